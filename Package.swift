@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// rcpt: a forensics and fuzzing toolkit for Apple App Store receipts.
+///
+/// Layering (see DESIGN.md): ReceiptASN1 → ReceiptPKCS7 → ReceiptModel import no Foundation and no OpenSSL, so
+/// the fuzz harnesses link nothing else. ReceiptCrypto is the only importer of COpenSSL.
+let package = Package(
+    name: "rcpt",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "rcpt", targets: ["rcpt"]),
+        .library(name: "ReceiptASN1", targets: ["ReceiptASN1"]),
+        .library(name: "ReceiptPKCS7", targets: ["ReceiptPKCS7"]),
+        .library(name: "ReceiptModel", targets: ["ReceiptModel"]),
+        .library(name: "ReceiptCrypto", targets: ["ReceiptCrypto"]),
+        .library(name: "ReceiptValidation", targets: ["ReceiptValidation"]),
+        .library(name: "ReceiptRendering", targets: ["ReceiptRendering"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "ReceiptASN1"),
+        .target(name: "ReceiptPKCS7", dependencies: ["ReceiptASN1"]),
+        .target(name: "ReceiptModel", dependencies: ["ReceiptASN1", "ReceiptPKCS7"]),
+        .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
+        .target(
+            name: "ReceiptValidation",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
+        ),
+        .target(
+            name: "ReceiptRendering",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation"]
+        ),
+        .executableTarget(
+            name: "rcpt",
+            dependencies: [
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
+                "ReceiptRendering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1"]),
+        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptASN1", "ReceiptPKCS7"]),
+        .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
+        .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
+        .testTarget(
+            name: "ReceiptValidationTests",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation"]
+        ),
+        .testTarget(name: "RcptCLITests", dependencies: ["ReceiptRendering"]),
+    ]
+)
