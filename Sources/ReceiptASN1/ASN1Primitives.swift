@@ -1,0 +1,118 @@
+/// Decoders for primitive contents. Each takes the content range of a node in `bytes` and never traps.
+public enum ASN1Primitives {
+    /// An INTEGER that fits in 64 bits, or nil when it does not (or is empty).
+    public static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
+        guard !range.isEmpty, range.count <= 8, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            return nil
+        }
+        var value: Int64 = bytes[range.lowerBound] >= 0x80 ? -1 : 0
+        for index in range {
+            value = value << 8 | Int64(bytes[index])
+        }
+        return value
+    }
+
+    /// Whether an INTEGER's content has a redundant leading 0x00 or 0xFF octet (forbidden by X.690 §8.3.2).
+    public static func isNonMinimalInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        guard range.count >= 2, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        let first = bytes[range.lowerBound]
+        let second = bytes[range.lowerBound + 1]
+        return (first == 0x00 && second < 0x80) || (first == 0xFF && second >= 0x80)
+    }
+
+    /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding.
+    public static func objectIdentifier(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count,
+              bytes[range.upperBound - 1] & 0x80 == 0
+        else { return nil }
+        var arcs: [UInt64] = []
+        var value: UInt64 = 0
+        var startOfArc = true
+        for index in range {
+            let octet = bytes[index]
+            if startOfArc && octet == 0x80 { return nil }
+            guard value <= (UInt64.max >> 7) else { return nil }
+            value = value << 7 | UInt64(octet & 0x7F)
+            startOfArc = octet & 0x80 == 0
+            if startOfArc {
+                arcs.append(value)
+                value = 0
+            }
+        }
+        guard let first = arcs.first else { return nil }
+        var text: String
+        if first < 40 {
+            text = "0.\(first)"
+        } else if first < 80 {
+            text = "1.\(first - 40)"
+        } else {
+            text = "2.\(first - 80)"
+        }
+        for arc in arcs.dropFirst() {
+            text += ".\(arc)"
+        }
+        return text
+    }
+
+    /// A BOOLEAN: nil unless the content is exactly one octet. Any non-zero octet is true (BER).
+    public static func boolean(_ bytes: [UInt8], _ range: Range<Int>) -> Bool? {
+        guard range.count == 1, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        return bytes[range.lowerBound] != 0
+    }
+
+    /// UTF-8 text, or nil when the bytes are not valid UTF-8.
+    public static func utf8String(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        return String(validating: bytes[range], as: UTF8.self)
+    }
+
+    /// ASCII text (IA5String, PrintableString), or nil when a byte is above 0x7F.
+    public static func asciiString(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        for index in range where bytes[index] >= 0x80 {
+            return nil
+        }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Lowercase hexadecimal of the bytes in `range`.
+    public static func hex(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }
+        return hex(bytes[range])
+    }
+
+    /// Lowercase hexadecimal of `bytes`.
+    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Bytes from hexadecimal text (whitespace and colons ignored), or nil when it is not hex.
+    public static func bytes(fromHex text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var high: UInt8?
+        for character in text.utf8 {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: ":"): continue
+            default: return nil
+            }
+            if let pending = high {
+                out.append(pending << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return high == nil ? out : nil
+    }
+}

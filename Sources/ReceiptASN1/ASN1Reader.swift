@@ -1,0 +1,275 @@
+/// A bounded, non-recursive BER/DER reader over one buffer.
+///
+/// The reader decodes headers on demand: `readNode` returns one element, `children(of:)` and `next(_:)` walk a
+/// constructed element's children lazily. Every length is checked against the bytes present before it is used;
+/// nesting and the total number of headers decoded are bounded by `limits`; indefinite lengths are resolved by an
+/// iterative scan, never by recursion.
+public struct ASN1Reader: Sendable {
+    /// The buffer being read. Node offsets index into it.
+    public let bytes: [UInt8]
+    public let rules: ASN1Rules
+    public let limits: ASN1Limits
+    /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
+    public private(set) var nodesRead: Int
+
+    public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0) {
+        self.bytes = bytes
+        self.rules = rules
+        self.limits = limits
+        self.nodesRead = nodesRead
+    }
+
+    // MARK: - Elements
+
+    /// Reads the element that starts at `offset` and must end by `limit`, at nesting `depth`.
+    public mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
+        let limit = Swift.min(limit, bytes.count)
+        guard depth <= limits.maximumDepth else {
+            throw ASN1Error(.depthLimitExceeded, at: offset,
+                            "nesting deeper than the limit of \(limits.maximumDepth) levels")
+        }
+        let header = try readHeader(at: offset, limit: limit)
+        if header.tag == .endOfContents {
+            throw ASN1Error(.unexpectedEndOfContents, at: offset,
+                            "end-of-contents marker where an element was expected")
+        }
+        guard let length = header.length else {
+            let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,
+                                                       owner: offset)
+            return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
+                            contentEnd: contentEnd, end: contentEnd + 2, depth: depth, anomalies: header.anomalies)
+        }
+        let end = header.contentStart + length
+        return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
+                        end: end, depth: depth, anomalies: header.anomalies)
+    }
+
+    /// Reads the one element that must fill `range` exactly.
+    public mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
+        let node = try readNode(at: range.lowerBound, limit: range.upperBound, depth: depth)
+        guard node.end == range.upperBound else {
+            throw ASN1Error(.trailingBytes, at: node.end,
+                            "\(range.upperBound - node.end) bytes follow the element that should end here")
+        }
+        return node
+    }
+
+    // MARK: - Children
+
+    /// A cursor over the children of a constructed element.
+    public func children(of node: ASN1Node) -> ASN1Cursor {
+        ASN1Cursor(position: node.contentStart, end: node.contentEnd, depth: node.depth + 1)
+    }
+
+    /// A cursor over consecutive elements filling `range` at nesting `depth`.
+    public func elements(in range: Range<Int>, depth: Int) -> ASN1Cursor {
+        ASN1Cursor(position: range.lowerBound, end: range.upperBound, depth: depth)
+    }
+
+    /// The next element under `cursor`, or nil at its end.
+    public mutating func next(_ cursor: inout ASN1Cursor) throws(ASN1Error) -> ASN1Node? {
+        guard cursor.position < cursor.end else { return nil }
+        let node = try readNode(at: cursor.position, limit: cursor.end, depth: cursor.depth)
+        cursor.position = node.end
+        return node
+    }
+
+    /// All children of `node`, in order. Bounded by the node limit.
+    public mutating func allChildren(of node: ASN1Node) throws(ASN1Error) -> [ASN1Node] {
+        var cursor = children(of: node)
+        var result: [ASN1Node] = []
+        while let child = try next(&cursor) {
+            result.append(child)
+        }
+        return result
+    }
+
+    // MARK: - Constructed strings
+
+    /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
+    /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
+    public mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
+        guard node.tag.isConstructed else { return [node.contentRange] }
+        var segments: [Range<Int>] = []
+        var stack: [ASN1Cursor] = [children(of: node)]
+        while var cursor = stack.popLast() {
+            guard let child = try next(&cursor) else { continue }
+            stack.append(cursor)
+            guard child.tag.tagClass == .universal, child.tag.number == node.tag.number else {
+                throw ASN1Error(.invalidStringSegment, at: child.offset,
+                                "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
+            }
+            if child.tag.isConstructed {
+                stack.append(children(of: child))
+            } else {
+                guard segments.count < limits.maximumSegments else {
+                    throw ASN1Error(.segmentLimitExceeded, at: child.offset,
+                                    "string split into more than \(limits.maximumSegments) segments")
+                }
+                segments.append(child.contentRange)
+            }
+        }
+        return segments
+    }
+
+    // MARK: - Headers
+
+    /// Identifier and length octets as decoded, before any content is looked at.
+    struct Header {
+        var tag: ASN1Tag
+        var contentStart: Int
+        /// nil for an indefinite length.
+        var length: Int?
+        var anomalies: ASN1HeaderAnomalies
+    }
+
+    /// Decodes the identifier and length octets at `offset`, checking the length against `limit`.
+    mutating func readHeader(at offset: Int, limit: Int) throws(ASN1Error) -> Header {
+        guard nodesRead < limits.maximumNodes else {
+            throw ASN1Error(.nodeLimitExceeded, at: offset,
+                            "more than \(limits.maximumNodes) elements in one input")
+        }
+        nodesRead &+= 1
+        guard offset >= 0, offset < limit else {
+            throw ASN1Error(.truncatedHeader, at: offset, "input ends where an element's tag should start")
+        }
+        var position = offset
+        let first = bytes[position]
+        position += 1
+        var anomalies: ASN1HeaderAnomalies = []
+        let tagClass = ASN1TagClass(rawValue: first >> 6) ?? .universal
+        let constructed = first & 0x20 != 0
+        var number = UInt64(first & 0x1F)
+        if number == 0x1F {
+            number = 0
+            var septets = 0
+            while true {
+                guard position < limit else {
+                    throw ASN1Error(.truncatedHeader, at: offset, "input ends inside a multi-octet tag number")
+                }
+                let octet = bytes[position]
+                position += 1
+                if septets == 0 && octet == 0x80 { anomalies.insert(.nonMinimalTag) }
+                septets += 1
+                guard number <= (UInt64.max >> 7) else {
+                    throw ASN1Error(.tagNumberTooLarge, at: offset, "tag number does not fit in 64 bits")
+                }
+                number = number << 7 | UInt64(octet & 0x7F)
+                if octet & 0x80 == 0 { break }
+            }
+            if number < 31 { anomalies.insert(.nonMinimalTag) }
+        }
+        let tag = ASN1Tag(tagClass, number: number, constructed: constructed)
+        if constructed && tag.isStringType { anomalies.insert(.constructedString) }
+
+        guard position < limit else {
+            throw ASN1Error(.truncatedHeader, at: offset, "input ends before the length of \(tag.name)")
+        }
+        let lengthOctet = bytes[position]
+        position += 1
+        var length: Int?
+        if lengthOctet < 0x80 {
+            length = Int(lengthOctet)
+        } else if lengthOctet == 0x80 {
+            guard constructed else {
+                throw ASN1Error(.indefiniteLengthOnPrimitive, at: offset,
+                                "primitive \(tag.name) with an indefinite length")
+            }
+            anomalies.insert(.indefiniteLength)
+        } else if lengthOctet == 0xFF {
+            throw ASN1Error(.reservedLengthOctet, at: offset, "length octet 0xFF is reserved")
+        } else {
+            let count = Int(lengthOctet & 0x7F)
+            guard count <= limit - position else {
+                throw ASN1Error(.truncatedHeader, at: offset,
+                                "input ends inside the \(count)-octet length of \(tag.name)")
+            }
+            var value = 0
+            for index in 0..<count {
+                let octet = bytes[position + index]
+                if index == 0 && octet == 0 { anomalies.insert(.nonMinimalLength) }
+                guard value <= (Int.max >> 8) else {
+                    throw ASN1Error(.lengthTooLarge, at: offset, "length of \(tag.name) does not fit in 63 bits")
+                }
+                value = value << 8 | Int(octet)
+            }
+            position += count
+            if value < 0x80 { anomalies.insert(.nonMinimalLength) }
+            length = value
+        }
+        if let length {
+            guard length <= limit - position else {
+                throw ASN1Error(.lengthExceedsInput, at: offset,
+                                "\(tag.name) claims \(length) content bytes but only \(limit - position) remain")
+            }
+        }
+        if rules == .der && !anomalies.isEmpty {
+            throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(anomalies.summary)")
+        }
+        return Header(tag: tag, contentStart: position, length: length, anomalies: anomalies)
+    }
+
+    /// Finds where the indefinite-length content starting at `start` ends (the index of its end-of-contents
+    /// marker), scanning headers iteratively. Nested indefinite elements count toward the depth limit.
+    mutating func scanIndefiniteContent(from start: Int, limit: Int, depth: Int, owner: Int)
+        throws(ASN1Error) -> Int
+    {
+        // The scan reads headers its caller will read again when walking the children: it is bounded by the
+        // bytes present and the depth limit, so it does not spend the node budget twice.
+        let budgetBefore = nodesRead
+        defer { nodesRead = budgetBefore }
+        var position = start
+        var open = 1
+        while true {
+            guard position < limit else {
+                throw ASN1Error(.unterminatedIndefiniteLength, at: owner,
+                                "input ends before the end-of-contents marker of the element at \(owner)")
+            }
+            let header = try readHeader(at: position, limit: limit)
+            if header.tag == .endOfContents {
+                guard header.length == 0, header.anomalies.isEmpty else {
+                    throw ASN1Error(.invalidEndOfContents, at: position, "end-of-contents marker is not 00 00")
+                }
+                open -= 1
+                if open == 0 { return position }
+                position = header.contentStart
+            } else if let length = header.length {
+                position = header.contentStart + length
+            } else {
+                open += 1
+                guard depth + open <= limits.maximumDepth else {
+                    throw ASN1Error(.depthLimitExceeded, at: position,
+                                    "nesting deeper than the limit of \(limits.maximumDepth) levels")
+                }
+                position = header.contentStart
+            }
+        }
+    }
+}
+
+/// A position among consecutive elements: the children of a constructed element, or a range of a buffer.
+public struct ASN1Cursor: Sendable, Hashable {
+    public var position: Int
+    public var end: Int
+    public var depth: Int
+
+    public init(position: Int, end: Int, depth: Int) {
+        self.position = position
+        self.end = end
+        self.depth = depth
+    }
+
+    public var isAtEnd: Bool { position >= end }
+}
+
+extension ASN1HeaderAnomalies {
+    /// A comma-separated list of the anomalies present, for messages.
+    public var summary: String {
+        var parts: [String] = []
+        if contains(.nonMinimalLength) { parts.append("non-minimal length") }
+        if contains(.nonMinimalTag) { parts.append("non-minimal tag") }
+        if contains(.indefiniteLength) { parts.append("indefinite length") }
+        if contains(.constructedString) { parts.append("constructed string") }
+        return parts.joined(separator: ", ")
+    }
+}

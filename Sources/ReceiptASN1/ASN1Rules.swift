@@ -1,0 +1,21 @@
+/// The encoding rules a read enforces. BER accepts every X.690 encoding and records non-canonical choices as
+/// anomalies; DER turns those same anomalies into errors.
+public enum ASN1Rules: Sendable, Hashable {
+    case ber
+    case der
+}
+
+/// Non-canonical choices in one element's identifier and length octets. Legal in BER, forbidden in DER.
+public struct ASN1HeaderAnomalies: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Long-form length where the short form fits, or a length with leading zero octets.
+    public static let nonMinimalLength = ASN1HeaderAnomalies(rawValue: 1 << 0)
+    /// High-tag-number form for a number below 31, or a tag number with a leading 0x80 octet.
+    public static let nonMinimalTag = ASN1HeaderAnomalies(rawValue: 1 << 1)
+    /// Length octet 0x80: the content ends at an end-of-contents marker.
+    public static let indefiniteLength = ASN1HeaderAnomalies(rawValue: 1 << 2)
+    /// A string type (OCTET STRING, UTF8String, …) in constructed form.
+    public static let constructedString = ASN1HeaderAnomalies(rawValue: 1 << 3)
+}

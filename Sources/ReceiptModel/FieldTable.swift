@@ -1,0 +1,126 @@
+/// How an attribute's value is meant to be decoded.
+public enum FieldKind: String, Sendable, Hashable {
+    /// A UTF8String.
+    case utf8String
+    /// An IA5String.
+    case ia5String
+    /// An IA5String holding an RFC 3339 date.
+    case date
+    /// An INTEGER.
+    case integer
+    /// An INTEGER meant as a boolean: 0 false, 1 true.
+    case flag
+    /// Opaque bytes, not ASN.1.
+    case raw
+    /// A SET of in-app purchase attributes (type 17).
+    case inAppRecords
+    /// Not known: decoded from whatever ASN.1 the value holds.
+    case unknown
+}
+
+/// Where an attribute type lives: in the receipt payload or inside a type-17 in-app record.
+public enum FieldScope: String, Sendable, Hashable {
+    case receipt
+    case inApp
+}
+
+/// One row of the field table: a type number's name, meaning and expected encoding.
+public struct FieldDescriptor: Sendable, Hashable {
+    public var type: Int64
+    public var scope: FieldScope
+    /// The key used in JSON output, following Apple's verifyReceipt JSON where one exists.
+    public var name: String
+    /// A short human description.
+    public var label: String
+    public var kind: FieldKind
+    /// Whether Apple documents this type; undocumented ones are seen in real receipts only.
+    public var isDocumented: Bool
+}
+
+/// The one source of truth for attribute names, meanings and encodings. Labels, JSON keys, documentation and
+/// fuzz dictionaries all derive from it.
+public enum FieldTable {
+    public static let inAppRecordType: Int64 = 17
+
+    /// Every known field, receipt scope first, in type order.
+    public static let all: [FieldDescriptor] = receiptFields + inAppFields
+
+    /// The descriptor of `type` in `scope`, if the type is known.
+    public static func descriptor(_ type: Int64, in scope: FieldScope) -> FieldDescriptor? {
+        switch scope {
+        case .receipt: return receiptIndex[type]
+        case .inApp: return inAppIndex[type]
+        }
+    }
+
+    /// The descriptor with JSON key `name` in `scope`.
+    public static func descriptor(named name: String, in scope: FieldScope) -> FieldDescriptor? {
+        all.first { $0.scope == scope && $0.name == name }
+    }
+
+    private static func field(_ type: Int64, _ name: String, _ label: String, _ kind: FieldKind,
+                              documented: Bool, _ scope: FieldScope) -> FieldDescriptor {
+        FieldDescriptor(type: type, scope: scope, name: name, label: label, kind: kind, isDocumented: documented)
+    }
+
+    public static let receiptFields: [FieldDescriptor] = [
+        field(0, "receipt_type", "environment (Production, ProductionSandbox, Xcode)", .utf8String,
+              documented: false, .receipt),
+        field(1, "app_item_id", "App Store item id of the app", .integer, documented: false, .receipt),
+        field(2, "bundle_id", "bundle identifier", .utf8String, documented: true, .receipt),
+        field(3, "application_version", "app version (CFBundleVersion)", .utf8String, documented: true, .receipt),
+        field(4, "opaque_value", "opaque value hashed with the device id", .raw, documented: true, .receipt),
+        field(5, "sha1_hash", "SHA-1 of device id, opaque value and bundle id", .raw, documented: true, .receipt),
+        field(6, "type_6", "undocumented", .raw, documented: false, .receipt),
+        field(7, "type_7", "undocumented", .raw, documented: false, .receipt),
+        field(8, "date_8", "undocumented date", .date, documented: false, .receipt),
+        field(9, "type_9", "undocumented", .unknown, documented: false, .receipt),
+        field(10, "age_rating", "age rating", .ia5String, documented: false, .receipt),
+        field(11, "type_11", "undocumented", .unknown, documented: false, .receipt),
+        field(12, "receipt_creation_date", "receipt creation date", .date, documented: true, .receipt),
+        field(13, "type_13", "undocumented", .unknown, documented: false, .receipt),
+        field(14, "type_14", "undocumented", .unknown, documented: false, .receipt),
+        field(15, "download_id", "download id", .unknown, documented: false, .receipt),
+        field(16, "type_16", "undocumented", .unknown, documented: false, .receipt),
+        field(17, "in_app", "in-app purchase record", .inAppRecords, documented: true, .receipt),
+        field(18, "original_purchase_date", "original purchase date of the app", .date, documented: false,
+              .receipt),
+        field(19, "original_application_version", "app version originally purchased", .utf8String,
+              documented: true, .receipt),
+        field(20, "type_20", "undocumented", .unknown, documented: false, .receipt),
+        field(21, "expiration_date", "receipt expiration date (volume purchase)", .date, documented: true,
+              .receipt),
+        field(25, "type_25", "undocumented", .unknown, documented: false, .receipt),
+    ]
+
+    public static let inAppFields: [FieldDescriptor] = [
+        field(1701, "quantity", "quantity", .integer, documented: true, .inApp),
+        field(1702, "product_id", "product identifier", .utf8String, documented: true, .inApp),
+        field(1703, "transaction_id", "transaction identifier", .utf8String, documented: true, .inApp),
+        field(1704, "purchase_date", "purchase date", .date, documented: true, .inApp),
+        field(1705, "original_transaction_id", "original transaction identifier", .utf8String, documented: true,
+              .inApp),
+        field(1706, "original_purchase_date", "original purchase date", .date, documented: true, .inApp),
+        field(1707, "product_type", "product type", .integer, documented: false, .inApp),
+        field(1708, "expires_date", "subscription expiration date", .date, documented: true, .inApp),
+        field(1709, "type_1709", "undocumented", .unknown, documented: false, .inApp),
+        field(1710, "type_1710", "undocumented", .unknown, documented: false, .inApp),
+        field(1711, "web_order_line_item_id", "web order line item id", .integer, documented: true, .inApp),
+        field(1712, "cancellation_date", "cancellation (refund) date", .date, documented: true, .inApp),
+        field(1713, "is_trial_period", "in a free trial period", .flag, documented: true, .inApp),
+        field(1714, "type_1714", "undocumented", .unknown, documented: false, .inApp),
+        field(1715, "type_1715", "undocumented", .unknown, documented: false, .inApp),
+        field(1716, "type_1716", "undocumented", .unknown, documented: false, .inApp),
+        field(1717, "type_1717", "undocumented", .unknown, documented: false, .inApp),
+        field(1718, "type_1718", "undocumented", .unknown, documented: false, .inApp),
+        field(1719, "is_in_intro_offer_period", "in an introductory offer period", .flag, documented: true,
+              .inApp),
+        field(1721, "promotional_offer_id", "promotional offer identifier", .utf8String, documented: true, .inApp),
+        field(1722, "type_1722", "undocumented", .unknown, documented: false, .inApp),
+    ]
+
+    private static let receiptIndex: [Int64: FieldDescriptor] =
+        Dictionary(uniqueKeysWithValues: receiptFields.map { ($0.type, $0) })
+    private static let inAppIndex: [Int64: FieldDescriptor] =
+        Dictionary(uniqueKeysWithValues: inAppFields.map { ($0.type, $0) })
+}

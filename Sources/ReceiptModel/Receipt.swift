@@ -1,0 +1,61 @@
+import ReceiptASN1
+import ReceiptPKCS7
+
+/// Everything read from one receipt file: the container, the payload, findings about both, and the error that
+/// stopped reading, if any. Reading never throws and never stops early on a finding.
+public struct Receipt: Sendable {
+    /// The DER/BER bytes of the receipt (after any base64/PEM/JSON unwrapping).
+    public var bytes: [UInt8]
+    public var signedData: SignedData
+    /// The payload, when the container held content to read.
+    public var payload: ReceiptPayload?
+    /// Container and payload findings, in reading order.
+    public var findings: [Finding]
+    /// The error that stopped reading, if any.
+    public var error: ReceiptReadError?
+
+    /// Reads a receipt from its DER/BER bytes.
+    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> Receipt {
+        let container = SignedDataReader.read(bytes, limits: limits)
+        var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
+                              findings: container.findings, error: nil)
+        if let error = container.error {
+            receipt.error = ReceiptReadError(container: error)
+            return receipt
+        }
+        guard let content = container.signedData.encapsulatedContent else { return receipt }
+        if content.contentType != ObjectIdentifierNames.data {
+            receipt.findings.append(Finding(.error, "content-type-not-data", at: content.offset,
+                                            "eContentType is \(ObjectIdentifierNames.name(for: content.contentType)), not pkcs7-data"))
+        }
+        guard let octets = content.octetString else {
+            receipt.findings.append(Finding(.error, "content-detached", at: content.offset,
+                                            "the signature is detached: the receipt carries no content"))
+            return receipt
+        }
+        let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
+                                         limits: limits, nodesRead: container.nodesRead)
+        receipt.findings += payload.findings
+        receipt.error = payload.error
+        receipt.payload = payload
+        return receipt
+    }
+
+    /// Every attribute of the payload, in order (empty when there is none).
+    public var attributes: [ReceiptAttribute] { payload?.attributes ?? [] }
+
+    /// The in-app purchase records, in order.
+    public var inAppRecords: [InAppRecord] { payload?.inAppRecords ?? [] }
+
+    /// The first attribute of `type` in the payload.
+    public func first(_ type: Int64) -> ReceiptAttribute? { payload?.first(type) }
+
+    /// The parsed creation date (type 12), when present and valid.
+    public var creationDate: ReceiptDate? {
+        if case .date(_, let parsed)? = first(12)?.value { return parsed }
+        return nil
+    }
+
+    /// The most severe finding's severity, if any.
+    public var worstSeverity: Severity? { findings.map(\.severity).max() }
+}

@@ -1,0 +1,66 @@
+import ReceiptASN1
+
+/// A decoded attribute value. What it was decoded from is in `ReceiptAttribute.valueTag`.
+public enum AttributeValue: Sendable, Hashable {
+    /// Text of a string type (UTF8String, IA5String, PrintableString, …).
+    case text(String)
+    /// A date field: the receipt's own string (it is evidence) and its parsed form when it is a valid date.
+    case date(text: String, parsed: ReceiptDate?)
+    case integer(Int64)
+    /// An INTEGER too large for 64 bits: its two's-complement content in hex.
+    case largeInteger(hex: String)
+    case boolean(Bool)
+    /// Opaque bytes (the raw value octets).
+    case raw
+    /// Type 17: the nested in-app record.
+    case record
+    /// The attribute has no readable value OCTET STRING.
+    case absent
+}
+
+/// `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }` as it stands in the
+/// payload: nothing normalised, offsets absolute, undocumented and malformed ones kept.
+public struct ReceiptAttribute: Sendable, Hashable {
+    /// Absolute offset of the attribute's SEQUENCE (or whatever element stands in its place).
+    public var offset: Int
+    /// Length of the attribute's whole encoding.
+    public var length: Int
+    /// The type number, when it is an INTEGER that fits in 64 bits.
+    public var type: Int64?
+    /// The type INTEGER's content in hex, when it is an INTEGER (for types that do not fit in 64 bits).
+    public var typeHex: String?
+    /// The version number, when it is an INTEGER that fits in 64 bits.
+    public var version: Int64?
+    /// Where the value OCTET STRING's content is, in the payload buffer.
+    public var valueRange: Range<Int>?
+    /// Absolute offset of the first value byte.
+    public var valueOffset: Int?
+    /// The tag of the ASN.1 element inside the value, when the value holds exactly one element.
+    public var valueTag: ASN1Tag?
+    public var value: AttributeValue
+    /// For type 17 in the receipt: the in-app purchase record.
+    public var record: InAppRecord?
+    /// The field table's row for this type in this scope, if known.
+    public var descriptor: FieldDescriptor?
+
+    /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
+    public var name: String {
+        if let descriptor { return descriptor.name }
+        if let type { return "type_\(type)" }
+        return "unknown"
+    }
+
+    /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
+    public var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
+}
+
+/// One in-app purchase record: the SET of 1701–1722 attributes inside a type-17 attribute.
+public struct InAppRecord: Sendable, Hashable {
+    /// Absolute offset of the record's SET.
+    public var offset: Int
+    public var length: Int
+    public var attributes: [ReceiptAttribute]
+
+    /// The first attribute of `type`.
+    public func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
+}

@@ -1,0 +1,196 @@
+/// An RFC 3339 timestamp as receipts write it (`2023-10-19T01:45:40Z`, `2020-10-16T14:29:30+0300`,
+/// `…40.123Z`), parsed by hand without Foundation and checked for calendar validity.
+public struct ReceiptDate: Sendable, Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// Fractional seconds in nanoseconds (digits past the ninth are ignored).
+    public var nanosecond: Int
+    /// Offset from UTC in minutes, east positive.
+    public var utcOffsetMinutes: Int
+
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var secondsSinceEpoch: Int64 {
+        let days = ReceiptDate.daysFromCivil(year: year, month: month, day: day)
+        return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(utcOffsetMinutes * 60)
+    }
+
+    /// Milliseconds since the epoch, as Apple's verifyReceipt `*_ms` fields give them.
+    public var millisecondsSinceEpoch: Int64 { secondsSinceEpoch * 1000 + Int64(nanosecond / 1_000_000) }
+
+    /// The same instant in UTC, formatted `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds only when non-zero).
+    public var rfc3339UTC: String { ReceiptDate.format(epochSeconds: secondsSinceEpoch, nanosecond: nanosecond) }
+
+    /// Why a string is not a date.
+    public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        case empty
+        case syntax(position: Int, expected: String)
+        case outOfRange(field: String, value: Int)
+        case trailingBytes(position: Int)
+
+        public var description: String {
+            switch self {
+            case .empty: return "empty string"
+            case .syntax(let position, let expected): return "expected \(expected) at character \(position)"
+            case .outOfRange(let field, let value): return "\(field) \(value) is out of range"
+            case .trailingBytes(let position): return "unexpected characters from character \(position)"
+            }
+        }
+    }
+
+    /// Parses the bytes of a date string.
+    public static func parse<Bytes: Collection>(_ text: Bytes) -> Result<ReceiptDate, ParseError>
+    where Bytes.Element == UInt8 {
+        var scanner = Scanner(bytes: Array(text))
+        guard !scanner.bytes.isEmpty else { return .failure(.empty) }
+        do {
+            return .success(try scanner.date())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Parses a string.
+    public static func parse(_ text: String) -> Result<ReceiptDate, ParseError> { parse(Array(text.utf8)) }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's algorithms)
+
+    /// Days from 1970-01-01 to the given civil date.
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The civil date of a day count from 1970-01-01.
+    public static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Formats an instant as RFC 3339 UTC, with milliseconds when `nanosecond` has any.
+    public static func format(epochSeconds: Int64, nanosecond: Int = 0) -> String {
+        let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
+        let secondOfDay = Int(epochSeconds - days * 86_400)
+        let (year, month, day) = civilFromDays(days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        let milliseconds = nanosecond / 1_000_000
+        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value < 0 ? -value : value)
+        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    // MARK: - Scanner
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position = 0
+
+        mutating func digits(_ count: Int, _ what: String) throws(ParseError) -> Int {
+            var value = 0
+            for _ in 0..<count {
+                guard position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 else {
+                    throw .syntax(position: position, expected: what)
+                }
+                value = value * 10 + Int(bytes[position] - 0x30)
+                position += 1
+            }
+            return value
+        }
+
+        mutating func literal(_ character: Character) throws(ParseError) {
+            guard position < bytes.count, let ascii = character.asciiValue, bytes[position] == ascii else {
+                throw .syntax(position: position, expected: "'\(character)'")
+            }
+            position += 1
+        }
+
+        mutating func peek(_ character: Character) -> Bool {
+            guard position < bytes.count, let ascii = character.asciiValue else { return false }
+            return bytes[position] == ascii
+        }
+
+        mutating func date() throws(ParseError) -> ReceiptDate {
+            let year = try digits(4, "a four-digit year")
+            try literal("-")
+            let month = try digits(2, "a two-digit month")
+            try literal("-")
+            let day = try digits(2, "a two-digit day")
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
+                || bytes[position] == UInt8(ascii: " ")
+            else { throw .syntax(position: position, expected: "'T'") }
+            position += 1
+            let hour = try digits(2, "a two-digit hour")
+            try literal(":")
+            let minute = try digits(2, "two-digit minutes")
+            try literal(":")
+            let second = try digits(2, "two-digit seconds")
+            var nanosecond = 0
+            if peek(".") {
+                position += 1
+                var scale = 100_000_000
+                let start = position
+                while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                    nanosecond += Int(bytes[position] - 0x30) * scale
+                    scale /= 10
+                    position += 1
+                }
+                guard position > start else { throw .syntax(position: position, expected: "fraction digits") }
+            }
+            var offset = 0
+            if peek("Z") || peek("z") {
+                position += 1
+            } else if peek("+") || peek("-") {
+                let sign = peek("-") ? -1 : 1
+                position += 1
+                let offsetHours = try digits(2, "a two-digit offset hour")
+                if peek(":") { position += 1 }
+                let offsetMinutes = try digits(2, "two-digit offset minutes")
+                guard offsetHours <= 23 else { throw .outOfRange(field: "offset hour", value: offsetHours) }
+                guard offsetMinutes <= 59 else { throw .outOfRange(field: "offset minute", value: offsetMinutes) }
+                offset = sign * (offsetHours * 60 + offsetMinutes)
+            } else {
+                throw .syntax(position: position, expected: "'Z' or a UTC offset")
+            }
+            guard position == bytes.count else { throw .trailingBytes(position: position) }
+            guard (1...12).contains(month) else { throw .outOfRange(field: "month", value: month) }
+            guard day >= 1, day <= ReceiptDate.daysInMonth(year: year, month: month) else {
+                throw .outOfRange(field: "day", value: day)
+            }
+            guard hour <= 23 else { throw .outOfRange(field: "hour", value: hour) }
+            guard minute <= 59 else { throw .outOfRange(field: "minute", value: minute) }
+            guard second <= 59 else { throw .outOfRange(field: "second", value: second) }
+            return ReceiptDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                               nanosecond: nanosecond, utcOffsetMinutes: offset)
+        }
+    }
+}

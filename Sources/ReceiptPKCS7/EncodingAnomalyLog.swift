@@ -1,0 +1,49 @@
+import ReceiptASN1
+
+/// Collects the non-DER choices met while reading one layer, aggregated per kind (count and first offset), so a
+/// receipt with a million indefinite lengths yields one finding per kind, not a million.
+public struct EncodingAnomalyLog: Sendable, Hashable {
+    /// Where the anomalies were met, used in codes and messages: "container", "payload".
+    public var layer: String
+    private var counts: [UInt8: Int] = [:]
+    private var firstOffsets: [UInt8: Int] = [:]
+
+    public init(layer: String) {
+        self.layer = layer
+    }
+
+    /// Records the header anomalies of one node.
+    public mutating func note(_ node: ASN1Node) {
+        guard !node.anomalies.isEmpty else { return }
+        for kind in EncodingAnomalyLog.kinds where node.anomalies.contains(kind.flag) {
+            counts[kind.flag.rawValue, default: 0] += 1
+            if firstOffsets[kind.flag.rawValue] == nil { firstOffsets[kind.flag.rawValue] = node.offset }
+        }
+    }
+
+    public var isEmpty: Bool { counts.isEmpty }
+
+    /// One info finding per kind of anomaly met, in a fixed order.
+    public var findings: [Finding] {
+        EncodingAnomalyLog.kinds.compactMap { kind in
+            guard let count = counts[kind.flag.rawValue] else { return nil }
+            let first = firstOffsets[kind.flag.rawValue]
+            let plural = count == 1 ? "element uses" : "elements use"
+            return Finding(.info, "ber-\(kind.code)", at: first,
+                           "\(layer): \(count) \(plural) \(kind.description) (not DER), first at offset \(first ?? 0)")
+        }
+    }
+
+    private struct Kind {
+        var flag: ASN1HeaderAnomalies
+        var code: String
+        var description: String
+    }
+
+    private static let kinds: [Kind] = [
+        Kind(flag: .indefiniteLength, code: "indefinite-length", description: "an indefinite length"),
+        Kind(flag: .constructedString, code: "constructed-string", description: "a constructed string"),
+        Kind(flag: .nonMinimalLength, code: "non-minimal-length", description: "a non-minimal length"),
+        Kind(flag: .nonMinimalTag, code: "non-minimal-tag", description: "a non-minimal tag"),
+    ]
+}

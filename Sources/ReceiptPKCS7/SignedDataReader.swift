@@ -1,0 +1,276 @@
+import ReceiptASN1
+
+/// Reads a PKCS#7/CMS ContentInfo holding SignedData from a receipt file, keeping every part it reaches.
+public enum SignedDataReader {
+    /// Reads `bytes` (the whole file). Never throws: a read that stops returns what it had, plus the error.
+    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> SignedDataReadResult {
+        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits))
+        do {
+            try state.readContentInfo()
+        } catch {
+            return state.result(error: error)
+        }
+        return state.result(error: nil)
+    }
+
+    private struct State {
+        var reader: ASN1Reader
+        var signedData = SignedData()
+        var anomalies = EncodingAnomalyLog(layer: "container")
+        var findings: [Finding] = []
+        var bytes: [UInt8] { reader.bytes }
+
+        func result(error: PKCS7Error?) -> SignedDataReadResult {
+            SignedDataReadResult(signedData: signedData, findings: anomalies.findings + findings, error: error,
+                                 nodesRead: reader.nodesRead)
+        }
+
+        // MARK: Reading helpers that wrap ASN.1 errors with context
+
+        mutating func node(at offset: Int, limit: Int, depth: Int, _ context: String) throws(PKCS7Error) -> ASN1Node {
+            do {
+                let node = try reader.readNode(at: offset, limit: limit, depth: depth)
+                anomalies.note(node)
+                return node
+            } catch {
+                throw PKCS7Error(error, while: context)
+            }
+        }
+
+        mutating func next(_ cursor: inout ASN1Cursor, _ context: String) throws(PKCS7Error) -> ASN1Node? {
+            do {
+                let node = try reader.next(&cursor)
+                if let node { anomalies.note(node) }
+                return node
+            } catch {
+                throw PKCS7Error(error, while: context)
+            }
+        }
+
+        mutating func required(_ cursor: inout ASN1Cursor, _ tag: ASN1Tag, _ context: String, in parent: ASN1Node)
+            throws(PKCS7Error) -> ASN1Node
+        {
+            guard let node = try next(&cursor, context) else {
+                throw PKCS7Error("pkcs7-missing-element", at: parent.offset,
+                                 "\(context) is missing: the element at \(parent.offset) ends too early")
+            }
+            try expect(node, tag, context)
+            return node
+        }
+
+        func expect(_ node: ASN1Node, _ tag: ASN1Tag, _ context: String) throws(PKCS7Error) {
+            guard node.tag == tag else {
+                throw PKCS7Error("pkcs7-unexpected-element", at: node.offset,
+                                 "expected \(tag.name) for \(context), found \(node.tag.name)")
+            }
+        }
+
+        func oid(_ node: ASN1Node, _ context: String) throws(PKCS7Error) -> String {
+            try expect(node, .objectIdentifier, context)
+            guard let oid = ASN1Primitives.objectIdentifier(bytes, node.contentRange) else {
+                throw PKCS7Error("pkcs7-invalid-oid", at: node.offset, "\(context) is not a valid OBJECT IDENTIFIER")
+            }
+            return oid
+        }
+
+        mutating func algorithm(_ node: ASN1Node, _ context: String) throws(PKCS7Error) -> AlgorithmIdentifier {
+            try expect(node, .sequence, context)
+            var cursor = reader.children(of: node)
+            let oidNode = try required(&cursor, .objectIdentifier, "\(context) algorithm", in: node)
+            let parameters = try next(&cursor, "\(context) parameters")
+            if try next(&cursor, context) != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-algorithm-fields", at: node.offset,
+                                        "\(context) has more than two fields"))
+            }
+            return AlgorithmIdentifier(oid: try oid(oidNode, context), offset: node.offset,
+                                       parameters: parameters?.encodingRange)
+        }
+
+        // MARK: ContentInfo and SignedData
+
+        mutating func readContentInfo() throws(PKCS7Error) {
+            guard !bytes.isEmpty else {
+                throw PKCS7Error("pkcs7-empty-input", at: 0, "the input is empty")
+            }
+            let contentInfo = try node(at: 0, limit: bytes.count, depth: 0, "the ContentInfo")
+            guard contentInfo.tag == .sequence else {
+                throw PKCS7Error("pkcs7-not-content-info", at: 0,
+                                 "a PKCS#7 receipt starts with a SEQUENCE; this input starts with \(contentInfo.tag.name)")
+            }
+            if contentInfo.end < bytes.count {
+                signedData.trailingBytes = contentInfo.end..<bytes.count
+                findings.append(Finding(.warning, "trailing-bytes", at: contentInfo.end,
+                                        "\(bytes.count - contentInfo.end) bytes follow the ContentInfo"))
+            }
+            var cursor = reader.children(of: contentInfo)
+            let typeNode = try required(&cursor, .objectIdentifier, "the ContentInfo contentType", in: contentInfo)
+            let contentType = try oid(typeNode, "the ContentInfo contentType")
+            signedData.contentType = contentType
+            guard contentType == ObjectIdentifierNames.signedData else {
+                throw PKCS7Error("pkcs7-not-signed-data", at: typeNode.offset,
+                                 "content type is \(ObjectIdentifierNames.name(for: contentType)), not pkcs7-signedData")
+            }
+            let explicit = try required(&cursor, .context(0, constructed: true), "the ContentInfo content",
+                                        in: contentInfo)
+            var inner = reader.children(of: explicit)
+            let signed = try required(&inner, .sequence, "SignedData", in: explicit)
+            if try next(&inner, "the ContentInfo content") != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-content", at: signed.end,
+                                        "more than one element inside the ContentInfo content"))
+            }
+            if try next(&cursor, "the ContentInfo") != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-content", at: explicit.end,
+                                        "ContentInfo has more than two fields"))
+            }
+            try readSignedData(signed)
+        }
+
+        mutating func readSignedData(_ signed: ASN1Node) throws(PKCS7Error) {
+            signedData.offset = signed.offset
+            var cursor = reader.children(of: signed)
+            let versionNode = try required(&cursor, .integer, "the SignedData version", in: signed)
+            signedData.version = ASN1Primitives.int64(bytes, versionNode.contentRange)
+
+            let digestSet = try required(&cursor, .set, "the SignedData digestAlgorithms", in: signed)
+            var digestCursor = reader.children(of: digestSet)
+            while let algorithmNode = try next(&digestCursor, "a digest algorithm") {
+                signedData.digestAlgorithms.append(try algorithm(algorithmNode, "a digest algorithm"))
+            }
+
+            let encapsulated = try required(&cursor, .sequence, "the EncapsulatedContentInfo", in: signed)
+            try readEncapsulatedContent(encapsulated)
+
+            var element = try next(&cursor, "SignedData")
+            if let certificatesNode = element, certificatesNode.tag == .context(0, constructed: true) {
+                var certificateCursor = reader.children(of: certificatesNode)
+                while let certificateNode = try next(&certificateCursor, "a certificate") {
+                    let index = signedData.certificates.count
+                    signedData.certificates.append(EmbeddedCertificate.read(certificateNode, index: index,
+                                                                            reader: &reader))
+                }
+                element = try next(&cursor, "SignedData")
+            }
+            if let crlsNode = element, crlsNode.tag == .context(1, constructed: true) {
+                var crlCursor = reader.children(of: crlsNode)
+                while let crl = try next(&crlCursor, "a CRL") {
+                    signedData.crls.append(crl.encodingRange)
+                }
+                element = try next(&cursor, "SignedData")
+            }
+            guard let signerSet = element else {
+                throw PKCS7Error("pkcs7-missing-element", at: signed.offset, "SignedData has no signerInfos")
+            }
+            try expect(signerSet, .set, "the SignedData signerInfos")
+            var signerCursor = reader.children(of: signerSet)
+            while let signerNode = try next(&signerCursor, "a SignerInfo") {
+                signedData.signers.append(try signerInfo(signerNode))
+            }
+            if try next(&cursor, "SignedData") != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-content", at: signerSet.end,
+                                        "elements follow the signerInfos in SignedData"))
+            }
+        }
+
+        mutating func readEncapsulatedContent(_ encapsulated: ASN1Node) throws(PKCS7Error) {
+            var cursor = reader.children(of: encapsulated)
+            let typeNode = try required(&cursor, .objectIdentifier, "the eContentType", in: encapsulated)
+            var content = EncapsulatedContent(contentType: try oid(typeNode, "the eContentType"),
+                                              offset: encapsulated.offset, octetString: nil, segments: [])
+            signedData.encapsulatedContent = content
+            guard let explicit = try next(&cursor, "the eContent") else { return }
+            try expect(explicit, .context(0, constructed: true), "the eContent")
+            var inner = reader.children(of: explicit)
+            guard let octets = try next(&inner, "the eContent OCTET STRING") else {
+                throw PKCS7Error("pkcs7-missing-element", at: explicit.offset, "eContent [0] is empty")
+            }
+            guard octets.tag.tagClass == .universal, octets.tag.number == 4 else {
+                throw PKCS7Error("pkcs7-unexpected-element", at: octets.offset,
+                                 "expected OCTET STRING for the eContent, found \(octets.tag.name)")
+            }
+            content.octetString = octets
+            do {
+                let segments = try reader.stringSegments(of: octets)
+                content.segments = segments
+                if octets.tag.isConstructed {
+                    var walk = reader.children(of: octets)
+                    while let segment = try reader.next(&walk) { anomalies.note(segment) }
+                }
+            } catch {
+                throw PKCS7Error(error, while: "the eContent segments")
+            }
+            signedData.encapsulatedContent = content
+            if try next(&inner, "the eContent") != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-content", at: octets.end,
+                                        "more than one element inside eContent [0]"))
+            }
+        }
+
+        mutating func signerInfo(_ node: ASN1Node) throws(PKCS7Error) -> SignerInfo {
+            try expect(node, .sequence, "a SignerInfo")
+            var cursor = reader.children(of: node)
+            let versionNode = try required(&cursor, .integer, "the SignerInfo version", in: node)
+            guard let sidNode = try next(&cursor, "the SignerInfo sid") else {
+                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signer identifier")
+            }
+            let identifier: SignerIdentifier
+            if sidNode.tag == .sequence {
+                var sidCursor = reader.children(of: sidNode)
+                let issuer = try required(&sidCursor, .sequence, "the signer's issuer", in: sidNode)
+                let serial = try required(&sidCursor, .integer, "the signer's serial number", in: sidNode)
+                identifier = .issuerAndSerialNumber(issuer: issuer.encodingRange, serialNumber: serial.contentRange)
+            } else if sidNode.tag == .context(0, constructed: false) {
+                identifier = .subjectKeyIdentifier(sidNode.contentRange)
+            } else {
+                throw PKCS7Error("pkcs7-unexpected-element", at: sidNode.offset,
+                                 "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name)")
+            }
+            guard let digestNode = try next(&cursor, "the SignerInfo digestAlgorithm") else {
+                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no digestAlgorithm")
+            }
+            let digest = try algorithm(digestNode, "the SignerInfo digestAlgorithm")
+            guard var element = try next(&cursor, "SignerInfo") else {
+                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signatureAlgorithm")
+            }
+            var signedAttributes: SignedAttributes?
+            if element.tag == .context(0, constructed: true) {
+                signedAttributes = SignedAttributes(encoding: element.encodingRange, headerLength: element.headerLength,
+                                                    attributes: try attributes(element, "a signed attribute"))
+                guard let following = try next(&cursor, "SignerInfo") else {
+                    throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signatureAlgorithm")
+                }
+                element = following
+            }
+            let signatureAlgorithm = try algorithm(element, "the SignerInfo signatureAlgorithm")
+            let signatureNode = try required(&cursor, .octetString, "the signature", in: node)
+            var unsigned: [CMSAttribute]?
+            if let trailing = try next(&cursor, "SignerInfo") {
+                try expect(trailing, .context(1, constructed: true), "the unsigned attributes")
+                unsigned = try attributes(trailing, "an unsigned attribute")
+            }
+            return SignerInfo(offset: node.offset, length: node.encodedLength,
+                              version: ASN1Primitives.int64(bytes, versionNode.contentRange),
+                              identifier: identifier, digestAlgorithm: digest, signedAttributes: signedAttributes,
+                              signatureAlgorithm: signatureAlgorithm, signature: signatureNode.contentRange,
+                              unsignedAttributes: unsigned)
+        }
+
+        mutating func attributes(_ container: ASN1Node, _ context: String) throws(PKCS7Error) -> [CMSAttribute] {
+            var result: [CMSAttribute] = []
+            var cursor = reader.children(of: container)
+            while let attribute = try next(&cursor, context) {
+                try expect(attribute, .sequence, context)
+                var fields = reader.children(of: attribute)
+                let typeNode = try required(&fields, .objectIdentifier, "\(context) type", in: attribute)
+                let valueSet = try required(&fields, .set, "\(context) values", in: attribute)
+                var values: [Range<Int>] = []
+                var valueCursor = reader.children(of: valueSet)
+                while let value = try next(&valueCursor, "\(context) value") {
+                    values.append(value.encodingRange)
+                }
+                result.append(CMSAttribute(oid: try oid(typeNode, "\(context) type"), offset: attribute.offset,
+                                           values: values))
+            }
+            return result
+        }
+    }
+}
