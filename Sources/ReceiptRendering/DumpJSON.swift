@@ -1,0 +1,204 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+import ReceiptValidation
+
+/// Renders an inspection as the `rcpt.dump/1` JSON document (see DESIGN.md).
+public enum DumpJSON {
+    public static let schema = "rcpt.dump/1"
+
+    /// The document's bytes, newline-terminated.
+    public static func render(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+        var json = JSONWriter(pretty: pretty, reservingCapacity: 4096 + (inspection.receipt?.bytes.count ?? 0) * 4)
+        write(inspection, to: &json)
+        return json.bytes + [0x0A]
+    }
+
+    /// Writes the document as one JSON value.
+    public static func write(_ inspection: Inspection, to json: inout JSONWriter) {
+        json.object { json in
+            json.member("schema", schema)
+            json.key("input")
+            json.object { json in
+                json.member("size", inspection.input.size)
+                json.member("sha256", inspection.input.sha256)
+                json.member("format", inspection.input.format)
+            }
+            if let receipt = inspection.receipt {
+                writeContainer(receipt, to: &json)
+                writeCertificates(inspection.certificates, to: &json)
+                writeSigners(receipt, inspection.signers, to: &json)
+            } else {
+                json.key("container")
+                json.null()
+                json.member(name: "certificates")
+                json.member(name: "signers")
+            }
+            writeVerification(inspection.verification, to: &json)
+            json.key("attributes")
+            json.array { json in
+                guard let payload = inspection.receipt?.payload else { return }
+                for attribute in payload.attributes { AttributeJSON.writeAttribute(attribute, payload: payload, to: &json) }
+            }
+            json.key("receipt")
+            if let payload = inspection.receipt?.payload {
+                ReceiptJSON.write(payload, to: &json)
+            } else {
+                json.null()
+            }
+            json.key("findings")
+            json.array { json in
+                for finding in inspection.findings { writeFinding(finding, to: &json) }
+            }
+            json.key("error")
+            if let error = inspection.readError {
+                json.object { json in
+                    json.member("layer", error.layer.rawValue)
+                    json.member("code", error.code)
+                    json.member("offset", error.offset)
+                    json.member("message", error.message)
+                }
+            } else {
+                json.null()
+            }
+            json.member("valid", inspection.isValid)
+        }
+    }
+
+    static func writeFinding(_ finding: Finding, to json: inout JSONWriter) {
+        json.object { json in
+            json.member("severity", finding.severity.rawValue)
+            json.member("code", finding.code)
+            json.member("offset", finding.offset)
+            json.member("message", finding.message)
+        }
+    }
+
+    static func writeContainer(_ receipt: Receipt, to json: inout JSONWriter) {
+        let signedData = receipt.signedData
+        json.key("container")
+        json.object { json in
+            json.member("contentType", signedData.contentType)
+            json.member("offset", signedData.offset)
+            json.member("version", signedData.version)
+            json.member("digestAlgorithms", strings: signedData.digestAlgorithms.map(\.name))
+            let content = signedData.encapsulatedContent
+            json.member("encapsulatedContentType", content?.contentType)
+            json.member("contentOffset", content?.contentOffset)
+            json.member("contentLength", content?.isDetached == false ? content?.length : nil)
+            json.member("contentSegments", content?.segments.count)
+            json.member("certificateCount", signedData.certificates.count)
+            json.member("crlCount", signedData.crls.count)
+            json.member("signerCount", signedData.signers.count)
+            json.member("trailingBytes", signedData.trailingBytes?.count)
+        }
+    }
+
+    static func writeCertificates(_ reports: [CertificateReport], to json: inout JSONWriter) {
+        json.key("certificates")
+        json.array { json in
+            for report in reports {
+                json.object { json in
+                    json.member("index", report.embedded.index)
+                    json.member("offset", report.embedded.offset)
+                    json.member("length", report.embedded.length)
+                    guard let certificate = report.certificate else {
+                        json.member("error", report.decodeError?.message ?? "undecodable")
+                        return
+                    }
+                    json.member("subject", certificate.subject)
+                    json.member("issuer", certificate.issuer)
+                    json.member("serial", certificate.serialHex)
+                    json.member("notBefore", ReceiptDate.format(epochSeconds: certificate.notBefore))
+                    json.member("notAfter", ReceiptDate.format(epochSeconds: certificate.notAfter))
+                    json.member("signatureAlgorithm", certificate.signatureAlgorithm)
+                    json.member("publicKey", certificate.publicKeyDescription)
+                    json.member("sha256Fingerprint", certificate.sha256Fingerprint)
+                    json.member("selfIssued", certificate.isSelfIssued)
+                    json.key("extensions")
+                    json.array { json in
+                        for item in certificate.extensions {
+                            json.object { json in
+                                json.member("oid", item.oid)
+                                json.member("name", item.name)
+                                json.member("critical", item.critical)
+                                json.member("value", item.value)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func writeSigners(_ receipt: Receipt, _ results: [SignerVerification], to json: inout JSONWriter) {
+        let bytes = receipt.bytes
+        json.key("signers")
+        json.array { json in
+            for (index, signer) in receipt.signedData.signers.enumerated() {
+                let result = results.first { $0.signerIndex == index }
+                json.object { json in
+                    json.member("index", index)
+                    json.member("offset", signer.offset)
+                    json.member("version", signer.version)
+                    switch signer.identifier {
+                    case .issuerAndSerialNumber(let issuer, let serial):
+                        json.member("issuer", DistinguishedName.render(bytes, issuer))
+                        json.member("serial", SignerText.serialHex(bytes, serial))
+                    case .subjectKeyIdentifier(let identifier):
+                        json.member("subjectKeyIdentifier", ASN1Primitives.hex(bytes, identifier))
+                    }
+                    json.member("digestAlgorithm", signer.digestAlgorithm.name)
+                    json.member("signatureAlgorithm", signer.signatureAlgorithm.name)
+                    json.key("signedAttributes")
+                    if let attributes = signer.signedAttributes {
+                        writeCMSAttributes(attributes.attributes, bytes: bytes, to: &json)
+                    } else {
+                        json.null()
+                    }
+                    json.member("signature", ASN1Primitives.hex(bytes, signer.signature))
+                    json.member("certificateIndex", result?.certificateIndex)
+                    json.member("messageDigest", result?.messageDigest?.rawValue)
+                    json.member("result", result.map { SignerText.status($0.signature) })
+                }
+            }
+        }
+    }
+
+    static func writeCMSAttributes(_ attributes: [CMSAttribute], bytes: [UInt8], to json: inout JSONWriter) {
+        json.array { json in
+            for attribute in attributes {
+                json.object { json in
+                    json.member("oid", attribute.oid)
+                    json.member("name", attribute.name)
+                    json.member("values", strings: attribute.values.map { ASN1Primitives.hex(bytes, $0) })
+                }
+            }
+        }
+    }
+
+    static func writeVerification(_ summary: VerificationSummary?, to json: inout JSONWriter) {
+        json.key("verification")
+        guard let summary else {
+            json.null()
+            return
+        }
+        json.object { json in
+            json.member("signature", summary.signature.rawValue)
+            json.member("chain", summary.chain.rawValue)
+            json.member("anchor", summary.anchor)
+            json.member("evaluatedAt", ReceiptDate.format(epochSeconds: summary.evaluatedAt))
+            json.member("path", strings: summary.path)
+            json.member("errors", strings: summary.errors)
+        }
+    }
+}
+
+extension JSONWriter {
+    /// An empty array member.
+    mutating func member(name: String) {
+        key(name)
+        array { _ in }
+    }
+}

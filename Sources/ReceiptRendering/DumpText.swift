@@ -1,0 +1,244 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+import ReceiptValidation
+
+/// Renders an inspection as a readable tree: container, certificates, signers, verification, every attribute
+/// with offset, version, ASN.1 type and decoded value (hex for raw bytes), findings, then the read error if any.
+public struct DumpText {
+    public var style: TextStyle
+    /// Raw values longer than this many bytes are shown truncated (the JSON output always has them whole).
+    public var rawPreviewBytes: Int
+
+    public init(style: TextStyle, rawPreviewBytes: Int = 32) {
+        self.style = style
+        self.rawPreviewBytes = rawPreviewBytes
+    }
+
+    public func render(_ inspection: Inspection, name: String) -> String {
+        var out = ""
+        let input = inspection.input
+        out += style.bold("Receipt") + " \(name)  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
+        if let receipt = inspection.receipt {
+            out += container(receipt)
+            out += certificates(inspection.certificates)
+            out += signers(receipt, inspection.signers)
+        }
+        if let summary = inspection.verification { out += verification(summary) }
+        if let payload = inspection.receipt?.payload { out += attributes(payload) }
+        out += findings(inspection.findings)
+        if let error = inspection.readError {
+            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(error.message) "
+                + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
+        } else {
+            out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
+        }
+        return out
+    }
+
+    // MARK: Sections
+
+    func section(_ title: String) -> String { "\n" + style.bold(title) + "\n" }
+
+    func row(_ label: String, _ value: String, indent: Int = 1) -> String {
+        let pad = String(repeating: "  ", count: indent)
+        let padded = label.count < 20 ? label + String(repeating: " ", count: 20 - label.count) : label + " "
+        return pad + style.dim(padded) + value + "\n"
+    }
+
+    func container(_ receipt: Receipt) -> String {
+        let signedData = receipt.signedData
+        var out = section("Container")
+        out += row("content type", signedData.contentType.map(ObjectIdentifierNames.name(for:)) ?? "?")
+        out += row("SignedData", "version \(signedData.version.map(String.init) ?? "?") at offset \(signedData.offset.map(String.init) ?? "?")")
+        out += row("digest algorithms", signedData.digestAlgorithms.map(\.name).joined(separator: ", "))
+        if let content = signedData.encapsulatedContent {
+            var description = ObjectIdentifierNames.name(for: content.contentType)
+            if content.isDetached {
+                description += ", detached (no content)"
+            } else {
+                description += ", \(content.length) bytes at offset \(content.contentOffset ?? 0)"
+                if content.isConstructed { description += " in \(content.segments.count) BER segment(s)" }
+            }
+            out += row("content", description)
+        }
+        out += row("certificates", String(signedData.certificates.count))
+        if !signedData.crls.isEmpty { out += row("CRLs", String(signedData.crls.count)) }
+        out += row("signers", String(signedData.signers.count))
+        if let trailing = signedData.trailingBytes {
+            out += row("trailing bytes", "\(trailing.count) at offset \(trailing.lowerBound)")
+        }
+        return out
+    }
+
+    func certificates(_ reports: [CertificateReport]) -> String {
+        guard !reports.isEmpty else { return "" }
+        var out = section("Certificates")
+        for report in reports {
+            let place = style.dim("@\(report.embedded.offset) (\(report.embedded.length) bytes)")
+            guard let certificate = report.certificate else {
+                out += "  [\(report.embedded.index)] \(place) " + style.red("undecodable") + ": "
+                    + (report.decodeError?.message ?? "") + "\n"
+                continue
+            }
+            out += "  [\(report.embedded.index)] \(place) " + style.cyan(certificate.subject) + "\n"
+            out += row("issuer", certificate.issuer, indent: 3)
+            out += row("serial", certificate.serialHex, indent: 3)
+            out += row("validity", ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
+                       + ReceiptDate.format(epochSeconds: certificate.notAfter), indent: 3)
+            out += row("key", "\(certificate.publicKeyDescription), signed with \(certificate.signatureAlgorithm)",
+                       indent: 3)
+            out += row("sha256", certificate.sha256Fingerprint, indent: 3)
+            for item in certificate.extensions {
+                let label = item.name + (item.critical ? " (critical)" : "")
+                out += row(label, item.value, indent: 3)
+            }
+        }
+        return out
+    }
+
+    func signers(_ receipt: Receipt, _ results: [SignerVerification]) -> String {
+        let bytes = receipt.bytes
+        var out = ""
+        for (index, signer) in receipt.signedData.signers.enumerated() {
+            out += section("Signer \(index)")
+            out += row("offset", String(signer.offset))
+            switch signer.identifier {
+            case .issuerAndSerialNumber(let issuer, let serial):
+                out += row("issuer", DistinguishedName.render(bytes, issuer) ?? "(unreadable name)")
+                out += row("serial", SignerText.serialHex(bytes, serial))
+            case .subjectKeyIdentifier(let identifier):
+                out += row("key identifier", ASN1Primitives.hex(bytes, identifier))
+            }
+            out += row("digest", signer.digestAlgorithm.name)
+            out += row("signature algorithm", signer.signatureAlgorithm.name)
+            if let attributes = signer.signedAttributes {
+                out += row("signed attributes", attributes.attributes.map(\.name).joined(separator: ", "))
+            }
+            out += row("signature", preview(bytes[signer.signature]))
+            if let result = results.first(where: { $0.signerIndex == index }) {
+                out += row("certificate", result.certificateIndex.map { "[\($0)]" } ?? style.red("not found"))
+                if let digest = result.messageDigest { out += row("messageDigest", digest.rawValue) }
+                out += row("result", colored(SignerText.status(result.signature)))
+            }
+        }
+        return out
+    }
+
+    func verification(_ summary: VerificationSummary) -> String {
+        var out = section("Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt))")
+        out += row("signature", colored(summary.signature.rawValue))
+        var chain = colored(summary.chain.rawValue)
+        if let anchor = summary.anchor { chain += " → " + anchor }
+        out += row("chain", chain)
+        for (depth, subject) in summary.path.enumerated() {
+            out += row("  depth \(depth)", subject)
+        }
+        for error in summary.errors {
+            out += row("error", style.red(error))
+        }
+        return out
+    }
+
+    func attributes(_ payload: ReceiptPayload) -> String {
+        var out = section("Attributes (\(payload.attributes.count), \(payload.inAppRecords.count) in-app record(s)) at offset \(payload.offset)")
+        for attribute in payload.attributes {
+            out += attributeLine(attribute, payload: payload, indent: 1)
+            if let record = attribute.record {
+                for inner in record.attributes {
+                    out += attributeLine(inner, payload: payload, indent: 3)
+                }
+            }
+        }
+        return out
+    }
+
+    func attributeLine(_ attribute: ReceiptAttribute, payload: ReceiptPayload, indent: Int) -> String {
+        let pad = String(repeating: "  ", count: indent)
+        let type = attribute.type.map(String.init) ?? ("0x" + (attribute.typeHex ?? "?"))
+        var name = attribute.name
+        if let descriptor = attribute.descriptor, !descriptor.isDocumented { name += " (undocumented)" }
+        if attribute.descriptor == nil { name += " (unknown)" }
+        let offset = style.dim(leftPad("@\(attribute.offset)", 8))
+        let version = attribute.version.map { "v\($0)" } ?? "v?"
+        let head = "\(pad)\(offset) \(leftPad(type, 5)) \(rightPad(name, 34)) \(rightPad(version, 3)) "
+            + style.dim(rightPad(attribute.asn1TypeName, 12))
+        return head + " " + valueText(attribute, payload: payload) + "\n"
+    }
+
+    func valueText(_ attribute: ReceiptAttribute, payload: ReceiptPayload) -> String {
+        switch attribute.value {
+        case .text(let text): return style.green(quoted(text))
+        case .date(let text, let parsed):
+            if text.isEmpty { return style.dim("\"\" (no date)") }
+            guard let parsed else { return style.red(quoted(text)) + " (not a date)" }
+            let utc = parsed.rfc3339UTC
+            return style.green(quoted(text)) + (utc == text ? "" : style.dim(" = \(utc)"))
+        case .integer(let number): return String(number)
+        case .largeInteger(let hex): return "0x" + hex
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .raw: return preview(payload.valueBytes(attribute))
+        case .record:
+            let count = attribute.record?.attributes.count ?? 0
+            return "in-app record, \(count) attribute(s)"
+        case .absent: return style.red("(no value)")
+        }
+    }
+
+    func findings(_ findings: [Finding]) -> String {
+        guard !findings.isEmpty else { return "" }
+        var out = section("Findings (\(findings.count))")
+        for finding in findings {
+            let severity: String
+            switch finding.severity {
+            case .error: severity = style.red(rightPad("error", 7))
+            case .warning: severity = style.yellow(rightPad("warning", 7))
+            case .info: severity = style.dim(rightPad("info", 7))
+            }
+            let place = finding.offset.map { "@\($0)" } ?? ""
+            out += "  \(severity) \(finding.code) \(style.dim(place))  \(finding.message)\n"
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    func colored(_ status: String) -> String {
+        switch status {
+        case "valid": return style.green(status)
+        case "unchecked": return style.yellow(status)
+        default: return style.red(status)
+        }
+    }
+
+    func preview(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.count <= rawPreviewBytes { return ASN1Primitives.hex(bytes) }
+        return ASN1Primitives.hex(bytes.prefix(rawPreviewBytes)) + style.dim("… (\(bytes.count) bytes)")
+    }
+
+    func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    func leftPad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    func rightPad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,58 @@
+import ReceiptModel
+
+/// The `receipt` object of `rcpt.dump/1`: the payload as named fields (Apple's verifyReceipt names where one
+/// exists), in-app records as objects, unknown types under `unknown`. The first of duplicated attributes is shown;
+/// duplicates are reported as findings.
+enum ReceiptJSON {
+    static func write(_ payload: ReceiptPayload, to json: inout JSONWriter) {
+        json.object { json in
+            writeFields(payload.attributes, scope: .receipt, payload: payload, to: &json) { json in
+                json.key("in_app")
+                json.array { json in
+                    for record in payload.inAppRecords {
+                        json.object { json in
+                            writeFields(record.attributes, scope: .inApp, payload: payload, to: &json) { _ in }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
+    private static func writeFields(_ attributes: [ReceiptAttribute], scope: FieldScope, payload: ReceiptPayload,
+                                    to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
+        var firstByType: [Int64: ReceiptAttribute] = [:]
+        var unknown: [(key: String, attribute: ReceiptAttribute)] = []
+        for attribute in attributes {
+            guard let type = attribute.type else {
+                unknown.append(("0x" + (attribute.typeHex ?? ""), attribute))
+                continue
+            }
+            if attribute.descriptor == nil {
+                unknown.append((String(type), attribute))
+            } else if firstByType[type] == nil {
+                firstByType[type] = attribute
+            }
+        }
+        let table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
+        for descriptor in table where descriptor.kind != .inAppRecords {
+            guard let attribute = firstByType[descriptor.type] else { continue }
+            json.key(descriptor.name)
+            AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+            if case .date(_, let parsed?) = attribute.value {
+                json.member(descriptor.name + "_ms", String(parsed.millisecondsSinceEpoch))
+            }
+        }
+        extra(&json)
+        json.key("unknown")
+        json.object { json in
+            var written: Set<String> = []
+            for (key, attribute) in unknown where !written.contains(key) {
+                written.insert(key)
+                json.key(key)
+                AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ReceiptModel
+import ReceiptPKCS7
+import ReceiptValidation
+
+/// Renders the verdict of `rcpt verify`: text for people, `rcpt.verify/1` JSON for machines.
+public enum VerifyReport {
+    public static let schema = "rcpt.verify/1"
+
+    public static func json(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+        var json = JSONWriter(pretty: pretty)
+        json.object { json in
+            json.member("schema", schema)
+            json.key("input")
+            json.object { json in
+                json.member("size", inspection.input.size)
+                json.member("sha256", inspection.input.sha256)
+                json.member("format", inspection.input.format)
+            }
+            json.member("valid", inspection.isValid)
+            DumpJSON.writeVerification(inspection.verification, to: &json)
+            json.key("findings")
+            json.array { json in
+                for finding in inspection.findings { DumpJSON.writeFinding(finding, to: &json) }
+            }
+            json.key("error")
+            if let error = inspection.readError {
+                json.object { json in
+                    json.member("layer", error.layer.rawValue)
+                    json.member("code", error.code)
+                    json.member("offset", error.offset)
+                    json.member("message", error.message)
+                }
+            } else {
+                json.null()
+            }
+        }
+        return json.bytes + [0x0A]
+    }
+
+    public static func text(_ inspection: Inspection, name: String, style: TextStyle, verbose: Bool) -> String {
+        let renderer = DumpText(style: style)
+        var out = ""
+        if let error = inspection.readError {
+            out += style.red(style.bold("unreadable")) + " \(name): \(error.layer.rawValue): \(error.message) "
+                + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
+        } else {
+            out += (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid")))
+                + " \(name)\n"
+        }
+        if let summary = inspection.verification { out += renderer.verification(summary) }
+        let shown = inspection.findings.filter { verbose || $0.severity != .info }
+        out += renderer.findings(shown)
+        let hidden = inspection.findings.count - shown.count
+        if hidden > 0 { out += style.dim("\n(\(hidden) info finding(s) hidden; --verbose shows them)") + "\n" }
+        return out
+    }
+}

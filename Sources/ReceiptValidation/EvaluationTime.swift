@@ -1,0 +1,34 @@
+import Foundation
+import ReceiptModel
+
+/// When to evaluate certificate validity and expiry: at the receipt's creation date (the default, since Apple's
+/// leaf certificates last about two years), now, or a given instant.
+public enum EvaluationTime: Sendable, Hashable {
+    case creation
+    case now
+    case date(ReceiptDate)
+
+    /// Parses `creation`, `now` or an RFC 3339 date; nil for anything else.
+    public init?(argument: String) {
+        switch argument {
+        case "creation": self = .creation
+        case "now": self = .now
+        default:
+            guard case .success(let date) = ReceiptDate.parse(argument) else { return nil }
+            self = .date(date)
+        }
+    }
+
+    /// The instant in unix seconds for `receipt`, and whether it fell back to now for want of a creation date.
+    public func resolve(for receipt: Receipt, now: Int64 = Int64(Date().timeIntervalSince1970))
+        -> (seconds: Int64, fellBack: Bool)
+    {
+        switch self {
+        case .now: return (now, false)
+        case .date(let date): return (date.secondsSinceEpoch, false)
+        case .creation:
+            guard let created = receipt.creationDate else { return (now, true) }
+            return (created.secondsSinceEpoch, false)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// One embedded certificate: where it is, and what OpenSSL decoded from it (or why it could not).
+public struct CertificateReport: Sendable {
+    public var embedded: EmbeddedCertificate
+    public var certificate: Certificate?
+    public var decodeError: CryptoError?
+}
+
+/// The signature and chain verdicts in the shape of `rcpt.dump/1`'s `verification` object.
+public struct VerificationSummary: Sendable {
+    public enum SignatureStatus: String, Sendable { case valid, invalid, unsupported }
+    public enum ChainStatus: String, Sendable { case valid, invalid, unchecked }
+
+    public var signature: SignatureStatus
+    public var chain: ChainStatus
+    /// Subject of the trusted root the chain ends at, when it verifies.
+    public var anchor: String?
+    /// The instant (unix seconds) the chain and expiry were evaluated at.
+    public var evaluatedAt: Int64
+    /// Subjects of the chain as built, leaf first.
+    public var path: [String]
+    public var errors: [String]
+}
+
+/// Where the input came from and how it was wrapped.
+public struct InputSummary: Sendable {
+    public var size: Int
+    public var sha256: String
+    /// `der`, `ber`, `base64`, `json-request` or `pem`.
+    public var format: String
+}
+
+/// Everything rcpt knows about one input: the receipt as read, its certificates, signature and chain verdicts,
+/// content checks, and every finding. The single source for `dump` and `verify` output.
+public struct Inspection: Sendable {
+    public var input: InputSummary
+    /// Set when the input held no receipt bytes at all (empty, not base64, a legacy receipt…).
+    public var inputError: InputError?
+    public var receipt: Receipt?
+    public var certificates: [CertificateReport]
+    public var signers: [SignerVerification]
+    public var verification: VerificationSummary?
+    public var findings: [Finding]
+
+    /// The error that stopped reading, if any (input, container or payload).
+    public var readError: ReceiptReadError? {
+        if let inputError { return ReceiptReadError(.input, code: inputError.code, at: 0, inputError.message) }
+        return receipt?.error
+    }
+
+    /// Whether the receipt is valid: it was read completely and no finding is an error.
+    public var isValid: Bool { readError == nil && !findings.contains { $0.severity == .error } }
+}

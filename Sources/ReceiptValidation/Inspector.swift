@@ -1,0 +1,124 @@
+import Foundation
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// Options for inspecting a receipt.
+public struct InspectionOptions: Sendable {
+    public var anchors: TrustAnchors
+    public var time: EvaluationTime
+    public var expectations: ReceiptExpectations
+    public var inputFormat: InputFormat?
+    public var limits: ASN1Limits
+
+    public init(anchors: TrustAnchors, time: EvaluationTime = .creation,
+                expectations: ReceiptExpectations = ReceiptExpectations(), inputFormat: InputFormat? = nil,
+                limits: ASN1Limits = .default) {
+        self.anchors = anchors
+        self.time = time
+        self.expectations = expectations
+        self.inputFormat = inputFormat
+        self.limits = limits
+    }
+}
+
+/// Reads, verifies and checks one receipt. Never throws: every problem becomes a finding or a read error.
+public enum Inspector {
+    public static func inspect(_ input: [UInt8], options: InspectionOptions,
+                               now: Int64? = nil) -> Inspection {
+        let digest = ASN1Primitives.hex(Digest.hash(input, algorithm: .sha256))
+        var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: "der"),
+                                    inputError: nil, receipt: nil, certificates: [], signers: [],
+                                    verification: nil, findings: [])
+        let bytes: [UInt8]
+        switch InputDecoder.decode(input, as: options.inputFormat) {
+        case .failure(let error):
+            inspection.inputError = error
+            return inspection
+        case .success(let decoded):
+            bytes = decoded.bytes
+            inspection.input.format = decoded.format.rawValue
+        }
+        let receipt = Receipt.read(bytes, limits: options.limits)
+        inspection.receipt = receipt
+        if inspection.input.format == InputFormat.binary.rawValue {
+            inspection.input.format = receipt.findings.contains { $0.code.hasPrefix("ber-") } ? "ber" : "der"
+        }
+        inspection.findings = receipt.findings
+        inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
+        for report in inspection.certificates where report.decodeError != nil {
+            inspection.findings.append(Finding(.warning, "certificate-undecodable", at: report.embedded.offset,
+                                               "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? "")"))
+        }
+        guard receipt.error == nil || !receipt.signedData.signers.isEmpty else { return inspection }
+
+        let resolved = options.time.resolve(for: receipt, now: now ?? currentTime())
+        if resolved.fellBack {
+            inspection.findings.append(Finding(.warning, "no-creation-date", at: nil,
+                                               "the receipt has no valid creation date: the chain is evaluated now"))
+        }
+        let (signers, signerFindings) = SignerVerifier.verify(receipt, certificates: inspection.certificates.map(\.certificate))
+        inspection.signers = signers
+        inspection.findings += signerFindings
+        inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,
+                                            anchors: options.anchors, time: resolved.seconds,
+                                            findings: &inspection.findings)
+        inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations, at: resolved.seconds)
+        return inspection
+    }
+
+    static func summarize(_ receipt: Receipt, signers: [SignerVerification], certificates: [CertificateReport],
+                          anchors: TrustAnchors, time: Int64, findings: inout [Finding]) -> VerificationSummary {
+        var summary = VerificationSummary(signature: .invalid, chain: .unchecked, anchor: nil, evaluatedAt: time,
+                                          path: [], errors: [])
+        if receipt.signedData.encapsulatedContent?.isDetached ?? true {
+            summary.errors.append("the receipt carries no content to verify")
+        } else if signers.isEmpty {
+            summary.errors.append("the receipt has no SignerInfo")
+            findings.append(Finding(.error, "no-signer", at: receipt.signedData.offset,
+                                    "the receipt has no SignerInfo: it is not signed"))
+        } else if signers.allSatisfy({ $0.signature == .valid }) {
+            summary.signature = .valid
+        } else if signers.contains(where: { if case .unsupported = $0.signature { return true } else { return false } }) {
+            summary.signature = .unsupported
+        }
+        for signer in signers {
+            switch signer.signature {
+            case .valid: break
+            case .invalid(let reason), .unsupported(let reason):
+                summary.errors.append("signer \(signer.signerIndex): \(reason)")
+            }
+        }
+        guard let leafIndex = signers.first?.certificateIndex, let leaf = certificates[leafIndex].certificate else {
+            if !signers.isEmpty { summary.errors.append("no signer certificate to build a chain from") }
+            return summary
+        }
+        let intermediates = certificates.enumerated().compactMap { $0.offset == leafIndex ? nil : $0.element.certificate }
+        let chain = ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors.certificates,
+                                         at: time)
+        summary.chain = chain.isValid ? .valid : .invalid
+        summary.anchor = chain.anchorSubject
+        summary.path = chain.path
+        summary.errors += chain.errors
+        if !chain.isValid {
+            let reason = chain.errors.first ?? "no path to a trusted root"
+            findings.append(Finding(.error, "chain-invalid", at: certificates[leafIndex].embedded.offset,
+                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(reason)"))
+        }
+        return summary
+    }
+
+    static func decode(_ embedded: EmbeddedCertificate, in bytes: [UInt8]) -> CertificateReport {
+        do throws(CryptoError) {
+            let certificate = try Certificate(derEncoded: bytes[embedded.encoding])
+            return CertificateReport(embedded: embedded, certificate: certificate, decodeError: nil)
+        } catch {
+            return CertificateReport(embedded: embedded, certificate: nil, decodeError: error)
+        }
+    }
+
+    static func currentTime() -> Int64 {
+        Int64(Date().timeIntervalSince1970)
+    }
+}

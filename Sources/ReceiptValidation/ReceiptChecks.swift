@@ -1,0 +1,104 @@
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// Checks of the receipt's content: required attributes, the expected app and device, expiry and subscription
+/// state at the evaluation time. Every outcome is a finding.
+enum ReceiptChecks {
+    /// Types an App Store receipt always carries; a receipt without one of them is not one Apple issued.
+    static let requiredTypes: [Int64] = [2, 3, 4, 5, 12]
+
+    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64) -> [Finding] {
+        guard let payload = receipt.payload, receipt.error == nil else { return [] }
+        var findings: [Finding] = []
+        for type in requiredTypes where payload.first(type) == nil {
+            let name = FieldTable.descriptor(type, in: .receipt)?.name ?? "type_\(type)"
+            findings.append(Finding(.error, "missing-required-attribute", at: payload.offset,
+                                    "the receipt has no \(name) (type \(type))"))
+        }
+        if let hash = payload.first(5) {
+            let length = payload.valueBytes(hash).count
+            if length != 20 {
+                findings.append(Finding(.error, "hash-wrong-length", at: hash.offset,
+                                        "sha1_hash is \(length) bytes, not the 20 of a SHA-1 digest"))
+            }
+        }
+        findings += expectedValues(payload, expectations)
+        findings += expiry(receipt, payload, at: time)
+        return findings
+    }
+
+    static func expectedValues(_ payload: ReceiptPayload, _ expectations: ReceiptExpectations) -> [Finding] {
+        var findings: [Finding] = []
+        if let expected = expectations.bundleID {
+            findings += compareText(payload, type: 2, expected: expected, code: "bundle-id-mismatch")
+        }
+        if let expected = expectations.appVersion {
+            findings += compareText(payload, type: 3, expected: expected, code: "app-version-mismatch")
+        }
+        if let device = expectations.deviceID {
+            if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5) {
+                let computed = Digest.hash([device[...], payload.valueBytes(opaque), payload.valueBytes(bundle)],
+                                           algorithm: .sha1)
+                if !payload.valueBytes(hash).elementsEqual(computed) {
+                    findings.append(Finding(.error, "hash-mismatch", at: hash.offset,
+                                            "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"))
+                }
+            } else {
+                findings.append(Finding(.error, "hash-unverifiable", at: payload.offset,
+                                        "cannot check the device hash: opaque value, bundle id or hash is missing"))
+            }
+        }
+        return findings
+    }
+
+    static func compareText(_ payload: ReceiptPayload, type: Int64, expected: String, code: String) -> [Finding] {
+        let name = FieldTable.descriptor(type, in: .receipt)?.name ?? "type_\(type)"
+        guard let attribute = payload.first(type) else { return [] }  // reported as missing-required-attribute
+        guard case .text(let actual) = attribute.value else {
+            return [Finding(.error, code, at: attribute.offset, "\(name) is not text, so it cannot be \"\(expected)\"")]
+        }
+        guard Array(actual.utf8) == Array(expected.utf8) else {
+            return [Finding(.error, code, at: attribute.offset, "\(name) is \"\(actual)\", expected \"\(expected)\"")]
+        }
+        return []
+    }
+
+    static func expiry(_ receipt: Receipt, _ payload: ReceiptPayload, at time: Int64) -> [Finding] {
+        var findings: [Finding] = []
+        let instant = ReceiptDate.format(epochSeconds: time)
+        if case .date(_, let parsed?)? = payload.first(21)?.value, parsed.secondsSinceEpoch <= time {
+            findings.append(Finding(.error, "receipt-expired", at: payload.first(21)?.offset,
+                                    "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
+        }
+        if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(21)?.value,
+           expires.secondsSinceEpoch < created.secondsSinceEpoch {
+            findings.append(Finding(.error, "expiration-before-creation", at: payload.first(21)?.offset,
+                                    "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
+        }
+        for record in payload.inAppRecords {
+            let product = text(record.first(1702)) ?? "?"
+            if case .date(_, let cancelled?)? = record.first(1712)?.value {
+                findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
+                                        "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
+                continue
+            }
+            guard case .date(_, let expires?)? = record.first(1708)?.value else { continue }
+            var purchase: ReceiptDate?
+            if case .date(_, let parsed?)? = record.first(1704)?.value { purchase = parsed }
+            if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
+                findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
+                                        "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
+            }
+            let active = expires.secondsSinceEpoch > time && (purchase?.secondsSinceEpoch ?? Int64.min) <= time
+            findings.append(Finding(.info, active ? "subscription-active" : "subscription-expired", at: record.offset,
+                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (expires \(expires.rfc3339UTC))"))
+        }
+        return findings
+    }
+
+    static func text(_ attribute: ReceiptAttribute?) -> String? {
+        if case .text(let value)? = attribute?.value { return value }
+        return nil
+    }
+}

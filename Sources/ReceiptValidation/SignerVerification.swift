@@ -1,0 +1,136 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// Whether a SignerInfo's messageDigest signed attribute matches the content.
+public enum MessageDigestCheck: String, Sendable, Hashable {
+    case matches
+    case mismatch
+    case missing
+}
+
+/// The outcome of verifying one SignerInfo.
+public struct SignerVerification: Sendable {
+    public var signerIndex: Int
+    /// The embedded certificate the signer identifier names, if found.
+    public var certificateIndex: Int?
+    public var digestAlgorithm: DigestAlgorithm?
+    /// Present when the signer has signed attributes.
+    public var messageDigest: MessageDigestCheck?
+    public var signature: SignatureCheck
+}
+
+/// Verifies every SignerInfo of a receipt against its embedded certificates (RFC 5652 §5.4, §5.6).
+enum SignerVerifier {
+    static func verify(_ receipt: Receipt, certificates: [Certificate?]) -> ([SignerVerification], [Finding]) {
+        let signedData = receipt.signedData
+        var findings: [Finding] = []
+        var results: [SignerVerification] = []
+        guard let content = signedData.encapsulatedContent, !content.isDetached else {
+            return ([], findings)
+        }
+        let contentParts = content.segments.map { receipt.bytes[$0] }
+        for (index, signer) in signedData.signers.enumerated() {
+            var result = SignerVerification(signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
+                                            messageDigest: nil, signature: .invalid(reason: "not verified"))
+            defer { results.append(result) }
+            let place = "signer \(index) at offset \(signer.offset)"
+            guard let algorithm = DigestAlgorithm(oid: signer.digestAlgorithm.oid) else {
+                result.signature = .unsupported(reason: "digest algorithm \(signer.digestAlgorithm.name)")
+                findings.append(Finding(.error, "signature-unsupported-digest", at: signer.digestAlgorithm.offset,
+                                        "\(place) uses digest \(signer.digestAlgorithm.name), which rcpt cannot verify"))
+                continue
+            }
+            result.digestAlgorithm = algorithm
+            if !signedData.digestAlgorithms.contains(where: { $0.oid == signer.digestAlgorithm.oid }) {
+                findings.append(Finding(.warning, "digest-algorithm-not-declared", at: signer.digestAlgorithm.offset,
+                                        "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
+            }
+            if let implied = impliedDigest(signer.signatureAlgorithm.oid), implied != algorithm {
+                findings.append(Finding(.error, "signature-algorithm-mismatch", at: signer.signatureAlgorithm.offset,
+                                        "\(place): signature algorithm \(signer.signatureAlgorithm.name) implies \(implied.rawValue) but the digest algorithm is \(algorithm.rawValue)"))
+            }
+            guard let certificateIndex = matchCertificate(signer.identifier, receipt: receipt),
+                  let certificate = certificates[certificateIndex]
+            else {
+                result.signature = .invalid(reason: "the signer's certificate is not in the receipt")
+                findings.append(Finding(.error, "signer-certificate-missing", at: signer.offset,
+                                        "\(place) names a certificate that the receipt does not carry"))
+                continue
+            }
+            result.certificateIndex = certificateIndex
+            let signature = receipt.bytes[signer.signature]
+            if let signedAttributes = signer.signedAttributes {
+                let digest = Digest.hash(contentParts, algorithm: algorithm)
+                result.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
+                if result.messageDigest != .matches {
+                    let what = result.messageDigest == .missing ? "has no messageDigest attribute"
+                        : "messageDigest does not match the content"
+                    findings.append(Finding(.error, "message-digest-mismatch", at: signedAttributes.encoding.lowerBound,
+                                            "\(place): \(what)"))
+                    result.signature = .invalid(reason: "signed attributes \(what)")
+                    continue
+                }
+                let signedBytes = signedAttributes.signedBytes(in: receipt.bytes)
+                result.signature = SignatureVerifier.verify(signature: signature, over: [signedBytes[...]],
+                                                            digest: algorithm, certificate: certificate)
+            } else {
+                result.signature = SignatureVerifier.verify(signature: signature, over: contentParts,
+                                                            digest: algorithm, certificate: certificate)
+            }
+            switch result.signature {
+            case .valid:
+                break
+            case .invalid(let reason):
+                findings.append(Finding(.error, "signature-invalid", at: signer.signature.lowerBound,
+                                        "\(place): the signature does not verify (\(reason))"))
+            case .unsupported(let reason):
+                findings.append(Finding(.error, "signature-unsupported", at: signer.signature.lowerBound,
+                                        "\(place): cannot verify: \(reason)"))
+            }
+        }
+        if signedData.signers.count > 1 {
+            findings.append(Finding(.warning, "multiple-signers", at: signedData.signers[1].offset,
+                                    "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one"))
+        }
+        return (results, findings)
+    }
+
+    /// The embedded certificate whose issuer and serial number equal the signer identifier's, byte for byte.
+    static func matchCertificate(_ identifier: SignerIdentifier, receipt: Receipt) -> Int? {
+        guard case .issuerAndSerialNumber(let issuer, let serial) = identifier else { return nil }
+        let bytes = receipt.bytes
+        return receipt.signedData.certificates.first { certificate in
+            guard let certificateIssuer = certificate.issuer, let certificateSerial = certificate.serialNumber else {
+                return false
+            }
+            return bytes[certificateIssuer].elementsEqual(bytes[issuer])
+                && bytes[certificateSerial].elementsEqual(bytes[serial])
+        }?.index
+    }
+
+    static func messageDigestCheck(_ attributes: SignedAttributes, digest: [UInt8], bytes: [UInt8])
+        -> MessageDigestCheck
+    {
+        guard let attribute = attributes.first(ObjectIdentifierNames.messageDigestAttribute),
+              attribute.values.count == 1, let value = attribute.values.first
+        else { return .missing }
+        var reader = ASN1Reader(bytes)
+        guard let node = try? reader.readSingle(in: value, depth: 0), node.tag == .octetString else {
+            return .mismatch
+        }
+        return bytes[node.contentRange].elementsEqual(digest) ? .matches : .mismatch
+    }
+
+    /// The digest a combined signature algorithm OID implies (nil for plain rsaEncryption).
+    static func impliedDigest(_ oid: String) -> DigestAlgorithm? {
+        switch oid {
+        case "1.2.840.113549.1.1.5": return .sha1
+        case "1.2.840.113549.1.1.11", "1.2.840.10045.4.3.2": return .sha256
+        case "1.2.840.113549.1.1.12", "1.2.840.10045.4.3.3": return .sha384
+        case "1.2.840.113549.1.1.13": return .sha512
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ReceiptCrypto
+
+/// The certificates a chain may end at. Only these are trusted: never a root embedded in a receipt, never one
+/// chosen from receipt content.
+public struct TrustAnchors: Sendable {
+    public var certificates: [Certificate]
+
+    public init(_ certificates: [Certificate]) {
+        self.certificates = certificates
+    }
+
+    /// The bundled Apple Root CA, the default anchor for App Store receipts.
+    public static func appleRoot() throws(CryptoError) -> TrustAnchors {
+        guard let der = Data(base64Encoded: AppleRootCertificate.base64DER) else {
+            throw CryptoError(code: "anchor-missing", message: "the bundled Apple Root CA could not be decoded")
+        }
+        return TrustAnchors([try Certificate(derEncoded: [UInt8](der))])
+    }
+
+    /// Every certificate in the given PEM or DER files.
+    public static func load(files: [String]) throws(CryptoError) -> TrustAnchors {
+        var certificates: [Certificate] = []
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CryptoError(code: "anchor-unreadable", message: "cannot read the root certificate file \(path)")
+            }
+            do {
+                certificates += try Certificate.load(fileContents: [UInt8](data))
+            } catch {
+                throw CryptoError(code: error.code, message: "\(path): \(error.message)")
+            }
+        }
+        return TrustAnchors(certificates)
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// The `rcpt` command: a forensics and fuzzing toolkit for Apple App Store receipts.
+struct Rcpt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rcpt",
+        abstract: "Inspect, verify and fuzz Apple App Store receipts.",
+        discussion: """
+            Every command reads a receipt file, or - for standard input, as raw DER/BER, base64, PEM or a \
+            verifyReceipt JSON body (auto-detected).
+
+            Exit codes: 0 success, 1 negative verdict (e.g. an invalid receipt), 2 usage error or unreadable input.
+            """,
+        version: "0.1.0",
+        subcommands: [Dump.self, Verify.self]
+    )
+}
+
+/// Runs the command line and maps every outcome onto the exit codes 0, 1 and 2.
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try Rcpt.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = Rcpt.exitCode(for: error)
+            if code == .success {
+                print(Rcpt.fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((Rcpt.fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import ReceiptModel
+import ReceiptValidation
+
+/// How a command writes its result.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+/// When to colour text output.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case always
+    case never
+}
+
+extension InputFormat: ExpressibleByArgument {}
+
+/// Options every receipt-reading command shares.
+struct ReceiptInputOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The receipt file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    @Option(name: .customLong("input-format"),
+            help: "How the input is wrapped: binary, base64, json-request or pem (default: auto-detect).")
+    var inputFormat: InputFormat?
+
+    @Option(name: .customLong("root"),
+            help: ArgumentHelp("Trust this root certificate (PEM or DER) instead of the bundled Apple Root CA. Repeatable.",
+                               valueName: "cert"))
+    var roots: [String] = []
+
+    @Option(name: .customLong("at"),
+            help: ArgumentHelp("Evaluate certificates and expiry at: creation (the receipt's creation date), now, or an RFC 3339 date.",
+                               valueName: "time"))
+    var at: String = "creation"
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    func validate() throws {
+        guard EvaluationTime(argument: at) != nil else {
+            throw ValidationError("--at takes creation, now or an RFC 3339 date such as 2024-01-31T12:00:00Z, not '\(at)'")
+        }
+    }
+
+    var evaluationTime: EvaluationTime { EvaluationTime(argument: at) ?? .creation }
+
+    /// The anchors to trust: the given roots, or the bundled Apple Root CA.
+    func anchors() throws -> TrustAnchors {
+        do {
+            return roots.isEmpty ? try TrustAnchors.appleRoot() : try TrustAnchors.load(files: roots)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+    }
+
+    /// The input's bytes, from the file or standard input.
+    func readInput() throws -> [UInt8] {
+        if file == "-" {
+            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw CommandFailure.unreadable("cannot read \(file): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CommandFailure.unreadable("cannot read \(file): it is a directory") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure.unreadable("cannot read \(file): permission denied or I/O error")
+        }
+        return [UInt8](data)
+    }
+
+    /// The name to show for the input.
+    var displayName: String { file == "-" ? "(stdin)" : file }
+
+    func useColor() -> Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(STDOUT_FILENO) != 0
+        }
+    }
+}
+
+/// A failure that ends a command with a message on standard error and exit code 2.
+enum CommandFailure: Error, CustomStringConvertible {
+    case usage(String)
+    case unreadable(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message), .unreadable(let message): return message
+        }
+    }
+}
+
+/// Output helpers: whole buffers to standard output, messages to standard error.
+enum Console {
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    static func write(_ text: String) { write(Array(text.utf8)) }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("rcpt: " + message + "\n").utf8))
+    }
+
+    /// Runs `body`, turning a CommandFailure into its message and exit code 2.
+    static func guarded(_ body: () throws -> Int32) throws -> Never {
+        do {
+            let code = try body()
+            throw ExitCode(code)
+        } catch let failure as CommandFailure {
+            error(failure.description)
+            throw ExitCode(2)
+        }
+    }
+}

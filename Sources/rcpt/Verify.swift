@@ -1,0 +1,59 @@
+import ArgumentParser
+import ReceiptRendering
+import ReceiptValidation
+
+/// `rcpt verify`: a verdict on a receipt.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a receipt's signature, certificate chain and content, and give a verdict.",
+        discussion: """
+            The signature must verify over the content and the signer's certificate must chain to a trusted root \
+            (the bundled Apple Root CA, or each --root) at the evaluation time. The content must carry the \
+            attributes every App Store receipt has; --bundle-id, --app-version and --device-id add checks.
+
+            Exit codes: 0 valid, 1 invalid (any error-level finding), 2 unreadable input or usage error.
+            """
+    )
+
+    @OptionGroup var options: ReceiptInputOptions
+
+    @Option(name: .customLong("bundle-id"), help: "The bundle identifier the receipt must carry.")
+    var bundleID: String?
+
+    @Option(name: .customLong("app-version"), help: "The app version (CFBundleVersion) the receipt must carry.")
+    var appVersion: String?
+
+    @Option(name: .customLong("device-id"),
+            help: ArgumentHelp("The device the receipt must be issued for: identifierForVendor UUID or Mac MAC address.",
+                               valueName: "uuid-or-mac"))
+    var deviceID: String?
+
+    @Flag(name: .shortAndLong, help: "Also show info findings.")
+    var verbose = false
+
+    func validate() throws {
+        if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
+            throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
+        }
+    }
+
+    func run() throws {
+        try Console.guarded {
+            let input = try options.readInput()
+            let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
+                                                   deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID))
+            let inspection = Inspector.inspect(input, options: InspectionOptions(
+                anchors: try options.anchors(), time: options.evaluationTime, expectations: expectations,
+                inputFormat: options.inputFormat))
+            switch options.format {
+            case .json:
+                Console.write(VerifyReport.json(inspection))
+            case .text:
+                Console.write(VerifyReport.text(inspection, name: options.displayName,
+                                                style: TextStyle(useColor: options.useColor()), verbose: verbose))
+            }
+            if let error = inspection.readError, error.layer != .payload { return 2 }
+            return inspection.isValid ? 0 : 1
+        }
+    }
+}
