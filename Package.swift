@@ -46,14 +46,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1"]),
-        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptASN1", "ReceiptPKCS7"]),
-        .testTarget(name: "ReceiptModelTests", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
+        .target(
+            name: "ReceiptTestSupport",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"],
+            path: "Tests/ReceiptTestSupport"
+        ),
+        .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
+        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptTestSupport"]),
+        .testTarget(
+            name: "ReceiptModelTests",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
+        ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
         .testTarget(
             name: "ReceiptValidationTests",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation"]
+            dependencies: [
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptTestSupport",
+            ]
         ),
-        .testTarget(name: "RcptCLITests", dependencies: ["ReceiptRendering"]),
+        .testTarget(name: "RcptCLITests", dependencies: ["ReceiptRendering", "ReceiptTestSupport"]),
     ]
 )

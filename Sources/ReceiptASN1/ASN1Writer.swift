@@ -1,6 +1,7 @@
-/// Appends DER encodings to a byte buffer. Lengths are minimal; constructed elements are written by a closure
-/// whose output is measured afterwards, so callers never compute lengths by hand.
-public struct DERWriter: Sendable {
+/// Appends ASN.1 encodings to a byte buffer: DER by default (minimal lengths; constructed elements are written by
+/// a closure whose output is measured afterwards, so callers never compute lengths by hand), plus the BER
+/// indefinite-length form Xcode's receipts use, written on purpose with `appendIndefinite`.
+public struct ASN1Writer: Sendable {
     public private(set) var bytes: [UInt8]
 
     public init(reservingCapacity capacity: Int = 0) {
@@ -29,25 +30,46 @@ public struct DERWriter: Sendable {
     public mutating func appendPrimitive<Bytes: Collection>(_ tag: ASN1Tag, content: Bytes)
     where Bytes.Element == UInt8 {
         bytes.append(contentsOf: tag.derIdentifier)
-        bytes.append(contentsOf: DERWriter.lengthOctets(content.count))
+        bytes.append(contentsOf: ASN1Writer.lengthOctets(content.count))
         bytes.append(contentsOf: content)
     }
 
     /// Appends a constructed element whose content `body` writes.
     public mutating func appendConstructed<E: Error>(
-        _ tag: ASN1Tag, _ body: (inout DERWriter) throws(E) -> Void
+        _ tag: ASN1Tag, _ body: (inout ASN1Writer) throws(E) -> Void
     ) throws(E) {
         bytes.append(contentsOf: tag.withConstructed(true).derIdentifier)
         let lengthPosition = bytes.count
         bytes.append(0)
         try body(&self)
         let contentLength = bytes.count - lengthPosition - 1
-        let octets = DERWriter.lengthOctets(contentLength)
+        let octets = ASN1Writer.lengthOctets(contentLength)
         bytes.replaceSubrange(lengthPosition..<lengthPosition + 1, with: octets)
     }
 
+    /// Appends a constructed element with an indefinite length: tag, 0x80, the content `body` writes, 00 00.
+    public mutating func appendIndefinite<E: Error>(
+        _ tag: ASN1Tag, _ body: (inout ASN1Writer) throws(E) -> Void
+    ) throws(E) {
+        bytes.append(contentsOf: tag.withConstructed(true).derIdentifier)
+        bytes.append(0x80)
+        try body(&self)
+        bytes.append(contentsOf: [0x00, 0x00])
+    }
+
+    /// Appends a constructed element in DER or, when `indefinite`, in the BER indefinite-length form.
+    public mutating func appendConstructed<E: Error>(
+        _ tag: ASN1Tag, indefinite: Bool, _ body: (inout ASN1Writer) throws(E) -> Void
+    ) throws(E) {
+        if indefinite {
+            try appendIndefinite(tag, body)
+        } else {
+            try appendConstructed(tag, body)
+        }
+    }
+
     public mutating func appendInteger(_ value: Int64) {
-        appendPrimitive(.integer, content: DERWriter.integerContent(value))
+        appendPrimitive(.integer, content: ASN1Writer.integerContent(value))
     }
 
     /// Appends an INTEGER whose content is the given two's-complement big-endian bytes, as they are.
@@ -78,7 +100,7 @@ public struct DERWriter: Sendable {
     /// Appends an OBJECT IDENTIFIER given in dotted form; returns false (appending nothing) when it is not one.
     @discardableResult
     public mutating func appendObjectIdentifier(_ dotted: String) -> Bool {
-        guard let content = DERWriter.objectIdentifierContent(dotted) else { return false }
+        guard let content = ASN1Writer.objectIdentifierContent(dotted) else { return false }
         appendPrimitive(.objectIdentifier, content: content)
         return true
     }

@@ -1,0 +1,133 @@
+import ReceiptASN1
+
+/// How a built container is encoded.
+public enum ContainerLayout: String, Sendable, Hashable, CaseIterable {
+    /// DER throughout, as the App Store signs receipts.
+    case der
+    /// Xcode's StoreKit layout: BER indefinite lengths on the six outer elements and the content in a constructed
+    /// OCTET STRING.
+    case ber
+}
+
+/// Builds a PKCS#7 SignedData ContentInfo shaped like Apple's receipts: one signer identified by issuer and serial
+/// number, rsaEncryption, the certificates leaf first. Digesting and signing are passed in, so this layer stays
+/// free of any crypto library.
+public struct SignedDataBuilder: Sendable {
+    /// The payload (the receipt's attribute SET) to encapsulate.
+    public var content: [UInt8]
+    /// DER certificates to embed, in order (Apple's: leaf, intermediate, root).
+    public var certificates: [[UInt8]]
+    /// The signer certificate's issuer Name (whole DER encoding).
+    public var signerIssuer: [UInt8]
+    /// The signer certificate's serial number INTEGER content octets.
+    public var signerSerial: [UInt8]
+    public var digestAlgorithmOID: String
+    public var signatureAlgorithmOID: String
+    /// Whether to sign contentType and messageDigest signed attributes rather than the content itself.
+    public var includeSignedAttributes: Bool
+    public var layout: ContainerLayout
+
+    public init(content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
+                digestAlgorithmOID: String, signatureAlgorithmOID: String = "1.2.840.113549.1.1.1",
+                includeSignedAttributes: Bool = false, layout: ContainerLayout = .der) {
+        self.content = content
+        self.certificates = certificates
+        self.signerIssuer = signerIssuer
+        self.signerSerial = signerSerial
+        self.digestAlgorithmOID = digestAlgorithmOID
+        self.signatureAlgorithmOID = signatureAlgorithmOID
+        self.includeSignedAttributes = includeSignedAttributes
+        self.layout = layout
+    }
+
+    /// The issuer Name and serial number content of a DER certificate, as a signer identifier needs them.
+    public static func signerIdentity(ofCertificate der: [UInt8]) -> (issuer: [UInt8], serial: [UInt8])? {
+        var reader = ASN1Reader(der)
+        guard let node = try? reader.readSingle(in: 0..<der.count, depth: 0) else { return nil }
+        let certificate = EmbeddedCertificate.read(node, index: 0, reader: &reader)
+        guard let issuer = certificate.issuer, let serial = certificate.serialNumber else { return nil }
+        return (Array(der[issuer]), Array(der[serial]))
+    }
+
+    /// The DER the signature covers when signed attributes are used: SET { contentType, messageDigest }.
+    public func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
+        var writer = ASN1Writer()
+        writer.appendConstructed(.set) { writer in
+            writeSignedAttributes(&writer, contentDigest: contentDigest)
+        }
+        return writer.bytes
+    }
+
+    private func writeSignedAttributes(_ writer: inout ASN1Writer, contentDigest: [UInt8]) {
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendObjectIdentifier(ObjectIdentifierNames.contentTypeAttribute)
+            writer.appendConstructed(.set) { writer in writer.appendObjectIdentifier(ObjectIdentifierNames.data) }
+        }
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendObjectIdentifier(ObjectIdentifierNames.messageDigestAttribute)
+            writer.appendConstructed(.set) { writer in writer.appendOctetString(contentDigest) }
+        }
+    }
+
+    /// Builds the ContentInfo. `digest` hashes with the digest algorithm; `sign` signs a message (hashing it
+    /// itself, as RSA PKCS#1 v1.5 signing does).
+    public func build<E: Error>(digest: ([UInt8]) -> [UInt8], sign: ([UInt8]) throws(E) -> [UInt8])
+        throws(E) -> [UInt8]
+    {
+        let contentDigest = includeSignedAttributes ? digest(content) : []
+        let signature = try sign(includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
+        let indefinite = layout == .ber
+        var writer = ASN1Writer(reservingCapacity: content.count + certificates.reduce(0) { $0 + $1.count } + 1024)
+        writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
+            writer.appendObjectIdentifier(ObjectIdentifierNames.signedData)
+            writer.appendConstructed(.context(0, constructed: true), indefinite: indefinite) { writer in
+                writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
+                    writer.appendInteger(1)
+                    writer.appendConstructed(.set) { writer in writeAlgorithm(&writer, digestAlgorithmOID) }
+                    writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
+                        writer.appendObjectIdentifier(ObjectIdentifierNames.data)
+                        writer.appendConstructed(.context(0, constructed: true), indefinite: indefinite) { writer in
+                            if indefinite {
+                                writer.appendIndefinite(.octetString) { writer in writer.appendOctetString(content) }
+                            } else {
+                                writer.appendOctetString(content)
+                            }
+                        }
+                    }
+                    writer.appendConstructed(.context(0, constructed: true)) { writer in
+                        for certificate in certificates { writer.appendRaw(certificate) }
+                    }
+                    writer.appendConstructed(.set) { writer in
+                        writeSignerInfo(&writer, contentDigest: contentDigest, signature: signature)
+                    }
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    private func writeSignerInfo(_ writer: inout ASN1Writer, contentDigest: [UInt8], signature: [UInt8]) {
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendInteger(1)
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendRaw(signerIssuer)
+                writer.appendIntegerContent(signerSerial)
+            }
+            writeAlgorithm(&writer, digestAlgorithmOID)
+            if includeSignedAttributes {
+                writer.appendConstructed(.context(0, constructed: true)) { writer in
+                    writeSignedAttributes(&writer, contentDigest: contentDigest)
+                }
+            }
+            writeAlgorithm(&writer, signatureAlgorithmOID)
+            writer.appendOctetString(signature)
+        }
+    }
+
+    private func writeAlgorithm(_ writer: inout ASN1Writer, _ oid: String) {
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendObjectIdentifier(oid)
+            writer.appendNull()
+        }
+    }
+}
