@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReceiptPKCS7", targets: ["ReceiptPKCS7"]),
         .library(name: "ReceiptModel", targets: ["ReceiptModel"]),
         .library(name: "ReceiptCrypto", targets: ["ReceiptCrypto"]),
+        .library(name: "ReceiptSigning", targets: ["ReceiptSigning"]),
         .library(name: "ReceiptValidation", targets: ["ReceiptValidation"]),
         .library(name: "ReceiptRendering", targets: ["ReceiptRendering"]),
     ],
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptASN1", "ReceiptPKCS7"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto"]),
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
@@ -48,7 +50,7 @@ let package = Package(
         ),
         .target(
             name: "ReceiptTestSupport",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"],
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning"],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),

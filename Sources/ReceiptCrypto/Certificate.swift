@@ -1,0 +1,191 @@
+import COpenSSL
+import Foundation
+
+/// A decoded X.509 certificate: an owned OpenSSL `X509` plus its fields, read once at decode time.
+///
+/// Immutable after init, so it is safe to share across threads. Every field is derived from the original bytes
+/// passed to `init(derEncoded:)`, which are kept verbatim in `derEncoded`.
+public final class Certificate: @unchecked Sendable {
+    /// The owned OpenSSL certificate; freed in deinit.
+    let x509: OpaquePointer
+
+    /// The exact bytes the certificate was decoded from.
+    public let derEncoded: [UInt8]
+    /// Subject on one line in RFC 2253 order with UTF-8 unescaped,
+    /// e.g. "CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US".
+    public let subject: String
+    /// Issuer on one line in RFC 2253 order, formatted like `subject`.
+    public let issuer: String
+    /// Lowercase hex of the serial number's magnitude without leading zero bytes; "-" prefix if negative, "0" for zero.
+    public let serialHex: String
+    /// Start of the validity period in unix seconds.
+    public let notBefore: Int64
+    /// End of the validity period in unix seconds.
+    public let notAfter: Int64
+    /// OpenSSL's long name of the signature algorithm (e.g. "sha1WithRSAEncryption"), or its dotted OID.
+    public let signatureAlgorithm: String
+    /// "RSA 2048", "EC 256 (prime256v1)", "Ed25519", or "unknown".
+    public let publicKeyDescription: String
+    /// Lowercase hex SHA-256 of `derEncoded`, no colons.
+    public let sha256Fingerprint: String
+    /// The certificate's extensions in encoded order.
+    public let extensions: [CertificateExtension]
+    /// Whether the subject and issuer names have identical DER encodings.
+    public let isSelfIssued: Bool
+
+    /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
+    public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        let bytes = Array(derEncoded)
+        guard !bytes.isEmpty else {
+            throw CryptoError(code: "certificate-decode-failed", message: "no certificate bytes")
+        }
+        var consumed = 0
+        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            let certificate = d2i_X509(nil, &cursor, buffer.count)
+            if let cursor, let base = buffer.baseAddress {
+                consumed = cursor - base
+            }
+            return certificate
+        }
+        guard let parsed else {
+            throw .openSSL("certificate-decode-failed", "bytes are not a DER X.509 certificate")
+        }
+        guard consumed == bytes.count else {
+            X509_free(parsed)
+            throw CryptoError(
+                code: "certificate-decode-failed",
+                message: "\(bytes.count - consumed) trailing bytes after the \(consumed)-byte certificate"
+            )
+        }
+        do throws(CryptoError) {
+            let fields = try Fields(parsed, der: bytes)
+            self.x509 = parsed
+            self.derEncoded = bytes
+            self.subject = fields.subject
+            self.issuer = fields.issuer
+            self.serialHex = fields.serialHex
+            self.notBefore = fields.notBefore
+            self.notAfter = fields.notAfter
+            self.signatureAlgorithm = fields.signatureAlgorithm
+            self.publicKeyDescription = fields.publicKeyDescription
+            self.sha256Fingerprint = fields.sha256Fingerprint
+            self.extensions = fields.extensions
+            self.isSelfIssued = fields.isSelfIssued
+        } catch {
+            X509_free(parsed)
+            throw error
+        }
+    }
+
+    /// Decodes one DER certificate that must span exactly all of `derEncoded`.
+    public convenience init(derEncoded: [UInt8]) throws(CryptoError) {
+        try self.init(derEncoded: derEncoded[...])
+    }
+
+    deinit {
+        X509_free(x509)
+    }
+
+    /// `derEncoded` as a PEM "CERTIFICATE" block with 64-column base64 lines and a trailing newline.
+    public var pemEncoded: String {
+        let body = Data(derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"
+    }
+}
+
+extension Certificate {
+    /// The fields of a parsed certificate, extracted before the `Certificate` takes ownership.
+    private struct Fields {
+        var subject: String
+        var issuer: String
+        var serialHex: String
+        var notBefore: Int64
+        var notAfter: Int64
+        var signatureAlgorithm: String
+        var publicKeyDescription: String
+        var sha256Fingerprint: String
+        var extensions: [CertificateExtension]
+        var isSelfIssued: Bool
+
+        init(_ x509: OpaquePointer, der: [UInt8]) throws(CryptoError) {
+            let subjectName = X509_get_subject_name(x509)
+            let issuerName = X509_get_issuer_name(x509)
+            guard let subjectDER = DistinguishedName.der(subjectName),
+                let issuerDER = DistinguishedName.der(issuerName)
+            else {
+                throw .openSSL("certificate-decode-failed", "cannot read the subject or issuer name")
+            }
+            let subject = DistinguishedName.display(subjectName)
+            let issuer = DistinguishedName.display(issuerName)
+            guard let notBefore = UnixTime.seconds(X509_get0_notBefore(x509)) else {
+                throw .openSSL("certificate-decode-failed", "notBefore is not a valid ASN.1 time")
+            }
+            guard let notAfter = UnixTime.seconds(X509_get0_notAfter(x509)) else {
+                throw .openSSL("certificate-decode-failed", "notAfter is not a valid ASN.1 time")
+            }
+            guard let signatureAlgorithm = Self.signatureAlgorithmName(x509) else {
+                throw .openSSL("certificate-decode-failed", "cannot read the signature algorithm")
+            }
+            let fingerprint: [UInt8]
+            switch Digest.compute([der[...]], algorithm: .sha256) {
+            case .success(let digest): fingerprint = digest
+            case .failure(let error): throw error
+            }
+            var extensions: [CertificateExtension] = []
+            let count = X509_get_ext_count(x509)
+            if count > 0 {
+                for index in 0..<count {
+                    guard let raw = X509_get_ext(x509, index),
+                        let decoded = CertificateExtension(openSSLExtension: raw)
+                    else {
+                        throw .openSSL("certificate-decode-failed", "cannot read extension \(index)")
+                    }
+                    extensions.append(decoded)
+                }
+            }
+            self.subject = subject
+            self.issuer = issuer
+            self.serialHex = Self.serialHex(X509_get0_serialNumber(x509))
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.signatureAlgorithm = signatureAlgorithm
+            self.publicKeyDescription = PublicKeyDescription.describe(X509_get0_pubkey(x509))
+            self.sha256Fingerprint = Hex.lowercase(fingerprint)
+            self.extensions = extensions
+            self.isSelfIssued = subjectDER == issuerDER
+        }
+
+        /// Long name of the outer signature algorithm, falling back to its dotted OID.
+        static func signatureAlgorithmName(_ x509: OpaquePointer) -> String? {
+            var algorithm: UnsafePointer<X509_ALGOR>?
+            X509_get0_signature(nil, &algorithm, x509)
+            var object: OpaquePointer?
+            X509_ALGOR_get0(&object, nil, nil, algorithm)
+            guard let dotted = ObjectName.dotted(object) else {
+                return nil
+            }
+            return ObjectName.longName(object, dotted: dotted)
+        }
+
+        /// Hex of an ASN.1 INTEGER's magnitude with a "-" for negatives and "0" for zero.
+        static func serialHex(_ serial: UnsafePointer<ASN1_INTEGER>?) -> String {
+            guard let serial else {
+                return "0"
+            }
+            let length = Int(ASN1_STRING_length(serial))
+            var magnitude: ArraySlice<UInt8> = []
+            if length > 0, let data = ASN1_STRING_get0_data(serial) {
+                magnitude = Array(UnsafeBufferPointer(start: data, count: length))[...]
+            }
+            magnitude = magnitude.drop(while: { $0 == 0 })
+            guard !magnitude.isEmpty else {
+                return "0"
+            }
+            let negative = (ASN1_STRING_type(serial) & V_ASN1_NEG) != 0
+            return (negative ? "-" : "") + Hex.lowercase(magnitude)
+        }
+    }
+}

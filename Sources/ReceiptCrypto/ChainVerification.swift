@@ -1,0 +1,19 @@
+/// The outcome of building and verifying a certificate chain.
+public struct ChainVerification: Sendable, Equatable {
+    /// True when a chain to one of the anchors was built and no check failed.
+    public var isValid: Bool
+    /// Subject of the trusted root the chain ends at, when valid; nil otherwise.
+    public var anchorSubject: String?
+    /// Subjects, leaf first, as OpenSSL built the chain — also when invalid, as far as it got.
+    public var path: [String]
+    /// Every problem found, e.g. "certificate has expired (depth 0: CN=...)"; empty when valid.
+    public var errors: [String]
+
+    /// Creates a verification result from its parts.
+    public init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String]) {
+        self.isValid = isValid
+        self.anchorSubject = anchorSubject
+        self.path = path
+        self.errors = errors
+    }
+}

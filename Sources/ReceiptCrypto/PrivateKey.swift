@@ -1,0 +1,70 @@
+import COpenSSL
+
+/// An owned OpenSSL private key (`EVP_PKEY`), used to sign test receipts and issue test certificates.
+///
+/// Immutable after init, so it is safe to share across threads.
+public final class PrivateKey: @unchecked Sendable {
+    /// The owned OpenSSL key; freed in deinit.
+    let pkey: OpaquePointer
+
+    /// The key as unencrypted PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----").
+    public let pemEncoded: String
+    /// "RSA 2048", "EC 256 (prime256v1)", "Ed25519", or "unknown".
+    public let publicKeyDescription: String
+
+    /// Decodes an unencrypted PEM private key: PKCS#8 "PRIVATE KEY" or traditional "RSA PRIVATE KEY".
+    ///
+    /// Encrypted keys are rejected (never prompts for a passphrase).
+    public convenience init(pemEncoded: [UInt8]) throws(CryptoError) {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        let decoded = try MemoryBIO.reading(pemEncoded) { bio throws(CryptoError) in
+            // A passphrase callback that supplies nothing, so encrypted keys fail instead of prompting on a terminal.
+            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
+        guard let decoded, let key = decoded else {
+            throw .openSSL("key-decode-failed", "bytes are not an unencrypted PEM private key")
+        }
+        try self.init(taking: key)
+    }
+
+    /// Takes ownership of `key`, freeing it if the PEM encoding cannot be produced.
+    private init(taking key: OpaquePointer) throws(CryptoError) {
+        let pem = MemoryBIO.collect { bio in
+            PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1
+        }
+        guard let pem else {
+            EVP_PKEY_free(key)
+            throw .openSSL("key-encode-failed", "cannot encode the private key as PKCS#8 PEM")
+        }
+        self.pkey = key
+        self.pemEncoded = String(decoding: pem, as: UTF8.self)
+        self.publicKeyDescription = PublicKeyDescription.describe(key)
+    }
+
+    deinit {
+        EVP_PKEY_free(pkey)
+    }
+
+    /// Generates a new RSA key pair with public exponent 65537.
+    public static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKey {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let bitCount = UInt32(exactly: bits), bitCount >= 512, bitCount <= 16_384 else {
+            throw CryptoError(code: "key-generation-failed", message: "RSA key size \(bits) is outside 512...16384")
+        }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
+            throw .openSSL("key-generation-failed", "cannot create an RSA key generation context")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1,
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bitCount)) == 1,
+            EVP_PKEY_generate(context, &key) == 1,
+            let key
+        else {
+            throw .openSSL("key-generation-failed", "RSA-\(bits) key generation failed")
+        }
+        return try PrivateKey(taking: key)
+    }
+}

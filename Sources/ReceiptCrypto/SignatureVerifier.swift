@@ -1,0 +1,83 @@
+import COpenSSL
+
+/// Verification of RSA PKCS#1 v1.5 and ECDSA signatures against a certificate's public key.
+public enum SignatureVerifier {
+    /// Verifies `signature` over the concatenation of `message` with the certificate's public key and `digest`
+    /// (RSA PKCS#1 v1.5 for RSA keys, ECDSA for EC keys; EVP_DigestVerifyInit/Update per part/Final).
+    /// Never throws: a malformed signature or key is `.invalid` with a reason; an unknown key type is `.unsupported`.
+    public static func verify(
+        signature: ArraySlice<UInt8>,
+        over message: [ArraySlice<UInt8>],
+        digest: DigestAlgorithm,
+        certificate: Certificate
+    ) -> SignatureCheck {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        return withExtendedLifetime(certificate) {
+            verify(signature: signature, over: message, digest: digest, x509: certificate.x509)
+        }
+    }
+
+    private static func verify(
+        signature: ArraySlice<UInt8>,
+        over message: [ArraySlice<UInt8>],
+        digest: DigestAlgorithm,
+        x509: OpaquePointer
+    ) -> SignatureCheck {
+        guard let key = X509_get0_pubkey(x509) else {
+            return keyFailure(x509)
+        }
+        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
+            return .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")
+        }
+        guard !signature.isEmpty else {
+            return .invalid(reason: "the signature is empty")
+        }
+        guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
+            return .invalid(reason: reason("cannot create a verification context"))
+        }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else {
+            return .invalid(reason: reason("EVP_DigestVerifyInit failed for \(digest.rawValue)"))
+        }
+        for part in message where !part.isEmpty {
+            let updated = part.withUnsafeBytes { buffer in
+                EVP_DigestVerifyUpdate(context, buffer.baseAddress, buffer.count)
+            }
+            guard updated == 1 else {
+                return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
+            }
+        }
+        let result = signature.withUnsafeBufferPointer { buffer in
+            EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
+        }
+        switch result {
+        case 1:
+            return .valid
+        case 0:
+            return .invalid(reason: reason("signature does not match the message and public key"))
+        default:
+            return .invalid(reason: reason("signature is malformed"))
+        }
+    }
+
+    /// Why a certificate's public key could not be decoded: `.invalid` for a known algorithm, else `.unsupported`.
+    private static func keyFailure(_ x509: OpaquePointer) -> SignatureCheck {
+        var object: OpaquePointer?
+        if let publicKey = X509_get_X509_PUBKEY(x509) {
+            X509_PUBKEY_get0_param(&object, nil, nil, nil, publicKey)
+        }
+        let oid = ObjectName.dotted(object) ?? "unknown"
+        let name = ObjectName.longName(object, dotted: oid)
+        if let object, [NID_rsaEncryption, NID_X9_62_id_ecPublicKey].contains(OBJ_obj2nid(object)) {
+            return .invalid(reason: reason("the certificate's \(name) public key is malformed"))
+        }
+        return .unsupported(reason: reason("public key algorithm \(name) is not supported (RSA or EC only)"))
+    }
+
+    /// `message` followed by the drained OpenSSL error queue, if it has anything.
+    private static func reason(_ message: String) -> String {
+        let errors = OpenSSLErrorQueue.drain()
+        return errors.isEmpty ? message : "\(message) (\(errors.joined(separator: "; ")))"
+    }
+}

@@ -1,0 +1,70 @@
+import ReceiptCrypto
+
+/// A TEST-ONLY certificate chain shaped like Apple's receipt signing chain (root → "WWDR"-like intermediate with
+/// the intermediate marker extension → receipt-signing leaf with the leaf marker extension), or a single
+/// self-signed "StoreKit"-like certificate. Every subject says TEST-ONLY; the keys are generated fresh.
+public struct TestCertificateAuthority: Sendable {
+    /// What the chain looks like.
+    public enum Shape: String, Sendable, CaseIterable {
+        /// Root, intermediate and leaf, like App Store receipts.
+        case apple
+        /// One self-signed certificate that signs receipts itself, like Xcode's StoreKit testing.
+        case storeKit
+    }
+
+    public var root: Certificate
+    public var rootKey: PrivateKey
+    public var intermediate: Certificate?
+    public var intermediateKey: PrivateKey?
+    public var leaf: Certificate
+    public var leafKey: PrivateKey
+
+    /// OID of Apple's marker extension on WWDR intermediates.
+    public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
+    /// OID of Apple's marker extension on receipt-signing leaves.
+    public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
+
+    /// Certificates as a receipt embeds them: leaf first, then intermediate and root (Apple's order).
+    public var embeddedChain: [Certificate] {
+        guard let intermediate else { return [leaf] }
+        return [leaf, intermediate, root]
+    }
+
+    /// Generates a new chain valid from `notBefore` to `notAfter` (unix seconds).
+    public static func generate(shape: Shape = .apple, notBefore: Int64, notAfter: Int64, keyBits: Int = 2048,
+                                label: String = "rcpt") throws(CryptoError) -> TestCertificateAuthority {
+        let null: [UInt8] = [0x05, 0x00]
+        func name(_ commonName: String) -> [(attribute: String, value: String)] {
+            [("C", "US"), ("O", "\(label) TEST-ONLY"), ("OU", "TEST-ONLY, not Apple"), ("CN", commonName)]
+        }
+        if shape == .storeKit {
+            let key = try PrivateKey.generateRSA(bits: keyBits)
+            let request = CertificateRequest(subject: name("StoreKit TEST-ONLY"), serialNumber: 1,
+                                             notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
+                                             extraExtensions: [])
+            let certificate = try Certificate.issue(request, subjectKey: key, issuer: nil, issuerKey: key,
+                                                    digest: .sha256)
+            return TestCertificateAuthority(root: certificate, rootKey: key, intermediate: nil, intermediateKey: nil,
+                                            leaf: certificate, leafKey: key)
+        }
+        let rootKey = try PrivateKey.generateRSA(bits: keyBits)
+        let intermediateKey = try PrivateKey.generateRSA(bits: keyBits)
+        let leafKey = try PrivateKey.generateRSA(bits: keyBits)
+        let root = try Certificate.issue(
+            CertificateRequest(subject: name("Root CA TEST-ONLY"), serialNumber: 1, notBefore: notBefore,
+                               notAfter: notAfter, isCertificateAuthority: true, extraExtensions: []),
+            subjectKey: rootKey, issuer: nil, issuerKey: rootKey, digest: .sha256)
+        let intermediate = try Certificate.issue(
+            CertificateRequest(subject: name("Worldwide Developer Relations CA TEST-ONLY"), serialNumber: 2,
+                               notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
+                               extraExtensions: [(intermediateMarkerOID, false, null)]),
+            subjectKey: intermediateKey, issuer: root, issuerKey: rootKey, digest: .sha256)
+        let leaf = try Certificate.issue(
+            CertificateRequest(subject: name("Receipt Signing TEST-ONLY"), serialNumber: 3, notBefore: notBefore,
+                               notAfter: notAfter, isCertificateAuthority: false,
+                               extraExtensions: [(leafMarkerOID, false, null)]),
+            subjectKey: leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: .sha256)
+        return TestCertificateAuthority(root: root, rootKey: rootKey, intermediate: intermediate,
+                                        intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
+    }
+}
