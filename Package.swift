@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(
             name: "ReceiptValidationTests",
             dependencies: [
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptTestSupport",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptTestSupport",
             ]
         ),
         .testTarget(name: "RcptCLITests", dependencies: ["ReceiptRendering", "ReceiptTestSupport"]),

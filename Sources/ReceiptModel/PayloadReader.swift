@@ -37,10 +37,16 @@ public enum PayloadReader {
 
         func absolute(_ offset: Int) -> Int { map.fileOffset(offset) }
 
+        /// Reads the payload, then attaches every finding met on the way.
         mutating func readPayload(in range: Range<Int>, depth: Int) -> ReceiptPayload {
+            var payload = readAttributeSet(in: range, depth: depth)
+            payload.findings = anomalies.findings + findings
+            return payload
+        }
+
+        mutating func readAttributeSet(in range: Range<Int>, depth: Int) -> ReceiptPayload {
             var payload = ReceiptPayload(bytes: reader.bytes, map: map, offset: absolute(range.lowerBound), tag: nil,
                                          attributes: [], findings: [], error: nil)
-            defer { payload.findings = anomalies.findings + findings }
             if range.isEmpty {
                 payload.error = ReceiptReadError(.payload, code: "payload-empty", at: absolute(range.lowerBound),
                                                  "the signed content is empty: there is no attribute SET")

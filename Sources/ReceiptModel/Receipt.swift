@@ -59,3 +59,12 @@ public struct Receipt: Sendable {
     /// The most severe finding's severity, if any.
     public var worstSeverity: Severity? { findings.map(\.severity).max() }
 }
+
+extension Receipt: CustomStringConvertible {
+    /// A one-line summary: size, attribute and record counts, findings and the read error.
+    public var description: String {
+        let read = error.map { ", error: \($0.code) at \($0.offset)" } ?? ""
+        return "Receipt(\(bytes.count) bytes, \(attributes.count) attributes, \(inAppRecords.count) records, "
+            + "findings: \(findings.map(\.code))\(read))"
+    }
+}

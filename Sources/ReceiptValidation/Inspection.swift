@@ -55,3 +55,14 @@ public struct Inspection: Sendable {
     /// Whether the receipt is valid: it was read completely and no finding is an error.
     public var isValid: Bool { readError == nil && !findings.contains { $0.severity == .error } }
 }
+
+extension Inspection: CustomStringConvertible {
+    /// A one-line summary: verdict, verification and error-level findings.
+    public var description: String {
+        let errors = findings.filter { $0.severity == .error }.map(\.code)
+        let signature = verification?.signature.rawValue ?? "-"
+        let chain = verification?.chain.rawValue ?? "-"
+        let read = readError.map { " read error: \($0.code) at \($0.offset)" } ?? ""
+        return "Inspection(valid: \(isValid), signature: \(signature), chain: \(chain), errors: \(errors)\(read))"
+    }
+}

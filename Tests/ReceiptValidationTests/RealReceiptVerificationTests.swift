@@ -1,0 +1,99 @@
+import ReceiptModel
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+@Suite("Verifying real receipts")
+struct RealReceiptVerificationTests {
+    @Test(arguments: Fixtures.realReceiptNames)
+    func everyRealReceiptVerifiesAtItsCreationDate(_ name: String) throws {
+        let bytes = Fixtures.realReceipt(name)
+        let inspection = Fixtures.isXcodeReceipt(name) ? try Inspect.storeKit(bytes) : try Inspect.apple(bytes)
+        let verification = try #require(inspection.verification)
+        #expect(verification.signature == .valid)
+        #expect(verification.chain == .valid)
+        let errors = Inspect.errors(inspection)
+        #expect(errors.isEmpty, "\(errors)")
+        if Fixtures.isXcodeReceipt(name) {
+            #expect(verification.anchor?.contains("CN=StoreKit") == true)
+        } else {
+            #expect(verification.anchor == "CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US")
+            #expect(verification.path.count == 3)
+        }
+    }
+
+    @Test func xcodeReceiptIsRejectedWithoutTheStoreKitRoot() throws {
+        let inspection = try Inspect.apple(Fixtures.realReceipt(Fixtures.xcodeReceipt))
+        #expect(inspection.verification?.signature == .valid)
+        #expect(inspection.verification?.chain == .invalid)
+        #expect(Inspect.codes(inspection).contains("chain-invalid"), "\(Inspect.codes(inspection))")
+        #expect(!inspection.isValid)
+    }
+
+    @Test func genuineReceiptsFailTheChainToday() throws {
+        let inspection = try Inspect.apple(Fixtures.realReceipt(Fixtures.sandboxReceipt), time: .now)
+        #expect(inspection.verification?.signature == .valid)
+        #expect(inspection.verification?.chain == .invalid)
+        #expect(inspection.verification?.errors.contains { $0.contains("expired") } == true)
+    }
+
+    @Test(arguments: [Fixtures.sandboxReceipt, Fixtures.xcodeReceipt, "tpinappreceipt-production.receipt"])
+    func flippingAnyPayloadByteBreaksTheSignature(_ name: String) throws {
+        let bytes = Fixtures.realReceipt(name)
+        let receipt = Receipt.read(bytes)
+        let content = try #require(receipt.signedData.encapsulatedContent)
+        for segment in content.segments {
+            for index in segment {
+                var flipped = bytes
+                flipped[index] ^= 0x01
+                let inspection = Fixtures.isXcodeReceipt(name) ? try Inspect.storeKit(flipped)
+                    : try Inspect.apple(flipped)
+                #expect(inspection.verification?.signature == .invalid, "byte \(index)")
+                #expect(Inspect.has(inspection, "signature-invalid"), "byte \(index)")
+                #expect(!inspection.isValid)
+                if inspection.isValid { return }
+            }
+        }
+    }
+
+    @Test func flippingASignatureByteBreaksTheSignature() throws {
+        let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+        let signer = try #require(Receipt.read(bytes).signedData.signers.first)
+        var flipped = bytes
+        flipped[signer.signature.lowerBound + 7] ^= 0x80
+        let inspection = try Inspect.apple(flipped)
+        #expect(inspection.verification?.signature == .invalid)
+    }
+
+    @Test func checksBundleIDVersionAndDeviceHash() throws {
+        let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+        let right = try Inspect.apple(bytes, expectations: ReceiptExpectations(bundleID: "com.cocoanetics.EmmiView",
+                                                                               appVersion: "246"))
+        #expect(right.isValid)
+        let wrong = try Inspect.apple(bytes, expectations: ReceiptExpectations(bundleID: "com.cocoanetics.EmmiVieW",
+                                                                               appVersion: "247"))
+        #expect(Inspect.codes(wrong).contains("bundle-id-mismatch"), "\(Inspect.codes(wrong))")
+        #expect(Inspect.codes(wrong).contains("app-version-mismatch"), "\(Inspect.codes(wrong))")
+        #expect(!wrong.isValid)
+        let device = try #require(ReceiptExpectations.parseDeviceID("00000000-0000-0000-0000-000000000000"))
+        let otherDevice = try Inspect.apple(bytes, expectations: ReceiptExpectations(deviceID: device))
+        #expect(Inspect.codes(otherDevice).contains("hash-mismatch"), "\(Inspect.codes(otherDevice))")
+    }
+
+    @Test func parsesDeviceIdentifiers() {
+        #expect(ReceiptExpectations.parseDeviceID("A1B2C3D4-0000-1111-2222-333344445555")?.count == 16)
+        #expect(ReceiptExpectations.parseDeviceID("00:1b:63:84:45:e6") == [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6])
+        #expect(ReceiptExpectations.parseDeviceID("00-1b-63-84-45-e6")?.count == 6)
+        #expect(ReceiptExpectations.parseDeviceID("not-a-device") == nil)
+        #expect(ReceiptExpectations.parseDeviceID("00:1b:63:84:45") == nil)
+    }
+
+    @Test func subscriptionStateFollowsTheEvaluationTime() throws {
+        let bytes = Fixtures.realReceipt("tpinappreceipt-sandbox-g5.receipt")
+        let atCreation = try Inspect.apple(bytes)
+        let today = try Inspect.apple(bytes, time: .now)
+        #expect(Inspect.has(today, "subscription-expired") || Inspect.has(today, "purchase-cancelled"))
+        #expect(atCreation.findings.filter { $0.code.hasPrefix("subscription-") }.count
+            == today.findings.filter { $0.code.hasPrefix("subscription-") }.count)
+    }
+}

@@ -1,0 +1,146 @@
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+import ReceiptSigning
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+/// Receipts signed here with the TEST-ONLY CA, in every shape Apple and Xcode produce.
+@Suite("Verifying receipts signed by the test CA")
+struct SyntheticReceiptVerificationTests {
+    struct Shape: Sendable, CustomTestStringConvertible {
+        var digest: DigestAlgorithm
+        var layout: ContainerLayout
+        var signedAttributes: Bool
+        var testDescription: String { "\(digest) \(layout)\(signedAttributes ? " with signed attributes" : "")" }
+    }
+
+    static let shapes: [Shape] = [DigestAlgorithm.sha1, .sha256].flatMap { digest in
+        ContainerLayout.allCases.flatMap { layout in
+            [false, true].map { Shape(digest: digest, layout: layout, signedAttributes: $0) }
+        }
+    }
+
+    @Test(arguments: shapes)
+    func verifiesEveryShapeAgainstTheTestRoot(_ shape: Shape) throws {
+        let bytes = try TestReceipts.signed(SyntheticReceipt(records: 3), digest: shape.digest, layout: shape.layout,
+                                            signedAttributes: shape.signedAttributes)
+        let inspection = try Inspect.testCA(bytes)
+        #expect(inspection.verification?.signature == .valid)
+        #expect(inspection.verification?.chain == .valid)
+        let errors = Inspect.errors(inspection)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(inspection.receipt?.inAppRecords.count == 3)
+        #expect(inspection.signers.first?.messageDigest == (shape.signedAttributes ? .matches : nil))
+    }
+
+    @Test(arguments: shapes)
+    func rejectsATamperedPayloadInEveryShape(_ shape: Shape) throws {
+        var bytes = try TestReceipts.signed(SyntheticReceipt(records: 1), digest: shape.digest, layout: shape.layout,
+                                            signedAttributes: shape.signedAttributes)
+        let receipt = Receipt.read(bytes)
+        let bundle = try #require(receipt.first(2))
+        let valueOffset = try #require(bundle.valueOffset)
+        bytes[valueOffset + 5] ^= 0x20  // change a letter of the bundle id
+        let inspection = try Inspect.testCA(bytes)
+        #expect(inspection.verification?.signature == .invalid)
+        let expected = shape.signedAttributes ? "message-digest-mismatch" : "signature-invalid"
+        #expect(Inspect.codes(inspection).contains(expected), "\(Inspect.codes(inspection))")
+    }
+
+    @Test func rejectsAReceiptSignedByAnUnknownCA() throws {
+        let foreign = try TestReceipts.signed(SyntheticReceipt(), by: TestReceipts.foreignAuthority)
+        let inspection = try Inspect.testCA(foreign)
+        #expect(inspection.verification?.signature == .valid)
+        #expect(inspection.verification?.chain == .invalid)
+        #expect(Inspect.codes(inspection).contains("chain-invalid"), "\(Inspect.codes(inspection))")
+        #expect(!inspection.isValid)
+        let againstApple = try Inspect.apple(foreign)
+        #expect(againstApple.verification?.chain == .invalid)
+    }
+
+    @Test func neverTrustsARootEmbeddedInTheReceipt() throws {
+        // The foreign chain embeds its own root; only the test root is trusted.
+        let foreign = try #require(TestReceipts.foreignAuthority)
+        let bytes = try TestReceipts.signed(SyntheticReceipt(), by: foreign)
+        #expect(Receipt.read(bytes).signedData.certificates.count == 3)
+        #expect(try Inspect.testCA(bytes).verification?.chain == .invalid)
+    }
+
+    @Test func evaluatesTheChainAtTheCreationDateByDefault() throws {
+        let shortLived = try TestCertificateAuthority.generate(notBefore: 1_700_000_000, notAfter: 1_710_000_000,
+                                                               keyBits: 1024, label: "short-lived")
+        let inWindow = SyntheticReceipt(creationDate: "2023-12-01T00:00:00Z")
+        let bytes = try TestReceipts.signed(inWindow, by: shortLived)
+        let anchors = TrustAnchors([shortLived.root])
+        let atCreation = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
+        #expect(atCreation.verification?.chain == .valid)
+        let today = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, time: .now))
+        #expect(today.verification?.chain == .invalid)
+        let outside = try TestReceipts.signed(SyntheticReceipt(creationDate: "2025-01-01T00:00:00Z"), by: shortLived)
+        #expect(Inspector.inspect(outside, options: InspectionOptions(anchors: anchors)).verification?.chain == .invalid)
+    }
+
+    @Test func checksTheDeviceHash() throws {
+        let synthetic = SyntheticReceipt()
+        var attributes = synthetic.attributes()
+        let device: [UInt8] = Array(0..<16)
+        let opaque = try #require(attributes.first { $0.type == 4 }).value
+        let bundle = try #require(attributes.first { $0.type == 2 }).value
+        let hash = Digest.hash([device[...], opaque[...], bundle[...]], algorithm: .sha1)
+        attributes.removeAll { $0.type == 5 }
+        attributes.append(.raw(5, hash))
+        let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
+        let right = try Inspect.testCA(bytes, expectations: ReceiptExpectations(deviceID: device))
+        let errors = Inspect.errors(right)
+        #expect(errors.isEmpty, "\(errors)")
+        let wrong = try Inspect.testCA(bytes, expectations: ReceiptExpectations(deviceID: Array(1...16)))
+        #expect(Inspect.codes(wrong).contains("hash-mismatch"), "\(Inspect.codes(wrong))")
+    }
+
+    @Test(arguments: ReceiptChecksCase.all)
+    func flagsContentProblems(_ testCase: ReceiptChecksCase) throws {
+        var attributes = SyntheticReceipt().attributes()
+        testCase.edit(&attributes)
+        let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes, sorted: testCase.sorted))
+        let inspection = try Inspect.testCA(bytes, time: testCase.time)
+        let codes = Inspect.codes(inspection)
+        #expect(codes.contains(testCase.code), "\(codes)")
+        #expect(Inspect.errors(inspection).isEmpty == testCase.valid, "\(Inspect.errors(inspection))")
+    }
+}
+
+/// An edit to a synthetic receipt's attributes and the finding it must produce.
+struct ReceiptChecksCase: Sendable, CustomTestStringConvertible {
+    var code: String
+    var valid: Bool
+    var sorted = true
+    var time: EvaluationTime = .creation
+    var edit: @Sendable (inout [AttributeSpec]) -> Void
+    var testDescription: String { code }
+
+    static let all: [ReceiptChecksCase] = [
+        ReceiptChecksCase(code: "missing-required-attribute", valid: false) { $0.removeAll { $0.type == 2 } },
+        ReceiptChecksCase(code: "duplicate-attribute", valid: false) { $0.append(.utf8(2, "com.evil.app")) },
+        ReceiptChecksCase(code: "hash-wrong-length", valid: false) { attributes in
+            attributes.removeAll { $0.type == 5 }
+            attributes.append(.raw(5, [1, 2, 3]))
+        },
+        ReceiptChecksCase(code: "receipt-expired", valid: false) { $0.append(.ia5(21, "2024-01-01T00:00:00Z")) },
+        ReceiptChecksCase(code: "value-invalid-date", valid: false) { attributes in
+            attributes.removeAll { $0.type == 12 }
+            attributes.append(.ia5(12, "2024-02-30T00:00:00Z"))
+        },
+        ReceiptChecksCase(code: "value-embedded-nul", valid: false) { attributes in
+            attributes.removeAll { $0.type == 2 }
+            attributes.append(.utf8(2, "com.example.rcpt.synthetic\u{0}.evil"))
+        },
+        ReceiptChecksCase(code: "value-unexpected-type", valid: true) { attributes in
+            attributes.removeAll { $0.type == 3 }
+            attributes.append(.ia5(3, "42"))
+        },
+        ReceiptChecksCase(code: "ber-unsorted-set", valid: true, sorted: false) { $0.reverse() },
+        ReceiptChecksCase(code: "subscription-active", valid: true, time: EvaluationTime(argument: "2020-01-15T00:00:00Z") ?? .now) { _ in },
+    ]
+}
