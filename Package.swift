@@ -67,6 +67,10 @@ let package = Package(
                 "ReceiptTestSupport",
             ]
         ),
-        .testTarget(name: "RcptCLITests", dependencies: ["ReceiptRendering", "ReceiptTestSupport"]),
+        .testTarget(
+            name: "RcptCLITests",
+            dependencies: ["rcpt", "ReceiptModel", "ReceiptTestSupport"],
+            exclude: ["Golden"]
+        ),
     ]
 )

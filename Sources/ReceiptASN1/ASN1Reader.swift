@@ -11,12 +11,20 @@ public struct ASN1Reader: Sendable {
     public let limits: ASN1Limits
     /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
     public private(set) var nodesRead: Int
+    /// Whether to read a truncated input as far as it goes: an element whose length runs past the bytes present
+    /// (or whose end-of-contents marker is missing) is cut at the end of what is there and marked `.truncated`,
+    /// and the first such cut is kept in `truncation`. Off for strict reads such as the round-trip tree.
+    public let toleratesTruncation: Bool
+    /// The first truncation met, when truncation is tolerated.
+    public private(set) var truncation: ASN1Error?
 
-    public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0) {
+    public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
+                toleratesTruncation: Bool = false) {
         self.bytes = bytes
         self.rules = rules
         self.limits = limits
         self.nodesRead = nodesRead
+        self.toleratesTruncation = toleratesTruncation
     }
 
     // MARK: - Elements
@@ -34,10 +42,17 @@ public struct ASN1Reader: Sendable {
                             "end-of-contents marker where an element was expected")
         }
         guard let length = header.length else {
-            let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,
-                                                       owner: offset)
-            return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
-                            contentEnd: contentEnd, end: contentEnd + 2, depth: depth, anomalies: header.anomalies)
+            do {
+                let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,
+                                                           owner: offset)
+                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
+                                contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
+                                anomalies: header.anomalies)
+            } catch where toleratesTruncation && error.code == .unterminatedIndefiniteLength {
+                noteTruncation(error)
+                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
+                                end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
+            }
         }
         let end = header.contentStart + length
         return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
@@ -197,16 +212,23 @@ public struct ASN1Reader: Sendable {
             if value < 0x80 { anomalies.insert(.nonMinimalLength) }
             length = value
         }
-        if let length {
-            guard length <= limit - position else {
-                throw ASN1Error(.lengthExceedsInput, at: offset,
-                                "\(tag.name) claims \(length) content bytes but only \(limit - position) remain")
-            }
+        if let claimed = length, claimed > limit - position {
+            let error = ASN1Error(.lengthExceedsInput, at: offset,
+                                  "\(tag.name) claims \(claimed) content bytes but only \(limit - position) remain")
+            guard toleratesTruncation else { throw error }
+            noteTruncation(error)
+            length = limit - position
+            anomalies.insert(.truncated)
         }
-        if rules == .der && !anomalies.isEmpty {
+        if rules == .der && !anomalies.subtracting(.truncated).isEmpty {
             throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(anomalies.summary)")
         }
         return Header(tag: tag, contentStart: position, length: length, anomalies: anomalies)
+    }
+
+    /// Keeps the first truncation met.
+    mutating func noteTruncation(_ error: ASN1Error) {
+        if truncation == nil { truncation = error }
     }
 
     /// Finds where the indefinite-length content starting at `start` ends (the index of its end-of-contents
@@ -270,6 +292,7 @@ extension ASN1HeaderAnomalies {
         if contains(.nonMinimalTag) { parts.append("non-minimal tag") }
         if contains(.indefiniteLength) { parts.append("indefinite length") }
         if contains(.constructedString) { parts.append("constructed string") }
+        if contains(.truncated) { parts.append("truncated") }
         return parts.joined(separator: ", ")
     }
 }

@@ -18,4 +18,7 @@ public struct ASN1HeaderAnomalies: OptionSet, Sendable, Hashable {
     public static let indefiniteLength = ASN1HeaderAnomalies(rawValue: 1 << 2)
     /// A string type (OCTET STRING, UTF8String, …) in constructed form.
     public static let constructedString = ASN1HeaderAnomalies(rawValue: 1 << 3)
+    /// Not an encoding choice but damage: the element runs past the end of the input and was cut there
+    /// (only when the reader tolerates truncation).
+    public static let truncated = ASN1HeaderAnomalies(rawValue: 1 << 4)
 }

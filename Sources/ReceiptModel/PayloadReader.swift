@@ -24,7 +24,8 @@ public enum PayloadReader {
             range = 0..<joined.count
             map = SegmentMap(concatenating: segments)
         }
-        var state = State(reader: ASN1Reader(buffer, rules: .ber, limits: limits, nodesRead: nodesRead), map: map)
+        var state = State(reader: ASN1Reader(buffer, rules: .ber, limits: limits, nodesRead: nodesRead,
+                                             toleratesTruncation: true), map: map)
         return state.readPayload(in: range, depth: depth)
     }
 
@@ -41,6 +42,10 @@ public enum PayloadReader {
         mutating func readPayload(in range: Range<Int>, depth: Int) -> ReceiptPayload {
             var payload = readAttributeSet(in: range, depth: depth)
             payload.findings = anomalies.findings + findings
+            if payload.error == nil, let truncation = reader.truncation {
+                payload.error = ReceiptReadError(payload: truncation, context: "the attribute SET, which is truncated",
+                                                 map: map)
+            }
             return payload
         }
 

@@ -19,9 +19,10 @@ public struct Receipt: Sendable {
         let container = SignedDataReader.read(bytes, limits: limits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil)
-        if let error = container.error {
-            receipt.error = ReceiptReadError(container: error)
-            return receipt
+        // A truncated input explains whatever else went wrong after the cut: report the cut, read on.
+        if let stop = container.truncation ?? container.error {
+            receipt.error = ReceiptReadError(container: stop)
+            if container.truncation == nil { return receipt }
         }
         guard let content = container.signedData.encapsulatedContent else { return receipt }
         if content.contentType != ObjectIdentifierNames.data {
@@ -36,7 +37,7 @@ public struct Receipt: Sendable {
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
                                          limits: limits, nodesRead: container.nodesRead)
         receipt.findings += payload.findings
-        receipt.error = payload.error
+        receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload
         return receipt
     }

@@ -46,6 +46,8 @@ public struct SignedDataReadResult: Sendable {
     public var signedData: SignedData
     public var findings: [Finding]
     public var error: PKCS7Error?
+    /// Where the input was cut short, if it was: everything before the cut was read.
+    public var truncation: PKCS7Error?
     /// Headers decoded, to carry the node budget into the payload read.
     public var nodesRead: Int
 }

@@ -4,7 +4,7 @@ import ReceiptASN1
 public enum SignedDataReader {
     /// Reads `bytes` (the whole file). Never throws: a read that stops returns what it had, plus the error.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> SignedDataReadResult {
-        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits))
+        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits, toleratesTruncation: true))
         do {
             try state.readContentInfo()
         } catch {
@@ -21,8 +21,9 @@ public enum SignedDataReader {
         var bytes: [UInt8] { reader.bytes }
 
         func result(error: PKCS7Error?) -> SignedDataReadResult {
-            SignedDataReadResult(signedData: signedData, findings: anomalies.findings + findings, error: error,
-                                 nodesRead: reader.nodesRead)
+            let truncation = reader.truncation.map { PKCS7Error($0, while: "the receipt, which is truncated") }
+            return SignedDataReadResult(signedData: signedData, findings: anomalies.findings + findings, error: error,
+                                        truncation: truncation, nodesRead: reader.nodesRead)
         }
 
         // MARK: Reading helpers that wrap ASN.1 errors with context

@@ -21,6 +21,10 @@ struct Rcpt: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        if CommandLine.arguments.count == 1 {
+            FileHandle.standardError.write(Data((Rcpt.helpMessage() + "\n").utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try Rcpt.parseAsRoot()
             try command.run()

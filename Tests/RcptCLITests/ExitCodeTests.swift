@@ -1,0 +1,120 @@
+import Foundation
+import ReceiptModel
+import ReceiptTestSupport
+import Testing
+
+@Suite("Exit codes and errors a person understands")
+struct ExitCodeTests {
+    static let sandbox = "Corpus/receipts/kvitto-sandboxReceipt.receipt"
+    static let xcode = "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"
+
+    @Test(arguments: ["dump", "verify"])
+    func realReceiptsSucceed(_ command: String) throws {
+        let result = try CLI.run([command, Self.sandbox])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func verifyReportsInvalidReceiptsWithExitOne() throws {
+        let untrusted = try CLI.run(["verify", Self.xcode])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stdout.contains("chain-invalid"))
+        let trusted = try CLI.run(["verify", "--root", "Corpus/certs/StoreKitTestCertificate.cer", Self.xcode])
+        #expect(trusted.status == 0, "\(trusted)")
+    }
+
+    @Test func verifyReportsAFlippedPayloadByteAsASignatureFinding() throws {
+        var bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+        bytes[500] ^= 0x04
+        let result = try CLI.run(["verify", "-"], stdin: Data(bytes))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("signature-invalid"))
+    }
+
+    static let unreadable: [(name: String, bytes: [UInt8], message: String)] = [
+        ("empty file", [], "empty"),
+        ("not a receipt", Array("NOT A RECEIPT\n".utf8), "not a receipt"),
+        ("legacy receipt",
+         Fixtures.bytes("Corpus/receipts/malformed/revenuecat-unsupportedReceipt2-ios6style.receipt"), "iOS 6"),
+        ("random bytes", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }, "offset"),
+        ("truncated receipt", Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(3000)), "offset"),
+        ("1 GB claimed in 20 bytes", [0x30, 0x84, 0x40, 0, 0, 0] + Array(repeating: 0, count: 14), "claims"),
+        ("2^62 length", [0x30, 0x88, 0x40, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0, count: 10), "claims"),
+    ]
+
+    @Test(arguments: unreadable)
+    func unreadableInputExitsTwoWithAReason(_ name: String, _ bytes: [UInt8], _ message: String) throws {
+        for command in ["dump", "verify"] {
+            let result = try CLI.run([command, "-"], stdin: Data(bytes))
+            #expect(result.status == 2, "\(command) \(name): \(result)")
+            #expect((result.stdout + result.stderr).contains(message), "\(command) \(name): \(result.stdout)")
+        }
+    }
+
+    @Test func malformedFixturesExitTwo() throws {
+        for file in ["appreceiptvalidator-not_a_receipt.receipt", "revenuecat-unsupportedReceipt2-ios6style.receipt"] {
+            let result = try CLI.run(["dump", "Corpus/receipts/malformed/\(file)"])
+            #expect(result.status == 2, "\(file)")
+            #expect(result.stdout.contains("error input:"), "\(file): \(result.stdout)")
+        }
+    }
+
+    @Test func truncatedReceiptShowsWhatItReadThenTheError() throws {
+        let bytes = Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(700))
+        let result = try CLI.run(["dump", "--format", "json", "-"], stdin: Data(bytes))
+        #expect(result.status == 2)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["offset"] as? Int != nil)
+        let container = try #require(json["container"] as? [String: Any])
+        #expect(container["version"] as? Int == 1)
+    }
+
+    static let usageErrors: [[String]] = [
+        [], ["dump"], ["frobnicate"], ["dump", "--format", "yaml", sandbox], ["verify", "--at", "tomorrow", sandbox],
+        ["verify", "--device-id", "xyz", sandbox], ["dump", "--no-such-flag", sandbox],
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsExitTwo(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func missingFilesAndBadRootsExitTwoWithTheirName() throws {
+        let missing = try CLI.run(["dump", "no/such/receipt"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no/such/receipt"))
+        let badRoot = try CLI.run(["verify", "--root", "README.md", Self.sandbox])
+        #expect(badRoot.status == 2)
+        #expect(badRoot.stderr.contains("README.md"))
+    }
+
+    @Test func readsBase64AndVerifyReceiptBodiesFromStandardInput() throws {
+        let base64 = Base64.encode(Fixtures.realReceipt(Fixtures.sandboxReceipt))
+        let fromBase64 = try CLI.run(["dump", "--format", "json", "-"], stdin: Data(base64.utf8))
+        #expect(fromBase64.status == 0)
+        #expect(fromBase64.stdout.contains("\"format\": \"base64\""))
+        let body = "{\"receipt-data\":\"\(base64)\"}"
+        let fromBody = try CLI.run(["verify", "-"], stdin: Data(body.utf8))
+        #expect(fromBody.status == 0, "\(fromBody)")
+    }
+
+    @Test func coloursOnlyWhenAskedOrOnATerminal() throws {
+        let piped = try CLI.run(["dump", Self.sandbox])
+        #expect(!piped.stdout.contains("\u{1B}["))
+        let forced = try CLI.run(["dump", "--color", "always", Self.sandbox])
+        #expect(forced.stdout.contains("\u{1B}["))
+    }
+
+    @Test func jsonOutputParsesAndCarriesTheSchema() throws {
+        for name in Fixtures.realReceiptNames {
+            let result = try CLI.run(["dump", "--format", "json", "Corpus/receipts/\(name)"])
+            #expect(result.status == 0, "\(name)")
+            let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+            #expect(json["schema"] as? String == "rcpt.dump/1")
+            let receipt = try #require(json["receipt"] as? [String: Any])
+            #expect(receipt["bundle_id"] as? String != nil, "\(name)")
+        }
+    }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what rcpt needs on a fresh Debian machine of this kind, if it is missing: OpenSSL 3 headers
+# (libssl-dev) and pkg-config. Swift 6 and the local SwiftPM package mirror come with the machine.
+# Idempotent and quiet when everything is present.
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "bootstrap: swift is not on PATH; rcpt needs Swift 6 (see README.md)" >&2
+    exit 2
+fi
+
+if ! pkg-config --exists openssl 2>/dev/null; then
+    echo "bootstrap: installing libssl-dev and pkg-config" >&2
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libssl-dev pkg-config >&2
+fi
