@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "rcpt",
             dependencies: [
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -81,6 +81,22 @@ public enum ASN1Primitives {
         return hex(bytes[range])
     }
 
+    /// Lowercase hexadecimal of a slice (the concrete, fast path).
+    public static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            digits.withUTF8Buffer { table in
+                var position = 0
+                for byte in bytes {
+                    buffer[position] = table[Int(byte >> 4)]
+                    buffer[position + 1] = table[Int(byte & 0x0F)]
+                    position += 2
+                }
+            }
+            return bytes.count * 2
+        }
+    }
+
     /// Lowercase hexadecimal of `bytes`.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -45,13 +45,16 @@ public enum FieldTable {
     /// Every known field, receipt scope first, in type order.
     public static let all: [FieldDescriptor] = receiptFields + inAppFields
 
-    /// The descriptor of `type` in `scope`, if the type is known.
+    /// The descriptor of `type` in `scope`, if the type is known. Constant time, no hashing: this runs for
+    /// every attribute read.
     public static func descriptor(_ type: Int64, in scope: FieldScope) -> FieldDescriptor? {
-        switch scope {
-        case .receipt: return receiptIndex[type]
-        case .inApp: return inAppIndex[type]
-        }
+        let (table, base) = scope == .receipt ? (receiptIndex, Int64(0)) : (inAppIndex, inAppBase)
+        guard type >= base, type - base < Int64(table.count) else { return nil }
+        return table[Int(type - base)]
     }
+
+    /// The lowest in-app type number; in-app types index `inAppIndex` from here.
+    static let inAppBase: Int64 = 1700
 
     /// The descriptor with JSON key `name` in `scope`.
     public static func descriptor(named name: String, in scope: FieldScope) -> FieldDescriptor? {
@@ -119,8 +122,13 @@ public enum FieldTable {
         field(1722, "type_1722", "undocumented", .unknown, documented: false, .inApp),
     ]
 
-    private static let receiptIndex: [Int64: FieldDescriptor] =
-        Dictionary(uniqueKeysWithValues: receiptFields.map { ($0.type, $0) })
-    private static let inAppIndex: [Int64: FieldDescriptor] =
-        Dictionary(uniqueKeysWithValues: inAppFields.map { ($0.type, $0) })
+    private static let receiptIndex: [FieldDescriptor?] = denseIndex(receiptFields, base: 0)
+    private static let inAppIndex: [FieldDescriptor?] = denseIndex(inAppFields, base: inAppBase)
+
+    private static func denseIndex(_ fields: [FieldDescriptor], base: Int64) -> [FieldDescriptor?] {
+        let size = Int((fields.map(\.type).max() ?? base) - base + 1)
+        var index = [FieldDescriptor?](repeating: nil, count: size)
+        for field in fields { index[Int(field.type - base)] = field }
+        return index
+    }
 }

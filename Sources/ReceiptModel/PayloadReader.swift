@@ -100,7 +100,7 @@ public enum PayloadReader {
             var cursor = reader.children(of: set)
             var previous: Range<Int>?
             var reportedUnsorted = false
-            var seen: [Int64: Int] = [:]
+            var seen = TypeCounter()
             while true {
                 let node: ASN1Node
                 do {
@@ -119,11 +119,8 @@ public enum PayloadReader {
                 }
                 previous = node.encodingRange
                 let attribute = readAttribute(node, scope: scope)
-                if let type = attribute.type {
-                    seen[type, default: 0] += 1
-                    if seen[type] == 2, type != FieldTable.inAppRecordType {
-                        noteDuplicate(attribute, type: type, scope: scope)
-                    }
+                if let type = attribute.type, seen.countAndCheckSecond(type), type != FieldTable.inAppRecordType {
+                    noteDuplicate(attribute, type: type, scope: scope)
                 }
                 attributes.append(attribute)
             }
@@ -151,66 +148,76 @@ public enum PayloadReader {
 
         // MARK: One attribute
 
+        /// "attribute at offset N", built only when a finding needs it.
+        func place(_ attribute: ReceiptAttribute) -> String { "attribute at offset \(attribute.offset)" }
+
         mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> ReceiptAttribute {
             var attribute = ReceiptAttribute(offset: absolute(node.offset), length: node.encodedLength, type: nil,
                                              typeHex: nil, version: nil, valueRange: nil, valueOffset: nil,
                                              valueTag: nil, value: .absent, record: nil, descriptor: nil)
-            let place = "attribute at offset \(attribute.offset)"
             guard node.tag == .sequence else {
                 findings.append(Finding(.error, "attribute-not-sequence", at: attribute.offset,
-                                        "\(place) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
+                                        "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
                 attribute.valueRange = node.contentRange
                 attribute.valueOffset = absolute(node.contentStart)
                 attribute.value = .raw
                 return attribute
             }
-            var fields: [ASN1Node] = []
+            // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
+            var typeField: ASN1Node?
+            var versionField: ASN1Node?
+            var valueField: ASN1Node?
+            var fieldCount = 0
             var cursor = reader.children(of: node)
             do {
                 while let field = try reader.next(&cursor) {
                     anomalies.note(field)
-                    if fields.count < 4 { fields.append(field) }
+                    switch fieldCount {
+                    case 0: typeField = field
+                    case 1: versionField = field
+                    case 2: valueField = field
+                    default: break
+                    }
+                    fieldCount += 1
                 }
             } catch {
                 findings.append(Finding(.error, "attribute-malformed", at: absolute(error.offset),
-                                        "\(place): \(error.message)"))
+                                        "\(place(attribute)): \(error.message)"))
             }
-            if fields.count != 3 {
+            if fieldCount != 3 {
                 findings.append(Finding(.error, "attribute-field-count", at: attribute.offset,
-                                        "\(place) has \(fields.count == 4 ? "more than 3" : String(fields.count)) fields, not 3 (type, version, value)"))
+                                        "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
             }
-            if let typeNode = fields.first {
+            if let typeNode = typeField {
                 if typeNode.tag == .integer {
                     attribute.type = ASN1Primitives.int64(bytes, typeNode.contentRange)
-                    attribute.typeHex = ASN1Primitives.hex(bytes, typeNode.contentRange)
                     if attribute.type == nil {
+                        attribute.typeHex = ASN1Primitives.hex(bytes, typeNode.contentRange)
                         findings.append(Finding(.error, "attribute-type-out-of-range", at: absolute(typeNode.offset),
-                                                "\(place): type INTEGER \(attribute.typeHex ?? "") does not fit in 64 bits"))
+                                                "\(place(attribute)): type INTEGER \(attribute.typeHex ?? "") does not fit in 64 bits"))
                     }
                     if ASN1Primitives.isNonMinimalInteger(bytes, typeNode.contentRange) {
                         findings.append(Finding(.warning, "ber-non-minimal-integer", at: absolute(typeNode.offset),
-                                                "\(place): type INTEGER has redundant leading octets"))
+                                                "\(place(attribute)): type INTEGER has redundant leading octets"))
                     }
                 } else {
                     findings.append(Finding(.error, "attribute-type-not-integer", at: absolute(typeNode.offset),
-                                            "\(place): type is \(typeNode.tag.name), not INTEGER"))
+                                            "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
                 }
             }
             if let type = attribute.type { attribute.descriptor = FieldTable.descriptor(type, in: scope) }
-            if fields.count > 1 {
-                let versionNode = fields[1]
+            if let versionNode = versionField {
                 if versionNode.tag == .integer {
                     attribute.version = ASN1Primitives.int64(bytes, versionNode.contentRange)
                 } else {
                     findings.append(Finding(.error, "attribute-version-not-integer", at: absolute(versionNode.offset),
-                                            "\(place): version is \(versionNode.tag.name), not INTEGER"))
+                                            "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
                 }
             }
-            guard fields.count > 2 else { return attribute }
-            let valueNode = fields[2]
+            guard let valueNode = valueField else { return attribute }
             guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
                 findings.append(Finding(.error, "attribute-value-not-octet-string", at: absolute(valueNode.offset),
-                                        "\(place): value is \(valueNode.tag.name), not OCTET STRING"))
+                                        "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
                 attribute.valueRange = valueNode.encodingRange
                 attribute.valueOffset = absolute(valueNode.offset)
                 attribute.value = .raw
@@ -218,7 +225,7 @@ public enum PayloadReader {
             }
             if valueNode.tag.isConstructed {
                 findings.append(Finding(.warning, "attribute-value-constructed", at: absolute(valueNode.offset),
-                                        "\(place): value OCTET STRING is constructed; shown undecoded"))
+                                        "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
                 attribute.valueRange = valueNode.contentRange
                 attribute.valueOffset = absolute(valueNode.contentStart)
                 attribute.value = .raw
@@ -238,7 +245,6 @@ public enum PayloadReader {
                 attribute.value = .raw
                 return
             }
-            let place = "\(attribute.name) at offset \(attribute.offset)"
             let inner: ASN1Node
             do {
                 inner = try reader.readSingle(in: valueNode.contentRange, depth: valueNode.depth + 1)
@@ -246,7 +252,7 @@ public enum PayloadReader {
                 attribute.value = .raw
                 if kind != .unknown {
                     findings.append(Finding(.error, "value-not-asn1", at: absolute(error.offset),
-                                            "\(place): value is not one ASN.1 element (\(error.message))"))
+                                            "\(valuePlace(attribute)): value is not one ASN.1 element (\(error.message))"))
                 }
                 return
             }
@@ -256,13 +262,15 @@ public enum PayloadReader {
                 readRecord(&attribute, inner)
                 return
             }
-            let decoded = decodeElement(inner, place: place)
-            attribute.value = decoded
-            checkKind(&attribute, kind: kind, inner: inner, place: place)
+            attribute.value = decodeElement(inner, of: attribute)
+            checkKind(&attribute, kind: kind, inner: inner)
         }
 
+        /// "bundle_id at offset N", built only when a finding needs it.
+        func valuePlace(_ attribute: ReceiptAttribute) -> String { "\(attribute.name) at offset \(attribute.offset)" }
+
         /// Decodes one element by its own tag, whatever the field table expects.
-        mutating func decodeElement(_ node: ASN1Node, place: String) -> AttributeValue {
+        mutating func decodeElement(_ node: ASN1Node, of attribute: ReceiptAttribute) -> AttributeValue {
             let tag = node.tag
             guard tag.tagClass == .universal, !tag.isConstructed else { return .raw }
             switch tag.number {
@@ -273,27 +281,27 @@ public enum PayloadReader {
                 if let value = ASN1Primitives.int64(bytes, node.contentRange) {
                     if ASN1Primitives.isNonMinimalInteger(bytes, node.contentRange) {
                         findings.append(Finding(.warning, "ber-non-minimal-integer", at: absolute(node.offset),
-                                                "\(place): INTEGER has redundant leading octets"))
+                                                "\(valuePlace(attribute)): INTEGER has redundant leading octets"))
                     }
                     return .integer(value)
                 }
                 if node.contentRange.isEmpty {
                     findings.append(Finding(.error, "value-invalid-integer", at: absolute(node.offset),
-                                            "\(place): INTEGER with no content octets"))
+                                            "\(valuePlace(attribute)): INTEGER with no content octets"))
                     return .raw
                 }
                 return .largeInteger(hex: ASN1Primitives.hex(bytes, node.contentRange))
             case 12:
                 guard let text = ASN1Primitives.utf8String(bytes, node.contentRange) else {
                     findings.append(Finding(.error, "value-invalid-utf8", at: absolute(node.offset),
-                                            "\(place): UTF8String is not valid UTF-8"))
+                                            "\(valuePlace(attribute)): UTF8String is not valid UTF-8"))
                     return .raw
                 }
                 return .text(text)
             case 18, 19, 22, 26:
                 guard let text = ASN1Primitives.asciiString(bytes, node.contentRange) else {
                     findings.append(Finding(.error, "value-invalid-ascii", at: absolute(node.offset),
-                                            "\(place): \(tag.name) holds bytes above 0x7F"))
+                                            "\(valuePlace(attribute)): \(tag.name) holds bytes above 0x7F"))
                     return .raw
                 }
                 return .text(text)
@@ -303,8 +311,7 @@ public enum PayloadReader {
         }
 
         /// Reconciles the decoded value with the field table's expectation, with findings for mismatches.
-        mutating func checkKind(_ attribute: inout ReceiptAttribute, kind: FieldKind, inner: ASN1Node,
-                                place: String) {
+        mutating func checkKind(_ attribute: inout ReceiptAttribute, kind: FieldKind, inner: ASN1Node) {
             let expected: ASN1Tag?
             switch kind {
             case .utf8String: expected = .utf8String
@@ -315,41 +322,47 @@ public enum PayloadReader {
             }
             if let expected, inner.tag != expected {
                 findings.append(Finding(.warning, "value-unexpected-type", at: absolute(inner.offset),
-                                        "\(place): expected \(expected.name), found \(inner.tag.name)"))
+                                        "\(valuePlace(attribute)): expected \(expected.name), found \(inner.tag.name)"))
             }
             if kind == .date, case .text(let text) = attribute.value {
-                attribute.value = date(text, at: inner.offset, place: place)
+                attribute.value = date(text, bytes: inner.contentRange, at: inner.offset, of: attribute)
             }
             if kind == .flag, case .integer(let number) = attribute.value {
                 if number == 0 || number == 1 {
                     attribute.value = .boolean(number == 1)
                 } else {
                     findings.append(Finding(.error, "value-flag-out-of-range", at: absolute(inner.offset),
-                                            "\(place): flag is \(number), not 0 or 1"))
+                                            "\(valuePlace(attribute)): flag is \(number), not 0 or 1"))
                 }
             }
-            if strchrNUL(attribute.value) {
+            if containsNUL(attribute.value, inner.contentRange) {
                 findings.append(Finding(.error, "value-embedded-nul", at: absolute(inner.offset),
-                                        "\(place): text contains a NUL byte; C-string validators see a shorter value"))
+                                        "\(valuePlace(attribute)): text contains a NUL byte; C-string validators see a shorter value"))
             }
         }
 
-        func strchrNUL(_ value: AttributeValue) -> Bool {
+        /// Whether a text value's bytes hold a NUL (checked on the bytes, not the String).
+        func containsNUL(_ value: AttributeValue, _ range: Range<Int>) -> Bool {
             switch value {
-            case .text(let text), .date(let text, _): return text.utf8.contains(0)
-            default: return false
+            case .text, .date:
+                for index in range where bytes[index] == 0 { return true }
+                return false
+            default:
+                return false
             }
         }
 
-        mutating func date(_ text: String, at offset: Int, place: String) -> AttributeValue {
-            switch ReceiptDate.parse(text) {
+        mutating func date(_ text: String, bytes range: Range<Int>, at offset: Int, of attribute: ReceiptAttribute)
+            -> AttributeValue
+        {
+            switch ReceiptDate.parse(bytes[range]) {
             case .success(let parsed):
                 return .date(text: text, parsed: parsed)
             case .failure(.empty):
                 return .date(text: text, parsed: nil)
             case .failure(let reason):
                 findings.append(Finding(.error, "value-invalid-date", at: absolute(offset),
-                                        "\(place): \"\(State.printable(text))\" is not an RFC 3339 date: \(reason)"))
+                                        "\(valuePlace(attribute)): \"\(State.printable(text))\" is not an RFC 3339 date: \(reason)"))
                 return .date(text: text, parsed: nil)
             }
         }

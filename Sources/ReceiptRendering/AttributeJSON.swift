@@ -18,7 +18,7 @@ enum AttributeJSON {
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
     static func writeFieldValue(_ attribute: ReceiptAttribute, payload: ReceiptPayload, to json: inout JSONWriter) {
         switch attribute.value {
-        case .raw: json.string(ASN1Primitives.hex(payload.valueBytes(attribute)))
+        case .raw: json.hexString(payload.valueBytes(attribute))
         case .absent: json.null()
         default: writeValue(attribute, to: &json)
         }
@@ -36,7 +36,8 @@ enum AttributeJSON {
             json.member("length", attribute.length)
             json.member("valueOffset", attribute.valueOffset)
             json.member("asn1", attribute.asn1TypeName)
-            json.member("raw", ASN1Primitives.hex(payload.valueBytes(attribute)))
+            json.key("raw")
+            json.hexString(payload.valueBytes(attribute))
             json.key("value")
             writeValue(attribute, to: &json)
             if case .date(_, let parsed) = attribute.value {

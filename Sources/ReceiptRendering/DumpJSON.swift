@@ -15,6 +15,14 @@ public enum DumpJSON {
         return json.bytes + [0x0A]
     }
 
+    /// Writes the newline-terminated document to `sink` in chunks, never holding all of it.
+    public static func stream(_ inspection: Inspection, pretty: Bool = true, to sink: @escaping ([UInt8]) -> Void) {
+        var json = JSONWriter(pretty: pretty, sink: sink)
+        write(inspection, to: &json)
+        json.flush()
+        sink([0x0A])
+    }
+
     /// Writes the document as one JSON value.
     public static func write(_ inspection: Inspection, to json: inout JSONWriter) {
         json.object { json in

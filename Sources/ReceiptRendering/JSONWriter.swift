@@ -1,15 +1,37 @@
 /// A streaming JSON writer with a fixed key order (the order calls are made in), so output is stable and diffable.
-/// Writes compact or two-space-indented JSON into a byte buffer.
-public struct JSONWriter: Sendable {
+/// Writes compact or two-space-indented JSON into a byte buffer, handing full chunks to a sink when it has one,
+/// so a document larger than memory allows can still be written.
+public struct JSONWriter {
+    /// What has been written and not yet handed to the sink.
     public private(set) var bytes: [UInt8] = []
     private let pretty: Bool
     /// Per open container: whether it already holds an element.
     private var hasElement: [Bool] = []
     private var afterKey = false
+    private let sink: (([UInt8]) -> Void)?
+    private let chunkSize: Int
 
+    /// A writer that keeps the whole document in `bytes`.
     public init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
         self.pretty = pretty
+        self.sink = nil
+        self.chunkSize = Int.max
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that hands `sink` a chunk whenever `chunkSize` bytes are pending; call `flush()` at the end.
+    public init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping ([UInt8]) -> Void) {
+        self.pretty = pretty
+        self.sink = sink
+        self.chunkSize = chunkSize
+        bytes.reserveCapacity(chunkSize + 4096)
+    }
+
+    /// Hands everything pending to the sink (no-op without one).
+    public mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     // MARK: Containers
@@ -44,7 +66,18 @@ public struct JSONWriter: Sendable {
 
     public mutating func number(_ value: Int64) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(value)
+    }
+
+    /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
+    public mutating func hexString(_ raw: ArraySlice<UInt8>) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in raw {
+            bytes.append(JSONWriter.hexDigits[Int(byte >> 4)])
+            bytes.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func number(_ value: Int) { number(Int64(value)) }
@@ -114,6 +147,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes the comma and indentation owed before a new element (nothing right after a key).
     private mutating func separate() {
+        if bytes.count >= chunkSize { flush() }
         if afterKey {
             afterKey = false
             return
@@ -124,11 +158,29 @@ public struct JSONWriter: Sendable {
         if pretty { newline() }
     }
 
+    private static let indentation: [UInt8] = [UInt8(ascii: "\n")] + [UInt8](repeating: UInt8(ascii: " "), count: 256)
+
     private mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<hasElement.count {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(UInt8(ascii: " "))
+        let width = Swift.min(2 * hasElement.count, 256)
+        bytes.append(contentsOf: JSONWriter.indentation[0...width])
+    }
+
+    private mutating func appendDecimal(_ value: Int64) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch: enough for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            while magnitude > 0 {
+                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(scratch[index]) }
         }
     }
 
@@ -136,6 +188,12 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        let plain = value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        if plain {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

@@ -19,6 +19,16 @@ public struct TestCertificateAuthority: Sendable {
     public var leaf: Certificate
     public var leafKey: PrivateKey
 
+    public init(root: Certificate, rootKey: PrivateKey, intermediate: Certificate?, intermediateKey: PrivateKey?,
+                leaf: Certificate, leafKey: PrivateKey) {
+        self.root = root
+        self.rootKey = rootKey
+        self.intermediate = intermediate
+        self.intermediateKey = intermediateKey
+        self.leaf = leaf
+        self.leafKey = leafKey
+    }
+
     /// OID of Apple's marker extension on WWDR intermediates.
     public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
     /// OID of Apple's marker extension on receipt-signing leaves.

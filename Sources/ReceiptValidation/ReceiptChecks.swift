@@ -76,6 +76,16 @@ enum ReceiptChecks {
             findings.append(Finding(.error, "expiration-before-creation", at: payload.first(21)?.offset,
                                     "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
         }
+        findings += subscriptionStates(payload, at: time, instant: instant)
+        return findings
+    }
+
+    /// One finding per subscription product: active or not at `time`, by its latest expires_date; plus a finding
+    /// per cancelled purchase and per record that expires before it was bought.
+    static func subscriptionStates(_ payload: ReceiptPayload, at time: Int64, instant: String) -> [Finding] {
+        var findings: [Finding] = []
+        var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
+        var productOrder: [String] = []
         for record in payload.inAppRecords {
             let product = text(record.first(1702)) ?? "?"
             if case .date(_, let cancelled?)? = record.first(1712)?.value {
@@ -90,9 +100,21 @@ enum ReceiptChecks {
                 findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
                                         "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
             }
-            let active = expires.secondsSinceEpoch > time && (purchase?.secondsSinceEpoch ?? Int64.min) <= time
-            findings.append(Finding(.info, active ? "subscription-active" : "subscription-expired", at: record.offset,
-                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (expires \(expires.rfc3339UTC))"))
+            if let known = latest[product] {
+                if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
+                    latest[product] = (expires, purchase, record.offset)
+                }
+            } else {
+                productOrder.append(product)
+                latest[product] = (expires, purchase, record.offset)
+            }
+        }
+        for product in productOrder {
+            guard let state = latest[product] else { continue }
+            let started = (state.purchase?.secondsSinceEpoch ?? Int64.min) <= time
+            let active = state.expires.secondsSinceEpoch > time && started
+            findings.append(Finding(.info, active ? "subscription-active" : "subscription-expired", at: state.offset,
+                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))"))
         }
         return findings
     }

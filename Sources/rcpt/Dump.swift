@@ -23,7 +23,7 @@ struct Dump: ParsableCommand {
                 anchors: try options.anchors(), time: options.evaluationTime, inputFormat: options.inputFormat))
             switch options.format {
             case .json:
-                Console.write(DumpJSON.render(inspection))
+                DumpJSON.stream(inspection) { Console.write($0) }
             case .text:
                 Console.write(DumpText(style: TextStyle(useColor: options.useColor()))
                     .render(inspection, name: options.displayName))

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptSigning
+
+/// `rcpt ca`: TEST-ONLY certificate authorities for signing test receipts.
+struct CertificateAuthority: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ca",
+        abstract: "Manage TEST-ONLY certificate authorities that sign test receipts.",
+        subcommands: [Init.self]
+    )
+
+    /// What a new CA looks like.
+    enum Shape: String, ExpressibleByArgument, CaseIterable {
+        case apple
+        case storekit
+    }
+
+    /// `rcpt ca init DIR`.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a TEST-ONLY CA shaped like Apple's receipt signing chain.",
+            discussion: """
+                Writes root.pem, intermediate.pem, leaf.pem and leaf.key (PEM, usable by the OpenSSL CLI) plus \
+                root.key and intermediate.key. The apple shape is root → WWDR-like intermediate (with Apple's \
+                intermediate marker extension) → receipt-signing leaf (with the leaf marker extension); the storekit \
+                shape is one self-signed certificate, like Xcode's StoreKit testing. Every subject says TEST-ONLY.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The directory to write the CA into (created if needed).", valueName: "dir"))
+        var directory: String
+
+        @Option(help: "apple (root, intermediate, leaf) or storekit (one self-signed certificate).")
+        var shape: Shape = .apple
+
+        @Option(name: .customLong("not-before"), help: "Start of validity, RFC 3339.")
+        var notBefore: String = "2000-01-01T00:00:00Z"
+
+        @Option(name: .customLong("not-after"), help: "End of validity, RFC 3339 (an early date makes an expired chain).")
+        var notAfter: String = "2099-12-31T23:59:59Z"
+
+        @Option(name: .customLong("key-bits"), help: "RSA key size.")
+        var keyBits: Int = 2048
+
+        @Flag(help: "Replace an existing CA in the directory.")
+        var force = false
+
+        func validate() throws {
+            for (name, value) in [("--not-before", notBefore), ("--not-after", notAfter)] {
+                guard case .success = ReceiptDate.parse(value) else {
+                    throw ValidationError("\(name) takes an RFC 3339 date such as 2030-01-01T00:00:00Z, not '\(value)'")
+                }
+            }
+            guard (1024...8192).contains(keyBits) else { throw ValidationError("--key-bits must be 1024 to 8192") }
+        }
+
+        func run() throws {
+            try Console.guarded {
+                let start = (try? ReceiptDate.parse(notBefore).get())?.secondsSinceEpoch ?? 0
+                let end = (try? ReceiptDate.parse(notAfter).get())?.secondsSinceEpoch ?? 0
+                do throws(CryptoError) {
+                    let authority = try TestCertificateAuthority.generate(
+                        shape: shape == .apple ? .apple : .storeKit, notBefore: start, notAfter: end, keyBits: keyBits)
+                    try CertificateAuthorityFiles.write(authority, to: directory, force: force)
+                } catch {
+                    throw CommandFailure.usage(error.message)
+                }
+                Console.error("wrote a TEST-ONLY \(shape.rawValue) CA to \(directory); trust it with --root \(directory)/root.pem")
+                return 0
+            }
+        }
+    }
+}
