@@ -42,11 +42,11 @@ public struct Receipt: Sendable {
         return receipt
     }
 
-    /// Every attribute of the payload, in order (empty when there is none).
-    public var attributes: [ReceiptAttribute] { payload?.attributes ?? [] }
+    /// Every attribute of the payload, in order, decoded on access (empty when there is none).
+    public var attributes: [ReceiptAttribute] { payload.map { Array($0.attributes) } ?? [] }
 
     /// The in-app purchase records, in order.
-    public var inAppRecords: [InAppRecord] { payload?.inAppRecords ?? [] }
+    public var inAppRecords: [InAppRecord] { payload.map { Array($0.inAppRecords) } ?? [] }
 
     /// The first attribute of `type` in the payload.
     public func first(_ type: Int64) -> ReceiptAttribute? { payload?.first(type) }
@@ -65,7 +65,9 @@ extension Receipt: CustomStringConvertible {
     /// A one-line summary: size, attribute and record counts, findings and the read error.
     public var description: String {
         let read = error.map { ", error: \($0.code) at \($0.offset)" } ?? ""
-        return "Receipt(\(bytes.count) bytes, \(attributes.count) attributes, \(inAppRecords.count) records, "
+        let attributeCount = payload?.attributes.count ?? 0
+        let recordCount = payload?.inAppRecords.count ?? 0
+        return "Receipt(\(bytes.count) bytes, \(attributeCount) attributes, \(recordCount) records, "
             + "findings: \(findings.map(\.code))\(read))"
     }
 }

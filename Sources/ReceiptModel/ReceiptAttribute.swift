@@ -27,7 +27,7 @@ public struct ReceiptAttribute: Sendable, Hashable {
     public var length: Int
     /// The type number, when it is an INTEGER that fits in 64 bits.
     public var type: Int64?
-    /// The type INTEGER's content in hex, when it is an INTEGER (for types that do not fit in 64 bits).
+    /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
     public var typeHex: String?
     /// The version number, when it is an INTEGER that fits in 64 bits.
     public var version: Int64?
@@ -40,8 +40,19 @@ public struct ReceiptAttribute: Sendable, Hashable {
     public var value: AttributeValue
     /// For type 17 in the receipt: the in-app purchase record.
     public var record: InAppRecord?
+    /// Whether this attribute stands in the receipt or inside an in-app record.
+    public var scope: FieldScope
+
+    /// An attribute with nothing decoded yet.
+    public init(offset: Int, length: Int, scope: FieldScope) {
+        self.offset = offset
+        self.length = length
+        self.scope = scope
+        self.value = .absent
+    }
+
     /// The field table's row for this type in this scope, if known.
-    public var descriptor: FieldDescriptor?
+    public var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
 
     /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
     public var name: String {
@@ -54,13 +65,38 @@ public struct ReceiptAttribute: Sendable, Hashable {
     public var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
 }
 
-/// One in-app purchase record: the SET of 1701–1722 attributes inside a type-17 attribute.
+/// One in-app purchase record: the SET of 1701–1722 attributes inside a type-17 attribute. Its attributes are
+/// decoded when asked for, from the shared payload buffer; nothing is copied.
 public struct InAppRecord: Sendable, Hashable {
     /// Absolute offset of the record's SET.
     public var offset: Int
     public var length: Int
-    public var attributes: [ReceiptAttribute]
+    /// The record's SET as it stands in the payload buffer.
+    let node: ASN1Node
+    let context: PayloadContext
+
+    init(offset: Int, length: Int, node: ASN1Node, context: PayloadContext) {
+        self.offset = offset
+        self.length = length
+        self.node = node
+        self.context = context
+    }
+
+    /// The record's attributes, in order, decoded now.
+    public var attributes: [ReceiptAttribute] {
+        var decoder = AttributeDecoder(context: context, recording: false)
+        return decoder.attributes(of: node, scope: .inApp)
+    }
 
     /// The first attribute of `type`.
     public func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
+
+    public static func == (lhs: InAppRecord, rhs: InAppRecord) -> Bool {
+        lhs.offset == rhs.offset && lhs.length == rhs.length && lhs.node == rhs.node
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(offset)
+        hasher.combine(length)
+    }
 }

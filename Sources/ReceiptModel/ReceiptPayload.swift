@@ -1,21 +1,40 @@
 import ReceiptASN1
 import ReceiptPKCS7
 
-/// The receipt payload: the SET of attributes inside the signed content, as read.
+/// The receipt payload: the SET of attributes inside the signed content.
+///
+/// Reading checks every attribute once (collecting findings) but keeps only each attribute's position; attributes
+/// and in-app records are decoded from the shared buffer when accessed. Memory beyond the input is a few bytes
+/// per attribute, whatever the receipt's size.
 public struct ReceiptPayload: Sendable {
-    /// The buffer the attributes' value ranges index into: the input file itself, or the reassembled content
-    /// of a constructed OCTET STRING.
-    public var bytes: [UInt8]
-    /// Translates offsets in `bytes` to absolute input offsets.
-    public var map: SegmentMap
+    public let context: PayloadContext
     /// Absolute offset of the payload's outer element.
     public var offset: Int
     /// The payload's outer element tag (SET in a well-formed receipt).
     public var tag: ASN1Tag?
-    public var attributes: [ReceiptAttribute]
     public var findings: [Finding]
     /// The error that stopped the read, if one did; attributes before it are kept.
     public var error: ReceiptReadError?
+    /// Buffer positions of the top-level attributes' elements, in order.
+    var positions: [Int]
+    /// Indices into `positions` of the type-17 attributes.
+    var recordIndices: [Int]
+    /// For types 0–63: the index into `positions` of the first attribute of that type, or -1.
+    var firstIndexByType: [Int]
+    /// Where the attribute SET's content ends in the buffer, and the attributes' depth.
+    var contentEnd: Int
+    var depth: Int
+
+    /// The buffer the attributes' value ranges index into.
+    public var bytes: [UInt8] { context.bytes }
+    /// Translates offsets in `bytes` to absolute input offsets.
+    public var map: SegmentMap { context.map }
+
+    /// The top-level attributes, in order, decoded on access.
+    public var attributes: Attributes { Attributes(payload: self) }
+
+    /// The in-app purchase records, in order, decoded on access.
+    public var inAppRecords: InAppRecords { InAppRecords(payload: self) }
 
     /// The raw value bytes of `attribute`.
     public func valueBytes(_ attribute: ReceiptAttribute) -> ArraySlice<UInt8> {
@@ -26,9 +45,42 @@ public struct ReceiptPayload: Sendable {
     /// Every attribute of `type`, in order.
     public func attributes(ofType type: Int64) -> [ReceiptAttribute] { attributes.filter { $0.type == type } }
 
-    /// The first attribute of `type`.
-    public func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
+    /// The first attribute of `type` (constant time for types 0–63).
+    public func first(_ type: Int64) -> ReceiptAttribute? {
+        if type >= 0, type < Int64(firstIndexByType.count) {
+            let index = firstIndexByType[Int(type)]
+            return index >= 0 ? attribute(at: index) : nil
+        }
+        return attributes.first { $0.type == type }
+    }
 
-    /// The in-app purchase records, in order.
-    public var inAppRecords: [InAppRecord] { attributes.compactMap(\.record) }
+    /// Decodes the top-level attribute at `index` of `positions`.
+    func attribute(at index: Int) -> ReceiptAttribute {
+        var decoder = AttributeDecoder(context: context, recording: false)
+        let position = positions[index]
+        return decoder.attribute(at: position, limit: contentEnd, depth: depth, scope: .receipt)
+            ?? ReceiptAttribute(offset: map.fileOffset(position), length: 0, scope: .receipt)
+    }
+
+    /// The payload's top-level attributes as a random-access collection that decodes each element when read.
+    public struct Attributes: RandomAccessCollection, Sendable {
+        let payload: ReceiptPayload
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { payload.positions.count }
+        public subscript(index: Int) -> ReceiptAttribute { payload.attribute(at: index) }
+    }
+
+    /// The payload's in-app records as a random-access collection that decodes each record when read.
+    public struct InAppRecords: RandomAccessCollection, Sendable {
+        let payload: ReceiptPayload
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { payload.recordIndices.count }
+        public subscript(index: Int) -> InAppRecord {
+            let attribute = payload.attribute(at: payload.recordIndices[index])
+            return attribute.record ?? InAppRecord(offset: attribute.offset, length: attribute.length,
+                                                   node: ASN1Node(tag: .set, offset: 0, contentStart: 0, contentEnd: 0,
+                                                                  end: 0, depth: 0, anomalies: []),
+                                                   context: payload.context)
+        }
+    }
 }

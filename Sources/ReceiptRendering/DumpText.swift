@@ -16,7 +16,15 @@ public struct DumpText {
         self.rawPreviewBytes = rawPreviewBytes
     }
 
+    /// The whole rendering as one string.
     public func render(_ inspection: Inspection, name: String) -> String {
+        var text = ""
+        stream(inspection, name: name) { text += $0 }
+        return text
+    }
+
+    /// Writes the rendering to `sink` in chunks of about a megabyte, never holding all of it.
+    public func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
         out += style.bold("Receipt") + " \(name)  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
@@ -26,7 +34,11 @@ public struct DumpText {
             out += signers(receipt, inspection.signers)
         }
         if let summary = inspection.verification { out += verification(summary) }
-        if let payload = inspection.receipt?.payload { out += attributes(payload) }
+        if let payload = inspection.receipt?.payload {
+            sink(out)
+            out = ""
+            attributes(payload, to: sink)
+        }
         out += findings(inspection.findings)
         if let error = inspection.readError {
             out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(error.message) "
@@ -34,7 +46,7 @@ public struct DumpText {
         } else {
             out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
         }
-        return out
+        sink(out)
     }
 
     // MARK: Sections
@@ -141,7 +153,7 @@ public struct DumpText {
         return out
     }
 
-    func attributes(_ payload: ReceiptPayload) -> String {
+    func attributes(_ payload: ReceiptPayload, to sink: (String) -> Void) {
         var out = section("Attributes (\(payload.attributes.count), \(payload.inAppRecords.count) in-app record(s)) at offset \(payload.offset)")
         for attribute in payload.attributes {
             out += attributeLine(attribute, payload: payload, indent: 1)
@@ -150,8 +162,12 @@ public struct DumpText {
                     out += attributeLine(inner, payload: payload, indent: 3)
                 }
             }
+            if out.utf8.count >= 1 << 20 {
+                sink(out)
+                out = ""
+            }
         }
-        return out
+        sink(out)
     }
 
     func attributeLine(_ attribute: ReceiptAttribute, payload: ReceiptPayload, indent: Int) -> String {

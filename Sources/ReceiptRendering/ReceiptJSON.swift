@@ -20,7 +20,8 @@ enum ReceiptJSON {
     }
 
     /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
-    private static func writeFields(_ attributes: [ReceiptAttribute], scope: FieldScope, payload: ReceiptPayload,
+    private static func writeFields(_ attributes: some Sequence<ReceiptAttribute>, scope: FieldScope,
+                                    payload: ReceiptPayload,
                                     to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
         var firstByType: [Int64: ReceiptAttribute] = [:]
         var unknown: [(key: String, attribute: ReceiptAttribute)] = []

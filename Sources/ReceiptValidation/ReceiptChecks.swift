@@ -87,15 +87,17 @@ enum ReceiptChecks {
         var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
         var productOrder: [String] = []
         for record in payload.inAppRecords {
-            let product = text(record.first(1702)) ?? "?"
-            if case .date(_, let cancelled?)? = record.first(1712)?.value {
+            let attributes = record.attributes  // decoded once per record
+            func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
+            let product = text(first(1702)) ?? "?"
+            if case .date(_, let cancelled?)? = first(1712)?.value {
                 findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
                                         "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
                 continue
             }
-            guard case .date(_, let expires?)? = record.first(1708)?.value else { continue }
+            guard case .date(_, let expires?)? = first(1708)?.value else { continue }
             var purchase: ReceiptDate?
-            if case .date(_, let parsed?)? = record.first(1704)?.value { purchase = parsed }
+            if case .date(_, let parsed?)? = first(1704)?.value { purchase = parsed }
             if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
                 findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
                                         "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))

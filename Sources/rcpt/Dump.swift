@@ -25,8 +25,8 @@ struct Dump: ParsableCommand {
             case .json:
                 DumpJSON.stream(inspection) { Console.write($0) }
             case .text:
-                Console.write(DumpText(style: TextStyle(useColor: options.useColor()))
-                    .render(inspection, name: options.displayName))
+                DumpText(style: TextStyle(useColor: options.useColor()))
+                    .stream(inspection, name: options.displayName) { Console.write($0) }
             }
             return inspection.readError == nil ? 0 : 2
         }
