@@ -53,6 +53,24 @@ public enum FieldTable {
         return table[Int(type - base)]
     }
 
+    /// The position of `type` in `receiptFields` or `inAppFields`, if the type is known.
+    public static func row(of type: Int64, in scope: FieldScope) -> Int? {
+        let (rows, base) = scope == .receipt ? (receiptRows, Int64(0)) : (inAppRows, inAppBase)
+        guard type >= base, type - base < Int64(rows.count) else { return nil }
+        let row = rows[Int(type - base)]
+        return row >= 0 ? row : nil
+    }
+
+    private static let receiptRows: [Int] = denseRows(receiptFields, base: 0)
+    private static let inAppRows: [Int] = denseRows(inAppFields, base: inAppBase)
+
+    private static func denseRows(_ fields: [FieldDescriptor], base: Int64) -> [Int] {
+        let size = Int((fields.map(\.type).max() ?? base) - base + 1)
+        var rows = [Int](repeating: -1, count: size)
+        for (row, field) in fields.enumerated() { rows[Int(field.type - base)] = row }
+        return rows
+    }
+
     /// The lowest in-app type number; in-app types index `inAppIndex` from here.
     static let inAppBase: Int64 = 1700
 

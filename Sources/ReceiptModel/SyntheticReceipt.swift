@@ -58,6 +58,14 @@ public struct SyntheticReceipt: Sendable, Hashable {
                 .ia5(1712, ""),
                 .integer(1713, 0),
                 .integer(1719, index == 0 ? 1 : 0),
+                // Undocumented fields real records carry, mostly empty.
+                .utf8(1709, ""),
+                .integer(1710, 0),
+                .utf8(1714, ""),
+                .utf8(1715, ""),
+                .utf8(1716, ""),
+                .utf8(1717, ""),
+                .utf8(1718, ""),
             ]
             specs.append(.record(record))
         }

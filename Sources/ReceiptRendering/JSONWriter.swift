@@ -188,9 +188,15 @@ public struct JSONWriter {
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        let plain = value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
-        if plain {
-            bytes.append(contentsOf: value.utf8)
+        // Fast path: native strings are contiguous UTF-8; copy them whole when nothing needs escaping.
+        let copiedWhole: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copiedWhole == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -23,22 +23,23 @@ enum ReceiptJSON {
     private static func writeFields(_ attributes: some Sequence<ReceiptAttribute>, scope: FieldScope,
                                     payload: ReceiptPayload,
                                     to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
-        var firstByType: [Int64: ReceiptAttribute] = [:]
+        let table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
+        // The first attribute of each field-table row, found in one pass without hashing.
+        var firstByRow = [ReceiptAttribute?](repeating: nil, count: table.count)
         var unknown: [(key: String, attribute: ReceiptAttribute)] = []
         for attribute in attributes {
             guard let type = attribute.type else {
                 unknown.append(("0x" + (attribute.typeHex ?? ""), attribute))
                 continue
             }
-            if attribute.descriptor == nil {
+            guard let row = FieldTable.row(of: type, in: scope) else {
                 unknown.append((String(type), attribute))
-            } else if firstByType[type] == nil {
-                firstByType[type] = attribute
+                continue
             }
+            if firstByRow[row] == nil { firstByRow[row] = attribute }
         }
-        let table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
-        for descriptor in table where descriptor.kind != .inAppRecords {
-            guard let attribute = firstByType[descriptor.type] else { continue }
+        for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
+            guard let attribute = firstByRow[row] else { continue }
             json.key(descriptor.name)
             AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
             if case .date(_, let parsed?) = attribute.value {

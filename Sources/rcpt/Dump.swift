@@ -23,7 +23,7 @@ struct Dump: ParsableCommand {
                 anchors: try options.anchors(), time: options.evaluationTime, inputFormat: options.inputFormat))
             switch options.format {
             case .json:
-                DumpJSON.stream(inspection) { Console.write($0) }
+                DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
             case .text:
                 DumpText(style: TextStyle(useColor: options.useColor()))
                     .stream(inspection, name: options.displayName) { Console.write($0) }

@@ -43,6 +43,9 @@ struct ReceiptInputOptions: ParsableArguments {
     @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Write JSON on one line, without indentation (smaller and faster for machines).")
+    var compact = false
+
     func validate() throws {
         guard EvaluationTime(argument: at) != nil else {
             throw ValidationError("--at takes creation, now or an RFC 3339 date such as 2024-01-31T12:00:00Z, not '\(at)'")

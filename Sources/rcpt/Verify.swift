@@ -47,7 +47,7 @@ struct Verify: ParsableCommand {
                 inputFormat: options.inputFormat))
             switch options.format {
             case .json:
-                Console.write(VerifyReport.json(inspection))
+                Console.write(VerifyReport.json(inspection, pretty: !options.compact))
             case .text:
                 Console.write(VerifyReport.text(inspection, name: options.displayName,
                                                 style: TextStyle(useColor: options.useColor()), verbose: verbose))
