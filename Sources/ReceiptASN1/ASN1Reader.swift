@@ -11,9 +11,10 @@ public struct ASN1Reader: Sendable {
     public let limits: ASN1Limits
     /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
     public private(set) var nodesRead: Int
-    /// Whether to read a truncated input as far as it goes: an element whose length runs past the bytes present
-    /// (or whose end-of-contents marker is missing) is cut at the end of what is there and marked `.truncated`,
-    /// and the first such cut is kept in `truncation`. Off for strict reads such as the round-trip tree.
+    /// Whether to read a truncated input as far as it goes: an element whose length runs past the end of the
+    /// buffer (or whose end-of-contents marker is missing there) is cut at the end of what is there and marked
+    /// `.truncated`, and the first such cut is kept in `truncation`. An element that overruns a complete parent is
+    /// still an error. Off for strict reads such as the round-trip tree.
     public let toleratesTruncation: Bool
     /// The first truncation met, when truncation is tolerated.
     public private(set) var truncation: ASN1Error?
@@ -48,7 +49,7 @@ public struct ASN1Reader: Sendable {
                 return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
                                 contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
                                 anomalies: header.anomalies)
-            } catch where toleratesTruncation && error.code == .unterminatedIndefiniteLength {
+            } catch where toleratesTruncation && limit == bytes.count && error.code == .unterminatedIndefiniteLength {
                 noteTruncation(error)
                 return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
                                 end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
@@ -215,7 +216,8 @@ public struct ASN1Reader: Sendable {
         if let claimed = length, claimed > limit - position {
             let error = ASN1Error(.lengthExceedsInput, at: offset,
                                   "\(tag.name) claims \(claimed) content bytes but only \(limit - position) remain")
-            guard toleratesTruncation else { throw error }
+            // Only the end of the buffer is a cut: overrunning a complete parent is damage, not truncation.
+            guard toleratesTruncation, limit == bytes.count else { throw error }
             noteTruncation(error)
             length = limit - position
             anomalies.insert(.truncated)

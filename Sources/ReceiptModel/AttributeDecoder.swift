@@ -17,15 +17,18 @@ struct AttributeDecoder {
     var reader: ASN1Reader
     let context: PayloadContext
     let recording: Bool
+    /// Whether the payload may be cut short (its container was): see `ASN1Reader.toleratesTruncation`.
+    let toleratesTruncation: Bool
     var findings: FindingSink
     private(set) var anomalies = EncodingAnomalyLog(layer: "payload")
 
-    init(context: PayloadContext, recording: Bool, nodesRead: Int = 0) {
+    init(context: PayloadContext, recording: Bool, nodesRead: Int = 0, toleratesTruncation: Bool) {
         self.context = context
         self.recording = recording
+        self.toleratesTruncation = toleratesTruncation
         self.findings = FindingSink(recording: recording)
         self.reader = ASN1Reader(context.bytes, rules: .ber, limits: context.limits, nodesRead: nodesRead,
-                                 toleratesTruncation: true)
+                                 toleratesTruncation: toleratesTruncation)
     }
 
     var bytes: [UInt8] { context.bytes }
@@ -377,7 +380,7 @@ struct AttributeDecoder {
             }
         }
         let record = InAppRecord(offset: absolute(inner.offset), length: inner.encodedLength, node: inner,
-                                 context: context)
+                                 context: context, toleratesTruncation: toleratesTruncation)
         if recording {
             // Check the record's own attributes now, so their findings are known; keep nothing.
             var count = 0

@@ -8,8 +8,9 @@ import ReceiptPKCS7
 /// the outer SET stops it. The node budget and depth are carried from the container read.
 public enum PayloadReader {
     /// Reads the payload held in `segments` of `file` (file ranges, concatenated when more than one).
+    /// `truncated` says the container was cut short, so the payload may be too.
     public static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits,
-                            nodesRead: Int) -> ReceiptPayload {
+                            nodesRead: Int, truncated: Bool = false) -> ReceiptPayload {
         let context: PayloadContext
         let range: Range<Int>
         if segments.count == 1, let only = segments.first {
@@ -22,11 +23,12 @@ public enum PayloadReader {
             context = PayloadContext(bytes: joined, map: SegmentMap(concatenating: segments), limits: limits)
             range = 0..<joined.count
         }
-        var decoder = AttributeDecoder(context: context, recording: true, nodesRead: nodesRead)
+        var decoder = AttributeDecoder(context: context, recording: true, nodesRead: nodesRead,
+                                       toleratesTruncation: truncated)
         var payload = ReceiptPayload(context: context, offset: context.map.fileOffset(range.lowerBound), tag: nil,
                                      findings: [], error: nil, positions: [], recordIndices: [],
                                      firstIndexByType: [Int](repeating: -1, count: 64),
-                                     contentEnd: range.lowerBound, depth: depth + 1)
+                                     contentEnd: range.lowerBound, depth: depth + 1, toleratesTruncation: truncated)
         payload.error = readAttributeSet(in: range, depth: depth, decoder: &decoder, payload: &payload)
         payload.findings = decoder.allFindings
         if payload.error == nil, let truncation = decoder.reader.truncation {

@@ -35,7 +35,8 @@ public struct Receipt: Sendable {
             return receipt
         }
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
-                                         limits: limits, nodesRead: container.nodesRead)
+                                         limits: limits, nodesRead: container.nodesRead,
+                                         truncated: container.truncation != nil)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload

@@ -74,17 +74,19 @@ public struct InAppRecord: Sendable, Hashable {
     /// The record's SET as it stands in the payload buffer.
     let node: ASN1Node
     let context: PayloadContext
+    let toleratesTruncation: Bool
 
-    init(offset: Int, length: Int, node: ASN1Node, context: PayloadContext) {
+    init(offset: Int, length: Int, node: ASN1Node, context: PayloadContext, toleratesTruncation: Bool) {
         self.offset = offset
         self.length = length
         self.node = node
         self.context = context
+        self.toleratesTruncation = toleratesTruncation
     }
 
     /// The record's attributes, in order, decoded now.
     public var attributes: [ReceiptAttribute] {
-        var decoder = AttributeDecoder(context: context, recording: false)
+        var decoder = AttributeDecoder(context: context, recording: false, toleratesTruncation: toleratesTruncation)
         return decoder.attributes(of: node, scope: .inApp)
     }
 

@@ -24,6 +24,8 @@ public struct ReceiptPayload: Sendable {
     /// Where the attribute SET's content ends in the buffer, and the attributes' depth.
     var contentEnd: Int
     var depth: Int
+    /// Whether the payload was read as possibly cut short (its container was).
+    var toleratesTruncation: Bool
 
     /// The buffer the attributes' value ranges index into.
     public var bytes: [UInt8] { context.bytes }
@@ -56,7 +58,7 @@ public struct ReceiptPayload: Sendable {
 
     /// Decodes the top-level attribute at `index` of `positions`.
     func attribute(at index: Int) -> ReceiptAttribute {
-        var decoder = AttributeDecoder(context: context, recording: false)
+        var decoder = AttributeDecoder(context: context, recording: false, toleratesTruncation: toleratesTruncation)
         let position = positions[index]
         return decoder.attribute(at: position, limit: contentEnd, depth: depth, scope: .receipt)
             ?? ReceiptAttribute(offset: map.fileOffset(position), length: 0, scope: .receipt)
@@ -80,7 +82,7 @@ public struct ReceiptPayload: Sendable {
             return attribute.record ?? InAppRecord(offset: attribute.offset, length: attribute.length,
                                                    node: ASN1Node(tag: .set, offset: 0, contentStart: 0, contentEnd: 0,
                                                                   end: 0, depth: 0, anomalies: []),
-                                                   context: payload.context)
+                                                   context: payload.context, toleratesTruncation: false)
         }
     }
 }
