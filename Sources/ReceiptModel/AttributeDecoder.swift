@@ -90,7 +90,8 @@ struct AttributeDecoder {
                 throw ReceiptReadError(payload: error, context: context, map: self.context.map)
             }
             noteAnomalies(node)
-            if recording, let previous, !reportedUnsorted, !Self.lessOrEqual(bytes, previous, node.encodingRange) {
+            if recording, let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
+               !Self.lessOrEqual(bytes, previous, node.encodingRange) {
                 reportedUnsorted = true
                 findings.append(Finding(.info, "ber-unsorted-set", at: absolute(node.offset),
                              "\(scope == .receipt ? "payload" : "in-app record") SET OF is not in DER order"))
