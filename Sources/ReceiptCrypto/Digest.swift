@@ -4,21 +4,15 @@ import COpenSSL
 public enum Digest {
     /// Hash of the concatenation of `parts` (no copy of the parts; EVP_DigestUpdate per part).
     ///
-    /// OpenSSL can only fail here when it is out of memory or its default provider is missing, neither of which
-    /// depends on the input; that is treated as a broken process rather than returned as a wrong hash.
-    public static func hash(_ parts: [ArraySlice<UInt8>], algorithm: DigestAlgorithm) -> [UInt8] {
-        switch compute(parts, algorithm: algorithm) {
-        case .success(let digest):
-            return digest
-        case .failure(let error):
-            // Not reachable from input: only allocation failure or a missing default provider gets here.
-            preconditionFailure("OpenSSL \(algorithm.rawValue) digest unavailable: \(error)")
-        }
+    /// OpenSSL fails here only when it is out of memory or its default provider is missing, neither of which
+    /// depends on the input; callers still get an error rather than a trap or a wrong hash.
+    public static func hash(_ parts: [ArraySlice<UInt8>], algorithm: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
+        try compute(parts, algorithm: algorithm).get()
     }
 
     /// Hash of `bytes`.
-    public static func hash(_ bytes: [UInt8], algorithm: DigestAlgorithm) -> [UInt8] {
-        hash([bytes[...]], algorithm: algorithm)
+    public static func hash(_ bytes: [UInt8], algorithm: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
+        try hash([bytes[...]], algorithm: algorithm)
     }
 
     /// The digest, or the OpenSSL failure that prevented it.

@@ -140,6 +140,13 @@ struct AttributeDecoder {
 
     // MARK: One attribute
 
+    /// Keeps `range` of the buffer as the attribute's undecoded value.
+    func keepRaw(_ attribute: inout ReceiptAttribute, _ range: Range<Int>) {
+        attribute.valueRange = range
+        attribute.valueOffset = absolute(range.lowerBound)
+        attribute.value = .raw
+    }
+
     /// "attribute at offset N", built only when a finding needs it.
     func place(_ attribute: ReceiptAttribute) -> String { "attribute at offset \(attribute.offset)" }
 
@@ -148,9 +155,7 @@ struct AttributeDecoder {
         guard node.tag == .sequence else {
             findings.append(Finding(.error, "attribute-not-sequence", at: attribute.offset,
                                     "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
-            attribute.valueRange = node.contentRange
-            attribute.valueOffset = absolute(node.contentStart)
-            attribute.value = .raw
+            keepRaw(&attribute, node.contentRange)
             return attribute
         }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
@@ -207,17 +212,13 @@ struct AttributeDecoder {
         guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
             findings.append(Finding(.error, "attribute-value-not-octet-string", at: absolute(valueNode.offset),
                                     "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
-            attribute.valueRange = valueNode.encodingRange
-            attribute.valueOffset = absolute(valueNode.offset)
-            attribute.value = .raw
+            keepRaw(&attribute, valueNode.encodingRange)
             return attribute
         }
         if valueNode.tag.isConstructed {
             findings.append(Finding(.warning, "attribute-value-constructed", at: absolute(valueNode.offset),
                                     "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
-            attribute.valueRange = valueNode.contentRange
-            attribute.valueOffset = absolute(valueNode.contentStart)
-            attribute.value = .raw
+            keepRaw(&attribute, valueNode.contentRange)
             return attribute
         }
         attribute.valueRange = valueNode.contentRange

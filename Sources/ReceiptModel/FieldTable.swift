@@ -48,9 +48,8 @@ public enum FieldTable {
     /// The descriptor of `type` in `scope`, if the type is known. Constant time, no hashing: this runs for
     /// every attribute read.
     public static func descriptor(_ type: Int64, in scope: FieldScope) -> FieldDescriptor? {
-        let (table, base) = scope == .receipt ? (receiptIndex, Int64(0)) : (inAppIndex, inAppBase)
-        guard type >= base, type - base < Int64(table.count) else { return nil }
-        return table[Int(type - base)]
+        guard let row = row(of: type, in: scope) else { return nil }
+        return scope == .receipt ? receiptFields[row] : inAppFields[row]
     }
 
     /// The position of `type` in `receiptFields` or `inAppFields`, if the type is known.
@@ -71,7 +70,7 @@ public enum FieldTable {
         return rows
     }
 
-    /// The lowest in-app type number; in-app types index `inAppIndex` from here.
+    /// The lowest in-app type number; in-app types index `inAppRows` from here.
     static let inAppBase: Int64 = 1700
 
     /// The descriptor with JSON key `name` in `scope`.
@@ -140,13 +139,5 @@ public enum FieldTable {
         field(1722, "type_1722", "undocumented", .unknown, documented: false, .inApp),
     ]
 
-    private static let receiptIndex: [FieldDescriptor?] = denseIndex(receiptFields, base: 0)
-    private static let inAppIndex: [FieldDescriptor?] = denseIndex(inAppFields, base: inAppBase)
 
-    private static func denseIndex(_ fields: [FieldDescriptor], base: Int64) -> [FieldDescriptor?] {
-        let size = Int((fields.map(\.type).max() ?? base) - base + 1)
-        var index = [FieldDescriptor?](repeating: nil, count: size)
-        for field in fields { index[Int(field.type - base)] = field }
-        return index
-    }
 }

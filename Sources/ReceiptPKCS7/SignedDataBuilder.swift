@@ -71,10 +71,10 @@ public struct SignedDataBuilder: Sendable {
 
     /// Builds the ContentInfo. `digest` hashes with the digest algorithm; `sign` signs a message (hashing it
     /// itself, as RSA PKCS#1 v1.5 signing does).
-    public func build<E: Error>(digest: ([UInt8]) -> [UInt8], sign: ([UInt8]) throws(E) -> [UInt8])
+    public func build<E: Error>(digest: ([UInt8]) throws(E) -> [UInt8], sign: ([UInt8]) throws(E) -> [UInt8])
         throws(E) -> [UInt8]
     {
-        let contentDigest = includeSignedAttributes ? digest(content) : []
+        let contentDigest = includeSignedAttributes ? try digest(content) : []
         let signature = try sign(includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
         let indefinite = layout == .ber
         var writer = ASN1Writer(reservingCapacity: content.count + certificates.reduce(0) { $0 + $1.count } + 1024)

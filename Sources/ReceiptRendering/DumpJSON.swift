@@ -27,12 +27,7 @@ public enum DumpJSON {
     public static func write(_ inspection: Inspection, to json: inout JSONWriter) {
         json.object { json in
             json.member("schema", schema)
-            json.key("input")
-            json.object { json in
-                json.member("size", inspection.input.size)
-                json.member("sha256", inspection.input.sha256)
-                json.member("format", inspection.input.format)
-            }
+            writeInput(inspection.input, to: &json)
             if let receipt = inspection.receipt {
                 writeContainer(receipt, to: &json)
                 writeCertificates(inspection.certificates, to: &json)
@@ -59,18 +54,33 @@ public enum DumpJSON {
             json.array { json in
                 for finding in inspection.findings { writeFinding(finding, to: &json) }
             }
-            json.key("error")
-            if let error = inspection.readError {
-                json.object { json in
-                    json.member("layer", error.layer.rawValue)
-                    json.member("code", error.code)
-                    json.member("offset", error.offset)
-                    json.member("message", error.message)
-                }
-            } else {
-                json.null()
-            }
+            writeReadError(inspection.readError, to: &json)
             json.member("valid", inspection.isValid)
+        }
+    }
+
+    /// The `input` member: size, digest and detected format.
+    static func writeInput(_ input: InputSummary, to json: inout JSONWriter) {
+        json.key("input")
+        json.object { json in
+            json.member("size", input.size)
+            json.member("sha256", input.sha256)
+            json.member("format", input.format)
+        }
+    }
+
+    /// The `error` member: where and why reading stopped, or null.
+    static func writeReadError(_ error: ReceiptReadError?, to json: inout JSONWriter) {
+        json.key("error")
+        guard let error else {
+            json.null()
+            return
+        }
+        json.object { json in
+            json.member("layer", error.layer.rawValue)
+            json.member("code", error.code)
+            json.member("offset", error.offset)
+            json.member("message", error.message)
         }
     }
 
@@ -166,6 +176,12 @@ public enum DumpJSON {
                         json.null()
                     }
                     json.member("signature", ASN1Primitives.hex(bytes, signer.signature))
+                    json.key("unsignedAttributes")
+                    if let attributes = signer.unsignedAttributes {
+                        writeCMSAttributes(attributes, bytes: bytes, to: &json)
+                    } else {
+                        json.null()
+                    }
                     json.member("certificateIndex", result?.certificateIndex)
                     json.member("messageDigest", result?.messageDigest?.rawValue)
                     json.member("result", result.map { SignerText.status($0.signature) })

@@ -10,29 +10,14 @@ public enum VerifyReport {
         var json = JSONWriter(pretty: pretty)
         json.object { json in
             json.member("schema", schema)
-            json.key("input")
-            json.object { json in
-                json.member("size", inspection.input.size)
-                json.member("sha256", inspection.input.sha256)
-                json.member("format", inspection.input.format)
-            }
+            DumpJSON.writeInput(inspection.input, to: &json)
             json.member("valid", inspection.isValid)
             DumpJSON.writeVerification(inspection.verification, to: &json)
             json.key("findings")
             json.array { json in
                 for finding in inspection.findings { DumpJSON.writeFinding(finding, to: &json) }
             }
-            json.key("error")
-            if let error = inspection.readError {
-                json.object { json in
-                    json.member("layer", error.layer.rawValue)
-                    json.member("code", error.code)
-                    json.member("offset", error.offset)
-                    json.member("message", error.message)
-                }
-            } else {
-                json.null()
-            }
+            DumpJSON.writeReadError(inspection.readError, to: &json)
         }
         return json.bytes + [0x0A]
     }

@@ -31,7 +31,9 @@ public struct ReceiptSigner: Sendable {
                                         digestAlgorithmOID: digest.oid, includeSignedAttributes: signedAttributes,
                                         layout: layout)
         let key = self.key
-        return try builder.build(digest: { Digest.hash($0, algorithm: digest) },
+        return try builder.build(digest: { (content: [UInt8]) throws(CryptoError) -> [UInt8] in
+                                     try Digest.hash(content, algorithm: digest)
+                                 },
                                  sign: { (message: [UInt8]) throws(CryptoError) -> [UInt8] in
                                      try Signer.sign([message[...]], digest: digest, key: key)
                                  })

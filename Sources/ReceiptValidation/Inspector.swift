@@ -27,7 +27,7 @@ public struct InspectionOptions: Sendable {
 public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions,
                                now: Int64? = nil) -> Inspection {
-        let digest = ASN1Primitives.hex(Digest.hash(input, algorithm: .sha256))
+        let digest = (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
         var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: "der"),
                                     inputError: nil, receipt: nil, certificates: [], signers: [],
                                     verification: nil, findings: [])

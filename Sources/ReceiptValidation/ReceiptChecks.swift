@@ -37,9 +37,9 @@ enum ReceiptChecks {
             findings += compareText(payload, type: 3, expected: expected, code: "app-version-mismatch")
         }
         if let device = expectations.deviceID {
-            if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5) {
-                let computed = Digest.hash([device[...], payload.valueBytes(opaque), payload.valueBytes(bundle)],
-                                           algorithm: .sha1)
+            if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
+               let computed = try? Digest.hash([device[...], payload.valueBytes(opaque), payload.valueBytes(bundle)],
+                                               algorithm: .sha1) {
                 if !payload.valueBytes(hash).elementsEqual(computed) {
                     findings.append(Finding(.error, "hash-mismatch", at: hash.offset,
                                             "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"))

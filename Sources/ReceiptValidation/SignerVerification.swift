@@ -62,7 +62,10 @@ enum SignerVerifier {
             result.certificateIndex = certificateIndex
             let signature = receipt.bytes[signer.signature]
             if let signedAttributes = signer.signedAttributes {
-                let digest = Digest.hash(contentParts, algorithm: algorithm)
+                guard let digest = try? Digest.hash(contentParts, algorithm: algorithm) else {
+                    result.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
+                    continue
+                }
                 result.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
                 if result.messageDigest != .matches {
                     let what = result.messageDigest == .missing ? "has no messageDigest attribute"

@@ -39,6 +39,8 @@ struct ExitCodeTests {
         ("truncated receipt", Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(3000)), "offset"),
         ("1 GB claimed in 20 bytes", [0x30, 0x84, 0x40, 0, 0, 0] + Array(repeating: 0, count: 14), "claims"),
         ("2^62 length", [0x30, 0x88, 0x40, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0, count: 10), "claims"),
+        ("100 000 nested indefinite SEQUENCEs", Array(repeating: [UInt8]([0x30, 0x80]), count: 100_000).flatMap { $0 },
+         "nesting deeper than the limit"),
     ]
 
     @Test(arguments: unreadable)

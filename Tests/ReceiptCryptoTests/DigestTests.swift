@@ -27,36 +27,38 @@ func hex(_ bytes: [UInt8]) -> String {
     ]
 
     @Test(arguments: abcVectors)
-    func hashesAbcToKnownVector(algorithm: DigestAlgorithm, expected: String) {
-        let digest = Digest.hash(Array("abc".utf8), algorithm: algorithm)
+    func hashesAbcToKnownVector(algorithm: DigestAlgorithm, expected: String) throws {
+        let digest = try Digest.hash(Array("abc".utf8), algorithm: algorithm)
         #expect(hex(digest) == expected)
         #expect(digest.count == algorithm.outputLength)
     }
 
-    @Test func hashesEmptyInputToKnownVector() {
+    @Test func hashesEmptyInputToKnownVector() throws {
         // printf '' | openssl dgst -sha256 -r
         let expected = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        #expect(hex(Digest.hash([UInt8](), algorithm: .sha256)) == expected)
-        #expect(hex(Digest.hash([ArraySlice<UInt8>](), algorithm: .sha256)) == expected)
-        #expect(hex(Digest.hash([[], []], algorithm: .sha256)) == expected)
+        #expect(hex(try Digest.hash([UInt8](), algorithm: .sha256)) == expected)
+        #expect(hex(try Digest.hash([ArraySlice<UInt8>](), algorithm: .sha256)) == expected)
+        #expect(hex(try Digest.hash([[], []], algorithm: .sha256)) == expected)
     }
 
     @Test(arguments: DigestAlgorithm.allCases)
-    func multiPartHashEqualsSinglePartHash(algorithm: DigestAlgorithm) {
+    func multiPartHashEqualsSinglePartHash(algorithm: DigestAlgorithm) throws {
         let message = Array("The quick brown fox jumps over the lazy dog".utf8)
         // Slices of the same array keep their original indices; empty parts must not change the result.
         let parts: [ArraySlice<UInt8>] = [message[0..<4], [], message[4..<20], message[20..<20], message[20...]]
-        #expect(Digest.hash(parts, algorithm: algorithm) == Digest.hash(message, algorithm: algorithm))
-        #expect(
-            Digest.hash(parts, algorithm: algorithm) != Digest.hash(Array(message.dropLast()), algorithm: algorithm))
+        let whole = try Digest.hash(message, algorithm: algorithm)
+        let shorter = try Digest.hash(Array(message.dropLast()), algorithm: algorithm)
+        let fromParts = try Digest.hash(parts, algorithm: algorithm)
+        #expect(fromParts == whole)
+        #expect(fromParts != shorter)
     }
 
-    @Test func multiPartSha1MatchesOpenSSLVector() {
+    @Test func multiPartSha1MatchesOpenSSLVector() throws {
         // printf 'The quick brown fox jumps over the lazy dog' | openssl dgst -sha1 -r
         let parts: [ArraySlice<UInt8>] = ["The quick ", "brown fox ", "jumps over the lazy dog"].map {
             Array($0.utf8)[...]
         }
-        #expect(hex(Digest.hash(parts, algorithm: .sha1)) == "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12")
+        #expect(hex(try Digest.hash(parts, algorithm: .sha1)) == "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12")
     }
 
     @Test(arguments: [

@@ -88,7 +88,7 @@ struct SyntheticReceiptVerificationTests {
         let device: [UInt8] = Array(0..<16)
         let opaque = try #require(attributes.first { $0.type == 4 }).value
         let bundle = try #require(attributes.first { $0.type == 2 }).value
-        let hash = Digest.hash([device[...], opaque[...], bundle[...]], algorithm: .sha1)
+        let hash = try Digest.hash([device[...], opaque[...], bundle[...]], algorithm: .sha1)
         attributes.removeAll { $0.type == 5 }
         attributes.append(.raw(5, hash))
         let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
