@@ -169,19 +169,10 @@ public enum DumpJSON {
                     }
                     json.member("digestAlgorithm", signer.digestAlgorithm.name)
                     json.member("signatureAlgorithm", signer.signatureAlgorithm.name)
-                    json.key("signedAttributes")
-                    if let attributes = signer.signedAttributes {
-                        writeCMSAttributes(attributes.attributes, bytes: bytes, to: &json)
-                    } else {
-                        json.null()
-                    }
+                    writeCMSAttributes("signedAttributes", signer.signedAttributes?.attributes, bytes: bytes,
+                                       to: &json)
                     json.member("signature", ASN1Primitives.hex(bytes, signer.signature))
-                    json.key("unsignedAttributes")
-                    if let attributes = signer.unsignedAttributes {
-                        writeCMSAttributes(attributes, bytes: bytes, to: &json)
-                    } else {
-                        json.null()
-                    }
+                    writeCMSAttributes("unsignedAttributes", signer.unsignedAttributes, bytes: bytes, to: &json)
                     json.member("certificateIndex", result?.certificateIndex)
                     json.member("messageDigest", result?.messageDigest?.rawValue)
                     json.member("result", result.map { SignerText.status($0.signature) })
@@ -190,7 +181,14 @@ public enum DumpJSON {
         }
     }
 
-    static func writeCMSAttributes(_ attributes: [CMSAttribute], bytes: [UInt8], to json: inout JSONWriter) {
+    /// A member holding CMS attributes (type and hex values), or null when the signer has none.
+    static func writeCMSAttributes(_ name: String, _ attributes: [CMSAttribute]?, bytes: [UInt8],
+                                   to json: inout JSONWriter) {
+        json.key(name)
+        guard let attributes else {
+            json.null()
+            return
+        }
         json.array { json in
             for attribute in attributes {
                 json.object { json in
