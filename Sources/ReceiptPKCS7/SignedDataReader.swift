@@ -93,6 +93,11 @@ public enum SignedDataReader {
             guard !bytes.isEmpty else {
                 throw PKCS7Error("pkcs7-empty-input", at: 0, "the input is empty")
             }
+            guard bytes[0] == 0x30 else {
+                let first = String(bytes[0], radix: 16)
+                throw PKCS7Error("pkcs7-not-content-info", at: 0,
+                                 "not a receipt: a PKCS#7 receipt starts with a SEQUENCE (byte 0x30), this input with 0x\(first.count == 1 ? "0" + first : first)")
+            }
             let contentInfo = try node(at: 0, limit: bytes.count, depth: 0, "the ContentInfo")
             guard contentInfo.tag == .sequence else {
                 throw PKCS7Error("pkcs7-not-content-info", at: 0,

@@ -28,7 +28,8 @@ public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions,
                                now: Int64? = nil) -> Inspection {
         let digest = (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
-        var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: "der"),
+        let detected = options.inputFormat ?? InputDecoder.detect(input)
+        var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: detected.rawValue),
                                     inputError: nil, receipt: nil, certificates: [], signers: [],
                                     verification: nil, findings: [])
         let bytes: [UInt8]
