@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ReceiptSigning", targets: ["ReceiptSigning"]),
         .library(name: "ReceiptValidation", targets: ["ReceiptValidation"]),
         .library(name: "ReceiptRendering", targets: ["ReceiptRendering"]),
+        .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
+        .library(name: "ReceiptDiff", targets: ["ReceiptDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,11 +42,20 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation"]
         ),
+        .target(
+            name: "ReceiptMutation",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning"]
+        ),
+        .target(
+            name: "ReceiptDiff",
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
+                           "ReceiptRendering"]
+        ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
-                "ReceiptRendering",
+                "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +75,20 @@ let package = Package(
             name: "ReceiptValidationTests",
             dependencies: [
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptMutationTests",
+            dependencies: [
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptMutation", "ReceiptTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptDiffTests",
+            dependencies: [
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
                 "ReceiptTestSupport",
             ]
         ),

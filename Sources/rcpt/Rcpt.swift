@@ -13,7 +13,8 @@ struct Rcpt: ParsableCommand {
             Exit codes: 0 success, 1 negative verdict (e.g. an invalid receipt), 2 usage error or unreadable input.
             """,
         version: "0.1.0",
-        subcommands: [Dump.self, Verify.self, Build.self, CertificateAuthority.self]
+        subcommands: [Dump.self, Verify.self, Diff.self, Mutate.self, Conformance.self, Build.self,
+                      CertificateAuthority.self]
     )
 }
 

@@ -1,0 +1,2 @@
+/// The mutation catalogue (issue #3) lives in this module.
+enum ReceiptMutationModule {}
