@@ -40,7 +40,8 @@ let package = Package(
         ),
         .target(
             name: "ReceiptRendering",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation"]
+            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
+                           "ReceiptMutation"]
         ),
         .target(
             name: "ReceiptMutation",

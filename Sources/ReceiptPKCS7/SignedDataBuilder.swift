@@ -27,6 +27,21 @@ public struct SignedDataBuilder: Sendable {
     public var includeSignedAttributes: Bool
     public var layout: ContainerLayout
 
+    // Knobs for building deliberately flawed containers (the mutator's); the defaults build what Apple builds.
+
+    /// The digestAlgorithms SET as declared; nil declares the signer's digest algorithm.
+    public var declaredDigestAlgorithmOIDs: [String]?
+    /// The eContentType; pkcs7-data by default.
+    public var contentTypeOID: String = ObjectIdentifierNames.data
+    /// Leave the content out (a detached signature) while still signing it.
+    public var detachContent = false
+    /// The messageDigest to put in the signed attributes instead of the content's real digest.
+    public var messageDigestOverride: [UInt8]?
+    /// Applied to the signature before it is written (truncate it, flip bits).
+    public var signatureTransform: (@Sendable ([UInt8]) -> [UInt8])?
+    /// Whole SignerInfo encodings written after the real one.
+    public var extraSignerInfos: [[UInt8]] = []
+
     public init(content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
                 digestAlgorithmOID: String, signatureAlgorithmOID: String = "1.2.840.113549.1.1.1",
                 includeSignedAttributes: Bool = false, layout: ContainerLayout = .der) {
@@ -51,6 +66,7 @@ public struct SignedDataBuilder: Sendable {
 
     /// The DER the signature covers when signed attributes are used: SET { contentType, messageDigest }.
     public func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
+        let contentDigest = messageDigestOverride ?? contentDigest
         var writer = ASN1Writer()
         writer.appendConstructed(.set) { writer in
             writeSignedAttributes(&writer, contentDigest: contentDigest)
@@ -61,7 +77,7 @@ public struct SignedDataBuilder: Sendable {
     private func writeSignedAttributes(_ writer: inout ASN1Writer, contentDigest: [UInt8]) {
         writer.appendConstructed(.sequence) { writer in
             writer.appendObjectIdentifier(ObjectIdentifierNames.contentTypeAttribute)
-            writer.appendConstructed(.set) { writer in writer.appendObjectIdentifier(ObjectIdentifierNames.data) }
+            writer.appendConstructed(.set) { writer in writer.appendObjectIdentifier(contentTypeOID) }
         }
         writer.appendConstructed(.sequence) { writer in
             writer.appendObjectIdentifier(ObjectIdentifierNames.messageDigestAttribute)
@@ -75,7 +91,8 @@ public struct SignedDataBuilder: Sendable {
         throws(E) -> [UInt8]
     {
         let contentDigest = includeSignedAttributes ? try digest(content) : []
-        let signature = try sign(includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
+        let rawSignature = try sign(includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
+        let signature = signatureTransform?(rawSignature) ?? rawSignature
         let indefinite = layout == .ber
         var writer = ASN1Writer(reservingCapacity: content.count + certificates.reduce(0) { $0 + $1.count } + 1024)
         writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
@@ -83,9 +100,12 @@ public struct SignedDataBuilder: Sendable {
             writer.appendConstructed(.context(0, constructed: true), indefinite: indefinite) { writer in
                 writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
                     writer.appendInteger(1)
-                    writer.appendConstructed(.set) { writer in writeAlgorithm(&writer, digestAlgorithmOID) }
+                    writer.appendConstructed(.set) { writer in
+                        for oid in declaredDigestAlgorithmOIDs ?? [digestAlgorithmOID] { writeAlgorithm(&writer, oid) }
+                    }
                     writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
-                        writer.appendObjectIdentifier(ObjectIdentifierNames.data)
+                        writer.appendObjectIdentifier(contentTypeOID)
+                        guard !detachContent else { return }
                         writer.appendConstructed(.context(0, constructed: true), indefinite: indefinite) { writer in
                             if indefinite {
                                 writer.appendIndefinite(.octetString) { writer in writer.appendOctetString(content) }
@@ -99,6 +119,7 @@ public struct SignedDataBuilder: Sendable {
                     }
                     writer.appendConstructed(.set) { writer in
                         writeSignerInfo(&writer, contentDigest: contentDigest, signature: signature)
+                        for extra in extraSignerInfos { writer.appendRaw(extra) }
                     }
                 }
             }
@@ -116,7 +137,7 @@ public struct SignedDataBuilder: Sendable {
             writeAlgorithm(&writer, digestAlgorithmOID)
             if includeSignedAttributes {
                 writer.appendConstructed(.context(0, constructed: true)) { writer in
-                    writeSignedAttributes(&writer, contentDigest: contentDigest)
+                    writeSignedAttributes(&writer, contentDigest: messageDigestOverride ?? contentDigest)
                 }
             }
             writeAlgorithm(&writer, signatureAlgorithmOID)

@@ -105,8 +105,8 @@ public enum SignedDataReader {
             }
             if contentInfo.end < bytes.count {
                 signedData.trailingBytes = contentInfo.end..<bytes.count
-                findings.append(Finding(.warning, "trailing-bytes", at: contentInfo.end,
-                                        "\(bytes.count - contentInfo.end) bytes follow the ContentInfo"))
+                findings.append(Finding(.error, "trailing-bytes", at: contentInfo.end,
+                                        "\(bytes.count - contentInfo.end) bytes follow the ContentInfo, outside the signature"))
             }
             var cursor = reader.children(of: contentInfo)
             let typeNode = try required(&cursor, .objectIdentifier, "the ContentInfo contentType", in: contentInfo)

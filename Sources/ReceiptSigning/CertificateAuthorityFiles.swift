@@ -7,6 +7,10 @@ public enum CertificateAuthorityFiles {
     public static let fileNames = ["root.pem", "root.key", "intermediate.pem", "intermediate.key", "leaf.pem",
                                    "leaf.key", "README.txt"]
 
+    /// The folder inside a CA directory holding a second, unrelated TEST-ONLY chain: the "foreign" CA that
+    /// mutation suites sign with to prove a validator does not trust any CA but its own.
+    public static let foreignFolder = "foreign"
+
     /// Writes `authority` into `directory` (created if needed). Refuses to replace existing files unless `force`.
     public static func write(_ authority: TestCertificateAuthority, to directory: String, force: Bool) throws(CryptoError) {
         var files: [(String, String)] = [

@@ -23,13 +23,24 @@ public struct ReceiptSigner: Sendable {
     /// The SignedData ContentInfo holding `payload`, signed with `digest`.
     public func sign(_ payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
                      signedAttributes: Bool = false) throws(CryptoError) -> [UInt8] {
+        try sign(builder(for: payload, digest: digest, layout: layout, signedAttributes: signedAttributes),
+                 digest: digest)
+    }
+
+    /// The builder for what Apple would build around `payload`: adjust it, then `sign(_:digest:)` it.
+    public func builder(for payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
+                        signedAttributes: Bool = false) throws(CryptoError) -> SignedDataBuilder {
         guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: signingCertificate.derEncoded) else {
             throw CryptoError(code: "signer-identity", message: "cannot read the signing certificate's issuer and serial")
         }
-        let builder = SignedDataBuilder(content: payload, certificates: embeddedCertificates.map(\.derEncoded),
-                                        signerIssuer: identity.issuer, signerSerial: identity.serial,
-                                        digestAlgorithmOID: digest.oid, includeSignedAttributes: signedAttributes,
-                                        layout: layout)
+        return SignedDataBuilder(content: payload, certificates: embeddedCertificates.map(\.derEncoded),
+                                 signerIssuer: identity.issuer, signerSerial: identity.serial,
+                                 digestAlgorithmOID: digest.oid, includeSignedAttributes: signedAttributes,
+                                 layout: layout)
+    }
+
+    /// Builds and signs with this signer's key, hashing with `digest`.
+    public func sign(_ builder: SignedDataBuilder, digest: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
         let key = self.key
         return try builder.build(digest: { (content: [UInt8]) throws(CryptoError) -> [UInt8] in
                                      try Digest.hash(content, algorithm: digest)

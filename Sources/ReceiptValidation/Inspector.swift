@@ -65,7 +65,8 @@ public enum Inspector {
         inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,
                                             anchors: options.anchors, time: resolved.seconds,
                                             findings: &inspection.findings)
-        inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations, at: resolved.seconds)
+        inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations, at: resolved.seconds,
+                                                   now: now ?? currentTime())
         return inspection
     }
 
@@ -102,6 +103,10 @@ public enum Inspector {
         summary.anchor = chain.anchorSubject
         summary.path = chain.path
         summary.errors += chain.errors
+        if chain.isValid && chain.path.count >= 3 {
+            findings += AppleMarkers.check(leaf: leaf, leafOffset: certificates[leafIndex].embedded.offset,
+                                           issuerSubject: chain.path[1], certificates: certificates)
+        }
         if !chain.isValid {
             let reason = chain.errors.first ?? "no path to a trusted root"
             findings.append(Finding(.error, "chain-invalid", at: certificates[leafIndex].embedded.offset,

@@ -8,7 +8,9 @@ enum ReceiptChecks {
     /// Types an App Store receipt always carries; a receipt without one of them is not one Apple issued.
     static let requiredTypes: [Int64] = [2, 3, 4, 5, 12]
 
-    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64) -> [Finding] {
+    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64, now: Int64)
+        -> [Finding]
+    {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
         var findings: [Finding] = []
         for type in requiredTypes where payload.first(type) == nil {
@@ -24,7 +26,35 @@ enum ReceiptChecks {
             }
         }
         findings += expectedValues(payload, expectations)
+        findings += creationDate(receipt, payload, now: now)
         findings += expiry(receipt, payload, at: time)
+        findings += RecordChecks.check(payload)
+        return findings
+    }
+
+    /// The creation date must be a date, not in the future, and not before the app was first bought.
+    static func creationDate(_ receipt: Receipt, _ payload: ReceiptPayload, now: Int64) -> [Finding] {
+        guard let attribute = payload.first(12) else { return [] }  // reported as missing-required-attribute
+        let created: ReceiptDate
+        switch attribute.value {
+        case .date(_, let parsed?):
+            created = parsed
+        case .date(let text, nil) where !text.isEmpty:
+            return []  // reported as value-invalid-date
+        default:
+            return [Finding(.error, "creation-date-missing", at: attribute.offset,
+                            "receipt_creation_date holds no date, so nothing can be evaluated at it")]
+        }
+        var findings: [Finding] = []
+        if created.secondsSinceEpoch > now + 86_400 {
+            findings.append(Finding(.error, "creation-date-in-future", at: attribute.offset,
+                                    "the receipt claims to be created at \(created.rfc3339UTC), after today"))
+        }
+        if case .date(_, let original?)? = payload.first(18)?.value,
+           original.secondsSinceEpoch > created.secondsSinceEpoch {
+            findings.append(Finding(.error, "creation-before-original-purchase", at: attribute.offset,
+                                    "the receipt is created at \(created.rfc3339UTC), before the app's original purchase at \(original.rfc3339UTC)"))
+        }
         return findings
     }
 

@@ -44,7 +44,7 @@ enum SignerVerifier {
             }
             result.digestAlgorithm = algorithm
             if !signedData.digestAlgorithms.contains(where: { $0.oid == signer.digestAlgorithm.oid }) {
-                findings.append(Finding(.warning, "digest-algorithm-not-declared", at: signer.digestAlgorithm.offset,
+                findings.append(Finding(.error, "digest-algorithm-not-declared", at: signer.digestAlgorithm.offset,
                                         "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
             }
             if let implied = impliedDigest(signer.signatureAlgorithm.oid), implied != algorithm {
@@ -94,8 +94,8 @@ enum SignerVerifier {
             }
         }
         if signedData.signers.count > 1 {
-            findings.append(Finding(.warning, "multiple-signers", at: signedData.signers[1].offset,
-                                    "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one"))
+            findings.append(Finding(.error, "multiple-signers", at: signedData.signers[1].offset,
+                                    "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one, and validators disagree on which counts"))
         }
         return (results, findings)
     }

@@ -24,7 +24,8 @@ struct CertificateAuthority: ParsableCommand {
             abstract: "Create a TEST-ONLY CA shaped like Apple's receipt signing chain.",
             discussion: """
                 Writes root.pem, intermediate.pem, leaf.pem and leaf.key (PEM, usable by the OpenSSL CLI) plus \
-                root.key and intermediate.key. The apple shape is root → WWDR-like intermediate (with Apple's \
+                root.key and intermediate.key, and in foreign/ a second, unrelated chain that mutation suites sign \
+                with to test that validators trust only their own root. The apple shape is root → WWDR-like intermediate (with Apple's \
                 intermediate marker extension) → receipt-signing leaf (with the leaf marker extension); the storekit \
                 shape is one self-signed certificate, like Xcode's StoreKit testing. Every subject says TEST-ONLY.
                 """
@@ -65,6 +66,10 @@ struct CertificateAuthority: ParsableCommand {
                     let authority = try TestCertificateAuthority.generate(
                         shape: shape == .apple ? .apple : .storeKit, notBefore: start, notAfter: end, keyBits: keyBits)
                     try CertificateAuthorityFiles.write(authority, to: directory, force: force)
+                    let foreign = try TestCertificateAuthority.generate(
+                        shape: .apple, notBefore: start, notAfter: end, keyBits: keyBits, label: "rcpt foreign")
+                    try CertificateAuthorityFiles.write(
+                        foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder, force: force)
                 } catch {
                     throw CommandFailure.usage(error.message)
                 }

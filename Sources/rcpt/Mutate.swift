@@ -1,14 +1,155 @@
 import ArgumentParser
+import Foundation
+import ReceiptCrypto
+import ReceiptMutation
+import ReceiptRendering
+import ReceiptValidation
 
-/// `rcpt mutate`: build malformed and re-signed receipts (issue #3; being built).
+/// `rcpt mutate`: build malformed and re-signed receipts from the catalogue.
 struct Mutate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build malformed, expired and re-signed receipts from a named catalogue.",
-        shouldDisplay: false
+        discussion: """
+            Each mutation re-signs the input's content with the TEST-ONLY CA made by `rcpt ca init` (so it exercises \
+            exactly one flaw), after recomputing the SHA-1 hash for a test device (--device-id). --all writes every \
+            mutation and a manifest.json saying what each receipt is, what a correct validator must conclude, and \
+            the finding `rcpt verify` gives; `rcpt conformance` runs a validator on such a suite. The input is never \
+            modified. The same input, CA and --seed always give the same bytes.
+            """
     )
 
+    @Argument(help: ArgumentHelp("The receipt to mutate (raw, base64, PEM or a verifyReceipt body), or -.",
+                                 valueName: "file"))
+    var file: String?
+
+    @Flag(help: "List the catalogue instead of mutating.")
+    var list = false
+
+    @Option(help: ArgumentHelp("The mutation to apply (see --list).", valueName: "name"))
+    var mutation: String?
+
+    @Flag(help: "Apply every mutation; write them and manifest.json into --out-dir.")
+    var all = false
+
+    @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init`.", valueName: "dir"))
+    var ca: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the mutated receipt.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where --all writes the suite.", valueName: "dir"))
+    var outDirectory: String?
+
+    @Option(help: "Seed for the mutations' random choices.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("device-id"), help: "The test device the receipts' hashes are computed for.")
+    var deviceID: String = MutationKit.defaultDeviceID
+
+    @Option(help: "Output format of --list: text or json.")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Replace an existing suite in --out-dir.")
+    var force = false
+
+    func validate() throws {
+        if list { return }
+        guard file != nil else { throw ValidationError("give a receipt file, or --list") }
+        guard ca != nil else { throw ValidationError("--ca DIR is required (make one with `rcpt ca init DIR`)") }
+        guard (mutation != nil) != all else { throw ValidationError("give exactly one of --mutation NAME and --all") }
+        if let mutation, MutationCatalogue.named(mutation) == nil {
+            throw ValidationError("no mutation named '\(mutation)'; `rcpt mutate --list` shows them")
+        }
+        if mutation != nil, output == nil { throw ValidationError("--mutation needs -o FILE") }
+        if all, outDirectory == nil { throw ValidationError("--all needs --out-dir DIR") }
+        guard ReceiptExpectations.parseDeviceID(deviceID) != nil else {
+            throw ValidationError("--device-id takes a UUID or a MAC address, not '\(deviceID)'")
+        }
+    }
+
     func run() throws {
-        Console.error("rcpt mutate is not available yet")
-        throw ExitCode(2)
+        try Console.guarded {
+            if list {
+                Console.write(format == .json ? MutationListing.json() : Array(MutationListing.text().utf8))
+                return 0
+            }
+            guard let file, let ca else { return 2 }
+            let input = try ReceiptInputOptions.read(file)
+            let kit: MutationKit
+            do throws(CryptoError) {
+                kit = try MutationKit.load(from: ca, deviceID: ReceiptExpectations.parseDeviceID(deviceID) ?? [])
+            } catch {
+                throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
+            }
+            if let output { try refuseToOverwrite(input: file, output: output) }
+            do throws(MutationError) {
+                if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
+                    let bytes = try chosen.apply(to: input, kit: kit, seed: seed)
+                    guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                        throw MutationError("write-failed", "cannot write \(output)")
+                    }
+                    Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
+                } else if let outDirectory {
+                    let manifest = try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed,
+                                                           caDirectory: ca, to: outDirectory, force: force)
+                    Console.error("wrote \(manifest.mutations.count) receipts and manifest.json to \(outDirectory)"
+                                  + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
+                                     + manifest.skipped.keys.sorted().joined(separator: ", ")))
+                    Console.error("run a validator on them: rcpt conformance --validator \"\(manifest.expectations.validator)\" \(outDirectory)")
+                }
+            } catch {
+                throw CommandFailure.unreadable(error.message)
+            }
+            return 0
+        }
+    }
+
+    func refuseToOverwrite(input: String, output: String) throws {
+        let resolvedInput = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
+        let resolvedOutput = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
+        if input != "-", resolvedInput == resolvedOutput {
+            throw CommandFailure.usage("-o \(output) is the input: rcpt never overwrites evidence")
+        }
+    }
+}
+
+/// The catalogue as text or JSON.
+enum MutationListing {
+    static func text() -> String {
+        var out = ""
+        for group in MutationGroup.allCases {
+            let members = MutationCatalogue.all.filter { $0.group == group }
+            guard !members.isEmpty else { continue }
+            out += "\(group.rawValue) (\(members.count))\n"
+            for mutation in members {
+                let verdict = mutation.expected == .accept ? "accept" : "reject"
+                let finding = mutation.finding.map { " [\($0)]" } ?? ""
+                out += "  \(mutation.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(verdict)\(finding)\n"
+                out += "      \(mutation.summary) (layer: \(mutation.layer))\n"
+            }
+        }
+        return out + "\n\(MutationCatalogue.all.count) mutations\n"
+    }
+
+    static func json() -> [UInt8] {
+        var json = JSONWriter()
+        json.object { json in
+            json.member("schema", "rcpt.mutation-list/1")
+            json.key("mutations")
+            json.array { json in
+                for mutation in MutationCatalogue.all {
+                    json.object { json in
+                        json.member("name", mutation.name)
+                        json.member("group", mutation.group.rawValue)
+                        json.member("layer", mutation.layer)
+                        json.member("description", mutation.summary)
+                        json.member("expected", mutation.expected.rawValue)
+                        json.member("finding", mutation.finding)
+                        json.member("signatureValid", mutation.signatureValid)
+                    }
+                }
+            }
+        }
+        return json.bytes + [0x0A]
     }
 }

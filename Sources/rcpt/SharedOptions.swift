@@ -64,7 +64,10 @@ struct ReceiptInputOptions: ParsableArguments {
     }
 
     /// The input's bytes, from the file or standard input.
-    func readInput() throws -> [UInt8] {
+    func readInput() throws -> [UInt8] { try Self.read(file) }
+
+    /// The bytes of `file`, or of standard input for `-`.
+    static func read(_ file: String) throws -> [UInt8] {
         if file == "-" {
             return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }

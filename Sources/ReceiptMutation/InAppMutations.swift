@@ -1,0 +1,86 @@
+import ReceiptModel
+
+/// Flaws in type-17 in-app purchase records (a plausible record is added first when the input has none).
+enum InAppMutations {
+    static let all: [Mutation] = [
+        Mutation("subscription-expired", .inApp, layer: "record", expected: .accept,
+                 finding: "subscription-expired",
+                 "the first record's subscription expired a day before the receipt was created") { workspace in
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created - 31 * DateMutations.day)))
+                set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
+            }
+        },
+        Mutation("purchase-cancelled", .inApp, layer: "record", expected: .accept, finding: "purchase-cancelled",
+                 "the first record carries a cancellation (refund) date") { workspace in
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1712, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
+            }
+        },
+        Mutation("expiry-before-purchase", .inApp, layer: "record", expected: .reject,
+                 finding: "expiry-before-purchase", "the first record expires before it was purchased") { workspace in
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
+                set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created - 2 * DateMutations.day)))
+            }
+        },
+        Mutation("record-empty", .inApp, layer: "record", expected: .accept, finding: "record-empty",
+                 "an extra in-app record with no attributes") { workspace in
+            workspace.blueprint.attributes.append(AttributeSpec(type: 17, value: [0x31, 0x00]))
+        },
+        Mutation("record-not-set", .inApp, layer: "record", expected: .reject, finding: "record-not-set",
+                 "an in-app record that is a SEQUENCE instead of a SET") { workspace in
+            workspace.blueprint.editFirstRecord { _ in }
+            guard let index = workspace.blueprint.attributes.firstIndex(where: { $0.type == 17 }) else { return }
+            workspace.blueprint.attributes[index].value[0] = 0x30
+        },
+        Mutation("record-nested", .inApp, layer: "record", expected: .accept, finding: nil,
+                 "the first record holds another record (type 17) inside it") { workspace in
+            workspace.blueprint.editFirstRecord { record in
+                record.append(.record(ReceiptBlueprint.plausibleRecord(bundleID: "com.attacker.app",
+                                                                       transaction: "1000000000000999")))
+            }
+        },
+        Mutation("duplicate-transaction-id", .inApp, layer: "record", expected: .reject,
+                 finding: "duplicate-transaction-id",
+                 "a second record repeats the first record's transaction id") { workspace in
+            workspace.blueprint.editFirstRecord { _ in }
+            guard let first = workspace.blueprint.attributes.first(where: { $0.type == 17 }),
+                  var copy = ReceiptBlueprint.decodeRecord(first.value)
+            else { return }
+            set(&copy, .utf8(1702, workspace.bundleID + ".other"))
+            workspace.blueprint.attributes.append(.record(copy))
+        },
+        Mutation("product-type-out-of-range", .inApp, layer: "record", expected: .accept, finding: nil,
+                 "the undocumented product type (1707) is 99") { workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .integer(1707, 99)) }
+        },
+        Mutation("product-of-another-app", .inApp, layer: "record", expected: .accept, finding: nil,
+                 "the first record's product id belongs to another app (only the app can tell)") { workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .utf8(1702, "com.attacker.app.lifetime")) }
+        },
+    ] + [("zero", Int64(0)), ("negative", -1), ("huge", Int64(Int32.max))].map { label, quantity in
+        Mutation("quantity-\(label)", .inApp, layer: "record", expected: .reject, finding: "quantity-out-of-range",
+                 "the first record's quantity is \(quantity)") { workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .integer(1701, quantity)) }
+        }
+    } + [("two", Int64(2)), ("minus-one", -1)].map { label, flag in
+        Mutation("trial-flag-\(label)", .inApp, layer: "record", expected: .reject,
+                 finding: "value-flag-out-of-range", "the first record's is_trial_period flag is \(flag)") {
+            workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .integer(1713, flag)) }
+        }
+    }
+
+    /// Replaces the first attribute of the spec's type in a record, or appends it.
+    static func set(_ record: inout [AttributeSpec], _ spec: AttributeSpec) {
+        if let index = record.firstIndex(where: { $0.type == spec.type }) {
+            record[index] = spec
+        } else {
+            record.append(spec)
+        }
+    }
+}

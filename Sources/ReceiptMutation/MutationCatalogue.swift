@@ -1,0 +1,15 @@
+/// Every named mutation, in a fixed order: the baseline first, then by group.
+public enum MutationCatalogue {
+    public static let all: [Mutation] = [baseline] + EncodingMutations.all + SignatureMutations.all
+        + ChainMutations.all + StructureMutations.all + SemanticMutations.all + DateMutations.all
+        + InAppMutations.all
+
+    /// The input re-signed unchanged by the test CA (its hash recomputed for the kit's device): every correct
+    /// validator accepts it.
+    public static let baseline = Mutation(
+        "baseline", .baseline, layer: "none", expected: .accept, finding: nil,
+        "the input re-signed unchanged by the test CA, hash computed for the test device") { _ in }
+
+    /// The mutation named `name`.
+    public static func named(_ name: String) -> Mutation? { all.first { $0.name == name } }
+}

@@ -1,2 +1,0 @@
-/// The mutation catalogue (issue #3) lives in this module.
-enum ReceiptMutationModule {}

@@ -1,0 +1,142 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// Flaws in the signature and the SignedData around it.
+enum SignatureMutations {
+    static let all: [Mutation] = [
+        Mutation("payload-changed-after-signing", .signature, layer: "signature", expected: .reject,
+                 finding: "signature-invalid", signatureValid: false,
+                 "one letter of the bundle id is changed after the receipt was signed") { workspace in
+            let needle = Array(workspace.bundleID.utf8)
+            workspace.afterSigning { bytes, _ in
+                guard let content = try SignedLayout.read(bytes).encapsulatedContent?.segments.first,
+                      let start = Search.first(needle, in: bytes, within: content)
+                else { throw MutationError("bundle-id-not-found", "the bundle id is not in the signed content") }
+                bytes[start] ^= 0x20
+            }
+        },
+        Mutation("signature-bit-flip", .signature, layer: "signature", expected: .reject,
+                 finding: "signature-invalid", signatureValid: false,
+                 "one bit of the RSA signature is flipped") { workspace in
+            workspace.afterSigning { bytes, random in
+                guard let signature = try SignedLayout.read(bytes).signers.first?.signature, !signature.isEmpty else {
+                    throw MutationError("no-signature", "the receipt has no signature")
+                }
+                let index = signature.lowerBound + Int(random.next() % UInt64(signature.count))
+                bytes[index] ^= UInt8(1 << (random.next() % 8))
+            }
+        },
+        Mutation("signature-truncated", .signature, layer: "signature", expected: .reject,
+                 finding: "signature-invalid", signatureValid: false,
+                 "the signature lacks its last byte") { workspace in
+            workspace.tweak { $0.signatureTransform = { Array($0.dropLast()) } }
+        },
+        Mutation("digest-algorithm-mismatch", .signature, layer: "container", expected: .reject,
+                 finding: "digest-algorithm-not-declared", signatureValid: false,
+                 "SignedData declares a different digest algorithm than the signer uses (OpenSSL then fails)") {
+            workspace in
+            let other = workspace.blueprint.digest == .sha1 ? DigestAlgorithm.sha256 : .sha1
+            workspace.tweak { $0.declaredDigestAlgorithmOIDs = [other.oid] }
+        },
+        Mutation("signature-algorithm-mismatch", .signature, layer: "signature", expected: .reject,
+                 finding: "signature-algorithm-mismatch",
+                 "the signature algorithm names a different digest than the signer's digest algorithm") {
+            workspace in
+            let oid = workspace.blueprint.digest == .sha1 ? "1.2.840.113549.1.1.11" : "1.2.840.113549.1.1.5"
+            workspace.tweak { $0.signatureAlgorithmOID = oid }
+        },
+        Mutation("signed-attributes-wrong-message-digest", .signature, layer: "signature", expected: .reject,
+                 finding: "message-digest-mismatch", signatureValid: false,
+                 "signed attributes whose messageDigest is not the content's digest (the signature over them is valid)") {
+            workspace in
+            workspace.blueprint.signedAttributes = true
+            let length = workspace.blueprint.digest.outputLength
+            workspace.tweak { $0.messageDigestOverride = [UInt8](repeating: 0x5A, count: length) }
+        },
+        Mutation("signed-attributes", .signature, layer: "signature", expected: .accept, finding: nil,
+                 "signed with contentType and messageDigest signed attributes (valid CMS Apple does not use)") {
+            workspace in
+            workspace.blueprint.signedAttributes = true
+        },
+        Mutation("digest-sha1", .signature, layer: "signature", expected: .accept, finding: nil,
+                 "signed with SHA-1, as App Store receipts before 2023") { workspace in
+            workspace.blueprint.digest = .sha1
+        },
+        Mutation("digest-sha256", .signature, layer: "signature", expected: .accept, finding: nil,
+                 "signed with SHA-256, as App Store receipts since 2023") { workspace in
+            workspace.blueprint.digest = .sha256
+        },
+        Mutation("content-type-not-data", .signature, layer: "container", expected: .reject,
+                 finding: "content-type-not-data",
+                 "eContentType is id-ct-TSTInfo instead of pkcs7-data") { workspace in
+            workspace.tweak { $0.contentTypeOID = "1.2.840.113549.1.9.16.1.4" }
+        },
+        Mutation("detached-content", .signature, layer: "container", expected: .reject, finding: "content-detached",
+                 signatureValid: false, "the content is left out (a detached signature)") { workspace in
+            workspace.tweak { $0.detachContent = true }
+        },
+        Mutation("extra-signer-info", .signature, layer: "signature", expected: .reject, finding: "multiple-signers",
+                 signatureValid: false, "a second SignerInfo with a random signature follows the real one") {
+            workspace in
+            let certificate = workspace.signer.signingCertificate.derEncoded
+            let digestOID = workspace.blueprint.digest.oid
+            var random = workspace.random
+            let garbage = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: certificate) else {
+                throw MutationError("signer-identity", "cannot read the signing certificate")
+            }
+            var writer = ASN1Writer()
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendInteger(1)
+                writer.appendConstructed(.sequence) { writer in
+                    writer.appendRaw(identity.issuer)
+                    writer.appendIntegerContent(identity.serial)
+                }
+                writer.appendConstructed(.sequence) { writer in
+                    writer.appendObjectIdentifier(digestOID)
+                    writer.appendNull()
+                }
+                writer.appendConstructed(.sequence) { writer in
+                    writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
+                    writer.appendNull()
+                }
+                writer.appendOctetString(garbage)
+            }
+            let extra = writer.bytes
+            workspace.tweak { $0.extraSignerInfos = [extra] }
+        },
+        Mutation("decoy-data-before-content", .signature, layer: "container", expected: .reject,
+                 finding: "pkcs7-not-signed-data", signatureValid: false,
+                 "an unsigned pkcs7-data ContentInfo with another bundle id stands before the signed receipt") {
+            workspace in
+            var decoy = workspace.blueprint
+            decoy.set(.utf8(2, "com.attacker.decoy"))
+            let payload = decoy.payload
+            workspace.afterSigning { bytes, _ in
+                var writer = ASN1Writer()
+                writer.appendConstructed(.sequence) { writer in
+                    writer.appendObjectIdentifier(ObjectIdentifierNames.data)
+                    writer.appendConstructed(.context(0, constructed: true)) { writer in
+                        writer.appendOctetString(payload)
+                    }
+                }
+                bytes = writer.bytes + bytes
+            }
+        },
+    ]
+}
+
+/// Finding byte strings.
+enum Search {
+    /// The first index of `needle` inside `range` of `haystack`.
+    static func first(_ needle: [UInt8], in haystack: [UInt8], within range: Range<Int>) -> Int? {
+        guard !needle.isEmpty, range.count >= needle.count else { return nil }
+        for start in range.lowerBound...(range.upperBound - needle.count)
+        where haystack[start..<start + needle.count].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+}
