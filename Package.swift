@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "RcptCLITests",
             dependencies: ["rcpt", "ReceiptModel", "ReceiptTestSupport"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Validators"]
         ),
     ]
 )

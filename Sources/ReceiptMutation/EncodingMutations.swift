@@ -88,10 +88,10 @@ enum EncodingMutations {
             workspace.blueprint.payloadOverride = try PayloadSurgery.relength(payload, by: 2)
         },
         Mutation("nesting-bomb", .encoding, layer: "payload", expected: .reject, finding: "asn1-depth-limit",
-                 "the payload is 1 000 nested SETs (re-signed)") { workspace in
-            var bytes: [UInt8] = [0x05, 0x00]
-            for _ in 0..<1000 { bytes = [0x31] + ASN1Writer.lengthOctets(bytes.count) + bytes }
-            workspace.blueprint.payloadOverride = bytes
+                 "the payload is 10 000 nested indefinite-length SETs (re-signed)") { workspace in
+            let depth = 10_000
+            workspace.blueprint.payloadOverride = Array(repeating: [0x31, 0x80], count: depth).flatMap { $0 }
+                + [UInt8](repeating: 0, count: depth * 2)
         },
         Mutation("trailing-garbage", .encoding, layer: "container", expected: .reject, finding: "trailing-bytes",
                  "16 random bytes follow the ContentInfo") { workspace in

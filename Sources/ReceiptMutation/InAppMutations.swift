@@ -5,9 +5,12 @@ enum InAppMutations {
     static let all: [Mutation] = [
         Mutation("subscription-expired", .inApp, layer: "record", expected: .accept,
                  finding: "subscription-expired",
-                 "the first record's subscription expired a day before the receipt was created") { workspace in
+                 "the first record is a subscription of its own product that expired before the receipt was created") {
+            workspace in
             let created = workspace.creationSeconds
+            let product = workspace.bundleID + ".expired-subscription"
             workspace.blueprint.editFirstRecord { record in
+                set(&record, .utf8(1702, product))
                 set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created - 31 * DateMutations.day)))
                 set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
             }

@@ -60,13 +60,10 @@ enum SignatureMutations {
             workspace in
             workspace.blueprint.signedAttributes = true
         },
-        Mutation("digest-sha1", .signature, layer: "signature", expected: .accept, finding: nil,
-                 "signed with SHA-1, as App Store receipts before 2023") { workspace in
-            workspace.blueprint.digest = .sha1
-        },
-        Mutation("digest-sha256", .signature, layer: "signature", expected: .accept, finding: nil,
-                 "signed with SHA-256, as App Store receipts since 2023") { workspace in
-            workspace.blueprint.digest = .sha256
+        Mutation("digest-switch", .signature, layer: "signature", expected: .accept, finding: nil,
+                 "re-signed with the other digest App Store receipts use (SHA-1 before 2023, SHA-256 since)") {
+            workspace in
+            workspace.blueprint.digest = workspace.blueprint.digest == .sha1 ? .sha256 : .sha1
         },
         Mutation("content-type-not-data", .signature, layer: "container", expected: .reject,
                  finding: "content-type-not-data",

@@ -1,0 +1,122 @@
+import Foundation
+import ReceiptTestSupport
+import Testing
+
+/// `rcpt ca init` → `rcpt mutate --all` → `rcpt conformance`, with rcpt's own validator and deliberately naive ones.
+@Suite("Mutation suites and conformance runs", .serialized)
+struct ConformanceCLITests {
+    /// A CA and a suite made from the sandbox receipt, once for the whole suite of tests.
+    static let workspace: (directory: URL, bundleID: String)? = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-suite-\(UUID().uuidString)")
+        guard (try? CLI.run(["ca", "init", directory.appendingPathComponent("ca").path]))?.status == 0,
+              (try? CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all",
+                             "--ca", directory.appendingPathComponent("ca").path,
+                             "--out-dir", directory.appendingPathComponent("suite").path]))?.status == 0
+        else { return nil }
+        return (directory, "com.cocoanetics.EmmiView")
+    }()
+
+    static func conformance(_ validator: String) throws -> (status: Int32, report: [String: Any]) {
+        let workspace = try #require(Self.workspace)
+        let result = try CLI.run(["conformance", "--format", "json", "--timeout", "30", "--validator", validator,
+                                  workspace.directory.appendingPathComponent("suite").path])
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        return (result.status, report)
+    }
+
+    static var root: String { (workspace?.directory.appendingPathComponent("ca/root.pem").path) ?? "" }
+
+    @Test func rcptVerifyRejectsEveryBadReceiptAndAcceptsEveryGoodOne() throws {
+        let command = "\(CLI.executable.path) verify --root \(Self.root) --bundle-id com.cocoanetics.EmmiView "
+            + "--app-version 246 --device-id 0EE7C0DE-0000-4000-8000-00000000BEEF {}"
+        let (status, report) = try Self.conformance(command)
+        #expect(status == 0)
+        #expect(report["failed"] as? Bool == false)
+        #expect(report["passed"] as? Int == report["total"] as? Int)
+        #expect((report["total"] as? Int ?? 0) >= 41)
+    }
+
+    @Test func manifestDescribesEveryReceiptAndSuggestsTheValidator() throws {
+        let workspace = try #require(Self.workspace)
+        let data = try Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let mutations = try #require(manifest["mutations"] as? [[String: Any]])
+        #expect(mutations.first?["name"] as? String == "baseline")
+        for entry in mutations {
+            let file = try #require(entry["file"] as? String)
+            #expect(FileManager.default.fileExists(atPath: workspace.directory.appendingPathComponent("suite/\(file)").path))
+            #expect(["accept", "reject"].contains(entry["expected"] as? String))
+            #expect(entry["description"] as? String != nil && entry["group"] as? String != nil)
+        }
+        let expectations = try #require(manifest["expectations"] as? [String: Any])
+        #expect(expectations["bundleID"] as? String == "com.cocoanetics.EmmiView")
+        #expect((expectations["validator"] as? String)?.contains("{}") == true)
+    }
+
+    @Test func catchesAValidatorThatOnlyChecksTheBundleID() throws {
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/bundle_only.py").path
+        let (status, report) = try Self.conformance("python3 \(script) \(CLI.executable.path) com.cocoanetics.EmmiView {}")
+        #expect(status == 1)
+        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        for name in ["signature-truncated", "signature-bit-flip", "foreign-ca", "receipt-expired",
+                     "duplicate-bundle-id-last", "hash-zero"] {
+            #expect(accepted.contains(name), "\(name) not flagged")
+        }
+        #expect(!accepted.contains("other-bundle-id"))
+    }
+
+    @Test func catchesAValidatorThatTrustsAnySigner() throws {
+        let (status, report) = try Self.conformance(
+            "openssl cms -verify -noverify -binary -inform DER -in {} -out /dev/null")
+        #expect(status == 1)
+        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        for name in ["foreign-ca", "self-signed-leaf", "leaf-expired-at-creation", "other-bundle-id"] {
+            #expect(accepted.contains(name), "\(name) not flagged")
+        }
+        #expect(!accepted.contains("signature-bit-flip"))
+    }
+
+    @Test func catchesAValidatorThatTakesTheFirstDuplicate() throws {
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/first_duplicate.py").path
+        let (status, report) = try Self.conformance(
+            "python3 \(script) \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}")
+        #expect(status == 1)
+        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        #expect(accepted.contains("duplicate-bundle-id-last"))
+        #expect(!accepted.contains("duplicate-bundle-id-first"))
+        #expect(!accepted.contains("foreign-ca"))
+    }
+
+    @Test func mutateNeverOverwritesItsInputAndRefusesToReplaceASuite() throws {
+        let workspace = try #require(Self.workspace)
+        let ca = workspace.directory.appendingPathComponent("ca").path
+        let copy = workspace.directory.appendingPathComponent("input.receipt")
+        try Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)).write(to: copy)
+        let overwrite = try CLI.run(["mutate", copy.path, "--mutation", "foreign-ca", "--ca", ca, "-o", copy.path])
+        #expect(overwrite.status == 2)
+        #expect(try Data(contentsOf: copy) == Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
+        let again = try CLI.run(["mutate", copy.path, "--all", "--ca", ca,
+                                 "--out-dir", workspace.directory.appendingPathComponent("suite").path])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("--force"))
+    }
+
+    @Test func listsTheCatalogueAsTextAndJSON() throws {
+        let text = try CLI.run(["mutate", "--list"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("foreign-ca"))
+        let json = try CLI.run(["mutate", "--list", "--format", "json"])
+        let listing = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        let mutations = try #require(listing["mutations"] as? [[String: Any]])
+        #expect(mutations.count >= 40)
+        #expect(mutations.allSatisfy { $0["layer"] as? String != nil && $0["expected"] as? String != nil })
+    }
+
+    @Test func mutateExplainsWhatIsMissing() throws {
+        #expect(try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all"]).status == 2)
+        let unknown = try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--mutation", "nope",
+                                   "--ca", "x", "-o", "/tmp/x"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--list"))
+    }
+}
