@@ -83,7 +83,7 @@ let package = Package(
             name: "ReceiptMutationTests",
             dependencies: [
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
-                "ReceiptMutation", "ReceiptTestSupport",
+                "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
             ]
         ),
         .testTarget(

@@ -52,6 +52,12 @@ public enum FieldTable {
         return scope == .receipt ? receiptFields[row] : inAppFields[row]
     }
 
+    /// The version the App Store writes for `type`: 2 for the opaque value, 1 for everything else. Output that
+    /// omits versions (the dump's `receipt` object) assumes it; builders default to it.
+    public static func conventionalVersion(of type: Int64, in scope: FieldScope) -> Int64 {
+        scope == .receipt && type == 4 ? 2 : 1
+    }
+
     /// The position of `type` in `receiptFields` or `inAppFields`, if the type is known.
     public static func row(of type: Int64, in scope: FieldScope) -> Int? {
         let (rows, base) = scope == .receipt ? (receiptRows, Int64(0)) : (inAppRows, inAppBase)

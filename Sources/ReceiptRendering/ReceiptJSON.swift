@@ -41,7 +41,16 @@ enum ReceiptJSON {
         for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
             guard let attribute = firstByRow[row] else { continue }
             json.key(descriptor.name)
-            AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+            if let version = attribute.version, version != FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
+                // Unusual version: the explicit form keeps it, so `rcpt build` rebuilds the same bytes.
+                json.object { json in
+                    json.key("raw")
+                    json.hexString(payload.valueBytes(attribute))
+                    json.member("version", version)
+                }
+            } else {
+                AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+            }
             if case .date(_, let parsed?) = attribute.value {
                 json.member(descriptor.name + "_ms", String(parsed.millisecondsSinceEpoch))
             }
@@ -53,7 +62,30 @@ enum ReceiptJSON {
             for (key, attribute) in unknown where !written.contains(key) {
                 written.insert(key)
                 json.key(key)
-                AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+                writeUnknownValue(attribute, payload: payload, to: &json)
+            }
+        }
+    }
+
+    /// An unknown type's value in a form `rcpt build` turns back into the same bytes: plain strings for
+    /// UTF8String, numbers for INTEGER, and `{"asn1": …, "value": …}` or `{"raw": hex}` otherwise.
+    private static func writeUnknownValue(_ attribute: ReceiptAttribute, payload: ReceiptPayload,
+                                          to json: inout JSONWriter) {
+        switch attribute.value {
+        case .text(let text) where attribute.valueTag == .utf8String && attribute.version == 1:
+            json.string(text)
+        case .integer(let number) where attribute.version == 1:
+            json.number(number)
+        case .text(let text) where attribute.valueTag == .ia5String && attribute.version == 1:
+            json.object { json in
+                json.member("asn1", "IA5String")
+                json.member("value", text)
+            }
+        default:
+            json.object { json in
+                json.key("raw")
+                json.hexString(payload.valueBytes(attribute))
+                if let version = attribute.version, version != 1 { json.member("version", version) }
             }
         }
     }

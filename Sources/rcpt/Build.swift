@@ -2,21 +2,34 @@ import ArgumentParser
 import Foundation
 import ReceiptCrypto
 import ReceiptModel
+import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptValidation
 
 /// `rcpt build`: make a signed receipt.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Build a signed receipt with a TEST-ONLY CA.",
+        abstract: "Build a signed receipt with a TEST-ONLY CA, from a JSON spec or synthetic data.",
         discussion: """
-            --synthetic N builds a deterministic, realistic receipt with N in-app records (for tests, benchmarks and \
-            fuzz seeds); the same options always give the same payload.
+            SPEC is the `receipt` object of `rcpt dump --format json` (or the whole document), from a file or - \
+            (standard input): every documented and undocumented field by name, in-app records under in_app, other \
+            types under unknown by number. A value may also be {"raw": "<hex>"} for exact value bytes or \
+            {"asn1": "UTF8String|IA5String|INTEGER|BOOLEAN", "value": …}, each with an optional "version". \
+            Keys ending in _ms are ignored. For example:
+
+              rcpt dump --format json r.receipt | jq '.receipt.in_app[0].expires_date = "2020-01-01T00:00:00Z"' \\
+                | rcpt build - --ca testca -o expired.receipt
+
+            --synthetic N builds a deterministic, realistic receipt with N in-app records instead.
             """
     )
 
+    @Argument(help: ArgumentHelp("The JSON spec, or - for standard input.", valueName: "spec"))
+    var spec: String?
+
     @Option(help: ArgumentHelp("Build a synthetic receipt with this many in-app records.", valueName: "records"))
-    var synthetic: Int
+    var synthetic: Int?
 
     @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init`.", valueName: "dir"))
     var ca: String
@@ -33,7 +46,11 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("signed-attributes"), help: "Sign contentType and messageDigest attributes.")
     var signedAttributes = false
 
-    @Option(name: .customLong("bundle-id"), help: "The bundle identifier.")
+    @Option(name: .customLong("device-id"),
+            help: "Compute the SHA-1 hash attribute (type 5) for this device (UUID or MAC address).")
+    var deviceID: String?
+
+    @Option(name: .customLong("bundle-id"), help: "The bundle identifier of a synthetic receipt.")
     var bundleID: String = "com.example.rcpt.synthetic"
 
     @Option(help: "Seed for the synthetic ids and dates.")
@@ -45,8 +62,14 @@ struct Build: ParsableCommand {
     }
 
     func validate() throws {
-        guard (0...10_000_000).contains(synthetic) else {
+        guard (spec != nil) != (synthetic != nil) else {
+            throw ValidationError("give a JSON spec (or -) or --synthetic N, not both")
+        }
+        if let synthetic, !(0...10_000_000).contains(synthetic) {
             throw ValidationError("--synthetic takes 0 to 10000000 records")
+        }
+        if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
+            throw ValidationError("--device-id takes a UUID or a MAC address, not '\(deviceID)'")
         }
     }
 
@@ -56,13 +79,31 @@ struct Build: ParsableCommand {
             do throws(CryptoError) {
                 authority = try CertificateAuthorityFiles.load(from: ca)
             } catch {
-                throw CommandFailure.usage(error.message)
+                throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
-            let payload = SyntheticReceipt(bundleID: bundleID, records: synthetic, seed: seed).payload()
+            var blueprint: ReceiptBlueprint
+            if let spec {
+                let json = try ReceiptInputOptions.read(spec)
+                do throws(MutationError) {
+                    blueprint = try ReceiptSpec.blueprint(fromJSON: json)
+                } catch {
+                    throw CommandFailure.unreadable(error.message)
+                }
+            } else {
+                let synthetic = SyntheticReceipt(bundleID: bundleID, records: synthetic ?? 0, seed: seed)
+                blueprint = ReceiptBlueprint(attributes: synthetic.attributes())
+            }
+            if let device = deviceID.flatMap(ReceiptExpectations.parseDeviceID) {
+                do throws(MutationError) {
+                    try blueprint.computeHash(forDevice: device)
+                } catch {
+                    throw CommandFailure.usage(error.message)
+                }
+            }
             let bytes: [UInt8]
             do throws(CryptoError) {
                 bytes = try ReceiptSigner(authority: authority).sign(
-                    payload, digest: digest == .sha1 ? .sha1 : .sha256, layout: layout,
+                    blueprint.payload, digest: digest == .sha1 ? .sha1 : .sha256, layout: layout,
                     signedAttributes: signedAttributes)
             } catch {
                 throw CommandFailure.usage("signing failed: \(error.message)")
@@ -70,7 +111,8 @@ struct Build: ParsableCommand {
             guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
                 throw CommandFailure.unreadable("cannot write \(output)")
             }
-            Console.error("wrote \(output): \(bytes.count) bytes, \(synthetic) in-app records")
+            let records = blueprint.attributes.filter { $0.type == 17 }.count
+            Console.error("wrote \(output): \(bytes.count) bytes, \(records) in-app records")
             return 0
         }
     }

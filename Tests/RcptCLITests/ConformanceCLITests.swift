@@ -120,3 +120,38 @@ struct ConformanceCLITests {
         #expect(unknown.stderr.contains("--list"))
     }
 }
+
+@Suite("rcpt build from a spec")
+struct BuildCLITests {
+    @Test func buildsFromADumpWithAnEditAndADeviceHash() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-build-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = directory.appendingPathComponent("ca").path
+        #expect(try CLI.run(["ca", "init", ca]).status == 0)
+        let dump = try CLI.run(["dump", "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        var document = try #require(try JSONSerialization.jsonObject(with: dump.stdoutBytes) as? [String: Any])
+        var receipt = try #require(document["receipt"] as? [String: Any])
+        receipt["bundle_id"] = "com.example.edited"
+        document["receipt"] = receipt
+        let spec = try JSONSerialization.data(withJSONObject: document)
+        let output = directory.appendingPathComponent("built.receipt").path
+        let device = "0EE7C0DE-0000-4000-8000-00000000BEEF"
+        let build = try CLI.run(["build", "-", "--ca", ca, "-o", output, "--device-id", device, "--layout", "ber"],
+                                stdin: spec)
+        #expect(build.status == 0, "\(build)")
+        let verify = try CLI.run(["verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.edited",
+                                  "--device-id", device, output])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        let other = try CLI.run(["verify", "--root", ca + "/root.pem", "--device-id",
+                                 "00000000-0000-0000-0000-000000000000", output])
+        #expect(other.status == 1)
+    }
+
+    @Test func rejectsBadSpecsAndMissingCAs() throws {
+        let bad = try CLI.run(["build", "-", "--ca", "/nonexistent", "-o", "/tmp/x"], stdin: Data("{}".utf8))
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("ca init"))
+        let both = try CLI.run(["build", "spec.json", "--synthetic", "3", "--ca", "x", "-o", "y"])
+        #expect(both.status == 2)
+    }
+}

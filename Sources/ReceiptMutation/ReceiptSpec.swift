@@ -1,0 +1,165 @@
+import Foundation
+import ReceiptASN1
+import ReceiptModel
+
+/// A JSON value as decoded from a build spec (booleans are told apart from numbers).
+enum SpecValue: Decodable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case string(String)
+    case array([SpecValue])
+    case object([String: SpecValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([SpecValue].self) {
+            self = .array(value)
+        } else if let value = try? container.decode([String: SpecValue].self) {
+            self = .object(value)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value rcpt can use")
+        }
+    }
+}
+
+/// Turns the `receipt` object of `rcpt dump --format json` (or the whole dump document) into a blueprint.
+///
+/// Field names come from the field table; each value is encoded as its field's kind says (UTF8String, IA5String,
+/// INTEGER, a boolean as INTEGER 0/1, raw bytes from hex). `in_app` holds one object per record; `unknown` maps
+/// type numbers to values. Any value may instead be an object: `{"raw": "<hex>"}` for exact value bytes, or
+/// `{"asn1": "UTF8String|IA5String|INTEGER|BOOLEAN", "value": …}`, with an optional `"version"`. Keys ending in
+/// `_ms` are derived and ignored. Unknown keys are errors, so typos do not vanish silently.
+public enum ReceiptSpec {
+    public static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
+        let root: SpecValue
+        do {
+            root = try JSONDecoder().decode(SpecValue.self, from: Data(data))
+        } catch {
+            throw MutationError("spec-invalid-json", "the spec is not valid JSON: \(error.localizedDescription)")
+        }
+        guard case .object(var object) = root else {
+            throw MutationError("spec-not-object", "the spec must be a JSON object (the receipt object of dump --format json)")
+        }
+        if case .object(let receipt)? = object["receipt"] { object = receipt }
+        var blueprint = ReceiptBlueprint(attributes: try attributes(object, scope: .receipt, path: "receipt"))
+        blueprint.sorted = true
+        return blueprint
+    }
+
+    static func attributes(_ object: [String: SpecValue], scope: FieldScope, path: String) throws(MutationError)
+        -> [AttributeSpec]
+    {
+        var specs: [AttributeSpec] = []
+        for key in object.keys.sorted() {
+            guard let value = object[key] else { continue }
+            if key.hasSuffix("_ms") { continue }
+            if key == "in_app", scope == .receipt {
+                guard case .array(let records) = value else {
+                    throw MutationError("spec-invalid-value", "\(path).in_app must be an array of objects")
+                }
+                for (index, record) in records.enumerated() {
+                    guard case .object(let fields) = record else {
+                        throw MutationError("spec-invalid-value", "\(path).in_app[\(index)] must be an object")
+                    }
+                    specs.append(.record(try attributes(fields, scope: .inApp, path: "\(path).in_app[\(index)]")))
+                }
+                continue
+            }
+            if key == "unknown" {
+                guard case .object(let unknown) = value else {
+                    throw MutationError("spec-invalid-value", "\(path).unknown must map type numbers to values")
+                }
+                for typeKey in unknown.keys.sorted() {
+                    guard let type = Int64(typeKey), let unknownValue = unknown[typeKey] else {
+                        throw MutationError("spec-invalid-type", "\(path).unknown: '\(typeKey)' is not a type number")
+                    }
+                    if let spec = try encode(unknownValue, type: type, kind: .unknown, scope: scope,
+                                             path: "\(path).unknown.\(typeKey)") {
+                        specs.append(spec)
+                    }
+                }
+                continue
+            }
+            guard let descriptor = FieldTable.descriptor(named: key, in: scope), descriptor.kind != .inAppRecords else {
+                throw MutationError("spec-unknown-field",
+                                    "\(path).\(key) is not a field rcpt knows; put other types under \"unknown\": {\"<type>\": value}")
+            }
+            if let spec = try encode(value, type: descriptor.type, kind: descriptor.kind, scope: scope,
+                                     path: "\(path).\(key)") {
+                specs.append(spec)
+            }
+        }
+        return specs
+    }
+
+    /// One attribute from a spec value; nil for JSON null (the field is left out).
+    static func encode(_ value: SpecValue, type: Int64, kind: FieldKind, scope: FieldScope, path: String)
+        throws(MutationError) -> AttributeSpec?
+    {
+        let defaultVersion = FieldTable.conventionalVersion(of: type, in: scope)
+        switch value {
+        case .null:
+            return nil
+        case .object(let form):
+            var version = defaultVersion
+            if case .integer(let explicit)? = form["version"] { version = explicit }
+            if case .string(let hex)? = form["raw"] {
+                guard let bytes = ASN1Primitives.bytes(fromHex: hex) else {
+                    throw MutationError("spec-invalid-hex", "\(path).raw is not hex")
+                }
+                return AttributeSpec(type: type, version: version, value: bytes)
+            }
+            guard case .string(let asn1)? = form["asn1"], let inner = form["value"] else {
+                throw MutationError("spec-invalid-value", "\(path) must be {\"raw\": hex} or {\"asn1\": type, \"value\": …}")
+            }
+            return try typed(asn1, inner, type: type, version: version, path: path)
+        case .string(let text):
+            switch kind {
+            case .ia5String, .date: return .ia5(type, text, version: defaultVersion)
+            case .raw:
+                guard let bytes = ASN1Primitives.bytes(fromHex: text) else {
+                    throw MutationError("spec-invalid-hex", "\(path) is raw bytes and must be hex")
+                }
+                return .raw(type, bytes, version: defaultVersion)
+            case .integer, .flag:
+                guard let number = Int64(text) else {
+                    throw MutationError("spec-invalid-value", "\(path) must be an integer")
+                }
+                return .integer(type, number, version: defaultVersion)
+            case .utf8String, .unknown, .inAppRecords:
+                return .utf8(type, text, version: defaultVersion)
+            }
+        case .integer(let number):
+            return .integer(type, number, version: defaultVersion)
+        case .bool(let flag):
+            return .integer(type, flag ? 1 : 0, version: defaultVersion)
+        case .array:
+            throw MutationError("spec-invalid-value", "\(path) cannot be an array")
+        }
+    }
+
+    static func typed(_ asn1: String, _ value: SpecValue, type: Int64, version: Int64, path: String)
+        throws(MutationError) -> AttributeSpec
+    {
+        var writer = ASN1Writer()
+        switch (asn1, value) {
+        case ("UTF8String", .string(let text)): writer.appendUTF8String(text)
+        case ("IA5String", .string(let text)): writer.appendIA5String(text)
+        case ("INTEGER", .integer(let number)): writer.appendInteger(number)
+        case ("BOOLEAN", .bool(let flag)): writer.appendBoolean(flag)
+        default:
+            throw MutationError("spec-invalid-value",
+                                "\(path): asn1 \"\(asn1)\" with this value is not supported (UTF8String, IA5String, INTEGER, BOOLEAN)")
+        }
+        return AttributeSpec(type: type, version: version, value: writer.bytes)
+    }
+}
