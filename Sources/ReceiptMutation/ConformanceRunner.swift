@@ -47,26 +47,47 @@ public enum ConformanceRunner {
         return results
     }
 
-    /// The exit status of `/bin/sh -c "exec <line>"`, or nil when it ran longer than `timeout` and was killed.
+    /// The exit status of `/bin/sh -c <line>` (128 + the signal if one ended it), or nil when it ran longer
+    /// than `timeout` seconds: then the shell's whole process group is killed, validator children included.
     static func runShell(_ line: String, timeout: Double) throws(MutationError) -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec " + line]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            throw MutationError("validator-failed", "cannot run /bin/sh: \(error.localizedDescription)")
+        var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawnattr_init(&attributes)
+        posix_spawn_file_actions_init(&actions)
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            posix_spawn_file_actions_destroy(&actions)
         }
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            return nil
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)  // a new group led by the shell
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        return process.terminationStatus
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", line]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        guard spawned == 0 else {
+            throw MutationError("validator-failed", "cannot start /bin/sh (error \(spawned))")
+        }
+        // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
+        var raw: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &raw, WNOHANG)
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR {
+                throw MutationError("validator-failed", "lost track of the validator process (errno \(errno))")
+            }
+            if DispatchTime.now().uptimeNanoseconds >= deadline {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+                return nil
+            }
+            usleep(5_000)
+        }
+        let signal = raw & 0x7F
+        return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
     }
 }
