@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# rcpt's benchmark suite (issue #6). In one run:
+#  - builds deterministic synthetic receipts of 0, 1 000, 10 000 and 100 000 in-app records with rcpt's own builder
+#    (signed by a throwaway TEST-ONLY CA) and takes one real receipt from Corpus/;
+#  - in-process full decode (every attribute, record and value) with rcpt and with a swift-asn1 implementation of
+#    the same work (Benchmarks/, the baseline): MB/s, records/s, ratio — the decode tallies must match;
+#  - whole processes on the same files: rcpt dump --format json, openssl asn1parse -i,
+#    openssl cms -verify -noverify: wall time and peak RSS;
+#  - instructions per in-app record under callgrind ((10 000-record run − 1 000-record run) / 9 000), a figure
+#    that does not drift with machine load.
+# Usage: scripts/bench.sh [--quick]   (--quick: 0 / 1 000 / 10 000 records, no 100 000-record file, no callgrind)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+"$root/scripts/bootstrap.sh"
+swift build --package-path "$root" -c release --product rcpt >&2
+swift build --package-path "$root/Benchmarks" -c release >&2
+rcpt="$root/.build/release/rcpt"
+bench="$root/Benchmarks/.build/release/rcpt-bench"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+sizes=(0 1000 10000 100000)
+[ $quick -eq 1 ] && sizes=(0 1000 10000)
+"$rcpt" ca init "$work/ca" 2>/dev/null
+files=()
+for n in "${sizes[@]}"; do
+    "$rcpt" build --synthetic "$n" --ca "$work/ca" -o "$work/synthetic-$n.receipt" 2>/dev/null
+    files+=("$work/synthetic-$n.receipt")
+done
+files+=("$root/Corpus/receipts/tpinappreceipt-sandbox-legacy.receipt")
+
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+iterations_for() { local size=$1; local n=$(( 40000000 / (size + 1) )); [ $n -lt 1 ] && n=1; [ $n -gt 2000 ] && n=2000; echo $n; }
+
+echo "In-process full decode (rcpt vs swift-asn1 baseline)"
+printf '%-34s %10s %9s | %9s %11s | %9s %11s | %6s\n' file bytes records "rcpt MB/s" "records/s" "asn1 MB/s" "records/s" ratio
+for file in "${files[@]}"; do
+    size=$(stat -c %s "$file")
+    iterations=$(iterations_for "$size")
+    ours=$("$bench" parse "$file" --engine rcpt --iterations "$iterations")
+    theirs=$("$bench" parse "$file" --engine swift-asn1 --iterations "$iterations")
+    if [ "$(echo "$ours" | sed 's/^[^ ]* //; s/ seconds=[^ ]* mbps=[^ ]* rps=[^ ]*//')" != \
+         "$(echo "$theirs" | sed 's/^[^ ]* //; s/ seconds=[^ ]* mbps=[^ ]* rps=[^ ]*//')" ]; then
+        echo "decode tallies differ for $file:" >&2; echo "$ours" >&2; echo "$theirs" >&2; exit 1
+    fi
+    printf '%-34s %10s %9s | %9s %11s | %9s %11s | %6s\n' "$(basename "$file")" "$size" "$(echo "$ours" | field records)" \
+        "$(echo "$ours" | field mbps)" "$(echo "$ours" | field rps)" "$(echo "$theirs" | field mbps)" \
+        "$(echo "$theirs" | field rps)" \
+        "$(awk -v a="$(echo "$ours" | field mbps)" -v b="$(echo "$theirs" | field mbps)" 'BEGIN { printf "%.2fx", a / b }')"
+done
+
+echo
+echo "Whole processes (wall seconds / peak MB)"
+printf '%-34s | %-18s | %-18s | %-18s\n' file "rcpt dump --format json" "openssl asn1parse -i" "openssl cms -noverify"
+measure() { /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1 || true; awk '{ printf "%.2f s / %.0f MB", $1, $2/1024 }' "$work/time"; }
+for file in "${files[@]}"; do
+    printf '%-34s | %-18s | %-18s | %-18s\n' "$(basename "$file")" \
+        "$(measure "$rcpt" dump --format json "$file")" \
+        "$(measure openssl asn1parse -inform DER -i -in "$file")" \
+        "$(measure openssl cms -verify -noverify -binary -inform DER -in "$file" -out /dev/null)"
+done
+
+if [ $quick -eq 0 ] && command -v valgrind >/dev/null; then
+    echo
+    echo "Instructions per in-app record (callgrind, (10 000 − 1 000) / 9 000)"
+    per_record() {
+        local engine=$1 a b
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.1k" "$bench" parse "$work/synthetic-1000.receipt" --engine "$engine" >/dev/null 2>&1
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.10k" "$bench" parse "$work/synthetic-10000.receipt" --engine "$engine" >/dev/null 2>&1
+        a=$(callgrind_annotate "$work/cg.1k" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+        b=$(callgrind_annotate "$work/cg.10k" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+        echo $(( (b - a) / 9000 ))
+    }
+    printf '  rcpt        %8s\n  swift-asn1  %8s\n' "$(per_record rcpt)" "$(per_record swift-asn1)"
+fi
