@@ -62,6 +62,27 @@ for file in "${files[@]}"; do
         "$(measure openssl cms -verify -noverify -binary -inform DER -in "$file" -out /dev/null)"
 done
 
+echo
+count=10000
+[ $quick -eq 1 ] && count=1000
+echo "Batch: $count real-shaped receipts (copies of Corpus/receipts)"
+mkdir -p "$work/batch"
+real=("$root"/Corpus/receipts/*.receipt)
+for ((i = 0; i < count; i++)); do cp "${real[$((i % ${#real[@]}))]}" "$work/batch/r$i.receipt"; done
+start=$(date +%s.%N)
+"$rcpt" dump --format jsonl "$work/batch" >/dev/null 2>&1 || true
+ours=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+start=$(date +%s.%N)
+for file in "$work"/batch/*.receipt; do
+    openssl cms -verify -noverify -binary -inform DER -in "$file" -out /dev/null >/dev/null 2>&1 || true
+done
+theirs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+printf '  rcpt dump --format jsonl DIR  %8.2f s
+  shell loop of openssl cms     %8.2f s
+  ratio                         %8.2fx
+' \
+    "$ours" "$theirs" "$(awk -v a="$theirs" -v b="$ours" 'BEGIN { print a / b }')"
+
 if [ $quick -eq 0 ] && command -v valgrind >/dev/null; then
     echo
     echo "Instructions per in-app record (callgrind, (10 000 − 1 000) / 9 000)"

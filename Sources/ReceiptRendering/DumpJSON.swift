@@ -23,9 +23,10 @@ public enum DumpJSON {
         sink([0x0A])
     }
 
-    /// Writes the document as one JSON value.
-    public static func write(_ inspection: Inspection, to json: inout JSONWriter) {
+    /// Writes the document as one JSON value, with a leading `file` member when given (batch output).
+    public static func write(_ inspection: Inspection, file: String? = nil, to json: inout JSONWriter) {
         json.object { json in
+            if let file { json.member("file", file) }
             json.member("schema", schema)
             writeInput(inspection.input, to: &json)
             if let receipt = inspection.receipt {

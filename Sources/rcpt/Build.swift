@@ -83,7 +83,7 @@ struct Build: ParsableCommand {
             }
             var blueprint: ReceiptBlueprint
             if let spec {
-                let json = try ReceiptInputOptions.read(spec)
+                let json = try InputFiles.read(spec)
                 do throws(MutationError) {
                     blueprint = try ReceiptSpec.blueprint(fromJSON: json)
                 } catch {

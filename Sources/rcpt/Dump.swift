@@ -1,34 +1,91 @@
 import ArgumentParser
+import Foundation
 import ReceiptRendering
 import ReceiptValidation
 
-/// `rcpt dump`: show everything in a receipt.
+/// `rcpt dump`: show everything in a receipt, or in many as JSON Lines.
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show everything in a receipt: container, certificates, signers, verification and every attribute.",
         discussion: """
             Malformed input is shown as far as it could be read, followed by the error and its byte offset.
 
-            Exit codes: 0 the receipt was read completely (whatever its validity; use verify for a verdict), \
+            Several files or directories (their regular files, sorted) are dumped as JSON Lines (--format jsonl): one \
+            rcpt.dump/1 object per receipt with a leading "file" member, unreadable ones included, in input order, \
+            inspected on --jobs threads, with a progress bar and a summary on standard error.
+
+            Exit codes: 0 every receipt was read completely (whatever its validity; use verify for a verdict), \
             2 unreadable input or usage error.
             """
     )
 
-    @OptionGroup var options: ReceiptInputOptions
+    /// Output formats of `dump`.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+        case jsonl
+    }
+
+    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input.", valueName: "file"))
+    var files: [String]
+
+    @Option(help: "Output format: text, json, or jsonl (one compact JSON object per receipt, for many receipts).")
+    var format: Format = .text
+
+    @Option(help: "Threads for --format jsonl (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var options: ReceiptReadingOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give a receipt file, a directory, or -") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        let several = files.count > 1 || files.contains { isDirectory($0) }
+        if several && format != .jsonl {
+            throw ValidationError("several receipts are dumped with --format jsonl")
+        }
+        if format == .jsonl && files.contains("-") {
+            throw ValidationError("--format jsonl reads files and directories, not standard input")
+        }
+    }
 
     func run() throws {
         try Console.guarded {
-            let input = try options.readInput()
-            let inspection = Inspector.inspect(input, options: InspectionOptions(
-                anchors: try options.anchors(), time: options.evaluationTime, inputFormat: options.inputFormat))
-            switch options.format {
-            case .json:
+            if format == .jsonl { return try runBatch() }
+            let file = files[0]
+            let inspection = Inspector.inspect(try InputFiles.read(file), options: try options.inspectionOptions())
+            switch format {
+            case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
             case .text:
                 DumpText(style: TextStyle(useColor: options.useColor()))
-                    .stream(inspection, name: options.displayName) { Console.write($0) }
+                    .stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
             }
             return inspection.readError == nil ? 0 : 2
         }
+    }
+
+    func runBatch() throws -> Int32 {
+        let paths = BatchDump.expand(files)
+        let batch = BatchDump(paths: paths, jobs: jobs, options: try options.inspectionOptions())
+        let showProgress = isatty(STDERR_FILENO) != 0
+        let started = Date()
+        let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in
+            guard showProgress, done == total || done % 100 == 0 else { return }
+            let width = 30
+            let filled = total == 0 ? width : done * width / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        })
+        let seconds = Date().timeIntervalSince(started)
+        Console.error("\(summary.receipts) receipts: \(summary.read) read (\(summary.valid) valid), "
+                      + "\(summary.unreadable) unreadable, in \(String(format: "%.2f", seconds)) s")
+        return summary.unreadable == 0 ? 0 : 2
+    }
+
+    func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 }

@@ -74,7 +74,7 @@ struct Mutate: ParsableCommand {
                 return 0
             }
             guard let file, let ca else { return 2 }
-            let input = try ReceiptInputOptions.read(file)
+            let input = try InputFiles.read(file)
             let kit: MutationKit
             do throws(CryptoError) {
                 kit = try MutationKit.load(from: ca, deviceID: ReceiptExpectations.parseDeviceID(deviceID) ?? [])

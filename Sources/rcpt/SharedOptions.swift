@@ -18,11 +18,8 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 extension InputFormat: ExpressibleByArgument {}
 
-/// Options every receipt-reading command shares.
-struct ReceiptInputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The receipt file, or - for standard input.", valueName: "file"))
-    var file: String
-
+/// How receipts are read and judged: wrapper, trust anchors, evaluation time, and text styling.
+struct ReceiptReadingOptions: ParsableArguments {
     @Option(name: .customLong("input-format"),
             help: "How the input is wrapped: binary, base64, json-request or pem (default: auto-detect).")
     var inputFormat: InputFormat?
@@ -36,9 +33,6 @@ struct ReceiptInputOptions: ParsableArguments {
             help: ArgumentHelp("Evaluate certificates and expiry at: creation (the receipt's creation date), now, or an RFC 3339 date.",
                                valueName: "time"))
     var at: String = "creation"
-
-    @Option(help: "Output format: text or json.")
-    var format: OutputFormat = .text
 
     @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
@@ -63,9 +57,25 @@ struct ReceiptInputOptions: ParsableArguments {
         }
     }
 
-    /// The input's bytes, from the file or standard input.
-    func readInput() throws -> [UInt8] { try Self.read(file) }
+    /// Inspection options from these flags and `expectations`.
+    func inspectionOptions(_ expectations: ReceiptExpectations = ReceiptExpectations()) throws -> InspectionOptions {
+        InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
+                          inputFormat: inputFormat)
+    }
 
+    func useColor() -> Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(STDOUT_FILENO) != 0
+        }
+    }
+}
+
+/// Reading input files.
+enum InputFiles {
     /// The bytes of `file`, or of standard input for `-`.
     static func read(_ file: String) throws -> [UInt8] {
         if file == "-" {
@@ -82,18 +92,8 @@ struct ReceiptInputOptions: ParsableArguments {
         return [UInt8](data)
     }
 
-    /// The name to show for the input.
-    var displayName: String { file == "-" ? "(stdin)" : file }
-
-    func useColor() -> Bool {
-        switch color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(STDOUT_FILENO) != 0
-        }
-    }
+    /// The name to show for `file`.
+    static func displayName(_ file: String) -> String { file == "-" ? "(stdin)" : file }
 }
 
 /// A failure that ends a command with a message on standard error and exit code 2.

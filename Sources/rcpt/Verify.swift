@@ -15,7 +15,13 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ReceiptInputOptions
+    @Argument(help: ArgumentHelp("The receipt file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @OptionGroup var options: ReceiptReadingOptions
 
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier the receipt must carry.")
     var bundleID: String?
@@ -39,17 +45,15 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Console.guarded {
-            let input = try options.readInput()
+            let input = try InputFiles.read(file)
             let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
                                                    deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID))
-            let inspection = Inspector.inspect(input, options: InspectionOptions(
-                anchors: try options.anchors(), time: options.evaluationTime, expectations: expectations,
-                inputFormat: options.inputFormat))
-            switch options.format {
+            let inspection = Inspector.inspect(input, options: try options.inspectionOptions(expectations))
+            switch format {
             case .json:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))
             case .text:
-                Console.write(VerifyReport.text(inspection, name: options.displayName,
+                Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
                                                 style: TextStyle(useColor: options.useColor()), verbose: verbose))
             }
             if let error = inspection.readError, error.layer != .payload { return 2 }
