@@ -90,7 +90,7 @@ let package = Package(
             name: "ReceiptDiffTests",
             dependencies: [
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
-                "ReceiptTestSupport",
+                "ReceiptSigning", "ReceiptMutation", "ReceiptTestSupport",
             ]
         ),
         .testTarget(

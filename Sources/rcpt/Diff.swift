@@ -1,14 +1,125 @@
 import ArgumentParser
+import Foundation
+import ReceiptDiff
+import ReceiptModel
+import ReceiptRendering
+import ReceiptValidation
 
-/// `rcpt diff`: compare two receipts (issue #5; being built).
+/// `rcpt diff`: compare two receipts, field by field and layer by layer.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two receipts, field by field and layer by layer.",
-        shouldDisplay: false
+        discussion: """
+            Compares what dump shows of receipts A and B: input, container, certificates, signers, verification \
+            and receipt (attributes and in-app records). Each change has a stable path, the old and new values and \
+            the byte offsets in A and B.
+
+            Matching: certificates by SHA-256 fingerprint, then by subject (a renewed certificate is changed, field \
+            by field); signers by position; attributes by type and occurrence (attributes[type=2#0]); in-app \
+            records by transaction_id, then original_transaction_id and purchase_date together, then by position \
+            (never two records with different transaction ids). Records are named by what matched them: \
+            in_app[transaction_id=…], in_app[original_transaction_id=…,purchase_date=…] or in_app[index=N], with #N \
+            for a repeated id.
+
+            BER and DER encodings of the same receipt are equal. --encoding also reports the input's size, digest \
+            and wrapper, indefinite and non-minimal lengths, constructed strings, SET order and encoded lengths \
+            (--only input shows the input layer by itself). The signature covers the content, so a change to the \
+            content also changes signers[0].signature.
+
+            --ignore PATH leaves out the changes at PATH and below it:
+              * matches any characters within a segment: in_app[*].purchase_date
+              a segment without [...] matches any selector: in_app.purchase_date
+              a selector without #N matches all occurrences: attributes[type=12]
+              a single name matches that field at any depth: purchase_date
+              an attribute's field name stands for it: receipt_creation_date
+
+            Exit codes: 0 equal under the chosen options, 1 different, 2 unreadable input (the message says A: or \
+            B:) or usage error. A malformed receipt is diffed as far as it could be read, and where reading stopped \
+            is shown.
+            """
     )
 
+    @OptionGroup var options: DiffOptionsGroup
+
     func run() throws {
-        Console.error("rcpt diff is not available yet")
-        throw ExitCode(2)
+        try Console.guarded {
+            let patterns = try options.ignorePatterns()
+            let inspectionOptions = try options.reading.inspectionOptions()
+            let bytesA = try options.readInput(options.fileA, side: "A")
+            let bytesB = try options.readInput(options.fileB, side: "B")
+            let (inspectionA, inspectionB) = ReceiptDiff.inspect(bytesA, bytesB, options: inspectionOptions)
+            for (side, inspection) in [("A", inspectionA), ("B", inspectionB)] {
+                if let reason = ReceiptDiff.unreadableReason(inspection) {
+                    throw CommandFailure.unreadable("\(side): \(reason)")
+                }
+            }
+            let result = ReceiptDiff.compare(
+                DiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
+                DiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
+                options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
+            switch options.format {
+            case .json:
+                DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }
+            case .text:
+                DiffText(style: TextStyle(useColor: options.reading.useColor())).stream(result) { Console.write($0) }
+            }
+            return result.isEqual ? 0 : 1
+        }
+    }
+}
+
+extension DiffLayer: ExpressibleByArgument {}
+
+/// The options of `rcpt diff`: two inputs, and otherwise what every receipt-reading command takes.
+struct DiffOptionsGroup: ParsableArguments {
+    @Argument(help: ArgumentHelp("Receipt A (the old one), or - for standard input.", valueName: "a"))
+    var fileA: String
+
+    @Argument(help: ArgumentHelp("Receipt B (the new one), or - for standard input.", valueName: "b"))
+    var fileB: String
+
+    @Option(name: .customLong("ignore"),
+            help: ArgumentHelp("Leave out changes at this path and below it (rules below). Repeatable.",
+                               valueName: "path"))
+    var ignore: [String] = []
+
+    @Flag(help: "Also report encoding-level differences (BER vs DER, lengths, order), equal by default.")
+    var encoding = false
+
+    @Option(name: .customLong("only"),
+            help: ArgumentHelp("Compare only this layer. Repeatable.",
+                               valueName: "layer"))
+    var only: [DiffLayer] = []
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @OptionGroup var reading: ReceiptReadingOptions
+
+    func validate() throws {
+        if fileA == "-" && fileB == "-" {
+            throw ValidationError("only one of A and B can be - (standard input)")
+        }
+        _ = try ignorePatterns()
+    }
+
+    /// The parsed `--ignore` patterns.
+    func ignorePatterns() throws -> [IgnorePattern] {
+        do throws(IgnorePattern.ParseError) {
+            return try ignore.map { (text: String) throws(IgnorePattern.ParseError) -> IgnorePattern in
+                try IgnorePattern(text)
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// One input's bytes, from its file or standard input; failures name the side.
+    func readInput(_ file: String, side: String) throws -> [UInt8] {
+        do {
+            return try InputFiles.read(file)
+        } catch let failure as CommandFailure {
+            throw CommandFailure.unreadable("\(side): \(failure.description)")
+        }
     }
 }

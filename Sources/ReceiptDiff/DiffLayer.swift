@@ -1,0 +1,19 @@
+/// A layer of what `rcpt dump` shows, in the order a diff reports them.
+public enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The input file: size, digest and how it was wrapped (encoding-level facts).
+    case input
+    /// The PKCS#7 SignedData around the content: versions, algorithms, content type, trailing bytes.
+    case container
+    /// The embedded certificates, matched by SHA-256 fingerprint.
+    case certificates
+    /// The SignerInfos: identifiers, algorithms, signed attributes and signature.
+    case signers
+    /// The signature and chain verdicts.
+    case verification
+    /// The payload: top-level attributes and in-app purchase records.
+    case receipt
+
+    private var rank: Int { DiffLayer.allCases.firstIndex(of: self) ?? 0 }
+
+    public static func < (lhs: DiffLayer, rhs: DiffLayer) -> Bool { lhs.rank < rhs.rank }
+}

@@ -1,0 +1,38 @@
+import ReceiptValidation
+
+/// Compares the verdicts: signature, chain, the anchor reached, the chain as built, and the errors.
+///
+/// The instant the chain is evaluated at is not compared: by default it is each receipt's creation date, whose
+/// change is reported as an attribute change already.
+enum VerificationComparison {
+    /// Field by field when both sides were verified; added or removed as a whole otherwise.
+    static func compare(_ a: VerificationSummary?, _ b: VerificationSummary?, into sink: inout ChangeSink) {
+        let root = DiffPath("verification")
+        switch (a, b) {
+        case (nil, nil):
+            return
+        case (let a?, nil):
+            sink.append(Change(path: root, kind: .removed, layer: .verification, old: .fields(fields(a)), new: nil,
+                               offsetA: nil, offsetB: nil))
+        case (nil, let b?):
+            sink.append(Change(path: root, kind: .added, layer: .verification, old: nil, new: .fields(fields(b)),
+                               offsetA: nil, offsetB: nil))
+        case (let a?, let b?):
+            for (old, new) in zip(fields(a), fields(b)) {
+                sink.compare(root.appending(old.name), .verification, old.value, new.value, offsetA: nil,
+                             offsetB: nil)
+            }
+        }
+    }
+
+    /// The compared verdicts, in the order `rcpt dump` shows them.
+    static func fields(_ summary: VerificationSummary) -> [DiffField] {
+        [
+            DiffField("signature", .word(summary.signature.rawValue)),
+            DiffField("chain", .word(summary.chain.rawValue)),
+            DiffField("anchor", summary.anchor.map(DiffValue.word) ?? .null),
+            DiffField("path", .list(summary.path.map(DiffValue.word))),
+            DiffField("errors", .list(summary.errors.map(DiffValue.word))),
+        ]
+    }
+}
