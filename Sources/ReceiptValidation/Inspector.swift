@@ -11,6 +11,9 @@ public struct InspectionOptions: Sendable {
     public var expectations: ReceiptExpectations
     public var inputFormat: InputFormat?
     public var limits: ASN1Limits
+    /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
+    /// and chain are always checked; callers that ignore content findings (diff) may skip them.
+    public var checksContent = true
 
     public init(anchors: TrustAnchors, time: EvaluationTime = .creation,
                 expectations: ReceiptExpectations = ReceiptExpectations(), inputFormat: InputFormat? = nil,
@@ -65,8 +68,10 @@ public enum Inspector {
         inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,
                                             anchors: options.anchors, time: resolved.seconds,
                                             findings: &inspection.findings)
-        inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations, at: resolved.seconds,
-                                                   now: now ?? currentTime())
+        if options.checksContent {
+            inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
+                                                       at: resolved.seconds, now: now ?? currentTime())
+        }
         return inspection
     }
 
