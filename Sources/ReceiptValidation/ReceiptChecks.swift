@@ -28,7 +28,7 @@ enum ReceiptChecks {
         findings += expectedValues(payload, expectations)
         findings += creationDate(receipt, payload, now: now)
         findings += expiry(receipt, payload, at: time)
-        findings += RecordChecks.check(payload)
+        findings += RecordChecks.check(payload, at: time)
         return findings
     }
 
@@ -105,48 +105,6 @@ enum ReceiptChecks {
            expires.secondsSinceEpoch < created.secondsSinceEpoch {
             findings.append(Finding(.error, "expiration-before-creation", at: payload.first(21)?.offset,
                                     "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
-        }
-        findings += subscriptionStates(payload, at: time, instant: instant)
-        return findings
-    }
-
-    /// One finding per subscription product: active or not at `time`, by its latest expires_date; plus a finding
-    /// per cancelled purchase and per record that expires before it was bought.
-    static func subscriptionStates(_ payload: ReceiptPayload, at time: Int64, instant: String) -> [Finding] {
-        var findings: [Finding] = []
-        var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
-        var productOrder: [String] = []
-        for record in payload.inAppRecords {
-            let attributes = record.attributes  // decoded once per record
-            func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
-            let product = text(first(1702)) ?? "?"
-            if case .date(_, let cancelled?)? = first(1712)?.value {
-                findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
-                                        "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
-                continue
-            }
-            guard case .date(_, let expires?)? = first(1708)?.value else { continue }
-            var purchase: ReceiptDate?
-            if case .date(_, let parsed?)? = first(1704)?.value { purchase = parsed }
-            if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
-                findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
-                                        "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
-            }
-            if let known = latest[product] {
-                if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
-                    latest[product] = (expires, purchase, record.offset)
-                }
-            } else {
-                productOrder.append(product)
-                latest[product] = (expires, purchase, record.offset)
-            }
-        }
-        for product in productOrder {
-            guard let state = latest[product] else { continue }
-            let started = (state.purchase?.secondsSinceEpoch ?? Int64.min) <= time
-            let active = state.expires.secondsSinceEpoch > time && started
-            findings.append(Finding(.info, active ? "subscription-active" : "subscription-expired", at: state.offset,
-                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))"))
         }
         return findings
     }
