@@ -61,3 +61,23 @@ static inline void *rcpt_x509_store_ctx_get_app_data(X509_STORE_CTX *context) {
 }
 
 #endif
+
+// ---- OpenSSLCMSOracle helpers (appended for the differential fuzz harness; own include guard). ----
+#ifndef RCPT_COPENSSL_CMS_ORACLE_HELPERS
+#define RCPT_COPENSSL_CMS_ORACLE_HELPERS
+
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/objects.h>
+
+/// The eContent OCTET STRING of a decoded SignedData ContentInfo, or NULL when it is detached or not SignedData.
+static inline const ASN1_OCTET_STRING *rcpt_cms_signed_econtent(CMS_ContentInfo *cms) {
+    if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) return NULL;
+    ASN1_OCTET_STRING **position = CMS_get0_content(cms);
+    return position == NULL ? NULL : *position;
+}
+
+/// Whether ERR_get_error_all's `flags` say its `data` is a string.
+static inline int rcpt_err_data_is_string(int flags) { return (flags & ERR_TXT_STRING) != 0; }
+
+#endif

@@ -42,6 +42,11 @@ public struct ASN1Reader: Sendable {
             throw ASN1Error(.unexpectedEndOfContents, at: offset,
                             "end-of-contents marker where an element was expected")
         }
+        // [UNIVERSAL 0] is reserved for the end-of-contents marker in every form (X.690 §8.1.5), not an element.
+        if header.tag.tagClass == .universal && header.tag.number == 0 {
+            throw ASN1Error(.invalidEndOfContents, at: offset,
+                            "[UNIVERSAL 0] is reserved for end-of-contents and cannot be an element")
+        }
         guard let length = header.length else {
             do {
                 let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,

@@ -209,6 +209,10 @@ public enum SignedDataReader {
                 findings.append(Finding(.warning, "pkcs7-extra-content", at: octets.end,
                                         "more than one element inside eContent [0]"))
             }
+            if try next(&cursor, "the EncapsulatedContentInfo") != nil {
+                findings.append(Finding(.warning, "pkcs7-extra-content", at: explicit.end,
+                                        "EncapsulatedContentInfo has more than two fields"))
+            }
         }
 
         mutating func signerInfo(_ node: ASN1Node) throws(PKCS7Error) -> SignerInfo {

@@ -1,0 +1,91 @@
+import Foundation
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+import ReceiptSigning
+
+/// What seeds are made from: the real receipts, their payloads, records and dates, and a TEST-ONLY signer.
+struct SeedSources {
+    /// Real receipts by file name (without `.receipt`), sorted by name.
+    var receipts: [(name: String, bytes: [UInt8])]
+    /// The DER certificates in `Corpus/certs/`, by file name.
+    var certificates: [(name: String, bytes: [UInt8])]
+    /// Signs payloads with the committed TEST-ONLY chain.
+    var signer: ReceiptSigner
+
+    /// 2000-01-01 and 2100-01-01: the TEST-ONLY chain's validity.
+    static let notBefore: Int64 = 946_684_800
+    static let notAfter: Int64 = 4_102_444_800
+
+    init(root: String, keys: String) throws {
+        let manager = FileManager.default
+        let receiptDirectory = root + "/Corpus/receipts"
+        receipts = try manager.contentsOfDirectory(atPath: receiptDirectory).filter { $0.hasSuffix(".receipt") }
+            .sorted().map { name in
+                (String(name.dropLast(".receipt".count)), try Self.read(receiptDirectory + "/" + name))
+            }
+        let certificateDirectory = root + "/Corpus/certs"
+        certificates = try manager.contentsOfDirectory(atPath: certificateDirectory).filter { $0.hasSuffix(".cer") }
+            .sorted().map { name in
+                (String(name.dropLast(".cer".count)), try Self.read(certificateDirectory + "/" + name))
+            }
+        do {
+            signer = ReceiptSigner(authority: try CertificateAuthorityFiles.load(from: keys))
+        } catch {
+            throw SeedError("cannot load the TEST-ONLY signing chain from \(keys) (run with --new-keys once): \(error)")
+        }
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw SeedError("cannot read \(path)") }
+        return [UInt8](data)
+    }
+
+    /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (1024-bit keys keep signed seeds small).
+    static func writeKeys(to directory: String) throws {
+        let authority = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
+                                                              keyBits: 1024, label: "rcpt fuzz seeds")
+        try CertificateAuthorityFiles.write(authority, to: directory, force: true)
+    }
+
+    // MARK: - Parts of real receipts
+
+    /// The payload (eContent, segments joined) of a receipt.
+    static func payload(of receipt: [UInt8]) -> [UInt8]? {
+        let result = SignedDataReader.read(receipt)
+        guard result.error == nil, let content = result.signedData.encapsulatedContent, content.octetString != nil
+        else { return nil }
+        var bytes: [UInt8] = []
+        for segment in content.segments { bytes += receipt[segment] }
+        return bytes
+    }
+
+    /// The type-17 values (in-app record SETs) of a payload, in order.
+    static func recordValues(of payload: [UInt8]) -> [[UInt8]] {
+        let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
+                                      nodesRead: 0)
+        return read.attributes.filter { $0.type == FieldTable.inAppRecordType }.map { Array(read.valueBytes($0)) }
+    }
+
+    /// The text of every date-kind attribute of a payload and its records, in order.
+    static func dates(in payload: [UInt8]) -> [String] {
+        let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
+                                      nodesRead: 0)
+        var result: [String] = []
+        func collect(_ attribute: ReceiptAttribute) {
+            if case .date(let text, _) = attribute.value { result.append(text) }
+        }
+        for attribute in read.attributes {
+            collect(attribute)
+            for inner in attribute.record?.attributes ?? [] { collect(inner) }
+        }
+        return result
+    }
+}
+
+/// A seed-building failure, with its reason.
+struct SeedError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Compares the speed of rcpt's `attributes` and `ber` harnesses with swift-asn1 harnesses of the same shape
+# (`baseline-attributes`, `baseline-ber`: same inputs, same -max_len, same sanitizer, same build), in one run.
+#
+#   scripts/fuzz-speed.sh [--time S] [--passes N]
+#
+# Three measures per pair, each taken alternately (ours, theirs, ours, theirs) so load on the machine hits both:
+#   valid   the committed seeds (real and synthetic payloads and receipts, nearly all well-formed, which both
+#           read completely), 50 copies each,
+#           N passes through the harness (-runs=0); inputs per second of wall time, less the start-up time;
+#   replay  the same over the committed seeds plus the working corpus of the campaign (mostly damaged inputs,
+#           each cut to -max_len), where swift-asn1 stops at the first error and ours reads on;
+#   fuzz    libFuzzer's own exec/s over S seconds from the same seeds with the same -seed.
+# The ratio is ours ÷ swift-asn1: above 1 means ours is faster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+seconds=60
+passes=5
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --time) seconds=$2; shift ;;
+        --passes) passes=$2; shift ;;
+        *) echo "usage: scripts/fuzz-speed.sh [--time S] [--passes N]" >&2; exit 2 ;;
+    esac
+    shift
+done
+BIN=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build}/release
+WORK=${FUZZ_WORK:-$ROOT/Fuzz/.build-work}
+export SWIFT_BACKTRACE=enable=no
+scripts/fuzz.sh build >/dev/null
+
+now() { date +%s.%N; }
+
+# Seconds one process takes to run `passes` passes over directory $2.
+replay_seconds() {
+    local binary=$1 directory=$2 max_len=$3 started total=0 pass
+    for pass in $(seq "$passes"); do
+        started=$(now)
+        "$binary" -runs=0 -max_len="$max_len" "$directory" >/dev/null 2>&1
+        total=$(echo "$total + $(now) - $started" | bc -l)
+    done
+    echo "$total"
+}
+
+fuzz_rate() {
+    local binary=$1 harness=$2 max_len=$3 scratch
+    scratch=$(mktemp -d)
+    "$binary" -seed=1 -max_total_time="$seconds" -max_len="$max_len" -dict="$ROOT/Corpus/fuzz/$harness.dict" \
+        -print_final_stats=1 "$scratch" "$ROOT/Corpus/fuzz/$harness" 2>&1 \
+        | sed -n 's/^stat::average_exec_per_sec: *//p'
+    rm -rf "$scratch"
+}
+
+printf '%-12s %-8s %14s %14s %8s\n' harness measure "rcpt" "swift-asn1" ratio
+for harness in attributes ber; do
+    max_len=$(sed -n 's/^max_len = //p' "Corpus/fuzz/$harness.options")
+    inputs=$(mktemp -d)
+    empty=$(mktemp -d)
+    for file in "Corpus/fuzz/$harness"/* "$WORK/corpus/$harness"/*; do
+        [ -f "$file" ] && head -c "$max_len" "$file" >"$inputs/$(sha1sum "$file" | cut -c1-40)"
+    done
+    count=$(find "$inputs" -type f | wc -l)
+    ours_startup=$(replay_seconds "$BIN/$harness" "$empty" "$max_len")
+    theirs_startup=$(replay_seconds "$BIN/baseline-$harness" "$empty" "$max_len")
+    ours=$(replay_seconds "$BIN/$harness" "$inputs" "$max_len")
+    theirs=$(replay_seconds "$BIN/baseline-$harness" "$inputs" "$max_len")
+    ours=$(echo "$ours + $(replay_seconds "$BIN/$harness" "$inputs" "$max_len") - 2 * $ours_startup" | bc -l)
+    theirs=$(echo "$theirs + $(replay_seconds "$BIN/baseline-$harness" "$inputs" "$max_len") - 2 * $theirs_startup" \
+        | bc -l)
+    ours_rate=$(echo "2 * $passes * $count / $ours" | bc -l)
+    theirs_rate=$(echo "2 * $passes * $count / $theirs" | bc -l)
+    printf '%-12s %-8s %14.0f %14.0f %8.2f   (%d inputs × %d passes, inputs/s)\n' "$harness" replay "$ours_rate" \
+        "$theirs_rate" "$(echo "$ours_rate / $theirs_rate" | bc -l)" "$count" $((2 * passes))
+    valid=$(mktemp -d)
+    for file in "Corpus/fuzz/$harness"/*; do
+        for copy in $(seq 50); do head -c "$max_len" "$file" >"$valid/$(basename "$file")-$copy"; done
+    done
+    valid_count=$(find "$valid" -type f | wc -l)
+    ours=$(replay_seconds "$BIN/$harness" "$valid" "$max_len")
+    theirs=$(replay_seconds "$BIN/baseline-$harness" "$valid" "$max_len")
+    ours=$(echo "$ours + $(replay_seconds "$BIN/$harness" "$valid" "$max_len") - 2 * $ours_startup" | bc -l)
+    theirs=$(echo "$theirs + $(replay_seconds "$BIN/baseline-$harness" "$valid" "$max_len") - 2 * $theirs_startup" \
+        | bc -l)
+    ours_rate=$(echo "2 * $passes * $valid_count / $ours" | bc -l)
+    theirs_rate=$(echo "2 * $passes * $valid_count / $theirs" | bc -l)
+    printf '%-12s %-8s %14.0f %14.0f %8.2f   (%d seeds × 50 copies × %d passes, inputs/s)\n' "$harness" valid \
+        "$ours_rate" "$theirs_rate" "$(echo "$ours_rate / $theirs_rate" | bc -l)" "$((valid_count / 50))" \
+        $((2 * passes))
+    rm -rf "$valid"
+    ours_fuzz=$(fuzz_rate "$BIN/$harness" "$harness" "$max_len")
+    theirs_fuzz=$(fuzz_rate "$BIN/baseline-$harness" "$harness" "$max_len")
+    printf '%-12s %-8s %14s %14s %8.2f   (%d s each, exec/s)\n' "$harness" fuzz "$ours_fuzz" "$theirs_fuzz" \
+        "$(echo "$ours_fuzz / $theirs_fuzz" | bc -l)" "$seconds"
+    rm -rf "$inputs" "$empty"
+done
