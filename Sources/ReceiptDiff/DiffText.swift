@@ -79,7 +79,7 @@ public struct DiffText {
             guard !fields.isEmpty else { return color("\(marker)     (no fields)") + "\n" }
             let width = min(28, fields.map(\.name.count).max() ?? 0)
             return fields.map { field in
-                let head = "\(marker)     \(rightPad(field.name, width))  "
+                let head = "\(marker)     \(TextLayout.rightPad(field.name, width))  "
                 guard case .list(let items) = field.value, !items.isEmpty else {
                     return color(head + inline(field.value)) + "\n"
                 }
@@ -100,7 +100,7 @@ public struct DiffText {
     /// A value on one line.
     func inline(_ value: DiffValue) -> String {
         switch value {
-        case .text(let text): return quoted(text)
+        case .text(let text): return TextLayout.quoted(text)
         case .word(let word): return word
         case .number(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
@@ -136,26 +136,4 @@ public struct DiffText {
         return ASN1Primitives.hex(bytes.prefix(rawPreviewBytes)) + "… (\(bytes.count) bytes)"
     }
 
-    /// A receipt string in double quotes, with quotes, backslashes and control characters escaped.
-    func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// `text` padded with spaces to `width` characters.
-    func rightPad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
 }

@@ -176,21 +176,21 @@ public struct DumpText {
         var name = attribute.name
         if let descriptor = attribute.descriptor, !descriptor.isDocumented { name += " (undocumented)" }
         if attribute.descriptor == nil { name += " (unknown)" }
-        let offset = style.dim(leftPad("@\(attribute.offset)", 8))
+        let offset = style.dim(TextLayout.leftPad("@\(attribute.offset)", 8))
         let version = attribute.version.map { "v\($0)" } ?? "v?"
-        let head = "\(pad)\(offset) \(leftPad(type, 5)) \(rightPad(name, 34)) \(rightPad(version, 3)) "
-            + style.dim(rightPad(attribute.asn1TypeName, 12))
+        let head = "\(pad)\(offset) \(TextLayout.leftPad(type, 5)) \(TextLayout.rightPad(name, 34)) \(TextLayout.rightPad(version, 3)) "
+            + style.dim(TextLayout.rightPad(attribute.asn1TypeName, 12))
         return head + " " + valueText(attribute, payload: payload) + "\n"
     }
 
     func valueText(_ attribute: ReceiptAttribute, payload: ReceiptPayload) -> String {
         switch attribute.value {
-        case .text(let text): return style.green(quoted(text))
+        case .text(let text): return style.green(TextLayout.quoted(text))
         case .date(let text, let parsed):
             if text.isEmpty { return style.dim("\"\" (no date)") }
-            guard let parsed else { return style.red(quoted(text)) + " (not a date)" }
+            guard let parsed else { return style.red(TextLayout.quoted(text)) + " (not a date)" }
             let utc = parsed.rfc3339UTC
-            return style.green(quoted(text)) + (utc == text ? "" : style.dim(" = \(utc)"))
+            return style.green(TextLayout.quoted(text)) + (utc == text ? "" : style.dim(" = \(utc)"))
         case .integer(let number): return String(number)
         case .largeInteger(let hex): return "0x" + hex
         case .boolean(let flag): return flag ? "true" : "false"
@@ -208,9 +208,9 @@ public struct DumpText {
         for finding in findings {
             let severity: String
             switch finding.severity {
-            case .error: severity = style.red(rightPad("error", 7))
-            case .warning: severity = style.yellow(rightPad("warning", 7))
-            case .info: severity = style.dim(rightPad("info", 7))
+            case .error: severity = style.red(TextLayout.rightPad("error", 7))
+            case .warning: severity = style.yellow(TextLayout.rightPad("warning", 7))
+            case .info: severity = style.dim(TextLayout.rightPad("info", 7))
             }
             let place = finding.offset.map { "@\($0)" } ?? ""
             out += "  \(severity) \(finding.code) \(style.dim(place))  \(finding.message)\n"
@@ -233,28 +233,4 @@ public struct DumpText {
         return ASN1Primitives.hex(bytes.prefix(rawPreviewBytes)) + style.dim("… (\(bytes.count) bytes)")
     }
 
-    func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    func leftPad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
-
-    func rightPad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
 }
