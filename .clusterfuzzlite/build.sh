@@ -24,6 +24,7 @@ FLAGS="$FLAGS -Xlinker -rpath=\$ORIGIN/lib"
 SCRATCH=${SCRATCH:-$ROOT/Fuzz/.build-oss-fuzz}
 
 mkdir -p "$OUT/lib"
+rm -f "$SCRATCH/release.yaml"  # re-plan, so sources added to the main package since the last build are seen
 for harness in $HARNESSES; do
     # One product at a time: Fuzz/ also holds fuzz-corpus, an ordinary tool with its own main.
     # shellcheck disable=SC2086

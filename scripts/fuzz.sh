@@ -97,6 +97,9 @@ build_harnesses() {
     started=$(date +%s)
     echo "fuzz.sh: building ${products[*]} ($sanitizer sanitizer) in ${SCRATCH#$ROOT/}"
     "$ROOT/scripts/bootstrap.sh"
+    # SwiftPM does not re-plan a build when a source file is added to the path dependency (the main package), so
+    # a kept build folder would miss it ("cannot find … in scope"); dropping the plan makes it look again.
+    rm -f "$SCRATCH/release.yaml"
     for product in "${products[@]}"; do
         # One product at a time: the package also holds fuzz-corpus, an ordinary tool with its own main.
         if ! nice -n 10 swift build --package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c release \
