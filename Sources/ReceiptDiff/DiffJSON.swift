@@ -10,17 +10,12 @@ import ReceiptValidation
 public enum DiffJSON {
     /// The newline-terminated document's bytes.
     public static func render(_ result: DiffResult, pretty: Bool = true) -> [UInt8] {
-        var json = JSONWriter(pretty: pretty)
-        write(result, to: &json)
-        return json.bytes + [0x0A]
+        JSONWriter.document(pretty: pretty) { write(result, to: &$0) }
     }
 
     /// Writes the newline-terminated document to `sink` in chunks.
     public static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping ([UInt8]) -> Void) {
-        var json = JSONWriter(pretty: pretty, sink: sink)
-        write(result, to: &json)
-        json.flush()
-        sink([0x0A])
+        JSONWriter.streamDocument(pretty: pretty, to: sink) { write(result, to: &$0) }
     }
 
     /// Writes the document as one JSON value.

@@ -10,17 +10,14 @@ public enum DumpJSON {
 
     /// The document's bytes, newline-terminated.
     public static func render(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
-        var json = JSONWriter(pretty: pretty, reservingCapacity: 4096 + (inspection.receipt?.bytes.count ?? 0) * 4)
-        write(inspection, to: &json)
-        return json.bytes + [0x0A]
+        JSONWriter.document(pretty: pretty, reservingCapacity: 4096 + (inspection.receipt?.bytes.count ?? 0) * 4) {
+            write(inspection, to: &$0)
+        }
     }
 
     /// Writes the newline-terminated document to `sink` in chunks, never holding all of it.
     public static func stream(_ inspection: Inspection, pretty: Bool = true, to sink: @escaping ([UInt8]) -> Void) {
-        var json = JSONWriter(pretty: pretty, sink: sink)
-        write(inspection, to: &json)
-        json.flush()
-        sink([0x0A])
+        JSONWriter.streamDocument(pretty: pretty, to: sink) { write(inspection, to: &$0) }
     }
 
     /// Writes the document as one JSON value, with a leading `file` member when given (batch output).

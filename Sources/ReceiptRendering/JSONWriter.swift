@@ -27,6 +27,23 @@ public struct JSONWriter {
         bytes.reserveCapacity(chunkSize + 4096)
     }
 
+    /// A newline-terminated JSON document that `body` writes, held whole.
+    public static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
+                                _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(pretty: pretty, reservingCapacity: capacity)
+        body(&json)
+        return json.bytes + [0x0A]
+    }
+
+    /// A newline-terminated JSON document that `body` writes, handed to `sink` in chunks, never held whole.
+    public static func streamDocument(pretty: Bool, to sink: @escaping ([UInt8]) -> Void,
+                                      _ body: (inout JSONWriter) -> Void) {
+        var json = JSONWriter(pretty: pretty, sink: sink)
+        body(&json)
+        json.flush()
+        sink([0x0A])
+    }
+
     /// Hands everything pending to the sink (no-op without one).
     public mutating func flush() {
         guard let sink, !bytes.isEmpty else { return }
