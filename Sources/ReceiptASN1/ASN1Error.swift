@@ -26,6 +26,7 @@ public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
     public var message: String
 
+    @inlinable
     public init(_ code: Code, at offset: Int, _ message: String) {
         self.code = code
         self.offset = offset

@@ -12,6 +12,7 @@ public struct ASN1Limits: Sendable, Hashable {
     /// The most segments one constructed string may be split into, nested segments included.
     public var maximumSegments: Int
 
+    @inlinable
     public init(maximumDepth: Int = 64, maximumNodes: Int = 50_000_000, maximumSegments: Int = 100_000) {
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes
@@ -19,5 +20,5 @@ public struct ASN1Limits: Sendable, Hashable {
     }
 
     /// The defaults used by every command unless overridden.
-    public static let `default` = ASN1Limits()
+    @inlinable public static var `default`: ASN1Limits { ASN1Limits() }
 }

@@ -17,6 +17,7 @@ public struct ASN1Node: Sendable, Hashable {
     /// Non-canonical header choices found in this element's own identifier and length octets.
     public var anomalies: ASN1HeaderAnomalies
 
+    @inlinable
     public init(tag: ASN1Tag, offset: Int, contentStart: Int, contentEnd: Int, end: Int, depth: Int,
                 anomalies: ASN1HeaderAnomalies) {
         self.tag = tag
@@ -28,11 +29,11 @@ public struct ASN1Node: Sendable, Hashable {
         self.anomalies = anomalies
     }
 
-    public var isIndefiniteLength: Bool { anomalies.contains(.indefiniteLength) }
-    public var headerLength: Int { contentStart - offset }
-    public var contentLength: Int { contentEnd - contentStart }
-    public var encodedLength: Int { end - offset }
-    public var headerRange: Range<Int> { offset..<contentStart }
-    public var contentRange: Range<Int> { contentStart..<contentEnd }
-    public var encodingRange: Range<Int> { offset..<end }
+    @inlinable public var isIndefiniteLength: Bool { anomalies.contains(.indefiniteLength) }
+    @inlinable public var headerLength: Int { contentStart - offset }
+    @inlinable public var contentLength: Int { contentEnd - contentStart }
+    @inlinable public var encodedLength: Int { end - offset }
+    @inlinable public var headerRange: Range<Int> { offset..<contentStart }
+    @inlinable public var contentRange: Range<Int> { contentStart..<contentEnd }
+    @inlinable public var encodingRange: Range<Int> { offset..<end }
 }

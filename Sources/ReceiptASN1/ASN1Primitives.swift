@@ -2,21 +2,35 @@
 public enum ASN1Primitives {
     /// An INTEGER that fits in 64 bits, or nil when it does not (or is empty).
     public static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
-        guard !range.isEmpty, range.count <= 8, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+        bytes.withUnsafeBufferPointer { int64($0, range) }
+    }
+
+    /// The same, over a borrowed buffer (the payload's hot path).
+    @inlinable @inline(__always)
+    public static func int64(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        guard !range.isEmpty, range.count <= 8, range.lowerBound >= 0, range.upperBound <= buffer.count else {
             return nil
         }
-        var value: Int64 = bytes[range.lowerBound] >= 0x80 ? -1 : 0
-        for index in range {
-            value = value << 8 | Int64(bytes[index])
+        var value: Int64 = buffer[range.lowerBound] >= 0x80 ? -1 : 0
+        var index = range.lowerBound
+        while index < range.upperBound {
+            value = value &<< 8 | Int64(buffer[index])
+            index &+= 1
         }
         return value
     }
 
     /// Whether an INTEGER's content has a redundant leading 0x00 or 0xFF octet (forbidden by X.690 §8.3.2).
     public static func isNonMinimalInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        guard range.count >= 2, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
-        let first = bytes[range.lowerBound]
-        let second = bytes[range.lowerBound + 1]
+        bytes.withUnsafeBufferPointer { isNonMinimalInteger($0, range) }
+    }
+
+    /// The same, over a borrowed buffer.
+    @inlinable @inline(__always)
+    public static func isNonMinimalInteger(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count >= 2, range.lowerBound >= 0, range.upperBound <= buffer.count else { return false }
+        let first = buffer[range.lowerBound]
+        let second = buffer[range.lowerBound + 1]
         return (first == 0x00 && second < 0x80) || (first == 0xFF && second >= 0x80)
     }
 

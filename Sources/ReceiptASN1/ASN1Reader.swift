@@ -1,78 +1,52 @@
-/// A bounded, non-recursive BER/DER reader over one buffer.
+/// A bounded, non-recursive BER/DER reader over one owned buffer: `ASN1BufferReader`'s engine behind an array.
 ///
-/// The reader decodes headers on demand: `readNode` returns one element, `children(of:)` and `next(_:)` walk a
-/// constructed element's children lazily. Every length is checked against the bytes present before it is used;
-/// nesting and the total number of headers decoded are bounded by `limits`; indefinite lengths are resolved by an
-/// iterative scan, never by recursion.
+/// Each call borrows the array's storage for its duration. Hot loops (the payload's attributes) borrow it once
+/// with `withBufferReader` and run the engine directly.
 public struct ASN1Reader: Sendable {
     /// The buffer being read. Node offsets index into it.
     public let bytes: [UInt8]
-    public let rules: ASN1Rules
-    public let limits: ASN1Limits
-    /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
-    public private(set) var nodesRead: Int
-    /// Whether to read a truncated input as far as it goes: an element whose length runs past the end of the
-    /// buffer (or whose end-of-contents marker is missing there) is cut at the end of what is there and marked
-    /// `.truncated`, and the first such cut is kept in `truncation`. An element that overruns a complete parent is
-    /// still an error. Off for strict reads such as the round-trip tree.
-    public let toleratesTruncation: Bool
-    /// The first truncation met, when truncation is tolerated.
-    public private(set) var truncation: ASN1Error?
+    /// Rules, limits, budget spent and the first truncation met.
+    public var state: ASN1ReadState
 
     public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
                 toleratesTruncation: Bool = false) {
         self.bytes = bytes
-        self.rules = rules
-        self.limits = limits
-        self.nodesRead = nodesRead
-        self.toleratesTruncation = toleratesTruncation
+        self.state = ASN1ReadState(rules: rules, limits: limits, nodesRead: nodesRead,
+                                   toleratesTruncation: toleratesTruncation)
+    }
+
+    public var rules: ASN1Rules { state.rules }
+    public var limits: ASN1Limits { state.limits }
+    /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
+    public var nodesRead: Int { state.nodesRead }
+    /// Whether a truncated input is read as far as it goes: see `ASN1ReadState.toleratesTruncation`.
+    public var toleratesTruncation: Bool { state.toleratesTruncation }
+    /// The first truncation met, when truncation is tolerated.
+    public var truncation: ASN1Error? { state.truncation }
+
+    /// Runs `body` with the engine over this reader's buffer; the budget and truncation it spends carry back.
+    @inlinable
+    public mutating func withBufferReader<Result, Failure: Error>(
+        _ body: (inout ASN1BufferReader) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let bytes = self.bytes
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in
+            var engine = ASN1BufferReader(buffer, state: state)
+            defer { state = engine.state }
+            return try body(&engine)
+        }
     }
 
     // MARK: - Elements
 
     /// Reads the element that starts at `offset` and must end by `limit`, at nesting `depth`.
     public mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
-        let limit = Swift.min(limit, bytes.count)
-        guard depth <= limits.maximumDepth else {
-            throw ASN1Error(.depthLimitExceeded, at: offset,
-                            "nesting deeper than the limit of \(limits.maximumDepth) levels")
-        }
-        let header = try readHeader(at: offset, limit: limit)
-        if header.tag == .endOfContents {
-            throw ASN1Error(.unexpectedEndOfContents, at: offset,
-                            "end-of-contents marker where an element was expected")
-        }
-        // [UNIVERSAL 0] is reserved for the end-of-contents marker in every form (X.690 §8.1.5), not an element.
-        if header.tag.tagClass == .universal && header.tag.number == 0 {
-            throw ASN1Error(.invalidEndOfContents, at: offset,
-                            "[UNIVERSAL 0] is reserved for end-of-contents and cannot be an element")
-        }
-        guard let length = header.length else {
-            do {
-                let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,
-                                                           owner: offset)
-                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
-                                contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
-                                anomalies: header.anomalies)
-            } catch where toleratesTruncation && limit == bytes.count && error.code == .unterminatedIndefiniteLength {
-                noteTruncation(error)
-                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
-                                end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
-            }
-        }
-        let end = header.contentStart + length
-        return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
-                        end: end, depth: depth, anomalies: header.anomalies)
+        try withBufferReader { (engine) throws(ASN1Error) in try engine.readNode(at: offset, limit: limit, depth: depth) }
     }
 
     /// Reads the one element that must fill `range` exactly.
     public mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
-        let node = try readNode(at: range.lowerBound, limit: range.upperBound, depth: depth)
-        guard node.end == range.upperBound else {
-            throw ASN1Error(.trailingBytes, at: node.end,
-                            "\(range.upperBound - node.end) bytes follow the element that should end here")
-        }
-        return node
+        try withBufferReader { (engine) throws(ASN1Error) in try engine.readSingle(in: range, depth: depth) }
     }
 
     // MARK: - Children
@@ -110,169 +84,7 @@ public struct ASN1Reader: Sendable {
     /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
     /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
     public mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
-        guard node.tag.isConstructed else { return [node.contentRange] }
-        var segments: [Range<Int>] = []
-        var stack: [ASN1Cursor] = [children(of: node)]
-        while var cursor = stack.popLast() {
-            guard let child = try next(&cursor) else { continue }
-            stack.append(cursor)
-            guard child.tag.tagClass == .universal, child.tag.number == node.tag.number else {
-                throw ASN1Error(.invalidStringSegment, at: child.offset,
-                                "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
-            }
-            if child.tag.isConstructed {
-                stack.append(children(of: child))
-            } else {
-                guard segments.count < limits.maximumSegments else {
-                    throw ASN1Error(.segmentLimitExceeded, at: child.offset,
-                                    "string split into more than \(limits.maximumSegments) segments")
-                }
-                segments.append(child.contentRange)
-            }
-        }
-        return segments
-    }
-
-    // MARK: - Headers
-
-    /// Identifier and length octets as decoded, before any content is looked at.
-    struct Header {
-        var tag: ASN1Tag
-        var contentStart: Int
-        /// nil for an indefinite length.
-        var length: Int?
-        var anomalies: ASN1HeaderAnomalies
-    }
-
-    /// Decodes the identifier and length octets at `offset`, checking the length against `limit`.
-    mutating func readHeader(at offset: Int, limit: Int) throws(ASN1Error) -> Header {
-        guard nodesRead < limits.maximumNodes else {
-            throw ASN1Error(.nodeLimitExceeded, at: offset,
-                            "more than \(limits.maximumNodes) elements in one input")
-        }
-        nodesRead &+= 1
-        guard offset >= 0, offset < limit else {
-            throw ASN1Error(.truncatedHeader, at: offset, "input ends where an element's tag should start")
-        }
-        var position = offset
-        let first = bytes[position]
-        position += 1
-        var anomalies: ASN1HeaderAnomalies = []
-        let tagClass = ASN1TagClass(rawValue: first >> 6) ?? .universal
-        let constructed = first & 0x20 != 0
-        var number = UInt64(first & 0x1F)
-        if number == 0x1F {
-            number = 0
-            var septets = 0
-            while true {
-                guard position < limit else {
-                    throw ASN1Error(.truncatedHeader, at: offset, "input ends inside a multi-octet tag number")
-                }
-                let octet = bytes[position]
-                position += 1
-                if septets == 0 && octet == 0x80 { anomalies.insert(.nonMinimalTag) }
-                septets += 1
-                guard number <= (UInt64.max >> 7) else {
-                    throw ASN1Error(.tagNumberTooLarge, at: offset, "tag number does not fit in 64 bits")
-                }
-                number = number << 7 | UInt64(octet & 0x7F)
-                if octet & 0x80 == 0 { break }
-            }
-            if number < 31 { anomalies.insert(.nonMinimalTag) }
-        }
-        let tag = ASN1Tag(tagClass, number: number, constructed: constructed)
-        if constructed && tag.isStringType { anomalies.insert(.constructedString) }
-
-        guard position < limit else {
-            throw ASN1Error(.truncatedHeader, at: offset, "input ends before the length of \(tag.name)")
-        }
-        let lengthOctet = bytes[position]
-        position += 1
-        var length: Int?
-        if lengthOctet < 0x80 {
-            length = Int(lengthOctet)
-        } else if lengthOctet == 0x80 {
-            guard constructed else {
-                throw ASN1Error(.indefiniteLengthOnPrimitive, at: offset,
-                                "primitive \(tag.name) with an indefinite length")
-            }
-            anomalies.insert(.indefiniteLength)
-        } else if lengthOctet == 0xFF {
-            throw ASN1Error(.reservedLengthOctet, at: offset, "length octet 0xFF is reserved")
-        } else {
-            let count = Int(lengthOctet & 0x7F)
-            guard count <= limit - position else {
-                throw ASN1Error(.truncatedHeader, at: offset,
-                                "input ends inside the \(count)-octet length of \(tag.name)")
-            }
-            var value = 0
-            for index in 0..<count {
-                let octet = bytes[position + index]
-                if index == 0 && octet == 0 { anomalies.insert(.nonMinimalLength) }
-                guard value <= (Int.max >> 8) else {
-                    throw ASN1Error(.lengthTooLarge, at: offset, "length of \(tag.name) does not fit in 63 bits")
-                }
-                value = value << 8 | Int(octet)
-            }
-            position += count
-            if value < 0x80 { anomalies.insert(.nonMinimalLength) }
-            length = value
-        }
-        if let claimed = length, claimed > limit - position {
-            let error = ASN1Error(.lengthExceedsInput, at: offset,
-                                  "\(tag.name) claims \(claimed) content bytes but only \(limit - position) remain")
-            // Only the end of the buffer is a cut: overrunning a complete parent is damage, not truncation.
-            guard toleratesTruncation, limit == bytes.count else { throw error }
-            noteTruncation(error)
-            length = limit - position
-            anomalies.insert(.truncated)
-        }
-        if rules == .der && !anomalies.subtracting(.truncated).isEmpty {
-            throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(anomalies.summary)")
-        }
-        return Header(tag: tag, contentStart: position, length: length, anomalies: anomalies)
-    }
-
-    /// Keeps the first truncation met.
-    mutating func noteTruncation(_ error: ASN1Error) {
-        if truncation == nil { truncation = error }
-    }
-
-    /// Finds where the indefinite-length content starting at `start` ends (the index of its end-of-contents
-    /// marker), scanning headers iteratively. Nested indefinite elements count toward the depth limit.
-    mutating func scanIndefiniteContent(from start: Int, limit: Int, depth: Int, owner: Int)
-        throws(ASN1Error) -> Int
-    {
-        // The scan reads headers its caller will read again when walking the children: it is bounded by the
-        // bytes present and the depth limit, so it does not spend the node budget twice.
-        let budgetBefore = nodesRead
-        defer { nodesRead = budgetBefore }
-        var position = start
-        var open = 1
-        while true {
-            guard position < limit else {
-                throw ASN1Error(.unterminatedIndefiniteLength, at: owner,
-                                "input ends before the end-of-contents marker of the element at \(owner)")
-            }
-            let header = try readHeader(at: position, limit: limit)
-            if header.tag == .endOfContents {
-                guard header.length == 0, header.anomalies.isEmpty else {
-                    throw ASN1Error(.invalidEndOfContents, at: position, "end-of-contents marker is not 00 00")
-                }
-                open -= 1
-                if open == 0 { return position }
-                position = header.contentStart
-            } else if let length = header.length {
-                position = header.contentStart + length
-            } else {
-                open += 1
-                guard depth + open <= limits.maximumDepth else {
-                    throw ASN1Error(.depthLimitExceeded, at: position,
-                                    "nesting deeper than the limit of \(limits.maximumDepth) levels")
-                }
-                position = header.contentStart
-            }
-        }
+        try withBufferReader { (engine) throws(ASN1Error) in try engine.stringSegments(of: node) }
     }
 }
 
@@ -282,6 +94,7 @@ public struct ASN1Cursor: Sendable, Hashable {
     public var end: Int
     public var depth: Int
 
+    @inlinable
     public init(position: Int, end: Int, depth: Int) {
         self.position = position
         self.end = end

@@ -7,11 +7,25 @@ public enum ASN1TagClass: UInt8, Sendable, Hashable {
 }
 
 /// An ASN.1 tag: class, primitive/constructed form and number (X.690 §8.1.2).
+extension ASN1TagClass {
+    /// The class of an identifier octet's top two bits (`bits` is 0...3; larger values keep their low two bits).
+    @inlinable
+    public init(bits: UInt8) {
+        switch bits & 3 {
+        case 0: self = .universal
+        case 1: self = .application
+        case 2: self = .contextSpecific
+        default: self = .private
+        }
+    }
+}
+
 public struct ASN1Tag: Sendable, Hashable {
     public var tagClass: ASN1TagClass
     public var isConstructed: Bool
     public var number: UInt64
 
+    @inlinable
     public init(_ tagClass: ASN1TagClass, number: UInt64, constructed: Bool) {
         self.tagClass = tagClass
         self.number = number
@@ -19,29 +33,31 @@ public struct ASN1Tag: Sendable, Hashable {
     }
 
     /// A universal tag in the given form.
+    @inlinable
     public static func universal(_ number: UInt64, constructed: Bool = false) -> ASN1Tag {
         ASN1Tag(.universal, number: number, constructed: constructed)
     }
 
     /// A context-specific tag such as `[0]`.
+    @inlinable
     public static func context(_ number: UInt64, constructed: Bool) -> ASN1Tag {
         ASN1Tag(.contextSpecific, number: number, constructed: constructed)
     }
 
-    public static let endOfContents = universal(0)
-    public static let boolean = universal(1)
-    public static let integer = universal(2)
-    public static let bitString = universal(3)
-    public static let octetString = universal(4)
-    public static let null = universal(5)
-    public static let objectIdentifier = universal(6)
-    public static let utf8String = universal(12)
-    public static let sequence = universal(16, constructed: true)
-    public static let set = universal(17, constructed: true)
-    public static let printableString = universal(19)
-    public static let ia5String = universal(22)
-    public static let utcTime = universal(23)
-    public static let generalizedTime = universal(24)
+    @inlinable public static var endOfContents: ASN1Tag { universal(0) }
+    @inlinable public static var boolean: ASN1Tag { universal(1) }
+    @inlinable public static var integer: ASN1Tag { universal(2) }
+    @inlinable public static var bitString: ASN1Tag { universal(3) }
+    @inlinable public static var octetString: ASN1Tag { universal(4) }
+    @inlinable public static var null: ASN1Tag { universal(5) }
+    @inlinable public static var objectIdentifier: ASN1Tag { universal(6) }
+    @inlinable public static var utf8String: ASN1Tag { universal(12) }
+    @inlinable public static var sequence: ASN1Tag { universal(16, constructed: true) }
+    @inlinable public static var set: ASN1Tag { universal(17, constructed: true) }
+    @inlinable public static var printableString: ASN1Tag { universal(19) }
+    @inlinable public static var ia5String: ASN1Tag { universal(22) }
+    @inlinable public static var utcTime: ASN1Tag { universal(23) }
+    @inlinable public static var generalizedTime: ASN1Tag { universal(24) }
 
     /// The same tag in the other form (primitive ↔ constructed).
     public func withConstructed(_ constructed: Bool) -> ASN1Tag {
@@ -49,6 +65,7 @@ public struct ASN1Tag: Sendable, Hashable {
     }
 
     /// Whether this universal tag names a string type, which BER allows in constructed form.
+    @inlinable
     public var isStringType: Bool {
         guard tagClass == .universal else { return false }
         switch number {

@@ -11,69 +11,58 @@ public struct PayloadContext: Sendable {
     public let limits: ASN1Limits
 }
 
-/// Decodes attributes and in-app records. The reading pass runs it with `recording` on to collect findings;
-/// on-demand access runs the same code with `recording` off, so what is shown is always what was checked.
+/// Decodes attributes and in-app records into views, over the payload buffer borrowed for the decoder's life.
+///
+/// The reading pass runs it with `recording` on to collect findings; on-demand access runs the same code with
+/// `recording` off, so what is shown is always what was checked. On a well-formed receipt the path through here
+/// allocates nothing and builds no String: findings are built only when recording, on exceptional paths.
 struct AttributeDecoder {
-    var reader: ASN1Reader
-    let context: PayloadContext
+    var reader: ASN1BufferReader
+    let map: SegmentMap
     let recording: Bool
-    /// Whether the payload may be cut short (its container was): see `ASN1Reader.toleratesTruncation`.
+    /// Whether the payload may be cut short (its container was): see `ASN1ReadState.toleratesTruncation`.
     let toleratesTruncation: Bool
-    var findings: FindingSink
+    private(set) var findings: [Finding] = []
     private(set) var anomalies = EncodingAnomalyLog(layer: "payload")
+    /// Whether the text value `decodeElement` last accepted holds a NUL byte (found by the same check).
+    private var lastTextContainsNUL = false
 
-    init(context: PayloadContext, recording: Bool, nodesRead: Int = 0, toleratesTruncation: Bool) {
-        self.context = context
+    init(buffer: UnsafeBufferPointer<UInt8>, map: SegmentMap, limits: ASN1Limits, recording: Bool,
+         nodesRead: Int = 0, toleratesTruncation: Bool) {
+        self.reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: .ber, limits: limits, nodesRead: nodesRead,
+                                                                    toleratesTruncation: toleratesTruncation))
+        self.map = map
         self.recording = recording
         self.toleratesTruncation = toleratesTruncation
-        self.findings = FindingSink(recording: recording)
-        self.reader = ASN1Reader(context.bytes, rules: .ber, limits: context.limits, nodesRead: nodesRead,
-                                 toleratesTruncation: toleratesTruncation)
     }
 
-    var bytes: [UInt8] { context.bytes }
+    var buffer: UnsafeBufferPointer<UInt8> { reader.buffer }
 
-    /// Findings met while decoding: kept when recording, dropped otherwise. Findings are built only on exceptional
-    /// paths, so one built and dropped costs nothing on well-formed receipts.
-    struct FindingSink {
-        let recording: Bool
-        private(set) var items: [Finding] = []
+    func absolute(_ offset: Int) -> Int { map.fileOffset(offset) }
 
-        init(recording: Bool) {
-            self.recording = recording
-        }
-
-        mutating func append(_ finding: Finding) {
-            if recording { items.append(finding) }
-        }
+    /// Keeps a finding when recording, drops it otherwise. Findings are built only on exceptional paths, so one
+    /// built and dropped costs nothing on a well-formed receipt.
+    mutating func note(_ finding: Finding) {
+        if recording { findings.append(finding) }
     }
 
-    func absolute(_ offset: Int) -> Int { context.map.fileOffset(offset) }
-
-    /// Keeps a finding when recording; drops it (unbuilt, since `make` is not called) otherwise.
-    mutating func note(_ make: @autoclosure () -> Finding) {
-        if recording { note(make()) }
-    }
-
+    @inline(__always)
     mutating func noteAnomalies(_ node: ASN1Node) {
-        if recording { anomalies.note(node) }
+        if recording && !node.anomalies.isEmpty { anomalies.note(node) }
     }
 
     /// Every finding recorded, encoding anomalies first.
-    var allFindings: [Finding] { anomalies.findings + findings.items }
+    var allFindings: [Finding] { anomalies.findings + findings }
 
     // MARK: - SETs of attributes
 
-    /// The attributes of a SET, with the partial list attached to any error that stops the walk.
-    struct PartialRead: Error {
-        var readError: ReceiptReadError
-        var attributesSoFar: [ReceiptAttribute]
-    }
-
-    /// Walks a SET of attributes, handing each to `visit` as it is decoded (nothing is kept here).
-    /// Throws on damage to the SET itself, after visiting everything before it.
+    /// Walks a SET of attributes, handing each view to `visit` as it is decoded (nothing is kept here). When
+    /// recording, the attributes of each in-app record are handed to `visitRecordAttribute` as the record is
+    /// checked, before the type-17 attribute that holds them. Throws on damage to the SET itself, after visiting
+    /// everything before it.
     mutating func walkAttributes(of set: ASN1Node, scope: FieldScope,
-                                 visit: (inout AttributeDecoder, ReceiptAttribute, ASN1Node) -> Void)
+                                 visitRecordAttribute: (AttributeView) -> Void = { _ in },
+                                 visit: (inout AttributeDecoder, AttributeView, ASN1Node) -> Void)
         throws(ReceiptReadError)
     {
         var cursor = reader.children(of: set)
@@ -87,17 +76,17 @@ struct AttributeDecoder {
                 node = next
             } catch {
                 let context = scope == .receipt ? "the attribute SET" : "an in-app record"
-                throw ReceiptReadError(payload: error, context: context, map: self.context.map)
+                throw ReceiptReadError(payload: error, context: context, map: map)
             }
             noteAnomalies(node)
             if recording, let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
-               !Self.lessOrEqual(bytes, previous, node.encodingRange) {
+               !Self.lessOrEqual(buffer, previous, node.encodingRange) {
                 reportedUnsorted = true
-                findings.append(Finding(.info, "ber-unsorted-set", at: absolute(node.offset),
+                note(Finding(.info, "ber-unsorted-set", at: absolute(node.offset),
                              "\(scope == .receipt ? "payload" : "in-app record") SET OF is not in DER order"))
             }
             previous = node.encodingRange
-            let attribute = readAttribute(node, scope: scope)
+            let attribute = readAttribute(node, scope: scope, visitRecordAttribute: visitRecordAttribute)
             if recording, let type = attribute.type, seen.countAndCheckSecond(type),
                type != FieldTable.inAppRecordType {
                 noteDuplicate(attribute, type: type, scope: scope)
@@ -106,34 +95,39 @@ struct AttributeDecoder {
         }
     }
 
-    /// All attributes of a SET (an in-app record's), decoded; stops quietly where the SET is damaged.
-    mutating func attributes(of set: ASN1Node, scope: FieldScope) -> [ReceiptAttribute] {
-        var result: [ReceiptAttribute] = []
-        try? walkAttributes(of: set, scope: scope) { _, attribute, _ in result.append(attribute) }
-        return result
-    }
-
     /// Decodes the one attribute whose element starts at `position` and must end by `limit`.
-    mutating func attribute(at position: Int, limit: Int, depth: Int, scope: FieldScope) -> ReceiptAttribute? {
+    mutating func attribute(at position: Int, limit: Int, depth: Int, scope: FieldScope) -> AttributeView? {
         guard let node = try? reader.readNode(at: position, limit: limit, depth: depth) else { return nil }
         return readAttribute(node, scope: scope)
     }
 
-    mutating func noteDuplicate(_ attribute: ReceiptAttribute, type: Int64, scope: FieldScope) {
+    mutating func noteDuplicate(_ attribute: AttributeView, type: Int64, scope: FieldScope) {
         let documented = attribute.descriptor?.isDocumented ?? false
         let place = scope == .receipt ? "the receipt" : "an in-app record"
-        findings.append(Finding(documented ? .error : .warning, "duplicate-attribute", at: attribute.offset,
+        note(Finding(documented ? .error : .warning, "duplicate-attribute", at: attribute.offset,
                      "type \(type) (\(attribute.name)) occurs more than once in \(place): validators disagree on which one counts"))
     }
 
-    /// DER SET OF order: encodings compared as octet strings, a shorter prefix first.
-    static func lessOrEqual(_ bytes: [UInt8], _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
-        var left = lhs.lowerBound
-        var right = rhs.lowerBound
-        while left < lhs.upperBound && right < rhs.upperBound {
-            if bytes[left] != bytes[right] { return bytes[left] < bytes[right] }
-            left += 1
-            right += 1
+    /// DER SET OF order: encodings compared as octet strings, a shorter prefix first. Compares eight bytes at a
+    /// time: consecutive type-17 attributes share long prefixes.
+    static func lessOrEqual(_ buffer: UnsafeBufferPointer<UInt8>, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        guard lhs.lowerBound >= 0, rhs.lowerBound >= 0, lhs.upperBound <= buffer.count,
+              rhs.upperBound <= buffer.count, let base = buffer.baseAddress
+        else { return true }
+        let common = Swift.min(lhs.count, rhs.count)
+        var index = 0
+        let raw = UnsafeRawPointer(base)
+        while common &- index >= 8 {
+            let left = raw.loadUnaligned(fromByteOffset: lhs.lowerBound &+ index, as: UInt64.self).bigEndian
+            let right = raw.loadUnaligned(fromByteOffset: rhs.lowerBound &+ index, as: UInt64.self).bigEndian
+            if left != right { return left < right }
+            index &+= 8
+        }
+        while index < common {
+            let left = buffer[lhs.lowerBound &+ index]
+            let right = buffer[rhs.lowerBound &+ index]
+            if left != right { return left < right }
+            index &+= 1
         }
         return lhs.count <= rhs.count
     }
@@ -141,20 +135,21 @@ struct AttributeDecoder {
     // MARK: One attribute
 
     /// Keeps `range` of the buffer as the attribute's undecoded value.
-    func keepRaw(_ attribute: inout ReceiptAttribute, _ range: Range<Int>) {
+    func keepRaw(_ attribute: inout AttributeView, _ range: Range<Int>) {
         attribute.valueRange = range
         attribute.valueOffset = absolute(range.lowerBound)
         attribute.value = .raw
     }
 
     /// "attribute at offset N", built only when a finding needs it.
-    func place(_ attribute: ReceiptAttribute) -> String { "attribute at offset \(attribute.offset)" }
+    func place(_ attribute: AttributeView) -> String { "attribute at offset \(attribute.offset)" }
 
-    mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> ReceiptAttribute {
-        var attribute = ReceiptAttribute(offset: absolute(node.offset), length: node.encodedLength, scope: scope)
+    mutating func readAttribute(_ node: ASN1Node, scope: FieldScope,
+                                visitRecordAttribute: (AttributeView) -> Void = { _ in }) -> AttributeView {
+        var attribute = AttributeView(offset: absolute(node.offset), length: node.encodedLength, scope: scope)
         guard node.tag == .sequence else {
-            findings.append(Finding(.error, "attribute-not-sequence", at: attribute.offset,
-                                    "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
+            note(Finding(.error, "attribute-not-sequence", at: attribute.offset,
+                         "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
             keepRaw(&attribute, node.contentRange)
             return attribute
         }
@@ -176,61 +171,62 @@ struct AttributeDecoder {
                 fieldCount += 1
             }
         } catch {
-            findings.append(Finding(.error, "attribute-malformed", at: absolute(error.offset),
-                                    "\(place(attribute)): \(error.message)"))
+            note(Finding(.error, "attribute-malformed", at: absolute(error.offset),
+                         "\(place(attribute)): \(error.message)"))
         }
         if fieldCount != 3 {
-            findings.append(Finding(.error, "attribute-field-count", at: attribute.offset,
-                                    "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
+            note(Finding(.error, "attribute-field-count", at: attribute.offset,
+                         "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
         }
         if let typeNode = typeField {
             if typeNode.tag == .integer {
-                attribute.type = ASN1Primitives.int64(bytes, typeNode.contentRange)
+                attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
                 if attribute.type == nil {
-                    attribute.typeHex = ASN1Primitives.hex(bytes, typeNode.contentRange)
-                    findings.append(Finding(.error, "attribute-type-out-of-range", at: absolute(typeNode.offset),
-                                            "\(place(attribute)): type INTEGER \(attribute.typeHex ?? "") does not fit in 64 bits"))
+                    attribute.largeTypeRange = typeNode.contentRange
+                    note(Finding(.error, "attribute-type-out-of-range", at: absolute(typeNode.offset),
+                                 "\(place(attribute)): type INTEGER \(ASN1Primitives.hex(Array(buffer[typeNode.contentRange]))) does not fit in 64 bits"))
                 }
-                if ASN1Primitives.isNonMinimalInteger(bytes, typeNode.contentRange) {
-                    findings.append(Finding(.warning, "ber-non-minimal-integer", at: absolute(typeNode.offset),
-                                            "\(place(attribute)): type INTEGER has redundant leading octets"))
+                if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
+                    note(Finding(.warning, "ber-non-minimal-integer", at: absolute(typeNode.offset),
+                                 "\(place(attribute)): type INTEGER has redundant leading octets"))
                 }
             } else {
-                findings.append(Finding(.error, "attribute-type-not-integer", at: absolute(typeNode.offset),
-                                        "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
+                note(Finding(.error, "attribute-type-not-integer", at: absolute(typeNode.offset),
+                             "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
             }
         }
         if let versionNode = versionField {
             if versionNode.tag == .integer {
-                attribute.version = ASN1Primitives.int64(bytes, versionNode.contentRange)
+                attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
             } else {
-                findings.append(Finding(.error, "attribute-version-not-integer", at: absolute(versionNode.offset),
-                                        "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
+                note(Finding(.error, "attribute-version-not-integer", at: absolute(versionNode.offset),
+                             "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
             }
         }
         guard let valueNode = valueField else { return attribute }
         guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
-            findings.append(Finding(.error, "attribute-value-not-octet-string", at: absolute(valueNode.offset),
-                                    "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
+            note(Finding(.error, "attribute-value-not-octet-string", at: absolute(valueNode.offset),
+                         "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
             keepRaw(&attribute, valueNode.encodingRange)
             return attribute
         }
         if valueNode.tag.isConstructed {
-            findings.append(Finding(.warning, "attribute-value-constructed", at: absolute(valueNode.offset),
-                                    "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
+            note(Finding(.warning, "attribute-value-constructed", at: absolute(valueNode.offset),
+                         "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
             keepRaw(&attribute, valueNode.contentRange)
             return attribute
         }
         attribute.valueRange = valueNode.contentRange
         attribute.valueOffset = absolute(valueNode.contentStart)
-        decodeValue(&attribute, valueNode: valueNode, scope: scope)
+        decodeValue(&attribute, valueNode: valueNode, scope: scope, visitRecordAttribute: visitRecordAttribute)
         return attribute
     }
 
     // MARK: Values
 
-    mutating func decodeValue(_ attribute: inout ReceiptAttribute, valueNode: ASN1Node, scope: FieldScope) {
-        let kind = attribute.descriptor?.kind ?? .unknown
+    mutating func decodeValue(_ attribute: inout AttributeView, valueNode: ASN1Node, scope: FieldScope,
+                              visitRecordAttribute: (AttributeView) -> Void) {
+        let kind = attribute.kind
         if kind == .raw {
             attribute.value = .raw
             return
@@ -241,15 +237,15 @@ struct AttributeDecoder {
         } catch {
             attribute.value = .raw
             if kind != .unknown {
-                findings.append(Finding(.error, "value-not-asn1", at: absolute(error.offset),
-                                        "\(valuePlace(attribute)): value is not one ASN.1 element (\(error.message))"))
+                note(Finding(.error, "value-not-asn1", at: absolute(error.offset),
+                             "\(valuePlace(attribute)): value is not one ASN.1 element (\(error.message))"))
             }
             return
         }
         noteAnomalies(inner)
         attribute.valueTag = inner.tag
         if kind == .inAppRecords && scope == .receipt {
-            readRecord(&attribute, inner)
+            readRecord(&attribute, inner, visitRecordAttribute: visitRecordAttribute)
             return
         }
         attribute.value = decodeElement(inner, of: attribute)
@@ -257,51 +253,56 @@ struct AttributeDecoder {
     }
 
     /// "bundle_id at offset N", built only when a finding needs it.
-    func valuePlace(_ attribute: ReceiptAttribute) -> String { "\(attribute.name) at offset \(attribute.offset)" }
+    func valuePlace(_ attribute: AttributeView) -> String { "\(attribute.name) at offset \(attribute.offset)" }
 
     /// Decodes one element by its own tag, whatever the field table expects.
-    mutating func decodeElement(_ node: ASN1Node, of attribute: ReceiptAttribute) -> AttributeValue {
+    mutating func decodeElement(_ node: ASN1Node, of attribute: AttributeView) -> DecodedValue {
         let tag = node.tag
         guard tag.tagClass == .universal, !tag.isConstructed else { return .raw }
+        let range = node.contentRange
         switch tag.number {
         case 1:
-            guard let flag = ASN1Primitives.boolean(bytes, node.contentRange) else { return .raw }
-            return .boolean(flag)
+            guard range.count == 1 else { return .raw }
+            return .boolean(buffer[range.lowerBound] != 0)
         case 2:
-            if let value = ASN1Primitives.int64(bytes, node.contentRange) {
-                if ASN1Primitives.isNonMinimalInteger(bytes, node.contentRange) {
-                    findings.append(Finding(.warning, "ber-non-minimal-integer", at: absolute(node.offset),
-                                            "\(valuePlace(attribute)): INTEGER has redundant leading octets"))
+            if let value = ASN1Primitives.int64(buffer, range) {
+                if ASN1Primitives.isNonMinimalInteger(buffer, range) {
+                    note(Finding(.warning, "ber-non-minimal-integer", at: absolute(node.offset),
+                                 "\(valuePlace(attribute)): INTEGER has redundant leading octets"))
                 }
                 return .integer(value)
             }
-            if node.contentRange.isEmpty {
-                findings.append(Finding(.error, "value-invalid-integer", at: absolute(node.offset),
-                                        "\(valuePlace(attribute)): INTEGER with no content octets"))
+            if range.isEmpty {
+                note(Finding(.error, "value-invalid-integer", at: absolute(node.offset),
+                             "\(valuePlace(attribute)): INTEGER with no content octets"))
                 return .raw
             }
-            return .largeInteger(hex: ASN1Primitives.hex(bytes, node.contentRange))
+            return .largeInteger(range)
         case 12:
-            guard let text = ASN1Primitives.utf8String(bytes, node.contentRange) else {
-                findings.append(Finding(.error, "value-invalid-utf8", at: absolute(node.offset),
-                                        "\(valuePlace(attribute)): UTF8String is not valid UTF-8"))
+            let check = TextCheck.of(buffer, range)
+            lastTextContainsNUL = check.containsNUL
+            guard check.isValidUTF8 else {
+                note(Finding(.error, "value-invalid-utf8", at: absolute(node.offset),
+                             "\(valuePlace(attribute)): UTF8String is not valid UTF-8"))
                 return .raw
             }
-            return .text(text)
+            return .text(range)
         case 18, 19, 22, 26:
-            guard let text = ASN1Primitives.asciiString(bytes, node.contentRange) else {
-                findings.append(Finding(.error, "value-invalid-ascii", at: absolute(node.offset),
-                                        "\(valuePlace(attribute)): \(tag.name) holds bytes above 0x7F"))
+            let check = TextCheck.of(buffer, range)
+            lastTextContainsNUL = check.containsNUL
+            guard check.isASCII else {
+                note(Finding(.error, "value-invalid-ascii", at: absolute(node.offset),
+                             "\(valuePlace(attribute)): \(tag.name) holds bytes above 0x7F"))
                 return .raw
             }
-            return .text(text)
+            return .text(range)
         default:
             return .raw
         }
     }
 
     /// Reconciles the decoded value with the field table's expectation, with findings for mismatches.
-    mutating func checkKind(_ attribute: inout ReceiptAttribute, kind: FieldKind, inner: ASN1Node) {
+    mutating func checkKind(_ attribute: inout AttributeView, kind: FieldKind, inner: ASN1Node) {
         let expected: ASN1Tag?
         switch kind {
         case .utf8String: expected = .utf8String
@@ -311,49 +312,38 @@ struct AttributeDecoder {
         case .raw, .unknown: expected = nil
         }
         if let expected, inner.tag != expected {
-            findings.append(Finding(.warning, "value-unexpected-type", at: absolute(inner.offset),
-                                    "\(valuePlace(attribute)): expected \(expected.name), found \(inner.tag.name)"))
+            note(Finding(.warning, "value-unexpected-type", at: absolute(inner.offset),
+                         "\(valuePlace(attribute)): expected \(expected.name), found \(inner.tag.name)"))
         }
-        if kind == .date, case .text(let text) = attribute.value {
-            attribute.value = date(text, bytes: inner.contentRange, at: inner.offset, of: attribute)
-        }
-        if kind == .flag, case .integer(let number) = attribute.value {
+        switch attribute.value {
+        case .text(let range):
+            if kind == .date { attribute.value = date(range, at: inner.offset, of: attribute) }
+            if lastTextContainsNUL {
+                note(Finding(.error, "value-embedded-nul", at: absolute(inner.offset),
+                             "\(valuePlace(attribute)): text contains a NUL byte; C-string validators see a shorter value"))
+            }
+        case .integer(let number) where kind == .flag:
             if number == 0 || number == 1 {
                 attribute.value = .boolean(number == 1)
             } else {
-                findings.append(Finding(.error, "value-flag-out-of-range", at: absolute(inner.offset),
-                                        "\(valuePlace(attribute)): flag is \(number), not 0 or 1"))
+                note(Finding(.error, "value-flag-out-of-range", at: absolute(inner.offset),
+                             "\(valuePlace(attribute)): flag is \(number), not 0 or 1"))
             }
-        }
-        if containsNUL(attribute.value, inner.contentRange) {
-            findings.append(Finding(.error, "value-embedded-nul", at: absolute(inner.offset),
-                                    "\(valuePlace(attribute)): text contains a NUL byte; C-string validators see a shorter value"))
-        }
-    }
-
-    /// Whether a text value's bytes hold a NUL (checked on the bytes, not the String).
-    func containsNUL(_ value: AttributeValue, _ range: Range<Int>) -> Bool {
-        switch value {
-        case .text, .date:
-            for index in range where bytes[index] == 0 { return true }
-            return false
         default:
-            return false
+            break
         }
     }
 
-    mutating func date(_ text: String, bytes range: Range<Int>, at offset: Int, of attribute: ReceiptAttribute)
-        -> AttributeValue
-    {
-        switch ReceiptDate.parse(bytes[range]) {
+    mutating func date(_ range: Range<Int>, at offset: Int, of attribute: AttributeView) -> DecodedValue {
+        switch ReceiptDate.parse(buffer, range) {
         case .success(let parsed):
-            return .date(text: text, parsed: parsed)
+            return .date(range, parsed)
         case .failure(.empty):
-            return .date(text: text, parsed: nil)
+            return .date(range, nil)
         case .failure(let reason):
-            findings.append(Finding(.error, "value-invalid-date", at: absolute(offset),
-                                    "\(valuePlace(attribute)): \"\(Self.printable(text))\" is not an RFC 3339 date: \(reason)"))
-            return .date(text: text, parsed: nil)
+            note(Finding(.error, "value-invalid-date", at: absolute(offset),
+                         "\(valuePlace(attribute)): \"\(Self.printable(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
+            return .date(range, nil)
         }
     }
 
@@ -371,32 +361,47 @@ struct AttributeDecoder {
 
     // MARK: In-app records
 
-    mutating func readRecord(_ attribute: inout ReceiptAttribute, _ inner: ASN1Node) {
-        attribute.value = .record
+    mutating func readRecord(_ attribute: inout AttributeView, _ inner: ASN1Node,
+                             visitRecordAttribute: (AttributeView) -> Void) {
         if inner.tag != .set {
-            findings.append(Finding(.error, "record-not-set", at: absolute(inner.offset),
+            note(Finding(.error, "record-not-set", at: absolute(inner.offset),
                          "in-app record at offset \(absolute(inner.offset)) is \(inner.tag.name), not a SET"))
             guard inner.tag.isConstructed else {
                 attribute.value = .raw
                 return
             }
         }
-        let record = InAppRecord(offset: absolute(inner.offset), length: inner.encodedLength, node: inner,
-                                 context: context, toleratesTruncation: toleratesTruncation)
-        if recording {
-            // Check the record's own attributes now, so their findings are known; keep nothing.
-            var count = 0
-            do {
-                try walkAttributes(of: inner, scope: .inApp) { _, _, _ in count += 1 }
-            } catch {
-                findings.append(Finding(.error, "record-malformed", at: error.offset,
-                             "in-app record at offset \(record.offset): \(error.message)"))
+        attribute.value = .record(inner)
+        guard recording else { return }
+        // Check the record's own attributes now, so their findings are known; keep nothing.
+        var count = 0
+        do {
+            try walkAttributes(of: inner, scope: .inApp) { _, view, _ in
+                count += 1
+                visitRecordAttribute(view)
             }
-            if count == 0 {
-                findings.append(Finding(.warning, "record-empty", at: record.offset,
-                             "in-app record at offset \(record.offset) has no attributes"))
-            }
+        } catch {
+            note(Finding(.error, "record-malformed", at: error.offset,
+                         "in-app record at offset \(absolute(inner.offset)): \(error.message)"))
         }
-        attribute.record = record
+        if count == 0 {
+            note(Finding(.warning, "record-empty", at: absolute(inner.offset),
+                         "in-app record at offset \(absolute(inner.offset)) has no attributes"))
+        }
+    }
+
+    /// Visits the attributes of an in-app record's SET (quietly: stops where the SET is damaged).
+    mutating func forEachAttribute(ofRecord set: ASN1Node, _ body: (AttributeView) -> Void) {
+        var cursor = recordCursor(set)
+        while let view = nextRecordAttribute(&cursor) { body(view) }
+    }
+
+    /// A cursor over an in-app record's attributes, for callers that need the decoder between them.
+    func recordCursor(_ set: ASN1Node) -> ASN1Cursor { reader.children(of: set) }
+
+    /// The record attribute at `cursor`, decoded quietly; nil at the end or where the SET is damaged.
+    mutating func nextRecordAttribute(_ cursor: inout ASN1Cursor) -> AttributeView? {
+        guard let node = try? reader.next(&cursor) else { return nil }
+        return readAttribute(node, scope: .inApp)
     }
 }

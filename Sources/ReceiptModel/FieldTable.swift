@@ -66,6 +66,31 @@ public enum FieldTable {
         return row >= 0 ? row : nil
     }
 
+    /// The expected encoding of `type` in `scope` (`.unknown` for types not in the table): one array load, for
+    /// the payload's hot path.
+    public static func kind(of type: Int64, in scope: FieldScope) -> FieldKind {
+        let (kinds, base) = scope == .receipt ? (receiptKinds, Int64(0)) : (inAppKinds, inAppBase)
+        guard type >= base, type - base < Int64(kinds.count) else { return .unknown }
+        return kinds[Int(type - base)]
+    }
+
+    /// The name output uses for an attribute: the field name, `type_N` when not in the table, `unknown` when the
+    /// type is not a readable INTEGER.
+    public static func displayName(of type: Int64?, in scope: FieldScope) -> String {
+        guard let type else { return "unknown" }
+        return descriptor(type, in: scope)?.name ?? "type_\(type)"
+    }
+
+    private static let receiptKinds: [FieldKind] = denseKinds(receiptFields, base: 0)
+    private static let inAppKinds: [FieldKind] = denseKinds(inAppFields, base: inAppBase)
+
+    private static func denseKinds(_ fields: [FieldDescriptor], base: Int64) -> [FieldKind] {
+        let size = Int((fields.map(\.type).max() ?? base) - base + 1)
+        var kinds = [FieldKind](repeating: .unknown, count: size)
+        for field in fields { kinds[Int(field.type - base)] = field.kind }
+        return kinds
+    }
+
     private static let receiptRows: [Int] = denseRows(receiptFields, base: 0)
     private static let inAppRows: [Int] = denseRows(inAppFields, base: inAppBase)
 

@@ -8,9 +8,13 @@ import ReceiptPKCS7
 /// the outer SET stops it. The node budget and depth are carried from the container read.
 public enum PayloadReader {
     /// Reads the payload held in `segments` of `file` (file ranges, concatenated when more than one).
-    /// `truncated` says the container was cut short, so the payload may be too.
+    /// `truncated` says the container was cut short, so the payload may be too. `visit` sees every attribute
+    /// decoded (see `Receipt.read(_:limits:visiting:)`).
     public static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits,
-                            nodesRead: Int, truncated: Bool = false) -> ReceiptPayload {
+                            nodesRead: Int, truncated: Bool = false,
+                            visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in })
+        -> ReceiptPayload
+    {
         let context: PayloadContext
         let range: Range<Int>
         if segments.count == 1, let only = segments.first {
@@ -23,25 +27,30 @@ public enum PayloadReader {
             context = PayloadContext(bytes: joined, map: SegmentMap(concatenating: segments), limits: limits)
             range = 0..<joined.count
         }
-        var decoder = AttributeDecoder(context: context, recording: true, nodesRead: nodesRead,
-                                       toleratesTruncation: truncated)
         var payload = ReceiptPayload(context: context, offset: context.map.fileOffset(range.lowerBound), tag: nil,
                                      findings: [], error: nil, positions: [], recordIndices: [],
                                      firstIndexByType: [Int](repeating: -1, count: 64),
                                      contentEnd: range.lowerBound, depth: depth + 1, toleratesTruncation: truncated)
-        payload.error = readAttributeSet(in: range, depth: depth, decoder: &decoder, payload: &payload)
-        payload.findings = decoder.allFindings
-        if payload.error == nil, let truncation = decoder.reader.truncation {
-            payload.error = ReceiptReadError(payload: truncation, context: "the attribute SET, which is truncated",
-                                             map: context.map)
+        context.bytes.withUnsafeBufferPointer { buffer in
+            var decoder = AttributeDecoder(buffer: buffer, map: context.map, limits: limits, recording: true,
+                                           nodesRead: nodesRead, toleratesTruncation: truncated)
+            payload.error = readAttributeSet(in: range, depth: depth, decoder: &decoder, payload: &payload,
+                                             visit: { visit($0, buffer) })
+            payload.findings = decoder.allFindings
+            if payload.error == nil, let truncation = decoder.reader.state.truncation {
+                payload.error = ReceiptReadError(payload: truncation, context: "the attribute SET, which is truncated",
+                                                 map: context.map)
+            }
         }
         return payload
     }
 
     /// Reads the outer SET and walks its attributes, filling in positions; returns the error that stopped it.
     private static func readAttributeSet(in range: Range<Int>, depth: Int, decoder: inout AttributeDecoder,
-                                         payload: inout ReceiptPayload) -> ReceiptReadError? {
-        let absolute = decoder.context.map.fileOffset
+                                         payload: inout ReceiptPayload, visit: (AttributeView) -> Void)
+        -> ReceiptReadError?
+    {
+        let absolute = decoder.map.fileOffset
         if range.isEmpty {
             return ReceiptReadError(.payload, code: "payload-empty", at: absolute(range.lowerBound),
                                     "the signed content is empty: there is no attribute SET")
@@ -50,18 +59,18 @@ public enum PayloadReader {
         do {
             outer = try decoder.reader.readNode(at: range.lowerBound, limit: range.upperBound, depth: depth)
         } catch {
-            return ReceiptReadError(payload: error, context: "the attribute SET", map: decoder.context.map)
+            return ReceiptReadError(payload: error, context: "the attribute SET", map: decoder.map)
         }
         decoder.noteAnomalies(outer)
         payload.tag = outer.tag
         payload.contentEnd = outer.contentEnd
         payload.depth = outer.depth + 1
         if outer.end < range.upperBound {
-            decoder.findings.append(Finding(.warning, "payload-trailing-bytes", at: absolute(outer.end),
+            decoder.note(Finding(.warning, "payload-trailing-bytes", at: absolute(outer.end),
                                  "\(range.upperBound - outer.end) bytes follow the attribute SET in the content"))
         }
         if outer.tag == .sequence {
-            decoder.findings.append(Finding(.error, "payload-not-set", at: absolute(outer.offset),
+            decoder.note(Finding(.error, "payload-not-set", at: absolute(outer.offset),
                                  "the payload is a SEQUENCE, not a SET: not the shape Apple signs"))
         } else if outer.tag != .set {
             return ReceiptReadError(.payload, code: "payload-not-set", at: absolute(outer.offset),
@@ -76,12 +85,13 @@ public enum PayloadReader {
             payload.firstIndexByType = firstIndexByType
         }
         do {
-            try decoder.walkAttributes(of: outer, scope: .receipt) { _, attribute, node in
-                if attribute.record != nil { recordIndices.append(positions.count) }
+            try decoder.walkAttributes(of: outer, scope: .receipt, visitRecordAttribute: visit) { _, attribute, node in
+                if case .record = attribute.value { recordIndices.append(positions.count) }
                 if let type = attribute.type, type >= 0, type < 64, firstIndexByType[Int(type)] < 0 {
                     firstIndexByType[Int(type)] = positions.count
                 }
                 positions.append(node.offset)
+                visit(attribute)
             }
         } catch {
             return error

@@ -16,6 +16,14 @@ public struct Receipt: Sendable {
 
     /// Reads a receipt from its DER/BER bytes.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> Receipt {
+        read(bytes, limits: limits, visiting: { _, _ in })
+    }
+
+    /// Reads a receipt, handing every attribute the payload's single pass decodes to `visit`, with the payload
+    /// buffer its ranges index: each in-app record's attributes, then the type-17 attribute holding them, in
+    /// order. Nothing is allocated per attribute: the way to see every value of a large receipt at parse speed.
+    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
+                            visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
         let container = SignedDataReader.read(bytes, limits: limits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil)
@@ -36,7 +44,7 @@ public struct Receipt: Sendable {
         }
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
                                          limits: limits, nodesRead: container.nodesRead,
-                                         truncated: container.truncation != nil)
+                                         truncated: container.truncation != nil, visiting: visit)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload

@@ -55,14 +55,39 @@ public struct ReceiptAttribute: Sendable, Hashable {
     public var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
 
     /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
-    public var name: String {
-        if let descriptor { return descriptor.name }
-        if let type { return "type_\(type)" }
-        return "unknown"
-    }
+    public var name: String { FieldTable.displayName(of: type, in: scope) }
 
     /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
     public var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
+
+    /// Materialises a view: its text as Strings, its record as an `InAppRecord` over the same buffer.
+    public init(_ view: AttributeView, context: PayloadContext, toleratesTruncation: Bool) {
+        self.init(offset: view.offset, length: view.length, scope: view.scope)
+        type = view.type
+        version = view.version
+        valueRange = view.valueRange
+        valueOffset = view.valueOffset
+        valueTag = view.valueTag
+        let bytes = context.bytes
+        func text(_ range: Range<Int>) -> String {
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }
+            return String(decoding: bytes[range], as: UTF8.self)
+        }
+        if let range = view.largeTypeRange { typeHex = ASN1Primitives.hex(bytes, range) }
+        switch view.value {
+        case .text(let range): value = .text(text(range))
+        case .date(let range, let parsed): value = .date(text: text(range), parsed: parsed)
+        case .integer(let number): value = .integer(number)
+        case .largeInteger(let range): value = .largeInteger(hex: ASN1Primitives.hex(bytes, range))
+        case .boolean(let flag): value = .boolean(flag)
+        case .raw: value = .raw
+        case .absent: value = .absent
+        case .record(let node):
+            value = .record
+            record = InAppRecord(offset: context.map.fileOffset(node.offset), length: node.encodedLength, node: node,
+                                 context: context, toleratesTruncation: toleratesTruncation)
+        }
+    }
 }
 
 /// One in-app purchase record: the SET of 1701–1722 attributes inside a type-17 attribute. Its attributes are
@@ -86,8 +111,20 @@ public struct InAppRecord: Sendable, Hashable {
 
     /// The record's attributes, in order, decoded now.
     public var attributes: [ReceiptAttribute] {
-        var decoder = AttributeDecoder(context: context, recording: false, toleratesTruncation: toleratesTruncation)
-        return decoder.attributes(of: node, scope: .inApp)
+        var result: [ReceiptAttribute] = []
+        forEachView { view in
+            result.append(ReceiptAttribute(view, context: context, toleratesTruncation: toleratesTruncation))
+        }
+        return result
+    }
+
+    /// Visits the record's attributes as views, in order, decoded now without allocating.
+    public func forEachView(_ body: (AttributeView) -> Void) {
+        context.bytes.withUnsafeBufferPointer { buffer in
+            var decoder = AttributeDecoder(buffer: buffer, map: context.map, limits: context.limits, recording: false,
+                                           toleratesTruncation: toleratesTruncation)
+            decoder.forEachAttribute(ofRecord: node, body)
+        }
     }
 
     /// The first attribute of `type`.

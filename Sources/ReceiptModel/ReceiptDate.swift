@@ -66,8 +66,13 @@ public struct ReceiptDate: Sendable, Hashable {
 
     /// Parses the bytes of a date string, in place.
     public static func parse(_ text: ArraySlice<UInt8>) -> Result<ReceiptDate, ParseError> {
-        var scanner = Scanner(bytes: text, position: text.startIndex)
-        guard !text.isEmpty else { return .failure(.empty) }
+        text.withUnsafeBufferPointer { parse($0, 0..<$0.count) }
+    }
+
+    /// Parses `range` of a borrowed buffer (the payload's hot path: no copy, no String).
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= buffer.count else { return .failure(.empty) }
+        var scanner = Scanner(bytes: buffer, start: range.lowerBound, end: range.upperBound)
         do {
             return .success(try scanner.date())
         } catch {
@@ -137,57 +142,66 @@ public struct ReceiptDate: Sendable, Hashable {
     // MARK: - Scanner
 
     private struct Scanner {
-        let bytes: ArraySlice<UInt8>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let end: Int
         var position: Int
 
-        /// Character position from the start of the text, for messages.
-        var column: Int { position - bytes.startIndex }
+        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+            self.bytes = bytes
+            self.start = start
+            self.end = end
+            self.position = start
+        }
 
-        mutating func digits(_ count: Int, _ what: String) throws(ParseError) -> Int {
+        /// Character position from the start of the text, for messages.
+        var column: Int { position - start }
+
+        @inline(__always)
+        mutating func digits(_ count: Int, _ what: StaticString) throws(ParseError) -> Int {
             var value = 0
             for _ in 0..<count {
-                guard position < bytes.endIndex, bytes[position] >= 0x30, bytes[position] <= 0x39 else {
-                    throw .syntax(position: column, expected: what)
+                guard position < end, bytes[position] >= 0x30, bytes[position] <= 0x39 else {
+                    throw .syntax(position: column, expected: what.description)
                 }
-                value = value * 10 + Int(bytes[position] - 0x30)
+                value = value &* 10 &+ Int(bytes[position] &- 0x30)
                 position += 1
             }
             return value
         }
 
-        mutating func literal(_ character: Character) throws(ParseError) {
-            guard position < bytes.endIndex, let ascii = character.asciiValue, bytes[position] == ascii else {
-                throw .syntax(position: column, expected: "'\(character)'")
+        @inline(__always)
+        mutating func literal(_ ascii: UInt8) throws(ParseError) {
+            guard position < end, bytes[position] == ascii else {
+                throw .syntax(position: column, expected: "'\(Character(Unicode.Scalar(ascii)))'")
             }
             position += 1
         }
 
-        mutating func peek(_ character: Character) -> Bool {
-            guard position < bytes.endIndex, let ascii = character.asciiValue else { return false }
-            return bytes[position] == ascii
-        }
+        @inline(__always)
+        func peek(_ ascii: UInt8) -> Bool { position < end && bytes[position] == ascii }
 
         mutating func date() throws(ParseError) -> ReceiptDate {
             let year = try digits(4, "a four-digit year")
-            try literal("-")
+            try literal(UInt8(ascii: "-"))
             let month = try digits(2, "a two-digit month")
-            try literal("-")
+            try literal(UInt8(ascii: "-"))
             let day = try digits(2, "a two-digit day")
-            guard position < bytes.endIndex, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
+            guard position < end, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
                 || bytes[position] == UInt8(ascii: " ")
             else { throw .syntax(position: column, expected: "'T'") }
             position += 1
             let hour = try digits(2, "a two-digit hour")
-            try literal(":")
+            try literal(UInt8(ascii: ":"))
             let minute = try digits(2, "two-digit minutes")
-            try literal(":")
+            try literal(UInt8(ascii: ":"))
             let second = try digits(2, "two-digit seconds")
             var nanosecond = 0
-            if peek(".") {
+            if peek(UInt8(ascii: ".")) {
                 position += 1
                 var scale = 100_000_000
                 let start = position
-                while position < bytes.endIndex, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                while position < end, bytes[position] >= 0x30, bytes[position] <= 0x39 {
                     nanosecond += Int(bytes[position] - 0x30) * scale
                     scale /= 10
                     position += 1
@@ -195,13 +209,13 @@ public struct ReceiptDate: Sendable, Hashable {
                 guard position > start else { throw .syntax(position: column, expected: "fraction digits") }
             }
             var offset = 0
-            if peek("Z") || peek("z") {
+            if peek(UInt8(ascii: "Z")) || peek(UInt8(ascii: "z")) {
                 position += 1
-            } else if peek("+") || peek("-") {
-                let sign = peek("-") ? -1 : 1
+            } else if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) {
+                let sign = peek(UInt8(ascii: "-")) ? -1 : 1
                 position += 1
                 let offsetHours = try digits(2, "a two-digit offset hour")
-                if peek(":") { position += 1 }
+                if peek(UInt8(ascii: ":")) { position += 1 }
                 let offsetMinutes = try digits(2, "two-digit offset minutes")
                 guard offsetHours <= 23 else { throw .outOfRange(field: "offset hour", value: offsetHours) }
                 guard offsetMinutes <= 59 else { throw .outOfRange(field: "offset minute", value: offsetMinutes) }
@@ -209,7 +223,7 @@ public struct ReceiptDate: Sendable, Hashable {
             } else {
                 throw .syntax(position: column, expected: "'Z' or a UTC offset")
             }
-            guard position == bytes.endIndex else { throw .trailingBytes(position: column) }
+            guard position == end else { throw .trailingBytes(position: column) }
             guard (1...12).contains(month) else { throw .outOfRange(field: "month", value: month) }
             guard day >= 1, day <= ReceiptDate.daysInMonth(year: year, month: month) else {
                 throw .outOfRange(field: "day", value: day)

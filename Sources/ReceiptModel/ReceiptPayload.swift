@@ -58,10 +58,18 @@ public struct ReceiptPayload: Sendable {
 
     /// Decodes the top-level attribute at `index` of `positions`.
     func attribute(at index: Int) -> ReceiptAttribute {
-        var decoder = AttributeDecoder(context: context, recording: false, toleratesTruncation: toleratesTruncation)
-        let position = positions[index]
-        return decoder.attribute(at: position, limit: contentEnd, depth: depth, scope: .receipt)
-            ?? ReceiptAttribute(offset: map.fileOffset(position), length: 0, scope: .receipt)
+        ReceiptAttribute(withViews { $0.attribute(at: index) }, context: context,
+                         toleratesTruncation: toleratesTruncation)
+    }
+
+    /// Runs `body` with allocation-free access to the attributes as views, over the buffer borrowed once.
+    public func withViews<Result>(_ body: (inout PayloadViews) throws -> Result) rethrows -> Result {
+        try context.bytes.withUnsafeBufferPointer { buffer in
+            var views = PayloadViews(payload: self, decoder: AttributeDecoder(
+                buffer: buffer, map: context.map, limits: context.limits, recording: false,
+                toleratesTruncation: toleratesTruncation))
+            return try body(&views)
+        }
     }
 
     /// The payload's top-level attributes as a random-access collection that decodes each element when read.

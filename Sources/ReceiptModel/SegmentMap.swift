@@ -24,8 +24,13 @@ public struct SegmentMap: Sendable, Hashable {
     }
 
     /// The file offset of buffer offset `offset` (the end of the last segment for offsets past the end).
+    @inline(__always)
     public func fileOffset(_ offset: Int) -> Int {
-        guard !isIdentity, let last = pieces.last else { return offset }
+        isIdentity ? offset : mappedOffset(offset)
+    }
+
+    private func mappedOffset(_ offset: Int) -> Int {
+        guard let last = pieces.last else { return offset }
         var low = 0
         var high = pieces.count - 1
         while low < high {

@@ -1,35 +1,25 @@
 import ReceiptModel
 
-/// Full decode with rcpt: read the container and payload, then every attribute and every record's attributes,
-/// every value decoded (strings, integers, dates).
+/// Full decode with rcpt: read the container and payload in rcpt's single checking pass, which decodes every
+/// attribute and every record's attributes (strings checked in place, integers and dates parsed) and hands each
+/// to the visitor. Text stays in the buffer: its byte count is tallied without building a String, which is how
+/// rcpt's own consumers (the JSON dump) read it.
 enum RcptEngine {
     static func decode(_ bytes: [UInt8]) -> DecodeTally {
         var tally = DecodeTally()
-        let receipt = Receipt.read(bytes)
-        guard let payload = receipt.payload else { return tally }
-        for attribute in payload.attributes {
+        _ = Receipt.read(bytes) { attribute, _ in
             tally.attributes += 1
-            count(attribute, into: &tally)
-            if let record = attribute.record {
-                tally.records += 1
-                for inner in record.attributes {
-                    tally.attributes += 1
-                    count(inner, into: &tally)
-                }
+            switch attribute.value {
+            case .text(let range): tally.textBytes += range.count
+            case .date(let range, let parsed):
+                tally.textBytes += range.count
+                if parsed != nil { tally.dates += 1 }
+            case .integer(let value): tally.integer(value)
+            case .boolean(let flag): tally.integer(flag ? 1 : 0)
+            case .record: tally.records += 1
+            case .largeInteger, .raw, .absent: break
             }
         }
         return tally
-    }
-
-    static func count(_ attribute: ReceiptAttribute, into tally: inout DecodeTally) {
-        switch attribute.value {
-        case .text(let text): tally.text(text)
-        case .date(let text, let parsed):
-            tally.text(text)
-            if parsed != nil { tally.dates += 1 }
-        case .integer(let value): tally.integer(value)
-        case .boolean(let flag): tally.integer(flag ? 1 : 0)
-        case .largeInteger, .raw, .record, .absent: break
-        }
     }
 }
