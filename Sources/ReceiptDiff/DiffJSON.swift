@@ -43,7 +43,7 @@ public enum DiffJSON {
 
     /// `a` or `b`: the input summary.
     static func writeSide(_ key: String, _ side: DiffSide, to json: inout JSONWriter) {
-        json.key(key)
+        json.key(named: key)
         json.object { json in
             json.member("file", side.name)
             json.member("size", side.input.size)
@@ -85,7 +85,7 @@ public enum DiffJSON {
         case .fields(let fields):
             json.object { json in
                 for field in fields {
-                    json.key(field.name)
+                    json.key(named: field.name)
                     writeValue(field.value, to: &json)
                 }
             }
@@ -95,7 +95,7 @@ public enum DiffJSON {
 
     /// Where one side's reading stopped, or null.
     static func writeError(_ key: String, _ error: ReceiptReadError?, to json: inout JSONWriter) {
-        json.key(key)
+        json.key(named: key)
         guard let error else {
             json.null()
             return

@@ -1,53 +1,61 @@
 import ReceiptASN1
 import ReceiptModel
 
-/// Writes attribute values as JSON, shared by the `attributes` list and the `receipt` object.
+/// Writes attribute values as JSON, shared by the `attributes` list and the `receipt` object. Works on views:
+/// text and raw bytes go from the payload buffer straight into the output, never through a String.
 enum AttributeJSON {
     /// The decoded value: string, number, boolean, or null when it is raw bytes or a record.
-    static func writeValue(_ attribute: ReceiptAttribute, to json: inout JSONWriter) {
+    static func writeValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
         switch attribute.value {
-        case .text(let text): json.string(text)
-        case .date(let text, _): json.string(text)
+        case .text(let range), .date(let range, _): json.string(utf8: views.bytes(range))
         case .integer(let number): json.number(number)
-        case .largeInteger(let hex): json.string("0x" + hex)
+        case .largeInteger(let range): json.string("0x" + ASN1Primitives.hex(Array(views.bytes(range))))
         case .boolean(let flag): json.bool(flag)
         case .raw, .record, .absent: json.null()
         }
     }
 
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
-    static func writeFieldValue(_ attribute: ReceiptAttribute, payload: ReceiptPayload, to json: inout JSONWriter) {
+    static func writeFieldValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
         switch attribute.value {
-        case .raw: json.hexString(payload.valueBytes(attribute))
+        case .raw: json.hexString(valueBytes(attribute, views))
         case .absent: json.null()
-        default: writeValue(attribute, to: &json)
+        default: writeValue(attribute, views, to: &json)
         }
     }
 
+    /// The raw value octets of `attribute`.
+    static func valueBytes(_ attribute: AttributeView, _ views: PayloadViews) -> UnsafeBufferPointer<UInt8> {
+        views.bytes(attribute.valueRange ?? 0..<0)
+    }
+
     /// One entry of the `attributes` list (and of a record's `records` list).
-    static func writeAttribute(_ attribute: ReceiptAttribute, payload: ReceiptPayload, to json: inout JSONWriter) {
+    static func writeAttribute(_ attribute: AttributeView, _ views: inout PayloadViews, to json: inout JSONWriter) {
         json.object { json in
             json.member("type", attribute.type)
-            if attribute.type == nil { json.member("typeHex", attribute.typeHex) }
-            json.member("name", attribute.name)
-            json.member("documented", attribute.descriptor?.isDocumented ?? false)
+            if attribute.type == nil {
+                json.member("typeHex", attribute.largeTypeRange.map { ASN1Primitives.hex(Array(views.bytes($0))) })
+            }
+            let descriptor = attribute.descriptor
+            json.member("name", descriptor?.name ?? attribute.name)
+            json.member("documented", descriptor?.isDocumented ?? false)
             json.member("version", attribute.version)
             json.member("offset", attribute.offset)
             json.member("length", attribute.length)
             json.member("valueOffset", attribute.valueOffset)
             json.member("asn1", attribute.asn1TypeName)
             json.key("raw")
-            json.hexString(payload.valueBytes(attribute))
+            json.hexString(valueBytes(attribute, views))
             json.key("value")
-            writeValue(attribute, to: &json)
+            writeValue(attribute, views, to: &json)
             if case .date(_, let parsed) = attribute.value {
                 json.member("utc", parsed?.rfc3339UTC)
             }
-            if let record = attribute.record {
-                json.member("recordOffset", record.offset)
+            if case .record(let set) = attribute.value {
+                json.member("recordOffset", views.map.fileOffset(set.offset))
                 json.key("records")
                 json.array { json in
-                    for inner in record.attributes { writeAttribute(inner, payload: payload, to: &json) }
+                    views.forEachAttribute(ofRecord: set) { inner, views in writeAttribute(inner, &views, to: &json) }
                 }
             }
         }

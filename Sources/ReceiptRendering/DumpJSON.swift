@@ -40,7 +40,11 @@ public enum DumpJSON {
             json.key("attributes")
             json.array { json in
                 guard let payload = inspection.receipt?.payload else { return }
-                for attribute in payload.attributes { AttributeJSON.writeAttribute(attribute, payload: payload, to: &json) }
+                payload.withViews { views in
+                    for index in 0..<views.count {
+                        AttributeJSON.writeAttribute(views.attribute(at: index), &views, to: &json)
+                    }
+                }
             }
             json.key("receipt")
             if let payload = inspection.receipt?.payload {
@@ -182,7 +186,7 @@ public enum DumpJSON {
     /// A member holding CMS attributes (type and hex values), or null when the signer has none.
     static func writeCMSAttributes(_ name: String, _ attributes: [CMSAttribute]?, bytes: [UInt8],
                                    to json: inout JSONWriter) {
-        json.key(name)
+        json.key(named: name)
         guard let attributes else {
             json.null()
             return
@@ -218,7 +222,7 @@ public enum DumpJSON {
 extension JSONWriter {
     /// An empty array member.
     mutating func member(name: String) {
-        key(name)
+        key(named: name)
         array { _ in }
     }
 }

@@ -1,38 +1,45 @@
 /// A streaming JSON writer with a fixed key order (the order calls are made in), so output is stable and diffable.
 /// Writes compact or two-space-indented JSON into a byte buffer, handing full chunks to a sink when it has one,
 /// so a document larger than memory allows can still be written.
-public struct JSONWriter {
-    /// What has been written and not yet handed to the sink.
-    public private(set) var bytes: [UInt8] = []
+public struct JSONWriter: ~Copyable {
+    /// The output not yet handed to the sink: raw storage, written without per-byte bookkeeping.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     private let pretty: Bool
     /// Per open container: whether it already holds an element.
     private var hasElement: [Bool] = []
     private var afterKey = false
     private let sink: (([UInt8]) -> Void)?
-    private let chunkSize: Int
 
-    /// A writer that keeps the whole document in `bytes`.
+    /// A writer that keeps the whole document (read it with `bytes`).
     public init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
         self.pretty = pretty
         self.sink = nil
-        self.chunkSize = Int.max
-        bytes.reserveCapacity(capacity)
+        self.capacity = Swift.max(capacity, 64)
+        self.storage = .allocate(capacity: self.capacity)
     }
 
-    /// A writer that hands `sink` a chunk whenever `chunkSize` bytes are pending; call `flush()` at the end.
+    /// A writer that hands `sink` a chunk whenever about `chunkSize` bytes are pending; call `flush()` at the end.
     public init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping ([UInt8]) -> Void) {
         self.pretty = pretty
         self.sink = sink
-        self.chunkSize = chunkSize
-        bytes.reserveCapacity(chunkSize + 4096)
+        self.capacity = Swift.max(chunkSize, 64)
+        self.storage = .allocate(capacity: self.capacity)
     }
+
+    deinit { storage.deallocate() }
+
+    /// What has been written and not yet handed to the sink.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// A newline-terminated JSON document that `body` writes, held whole.
     public static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
                                 _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var json = JSONWriter(pretty: pretty, reservingCapacity: capacity)
         body(&json)
-        return json.bytes + [0x0A]
+        json.append(0x0A)
+        return json.bytes
     }
 
     /// A newline-terminated JSON document that `body` writes, handed to `sink` in chunks, never held whole.
@@ -40,15 +47,61 @@ public struct JSONWriter {
                                       _ body: (inout JSONWriter) -> Void) {
         var json = JSONWriter(pretty: pretty, sink: sink)
         body(&json)
+        json.append(0x0A)
         json.flush()
-        sink([0x0A])
     }
 
     /// Hands everything pending to the sink (no-op without one).
     public mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
+        guard let sink, count > 0 else { return }
         sink(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    // MARK: Raw output
+
+    /// Makes room for `needed` more bytes: flushes to the sink when there is one, grows the storage otherwise (or
+    /// when one write is larger than a chunk).
+    @inline(__always)
+    private mutating func reserve(_ needed: Int) {
+        if capacity - count < needed { makeRoom(needed) }
+    }
+
+    private mutating func makeRoom(_ needed: Int) {
+        if sink != nil { flush() }
+        guard capacity - count < needed else { return }
+        let grown = Swift.max(capacity * 2, count + needed)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.initialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity = grown
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ first: UInt8, _ second: UInt8) {
+        reserve(2)
+        storage[count] = first
+        storage[count + 1] = second
+        count += 2
+    }
+
+    private mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        guard let base = raw.baseAddress, !raw.isEmpty else { return }
+        reserve(raw.count)
+        (storage + count).update(from: base, count: raw.count)
+        count += raw.count
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
     }
 
     // MARK: Containers
@@ -66,11 +119,21 @@ public struct JSONWriter {
     }
 
     /// Writes a member name; the next value call writes its value.
-    public mutating func key(_ name: String) {
+    public mutating func key(_ name: StaticString) {
+        separate()
+        name.withUTF8Buffer { appendUTF8($0) }
+        endKey()
+    }
+
+    /// Writes a member name computed at run time.
+    public mutating func key(named name: String) {
         separate()
         appendString(name)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        endKey()
+    }
+
+    private mutating func endKey() {
+        if pretty { append(UInt8(ascii: ":"), UInt8(ascii: " ")) } else { append(UInt8(ascii: ":")) }
         afterKey = true
     }
 
@@ -86,27 +149,45 @@ public struct JSONWriter {
         appendDecimal(value)
     }
 
+    /// Writes text already known to be valid UTF-8 (a checked receipt string, still in its buffer) as a string.
+    public mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        appendUTF8(text)
+    }
+
     /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
     public mutating func hexString(_ raw: ArraySlice<UInt8>) {
+        raw.withUnsafeBufferPointer { hexString($0) }
+    }
+
+    /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
+    public mutating func hexString(_ raw: UnsafeBufferPointer<UInt8>) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        for byte in raw {
-            bytes.append(JSONWriter.hexDigits[Int(byte >> 4)])
-            bytes.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
+        reserve(raw.count * 2 + 2)
+        storage[count] = UInt8(ascii: "\"")
+        var position = count + 1
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for byte in raw {
+                storage[position] = digits[Int(byte >> 4)]
+                storage[position + 1] = digits[Int(byte & 0x0F)]
+                position += 2
+            }
         }
-        bytes.append(UInt8(ascii: "\""))
+        storage[position] = UInt8(ascii: "\"")
+        count = position + 1
     }
 
     public mutating func number(_ value: Int) { number(Int64(value)) }
 
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        append(value ? "true" : "false")
     }
 
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        append("null")
     }
 
     public mutating func string(_ value: String?) {
@@ -123,27 +204,27 @@ public struct JSONWriter {
 
     // MARK: Member shorthands
 
-    public mutating func member(_ name: String, _ value: String?) {
+    public mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         string(value)
     }
 
-    public mutating func member(_ name: String, _ value: Int64?) {
+    public mutating func member(_ name: StaticString, _ value: Int64?) {
         key(name)
         number(value)
     }
 
-    public mutating func member(_ name: String, _ value: Int?) {
+    public mutating func member(_ name: StaticString, _ value: Int?) {
         key(name)
         number(value)
     }
 
-    public mutating func member(_ name: String, _ value: Bool) {
+    public mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    public mutating func member(_ name: String, strings: [String]) {
+    public mutating func member(_ name: StaticString, strings: [String]) {
         key(name)
         array { writer in for value in strings { writer.string(value) } }
     }
@@ -152,85 +233,96 @@ public struct JSONWriter {
 
     private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(bracket)
+        append(bracket)
         hasElement.append(false)
     }
 
     private mutating func close(_ bracket: UInt8) {
         let hadElements = hasElement.popLast() ?? false
         if pretty && hadElements { newline() }
-        bytes.append(bracket)
+        append(bracket)
     }
 
     /// Writes the comma and indentation owed before a new element (nothing right after a key).
     private mutating func separate() {
-        if bytes.count >= chunkSize { flush() }
         if afterKey {
             afterKey = false
             return
         }
         guard let last = hasElement.indices.last else { return }
-        if hasElement[last] { bytes.append(UInt8(ascii: ",")) }
+        if hasElement[last] { append(UInt8(ascii: ",")) }
         hasElement[last] = true
         if pretty { newline() }
     }
 
-    private static let indentation: [UInt8] = [UInt8(ascii: "\n")] + [UInt8](repeating: UInt8(ascii: " "), count: 256)
-
     private mutating func newline() {
         let width = Swift.min(2 * hasElement.count, 256)
-        bytes.append(contentsOf: JSONWriter.indentation[0...width])
+        reserve(width + 1)
+        storage[count] = 0x0A
+        (storage + count + 1).initialize(repeating: UInt8(ascii: " "), count: width)
+        count += width + 1
     }
 
     private mutating func appendDecimal(_ value: Int64) {
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
+        reserve(20)
+        if value < 0 {
+            storage[count] = UInt8(ascii: "-")
+            count += 1
         }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch: enough for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            while magnitude > 0 {
-                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(scratch[index]) }
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && magnitude >= scale {
+            digits += 1
+            scale = scale &* 10
         }
+        var position = count + digits - 1
+        repeat {
+            storage[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            position -= 1
+        } while magnitude > 0
+        count += digits
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let hexDigits: StaticString = "0123456789abcdef"
 
     private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        // Fast path: native strings are contiguous UTF-8; copy them whole when nothing needs escaping.
-        let copiedWhole: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-                return false
-            }
-            bytes.append(contentsOf: utf8)
-            return true
+        var value = value
+        value.withUTF8 { appendUTF8($0) }
+    }
+
+    /// Appends `utf8` as a JSON string: copied whole when nothing needs escaping, escaped byte by byte otherwise.
+    private mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var needsEscaping = false
+        for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+            needsEscaping = true
+            break
         }
-        if copiedWhole == true {
-            bytes.append(UInt8(ascii: "\""))
+        guard needsEscaping else {
+            reserve(utf8.count + 2)
+            storage[count] = UInt8(ascii: "\"")
+            if let base = utf8.baseAddress { (storage + count + 1).update(from: base, count: utf8.count) }
+            storage[count + 1 + utf8.count] = UInt8(ascii: "\"")
+            count += utf8.count + 2
             return
         }
-        for byte in value.utf8 {
+        append(UInt8(ascii: "\""))
+        for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): append(0x5C, 0x22)
+            case UInt8(ascii: "\\"): append(0x5C, 0x5C)
+            case 0x0A: append(0x5C, UInt8(ascii: "n"))
+            case 0x0D: append(0x5C, UInt8(ascii: "r"))
+            case 0x09: append(0x5C, UInt8(ascii: "t"))
             case 0..<0x20, 0x7F:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(JSONWriter.hexDigits[Int(byte >> 4)])
-                bytes.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+                append("\\u00")
+                JSONWriter.hexDigits.withUTF8Buffer { digits in
+                    append(digits[Int(byte >> 4)], digits[Int(byte & 0x0F)])
+                }
+            default: append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 }

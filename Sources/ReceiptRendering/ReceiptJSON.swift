@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptModel
 
 /// The `receipt` object of `rcpt.dump/1`: the payload as named fields (Apple's verifyReceipt names where one
@@ -5,13 +6,25 @@ import ReceiptModel
 /// duplicates are reported as findings.
 enum ReceiptJSON {
     static func write(_ payload: ReceiptPayload, to json: inout JSONWriter) {
-        json.object { json in
-            writeFields(payload.attributes, scope: .receipt, payload: payload, to: &json) { json in
-                json.key("in_app")
-                json.array { json in
-                    for record in payload.inAppRecords {
-                        json.object { json in
-                            writeFields(record.attributes, scope: .inApp, payload: payload, to: &json) { _ in }
+        payload.withViews { views in
+            var receiptFields = FieldSlots(scope: .receipt)
+            var recordFields = FieldSlots(scope: .inApp)
+            var records: [ASN1Node] = []
+            for index in 0..<views.count {
+                let attribute = views.attribute(at: index)
+                if case .record(let set) = attribute.value { records.append(set) }
+                receiptFields.add(attribute, views)
+            }
+            json.object { json in
+                receiptFields.write(views, to: &json) { json in
+                    json.key("in_app")
+                    json.array { json in
+                        for set in records {
+                            recordFields.reset()
+                            views.forEachAttribute(ofRecord: set) { attribute, views in
+                                recordFields.add(attribute, views)
+                            }
+                            json.object { json in recordFields.write(views, to: &json) { _ in } }
                         }
                     }
                 }
@@ -19,72 +32,90 @@ enum ReceiptJSON {
         }
     }
 
-    /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
-    private static func writeFields(_ attributes: some Sequence<ReceiptAttribute>, scope: FieldScope,
-                                    payload: ReceiptPayload,
-                                    to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
-        let table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
-        // The first attribute of each field-table row, found in one pass without hashing.
-        var firstByRow = [ReceiptAttribute?](repeating: nil, count: table.count)
-        var unknown: [(key: String, attribute: ReceiptAttribute)] = []
-        for attribute in attributes {
+    /// The first attribute of each field-table row (found without hashing), and the unknown ones in order.
+    /// Reused from record to record, so writing a record allocates nothing when all its types are known.
+    private struct FieldSlots {
+        let scope: FieldScope
+        let table: [FieldDescriptor]
+        var firstByRow: [AttributeView?]
+        var unknown: [(key: String, attribute: AttributeView)] = []
+
+        init(scope: FieldScope) {
+            self.scope = scope
+            table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
+            firstByRow = [AttributeView?](repeating: nil, count: table.count)
+        }
+
+        mutating func reset() {
+            for row in firstByRow.indices { firstByRow[row] = nil }
+            if !unknown.isEmpty { unknown.removeAll(keepingCapacity: true) }
+        }
+
+        mutating func add(_ attribute: AttributeView, _ views: PayloadViews) {
             guard let type = attribute.type else {
-                unknown.append(("0x" + (attribute.typeHex ?? ""), attribute))
-                continue
+                let hex = attribute.largeTypeRange.map { ASN1Primitives.hex(Array(views.bytes($0))) } ?? ""
+                unknown.append(("0x" + hex, attribute))
+                return
             }
             guard let row = FieldTable.row(of: type, in: scope) else {
                 unknown.append((String(type), attribute))
-                continue
+                return
             }
             if firstByRow[row] == nil { firstByRow[row] = attribute }
         }
-        for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
-            guard let attribute = firstByRow[row] else { continue }
-            json.key(descriptor.name)
-            if let version = attribute.version, version != FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
-                // Unusual version: the explicit form keeps it, so `rcpt build` rebuilds the same bytes.
-                json.object { json in
-                    json.key("raw")
-                    json.hexString(payload.valueBytes(attribute))
-                    json.member("version", version)
+
+        /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
+        func write(_ views: PayloadViews, to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
+            for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
+                guard let attribute = firstByRow[row] else { continue }
+                json.key(named: descriptor.name)
+                if let version = attribute.version,
+                   version != FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
+                    // Unusual version: the explicit form keeps it, so `rcpt build` rebuilds the same bytes.
+                    json.object { json in
+                        json.key("raw")
+                        json.hexString(AttributeJSON.valueBytes(attribute, views))
+                        json.member("version", version)
+                    }
+                } else {
+                    AttributeJSON.writeFieldValue(attribute, views, to: &json)
                 }
-            } else {
-                AttributeJSON.writeFieldValue(attribute, payload: payload, to: &json)
+                if case .date(_, let parsed?) = attribute.value {
+                    json.key(named: descriptor.name + "_ms")
+                    json.string(String(parsed.millisecondsSinceEpoch))
+                }
             }
-            if case .date(_, let parsed?) = attribute.value {
-                json.member(descriptor.name + "_ms", String(parsed.millisecondsSinceEpoch))
-            }
-        }
-        extra(&json)
-        json.key("unknown")
-        json.object { json in
-            var written: Set<String> = []
-            for (key, attribute) in unknown where !written.contains(key) {
-                written.insert(key)
-                json.key(key)
-                writeUnknownValue(attribute, payload: payload, to: &json)
+            extra(&json)
+            json.key("unknown")
+            json.object { json in
+                var written: Set<String> = []
+                for (key, attribute) in unknown where !written.contains(key) {
+                    written.insert(key)
+                    json.key(named: key)
+                    ReceiptJSON.writeUnknownValue(attribute, views, to: &json)
+                }
             }
         }
     }
 
     /// An unknown type's value in a form `rcpt build` turns back into the same bytes: plain strings for
     /// UTF8String, numbers for INTEGER, and `{"asn1": …, "value": …}` or `{"raw": hex}` otherwise.
-    private static func writeUnknownValue(_ attribute: ReceiptAttribute, payload: ReceiptPayload,
-                                          to json: inout JSONWriter) {
+    static func writeUnknownValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
         switch attribute.value {
-        case .text(let text) where attribute.valueTag == .utf8String && attribute.version == 1:
-            json.string(text)
+        case .text(let range) where attribute.valueTag == .utf8String && attribute.version == 1:
+            json.string(utf8: views.bytes(range))
         case .integer(let number) where attribute.version == 1:
             json.number(number)
-        case .text(let text) where attribute.valueTag == .ia5String && attribute.version == 1:
+        case .text(let range) where attribute.valueTag == .ia5String && attribute.version == 1:
             json.object { json in
                 json.member("asn1", "IA5String")
-                json.member("value", text)
+                json.key("value")
+                json.string(utf8: views.bytes(range))
             }
         default:
             json.object { json in
                 json.key("raw")
-                json.hexString(payload.valueBytes(attribute))
+                json.hexString(AttributeJSON.valueBytes(attribute, views))
                 if let version = attribute.version, version != 1 { json.member("version", version) }
             }
         }
