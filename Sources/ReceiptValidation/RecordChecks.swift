@@ -12,41 +12,47 @@ enum RecordChecks {
         var seenTransactions: [String: Int] = [:]
         var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
         var productOrder: [String] = []
-        for record in payload.inAppRecords {
-            let attributes = record.attributes  // decoded once per record
-            func first(_ type: Int64) -> ReceiptAttribute? { attributes.first { $0.type == type } }
-            if case .text(let transaction)? = first(1703)?.value, !transaction.isEmpty {
-                if let earlier = seenTransactions[transaction] {
-                    findings.append(Finding(.error, "duplicate-transaction-id", at: record.offset,
-                                            "transaction \(transaction) appears in two records (first at offset \(earlier)): validators disagree on which counts"))
-                } else {
-                    seenTransactions[transaction] = record.offset
+        // One record at a time, straight from the views: nothing per record outlives its checks.
+        payload.withViews { views in
+            for index in 0..<views.count {
+                guard case .record(let set) = views.attribute(at: index).value else { continue }
+                var record = RecordFacts(offset: views.map.fileOffset(set.offset))
+                views.forEachAttribute(ofRecord: set) { attribute, views in record.note(attribute, views) }
+                func first(_ type: Int64) -> RecordFacts.Field? { record.field(type) }
+                if case .text(let transaction)? = first(1703)?.value, !transaction.isEmpty {
+                    if let earlier = seenTransactions[transaction] {
+                        findings.append(Finding(.error, "duplicate-transaction-id", at: record.offset,
+                                                "transaction \(transaction) appears in two records (first at offset \(earlier)): validators disagree on which counts"))
+                    } else {
+                        seenTransactions[transaction] = record.offset
+                    }
                 }
-            }
-            if case .integer(let quantity)? = first(1701)?.value, !quantityRange.contains(quantity) {
-                findings.append(Finding(.error, "quantity-out-of-range", at: record.offset,
-                                        "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
-            }
-            let product = ReceiptChecks.text(first(1702)) ?? "?"
-            if case .date(_, let cancelled?)? = first(1712)?.value {
-                findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
-                                        "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
-                continue
-            }
-            guard case .date(_, let expires?)? = first(1708)?.value else { continue }
-            var purchase: ReceiptDate?
-            if case .date(_, let parsed?)? = first(1704)?.value { purchase = parsed }
-            if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
-                findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
-                                        "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
-            }
-            if let known = latest[product] {
-                if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
+                if case .integer(let quantity)? = first(1701)?.value, !quantityRange.contains(quantity) {
+                    findings.append(Finding(.error, "quantity-out-of-range", at: record.offset,
+                                            "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
+                }
+                let product: String
+                if case .text(let name)? = first(1702)?.value { product = name } else { product = "?" }
+                if case .date(_, let cancelled?)? = first(1712)?.value {
+                    findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
+                                            "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
+                    continue
+                }
+                guard case .date(_, let expires?)? = first(1708)?.value else { continue }
+                var purchase: ReceiptDate?
+                if case .date(_, let parsed?)? = first(1704)?.value { purchase = parsed }
+                if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
+                    findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
+                                            "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
+                }
+                if let known = latest[product] {
+                    if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
+                        latest[product] = (expires, purchase, record.offset)
+                    }
+                } else {
+                    productOrder.append(product)
                     latest[product] = (expires, purchase, record.offset)
                 }
-            } else {
-                productOrder.append(product)
-                latest[product] = (expires, purchase, record.offset)
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
@@ -58,5 +64,54 @@ enum RecordChecks {
                                     "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))"))
         }
         return findings
+    }
+}
+
+/// The fields of one in-app record that the checks read: the first of each type, text materialised.
+private struct RecordFacts {
+    struct Field {
+        var value: AttributeValue
+    }
+
+    /// The types read, each with its slot in `slots`.
+    static let checkedTypes: [Int64] = [1701, 1702, 1703, 1704, 1708, 1712]
+
+    let offset: Int
+    private var slots: (Field?, Field?, Field?, Field?, Field?, Field?) = (nil, nil, nil, nil, nil, nil)
+
+    init(offset: Int) {
+        self.offset = offset
+    }
+
+    func field(_ type: Int64) -> Field? {
+        switch type {
+        case 1701: return slots.0
+        case 1702: return slots.1
+        case 1703: return slots.2
+        case 1704: return slots.3
+        case 1708: return slots.4
+        case 1712: return slots.5
+        default: return nil
+        }
+    }
+
+    mutating func note(_ attribute: AttributeView, _ views: PayloadViews) {
+        guard let type = attribute.type, Self.checkedTypes.contains(type), field(type) == nil else { return }
+        let value: AttributeValue
+        switch attribute.value {
+        case .text(let range): value = .text(String(decoding: views.bytes(range), as: UTF8.self))
+        case .date(_, let parsed): value = .date(text: "", parsed: parsed)
+        case .integer(let number): value = .integer(number)
+        default: value = .raw
+        }
+        let field = Field(value: value)
+        switch type {
+        case 1701: slots.0 = field
+        case 1702: slots.1 = field
+        case 1703: slots.2 = field
+        case 1704: slots.3 = field
+        case 1708: slots.4 = field
+        default: slots.5 = field
+        }
     }
 }
