@@ -74,6 +74,11 @@ struct ReceiptReadingOptions: ParsableArguments {
     }
 }
 
+/// The C library's read(2), named apart from `InputFiles.read`.
+private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
 /// Reading input files.
 enum InputFiles {
     /// The bytes of `file`, or of standard input for `-`.
@@ -86,10 +91,41 @@ enum InputFiles {
             throw CommandFailure.unreadable("cannot read \(file): no such file")
         }
         guard !isDirectory.boolValue else { throw CommandFailure.unreadable("cannot read \(file): it is a directory") }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = readWhole(file) else {
             throw CommandFailure.unreadable("cannot read \(file): permission denied or I/O error")
         }
-        return [UInt8](data)
+        return bytes
+    }
+
+    /// Reads a file straight into one array sized from `fstat` (no intermediate `Data`, so a large receipt is
+    /// held once, not twice); keeps reading past that size if the file grew. Nil on any I/O error.
+    static func readWhole(_ file: String) -> [UInt8]? {
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let expected = Swift.max(Int(status.st_size), 0)
+        var failed = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            while count < expected, let base = buffer.baseAddress {
+                let got = posixRead(descriptor, base + count, expected - count)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failed = true }
+                if got <= 0 { break }
+                count += got
+            }
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while !failed {
+            let got = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { failed = true }
+            if got <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<got])
+        }
+        return failed ? nil : bytes
     }
 
     /// The name to show for `file`.
