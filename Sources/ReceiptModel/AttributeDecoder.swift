@@ -27,8 +27,13 @@ struct AttributeDecoder {
     /// Whether the text value `decodeElement` last accepted holds a NUL byte (found by the same check).
     private var lastTextContainsNUL = false
 
+    /// Whether attributes in the canonical DER shape take `canonicalFields` (off only to test it against the
+    /// general path).
+    let usesCanonicalPath: Bool
+
     init(buffer: UnsafeBufferPointer<UInt8>, map: SegmentMap, limits: ASN1Limits, recording: Bool,
-         nodesRead: Int = 0, toleratesTruncation: Bool) {
+         nodesRead: Int = 0, toleratesTruncation: Bool, usesCanonicalPath: Bool = true) {
+        self.usesCanonicalPath = usesCanonicalPath
         self.reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: .ber, limits: limits, nodesRead: nodesRead,
                                                                     toleratesTruncation: toleratesTruncation))
         self.map = map
@@ -153,6 +158,14 @@ struct AttributeDecoder {
             keepRaw(&attribute, node.contentRange)
             return attribute
         }
+        if usesCanonicalPath, let fields = canonicalFields(of: node) {
+            attribute.type = fields.type
+            attribute.version = fields.version
+            attribute.valueRange = fields.value.contentRange
+            attribute.valueOffset = absolute(fields.value.contentStart)
+            decodeValue(&attribute, valueNode: fields.value, scope: scope, visitRecordAttribute: visitRecordAttribute)
+            return attribute
+        }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
         var typeField: ASN1Node?
         var versionField: ASN1Node?
@@ -220,6 +233,53 @@ struct AttributeDecoder {
         attribute.valueOffset = absolute(valueNode.contentStart)
         decodeValue(&attribute, valueNode: valueNode, scope: scope, visitRecordAttribute: visitRecordAttribute)
         return attribute
+    }
+
+    /// The three fields of an attribute in the shape Apple writes them (a minimal INTEGER type and an INTEGER
+    /// version of 1–8 octets, then a primitive OCTET STRING ending the SEQUENCE, all with short-form headers),
+    /// read in one go. Anything else gives nil and takes the general path, which reads every shape and reports
+    /// what is unusual. The node budget is spent as the general path spends it, so both see the same limits;
+    /// tests check that both paths decode every corpus receipt to the same attributes and findings.
+    @inline(__always)
+    mutating func canonicalFields(of node: ASN1Node) -> (type: Int64, version: Int64, value: ASN1Node)? {
+        let start = node.contentStart
+        let end = node.contentEnd
+        guard node.depth < reader.state.limits.maximumDepth, end <= buffer.count, end &- start >= 8,
+              reader.state.limits.maximumNodes &- reader.state.nodesRead >= 3,
+              buffer[start] == 0x02
+        else { return nil }
+        let typeLength = Int(buffer[start &+ 1])
+        guard typeLength >= 1, typeLength <= 8 else { return nil }
+        let versionAt = start &+ 2 &+ typeLength
+        guard end &- versionAt >= 5, buffer[versionAt] == 0x02 else { return nil }
+        let versionLength = Int(buffer[versionAt &+ 1])
+        guard versionLength >= 1, versionLength <= 8 else { return nil }
+        let valueAt = versionAt &+ 2 &+ versionLength
+        guard end &- valueAt >= 2, buffer[valueAt] == 0x04 else { return nil }
+        let lengthOctet = buffer[valueAt &+ 1]
+        var valueStart = valueAt &+ 2
+        let valueLength: Int
+        if lengthOctet < 0x80 {
+            valueLength = Int(lengthOctet)
+        } else if lengthOctet == 0x81, valueStart < end, buffer[valueStart] >= 0x80 {
+            valueLength = Int(buffer[valueStart])
+            valueStart &+= 1
+        } else if lengthOctet == 0x82, end &- valueStart >= 2, buffer[valueStart] != 0 {
+            valueLength = Int(buffer[valueStart]) << 8 | Int(buffer[valueStart &+ 1])
+            valueStart &+= 2
+        } else {
+            return nil
+        }
+        guard end &- valueStart == valueLength else { return nil }
+        let typeRange = (start &+ 2)..<versionAt
+        guard !ASN1Primitives.isNonMinimalInteger(buffer, typeRange),
+              let type = ASN1Primitives.int64(buffer, typeRange),
+              let version = ASN1Primitives.int64(buffer, (versionAt &+ 2)..<valueAt)
+        else { return nil }
+        reader.state.nodesRead &+= 3
+        let value = ASN1Node(tag: .octetString, offset: valueAt, contentStart: valueStart, contentEnd: end, end: end,
+                             depth: node.depth &+ 1, anomalies: [])
+        return (type, version, value)
     }
 
     // MARK: Values

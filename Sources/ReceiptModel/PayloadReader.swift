@@ -15,6 +15,15 @@ public enum PayloadReader {
                             visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in })
         -> ReceiptPayload
     {
+        read(file: file, segments: segments, depth: depth, limits: limits, nodesRead: nodesRead,
+             truncated: truncated, usesCanonicalPath: true, visiting: visit)
+    }
+
+    /// `read`, with the canonical-shape fast path switchable (tests compare it with the general path).
+    static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
+                     truncated: Bool, usesCanonicalPath: Bool,
+                     visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> ReceiptPayload
+    {
         let context: PayloadContext
         let range: Range<Int>
         if segments.count == 1, let only = segments.first {
@@ -33,7 +42,8 @@ public enum PayloadReader {
                                      contentEnd: range.lowerBound, depth: depth + 1, toleratesTruncation: truncated)
         context.bytes.withUnsafeBufferPointer { buffer in
             var decoder = AttributeDecoder(buffer: buffer, map: context.map, limits: limits, recording: true,
-                                           nodesRead: nodesRead, toleratesTruncation: truncated)
+                                           nodesRead: nodesRead, toleratesTruncation: truncated,
+                                           usesCanonicalPath: usesCanonicalPath)
             payload.error = readAttributeSet(in: range, depth: depth, decoder: &decoder, payload: &payload,
                                              visit: { visit($0, buffer) })
             payload.findings = decoder.allFindings

@@ -24,6 +24,12 @@ public struct Receipt: Sendable {
     /// order. Nothing is allocated per attribute: the way to see every value of a large receipt at parse speed.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
                             visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
+        read(bytes, limits: limits, usesCanonicalPath: true, visiting: visit)
+    }
+
+    /// `read`, with the payload's canonical-shape fast path switchable (tests compare it with the general path).
+    static func read(_ bytes: [UInt8], limits: ASN1Limits, usesCanonicalPath: Bool,
+                     visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
         let container = SignedDataReader.read(bytes, limits: limits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil)
@@ -44,7 +50,8 @@ public struct Receipt: Sendable {
         }
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
                                          limits: limits, nodesRead: container.nodesRead,
-                                         truncated: container.truncation != nil, visiting: visit)
+                                         truncated: container.truncation != nil,
+                                         usesCanonicalPath: usesCanonicalPath, visiting: visit)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload
