@@ -1,6 +1,7 @@
 #!/bin/bash -eu
 # OSS-Fuzz / ClusterFuzzLite build: every harness of Fuzz/ into $OUT, with its dictionary, options (max_len, dict)
-# and seed corpus. Runs in the base-builder-swift image (with $SRC, $OUT and $SANITIZER set), or locally:
+# and seed corpus, and the TEST-ONLY keys the verify harness re-signs and verifies with ($OUT/verify_keys/, where
+# it looks beside its binary). Runs in the base-builder-swift image (with $SRC, $OUT and $SANITIZER set), or locally:
 #
 #   OUT=$(mktemp -d) .clusterfuzzlite/build.sh
 #
@@ -10,7 +11,7 @@ ROOT=${SRC:+$SRC/rcpt}
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 OUT=${OUT:?set OUT to the folder the harnesses go to}
 SANITIZER=${SANITIZER:-address}
-HARNESSES="attributes in-app ber pkcs7 dump dates differential"
+HARNESSES="attributes in-app ber pkcs7 dump dates differential verify"
 
 if command -v precompile_swift >/dev/null 2>&1; then
     . precompile_swift
@@ -35,6 +36,11 @@ for harness in $HARNESSES; do
     rm -f "$OUT/${harness}_seed_corpus.zip"
     (cd "$ROOT/Corpus/fuzz/$harness" && zip -q -r "$OUT/${harness}_seed_corpus.zip" .)
 done
+# TEST-ONLY, not secret, not Apple's: the committed chain of Corpus/fuzz/keys/ and its foreign/ chain.
+rm -rf "$OUT/verify_keys"
+mkdir -p "$OUT/verify_keys/foreign"
+cp "$ROOT"/Corpus/fuzz/keys/*.pem "$ROOT"/Corpus/fuzz/keys/*.key "$ROOT"/Corpus/fuzz/keys/README.* "$OUT/verify_keys/"
+cp "$ROOT"/Corpus/fuzz/keys/foreign/*.pem "$ROOT"/Corpus/fuzz/keys/foreign/*.key "$OUT/verify_keys/foreign/"
 for library in libssl.so.3 libcrypto.so.3; do
     path=$(ldd "$OUT/dump" | awk -v name="$library" '$1 == name { print $3 }')
     [ -n "$path" ] && cp -L "$path" "$OUT/lib/"

@@ -5,7 +5,8 @@ import PackageDescription
 /// touch it. Build with `scripts/fuzz.sh build` (see README.md); the recipe is
 /// `swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address`.
 ///
-/// One executable per entry point; `FuzzSupport` (no dependencies) and `FuzzModelSupport` hold shared helpers.
+/// One executable per entry point; `FuzzSupport` (no dependencies), `FuzzModelSupport` and `FuzzSigningSupport` (the
+/// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`) hold shared helpers.
 /// `baseline-*` parse the same inputs with swift-asn1, only to compare speed. `fuzz-corpus` is an ordinary tool
 /// (built without sanitizers) that writes the seeds and dictionaries.
 func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "rcpt") }
@@ -20,6 +21,10 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("dump", [rcpt("ReceiptModel"), rcpt("ReceiptValidation"), rcpt("ReceiptRendering")]),
     ("dates", [rcpt("ReceiptModel")]),
     ("differential", [rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptCrypto"), swiftASN1]),
+    ("verify", [
+        "FuzzSigningSupport", rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"), rcpt("ReceiptSigning"),
+        rcpt("ReceiptValidation"), rcpt("ReceiptMutation"),
+    ]),
     ("baseline-attributes", [swiftASN1]),
     ("baseline-ber", [swiftASN1]),
 ]
@@ -34,11 +39,18 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport"),
         .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", rcpt("ReceiptASN1"), rcpt("ReceiptModel")]),
+        .target(
+            name: "FuzzSigningSupport",
+            dependencies: [
+                rcpt("ReceiptCrypto"), rcpt("ReceiptModel"), rcpt("ReceiptSigning"), rcpt("ReceiptValidation"),
+                rcpt("ReceiptMutation"),
+            ]
+        ),
         .executableTarget(
             name: "fuzz-corpus",
             dependencies: [
-                "FuzzSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"),
-                rcpt("ReceiptSigning"),
+                "FuzzSupport", "FuzzSigningSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"),
+                rcpt("ReceiptCrypto"), rcpt("ReceiptSigning"), rcpt("ReceiptMutation"),
             ]
         ),
     ] + harnesses.map { harness in

@@ -6,6 +6,7 @@
 #   scripts/fuzz-corpus.sh            rewrite them
 #   scripts/fuzz-corpus.sh --check    exit 1 if the committed files differ from what the tool writes now
 #   scripts/fuzz-corpus.sh --new-keys also replace the TEST-ONLY signing chain in Corpus/fuzz/keys/ (rarely)
+#   scripts/fuzz-corpus.sh --new-foreign-keys  replace only its foreign/ chain (signed seeds do not change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -27,6 +28,7 @@ case "${1:-}" in
         fi
         ;;
     --new-keys) "$TOOL" "$ROOT" --new-keys ;;
+    --new-foreign-keys) "$TOOL" "$ROOT" --new-foreign-keys ;;
     "") "$TOOL" "$ROOT" ;;
-    *) echo "usage: scripts/fuzz-corpus.sh [--check|--new-keys]" >&2; exit 2 ;;
+    *) echo "usage: scripts/fuzz-corpus.sh [--check|--new-keys|--new-foreign-keys]" >&2; exit 2 ;;
 esac

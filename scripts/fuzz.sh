@@ -19,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-HARNESSES=(attributes in-app ber pkcs7 dump dates differential)
+HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify)
 BASELINES=(baseline-attributes baseline-ber)
 WORK=${FUZZ_WORK:-$ROOT/Fuzz/.build-work}
 TIMEOUT_SECONDS=1
@@ -80,6 +80,8 @@ BIN=$SCRATCH/release
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The TEST-ONLY keys the verify harness inspects and re-signs with (it also finds them above its binary).
+export RCPT_FUZZ_KEYS=${RCPT_FUZZ_KEYS:-$ROOT/Corpus/fuzz/keys}
 
 known_harness() {
     local name

@@ -56,6 +56,26 @@ struct RegressionCorpusTests {
         }
     }
 
+    /// The `verify` harness's entry point: `Inspector.inspect` with the TEST-ONLY root of `Corpus/fuzz/keys/` as the
+    /// only anchor and its expectations (`Fuzz/Sources/FuzzSigningSupport/VerifyExpectations.swift`).
+    @Test func everyInputIsVerifiedAgainstTheTestKeys() throws {
+        guard let rcpt = Self.rcptExecutable else {
+            Issue.record("the rcpt executable is not built next to the tests (swift build --build-tests builds it)")
+            return
+        }
+        let expectations = ["--root", "Corpus/fuzz/keys/root.pem", "--bundle-id", "com.example.rcpt.synthetic",
+                            "--app-version", "42", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF"]
+        for (name, _) in Self.inputs {
+            let path = Self.directory.appendingPathComponent(name).path
+            let json = try Self.run(rcpt, ["verify", "--format", "json"] + expectations + [path])
+            #expect(json.died == false, "rcpt verify --format json died on \(name)")
+            #expect([0, 1, 2].contains(json.status), "rcpt verify exited \(json.status) on \(name)")
+            if !json.output.isEmpty {
+                #expect((try? JSONSerialization.jsonObject(with: json.output)) != nil, "JSON of \(name) parses back")
+            }
+        }
+    }
+
     // MARK: - Fixed bugs, with their exact expectations
 
     @Test func constructedUniversalZeroIsNotAnElement() {

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSigningSupport
 import ReceiptASN1
 import ReceiptModel
 import ReceiptPKCS7
@@ -59,9 +60,12 @@ enum Dictionaries {
         dump.add(wrapperTokens())
         var differential = pkcs7
         differential.add(ber)
+        var verify = dump
+        verify.add(dateTokens())
+        verify.add(expectationTokens())
         return [
             ("attributes", attributes), ("in-app", inApp), ("ber", ber), ("pkcs7", pkcs7), ("dump", dump),
-            ("dates", dateTokens()), ("differential", differential),
+            ("dates", dateTokens()), ("differential", differential), ("verify", verify),
         ]
     }
 
@@ -161,6 +165,14 @@ enum Dictionaries {
         dictionary.add("json_receipt_data", Array("{\"receipt-data\":\"".utf8))
         dictionary.add("base64_sequence", Array(Base64.encode([0x30, 0x82, 0x1B, 0x73, 0x06]).prefix(4).utf8))
         dictionary.add("base64_ber", Array(Base64.encode([0x30, 0x80, 0x06]).prefix(4).utf8))
+        return dictionary
+    }
+
+    /// What the `verify` harness expects, as the attribute values that carry it.
+    static func expectationTokens() -> FuzzDictionary {
+        var dictionary = FuzzDictionary()
+        dictionary.add("expected_bundle_id", encoded { $0.appendUTF8String(VerifyExpectations.bundleID) })
+        dictionary.add("expected_app_version", encoded { $0.appendUTF8String(VerifyExpectations.appVersion) })
         return dictionary
     }
 

@@ -12,22 +12,26 @@ import ReceiptSigning
 ///
 ///     fuzz-corpus ROOT            rewrite seeds and dictionaries under ROOT/Corpus/fuzz
 ///     fuzz-corpus ROOT --new-keys generate the TEST-ONLY key and chain first (once; they are committed)
+///     fuzz-corpus ROOT --new-foreign-keys  generate only the foreign chain in keys/foreign/ (once; committed)
 ///     fuzz-corpus ROOT --out DIR  write to DIR instead (used by `scripts/fuzz-corpus.sh --check`)
 @main
 struct FuzzCorpus {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let root = arguments.first else {
-            FileHandle.standardError.write(Data("usage: fuzz-corpus ROOT [--new-keys] [--out DIR]\n".utf8))
+            let usage = "usage: fuzz-corpus ROOT [--new-keys|--new-foreign-keys] [--out DIR]\n"
+            FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
         arguments.removeFirst()
         var output = root + "/Corpus/fuzz"
         var newKeys = false
+        var newForeignKeys = false
         while let argument = arguments.first {
             arguments.removeFirst()
             switch argument {
             case "--new-keys": newKeys = true
+            case "--new-foreign-keys": newForeignKeys = true
             case "--out":
                 guard let directory = arguments.first else { fail("--out needs a directory") }
                 arguments.removeFirst()
@@ -38,6 +42,7 @@ struct FuzzCorpus {
         do {
             let keys = root + "/Corpus/fuzz/keys"
             if newKeys { try SeedSources.writeKeys(to: keys) }
+            if newForeignKeys && !newKeys { try SeedSources.writeForeignKeys(to: keys) }
             let sources = try SeedSources(root: root, keys: keys)
             let seeds = Seeds(sources: sources)
             for (harness, files) in seeds.all() {

@@ -1,7 +1,9 @@
 import Foundation
+import FuzzSigningSupport
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptModel
+import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
 
@@ -13,6 +15,8 @@ struct SeedSources {
     var certificates: [(name: String, bytes: [UInt8])]
     /// Signs payloads with the committed TEST-ONLY chain.
     var signer: ReceiptSigner
+    /// The committed chain, its `foreign/` chain and the TEST-ONLY device: what the `verify` seeds are mutated with.
+    var kit: MutationKit
 
     /// 2000-01-01 and 2100-01-01: the TEST-ONLY chain's validity.
     static let notBefore: Int64 = 946_684_800
@@ -35,6 +39,13 @@ struct SeedSources {
         } catch {
             throw SeedError("cannot load the TEST-ONLY signing chain from \(keys) (run with --new-keys once): \(error)")
         }
+        do {
+            kit = try FuzzKeys.kit(in: keys)
+        } catch {
+            throw SeedError("cannot load the TEST-ONLY kit from \(keys) and its "
+                            + "\(CertificateAuthorityFiles.foreignFolder)/ (run with --new-foreign-keys once): "
+                            + "\(error)")
+        }
     }
 
     static func read(_ path: String) throws -> [UInt8] {
@@ -42,11 +53,23 @@ struct SeedSources {
         return [UInt8](data)
     }
 
-    /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (1024-bit keys keep signed seeds small).
+    /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (1024-bit keys keep signed seeds small),
+    /// and its foreign chain.
     static func writeKeys(to directory: String) throws {
         let authority = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
                                                               keyBits: 1024, label: "rcpt fuzz seeds")
         try CertificateAuthorityFiles.write(authority, to: directory, force: true)
+        try writeForeignKeys(to: directory)
+    }
+
+    /// Generates the second, unrelated TEST-ONLY chain in `directory/foreign/`, the same way and with the same
+    /// validity as the main one (as `rcpt ca init` does): the CA the catalogue's `foreign-ca` mutation signs with,
+    /// which the `verify` harness does not trust. Leaves the main chain, and so every signed seed, as it is.
+    static func writeForeignKeys(to directory: String) throws {
+        let foreign = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
+                                                            keyBits: 1024, label: "rcpt fuzz seeds foreign")
+        try CertificateAuthorityFiles.write(foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder,
+                                            force: true)
     }
 
     // MARK: - Parts of real receipts

@@ -17,6 +17,7 @@ enum Harnesses {
         ("dump", 10240),
         ("dates", 128),
         ("differential", 10240),
+        ("verify", 10240),
     ]
 
     static func maxLen(_ harness: String) -> Int { maximumLength.first { $0.name == harness }?.maxLen ?? 4096 }
@@ -35,6 +36,7 @@ struct Seeds {
             ("dump", containers() + wrappedInputs()),
             ("dates", dates()),
             ("differential", containers() + ber().filter { $0.name.hasPrefix("asn1-") }),
+            ("verify", verify()),
         ]
         return sets.map { harness, files in
             let limit = Harnesses.maxLen(harness)
