@@ -7,8 +7,11 @@ public struct JSONWriter: ~Copyable {
     private var count = 0
     private var capacity: Int
     private let pretty: Bool
-    /// Per open container: whether it already holds an element.
-    private var hasElement: [Bool] = []
+    /// How many containers are open, and per open container whether it already holds an element: one bit per
+    /// level for the first 64 levels, an array beyond.
+    private var depth = 0
+    private var hasElementBits: UInt64 = 0
+    private var hasElementDeeper: [Bool] = []
     private var afterKey = false
     private let sink: (([UInt8]) -> Void)?
 
@@ -234,11 +237,19 @@ public struct JSONWriter: ~Copyable {
     private mutating func open(_ bracket: UInt8) {
         separate()
         append(bracket)
-        hasElement.append(false)
+        if depth < 64 {
+            hasElementBits &= ~(UInt64(1) << UInt64(depth))
+        } else {
+            hasElementDeeper.append(false)
+        }
+        depth += 1
     }
 
     private mutating func close(_ bracket: UInt8) {
-        let hadElements = hasElement.popLast() ?? false
+        guard depth > 0 else { return append(bracket) }
+        depth -= 1
+        let hadElements = depth < 64 ? hasElementBits & (UInt64(1) << UInt64(depth)) != 0
+            : hasElementDeeper.popLast() ?? false
         if pretty && hadElements { newline() }
         append(bracket)
     }
@@ -249,14 +260,23 @@ public struct JSONWriter: ~Copyable {
             afterKey = false
             return
         }
-        guard let last = hasElement.indices.last else { return }
-        if hasElement[last] { append(UInt8(ascii: ",")) }
-        hasElement[last] = true
+        guard depth > 0 else { return }
+        let level = depth - 1
+        let hadElement: Bool
+        if level < 64 {
+            let bit = UInt64(1) << UInt64(level)
+            hadElement = hasElementBits & bit != 0
+            hasElementBits |= bit
+        } else {
+            hadElement = hasElementDeeper[level - 64]
+            hasElementDeeper[level - 64] = true
+        }
+        if hadElement { append(UInt8(ascii: ",")) }
         if pretty { newline() }
     }
 
     private mutating func newline() {
-        let width = Swift.min(2 * hasElement.count, 256)
+        let width = Swift.min(2 * depth, 256)
         reserve(width + 1)
         storage[count] = 0x0A
         (storage + count + 1).initialize(repeating: UInt8(ascii: " "), count: width)
@@ -292,21 +312,23 @@ public struct JSONWriter: ~Copyable {
         value.withUTF8 { appendUTF8($0) }
     }
 
-    /// Appends `utf8` as a JSON string: copied whole when nothing needs escaping, escaped byte by byte otherwise.
+    /// Appends `utf8` as a JSON string: copied in the same loop that looks for bytes to escape, and written again
+    /// with escapes only when one turns up.
     private mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var needsEscaping = false
-        for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-            needsEscaping = true
-            break
+        reserve(utf8.count + 2)
+        var position = count
+        storage[position] = UInt8(ascii: "\"")
+        position += 1
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return appendEscaped(utf8) }
+            storage[position] = byte
+            position += 1
         }
-        guard needsEscaping else {
-            reserve(utf8.count + 2)
-            storage[count] = UInt8(ascii: "\"")
-            if let base = utf8.baseAddress { (storage + count + 1).update(from: base, count: utf8.count) }
-            storage[count + 1 + utf8.count] = UInt8(ascii: "\"")
-            count += utf8.count + 2
-            return
-        }
+        storage[position] = UInt8(ascii: "\"")
+        count = position + 1
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {
