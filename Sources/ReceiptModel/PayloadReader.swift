@@ -19,8 +19,10 @@ public enum PayloadReader {
              truncated: truncated, usesCanonicalPath: true, visiting: visit)
     }
 
-    /// `read`, with the canonical-shape fast path switchable (tests compare it with the general path).
-    static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
+    /// `read`, with the canonical-shape fast path switchable: tests and the fuzz harnesses' oracles compare it
+    /// with the general path.
+    @_spi(Oracles)
+    public static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
                      truncated: Bool, usesCanonicalPath: Bool,
                      visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> ReceiptPayload
     {

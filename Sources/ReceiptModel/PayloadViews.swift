@@ -23,6 +23,15 @@ public struct PayloadViews {
             ?? AttributeView(offset: payload.map.fileOffset(position), length: 0, scope: .receipt)
     }
 
+    /// How many in-app records (type-17 attributes holding a record) there are.
+    public var recordCount: Int { payload.recordIndices.count }
+
+    /// The SET of the in-app record at `index` (0 ..< recordCount).
+    public mutating func recordSet(at index: Int) -> ASN1Node? {
+        guard case .record(let set) = attribute(at: payload.recordIndices[index]).value else { return nil }
+        return set
+    }
+
     /// Visits the attributes of the in-app record `set` (from a `.record` value), in order; `body` gets these
     /// views back to read bytes with.
     public mutating func forEachAttribute(ofRecord set: ASN1Node, _ body: (AttributeView, inout PayloadViews) -> Void) {

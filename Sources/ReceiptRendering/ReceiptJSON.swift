@@ -9,17 +9,13 @@ enum ReceiptJSON {
         payload.withViews { views in
             var receiptFields = FieldSlots(scope: .receipt)
             var recordFields = FieldSlots(scope: .inApp)
-            var records: [ASN1Node] = []
-            for index in 0..<views.count {
-                let attribute = views.attribute(at: index)
-                if case .record(let set) = attribute.value { records.append(set) }
-                receiptFields.add(attribute, views)
-            }
+            for index in 0..<views.count { receiptFields.add(views.attribute(at: index), views) }
             json.object { json in
                 receiptFields.write(views, to: &json) { json in
                     json.key("in_app")
                     json.array { json in
-                        for set in records {
+                        for index in 0..<views.recordCount {
+                            guard let set = views.recordSet(at: index) else { continue }
                             recordFields.reset()
                             views.forEachAttribute(ofRecord: set) { attribute, views in
                                 recordFields.add(attribute, views)

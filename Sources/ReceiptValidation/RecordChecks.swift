@@ -9,20 +9,22 @@ enum RecordChecks {
 
     static func check(_ payload: ReceiptPayload, at time: Int64) -> [Finding] {
         var findings: [Finding] = []
-        var seenTransactions: [String: Int] = [:]
         var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
         var productOrder: [String] = []
         // One record at a time, straight from the views: nothing per record outlives its checks.
         payload.withViews { views in
+            // Transaction ids are keyed by their bytes in the payload buffer: a receipt of 100 000 records would
+            // otherwise hold 100 000 Strings here.
+            var seenTransactions: [BufferText: Int] = [:]
             for index in 0..<views.count {
                 guard case .record(let set) = views.attribute(at: index).value else { continue }
                 var record = RecordFacts(offset: views.map.fileOffset(set.offset))
                 views.forEachAttribute(ofRecord: set) { attribute, views in record.note(attribute, views) }
                 func first(_ type: Int64) -> RecordFacts.Field? { record.field(type) }
-                if case .text(let transaction)? = first(1703)?.value, !transaction.isEmpty {
+                if let transaction = record.transaction, !transaction.bytes.isEmpty {
                     if let earlier = seenTransactions[transaction] {
                         findings.append(Finding(.error, "duplicate-transaction-id", at: record.offset,
-                                                "transaction \(transaction) appears in two records (first at offset \(earlier)): validators disagree on which counts"))
+                                                "transaction \(String(decoding: transaction.bytes, as: UTF8.self)) appears in two records (first at offset \(earlier)): validators disagree on which counts"))
                     } else {
                         seenTransactions[transaction] = record.offset
                     }
@@ -73,11 +75,14 @@ private struct RecordFacts {
         var value: AttributeValue
     }
 
-    /// The types read, each with its slot in `slots`.
-    static let checkedTypes: [Int64] = [1701, 1702, 1703, 1704, 1708, 1712]
+    /// The types read, each with its slot in `slots` (the transaction id, 1703, is kept apart, in the buffer).
+    static let checkedTypes: [Int64] = [1701, 1702, 1704, 1708, 1712]
 
     let offset: Int
-    private var slots: (Field?, Field?, Field?, Field?, Field?, Field?) = (nil, nil, nil, nil, nil, nil)
+    private var slots: (Field?, Field?, Field?, Field?, Field?) = (nil, nil, nil, nil, nil)
+    /// The first transaction id (1703) when it is text, as it stands in the payload buffer.
+    private(set) var transaction: BufferText?
+    private var sawTransaction = false
 
     init(offset: Int) {
         self.offset = offset
@@ -87,15 +92,19 @@ private struct RecordFacts {
         switch type {
         case 1701: return slots.0
         case 1702: return slots.1
-        case 1703: return slots.2
-        case 1704: return slots.3
-        case 1708: return slots.4
-        case 1712: return slots.5
+        case 1704: return slots.2
+        case 1708: return slots.3
+        case 1712: return slots.4
         default: return nil
         }
     }
 
     mutating func note(_ attribute: AttributeView, _ views: PayloadViews) {
+        if attribute.type == 1703, !sawTransaction {
+            sawTransaction = true
+            if case .text(let range) = attribute.value { transaction = BufferText(bytes: views.bytes(range)) }
+            return
+        }
         guard let type = attribute.type, Self.checkedTypes.contains(type), field(type) == nil else { return }
         let value: AttributeValue
         switch attribute.value {
@@ -108,10 +117,18 @@ private struct RecordFacts {
         switch type {
         case 1701: slots.0 = field
         case 1702: slots.1 = field
-        case 1703: slots.2 = field
-        case 1704: slots.3 = field
-        case 1708: slots.4 = field
-        default: slots.5 = field
+        case 1704: slots.2 = field
+        case 1708: slots.3 = field
+        default: slots.4 = field
         }
     }
+}
+
+/// Text as it stands in a borrowed buffer, hashed and compared by its bytes; valid only while the buffer is.
+private struct BufferText: Hashable {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    static func == (lhs: BufferText, rhs: BufferText) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
 }
