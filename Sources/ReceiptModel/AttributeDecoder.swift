@@ -37,13 +37,18 @@ struct AttributeDecoder {
         self.reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: .ber, limits: limits, nodesRead: nodesRead,
                                                                     toleratesTruncation: toleratesTruncation))
         self.map = map
+        self.mapIsIdentity = map.isIdentityMap
         self.recording = recording
         self.toleratesTruncation = toleratesTruncation
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { reader.buffer }
 
-    func absolute(_ offset: Int) -> Int { map.fileOffset(offset) }
+    /// Whether `map` is the identity, looked up once: the hot path translates two offsets per attribute.
+    let mapIsIdentity: Bool
+
+    @inline(__always)
+    func absolute(_ offset: Int) -> Int { mapIsIdentity ? offset : map.fileOffset(offset) }
 
     /// Keeps a finding when recording, drops it otherwise. Findings are built only on exceptional paths, so one
     /// built and dropped costs nothing on a well-formed receipt.

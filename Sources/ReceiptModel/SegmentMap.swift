@@ -24,6 +24,9 @@ public struct SegmentMap: Sendable, Hashable {
     }
 
     /// The file offset of buffer offset `offset` (the end of the last segment for offsets past the end).
+    /// Whether buffer offsets are file offsets (the payload is one segment of the file).
+    public var isIdentityMap: Bool { isIdentity }
+
     @inline(__always)
     public func fileOffset(_ offset: Int) -> Int {
         isIdentity ? offset : mappedOffset(offset)
