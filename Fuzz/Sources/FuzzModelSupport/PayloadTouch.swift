@@ -3,8 +3,8 @@ import ReceiptASN1
 import ReceiptModel
 import ReceiptPKCS7
 
-/// Reads every decoded part of a payload the way `dump` does, checking the invariants the model promises on the way:
-/// ranges stay inside the buffer, offsets inside the file, and the reading pass agrees with on-demand decoding.
+/// Reads a payload the way `dump` does and checks the invariants the model promises on the way: ranges stay inside
+/// the buffer, offsets inside the file, and the reading pass decodes exactly what on-demand access decodes.
 public struct PayloadTouch {
     public let harness: String
     /// Size of the file the payload's offsets point into.
@@ -17,8 +17,18 @@ public struct PayloadTouch {
         self.fileSize = fileSize
     }
 
-    /// Touches every attribute, every in-app record and every record attribute of `payload`.
-    public mutating func touch(_ payload: ReceiptPayload) {
+    /// Reads `file` whole as a payload, keeping every attribute view the reading pass hands out, in its order
+    /// (each record's attributes, then the type-17 attribute holding them).
+    public static func read(_ file: [UInt8]) -> (payload: ReceiptPayload, recorded: [AttributeView]) {
+        var recorded: [AttributeView] = []
+        let payload = PayloadReader.read(file: file, segments: [0..<file.count], depth: 0, limits: .default,
+                                         nodesRead: 0) { view, _ in recorded.append(view) }
+        return (payload, recorded)
+    }
+
+    /// Touches every finding and every view of `payload`, then decodes it again on demand: the two passes must
+    /// agree view for view.
+    public mutating func touch(_ payload: ReceiptPayload, recorded: [AttributeView]) {
         checkOffset(payload.offset, "payload offset")
         for finding in payload.findings {
             if let offset = finding.offset { checkOffset(offset, "finding \(finding.code) offset") }
@@ -28,19 +38,35 @@ public struct PayloadTouch {
             checkOffset(error.offset, "read error \(error.code) offset")
             checksum &+= error.code.utf8.count
         }
-        // Each attribute and each record attribute is decoded once, as `dump` does; the reading pass (which
-        // decided where the records are) and the on-demand decoding must agree on how many there are.
-        var recordsSeen = 0
-        for attribute in payload.attributes {
-            touch(attribute, in: payload.bytes)
-            if let record = attribute.record {
-                recordsSeen += 1
-                touch(record, in: payload.bytes)
+        for view in recorded { touch(view, bufferSize: payload.bytes.count) }
+        var onDemand: [AttributeView] = []
+        onDemand.reserveCapacity(recorded.count)
+        var records = 0
+        payload.withViews { views in
+            for index in 0..<views.count {
+                let attribute = views.attribute(at: index)
+                guard attribute.scope == .receipt else { Fuzz.fail(harness, "top-level attribute with scope inApp") }
+                if case .record(let set) = attribute.value {
+                    records += 1
+                    views.forEachAttribute(ofRecord: set) { inner, _ in
+                        if inner.scope != .inApp { Fuzz.fail(harness, "record attribute with scope receipt") }
+                        if case .record = inner.value { Fuzz.fail(harness, "an in-app attribute holds a nested record") }
+                        onDemand.append(inner)
+                    }
+                }
+                onDemand.append(attribute)
             }
         }
-        guard payload.inAppRecords.count == recordsSeen else {
+        guard onDemand == recorded else {
+            let index = onDemand.indices.first { $0 >= recorded.count || onDemand[$0] != recorded[$0] } ?? onDemand.count
+            Fuzz.fail(harness, "the reading pass and on-demand decoding disagree at view \(index) of "
+                      + "\(recorded.count) recorded / \(onDemand.count) on demand:\n  recorded  "
+                      + (index < recorded.count ? "\(recorded[index])" : "none")
+                      + "\n  on demand " + (index < onDemand.count ? "\(onDemand[index])" : "none"))
+        }
+        guard payload.inAppRecords.count == records else {
             Fuzz.fail(harness, "the reading pass found \(payload.inAppRecords.count) in-app records, on-demand "
-                      + "decoding \(recordsSeen)")
+                      + "decoding \(records)")
         }
         if let first = payload.first(2), first.type != 2 {
             Fuzz.fail(harness, "first(2) returned an attribute of type \(String(describing: first.type))")
@@ -48,46 +74,23 @@ public struct PayloadTouch {
         blackHole(checksum)
     }
 
-    /// Touches one in-app record and its attributes.
-    public mutating func touch(_ record: InAppRecord, in bytes: [UInt8]) {
-        checkOffset(record.offset, "record offset")
-        for attribute in record.attributes {
-            guard attribute.scope == .inApp else {
-                Fuzz.fail(harness, "record attribute with scope \(attribute.scope)")
-            }
-            guard attribute.record == nil else { Fuzz.fail(harness, "an in-app attribute holds a nested record") }
-            touch(attribute, in: bytes)
-        }
-    }
-
-    /// Touches every field of one attribute and checks its ranges.
-    public mutating func touch(_ attribute: ReceiptAttribute, in bytes: [UInt8]) {
-        checkOffset(attribute.offset, "attribute offset")
-        guard attribute.length >= 0 else { Fuzz.fail(harness, "attribute length \(attribute.length)") }
-        if let range = attribute.valueRange {
-            guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
-                Fuzz.fail(harness, "value range \(range) outside the \(bytes.count)-byte payload buffer")
+    /// Touches every field of one view and checks its ranges.
+    public mutating func touch(_ view: AttributeView, bufferSize: Int) {
+        checkOffset(view.offset, "attribute offset")
+        guard view.length >= 0 else { Fuzz.fail(harness, "attribute length \(view.length)") }
+        for range in [view.valueRange, view.largeTypeRange, view.value.range].compactMap({ $0 }) {
+            guard range.lowerBound >= 0, range.upperBound <= bufferSize else {
+                Fuzz.fail(harness, "range \(range) outside the \(bufferSize)-byte payload buffer")
             }
             checksum &+= range.count
         }
-        if let valueOffset = attribute.valueOffset { checkOffset(valueOffset, "value offset") }
-        checksum &+= Int(truncatingIfNeeded: attribute.type ?? 0) &+ Int(truncatingIfNeeded: attribute.version ?? 0)
-        checksum &+= attribute.typeHex?.utf8.count ?? 0
-        checksum &+= attribute.descriptor?.kind == .date ? 1 : 0
-        switch attribute.value {
-        case .text(let text):
-            checksum &+= text.utf8.count
-        case .date(let text, let parsed):
-            checksum &+= text.utf8.count
-            if let parsed { checksum &+= Int(truncatingIfNeeded: parsed.millisecondsSinceEpoch) }
-        case .integer(let number):
-            checksum &+= Int(truncatingIfNeeded: number)
-        case .largeInteger(let hex):
-            checksum &+= hex.utf8.count
-        case .boolean(let flag):
-            checksum &+= flag ? 1 : 0
-        case .raw, .record, .absent:
-            checksum &+= 1
+        if let valueOffset = view.valueOffset { checkOffset(valueOffset, "value offset") }
+        checksum &+= Int(truncatingIfNeeded: view.type ?? 0) &+ Int(truncatingIfNeeded: view.version ?? 0)
+        switch view.value {
+        case .date(_, let parsed?): checksum &+= Int(truncatingIfNeeded: parsed.millisecondsSinceEpoch)
+        case .integer(let number): checksum &+= Int(truncatingIfNeeded: number)
+        case .boolean(let flag): checksum &+= flag ? 1 : 0
+        default: checksum &+= 1
         }
     }
 
@@ -95,6 +98,17 @@ public struct PayloadTouch {
     func checkOffset(_ offset: Int, _ what: @autoclosure () -> String) {
         guard offset >= 0, offset <= fileSize else {
             Fuzz.fail(harness, "\(what()) \(offset) is outside the \(fileSize)-byte input")
+        }
+    }
+}
+
+extension DecodedValue {
+    /// The buffer range a text, date, large-integer or record value points at.
+    var range: Range<Int>? {
+        switch self {
+        case .text(let range), .date(let range, _), .largeInteger(let range): return range
+        case .record(let set): return set.encodingRange
+        case .integer, .boolean, .raw, .absent: return nil
         }
     }
 }

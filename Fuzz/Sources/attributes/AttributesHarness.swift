@@ -4,14 +4,14 @@ import ReceiptASN1
 import ReceiptModel
 
 /// The payload parser, the heart of rcpt: the input is a receipt payload (a SET OF attributes), read as
-/// `Receipt.read` reads a DER receipt's content, then every attribute and every record's attributes are decoded.
+/// `Receipt.read` reads a DER receipt's content (every attribute and every record's attributes decoded and handed
+/// out as views), then decoded again on demand, view for view the same.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
-    let payload = PayloadReader.read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
-                                     nodesRead: 0)
+    let (payload, recorded) = PayloadTouch.read(bytes)
     var touch = PayloadTouch(harness: "attributes", fileSize: bytes.count)
-    touch.touch(payload)
+    touch.touch(payload, recorded: recorded)
     if payload.error == nil, !bytes.isEmpty, payload.attributes.isEmpty, payload.tag == .set {
         // A SET read without error and without attributes must be empty: `31 00` (or a BER spelling of it).
         let tree = try? ASN1Tree.read(bytes, rules: .ber)

@@ -4,7 +4,8 @@ import ReceiptASN1
 import ReceiptModel
 
 /// The type-17 record parser: the input becomes the value of one in-app attribute inside a well-formed payload,
-/// which is read and whose record (if the value is one) is iterated attribute by attribute.
+/// which is read and whose record (if the value is one) is iterated attribute by attribute. The record is also
+/// decoded with the canonical fast path off: both paths must agree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let value = Fuzz.bytes(data, size)
@@ -17,10 +18,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     let file = writer.bytes
-    let payload = PayloadReader.read(file: file, segments: [0..<file.count], depth: 0, limits: .default,
-                                     nodesRead: 0)
+    let (payload, recorded) = PayloadTouch.read(file)
     var touch = PayloadTouch(harness: "in-app", fileSize: file.count)
-    touch.touch(payload)
+    touch.touch(payload, recorded: recorded)
+    PathOracle.check("in-app", file)
 
     // The wrapper is well-formed whatever the value holds: exactly one type-17 attribute whose value is the input.
     guard payload.error == nil, payload.attributes.count == 1, let attribute = payload.attributes.first else {
