@@ -14,6 +14,15 @@ public enum Fuzz {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// Whether `input` falls in a fixed sample of about one input in `oneIn`, chosen by an FNV-1a hash of its
+    /// bytes: the same input always gives the same answer, so a failure found on the sample replays.
+    public static func sample(_ input: [UInt8], oneIn: UInt64) -> Bool {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in input.prefix(256) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        hash ^= UInt64(input.count)
+        return ((hash &* 0x9E37_79B9_7F4A_7C15) >> 32) % oneIn == 0
+    }
+
     /// Prints both sides of a broken oracle to standard error and traps, so libFuzzer saves the input as a crash.
     public static func fail(_ harness: String, _ message: String, input: [UInt8]? = nil) -> Never {
         var text = "\n==== rcpt fuzz oracle failure in \(harness) ====\n\(message)\n"

@@ -18,9 +18,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     let file = writer.bytes
-    let (payload, recorded) = PayloadTouch.read(file)
     var touch = PayloadTouch(harness: "in-app", fileSize: file.count)
-    touch.touch(payload, recorded: recorded)
+    let payload = touch.read(file, checkingOnDemand: true)
     PathOracle.check("in-app", file)
 
     // The wrapper is well-formed whatever the value holds: exactly one type-17 attribute whose value is the input.
