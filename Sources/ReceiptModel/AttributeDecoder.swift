@@ -313,15 +313,32 @@ struct AttributeDecoder {
             readRecord(&attribute, inner, visitRecordAttribute: visitRecordAttribute)
             return
         }
-        attribute.value = decodeElement(inner, of: attribute)
+        attribute.value = decodeElement(inner, of: ValuePlace(attribute))
         checkKind(&attribute, kind: kind, inner: inner)
     }
 
     /// "bundle_id at offset N", built only when a finding needs it.
-    func valuePlace(_ attribute: AttributeView) -> String { "\(attribute.name) at offset \(attribute.offset)" }
+    func valuePlace(_ attribute: AttributeView) -> String { ValuePlace(attribute).description }
+
+    /// Which attribute a value finding is about: the few facts its message needs, so the value decoders take
+    /// these instead of a copy of the whole view they are filling in.
+    struct ValuePlace: CustomStringConvertible {
+        var type: Int64?
+        var scope: FieldScope
+        var offset: Int
+
+        init(_ attribute: AttributeView) {
+            type = attribute.type
+            scope = attribute.scope
+            offset = attribute.offset
+        }
+
+        /// "bundle_id at offset N".
+        var description: String { "\(FieldTable.displayName(of: type, in: scope)) at offset \(offset)" }
+    }
 
     /// Decodes one element by its own tag, whatever the field table expects.
-    mutating func decodeElement(_ node: ASN1Node, of attribute: AttributeView) -> DecodedValue {
+    mutating func decodeElement(_ node: ASN1Node, of place: ValuePlace) -> DecodedValue {
         let tag = node.tag
         guard tag.tagClass == .universal, !tag.isConstructed else { return .raw }
         let range = node.contentRange
@@ -333,13 +350,13 @@ struct AttributeDecoder {
             if let value = ASN1Primitives.int64(buffer, range) {
                 if ASN1Primitives.isNonMinimalInteger(buffer, range) {
                     note(Finding(.warning, "ber-non-minimal-integer", at: absolute(node.offset),
-                                 "\(valuePlace(attribute)): INTEGER has redundant leading octets"))
+                                 "\(place): INTEGER has redundant leading octets"))
                 }
                 return .integer(value)
             }
             if range.isEmpty {
                 note(Finding(.error, "value-invalid-integer", at: absolute(node.offset),
-                             "\(valuePlace(attribute)): INTEGER with no content octets"))
+                             "\(place): INTEGER with no content octets"))
                 return .raw
             }
             return .largeInteger(range)
@@ -348,7 +365,7 @@ struct AttributeDecoder {
             lastTextContainsNUL = check.containsNUL
             guard check.isValidUTF8 else {
                 note(Finding(.error, "value-invalid-utf8", at: absolute(node.offset),
-                             "\(valuePlace(attribute)): UTF8String is not valid UTF-8"))
+                             "\(place): UTF8String is not valid UTF-8"))
                 return .raw
             }
             return .text(range)
@@ -357,7 +374,7 @@ struct AttributeDecoder {
             lastTextContainsNUL = check.containsNUL
             guard check.isASCII else {
                 note(Finding(.error, "value-invalid-ascii", at: absolute(node.offset),
-                             "\(valuePlace(attribute)): \(tag.name) holds bytes above 0x7F"))
+                             "\(place): \(tag.name) holds bytes above 0x7F"))
                 return .raw
             }
             return .text(range)
@@ -382,7 +399,7 @@ struct AttributeDecoder {
         }
         switch attribute.value {
         case .text(let range):
-            if kind == .date { attribute.value = date(range, at: inner.offset, of: attribute) }
+            if kind == .date { attribute.value = date(range, at: inner.offset, of: ValuePlace(attribute)) }
             if lastTextContainsNUL {
                 note(Finding(.error, "value-embedded-nul", at: absolute(inner.offset),
                              "\(valuePlace(attribute)): text contains a NUL byte; C-string validators see a shorter value"))
@@ -399,7 +416,7 @@ struct AttributeDecoder {
         }
     }
 
-    mutating func date(_ range: Range<Int>, at offset: Int, of attribute: AttributeView) -> DecodedValue {
+    mutating func date(_ range: Range<Int>, at offset: Int, of place: ValuePlace) -> DecodedValue {
         switch ReceiptDate.parse(buffer, range) {
         case .success(let parsed):
             return .date(range, parsed)
@@ -407,7 +424,7 @@ struct AttributeDecoder {
             return .date(range, nil)
         case .failure(let reason):
             note(Finding(.error, "value-invalid-date", at: absolute(offset),
-                         "\(valuePlace(attribute)): \"\(Self.printable(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
+                         "\(place): \"\(Self.printable(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
             return .date(range, nil)
         }
     }

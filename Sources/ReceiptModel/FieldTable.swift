@@ -60,18 +60,24 @@ public enum FieldTable {
 
     /// The position of `type` in `receiptFields` or `inAppFields`, if the type is known.
     public static func row(of type: Int64, in scope: FieldScope) -> Int? {
-        let (rows, base) = scope == .receipt ? (receiptRows, Int64(0)) : (inAppRows, inAppBase)
-        guard type >= base, type - base < Int64(rows.count) else { return nil }
-        let row = rows[Int(type - base)]
-        return row >= 0 ? row : nil
+        let row = scope == .receipt ? entry(receiptRows, type, base: 0) : entry(inAppRows, type, base: inAppBase)
+        guard let row, row >= 0 else { return nil }
+        return row
     }
 
     /// The expected encoding of `type` in `scope` (`.unknown` for types not in the table): one array load, for
     /// the payload's hot path.
     public static func kind(of type: Int64, in scope: FieldScope) -> FieldKind {
-        let (kinds, base) = scope == .receipt ? (receiptKinds, Int64(0)) : (inAppKinds, inAppBase)
-        guard type >= base, type - base < Int64(kinds.count) else { return .unknown }
-        return kinds[Int(type - base)]
+        let kind = scope == .receipt ? entry(receiptKinds, type, base: 0) : entry(inAppKinds, type, base: inAppBase)
+        return kind ?? .unknown
+    }
+
+    /// `table[type - base]`, or nil outside the table. The table is borrowed as an argument: binding one of two
+    /// tables to a local first would retain it on every call.
+    @inline(__always)
+    private static func entry<Element>(_ table: [Element], _ type: Int64, base: Int64) -> Element? {
+        guard type >= base, type - base < Int64(table.count) else { return nil }
+        return table[Int(type - base)]
     }
 
     /// The name output uses for an attribute: the field name, `type_N` when not in the table, `unknown` when the
