@@ -14,7 +14,7 @@ public enum DiffJSON {
     }
 
     /// Writes the newline-terminated document to `sink` in chunks.
-    public static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping ([UInt8]) -> Void) {
+    public static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(result, to: &$0) }
     }
 

@@ -40,8 +40,15 @@ public struct PayloadViews {
     }
 
     /// The bytes of `range` (a view's value, text or date range), empty when it is outside the buffer.
-    public func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
-        guard range.lowerBound >= 0, range.upperBound <= buffer.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(rebasing: buffer[range])
+    public func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { buffer.slice(range) }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// The bytes of `range` (a view's value, text or date range), empty when it is not inside this buffer. Hot
+    /// consumers take the payload buffer once and slice it, rather than passing `PayloadViews` around (a copy of
+    /// which retains what it holds).
+    public func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: self[range])
     }
 }

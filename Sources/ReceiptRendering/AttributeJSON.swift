@@ -5,36 +5,38 @@ import ReceiptModel
 /// text and raw bytes go from the payload buffer straight into the output, never through a String.
 enum AttributeJSON {
     /// The decoded value: string, number, boolean, or null when it is raw bytes or a record.
-    static func writeValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
+    static func writeValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter) {
         switch attribute.value {
-        case .text(let range), .date(let range, _): json.string(utf8: views.bytes(range))
+        case .text(let range), .date(let range, _): json.string(utf8: buffer.slice(range))
         case .integer(let number): json.number(number)
-        case .largeInteger(let range): json.string("0x" + ASN1Primitives.hex(Array(views.bytes(range))))
+        case .largeInteger(let range): json.string("0x" + ASN1Primitives.hex(Array(buffer.slice(range))))
         case .boolean(let flag): json.bool(flag)
         case .raw, .record, .absent: json.null()
         }
     }
 
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
-    static func writeFieldValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
+    static func writeFieldValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>,
+                                to json: inout JSONWriter) {
         switch attribute.value {
-        case .raw: json.hexString(valueBytes(attribute, views))
+        case .raw: json.hexString(valueBytes(attribute, buffer))
         case .absent: json.null()
-        default: writeValue(attribute, views, to: &json)
+        default: writeValue(attribute, buffer, to: &json)
         }
     }
 
     /// The raw value octets of `attribute`.
-    static func valueBytes(_ attribute: AttributeView, _ views: PayloadViews) -> UnsafeBufferPointer<UInt8> {
-        views.bytes(attribute.valueRange ?? 0..<0)
+    static func valueBytes(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        buffer.slice(attribute.valueRange ?? 0..<0)
     }
 
     /// One entry of the `attributes` list (and of a record's `records` list).
     static func writeAttribute(_ attribute: AttributeView, _ views: inout PayloadViews, to json: inout JSONWriter) {
+        let buffer = views.buffer
         json.object { json in
             json.member("type", attribute.type)
             if attribute.type == nil {
-                json.member("typeHex", attribute.largeTypeRange.map { ASN1Primitives.hex(Array(views.bytes($0))) })
+                json.member("typeHex", attribute.largeTypeRange.map { ASN1Primitives.hex(Array(buffer.slice($0))) })
             }
             let descriptor = attribute.descriptor
             json.member("name", descriptor?.name ?? attribute.name)
@@ -45,9 +47,9 @@ enum AttributeJSON {
             json.member("valueOffset", attribute.valueOffset)
             json.member("asn1", attribute.asn1TypeName)
             json.key("raw")
-            json.hexString(valueBytes(attribute, views))
+            json.hexString(valueBytes(attribute, buffer))
             json.key("value")
-            writeValue(attribute, views, to: &json)
+            writeValue(attribute, buffer, to: &json)
             if case .date(_, let parsed) = attribute.value {
                 json.member("utc", parsed?.rfc3339UTC)
             }

@@ -13,7 +13,7 @@ public struct JSONWriter: ~Copyable {
     private var hasElementBits: UInt64 = 0
     private var hasElementDeeper: [Bool] = []
     private var afterKey = false
-    private let sink: (([UInt8]) -> Void)?
+    private let sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
     /// A writer that keeps the whole document (read it with `bytes`).
     public init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
@@ -23,8 +23,8 @@ public struct JSONWriter: ~Copyable {
         self.storage = .allocate(capacity: self.capacity)
     }
 
-    /// A writer that hands `sink` a chunk whenever about `chunkSize` bytes are pending; call `flush()` at the end.
-    public init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping ([UInt8]) -> Void) {
+    /// A writer that lends `sink` each chunk (valid only during the call) whenever about `chunkSize` bytes are pending; call `flush()` at the end.
+    public init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         self.pretty = pretty
         self.sink = sink
         self.capacity = Swift.max(chunkSize, 64)
@@ -46,7 +46,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A newline-terminated JSON document that `body` writes, handed to `sink` in chunks, never held whole.
-    public static func streamDocument(pretty: Bool, to sink: @escaping ([UInt8]) -> Void,
+    public static func streamDocument(pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
                                       _ body: (inout JSONWriter) -> Void) {
         var json = JSONWriter(pretty: pretty, sink: sink)
         body(&json)
@@ -57,7 +57,7 @@ public struct JSONWriter: ~Copyable {
     /// Hands everything pending to the sink (no-op without one).
     public mutating func flush() {
         guard let sink, count > 0 else { return }
-        sink(bytes)
+        sink(UnsafeBufferPointer(start: storage, count: count))
         count = 0
     }
 
@@ -124,8 +124,24 @@ public struct JSONWriter: ~Copyable {
     /// Writes a member name; the next value call writes its value.
     public mutating func key(_ name: StaticString) {
         separate()
-        name.withUTF8Buffer { appendUTF8($0) }
-        endKey()
+        // Member names written in the source need no escaping: copied as they are, with the quotes and colon
+        // around them, in one reservation.
+        name.withUTF8Buffer { utf8 in
+            let length = utf8.count
+            reserve(length + 4)
+            let out = storage + count
+            out[0] = UInt8(ascii: "\"")
+            var index = 0
+            while index < length {
+                out[index + 1] = utf8[index]
+                index += 1
+            }
+            out[length + 1] = UInt8(ascii: "\"")
+            out[length + 2] = UInt8(ascii: ":")
+            out[length + 3] = UInt8(ascii: " ")
+            count += pretty ? length + 4 : length + 3
+        }
+        afterKey = true
     }
 
     /// Writes a member name computed at run time.

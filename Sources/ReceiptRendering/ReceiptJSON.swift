@@ -9,18 +9,19 @@ enum ReceiptJSON {
         payload.withViews { views in
             var receiptFields = FieldSlots(scope: .receipt)
             var recordFields = FieldSlots(scope: .inApp)
-            for index in 0..<views.count { receiptFields.add(views.attribute(at: index), views) }
+            let buffer = views.buffer
+            for index in 0..<views.count { receiptFields.add(views.attribute(at: index), buffer) }
             json.object { json in
-                receiptFields.write(views, to: &json) { json in
+                receiptFields.write(buffer, to: &json) { json in
                     json.key("in_app")
                     json.array { json in
                         for index in 0..<views.recordCount {
                             guard let set = views.recordSet(at: index) else { continue }
                             recordFields.reset()
-                            views.forEachAttribute(ofRecord: set) { attribute, views in
-                                recordFields.add(attribute, views)
+                            views.forEachAttribute(ofRecord: set) { attribute, _ in
+                                recordFields.add(attribute, buffer)
                             }
-                            json.object { json in recordFields.write(views, to: &json) { _ in } }
+                            json.object { json in recordFields.write(buffer, to: &json) { _ in } }
                         }
                     }
                 }
@@ -47,9 +48,9 @@ enum ReceiptJSON {
             if !unknown.isEmpty { unknown.removeAll(keepingCapacity: true) }
         }
 
-        mutating func add(_ attribute: AttributeView, _ views: PayloadViews) {
+        mutating func add(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>) {
             guard let type = attribute.type else {
-                let hex = attribute.largeTypeRange.map { ASN1Primitives.hex(Array(views.bytes($0))) } ?? ""
+                let hex = attribute.largeTypeRange.map { ASN1Primitives.hex(Array(buffer.slice($0))) } ?? ""
                 unknown.append(("0x" + hex, attribute))
                 return
             }
@@ -61,7 +62,8 @@ enum ReceiptJSON {
         }
 
         /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
-        func write(_ views: PayloadViews, to json: inout JSONWriter, extra: (inout JSONWriter) -> Void) {
+        func write(_ buffer: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter,
+                   extra: (inout JSONWriter) -> Void) {
             for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
                 guard let attribute = firstByRow[row] else { continue }
                 json.key(named: descriptor.name)
@@ -70,11 +72,11 @@ enum ReceiptJSON {
                     // Unusual version: the explicit form keeps it, so `rcpt build` rebuilds the same bytes.
                     json.object { json in
                         json.key("raw")
-                        json.hexString(AttributeJSON.valueBytes(attribute, views))
+                        json.hexString(AttributeJSON.valueBytes(attribute, buffer))
                         json.member("version", version)
                     }
                 } else {
-                    AttributeJSON.writeFieldValue(attribute, views, to: &json)
+                    AttributeJSON.writeFieldValue(attribute, buffer, to: &json)
                 }
                 if case .date(_, let parsed?) = attribute.value {
                     json.key(named: descriptor.name + "_ms")
@@ -88,7 +90,7 @@ enum ReceiptJSON {
                 for (key, attribute) in unknown where !written.contains(key) {
                     written.insert(key)
                     json.key(named: key)
-                    ReceiptJSON.writeUnknownValue(attribute, views, to: &json)
+                    ReceiptJSON.writeUnknownValue(attribute, buffer, to: &json)
                 }
             }
         }
@@ -96,22 +98,23 @@ enum ReceiptJSON {
 
     /// An unknown type's value in a form `rcpt build` turns back into the same bytes: plain strings for
     /// UTF8String, numbers for INTEGER, and `{"asn1": …, "value": …}` or `{"raw": hex}` otherwise.
-    static func writeUnknownValue(_ attribute: AttributeView, _ views: PayloadViews, to json: inout JSONWriter) {
+    static func writeUnknownValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>,
+                                  to json: inout JSONWriter) {
         switch attribute.value {
         case .text(let range) where attribute.valueTag == .utf8String && attribute.version == 1:
-            json.string(utf8: views.bytes(range))
+            json.string(utf8: buffer.slice(range))
         case .integer(let number) where attribute.version == 1:
             json.number(number)
         case .text(let range) where attribute.valueTag == .ia5String && attribute.version == 1:
             json.object { json in
                 json.member("asn1", "IA5String")
                 json.key("value")
-                json.string(utf8: views.bytes(range))
+                json.string(utf8: buffer.slice(range))
             }
         default:
             json.object { json in
                 json.key("raw")
-                json.hexString(AttributeJSON.valueBytes(attribute, views))
+                json.hexString(AttributeJSON.valueBytes(attribute, buffer))
                 if let version = attribute.version, version != 1 { json.member("version", version) }
             }
         }

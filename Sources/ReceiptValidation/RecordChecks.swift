@@ -19,7 +19,7 @@ enum RecordChecks {
             for index in 0..<views.count {
                 guard case .record(let set) = views.attribute(at: index).value else { continue }
                 var record = RecordFacts(offset: views.map.fileOffset(set.offset))
-                views.forEachAttribute(ofRecord: set) { attribute, views in record.note(attribute, views) }
+                views.forEachAttribute(ofRecord: set) { attribute, views in record.note(attribute, views.buffer) }
                 func first(_ type: Int64) -> RecordFacts.Field? { record.field(type) }
                 if let transaction = record.transaction, !transaction.bytes.isEmpty {
                     if let earlier = seenTransactions[transaction] {
@@ -99,16 +99,16 @@ private struct RecordFacts {
         }
     }
 
-    mutating func note(_ attribute: AttributeView, _ views: PayloadViews) {
+    mutating func note(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>) {
         if attribute.type == 1703, !sawTransaction {
             sawTransaction = true
-            if case .text(let range) = attribute.value { transaction = BufferText(bytes: views.bytes(range)) }
+            if case .text(let range) = attribute.value { transaction = BufferText(bytes: buffer.slice(range)) }
             return
         }
         guard let type = attribute.type, Self.checkedTypes.contains(type), field(type) == nil else { return }
         let value: AttributeValue
         switch attribute.value {
-        case .text(let range): value = .text(String(decoding: views.bytes(range), as: UTF8.self))
+        case .text(let range): value = .text(String(decoding: buffer.slice(range), as: UTF8.self))
         case .date(_, let parsed): value = .date(text: "", parsed: parsed)
         case .integer(let number): value = .integer(number)
         default: value = .raw

@@ -147,13 +147,16 @@ enum CommandFailure: Error, CustomStringConvertible {
 /// Output helpers: whole buffers to standard output, messages to standard error.
 enum Console {
     static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// Writes a borrowed buffer (a streamed JSON chunk) whole.
+    static func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        while offset < buffer.count, let base = buffer.baseAddress {
+            let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+            if written <= 0 { return }
+            offset += written
         }
     }
 
