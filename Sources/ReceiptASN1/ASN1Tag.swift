@@ -99,7 +99,7 @@ public struct ASN1Tag: Sendable, Hashable {
     public var name: String {
         switch tagClass {
         case .universal:
-            return ASN1Tag.universalNames[number] ?? "[UNIVERSAL \(number)]"
+            return ASN1Tag.universalName(number).map { $0.description } ?? "[UNIVERSAL \(number)]"
         case .contextSpecific:
             return "[\(number)]"
         case .application:
@@ -109,12 +109,39 @@ public struct ASN1Tag: Sendable, Hashable {
         }
     }
 
-    private static let universalNames: [UInt64: String] = [
-        0: "END OF CONTENTS", 1: "BOOLEAN", 2: "INTEGER", 3: "BIT STRING", 4: "OCTET STRING", 5: "NULL",
-        6: "OBJECT IDENTIFIER", 7: "ObjectDescriptor", 8: "EXTERNAL", 9: "REAL", 10: "ENUMERATED",
-        11: "EMBEDDED PDV", 12: "UTF8String", 13: "RELATIVE-OID", 16: "SEQUENCE", 17: "SET",
-        18: "NumericString", 19: "PrintableString", 20: "T61String", 21: "VideotexString", 22: "IA5String",
-        23: "UTCTime", 24: "GeneralizedTime", 25: "GraphicString", 26: "VisibleString", 27: "GeneralString",
-        28: "UniversalString", 30: "BMPString",
-    ]
+    /// The name of a universal tag number, when it has one. A switch over static strings: names are read for
+    /// every attribute the JSON dump writes, so no hashing and no allocation.
+    public static func universalName(_ number: UInt64) -> StaticString? {
+        switch number {
+        case 0: return "END OF CONTENTS"
+        case 1: return "BOOLEAN"
+        case 2: return "INTEGER"
+        case 3: return "BIT STRING"
+        case 4: return "OCTET STRING"
+        case 5: return "NULL"
+        case 6: return "OBJECT IDENTIFIER"
+        case 7: return "ObjectDescriptor"
+        case 8: return "EXTERNAL"
+        case 9: return "REAL"
+        case 10: return "ENUMERATED"
+        case 11: return "EMBEDDED PDV"
+        case 12: return "UTF8String"
+        case 13: return "RELATIVE-OID"
+        case 16: return "SEQUENCE"
+        case 17: return "SET"
+        case 18: return "NumericString"
+        case 19: return "PrintableString"
+        case 20: return "T61String"
+        case 21: return "VideotexString"
+        case 22: return "IA5String"
+        case 23: return "UTCTime"
+        case 24: return "GeneralizedTime"
+        case 25: return "GraphicString"
+        case 26: return "VisibleString"
+        case 27: return "GeneralString"
+        case 28: return "UniversalString"
+        case 30: return "BMPString"
+        default: return nil
+        }
+    }
 }

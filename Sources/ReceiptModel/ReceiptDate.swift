@@ -45,7 +45,12 @@ public struct ReceiptDate: Sendable, Hashable {
     public var millisecondsSinceEpoch: Int64 { secondsSinceEpoch * 1000 + Int64(nanosecond / 1_000_000) }
 
     /// The same instant in UTC, formatted `YYYY-MM-DDThh:mm:ss[.fff]Z` (milliseconds only when non-zero).
-    public var rfc3339UTC: String { ReceiptDate.format(epochSeconds: secondsSinceEpoch, nanosecond: nanosecond) }
+    public var rfc3339UTC: String { withRFC3339UTC { String(decoding: $0, as: UTF8.self) } }
+
+    /// The UTC form's bytes, lent to `body` without building a String (the JSON dump writes them directly).
+    public func withRFC3339UTC<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        ReceiptDate.withFormatted(epochSeconds: secondsSinceEpoch, nanosecond: nanosecond, body)
+    }
 
     /// Why a string is not a date.
     public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -159,20 +164,61 @@ public struct ReceiptDate: Sendable, Hashable {
 
     /// Formats an instant as RFC 3339 UTC, with milliseconds when `nanosecond` has any.
     public static func format(epochSeconds: Int64, nanosecond: Int = 0) -> String {
+        withFormatted(epochSeconds: epochSeconds, nanosecond: nanosecond) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `format`'s bytes, built in a fixed buffer and lent to `body`: each number zero-padded (the year to four
+    /// digits, more when it has more, with a leading '-' when negative).
+    public static func withFormatted<Result>(epochSeconds: Int64, nanosecond: Int = 0,
+                                            _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
         let secondOfDay = Int(epochSeconds - days * 86_400)
         let (year, month, day) = civilFromDays(days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         let milliseconds = nanosecond / 1_000_000
-        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
-        return text + "Z"
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value < 0 ? -value : value)
-        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
-        return value < 0 ? "-" + padded : padded
+        // 48 bytes: the longest form is a 20-digit signed year and 21 more characters.
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &storage) { raw in
+            var length = 0
+            func put(_ byte: UInt8) {
+                raw[length] = byte
+                length += 1
+            }
+            func number(_ value: Int, width: Int) {
+                if value < 0 { put(UInt8(ascii: "-")) }
+                var magnitude = value.magnitude
+                var digits = 1
+                var scale: UInt = 10
+                while digits < 20 && magnitude >= scale {
+                    digits += 1
+                    scale = scale &* 10
+                }
+                for _ in digits..<max(digits, width) { put(UInt8(ascii: "0")) }
+                var position = length + digits - 1
+                repeat {
+                    raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    position -= 1
+                } while magnitude > 0
+                length += digits
+            }
+            number(year, width: 4)
+            put(UInt8(ascii: "-"))
+            number(month, width: 2)
+            put(UInt8(ascii: "-"))
+            number(day, width: 2)
+            put(UInt8(ascii: "T"))
+            number(secondOfDay / 3600, width: 2)
+            put(UInt8(ascii: ":"))
+            number(secondOfDay / 60 % 60, width: 2)
+            put(UInt8(ascii: ":"))
+            number(secondOfDay % 60, width: 2)
+            if milliseconds > 0 {
+                put(UInt8(ascii: "."))
+                number(milliseconds, width: 3)
+            }
+            put(UInt8(ascii: "Z"))
+            return body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self).prefix(length)))
+        }
     }
 
     // MARK: - Scanner

@@ -45,13 +45,19 @@ enum AttributeJSON {
             json.member("offset", attribute.offset)
             json.member("length", attribute.length)
             json.member("valueOffset", attribute.valueOffset)
-            json.member("asn1", attribute.asn1TypeName)
+            json.key("asn1")
+            if let tag = attribute.valueTag, tag.tagClass == .universal, let name = ASN1Tag.universalName(tag.number) {
+                json.string(name)
+            } else {
+                json.string(attribute.asn1TypeName)
+            }
             json.key("raw")
             json.hexString(valueBytes(attribute, buffer))
             json.key("value")
             writeValue(attribute, buffer, to: &json)
             if case .date(_, let parsed) = attribute.value {
-                json.member("utc", parsed?.rfc3339UTC)
+                json.key("utc")
+                if let parsed { parsed.withRFC3339UTC { json.string(utf8: $0) } } else { json.null() }
             }
             if case .record(let set) = attribute.value {
                 json.member("recordOffset", views.map.fileOffset(set.offset))

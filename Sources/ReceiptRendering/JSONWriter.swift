@@ -144,10 +144,16 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
-    /// Writes a member name computed at run time.
-    public mutating func key(named name: String) {
+    /// Writes a member name computed at run time, followed by `suffix` (`"_ms"` after a field name).
+    public mutating func key(named name: String, suffix: StaticString = "") {
         separate()
-        appendString(name)
+        var name = name
+        name.withUTF8 { name in
+            suffix.withUTF8Buffer { suffix in
+                guard suffix.isEmpty else { return appendUTF8(name, suffix) }
+                appendUTF8(name)
+            }
+        }
         endKey()
     }
 
@@ -166,6 +172,12 @@ public struct JSONWriter: ~Copyable {
     public mutating func number(_ value: Int64) {
         separate()
         appendDecimal(value)
+    }
+
+    /// Writes a string from the source (a static name).
+    public mutating func string(_ value: StaticString) {
+        separate()
+        value.withUTF8Buffer { appendUTF8($0) }
     }
 
     /// Writes text already known to be valid UTF-8 (a checked receipt string, still in its buffer) as a string.
@@ -198,6 +210,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func number(_ value: Int) { number(Int64(value)) }
+
+    /// Writes a number as a string (`"1580444481000"`), as Apple's verifyReceipt writes its `*_ms` fields.
+    public mutating func quotedNumber(_ value: Int64) {
+        separate()
+        append(UInt8(ascii: "\""))
+        appendDecimal(value)
+        append(UInt8(ascii: "\""))
+    }
 
     public mutating func bool(_ value: Bool) {
         separate()
@@ -287,15 +307,26 @@ public struct JSONWriter: ~Copyable {
             hadElement = hasElementDeeper[level - 64]
             hasElementDeeper[level - 64] = true
         }
-        if hadElement { append(UInt8(ascii: ",")) }
+        if hadElement {
+            reserve(1)
+            storage[count] = UInt8(ascii: ",")
+            count += 1
+        }
         if pretty { newline() }
     }
 
+    /// A line break and two spaces per open container, written eight spaces at a time.
     private mutating func newline() {
         let width = Swift.min(2 * depth, 256)
-        reserve(width + 1)
-        storage[count] = 0x0A
-        (storage + count + 1).initialize(repeating: UInt8(ascii: " "), count: width)
+        reserve(width + 9)
+        let out = storage + count
+        out[0] = 0x0A
+        let spaces = UnsafeMutableRawPointer(out + 1)
+        var written = 0
+        while written < width {
+            spaces.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: written, as: UInt64.self)
+            written += 8
+        }
         count += width + 1
     }
 
@@ -342,6 +373,22 @@ public struct JSONWriter: ~Copyable {
         }
         storage[position] = UInt8(ascii: "\"")
         count = position + 1
+    }
+
+    /// Appends the concatenation of two UTF-8 buffers as one JSON string.
+    private mutating func appendUTF8(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) {
+        let clean = { (utf8: UnsafeBufferPointer<UInt8>) in
+            !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
+        }
+        guard clean(first), clean(second) else {
+            var joined = [UInt8](first)
+            joined.append(contentsOf: second)
+            return joined.withUnsafeBufferPointer { appendUTF8($0) }
+        }
+        append(UInt8(ascii: "\""))
+        append(first)
+        append(second)
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {

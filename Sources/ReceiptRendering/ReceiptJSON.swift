@@ -79,8 +79,8 @@ enum ReceiptJSON {
                     AttributeJSON.writeFieldValue(attribute, buffer, to: &json)
                 }
                 if case .date(_, let parsed?) = attribute.value {
-                    json.key(named: descriptor.name + "_ms")
-                    json.string(String(parsed.millisecondsSinceEpoch))
+                    json.key(named: descriptor.name, suffix: "_ms")
+                    json.quotedNumber(parsed.millisecondsSinceEpoch)
                 }
             }
             extra(&json)

@@ -42,3 +42,34 @@ struct CanonicalDateTests {
         }
     }
 }
+
+/// `ReceiptDate.format` writes bytes into a fixed buffer; this reference builds the same text with Strings.
+@Suite("Formatting dates as RFC 3339 UTC")
+struct DateFormattingTests {
+    static func reference(_ epochSeconds: Int64, _ nanosecond: Int) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value.magnitude)
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
+        let second = Int(epochSeconds - days * 86_400)
+        let (year, month, day) = ReceiptDate.civilFromDays(days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(second / 3600, 2) + ":"
+            + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
+        if nanosecond / 1_000_000 > 0 { text += "." + pad(nanosecond / 1_000_000, 3) }
+        return text + "Z"
+    }
+
+    @Test func matchesTheReferenceAcrossTheRange() {
+        var random = SplitMix64(seed: 86_400)  // fixed: a failure reproduces
+        var instants: [Int64] = [0, -1, 86_399, 86_400, -62_167_219_200, -62_167_219_201, 253_402_300_799,
+                                 253_402_300_800, 1_697_679_940, -1_000_000_000_000, 1_000_000_000_000_000]
+        for _ in 0..<5_000 { instants.append(Int64(bitPattern: random.next()) % 400_000_000_000) }
+        for instant in instants {
+            for nanosecond in [0, 999_999, 1_000_000, 123_456_789, 999_999_999] {
+                #expect(ReceiptDate.format(epochSeconds: instant, nanosecond: nanosecond)
+                        == Self.reference(instant, nanosecond), "\(instant) \(nanosecond)")
+            }
+        }
+    }
+}
