@@ -163,12 +163,13 @@ struct AttributeDecoder {
             keepRaw(&attribute, node.contentRange)
             return attribute
         }
-        if usesCanonicalPath, let fields = canonicalFields(of: node) {
-            attribute.type = fields.type
-            attribute.version = fields.version
-            attribute.valueRange = fields.value.contentRange
-            attribute.valueOffset = absolute(fields.value.contentStart)
-            decodeValue(&attribute, valueNode: fields.value, scope: scope, visitRecordAttribute: visitRecordAttribute)
+        if usesCanonicalPath, let value = canonicalFields(of: node, into: &attribute) {
+            let valueNode = ASN1Node(tag: .octetString, offset: value.offset, contentStart: value.contentStart,
+                                     contentEnd: node.contentEnd, end: node.contentEnd, depth: node.depth &+ 1,
+                                     anomalies: [])
+            attribute.valueRange = valueNode.contentRange
+            attribute.valueOffset = absolute(valueNode.contentStart)
+            decodeValue(&attribute, valueNode: valueNode, scope: scope, visitRecordAttribute: visitRecordAttribute)
             return attribute
         }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
@@ -244,9 +245,13 @@ struct AttributeDecoder {
     /// version of 1–8 octets, then a primitive OCTET STRING ending the SEQUENCE, all with short-form headers),
     /// read in one go. Anything else gives nil and takes the general path, which reads every shape and reports
     /// what is unusual. The node budget is spent as the general path spends it, so both see the same limits;
-    /// tests check that both paths decode every corpus receipt to the same attributes and findings.
+    /// tests check that both paths decode every corpus receipt to the same attributes and findings. Sets the type
+    /// and version and returns where the value OCTET STRING starts and where its content starts (it ends with the
+    /// attribute); on nil, nothing was set.
     @inline(__always)
-    mutating func canonicalFields(of node: ASN1Node) -> (type: Int64, version: Int64, value: ASN1Node)? {
+    mutating func canonicalFields(of node: ASN1Node, into attribute: inout AttributeView)
+        -> (offset: Int, contentStart: Int)?
+    {
         let start = node.contentStart
         let end = node.contentEnd
         guard node.depth < reader.state.limits.maximumDepth, end <= buffer.count, end &- start >= 8,
@@ -282,9 +287,9 @@ struct AttributeDecoder {
               let version = ASN1Primitives.int64(buffer, (versionAt &+ 2)..<valueAt)
         else { return nil }
         reader.state.nodesRead &+= 3
-        let value = ASN1Node(tag: .octetString, offset: valueAt, contentStart: valueStart, contentEnd: end, end: end,
-                             depth: node.depth &+ 1, anomalies: [])
-        return (type, version, value)
+        attribute.type = type
+        attribute.version = version
+        return (valueAt, valueStart)
     }
 
     // MARK: Values
