@@ -10,18 +10,21 @@ public struct ASN1Tree: Sendable {
     public static func read(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default)
         throws(ASN1Error) -> ASN1Tree
     {
-        var reader = ASN1Reader(bytes, rules: rules, limits: limits)
-        var nodes: [ASN1Node] = []
-        var stack: [ASN1Cursor] = [reader.elements(in: 0..<bytes.count, depth: 0)]
         if bytes.isEmpty {
             throw ASN1Error(.truncatedHeader, at: 0, "the input is empty")
         }
-        while var cursor = stack.popLast() {
-            guard let node = try reader.next(&cursor) else { continue }
-            stack.append(cursor)
-            nodes.append(node)
-            if node.tag.isConstructed {
-                stack.append(reader.children(of: node))
+        var nodes: [ASN1Node] = []
+        // The buffer is borrowed once for the whole walk, not once per element.
+        try bytes.withUnsafeBufferPointer { (buffer) throws(ASN1Error) in
+            var reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: rules, limits: limits))
+            var stack: [ASN1Cursor] = [ASN1Cursor(position: 0, end: buffer.count, depth: 0)]
+            while var cursor = stack.popLast() {
+                guard let node = try reader.next(&cursor) else { continue }
+                stack.append(cursor)
+                nodes.append(node)
+                if node.tag.isConstructed {
+                    stack.append(reader.children(of: node))
+                }
             }
         }
         return ASN1Tree(nodes: nodes, bytes: bytes)
