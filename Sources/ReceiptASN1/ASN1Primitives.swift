@@ -34,6 +34,29 @@ public enum ASN1Primitives {
         return (first == 0x00 && second < 0x80) || (first == 0xFF && second >= 0x80)
     }
 
+    /// Writes `magnitude` in decimal at `out`, zero-padded to `minimumDigits`, and returns how many bytes it wrote
+    /// (at most `max(20, minimumDigits)`; the caller makes room). Shared by the JSON writer and date formatting,
+    /// which both build text in raw buffers.
+    @inlinable
+    public static func writeDecimal(_ magnitude: UInt64, minimumDigits: Int = 1,
+                                    to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && magnitude >= scale {
+            digits += 1
+            scale = scale &* 10
+        }
+        let width = Swift.max(digits, minimumDigits)
+        var remaining = magnitude
+        var position = width - 1
+        while position >= 0 {
+            out[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            position -= 1
+        }
+        return width
+    }
+
     /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding.
     public static func objectIdentifier(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count,

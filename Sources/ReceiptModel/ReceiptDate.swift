@@ -1,3 +1,5 @@
+import ReceiptASN1
+
 /// An RFC 3339 timestamp as receipts write it (`2023-10-19T01:45:40Z`, `2020-10-16T14:29:30+0300`,
 /// `…40.123Z`), parsed by hand without Foundation and checked for calendar validity.
 public struct ReceiptDate: Sendable, Hashable {
@@ -185,21 +187,8 @@ public struct ReceiptDate: Sendable, Hashable {
             }
             func number(_ value: Int, width: Int) {
                 if value < 0 { put(UInt8(ascii: "-")) }
-                var magnitude = value.magnitude
-                var digits = 1
-                var scale: UInt = 10
-                while digits < 20 && magnitude >= scale {
-                    digits += 1
-                    scale = scale &* 10
-                }
-                for _ in digits..<max(digits, width) { put(UInt8(ascii: "0")) }
-                var position = length + digits - 1
-                repeat {
-                    raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                    position -= 1
-                } while magnitude > 0
-                length += digits
+                guard let out = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                length += ASN1Primitives.writeDecimal(UInt64(value.magnitude), minimumDigits: width, to: out + length)
             }
             number(year, width: 4)
             put(UInt8(ascii: "-"))

@@ -1,3 +1,5 @@
+import ReceiptASN1
+
 /// A streaming JSON writer with a fixed key order (the order calls are made in), so output is stable and diffable.
 /// Writes compact or two-space-indented JSON into a byte buffer, handing full chunks to a sink when it has one,
 /// so a document larger than memory allows can still be written.
@@ -331,25 +333,12 @@ public struct JSONWriter: ~Copyable {
     }
 
     private mutating func appendDecimal(_ value: Int64) {
-        reserve(20)
+        reserve(21)
         if value < 0 {
             storage[count] = UInt8(ascii: "-")
             count += 1
         }
-        var magnitude = value.magnitude
-        var digits = 1
-        var scale: UInt64 = 10
-        while digits < 20 && magnitude >= scale {
-            digits += 1
-            scale = scale &* 10
-        }
-        var position = count + digits - 1
-        repeat {
-            storage[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            position -= 1
-        } while magnitude > 0
-        count += digits
+        count += ASN1Primitives.writeDecimal(value.magnitude, to: storage + count)
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
