@@ -111,22 +111,10 @@ public struct ASN1BufferReader {
     func quickHeader(at offset: Int, limit: Int) -> Header? {
         guard offset >= 0, limit &- offset >= 2, state.nodesRead < state.limits.maximumNodes else { return nil }
         let first = buffer[offset]
-        let lengthOctet = buffer[offset &+ 1]
         guard first & 0x1F != 0x1F else { return nil }
-        var contentStart = offset &+ 2
-        let length: Int
-        if lengthOctet < 0x80 {
-            length = Int(lengthOctet)
-        } else if lengthOctet == 0x81, contentStart < limit, buffer[contentStart] >= 0x80 {
-            length = Int(buffer[contentStart])
-            contentStart &+= 1
-        } else if lengthOctet == 0x82, limit &- contentStart >= 2, buffer[contentStart] != 0 {
-            length = Int(buffer[contentStart]) << 8 | Int(buffer[contentStart &+ 1])
-            contentStart &+= 2
-        } else {
-            return nil
-        }
-        guard length <= limit &- contentStart else { return nil }
+        guard let (length, contentStart) = Self.shortLength(buffer, at: offset &+ 1, limit: limit),
+              length <= limit &- contentStart
+        else { return nil }
         let constructed = first & 0x20 != 0
         let tag = ASN1Tag(ASN1TagClass(bits: first >> 6), number: UInt64(first & 0x1F), constructed: constructed)
         if constructed && tag.isStringType {
@@ -134,6 +122,25 @@ public struct ASN1BufferReader {
             return Header(tag: tag, contentStart: contentStart, length: length, anomalies: .constructedString)
         }
         return Header(tag: tag, contentStart: contentStart, length: length, anomalies: [])
+    }
+
+    /// The length octets at `position` when they are DER and short (one octet below 0x80, or 0x81 / 0x82 with a
+    /// minimal 1- or 2-octet length), with where the content starts; nil for anything else. Both fast paths (the
+    /// quick header and the payload's canonical attribute shape) read lengths with it; the caller checks the
+    /// length against its own limit.
+    @inlinable @inline(__always)
+    public static func shortLength(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int, limit: Int)
+        -> (length: Int, contentStart: Int)?
+    {
+        guard position >= 0, position < limit, limit <= buffer.count else { return nil }
+        let lengthOctet = buffer[position]
+        let next = position &+ 1
+        if lengthOctet < 0x80 { return (Int(lengthOctet), next) }
+        if lengthOctet == 0x81, next < limit, buffer[next] >= 0x80 { return (Int(buffer[next]), next &+ 1) }
+        if lengthOctet == 0x82, limit &- next >= 2, buffer[next] != 0 {
+            return (Int(buffer[next]) << 8 | Int(buffer[next &+ 1]), next &+ 2)
+        }
+        return nil
     }
 
     /// The general path of `readNode`: any header form, indefinite lengths, truncation, and every error.

@@ -266,21 +266,9 @@ struct AttributeDecoder {
         guard versionLength >= 1, versionLength <= 8 else { return nil }
         let valueAt = versionAt &+ 2 &+ versionLength
         guard end &- valueAt >= 2, buffer[valueAt] == 0x04 else { return nil }
-        let lengthOctet = buffer[valueAt &+ 1]
-        var valueStart = valueAt &+ 2
-        let valueLength: Int
-        if lengthOctet < 0x80 {
-            valueLength = Int(lengthOctet)
-        } else if lengthOctet == 0x81, valueStart < end, buffer[valueStart] >= 0x80 {
-            valueLength = Int(buffer[valueStart])
-            valueStart &+= 1
-        } else if lengthOctet == 0x82, end &- valueStart >= 2, buffer[valueStart] != 0 {
-            valueLength = Int(buffer[valueStart]) << 8 | Int(buffer[valueStart &+ 1])
-            valueStart &+= 2
-        } else {
-            return nil
-        }
-        guard end &- valueStart == valueLength else { return nil }
+        guard let (valueLength, valueStart) = ASN1BufferReader.shortLength(buffer, at: valueAt &+ 1, limit: end),
+              end &- valueStart == valueLength
+        else { return nil }
         let typeRange = (start &+ 2)..<versionAt
         guard !ASN1Primitives.isNonMinimalInteger(buffer, typeRange),
               let type = ASN1Primitives.int64(buffer, typeRange),
