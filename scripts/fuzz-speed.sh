@@ -43,6 +43,19 @@ replay_seconds() {
     echo "$total"
 }
 
+# Sets ours_rate and theirs_rate: inputs per second over directory $1 (holding $2 inputs) for the harness and its
+# baseline, each run twice, alternately, less start-up time. Uses $harness, $max_len and the start-up times.
+measure_rates() {
+    local directory=$1 count=$2 ours theirs
+    ours=$(replay_seconds "$BIN/$harness" "$directory" "$max_len")
+    theirs=$(replay_seconds "$BIN/baseline-$harness" "$directory" "$max_len")
+    ours=$(echo "$ours + $(replay_seconds "$BIN/$harness" "$directory" "$max_len") - 2 * $ours_startup" | bc -l)
+    theirs=$(echo "$theirs + $(replay_seconds "$BIN/baseline-$harness" "$directory" "$max_len") \
+        - 2 * $theirs_startup" | bc -l)
+    ours_rate=$(echo "2 * $passes * $count / $ours" | bc -l)
+    theirs_rate=$(echo "2 * $passes * $count / $theirs" | bc -l)
+}
+
 fuzz_rate() {
     local binary=$1 harness=$2 max_len=$3 scratch
     scratch=$(mktemp -d)
@@ -63,13 +76,7 @@ for harness in attributes ber; do
     count=$(find "$inputs" -type f | wc -l)
     ours_startup=$(replay_seconds "$BIN/$harness" "$empty" "$max_len")
     theirs_startup=$(replay_seconds "$BIN/baseline-$harness" "$empty" "$max_len")
-    ours=$(replay_seconds "$BIN/$harness" "$inputs" "$max_len")
-    theirs=$(replay_seconds "$BIN/baseline-$harness" "$inputs" "$max_len")
-    ours=$(echo "$ours + $(replay_seconds "$BIN/$harness" "$inputs" "$max_len") - 2 * $ours_startup" | bc -l)
-    theirs=$(echo "$theirs + $(replay_seconds "$BIN/baseline-$harness" "$inputs" "$max_len") - 2 * $theirs_startup" \
-        | bc -l)
-    ours_rate=$(echo "2 * $passes * $count / $ours" | bc -l)
-    theirs_rate=$(echo "2 * $passes * $count / $theirs" | bc -l)
+    measure_rates "$inputs" "$count"
     printf '%-12s %-8s %14.0f %14.0f %8.2f   (%d inputs × %d passes, inputs/s)\n' "$harness" replay "$ours_rate" \
         "$theirs_rate" "$(echo "$ours_rate / $theirs_rate" | bc -l)" "$count" $((2 * passes))
     valid=$(mktemp -d)
@@ -77,13 +84,7 @@ for harness in attributes ber; do
         for copy in $(seq 50); do head -c "$max_len" "$file" >"$valid/$(basename "$file")-$copy"; done
     done
     valid_count=$(find "$valid" -type f | wc -l)
-    ours=$(replay_seconds "$BIN/$harness" "$valid" "$max_len")
-    theirs=$(replay_seconds "$BIN/baseline-$harness" "$valid" "$max_len")
-    ours=$(echo "$ours + $(replay_seconds "$BIN/$harness" "$valid" "$max_len") - 2 * $ours_startup" | bc -l)
-    theirs=$(echo "$theirs + $(replay_seconds "$BIN/baseline-$harness" "$valid" "$max_len") - 2 * $theirs_startup" \
-        | bc -l)
-    ours_rate=$(echo "2 * $passes * $valid_count / $ours" | bc -l)
-    theirs_rate=$(echo "2 * $passes * $valid_count / $theirs" | bc -l)
+    measure_rates "$valid" "$valid_count"
     printf '%-12s %-8s %14.0f %14.0f %8.2f   (%d seeds × 50 copies × %d passes, inputs/s)\n' "$harness" valid \
         "$ours_rate" "$theirs_rate" "$(echo "$ours_rate / $theirs_rate" | bc -l)" "$((valid_count / 50))" \
         $((2 * passes))
