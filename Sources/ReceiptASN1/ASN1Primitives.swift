@@ -1,6 +1,11 @@
 /// Decoders for primitive contents. Each takes the content range of a node in `bytes` and never traps.
 public enum ASN1Primitives {
     /// An INTEGER that fits in 64 bits, or nil when it does not (or is empty).
+    /// Whether two element encodings stand in DER `SET OF` order (X.690 §11.6: compared as octet strings).
+    public static func isDEROrdered(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
+        !rhs.lexicographicallyPrecedes(lhs) || lhs.starts(with: rhs) && lhs.dropFirst(rhs.count).allSatisfy { $0 == 0 }
+    }
+
     public static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
         bytes.withUnsafeBufferPointer { int64($0, range) }
     }

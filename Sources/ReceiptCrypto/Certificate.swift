@@ -32,6 +32,14 @@ public final class Certificate: @unchecked Sendable {
     public let extensions: [CertificateExtension]
     /// Whether the subject and issuer names have identical DER encodings.
     public let isSelfIssued: Bool
+    /// The public key's algorithm family.
+    public let keyAlgorithm: KeyAlgorithm
+    /// Whether basicConstraints says CA:TRUE.
+    public let isCertificateAuthority: Bool
+    /// Whether the keyUsage extension allows digitalSignature (nil: no keyUsage extension, so any use is allowed).
+    public let keyUsageAllowsDigitalSignature: Bool?
+    /// Whether the certificate carries an extendedKeyUsage extension.
+    public let hasExtendedKeyUsage: Bool
 
     /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
     public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {
@@ -74,6 +82,12 @@ public final class Certificate: @unchecked Sendable {
             self.sha256Fingerprint = fields.sha256Fingerprint
             self.extensions = fields.extensions
             self.isSelfIssued = fields.isSelfIssued
+            self.keyAlgorithm = KeyAlgorithm(X509_get0_pubkey(parsed))
+            let flags = X509_get_extension_flags(parsed)
+            self.isCertificateAuthority = flags & UInt32(EXFLAG_CA) != 0
+            self.keyUsageAllowsDigitalSignature = flags & UInt32(EXFLAG_KUSAGE) == 0 ? nil
+                : X509_get_key_usage(parsed) & UInt32(KU_DIGITAL_SIGNATURE) != 0
+            self.hasExtendedKeyUsage = flags & UInt32(EXFLAG_XKUSAGE) != 0
         } catch {
             X509_free(parsed)
             throw error
@@ -85,6 +99,17 @@ public final class Certificate: @unchecked Sendable {
         try self.init(derEncoded: derEncoded[...])
     }
 
+    /// A certificate of its own for an OpenSSL `X509` owned elsewhere (re-encoded with i2d_X509 and decoded).
+    convenience init(copying x509: OpaquePointer) throws(CryptoError) {
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(x509, &output)
+        guard length > 0, let output else {
+            throw .openSSL("certificate-decode-failed", "cannot encode a certificate of the verified path")
+        }
+        defer { rcpt_openssl_free(output) }
+        try self.init(derEncoded: Array(UnsafeBufferPointer(start: output, count: Int(length))))
+    }
+
     deinit {
         X509_free(x509)
     }
@@ -93,6 +118,25 @@ public final class Certificate: @unchecked Sendable {
     public var pemEncoded: String {
         let body = Data(derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"
+    }
+}
+
+/// The family of a certificate's public key, as far as signature checks care.
+public enum KeyAlgorithm: String, Sendable {
+    case rsa = "RSA"
+    case ec = "EC"
+    case other
+
+    init(_ key: OpaquePointer?) {
+        defer { OpenSSLErrorQueue.clear() }
+        guard let key else { self = .other; return }
+        if EVP_PKEY_is_a(key, "RSA") == 1 {
+            self = .rsa
+        } else if EVP_PKEY_is_a(key, "EC") == 1 {
+            self = .ec
+        } else {
+            self = .other
+        }
     }
 }
 

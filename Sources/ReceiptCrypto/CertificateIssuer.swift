@@ -97,9 +97,11 @@ private struct CertificateIssuer {
         var extensions: [(nid: Int32, value: String)] = []
         if request.isCertificateAuthority {
             extensions.append((NID_basic_constraints, "critical,CA:TRUE"))
-            extensions.append((NID_key_usage, "critical,keyCertSign,cRLSign"))
-        } else {
-            extensions.append((NID_key_usage, "critical,digitalSignature"))
+        }
+        let defaultUsage = request.isCertificateAuthority ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature"
+        extensions.append((NID_key_usage, request.keyUsage ?? defaultUsage))
+        if let extendedKeyUsage = request.extendedKeyUsage {
+            extensions.append((NID_ext_key_usage, extendedKeyUsage))
         }
         extensions.append((NID_subject_key_identifier, "hash"))
         extensions.append((NID_authority_key_identifier, "keyid:always"))

@@ -13,6 +13,11 @@ public struct CertificateRequest: Sendable {
     /// True for a CA (critical basicConstraints CA:TRUE, keyUsage keyCertSign and cRLSign); false for an end entity
     /// (critical keyUsage digitalSignature).
     public var isCertificateAuthority: Bool
+    /// The keyUsage extension as OpenSSL's configuration writes it (e.g. "critical,keyEncipherment") instead of the
+    /// default for `isCertificateAuthority`; for deliberately flawed test certificates.
+    public var keyUsage: String?
+    /// An extendedKeyUsage extension as OpenSSL's configuration writes it (e.g. "codeSigning"); none by default.
+    public var extendedKeyUsage: String?
     /// Further extensions: dotted OID, criticality and the raw extnValue contents (e.g. `[0x05, 0x00]` for NULL).
     public var extraExtensions: [(oid: String, critical: Bool, derValue: [UInt8])]
 

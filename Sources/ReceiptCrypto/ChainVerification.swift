@@ -8,12 +8,23 @@ public struct ChainVerification: Sendable, Equatable {
     public var path: [String]
     /// Every problem found, e.g. "certificate has expired (depth 0: CN=...)"; empty when valid.
     public var errors: [String]
+    /// The certificates of the path OpenSSL built, leaf first (the anchor last when one was reached): the ones
+    /// policy checks must look at, never an embedded certificate that merely has a matching name.
+    public var certificates: [Certificate]
 
     /// Creates a verification result from its parts.
-    public init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String]) {
+    public init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String],
+                certificates: [Certificate] = []) {
         self.isValid = isValid
         self.anchorSubject = anchorSubject
         self.path = path
         self.errors = errors
+        self.certificates = certificates
+    }
+
+    public static func == (lhs: ChainVerification, rhs: ChainVerification) -> Bool {
+        lhs.isValid == rhs.isValid && lhs.anchorSubject == rhs.anchorSubject && lhs.path == rhs.path
+            && lhs.errors == rhs.errors
+            && lhs.certificates.map(\.sha256Fingerprint) == rhs.certificates.map(\.sha256Fingerprint)
     }
 }

@@ -5,9 +5,13 @@ public enum ChainVerifier {
     /// Builds and verifies leaf → intermediates → one of `anchors` at `time` (unix seconds).
     /// Only `anchors` are trusted: intermediates (which come from the untrusted receipt) go in the untrusted stack even
     /// if self-signed; no default paths, no environment. X509_V_FLAG_USE_CHECK_TIME with X509_VERIFY_PARAM_set_time;
-    /// auth level 0 so SHA-1-signed Apple certificates of 2006–2016 still verify; no purpose check. Collect every error
-    /// via a verify callback that records and continues (so the caller sees all problems), but isValid is false if any
-    /// occurred.
+    /// no purpose check (the caller checks the signer's purpose). Every error is collected by a verify callback that
+    /// records and continues (so the caller sees all problems); isValid is false if any occurred.
+    ///
+    /// Algorithm policy (`algorithmPolicy`): OpenSSL's authentication level 2, so every key in the path is at
+    /// least 112-bit strong (RSA and DSA ≥ 2048 bits, EC ≥ 224 bits) and every certificate signature below the
+    /// anchor uses a digest of at least 112 bits — with exactly one exception, SHA-1, which Apple's own chains
+    /// used until 2023: a "digest too weak" error for a SHA-1 signature is forgiven, for MD2, MD4 or MD5 it is not.
     public static func verify(
         leaf: Certificate,
         intermediates: [Certificate],
@@ -32,12 +36,30 @@ public enum ChainVerifier {
         }
     }
 
+    /// The authentication level: 112-bit security for keys and certificate signature digests.
+    static let authenticationLevel: Int32 = 2
+
+    /// The policy in one sentence, for documentation and reports.
+    public static let algorithmPolicy = "keys of at least 112-bit strength (RSA ≥ 2048 bits, EC ≥ 224 bits) and "
+        + "certificate signatures with SHA-1 or a SHA-2 digest; MD2, MD4 and MD5 are refused"
+
+    /// Whether OpenSSL's "digest too weak" for `certificate` is only SHA-1, which the policy allows.
+    private static func isForgivenSHA1(_ certificate: OpaquePointer?) -> Bool {
+        guard let certificate else { return false }
+        var digest: Int32 = NID_undef
+        guard X509_get_signature_info(certificate, &digest, nil, nil, nil) == 1 else { return false }
+        return digest == NID_sha1
+    }
+
     /// Records the current error and tells OpenSSL to continue, so every problem in the chain is reported.
     private static let recordAndContinue: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
         guard ok == 0, let context, let log = rcpt_x509_store_ctx_get_app_data(context) else {
             return ok
         }
         let code = X509_STORE_CTX_get_error(context)
+        if code == X509_V_ERR_CA_MD_TOO_WEAK, isForgivenSHA1(X509_STORE_CTX_get_current_cert(context)) {
+            return 1
+        }
         let depth = X509_STORE_CTX_get_error_depth(context)
         let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
         let location: String
@@ -92,7 +114,7 @@ public enum ChainVerifier {
         guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_USE_CHECK_TIME)) == 1 else {
             return failure("cannot set the verification time")
         }
-        X509_VERIFY_PARAM_set_auth_level(parameters, 0)
+        X509_VERIFY_PARAM_set_auth_level(parameters, authenticationLevel)
 
         let log = ErrorLog()
         let result: Int32 = withExtendedLifetime(log) {
@@ -104,12 +126,16 @@ public enum ChainVerifier {
         }
 
         var path: [String] = []
+        var certificates: [Certificate] = []
         if let chain = X509_STORE_CTX_get0_chain(context) {
             let count = rcpt_sk_X509_num(chain)
             if count > 0 {
                 for index in 0..<count {
-                    let name = rcpt_sk_X509_value(chain, index).flatMap(X509_get_subject_name)
-                    path.append(DistinguishedName.display(name))
+                    let element = rcpt_sk_X509_value(chain, index)
+                    path.append(DistinguishedName.display(element.flatMap(X509_get_subject_name)))
+                    if let element, let certificate = try? Certificate(copying: element) {
+                        certificates.append(certificate)
+                    }
                 }
             }
         }
@@ -126,7 +152,8 @@ public enum ChainVerifier {
             isValid: isValid,
             anchorSubject: isValid ? path.last : nil,
             path: path,
-            errors: errors
+            errors: errors,
+            certificates: certificates
         )
     }
 }

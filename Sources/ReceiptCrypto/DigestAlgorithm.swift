@@ -32,6 +32,17 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// The name as standards write it: "SHA-1", "SHA-256".
+    public var displayName: String {
+        switch self {
+        case .sha1: "SHA-1"
+        case .sha224: "SHA-224"
+        case .sha256: "SHA-256"
+        case .sha384: "SHA-384"
+        case .sha512: "SHA-512"
+        }
+    }
+
     /// Length of the digest in bytes.
     public var outputLength: Int {
         switch self {

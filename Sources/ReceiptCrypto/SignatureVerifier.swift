@@ -61,6 +61,62 @@ public enum SignatureVerifier {
         }
     }
 
+    /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
+    /// shared by every signer that hashes the same content): RSA PKCS#1 v1.5 (the DigestInfo is checked) for RSA
+    /// keys, ECDSA for EC keys. Never throws, like `verify(signature:over:digest:certificate:)`.
+    public static func verify(
+        signature: ArraySlice<UInt8>,
+        digestValue: [UInt8],
+        digest: DigestAlgorithm,
+        certificate: Certificate
+    ) -> SignatureCheck {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        return withExtendedLifetime(certificate) {
+            verifyDigest(signature: signature, digestValue: digestValue, digest: digest, x509: certificate.x509)
+        }
+    }
+
+    private static func verifyDigest(
+        signature: ArraySlice<UInt8>,
+        digestValue: [UInt8],
+        digest: DigestAlgorithm,
+        x509: OpaquePointer
+    ) -> SignatureCheck {
+        guard let key = X509_get0_pubkey(x509) else {
+            return keyFailure(x509)
+        }
+        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
+            return .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")
+        }
+        guard !signature.isEmpty else {
+            return .invalid(reason: "the signature is empty")
+        }
+        guard digestValue.count == digest.outputLength, let md = digest.evpMD,
+              let context = EVP_PKEY_CTX_new(key, nil)
+        else {
+            return .invalid(reason: reason("cannot create a verification context"))
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
+            return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
+        }
+        let result = signature.withUnsafeBufferPointer { signatureBuffer in
+            digestValue.withUnsafeBufferPointer { digestBuffer in
+                EVP_PKEY_verify(context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
+                                digestBuffer.count)
+            }
+        }
+        switch result {
+        case 1:
+            return .valid
+        case 0:
+            return .invalid(reason: reason("signature does not match the message and public key"))
+        default:
+            return .invalid(reason: reason("signature is malformed"))
+        }
+    }
+
     /// Why a certificate's public key could not be decoded: `.invalid` for a known algorithm, else `.unsupported`.
     private static func keyFailure(_ x509: OpaquePointer) -> SignatureCheck {
         var object: OpaquePointer?

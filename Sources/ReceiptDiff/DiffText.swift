@@ -39,7 +39,7 @@ public struct DiffText {
         for (name, side) in [("A", result.a), ("B", result.b)] {
             guard let error = side.readError else { continue }
             out += style.yellow("! \(name) stopped reading at offset \(error.offset): ")
-                + "\(error.layer.rawValue): \(error.message) " + style.dim("(\(error.code))") + "\n"
+                + "\(error.layer.rawValue): \(TextLayout.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         out += "\n" + summary(result) + "\n"
         sink(out)
@@ -48,7 +48,7 @@ public struct DiffText {
     /// `--- A name  size, format, sha256` (or `+++ B …`).
     func header(_ marker: String, _ name: String, _ side: DiffSide) -> String {
         let input = side.input
-        return style.bold("\(marker) \(name) \(side.name)")
+        return style.bold("\(marker) \(name) \(TextLayout.safe(side.name))")
             + style.dim("  \(input.size) bytes, \(input.format), sha256 \(input.sha256)") + "\n"
     }
 
@@ -60,8 +60,8 @@ public struct DiffText {
         case .added: marker = style.green("+")
         case .removed: marker = style.red("-")
         }
-        var out = marker + " " + style.bold(change.path.description)
-        if let label = change.label { out += "  " + style.dim(label) }
+        var out = marker + " " + style.bold(TextLayout.safe(change.path.description))
+        if let label = change.label { out += "  " + style.dim(TextLayout.safe(label)) }
         let offsets = [change.offsetA.map { "a@\($0)" }, change.offsetB.map { "b@\($0)" }].compactMap { $0 }
         if !offsets.isEmpty { out += "  " + style.dim(offsets.joined(separator: " ")) }
         out += "\n"
@@ -79,7 +79,7 @@ public struct DiffText {
             guard !fields.isEmpty else { return color("\(marker)     (no fields)") + "\n" }
             let width = min(28, fields.map(\.name.count).max() ?? 0)
             return fields.map { field in
-                let head = "\(marker)     \(TextLayout.rightPad(field.name, width))  "
+                let head = "\(marker)     \(TextLayout.rightPad(TextLayout.safe(field.name), width))  "
                 guard case .list(let items) = field.value, !items.isEmpty else {
                     return color(head + inline(field.value)) + "\n"
                 }
@@ -101,13 +101,13 @@ public struct DiffText {
     func inline(_ value: DiffValue) -> String {
         switch value {
         case .text(let text): return TextLayout.quoted(text)
-        case .word(let word): return word
+        case .word(let word): return TextLayout.safe(word)
         case .number(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .bytes(let bytes): return preview(bytes)
         case .list(let items): return items.isEmpty ? "(none)" : items.map(inline).joined(separator: "; ")
         case .fields(let fields):
-            return "{" + fields.map { "\($0.name): \(inline($0.value))" }.joined(separator: ", ") + "}"
+            return "{" + fields.map { "\(TextLayout.safe($0.name)): \(inline($0.value))" }.joined(separator: ", ") + "}"
         case .null: return "(no value)"
         }
     }

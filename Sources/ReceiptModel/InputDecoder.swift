@@ -87,15 +87,34 @@ public enum InputDecoder {
 
     // MARK: - verifyReceipt JSON
 
+    /// The receipt of a verifyReceipt request body: the string value of its one top-level `receipt-data` member.
+    /// A duplicated member, or one only inside a nested object or array, is refused: strict JSON readers disagree
+    /// on which copy counts.
     static func decodeJSONRequest(_ input: [UInt8]) -> Result<[UInt8], InputError> {
-        guard let value = jsonStringValue(input, key: "receipt-data") else {
-            let text = String(decoding: input.prefix(4096), as: UTF8.self)
-            if text.contains("\"purchase-info\"") || text.contains("\"signature\" =") {
-                return .failure(InputError("legacy-transaction-receipt",
-                                           "not an App Store receipt: this is a legacy iOS 6-style transaction receipt (a property list with \"signature\" and \"purchase-info\"), not PKCS#7"))
+        let body: JSONRequestBody
+        switch JSONRequestBody.scan(input, key: "receipt-data") {
+        case .failure(let error):
+            if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
+            return .failure(error)
+        case .success(let scanned): body = scanned
+        }
+        if body.topLevel.count > 1 {
+            let offsets = body.topLevel.map { String($0.offset) }.joined(separator: ", ")
+            return .failure(InputError("json-duplicate-receipt-data",
+                                       "the JSON body has \(body.topLevel.count) top-level \"receipt-data\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"))
+        }
+        guard let member = body.topLevel.first else {
+            if let nested = body.firstNested {
+                return .failure(InputError("json-receipt-data-nested",
+                                           "\"receipt-data\" appears only inside a nested object or array (at offset \(nested)); a verifyReceipt request has it at the top level, and only that member is read"))
             }
+            if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
             return .failure(InputError("json-no-receipt-data",
                                        "the input looks like JSON but has no \"receipt-data\" string member"))
+        }
+        guard let value = member.value else {
+            return .failure(InputError("json-no-receipt-data",
+                                       "the top-level \"receipt-data\" member at offset \(member.offset) is not a string"))
         }
         guard let bytes = Base64.decode(value), !bytes.isEmpty else {
             return .failure(InputError("json-invalid-base64", "\"receipt-data\" is not valid base64"))
@@ -103,43 +122,12 @@ public enum InputDecoder {
         return .success(bytes)
     }
 
-    /// The unescaped bytes of the string value of the first member named `key`, scanning without a full JSON
-    /// parser (escapes handled: \\/ \\" \\\\ \\n \\r \\t; \\u is only accepted for ASCII).
-    static func jsonStringValue(_ input: [UInt8], key: String) -> [UInt8]? {
-        let needle = Array("\"\(key)\"".utf8)
-        guard let keyStart = firstIndex(of: needle, in: input) else { return nil }
-        var position = keyStart + needle.count
-        while position < input.count, isWhitespace(input[position]) { position += 1 }
-        guard position < input.count, input[position] == UInt8(ascii: ":") else { return nil }
-        position += 1
-        while position < input.count, isWhitespace(input[position]) { position += 1 }
-        guard position < input.count, input[position] == UInt8(ascii: "\"") else { return nil }
-        position += 1
-        var value: [UInt8] = []
-        while position < input.count {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") { return value }
-            if byte == UInt8(ascii: "\\") {
-                position += 1
-                guard position < input.count else { return nil }
-                switch input[position] {
-                case UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"): value.append(UInt8(ascii: " "))
-                case UInt8(ascii: "u"):
-                    guard position + 4 < input.count,
-                          let code = UInt32(String(decoding: input[(position + 1)...(position + 4)], as: UTF8.self),
-                                            radix: 16),
-                          code < 0x80
-                    else { return nil }
-                    value.append(UInt8(code))
-                    position += 4
-                default: value.append(input[position])
-                }
-            } else {
-                value.append(byte)
-            }
-            position += 1
-        }
-        return nil
+    /// The error for a legacy iOS 6-style transaction receipt, if `input` is one.
+    static func legacyTransactionReceipt(_ input: [UInt8]) -> InputError? {
+        let text = String(decoding: input.prefix(4096), as: UTF8.self)
+        guard text.contains("\"purchase-info\"") || text.contains("\"signature\" =") else { return nil }
+        return InputError("legacy-transaction-receipt",
+                          "not an App Store receipt: this is a legacy iOS 6-style transaction receipt (a property list with \"signature\" and \"purchase-info\"), not PKCS#7")
     }
 
     // MARK: - Helpers

@@ -15,22 +15,25 @@ public struct Receipt: Sendable {
     public var error: ReceiptReadError?
 
     /// Reads a receipt from its DER/BER bytes.
-    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> Receipt {
-        read(bytes, limits: limits, visiting: { _, _ in })
+    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
+                            containerLimits: ContainerLimits = .default) -> Receipt {
+        read(bytes, limits: limits, containerLimits: containerLimits, usesCanonicalPath: true, visiting: { _, _ in })
     }
 
     /// Reads a receipt, handing every attribute the payload's single pass decodes to `visit`, with the payload
     /// buffer its ranges index: each in-app record's attributes, then the type-17 attribute holding them, in
     /// order. Nothing is allocated per attribute: the way to see every value of a large receipt at parse speed.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
+                            containerLimits: ContainerLimits = .default,
                             visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
-        read(bytes, limits: limits, usesCanonicalPath: true, visiting: visit)
+        read(bytes, limits: limits, containerLimits: containerLimits, usesCanonicalPath: true, visiting: visit)
     }
 
     /// `read`, with the payload's canonical-shape fast path switchable (tests compare it with the general path).
-    static func read(_ bytes: [UInt8], limits: ASN1Limits, usesCanonicalPath: Bool,
+    static func read(_ bytes: [UInt8], limits: ASN1Limits, containerLimits: ContainerLimits = .default,
+                     usesCanonicalPath: Bool,
                      visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
-        let container = SignedDataReader.read(bytes, limits: limits)
+        let container = SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil)
         // A truncated input explains whatever else went wrong after the cut: report the cut, read on.

@@ -4,7 +4,10 @@ import ReceiptSigning
 
 /// Flaws in who signed: foreign and self-signed signers, missing certificates, markers, validity.
 enum ChainMutations {
-    static let all: [Mutation] = [
+    static let all: [Mutation] = basics + policy
+
+    /// Who signed: foreign and self-signed signers, missing certificates, markers, validity.
+    static let basics: [Mutation] = [
         Mutation("foreign-ca", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
                  "re-signed by a TEST-ONLY CA the validator does not trust") { workspace in
             workspace.signWith(ReceiptSigner(authority: workspace.kit.foreign))
@@ -93,6 +96,137 @@ enum ChainMutations {
                                        to: workspace.creationSeconds + 63_072_000, serial: 46)
         },
     ]
+
+    /// Who may sign: the path's shape, the signer's purpose, key sizes and digests (`SigningPolicy` in verify).
+    static let policy: [Mutation] = [
+        Mutation("leaf-issued-by-root", .chain, layer: "chain", expected: .reject, finding: "chain-shape-unexpected",
+                 "a signer without Apple's marker, issued directly by the root (no intermediate)") { workspace in
+            let authority = workspace.kit.authority
+            let leaf = try issue(name: "Receipt Signing under the root TEST-ONLY", serial: 47, window: authority.leaf,
+                                 key: authority.leafKey, issuer: authority.root, issuerKey: authority.rootKey,
+                                 marker: nil, isCA: false)
+            workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
+                                             embeddedCertificates: [leaf, authority.root]))
+        },
+        Mutation("marked-leaf-issued-by-root", .chain, layer: "chain", expected: .reject,
+                 finding: "chain-shape-unexpected",
+                 "a signer with Apple's receipt-signing marker, issued directly by the root") { workspace in
+            let authority = workspace.kit.authority
+            let leaf = try issue(name: "Marked Receipt Signing under the root TEST-ONLY", serial: 48,
+                                 window: authority.leaf, key: authority.leafKey, issuer: authority.root,
+                                 issuerKey: authority.rootKey, marker: TestCertificateAuthority.leafMarkerOID,
+                                 isCA: false)
+            workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
+                                             embeddedCertificates: [leaf, authority.root]))
+        },
+        Mutation("signer-is-intermediate", .chain, layer: "chain", expected: .reject,
+                 finding: "chain-shape-unexpected", "signed by the intermediate CA's own key and certificate") {
+            workspace in
+            let authority = workspace.kit.authority
+            guard let intermediate = authority.intermediate, let key = authority.intermediateKey else {
+                throw MutationError("no-intermediate", "the CA has no intermediate")
+            }
+            workspace.signWith(ReceiptSigner(signingCertificate: intermediate, key: key,
+                                             embeddedCertificates: [intermediate, authority.root]))
+        },
+        Mutation("signer-is-root", .chain, layer: "chain", expected: .reject, finding: "signer-key-usage",
+                 "signed by the trusted root's own key and certificate") { workspace in
+            let authority = workspace.kit.authority
+            workspace.signWith(ReceiptSigner(signingCertificate: authority.root, key: authority.rootKey,
+                                             embeddedCertificates: [authority.root]))
+        },
+        Mutation("signer-is-ca", .chain, layer: "chain", expected: .reject, finding: "signer-is-ca",
+                 "the signer certificate (with Apple's marker, under the intermediate) is a CA: CA:TRUE") { workspace in
+            let authority = workspace.kit.authority
+            let request = leafRequest(authority, name: "Receipt Signing acting as CA TEST-ONLY", serial: 49,
+                                      isCA: true)
+            try resign(&workspace, leaf: request, key: authority.leafKey)
+        },
+        Mutation("signer-key-usage-without-digital-signature", .chain, layer: "chain", expected: .reject,
+                 finding: "signer-key-usage", "the signer's keyUsage allows keyEncipherment only") { workspace in
+            let authority = workspace.kit.authority
+            var request = leafRequest(authority, name: "Receipt Signing for encryption TEST-ONLY", serial: 50)
+            request.keyUsage = "critical,keyEncipherment"
+            try resign(&workspace, leaf: request, key: authority.leafKey)
+        },
+        Mutation("signer-extended-key-usage", .chain, layer: "chain", expected: .accept,
+                 finding: "signer-extended-key-usage",
+                 "the signer carries an extendedKeyUsage (codeSigning), which Apple's do not: a warning") { workspace in
+            let authority = workspace.kit.authority
+            var request = leafRequest(authority, name: "Receipt Signing with EKU TEST-ONLY", serial: 51)
+            request.extendedKeyUsage = "codeSigning"
+            try resign(&workspace, leaf: request, key: authority.leafKey)
+        },
+        Mutation("decoy-intermediate-with-marker", .chain, layer: "chain", expected: .reject,
+                 finding: "intermediate-marker-missing",
+                 "the path's intermediate lacks the WWDR marker; a decoy with its subject and the marker is embedded first") {
+            workspace in
+            let authority = workspace.kit.authority
+            guard let intermediateKey = authority.intermediateKey else {
+                throw MutationError("no-intermediate", "the CA has no intermediate")
+            }
+            let name = "Developer Relations CA (decoy target) TEST-ONLY"
+            let unmarked = try issue(name: name, serial: 52, window: authority.root, key: intermediateKey,
+                                     issuer: authority.root, issuerKey: authority.rootKey, marker: nil, isCA: true)
+            let decoyKey = workspace.kit.foreign.leafKey
+            let decoy = try issue(name: name, serial: 53, window: authority.root, key: decoyKey, issuer: nil,
+                                  issuerKey: decoyKey, marker: TestCertificateAuthority.intermediateMarkerOID,
+                                  isCA: true)
+            let leaf = try issue(name: "Receipt Signing under unmarked CA TEST-ONLY", serial: 54,
+                                 window: authority.leaf, key: authority.leafKey, issuer: unmarked,
+                                 issuerKey: intermediateKey, marker: TestCertificateAuthority.leafMarkerOID,
+                                 isCA: false)
+            workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
+                                             embeddedCertificates: [leaf, decoy, unmarked, authority.root]))
+        },
+        Mutation("leaf-key-1024", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
+                 "the signer's RSA key has 1024 bits (the policy asks for at least 2048)") { workspace in
+            let authority = workspace.kit.authority
+            let weakKey = try WeakTestKey.load()
+            let request = leafRequest(authority, name: "Receipt Signing with a weak key TEST-ONLY", serial: 55)
+            try resign(&workspace, leaf: request, key: weakKey)
+        },
+        Mutation("chain-sha1-signatures", .chain, layer: "chain", expected: .accept, finding: nil,
+                 "the intermediate and the leaf are signed with SHA-1, as Apple's chains were until 2023") {
+            workspace in
+            let authority = workspace.kit.authority
+            guard let intermediateKey = authority.intermediateKey else {
+                throw MutationError("no-intermediate", "the CA has no intermediate")
+            }
+            let intermediate = try Certificate.issue(
+                CertificateRequest(subject: subject("Developer Relations CA (SHA-1) TEST-ONLY"), serialNumber: 56,
+                                   notBefore: authority.root.notBefore, notAfter: authority.root.notAfter,
+                                   isCertificateAuthority: true,
+                                   extraExtensions: [(TestCertificateAuthority.intermediateMarkerOID, false, [0x05, 0x00])]),
+                subjectKey: intermediateKey, issuer: authority.root, issuerKey: authority.rootKey, digest: .sha1)
+            let leaf = try Certificate.issue(
+                leafRequest(authority, name: "Receipt Signing (SHA-1) TEST-ONLY", serial: 57),
+                subjectKey: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: .sha1)
+            workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
+                                             embeddedCertificates: [leaf, intermediate, authority.root]))
+        },
+    ]
+
+    /// A leaf request shaped like the CA's leaf (validity, marker), for a flawed variant.
+    static func leafRequest(_ authority: TestCertificateAuthority, name: String, serial: UInt64, isCA: Bool = false)
+        -> CertificateRequest
+    {
+        CertificateRequest(subject: subject(name), serialNumber: serial, notBefore: authority.leaf.notBefore,
+                           notAfter: authority.leaf.notAfter, isCertificateAuthority: isCA,
+                           extraExtensions: [(TestCertificateAuthority.leafMarkerOID, false, [0x05, 0x00])])
+    }
+
+    /// Re-signs with a leaf issued from `request` for `key` by the CA's intermediate.
+    static func resign(_ workspace: inout MutationWorkspace, leaf request: CertificateRequest, key: PrivateKey) throws {
+        let authority = workspace.kit.authority
+        guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
+            throw MutationError("no-intermediate", "the CA has no intermediate")
+        }
+        let leaf = try Certificate.issue(request, subjectKey: key, issuer: intermediate, issuerKey: intermediateKey,
+                                         digest: .sha256)
+        workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: key,
+                                         embeddedCertificates: [leaf, intermediate, authority.root]))
+    }
 
     /// Re-signs with a leaf for the same key whose validity is `from`–`to`, issued by the CA's intermediate.
     static func resignWithLeafValidity(_ workspace: inout MutationWorkspace, from: Int64, to: Int64,

@@ -111,6 +111,17 @@ enum EncodingMutations {
                  "the receipt inside a verifyReceipt JSON request body") { workspace in
             workspace.wrapping = .jsonRequest
         },
+        Mutation("verify-receipt-body-duplicate-key", .encoding, layer: "input", expected: .reject,
+                 finding: "json-duplicate-receipt-data",
+                 "a verifyReceipt body with two receipt-data members (the second spelt with a \\u escape): readers disagree on which counts") {
+            workspace in
+            workspace.wrapping = .jsonRequestDuplicated
+        },
+        Mutation("verify-receipt-body-nested-key", .encoding, layer: "input", expected: .reject,
+                 finding: "json-receipt-data-nested",
+                 "a JSON body with receipt-data only inside a nested object") { workspace in
+            workspace.wrapping = .jsonRequestNested
+        },
     ]
 
     /// A plan that chunks the eContent OCTET STRING (depth 5: ContentInfo/[0]/SignedData/encap/[0]/OCTET STRING).

@@ -57,6 +57,60 @@ enum InAppMutations {
             set(&copy, .utf8(1702, workspace.bundleID + ".other"))
             workspace.blueprint.attributes.append(.record(copy))
         },
+        Mutation("purchase-after-creation", .inApp, layer: "record", expected: .reject,
+                 finding: "purchase-after-creation",
+                 "the first record's purchase date is a day after the receipt's creation (a backdated receipt)") {
+            workspace in
+            appStoreEnvironment(&workspace)
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created + DateMutations.day)))
+                set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created + 31 * DateMutations.day)))
+            }
+        },
+        Mutation("cancellation-after-creation", .inApp, layer: "record", expected: .reject,
+                 finding: "purchase-after-creation",
+                 "the first record was cancelled a day after the receipt was created") { workspace in
+            appStoreEnvironment(&workspace)
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1712, ReceiptDate.format(epochSeconds: created + DateMutations.day)))
+            }
+        },
+        Mutation("purchase-after-creation-xcode", .inApp, layer: "record", expected: .accept,
+                 finding: "purchase-after-creation",
+                 "an Xcode receipt whose first purchase is an hour after its creation (Xcode writes local times with Z): a warning") {
+            workspace in
+            workspace.setText(0, "Xcode")
+            let created = workspace.creationSeconds
+            workspace.blueprint.editFirstRecord { record in
+                set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created + 3600)))
+                set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created + 31 * DateMutations.day)))
+            }
+        },
+        Mutation("duplicate-transaction-id-as-integer", .inApp, layer: "record", expected: .reject,
+                 finding: "duplicate-transaction-id",
+                 "a second record repeats the first record's transaction id as an INTEGER instead of a UTF8String") {
+            workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .utf8(1703, "1000000000000042")) }
+            guard let first = workspace.blueprint.attributes.first(where: { $0.type == 17 }),
+                  var copy = ReceiptBlueprint.decodeRecord(first.value)
+            else { return }
+            set(&copy, .utf8(1702, workspace.bundleID + ".other"))
+            set(&copy, .integer(1703, 1_000_000_000_000_042))
+            workspace.blueprint.attributes.append(.record(copy))
+        },
+        Mutation("duplicate-transaction-id-as-octets", .inApp, layer: "record", expected: .reject,
+                 finding: "duplicate-transaction-id",
+                 "a second record repeats the first record's transaction id as bare OCTET STRING bytes") { workspace in
+            workspace.blueprint.editFirstRecord { set(&$0, .utf8(1703, "1000000000000043")) }
+            guard let first = workspace.blueprint.attributes.first(where: { $0.type == 17 }),
+                  var copy = ReceiptBlueprint.decodeRecord(first.value)
+            else { return }
+            set(&copy, .utf8(1702, workspace.bundleID + ".other"))
+            set(&copy, .raw(1703, Array("1000000000000043".utf8)))
+            workspace.blueprint.attributes.append(.record(copy))
+        },
         Mutation("product-type-out-of-range", .inApp, layer: "record", expected: .accept, finding: nil,
                  "the undocumented product type (1707) is 99") { workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .integer(1707, 99)) }
@@ -76,6 +130,11 @@ enum InAppMutations {
             workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .integer(1713, flag)) }
         }
+    }
+
+    /// Makes an Xcode receipt an App Store one (the rules for dates after creation are stricter there).
+    static func appStoreEnvironment(_ workspace: inout MutationWorkspace) {
+        if workspace.blueprint.text(0) == "Xcode" { workspace.setText(0, "ProductionSandbox") }
     }
 
     /// Replaces the first attribute of the spec's type in a record, or appends it.

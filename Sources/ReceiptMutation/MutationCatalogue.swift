@@ -1,7 +1,7 @@
 /// Every named mutation, in a fixed order: the baseline first, then by group.
 public enum MutationCatalogue {
     public static let all: [Mutation] = [baseline] + EncodingMutations.all + SignatureMutations.all
-        + ChainMutations.all + StructureMutations.all + SemanticMutations.all + DateMutations.all
+        + ContainerMutations.all + SignedAttributeMutations.all + ChainMutations.all + StructureMutations.all + SemanticMutations.all + DateMutations.all
         + InAppMutations.all
 
     /// The input re-signed unchanged by the test CA (its hash recomputed for the kit's device): every correct

@@ -10,6 +10,10 @@ public enum OutputWrapping: Sendable, Hashable {
     case base64(lineLength: Int, noisyWhitespace: Bool)
     /// A verifyReceipt request body.
     case jsonRequest
+    /// A verifyReceipt request body with two top-level `receipt-data` members (a decoy first).
+    case jsonRequestDuplicated
+    /// A JSON body with `receipt-data` only inside a nested object.
+    case jsonRequestNested
 }
 
 /// The state a mutation edits: the blueprint of the input, who signs it, tweaks to the container builder, byte
@@ -69,6 +73,11 @@ public struct MutationWorkspace: Sendable {
             return bytes
         case .jsonRequest:
             return Array("{\"receipt-data\":\"\(Base64.encode(bytes))\",\"exclude-old-transactions\":false}\n".utf8)
+        case .jsonRequestDuplicated:
+            let decoy = Base64.encode(Array(bytes.dropLast(1)))
+            return Array("{\"receipt-data\":\"\(decoy)\",\"receipt\\u002ddata\":\"\(Base64.encode(bytes))\"}\n".utf8)
+        case .jsonRequestNested:
+            return Array("{\"request\":{\"receipt-data\":\"\(Base64.encode(bytes))\"},\"password\":\"\"}\n".utf8)
         case .base64(let lineLength, let noisy):
             let text = Array(Base64.encode(bytes).utf8)
             var out: [UInt8] = noisy ? Array("  \t".utf8) : []

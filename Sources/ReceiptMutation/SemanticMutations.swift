@@ -16,6 +16,13 @@ enum SemanticMutations {
             workspace.setText(2, workspace.bundleID + "\u{0}.attacker")
             try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
         },
+        Mutation("bundle-id-terminal-escape", .semantics, layer: "attribute", expected: .reject,
+                 finding: "bundle-id-mismatch",
+                 "the bundle id carries ESC sequences, a carriage return and U+202E that rewrite a terminal line") {
+            workspace in
+            workspace.setText(2, workspace.bundleID + "\u{1B}[2K\r\u{1B}[32mvalid\u{1B}[0m \u{202E}ppa.rekcatta")
+            try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
+        },
         Mutation("bundle-id-uppercase", .semantics, layer: "attribute", expected: .reject,
                  finding: "bundle-id-mismatch", "the bundle id in upper case") { workspace in
             workspace.setText(2, workspace.bundleID.uppercased())

@@ -77,31 +77,7 @@ enum SignatureMutations {
         Mutation("extra-signer-info", .signature, layer: "signature", expected: .reject, finding: "multiple-signers",
                  signatureValid: false, "a second SignerInfo with a random signature follows the real one") {
             workspace in
-            let certificate = workspace.signer.signingCertificate.derEncoded
-            let digestOID = workspace.blueprint.digest.oid
-            var random = workspace.random
-            let garbage = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: certificate) else {
-                throw MutationError("signer-identity", "cannot read the signing certificate")
-            }
-            var writer = ASN1Writer()
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendInteger(1)
-                writer.appendConstructed(.sequence) { writer in
-                    writer.appendRaw(identity.issuer)
-                    writer.appendIntegerContent(identity.serial)
-                }
-                writer.appendConstructed(.sequence) { writer in
-                    writer.appendObjectIdentifier(digestOID)
-                    writer.appendNull()
-                }
-                writer.appendConstructed(.sequence) { writer in
-                    writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
-                    writer.appendNull()
-                }
-                writer.appendOctetString(garbage)
-            }
-            let extra = writer.bytes
+            let extra = try ContainerMutations.bogusSignerInfo(workspace)
             workspace.tweak { $0.extraSignerInfos = [extra] }
         },
         Mutation("decoy-data-before-content", .signature, layer: "container", expected: .reject,

@@ -41,6 +41,33 @@ public struct SignedDataBuilder: Sendable {
     public var signatureTransform: (@Sendable ([UInt8]) -> [UInt8])?
     /// Whole SignerInfo encodings written after the real one.
     public var extraSignerInfos: [[UInt8]] = []
+    /// Whole SignerInfo encodings written before the real one.
+    public var leadingSignerInfos: [[UInt8]] = []
+    /// The signed attributes to write (each a whole Attribute encoding, in this order) instead of contentType and
+    /// messageDigest; given the content digest. The signature covers exactly these, under a SET OF tag.
+    public var signedAttributeList: (@Sendable ([UInt8]) -> [[UInt8]])?
+    /// Whole encodings of the `crls [1]` entries; none (the field left out) by default.
+    public var crls: [[UInt8]] = []
+    /// Unsigned additions, each written after the last field of its structure (RFC 5652 has no room for them).
+    public var unsignedAdditions = UnsignedAdditions()
+
+    /// Elements appended where RFC 5652 allows nothing more: the mutator's "unsigned additions".
+    public struct UnsignedAdditions: Sendable, Hashable {
+        /// After SignedData inside the ContentInfo's `content [0]`.
+        public var contentInfoContent: [[UInt8]] = []
+        /// After the ContentInfo's `content [0]`.
+        public var contentInfo: [[UInt8]] = []
+        /// After the OCTET STRING inside `eContent [0]`.
+        public var eContent: [[UInt8]] = []
+        /// After `eContent [0]` in EncapsulatedContentInfo.
+        public var encapsulatedContentInfo: [[UInt8]] = []
+        /// After `signerInfos` in SignedData.
+        public var signedData: [[UInt8]] = []
+        /// After the signature (and any unsigned attributes) in the real SignerInfo.
+        public var signerInfo: [[UInt8]] = []
+
+        public init() {}
+    }
 
     public init(content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
                 digestAlgorithmOID: String, signatureAlgorithmOID: String = "1.2.840.113549.1.1.1",
@@ -66,7 +93,6 @@ public struct SignedDataBuilder: Sendable {
 
     /// The DER the signature covers when signed attributes are used: SET { contentType, messageDigest }.
     public func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
-        let contentDigest = messageDigestOverride ?? contentDigest
         var writer = ASN1Writer()
         writer.appendConstructed(.set) { writer in
             writeSignedAttributes(&writer, contentDigest: contentDigest)
@@ -74,15 +100,30 @@ public struct SignedDataBuilder: Sendable {
         return writer.bytes
     }
 
+    /// One CMS Attribute: `SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF }` with `values` (whole
+    /// encodings) in the SET.
+    public static func attribute(_ oid: String, values: [[UInt8]]) -> [UInt8] {
+        var writer = ASN1Writer()
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendObjectIdentifier(oid)
+            writer.appendConstructed(.set) { writer in for value in values { writer.appendRaw(value) } }
+        }
+        return writer.bytes
+    }
+
+    /// The contentType and messageDigest attributes Apple-style CMS signers write, in DER order.
+    public func standardSignedAttributes(contentDigest: [UInt8]) -> [[UInt8]] {
+        var oid = ASN1Writer()
+        oid.appendObjectIdentifier(contentTypeOID)
+        var digest = ASN1Writer()
+        digest.appendOctetString(messageDigestOverride ?? contentDigest)
+        return [Self.attribute(ObjectIdentifierNames.contentTypeAttribute, values: [oid.bytes]),
+                Self.attribute(ObjectIdentifierNames.messageDigestAttribute, values: [digest.bytes])]
+    }
+
     private func writeSignedAttributes(_ writer: inout ASN1Writer, contentDigest: [UInt8]) {
-        writer.appendConstructed(.sequence) { writer in
-            writer.appendObjectIdentifier(ObjectIdentifierNames.contentTypeAttribute)
-            writer.appendConstructed(.set) { writer in writer.appendObjectIdentifier(contentTypeOID) }
-        }
-        writer.appendConstructed(.sequence) { writer in
-            writer.appendObjectIdentifier(ObjectIdentifierNames.messageDigestAttribute)
-            writer.appendConstructed(.set) { writer in writer.appendOctetString(contentDigest) }
-        }
+        let list = signedAttributeList?(contentDigest) ?? standardSignedAttributes(contentDigest: contentDigest)
+        for attribute in list { writer.appendRaw(attribute) }
     }
 
     /// Builds the ContentInfo. `digest` hashes with the digest algorithm; `sign` signs a message (hashing it
@@ -95,9 +136,11 @@ public struct SignedDataBuilder: Sendable {
         let signature = signatureTransform?(rawSignature) ?? rawSignature
         let indefinite = layout == .ber
         var writer = ASN1Writer(reservingCapacity: content.count + certificates.reduce(0) { $0 + $1.count } + 1024)
+        let additions = unsignedAdditions
         writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
             writer.appendObjectIdentifier(ObjectIdentifierNames.signedData)
             writer.appendConstructed(.context(0, constructed: true), indefinite: indefinite) { writer in
+                defer { for extra in additions.contentInfoContent { writer.appendRaw(extra) } }
                 writer.appendConstructed(.sequence, indefinite: indefinite) { writer in
                     writer.appendInteger(1)
                     writer.appendConstructed(.set) { writer in
@@ -112,17 +155,27 @@ public struct SignedDataBuilder: Sendable {
                             } else {
                                 writer.appendOctetString(content)
                             }
+                            for extra in additions.eContent { writer.appendRaw(extra) }
                         }
+                        for extra in additions.encapsulatedContentInfo { writer.appendRaw(extra) }
                     }
                     writer.appendConstructed(.context(0, constructed: true)) { writer in
                         for certificate in certificates { writer.appendRaw(certificate) }
                     }
+                    if !crls.isEmpty {
+                        writer.appendConstructed(.context(1, constructed: true)) { writer in
+                            for crl in crls { writer.appendRaw(crl) }
+                        }
+                    }
                     writer.appendConstructed(.set) { writer in
+                        for extra in leadingSignerInfos { writer.appendRaw(extra) }
                         writeSignerInfo(&writer, contentDigest: contentDigest, signature: signature)
                         for extra in extraSignerInfos { writer.appendRaw(extra) }
                     }
+                    for extra in additions.signedData { writer.appendRaw(extra) }
                 }
             }
+            for extra in additions.contentInfo { writer.appendRaw(extra) }
         }
         return writer.bytes
     }
@@ -137,11 +190,12 @@ public struct SignedDataBuilder: Sendable {
             writeAlgorithm(&writer, digestAlgorithmOID)
             if includeSignedAttributes {
                 writer.appendConstructed(.context(0, constructed: true)) { writer in
-                    writeSignedAttributes(&writer, contentDigest: messageDigestOverride ?? contentDigest)
+                    writeSignedAttributes(&writer, contentDigest: contentDigest)
                 }
             }
             writeAlgorithm(&writer, signatureAlgorithmOID)
             writer.appendOctetString(signature)
+            for extra in unsignedAdditions.signerInfo { writer.appendRaw(extra) }
         }
     }
 

@@ -3,8 +3,10 @@ import ReceiptASN1
 /// Reads a PKCS#7/CMS ContentInfo holding SignedData from a receipt file, keeping every part it reaches.
 public enum SignedDataReader {
     /// Reads `bytes` (the whole file). Never throws: a read that stops returns what it had, plus the error.
-    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default) -> SignedDataReadResult {
-        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits, toleratesTruncation: true))
+    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
+                            containerLimits: ContainerLimits = .default) -> SignedDataReadResult {
+        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits, toleratesTruncation: true),
+                          containerLimits: containerLimits)
         do {
             try state.readContentInfo()
         } catch {
@@ -15,6 +17,7 @@ public enum SignedDataReader {
 
     private struct State {
         var reader: ASN1Reader
+        let containerLimits: ContainerLimits
         var signedData = SignedData()
         var anomalies = EncodingAnomalyLog(layer: "container")
         var findings: [Finding] = []
@@ -64,6 +67,22 @@ public enum SignedDataReader {
                 throw PKCS7Error("pkcs7-unexpected-element", at: node.offset,
                                  "expected \(tag.name) for \(context), found \(node.tag.name)")
             }
+        }
+
+        /// An element RFC 5652 has no room for: other parsers may read it instead of the signed one.
+        mutating func unsignedAddition(at offset: Int, _ message: String) {
+            findings.append(Finding(.error, "pkcs7-extra-content", at: offset,
+                                    "\(message): RFC 5652 has no room for it, it is not signed, and another parser may read it instead"))
+        }
+
+        /// Whether `count` parts already read leave room for one more under `limit`; records the error once if not.
+        mutating func withinLimit(_ count: Int, _ limit: Int, _ what: String, at offset: Int) -> Bool {
+            guard count >= limit else { return true }
+            if count == limit {
+                findings.append(Finding(.error, "container-limit-exceeded", at: offset,
+                                        "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
+            }
+            return false
         }
 
         func oid(_ node: ASN1Node, _ context: String) throws(PKCS7Error) -> String {
@@ -120,13 +139,11 @@ public enum SignedDataReader {
                                         in: contentInfo)
             var inner = reader.children(of: explicit)
             let signed = try required(&inner, .sequence, "SignedData", in: explicit)
-            if try next(&inner, "the ContentInfo content") != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-content", at: signed.end,
-                                        "more than one element inside the ContentInfo content"))
+            if let extra = try next(&inner, "the ContentInfo content") {
+                unsignedAddition(at: extra.offset, "a second element (\(extra.tag.name)) follows SignedData inside the ContentInfo content [0]")
             }
-            if try next(&cursor, "the ContentInfo") != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-content", at: explicit.end,
-                                        "ContentInfo has more than two fields"))
+            if let extra = try next(&cursor, "the ContentInfo") {
+                unsignedAddition(at: extra.offset, "ContentInfo has a third field (\(extra.tag.name))")
             }
             try readSignedData(signed)
         }
@@ -139,7 +156,11 @@ public enum SignedDataReader {
 
             let digestSet = try required(&cursor, .set, "the SignedData digestAlgorithms", in: signed)
             var digestCursor = reader.children(of: digestSet)
+            var digestCount = 0
             while let algorithmNode = try next(&digestCursor, "a digest algorithm") {
+                defer { digestCount += 1 }
+                guard withinLimit(digestCount, containerLimits.maximumDigestAlgorithms, "digest algorithms",
+                                  at: algorithmNode.offset) else { continue }
                 signedData.digestAlgorithms.append(try algorithm(algorithmNode, "a digest algorithm"))
             }
 
@@ -149,7 +170,11 @@ public enum SignedDataReader {
             var element = try next(&cursor, "SignedData")
             if let certificatesNode = element, certificatesNode.tag == .context(0, constructed: true) {
                 var certificateCursor = reader.children(of: certificatesNode)
+                var certificateCount = 0
                 while let certificateNode = try next(&certificateCursor, "a certificate") {
+                    defer { certificateCount += 1 }
+                    guard withinLimit(certificateCount, containerLimits.maximumCertificates, "certificates",
+                                      at: certificateNode.offset) else { continue }
                     let index = signedData.certificates.count
                     signedData.certificates.append(EmbeddedCertificate.read(certificateNode, index: index,
                                                                             reader: &reader))
@@ -158,7 +183,10 @@ public enum SignedDataReader {
             }
             if let crlsNode = element, crlsNode.tag == .context(1, constructed: true) {
                 var crlCursor = reader.children(of: crlsNode)
+                var crlCount = 0
                 while let crl = try next(&crlCursor, "a CRL") {
+                    defer { crlCount += 1 }
+                    guard withinLimit(crlCount, containerLimits.maximumCRLs, "CRLs", at: crl.offset) else { continue }
                     signedData.crls.append(crl.encodingRange)
                 }
                 element = try next(&cursor, "SignedData")
@@ -168,12 +196,15 @@ public enum SignedDataReader {
             }
             try expect(signerSet, .set, "the SignedData signerInfos")
             var signerCursor = reader.children(of: signerSet)
+            var signerCount = 0
             while let signerNode = try next(&signerCursor, "a SignerInfo") {
+                defer { signerCount += 1 }
+                guard withinLimit(signerCount, containerLimits.maximumSignerInfos, "SignerInfos",
+                                  at: signerNode.offset) else { continue }
                 signedData.signers.append(try signerInfo(signerNode))
             }
-            if try next(&cursor, "SignedData") != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-content", at: signerSet.end,
-                                        "elements follow the signerInfos in SignedData"))
+            if let extra = try next(&cursor, "SignedData") {
+                unsignedAddition(at: extra.offset, "an element (\(extra.tag.name)) follows the signerInfos in SignedData")
             }
         }
 
@@ -205,13 +236,11 @@ public enum SignedDataReader {
                 throw PKCS7Error(error, while: "the eContent segments")
             }
             signedData.encapsulatedContent = content
-            if try next(&inner, "the eContent") != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-content", at: octets.end,
-                                        "more than one element inside eContent [0]"))
+            if let extra = try next(&inner, "the eContent") {
+                unsignedAddition(at: extra.offset, "a second element (\(extra.tag.name)) follows the content inside eContent [0]")
             }
-            if try next(&cursor, "the EncapsulatedContentInfo") != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-content", at: explicit.end,
-                                        "EncapsulatedContentInfo has more than two fields"))
+            if let extra = try next(&cursor, "the EncapsulatedContentInfo") {
+                unsignedAddition(at: extra.offset, "EncapsulatedContentInfo has a third field (\(extra.tag.name))")
             }
         }
 
@@ -243,8 +272,10 @@ public enum SignedDataReader {
             }
             var signedAttributes: SignedAttributes?
             if element.tag == .context(0, constructed: true) {
-                signedAttributes = SignedAttributes(encoding: element.encodingRange, headerLength: element.headerLength,
-                                                    attributes: try attributes(element, "a signed attribute"))
+                var isDER = element.anomalies.isEmpty
+                let read = try attributes(element, "a signed attribute", isDER: &isDER)
+                signedAttributes = SignedAttributes(encoding: element.encodingRange, content: element.contentRange,
+                                                    attributes: read, isDER: isDER)
                 guard let following = try next(&cursor, "SignerInfo") else {
                     throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signatureAlgorithm")
                 }
@@ -253,9 +284,14 @@ public enum SignedDataReader {
             let signatureAlgorithm = try algorithm(element, "the SignerInfo signatureAlgorithm")
             let signatureNode = try required(&cursor, .octetString, "the signature", in: node)
             var unsigned: [CMSAttribute]?
-            if let trailing = try next(&cursor, "SignerInfo") {
-                try expect(trailing, .context(1, constructed: true), "the unsigned attributes")
-                unsigned = try attributes(trailing, "an unsigned attribute")
+            var trailing = try next(&cursor, "SignerInfo")
+            if let attributesNode = trailing, attributesNode.tag == .context(1, constructed: true) {
+                var ignored = true
+                unsigned = try attributes(attributesNode, "an unsigned attribute", isDER: &ignored)
+                trailing = try next(&cursor, "SignerInfo")
+            }
+            if let extra = trailing {
+                unsignedAddition(at: extra.offset, "SignerInfo has a field (\(extra.tag.name)) after its last one")
             }
             return SignerInfo(offset: node.offset, length: node.encodedLength,
                               version: ASN1Primitives.int64(bytes, versionNode.contentRange),
@@ -264,19 +300,31 @@ public enum SignedDataReader {
                               unsignedAttributes: unsigned)
         }
 
-        mutating func attributes(_ container: ASN1Node, _ context: String) throws(PKCS7Error) -> [CMSAttribute] {
+        /// The attributes in `container`; `isDER` becomes false when a header is not DER, the attributes are not in
+        /// DER SET OF order, or an attribute has a field after its values.
+        mutating func attributes(_ container: ASN1Node, _ context: String, isDER: inout Bool)
+            throws(PKCS7Error) -> [CMSAttribute]
+        {
             var result: [CMSAttribute] = []
             var cursor = reader.children(of: container)
+            var previous: Range<Int>?
             while let attribute = try next(&cursor, context) {
                 try expect(attribute, .sequence, context)
+                if let previous, !ASN1Primitives.isDEROrdered(bytes[previous], bytes[attribute.encodingRange]) {
+                    isDER = false
+                }
+                previous = attribute.encodingRange
                 var fields = reader.children(of: attribute)
                 let typeNode = try required(&fields, .objectIdentifier, "\(context) type", in: attribute)
                 let valueSet = try required(&fields, .set, "\(context) values", in: attribute)
+                isDER = isDER && attribute.anomalies.isEmpty && typeNode.anomalies.isEmpty && valueSet.anomalies.isEmpty
                 var values: [Range<Int>] = []
                 var valueCursor = reader.children(of: valueSet)
                 while let value = try next(&valueCursor, "\(context) value") {
+                    isDER = isDER && value.anomalies.isEmpty
                     values.append(value.encodingRange)
                 }
+                if try next(&fields, context) != nil { isDER = false }
                 result.append(CMSAttribute(oid: try oid(typeNode, "\(context) type"), offset: attribute.offset,
                                            values: values))
             }

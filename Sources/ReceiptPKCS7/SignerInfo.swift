@@ -22,20 +22,33 @@ public struct CMSAttribute: Sendable, Hashable {
 public struct SignedAttributes: Sendable, Hashable {
     /// The `[0] IMPLICIT` element's whole encoding as it stands in the input.
     public var encoding: Range<Int>
-    /// The header length of that element (to re-tag it as a SET for verification).
-    public var headerLength: Int
+    /// The element's content: the attributes' encodings, without the `[0]` header (or end-of-contents).
+    public var content: Range<Int>
     public var attributes: [CMSAttribute]
+    /// Whether the attributes are DER as RFC 5652 §5.3 requires: DER headers, DER `SET OF` order, no extra field.
+    public var isDER: Bool
 
-    /// The bytes the signature covers: the same encoding with its tag octet changed to SET (0x31), RFC 5652 §5.4.
+    public init(encoding: Range<Int>, content: Range<Int>, attributes: [CMSAttribute], isDER: Bool) {
+        self.encoding = encoding
+        self.content = content
+        self.attributes = attributes
+        self.isDER = isDER
+    }
+
+    /// The bytes the signature covers (RFC 5652 §5.4): the attributes under an explicit `SET OF` tag with a DER
+    /// length, whatever tag and length form the `[0] IMPLICIT` element had in the input.
     public func signedBytes(in bytes: [UInt8]) -> [UInt8] {
-        guard encoding.upperBound <= bytes.count, !encoding.isEmpty else { return [] }
-        var out = Array(bytes[encoding])
-        out[0] = 0x31
-        return out
+        guard content.upperBound <= bytes.count, content.lowerBound >= 0 else { return [] }
+        var writer = ASN1Writer(reservingCapacity: content.count + 8)
+        writer.appendConstructed(.set) { writer in writer.appendRaw(bytes[content]) }
+        return writer.bytes
     }
 
     /// The first attribute with `oid`.
     public func first(_ oid: String) -> CMSAttribute? { attributes.first { $0.oid == oid } }
+
+    /// Every attribute with `oid`, in order.
+    public func all(_ oid: String) -> [CMSAttribute] { attributes.filter { $0.oid == oid } }
 }
 
 /// `SignerInfo ::= SEQUENCE { version, sid, digestAlgorithm, signedAttrs [0] IMPLICIT OPTIONAL, signatureAlgorithm,

@@ -177,6 +177,7 @@ public enum DumpJSON {
                     writeCMSAttributes("unsignedAttributes", signer.unsignedAttributes, bytes: bytes, to: &json)
                     json.member("certificateIndex", result?.certificateIndex)
                     json.member("messageDigest", result?.messageDigest?.rawValue)
+                    json.member("verifiedAs", result?.scheme)
                     json.member("result", result.map { SignerText.status($0.signature) })
                 }
             }

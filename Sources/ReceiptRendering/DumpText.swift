@@ -27,7 +27,7 @@ public struct DumpText {
     public func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
-        out += style.bold("Receipt") + " \(name)  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
+        out += style.bold("Receipt") + " \(TextLayout.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
         if let receipt = inspection.receipt {
             out += container(receipt)
             out += certificates(inspection.certificates)
@@ -41,7 +41,7 @@ public struct DumpText {
         }
         out += findings(inspection.findings)
         if let error = inspection.readError {
-            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(error.message) "
+            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TextLayout.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
         } else {
             out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
@@ -91,11 +91,11 @@ public struct DumpText {
             let place = style.dim("@\(report.embedded.offset) (\(report.embedded.length) bytes)")
             guard let certificate = report.certificate else {
                 out += "  [\(report.embedded.index)] \(place) " + style.red("undecodable") + ": "
-                    + (report.decodeError?.message ?? "") + "\n"
+                    + TextLayout.safe(report.decodeError?.message ?? "") + "\n"
                 continue
             }
-            out += "  [\(report.embedded.index)] \(place) " + style.cyan(certificate.subject) + "\n"
-            out += row("issuer", certificate.issuer, indent: 3)
+            out += "  [\(report.embedded.index)] \(place) " + style.cyan(TextLayout.safe(certificate.subject)) + "\n"
+            out += row("issuer", TextLayout.safe(certificate.issuer), indent: 3)
             out += row("serial", certificate.serialHex, indent: 3)
             out += row("validity", ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
                        + ReceiptDate.format(epochSeconds: certificate.notAfter), indent: 3)
@@ -104,7 +104,7 @@ public struct DumpText {
             out += row("sha256", certificate.sha256Fingerprint, indent: 3)
             for item in certificate.extensions {
                 let label = item.name + (item.critical ? " (critical)" : "")
-                out += row(label, item.value, indent: 3)
+                out += row(TextLayout.safe(label), TextLayout.safe(item.value), indent: 3)
             }
         }
         return out
@@ -118,7 +118,7 @@ public struct DumpText {
             out += row("offset", String(signer.offset))
             switch signer.identifier {
             case .issuerAndSerialNumber(let issuer, let serial):
-                out += row("issuer", DistinguishedName.render(bytes, issuer) ?? "(unreadable name)")
+                out += row("issuer", TextLayout.safe(DistinguishedName.render(bytes, issuer) ?? "(unreadable name)"))
                 out += row("serial", SignerText.serialHex(bytes, serial))
             case .subjectKeyIdentifier(let identifier):
                 out += row("key identifier", ASN1Primitives.hex(bytes, identifier))
@@ -132,6 +132,7 @@ public struct DumpText {
             if let result = results.first(where: { $0.signerIndex == index }) {
                 out += row("certificate", result.certificateIndex.map { "[\($0)]" } ?? style.red("not found"))
                 if let digest = result.messageDigest { out += row("messageDigest", digest.rawValue) }
+                if let scheme = result.scheme { out += row("verified as", scheme) }
                 out += row("result", colored(SignerText.status(result.signature)))
             }
         }
@@ -142,13 +143,13 @@ public struct DumpText {
         var out = section("Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt))")
         out += row("signature", colored(summary.signature.rawValue))
         var chain = colored(summary.chain.rawValue)
-        if let anchor = summary.anchor { chain += " → " + anchor }
+        if let anchor = summary.anchor { chain += " → " + TextLayout.safe(anchor) }
         out += row("chain", chain)
         for (depth, subject) in summary.path.enumerated() {
-            out += row("  depth \(depth)", subject)
+            out += row("  depth \(depth)", TextLayout.safe(subject))
         }
         for error in summary.errors {
-            out += row("error", style.red(error))
+            out += row("error", style.red(TextLayout.safe(error)))
         }
         return out
     }
@@ -213,7 +214,7 @@ public struct DumpText {
             case .info: severity = style.dim(TextLayout.rightPad("info", 7))
             }
             let place = finding.offset.map { "@\($0)" } ?? ""
-            out += "  \(severity) \(finding.code) \(style.dim(place))  \(finding.message)\n"
+            out += "  \(severity) \(finding.code) \(style.dim(place))  \(TextLayout.safe(finding.message))\n"
         }
         return out
     }

@@ -26,11 +26,12 @@ public enum VerifyReport {
         let renderer = DumpText(style: style)
         var out = ""
         if let error = inspection.readError {
-            out += style.red(style.bold("unreadable")) + " \(name): \(error.layer.rawValue): \(error.message) "
+            out += style.red(style.bold("unreadable")) + " \(TextLayout.safe(name)): \(error.layer.rawValue): "
+                + "\(TextLayout.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
         } else {
             out += (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid")))
-                + " \(name)\n"
+                + " \(TextLayout.safe(name))\n"
         }
         if let summary = inspection.verification { out += renderer.verification(summary) }
         let shown = inspection.findings.filter { verbose || $0.severity != .info }

@@ -49,9 +49,12 @@ public struct TestCertificateAuthority: Sendable {
         }
         if shape == .storeKit {
             let key = try PrivateKey.generateRSA(bits: keyBits)
-            let request = CertificateRequest(subject: name("StoreKit TEST-ONLY"), serialNumber: 1,
+            // Like Xcode's own StoreKit certificate: a self-signed CA that may also sign, for code signing.
+            var request = CertificateRequest(subject: name("StoreKit TEST-ONLY"), serialNumber: 1,
                                              notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
                                              extraExtensions: [])
+            request.keyUsage = "critical,digitalSignature,keyCertSign"
+            request.extendedKeyUsage = "critical,codeSigning"
             let certificate = try Certificate.issue(request, subjectKey: key, issuer: nil, issuerKey: key,
                                                     digest: .sha256)
             return TestCertificateAuthority(root: certificate, rootKey: key, intermediate: nil, intermediateKey: nil,

@@ -11,6 +11,8 @@ public struct InspectionOptions: Sendable {
     public var expectations: ReceiptExpectations
     public var inputFormat: InputFormat?
     public var limits: ASN1Limits
+    /// Bounds on the SignedData's repeated parts (signers, certificates, CRLs, digest algorithms).
+    public var containerLimits: ContainerLimits = .default
     /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
     /// and chain are always checked; callers that ignore content findings (diff) may skip them.
     public var checksContent = true
@@ -44,7 +46,7 @@ public enum Inspector {
             bytes = decoded.bytes
             inspection.input.format = decoded.format.rawValue
         }
-        let receipt = Receipt.read(bytes, limits: options.limits)
+        let receipt = Receipt.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.findings.contains { $0.code.hasPrefix("ber-") } ? "ber" : "der"
@@ -52,8 +54,16 @@ public enum Inspector {
         inspection.findings = receipt.findings
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
         for report in inspection.certificates where report.decodeError != nil {
-            inspection.findings.append(Finding(.warning, "certificate-undecodable", at: report.embedded.offset,
-                                               "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? "")"))
+            inspection.findings.append(Finding(.error, "certificate-undecodable", at: report.embedded.offset,
+                                               "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? ""); other parsers may read it differently or fail"))
+        }
+        for crl in receipt.signedData.crls {
+            do throws(CryptoError) {
+                try RevocationList.validate(derEncoded: bytes[crl])
+            } catch {
+                inspection.findings.append(Finding(.error, "crl-undecodable", at: crl.lowerBound,
+                                                   "an entry of the crls set cannot be decoded: \(error.message)"))
+            }
         }
         guard receipt.error == nil || !receipt.signedData.signers.isEmpty else { return inspection }
 
@@ -108,9 +118,17 @@ public enum Inspector {
         summary.anchor = chain.anchorSubject
         summary.path = chain.path
         summary.errors += chain.errors
-        if chain.isValid && chain.path.count >= 3 {
-            findings += AppleMarkers.check(leaf: leaf, leafOffset: certificates[leafIndex].embedded.offset,
-                                           issuerSubject: chain.path[1], certificates: certificates)
+        if chain.isValid {
+            var environment: String?
+            if case .text(let text)? = receipt.first(0)?.value { environment = text }
+            let builtIn = anchors.builtInFingerprints
+            findings += SigningPolicy.check(
+                path: chain.certificates, environment: environment,
+                offset: { certificate in
+                    certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?
+                        .embedded.offset
+                },
+                isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) })
         }
         if !chain.isValid {
             let reason = chain.errors.first ?? "no path to a trusted root"

@@ -28,7 +28,10 @@ enum ReceiptChecks {
         findings += expectedValues(payload, expectations)
         findings += creationDate(receipt, payload, now: now)
         findings += expiry(receipt, payload, at: time)
-        findings += RecordChecks.check(payload, at: time)
+        var environment: String?
+        if case .text(let text)? = payload.first(0)?.value { environment = text }
+        findings += RecordChecks.check(payload, at: time, created: receipt.creationDate,
+                                       isXcode: environment == "Xcode")
         return findings
     }
 

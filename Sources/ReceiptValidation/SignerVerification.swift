@@ -19,9 +19,12 @@ public struct SignerVerification: Sendable {
     /// Present when the signer has signed attributes.
     public var messageDigest: MessageDigestCheck?
     public var signature: SignatureCheck
+    /// What was checked, e.g. "RSA PKCS#1 v1.5 with SHA-256", once the algorithms passed the policy.
+    public var scheme: String?
 }
 
-/// Verifies every SignerInfo of a receipt against its embedded certificates (RFC 5652 §5.4, §5.6).
+/// Verifies every SignerInfo of a receipt against its embedded certificates (RFC 5652 §5.4, §5.6, §11).
+/// The content is hashed once per digest algorithm, however many SignerInfos use it.
 enum SignerVerifier {
     static func verify(_ receipt: Receipt, certificates: [Certificate?]) -> ([SignerVerification], [Finding]) {
         let signedData = receipt.signedData
@@ -31,6 +34,13 @@ enum SignerVerifier {
             return ([], findings)
         }
         let contentParts = content.segments.map { receipt.bytes[$0] }
+        var contentDigests: [DigestAlgorithm: [UInt8]] = [:]
+        func contentDigest(_ algorithm: DigestAlgorithm) -> [UInt8]? {
+            if let known = contentDigests[algorithm] { return known }
+            let computed = try? Digest.hash(contentParts, algorithm: algorithm)
+            contentDigests[algorithm] = computed
+            return computed
+        }
         for (index, signer) in signedData.signers.enumerated() {
             var result = SignerVerification(signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
                                             messageDigest: nil, signature: .invalid(reason: "not verified"))
@@ -39,17 +49,13 @@ enum SignerVerifier {
             guard let algorithm = DigestAlgorithm(oid: signer.digestAlgorithm.oid) else {
                 result.signature = .unsupported(reason: "digest algorithm \(signer.digestAlgorithm.name)")
                 findings.append(Finding(.error, "signature-unsupported-digest", at: signer.digestAlgorithm.offset,
-                                        "\(place) uses digest \(signer.digestAlgorithm.name), which rcpt cannot verify"))
+                                        "\(place) uses digest \(signer.digestAlgorithm.name), which is not SHA-1 or SHA-2"))
                 continue
             }
             result.digestAlgorithm = algorithm
             if !signedData.digestAlgorithms.contains(where: { $0.oid == signer.digestAlgorithm.oid }) {
                 findings.append(Finding(.error, "digest-algorithm-not-declared", at: signer.digestAlgorithm.offset,
                                         "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
-            }
-            if let implied = impliedDigest(signer.signatureAlgorithm.oid), implied != algorithm {
-                findings.append(Finding(.error, "signature-algorithm-mismatch", at: signer.signatureAlgorithm.offset,
-                                        "\(place): signature algorithm \(signer.signatureAlgorithm.name) implies \(implied.rawValue) but the digest algorithm is \(algorithm.rawValue)"))
             }
             guard let certificateIndex = matchCertificate(signer.identifier, receipt: receipt),
                   let certificate = certificates[certificateIndex]
@@ -60,15 +66,27 @@ enum SignerVerifier {
                 continue
             }
             result.certificateIndex = certificateIndex
+            switch SignatureAlgorithmPolicy.check(signer.signatureAlgorithm, digest: algorithm,
+                                                  key: certificate.keyAlgorithm, place: place) {
+            case .failure(let finding):
+                findings.append(finding)
+                result.signature = finding.code == "signature-algorithm-unsupported"
+                    ? .unsupported(reason: finding.message) : .invalid(reason: finding.message)
+                continue
+            case .success(let scheme):
+                result.scheme = scheme
+            }
             let signature = receipt.bytes[signer.signature]
+            guard let digest = contentDigest(algorithm) else {
+                result.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
+                continue
+            }
             if let signedAttributes = signer.signedAttributes {
-                guard let digest = try? Digest.hash(contentParts, algorithm: algorithm) else {
-                    result.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
-                    continue
-                }
+                findings += SignedAttributeChecks.check(signedAttributes, contentType: content.contentType,
+                                                        bytes: receipt.bytes, place: place)
                 result.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
                 if result.messageDigest != .matches {
-                    let what = result.messageDigest == .missing ? "has no messageDigest attribute"
+                    let what = result.messageDigest == .missing ? "has no single messageDigest attribute"
                         : "messageDigest does not match the content"
                     findings.append(Finding(.error, "message-digest-mismatch", at: signedAttributes.encoding.lowerBound,
                                             "\(place): \(what)"))
@@ -79,7 +97,7 @@ enum SignerVerifier {
                 result.signature = SignatureVerifier.verify(signature: signature, over: [signedBytes[...]],
                                                             digest: algorithm, certificate: certificate)
             } else {
-                result.signature = SignatureVerifier.verify(signature: signature, over: contentParts,
+                result.signature = SignatureVerifier.verify(signature: signature, digestValue: digest,
                                                             digest: algorithm, certificate: certificate)
             }
             switch result.signature {
@@ -113,27 +131,17 @@ enum SignerVerifier {
         }?.index
     }
 
+    /// Whether the one messageDigest attribute, with one value, holds `digest`.
     static func messageDigestCheck(_ attributes: SignedAttributes, digest: [UInt8], bytes: [UInt8])
         -> MessageDigestCheck
     {
-        guard let attribute = attributes.first(ObjectIdentifierNames.messageDigestAttribute),
-              attribute.values.count == 1, let value = attribute.values.first
+        let all = attributes.all(ObjectIdentifierNames.messageDigestAttribute)
+        guard all.count == 1, let attribute = all.first, attribute.values.count == 1, let value = attribute.values.first
         else { return .missing }
         var reader = ASN1Reader(bytes)
         guard let node = try? reader.readSingle(in: value, depth: 0), node.tag == .octetString else {
             return .mismatch
         }
         return bytes[node.contentRange].elementsEqual(digest) ? .matches : .mismatch
-    }
-
-    /// The digest a combined signature algorithm OID implies (nil for plain rsaEncryption).
-    static func impliedDigest(_ oid: String) -> DigestAlgorithm? {
-        switch oid {
-        case "1.2.840.113549.1.1.5": return .sha1
-        case "1.2.840.113549.1.1.11", "1.2.840.10045.4.3.2": return .sha256
-        case "1.2.840.113549.1.1.12", "1.2.840.10045.4.3.3": return .sha384
-        case "1.2.840.113549.1.1.13": return .sha512
-        default: return nil
-        }
     }
 }

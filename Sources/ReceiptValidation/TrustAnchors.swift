@@ -12,11 +12,22 @@ public struct TrustAnchors: Sendable {
 
     /// The bundled Apple Root CA, the default anchor for App Store receipts.
     public static func appleRoot() throws(CryptoError) -> TrustAnchors {
+        TrustAnchors([try bundledAppleRoot()])
+    }
+
+    /// The bundled Apple Root CA certificate.
+    static func bundledAppleRoot() throws(CryptoError) -> Certificate {
         guard let der = Data(base64Encoded: AppleRootCertificate.base64DER) else {
             throw CryptoError(code: "anchor-missing", message: "the bundled Apple Root CA could not be decoded")
         }
-        return TrustAnchors([try Certificate(derEncoded: [UInt8](der))])
+        return try Certificate(derEncoded: [UInt8](der))
     }
+
+    /// SHA-256 fingerprints of the bundled Apple root: a receipt may never be signed by it directly, whether it came
+    /// in as the default anchor or from a `--root` file.
+    var builtInFingerprints: Set<String> { Self.bundledFingerprints }
+
+    private static let bundledFingerprints = Set([(try? bundledAppleRoot())?.sha256Fingerprint].compactMap { $0 })
 
     /// Every certificate in the given PEM or DER files.
     public static func load(files: [String]) throws(CryptoError) -> TrustAnchors {

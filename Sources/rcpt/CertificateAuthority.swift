@@ -43,7 +43,7 @@ struct CertificateAuthority: ParsableCommand {
         @Option(name: .customLong("not-after"), help: "End of validity, RFC 3339 (an early date makes an expired chain).")
         var notAfter: String = "2099-12-31T23:59:59Z"
 
-        @Option(name: .customLong("key-bits"), help: "RSA key size.")
+        @Option(name: .customLong("key-bits"), help: "RSA key size in bits, 2048 to 8192.")
         var keyBits: Int = 2048
 
         @Flag(help: "Replace an existing CA in the directory.")
@@ -55,7 +55,9 @@ struct CertificateAuthority: ParsableCommand {
                     throw ValidationError("\(name) takes an RFC 3339 date such as 2030-01-01T00:00:00Z, not '\(value)'")
                 }
             }
-            guard (1024...8192).contains(keyBits) else { throw ValidationError("--key-bits must be 1024 to 8192") }
+            guard (2048...8192).contains(keyBits) else {
+                throw ValidationError("--key-bits must be 2048 to 8192 (verify refuses RSA keys under 2048 bits)")
+            }
         }
 
         func run() throws {

@@ -70,7 +70,7 @@ struct SyntheticReceiptVerificationTests {
 
     @Test func evaluatesTheChainAtTheCreationDateByDefault() throws {
         let shortLived = try TestCertificateAuthority.generate(notBefore: 1_700_000_000, notAfter: 1_710_000_000,
-                                                               keyBits: 1024, label: "short-lived")
+                                                               keyBits: 2048, label: "short-lived")
         let inWindow = SyntheticReceipt(creationDate: "2023-12-01T00:00:00Z")
         let bytes = try TestReceipts.signed(inWindow, by: shortLived)
         let anchors = TrustAnchors([shortLived.root])

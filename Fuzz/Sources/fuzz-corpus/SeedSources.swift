@@ -53,11 +53,11 @@ struct SeedSources {
         return [UInt8](data)
     }
 
-    /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (1024-bit keys keep signed seeds small),
+    /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (2048-bit keys, the smallest `verify` accepts),
     /// and its foreign chain.
     static func writeKeys(to directory: String) throws {
         let authority = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
-                                                              keyBits: 1024, label: "rcpt fuzz seeds")
+                                                              keyBits: 2048, label: "rcpt fuzz seeds")
         try CertificateAuthorityFiles.write(authority, to: directory, force: true)
         try writeForeignKeys(to: directory)
     }
@@ -67,7 +67,7 @@ struct SeedSources {
     /// which the `verify` harness does not trust. Leaves the main chain, and so every signed seed, as it is.
     static func writeForeignKeys(to directory: String) throws {
         let foreign = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
-                                                            keyBits: 1024, label: "rcpt fuzz seeds foreign")
+                                                            keyBits: 2048, label: "rcpt fuzz seeds foreign")
         try CertificateAuthorityFiles.write(foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder,
                                             force: true)
     }

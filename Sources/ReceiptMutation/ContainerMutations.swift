@@ -1,0 +1,157 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptModel
+import ReceiptPKCS7
+
+/// Flaws in the SignedData around a genuine signature: unsigned additions where RFC 5652 has no room (another
+/// parser may read the unsigned copy), undecodable certificates and CRLs, bogus SignerInfos, and more parts than
+/// any receipt needs. The signature over the content stays genuine in every one.
+enum ContainerMutations {
+    static let all: [Mutation] = [
+        addition("econtent-second-octet-string",
+                 "a second OCTET STRING holding another app's payload follows the content inside eContent [0]") {
+            workspace in
+            let decoy = decoyPayload(workspace)
+            workspace.tweak { $0.unsignedAdditions.eContent = [octetString(decoy)] }
+        },
+        addition("encapsulated-content-second-econtent",
+                 "a second eContent [0] with another app's payload follows the first in EncapsulatedContentInfo") {
+            workspace in
+            let decoy = decoyPayload(workspace)
+            workspace.tweak { $0.unsignedAdditions.encapsulatedContentInfo = [explicitZero(octetString(decoy))] }
+        },
+        addition("content-info-extra-field", "a third field (an OCTET STRING) follows content [0] in the ContentInfo") {
+            workspace in
+            let decoy = decoyPayload(workspace)
+            workspace.tweak { $0.unsignedAdditions.contentInfo = [octetString(decoy)] }
+        },
+        addition("second-signed-data",
+                 "a second, unsigned SignedData with another app's payload follows the first inside content [0]") {
+            workspace in
+            let decoy = decoyPayload(workspace)
+            workspace.tweak { builder in
+                var copy = builder
+                copy.content = decoy
+                copy.unsignedAdditions = SignedDataBuilder.UnsignedAdditions()
+                // The decoy ContentInfo's SignedData, signed by nobody: an empty signature.
+                let contentInfo = copy.build(digest: { _ in [] }, sign: { _ in [] })
+                builder.unsignedAdditions.contentInfoContent = [innerSignedData(of: contentInfo)]
+            }
+        },
+        addition("signed-data-extra-field", "an extra SET follows signerInfos in SignedData") { workspace in
+            workspace.tweak { $0.unsignedAdditions.signedData = [[0x31, 0x03, 0x02, 0x01, 0x01]] }
+        },
+        addition("signer-info-extra-field",
+                 "unsigned attributes and then an extra OCTET STRING follow the signature in the SignerInfo") {
+            workspace in
+            let unsigned = unsignedAttributes()
+            workspace.tweak { $0.unsignedAdditions.signerInfo = [unsigned, [0x04, 0x02, 0xDE, 0xAD]] }
+        },
+        Mutation("certificate-undecodable", .signature, layer: "container", expected: .reject,
+                 finding: "certificate-undecodable",
+                 "an entry of the certificates set is a SEQUENCE that is not a certificate") { workspace in
+            workspace.tweak { $0.certificates.append([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]) }
+        },
+        Mutation("crl-undecodable", .signature, layer: "container", expected: .reject, finding: "crl-undecodable",
+                 "a crls [1] set whose one entry is not a CertificateList") { workspace in
+            workspace.tweak { $0.crls = [[0x30, 0x03, 0x02, 0x01, 0x05]] }
+        },
+        Mutation("bogus-signer-before-genuine", .signature, layer: "signature", expected: .reject,
+                 finding: "multiple-signers", signatureValid: false,
+                 "a SignerInfo with a random signature stands before the genuine one (validators that accept when any signer verifies fall for it)") {
+            workspace in
+            let extra = try bogusSignerInfo(workspace)
+            workspace.tweak { $0.leadingSignerInfos = [extra] }
+        },
+        Mutation("signer-infos-over-limit", .signature, layer: "container", expected: .reject,
+                 finding: "container-limit-exceeded", signatureValid: false,
+                 "40 copies of a bogus SignerInfo follow the genuine one (unbounded work for validators that verify each)") {
+            workspace in
+            let extra = try bogusSignerInfo(workspace)
+            workspace.tweak { $0.extraSignerInfos = Array(repeating: extra, count: 40) }
+        },
+        Mutation("certificates-over-limit", .signature, layer: "container", expected: .reject,
+                 finding: "container-limit-exceeded",
+                 "the certificates set holds the chain 12 times over (36 certificates)") { workspace in
+            workspace.tweak { builder in
+                builder.certificates = Array(repeating: builder.certificates, count: 12).flatMap { $0 }
+            }
+        },
+    ]
+
+    /// An unsigned addition: rejected as `pkcs7-extra-content`, the signature itself still genuine.
+    static func addition(_ name: String, _ summary: String,
+                         _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) -> Mutation {
+        Mutation(name, .signature, layer: "container", expected: .reject, finding: "pkcs7-extra-content", summary,
+                 transform)
+    }
+
+    /// The payload with another app's bundle id: what an unsigned copy would carry.
+    static func decoyPayload(_ workspace: MutationWorkspace) -> [UInt8] {
+        var decoy = workspace.blueprint
+        decoy.set(.utf8(2, "com.attacker.decoy"))
+        return decoy.payload
+    }
+
+    static func octetString(_ bytes: [UInt8]) -> [UInt8] {
+        var writer = ASN1Writer()
+        writer.appendOctetString(bytes)
+        return writer.bytes
+    }
+
+    static func explicitZero(_ inner: [UInt8]) -> [UInt8] {
+        var writer = ASN1Writer()
+        writer.appendConstructed(.context(0, constructed: true)) { writer in writer.appendRaw(inner) }
+        return writer.bytes
+    }
+
+    /// `[1] { SEQUENCE { signingTime-like OID, SET { NULL } } }`: a well-formed unsigned attribute set.
+    static func unsignedAttributes() -> [UInt8] {
+        var writer = ASN1Writer()
+        writer.appendConstructed(.context(1, constructed: true)) { writer in
+            writer.appendRaw(SignedDataBuilder.attribute("1.2.840.113549.1.9.6", values: [[0x05, 0x00]]))
+        }
+        return writer.bytes
+    }
+
+    /// The SignedData element inside a DER ContentInfo the builder wrote.
+    static func innerSignedData(of contentInfo: [UInt8]) -> [UInt8] {
+        var reader = ASN1Reader(contentInfo)
+        guard let outer = try? reader.readSingle(in: 0..<contentInfo.count, depth: 0) else { return [] }
+        var cursor = reader.children(of: outer)
+        _ = try? reader.next(&cursor)
+        guard let explicit = try? reader.next(&cursor) else { return [] }
+        var inner = reader.children(of: explicit)
+        guard let signed = try? reader.next(&inner) else { return [] }
+        return Array(contentInfo[signed.encodingRange])
+    }
+
+    /// A SignerInfo naming the genuine signing certificate, with a random 256-byte signature.
+    static func bogusSignerInfo(_ workspace: MutationWorkspace) throws -> [UInt8] {
+        let certificate = workspace.signer.signingCertificate.derEncoded
+        let digestOID = workspace.blueprint.digest.oid
+        var random = workspace.random
+        let garbage = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: certificate) else {
+            throw MutationError("signer-identity", "cannot read the signing certificate")
+        }
+        var writer = ASN1Writer()
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendInteger(1)
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendRaw(identity.issuer)
+                writer.appendIntegerContent(identity.serial)
+            }
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendObjectIdentifier(digestOID)
+                writer.appendNull()
+            }
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
+                writer.appendNull()
+            }
+            writer.appendOctetString(garbage)
+        }
+        return writer.bytes
+    }
+}

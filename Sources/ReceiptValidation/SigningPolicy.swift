@@ -1,0 +1,65 @@
+import ReceiptCrypto
+import ReceiptPKCS7
+
+/// Apple's rules for who may sign a receipt, checked on the certificates of the path OpenSSL verified (never on an
+/// embedded certificate that merely shares a name with one of them). Two shapes are valid:
+///
+/// - **App Store**: exactly leaf → intermediate → anchor. The leaf (the signer) carries Apple's receipt-signing
+///   marker 1.2.840.113635.100.6.11.1, is not a CA, and its keyUsage (if any) allows digitalSignature; the
+///   intermediate carries Apple's WWDR marker 1.2.840.113635.100.6.2.1. A signer that is the intermediate or the
+///   root, or a leaf issued directly by the root, is invalid. An extendedKeyUsage on the leaf is a warning.
+/// - **StoreKit (Xcode)**: the signer is itself a trust anchor — a self-signed certificate passed with `--root`,
+///   never the built-in Apple Root CA — its keyUsage (if any) allows digitalSignature, and the receipt's
+///   environment attribute (type 0) is exactly "Xcode". Xcode's own StoreKit certificate is a self-signed CA with
+///   a Code Signing extendedKeyUsage; both are allowed in this shape only.
+enum SigningPolicy {
+    static let leafMarker = "1.2.840.113635.100.6.11.1"
+    static let intermediateMarker = "1.2.840.113635.100.6.2.1"
+
+    /// Findings for the verified `path` (leaf first). `offset(of:)` finds where a path certificate is embedded;
+    /// `isBuiltInAnchor` says whether a certificate is the bundled Apple Root CA.
+    static func check(path: [Certificate], environment: String?, offset: (Certificate) -> Int?,
+                      isBuiltInAnchor: (Certificate) -> Bool) -> [Finding] {
+        guard let signer = path.first else { return [] }
+        let signerOffset = offset(signer)
+        var findings: [Finding] = []
+        if signer.keyUsageAllowsDigitalSignature == false {
+            findings.append(Finding(.error, "signer-key-usage", at: signerOffset,
+                                    "the signing certificate's keyUsage does not allow digitalSignature (RFC 5280 §4.2.1.3)"))
+        }
+        if path.count == 1 {
+            if isBuiltInAnchor(signer) {
+                findings.append(Finding(.error, "chain-shape-unexpected", at: signerOffset,
+                                        "the receipt is signed by the Apple Root CA itself: App Store receipts are signed by a leaf two levels below it"))
+            } else if environment != "Xcode" {
+                let shown = environment.map { "\"\($0)\"" } ?? "absent"
+                findings.append(Finding(.error, "storekit-signer-on-app-store-receipt", at: signerOffset,
+                                        "a self-signed StoreKit-style certificate signs this receipt, but its environment is \(shown): only Xcode receipts (environment \"Xcode\") are signed that way"))
+            }
+            return findings
+        }
+        if path.count != 3 {
+            let shape = path.count == 2 ? "the signer is issued directly by the anchor"
+                : "the path has \(path.count - 2) intermediates"
+            findings.append(Finding(.error, "chain-shape-unexpected", at: signerOffset,
+                                    "the verified path has \(path.count) certificates (\(shape)); an App Store receipt's is leaf → WWDR intermediate → root"))
+        }
+        if !signer.extensions.contains(where: { $0.oid == leafMarker }) {
+            findings.append(Finding(.error, "leaf-marker-missing", at: signerOffset,
+                                    "the signing certificate lacks Apple's receipt-signing extension \(leafMarker)"))
+        }
+        if path.count >= 3, !path[1].extensions.contains(where: { $0.oid == intermediateMarker }) {
+            findings.append(Finding(.error, "intermediate-marker-missing", at: offset(path[1]),
+                                    "the intermediate certificate of the verified path lacks Apple's WWDR extension \(intermediateMarker)"))
+        }
+        if signer.isCertificateAuthority {
+            findings.append(Finding(.error, "signer-is-ca", at: signerOffset,
+                                    "the signing certificate is a CA (basicConstraints CA:TRUE): a receipt is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"))
+        }
+        if signer.hasExtendedKeyUsage {
+            findings.append(Finding(.warning, "signer-extended-key-usage", at: signerOffset,
+                                    "the signing certificate carries an extendedKeyUsage extension; Apple's receipt-signing certificates carry none"))
+        }
+        return findings
+    }
+}
