@@ -17,6 +17,9 @@ let package = Package(
             dependencies: [
                 .product(name: "ReceiptASN1", package: "rcpt"),
                 .product(name: "ReceiptModel", package: "rcpt"),
+                .product(name: "ReceiptPKCS7", package: "rcpt"),
+                .product(name: "ReceiptCrypto", package: "rcpt"),
+                .product(name: "ReceiptSigning", package: "rcpt"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),

@@ -6,6 +6,8 @@
 #    the same work (Benchmarks/, the baseline): MB/s, records/s, ratio — the decode tallies must match;
 #  - whole processes on the same files: rcpt dump --format json, openssl asn1parse -i,
 #    openssl cms -verify -noverify: wall time and peak RSS;
+#  - the worst container and payload shapes we know of (about 10 MB each, Benchmarks' HostileShapes): wall time of
+#    rcpt verify and rcpt dump --format json, which must stay around a second at most;
 #  - instructions per in-app record under callgrind ((10 000-record run − 1 000-record run) / 9 000), a figure
 #    that does not drift with machine load.
 # Usage: scripts/bench.sh [--quick]   (--quick: 0 / 1 000 / 10 000 records, no 100 000-record file, no callgrind)
@@ -59,6 +61,18 @@ for file in "${files[@]}"; do
     printf '%-34s | %-18s | %-18s | %-18s\n' "$(basename "$file")" \
         "$(measure "$rcpt" dump --format json "$file")" \
         "$(measure openssl asn1parse -inform DER -i -in "$file")" \
+        "$(measure openssl cms -verify -noverify -binary -inform DER -in "$file" -out /dev/null)"
+done
+
+echo
+echo "Hostile shapes (wall seconds / peak MB; about 10 MB each)"
+mkdir -p "$work/hostile"
+"$bench" hostile "$work/hostile" --ca "$work/ca"
+printf '%-44s %9s | %-18s | %-18s | %-18s\n' file bytes "rcpt verify" "rcpt dump --format json" "openssl cms -noverify"
+for file in "$work"/hostile/*.receipt; do
+    printf '%-44s %9s | %-18s | %-18s | %-18s\n' "$(basename "$file")" "$(stat -c %s "$file")" \
+        "$(measure "$rcpt" verify --root "$work/ca/root.pem" "$file")" \
+        "$(measure "$rcpt" dump --format json --root "$work/ca/root.pem" "$file")" \
         "$(measure openssl cms -verify -noverify -binary -inform DER -in "$file" -out /dev/null)"
 done
 

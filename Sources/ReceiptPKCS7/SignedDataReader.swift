@@ -308,7 +308,11 @@ public enum SignedDataReader {
             var result: [CMSAttribute] = []
             var cursor = reader.children(of: container)
             var previous: Range<Int>?
+            var count = 0
             while let attribute = try next(&cursor, context) {
+                defer { count += 1 }
+                guard withinLimit(count, containerLimits.maximumAttributes, "attributes in one SignerInfo field",
+                                  at: attribute.offset) else { continue }
                 try expect(attribute, .sequence, context)
                 if let previous, !ASN1Primitives.isDEROrdered(bytes[previous], bytes[attribute.encodingRange]) {
                     isDER = false
@@ -320,7 +324,11 @@ public enum SignedDataReader {
                 isDER = isDER && attribute.anomalies.isEmpty && typeNode.anomalies.isEmpty && valueSet.anomalies.isEmpty
                 var values: [Range<Int>] = []
                 var valueCursor = reader.children(of: valueSet)
+                var valueCount = 0
                 while let value = try next(&valueCursor, "\(context) value") {
+                    defer { valueCount += 1 }
+                    guard withinLimit(valueCount, containerLimits.maximumAttributes, "values in one attribute",
+                                      at: value.offset) else { continue }
                     isDER = isDER && value.anomalies.isEmpty
                     values.append(value.encodingRange)
                 }

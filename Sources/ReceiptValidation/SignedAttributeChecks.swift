@@ -15,7 +15,9 @@ enum SignedAttributeChecks {
                                     "\(place): the signed attributes are not DER (RFC 5652 §5.3 requires it; parsers that re-encode them hash other bytes)"))
         }
         var seen: Set<String> = []
+        var reported: Set<String> = []
         for attribute in attributes.attributes where !seen.insert(attribute.oid).inserted {
+            guard reported.insert(attribute.oid).inserted else { continue }
             findings.append(Finding(.error, "signed-attribute-duplicate", at: attribute.offset,
                                     "\(place): signed attribute \(attribute.name) occurs more than once (RFC 5652 §5.3)"))
         }

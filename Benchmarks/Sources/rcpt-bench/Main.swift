@@ -2,11 +2,21 @@ import Foundation
 
 /// `rcpt-bench parse FILE --engine rcpt|swift-asn1 [--iterations N]`: decodes FILE fully N times in-process and
 /// prints one line: engine, bytes, records, seconds per iteration, MB/s, records/s, and the decode tally (which
-/// must be equal for both engines).
+/// must be equal for both engines). `rcpt-bench hostile DIR --ca CA_DIR`: writes the worst-case shapes
+/// (`HostileShapes`).
 @main
 enum Main {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count >= 2, arguments[0] == "hostile", let ca = value(of: "--ca", in: arguments) {
+            do {
+                try HostileShapes.write(to: arguments[1], caDirectory: ca)
+            } catch {
+                FileHandle.standardError.write(Data("rcpt-bench hostile: \(error)\n".utf8))
+                exit(2)
+            }
+            return
+        }
         guard arguments.count >= 2, arguments[0] == "parse",
               let data = FileManager.default.contents(atPath: arguments[1])
         else {
