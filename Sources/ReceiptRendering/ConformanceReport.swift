@@ -38,7 +38,8 @@ public struct ConformanceReport: Sendable {
             } else {
                 verdict = style.yellow("over-strict")
             }
-            out += result.name.padding(toLength: 40, withPad: " ", startingAt: 0) + " "
+            // Names come from the suite's manifest, which anyone can edit: shown terminal-safe.
+            out += TextLayout.safe(result.name).padding(toLength: 40, withPad: " ", startingAt: 0) + " "
                 + result.expected.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " "
                 + result.observed.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + verdict + "\n"
         }
