@@ -21,7 +21,8 @@ public enum ChainVerifier {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         return withExtendedLifetime((leaf, intermediates, anchors)) {
-            run(leaf: leaf.x509, intermediates: intermediates.map(\.x509), anchors: anchors.map(\.x509), at: time)
+            run(leaf: leaf.x509, intermediates: intermediates.map(\.x509), anchors: anchors.map(\.x509), at: time,
+                known: [leaf] + intermediates + anchors)
         }
     }
 
@@ -76,7 +77,8 @@ public enum ChainVerifier {
         leaf: OpaquePointer,
         intermediates: [OpaquePointer],
         anchors: [OpaquePointer],
-        at time: Int64
+        at time: Int64,
+        known: [Certificate]
     ) -> ChainVerification {
         func failure(_ message: String) -> ChainVerification {
             let errors = OpenSSLErrorQueue.drain()
@@ -133,7 +135,9 @@ public enum ChainVerifier {
                 for index in 0..<count {
                     let element = rcpt_sk_X509_value(chain, index)
                     path.append(DistinguishedName.display(element.flatMap(X509_get_subject_name)))
-                    if let element, let certificate = try? Certificate(copying: element) {
+                    // OpenSSL puts the very X509 objects it was given into the chain: find ours, copy only a stranger.
+                    if let element, let certificate = known.first(where: { $0.x509 == element })
+                        ?? known.first(where: { X509_cmp($0.x509, element) == 0 }) ?? (try? Certificate(copying: element)) {
                         certificates.append(certificate)
                     }
                 }

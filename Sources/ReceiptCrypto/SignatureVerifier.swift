@@ -11,11 +11,7 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        OpenSSLErrorQueue.clear()
-        defer { OpenSSLErrorQueue.clear() }
-        return withExtendedLifetime(certificate) {
-            verify(signature: signature, over: message, digest: digest, x509: certificate.x509)
-        }
+        withKey(of: certificate) { verify(signature: signature, over: message, digest: digest, x509: $0) }
     }
 
     private static func verify(
@@ -24,14 +20,10 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         x509: OpaquePointer
     ) -> SignatureCheck {
-        guard let key = X509_get0_pubkey(x509) else {
-            return keyFailure(x509)
-        }
-        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
-            return .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")
-        }
-        guard !signature.isEmpty else {
-            return .invalid(reason: "the signature is empty")
+        let key: OpaquePointer
+        switch usableKey(x509, signature: signature) {
+        case .failure(let refusal): return refusal.check
+        case .success(let found): key = found
         }
         guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
             return .invalid(reason: reason("cannot create a verification context"))
@@ -48,17 +40,9 @@ public enum SignatureVerifier {
                 return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
             }
         }
-        let result = signature.withUnsafeBufferPointer { buffer in
+        return outcome(signature.withUnsafeBufferPointer { buffer in
             EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
-        }
-        switch result {
-        case 1:
-            return .valid
-        case 0:
-            return .invalid(reason: reason("signature does not match the message and public key"))
-        default:
-            return .invalid(reason: reason("signature is malformed"))
-        }
+        })
     }
 
     /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
@@ -70,11 +54,18 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
+        withKey(of: certificate) {
+            verifyDigest(signature: signature, digestValue: digestValue, digest: digest, x509: $0)
+        }
+    }
+
+    /// Runs `body` with the certificate's X509 kept alive and OpenSSL's error queue cleared before and after.
+    private static func withKey(of certificate: Certificate, _ body: (OpaquePointer) -> SignatureCheck)
+        -> SignatureCheck
+    {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        return withExtendedLifetime(certificate) {
-            verifyDigest(signature: signature, digestValue: digestValue, digest: digest, x509: certificate.x509)
-        }
+        return withExtendedLifetime(certificate) { body(certificate.x509) }
     }
 
     private static func verifyDigest(
@@ -83,14 +74,10 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         x509: OpaquePointer
     ) -> SignatureCheck {
-        guard let key = X509_get0_pubkey(x509) else {
-            return keyFailure(x509)
-        }
-        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
-            return .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")
-        }
-        guard !signature.isEmpty else {
-            return .invalid(reason: "the signature is empty")
+        let key: OpaquePointer
+        switch usableKey(x509, signature: signature) {
+        case .failure(let refusal): return refusal.check
+        case .success(let found): key = found
         }
         guard digestValue.count == digest.outputLength, let md = digest.evpMD,
               let context = EVP_PKEY_CTX_new(key, nil)
@@ -101,19 +88,37 @@ public enum SignatureVerifier {
         guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
             return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
         }
-        let result = signature.withUnsafeBufferPointer { signatureBuffer in
+        return outcome(signature.withUnsafeBufferPointer { signatureBuffer in
             digestValue.withUnsafeBufferPointer { digestBuffer in
                 EVP_PKEY_verify(context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
                                 digestBuffer.count)
             }
+        })
+    }
+
+    /// The certificate's RSA or EC key, or the check that stops verification before it starts.
+    private static func usableKey(_ x509: OpaquePointer, signature: ArraySlice<UInt8>)
+        -> Result<OpaquePointer, SignatureCheckRefusal>
+    {
+        guard let key = X509_get0_pubkey(x509) else {
+            return .failure(SignatureCheckRefusal(keyFailure(x509)))
         }
+        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
+            return .failure(SignatureCheckRefusal(
+                .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")))
+        }
+        guard !signature.isEmpty else {
+            return .failure(SignatureCheckRefusal(.invalid(reason: "the signature is empty")))
+        }
+        return .success(key)
+    }
+
+    /// The check for an OpenSSL verify result: 1 valid, 0 a mismatch, anything else a malformed signature.
+    private static func outcome(_ result: Int32) -> SignatureCheck {
         switch result {
-        case 1:
-            return .valid
-        case 0:
-            return .invalid(reason: reason("signature does not match the message and public key"))
-        default:
-            return .invalid(reason: reason("signature is malformed"))
+        case 1: return .valid
+        case 0: return .invalid(reason: reason("signature does not match the message and public key"))
+        default: return .invalid(reason: reason("signature is malformed"))
         }
     }
 
@@ -136,4 +141,11 @@ public enum SignatureVerifier {
         let errors = OpenSSLErrorQueue.drain()
         return errors.isEmpty ? message : "\(message) (\(errors.joined(separator: "; ")))"
     }
+}
+
+/// A check that ends verification before it starts (no usable key, an empty signature), carried through `Result`.
+struct SignatureCheckRefusal: Error {
+    let check: SignatureCheck
+
+    init(_ check: SignatureCheck) { self.check = check }
 }

@@ -128,30 +128,14 @@ enum ContainerMutations {
 
     /// A SignerInfo naming the genuine signing certificate, with a random 256-byte signature.
     static func bogusSignerInfo(_ workspace: MutationWorkspace) throws -> [UInt8] {
-        let certificate = workspace.signer.signingCertificate.derEncoded
-        let digestOID = workspace.blueprint.digest.oid
         var random = workspace.random
         let garbage = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: certificate) else {
+        guard let signerInfo = SignedDataBuilder.bareSignerInfo(
+            certificate: workspace.signer.signingCertificate.derEncoded, digestOID: workspace.blueprint.digest.oid,
+            signature: garbage)
+        else {
             throw MutationError("signer-identity", "cannot read the signing certificate")
         }
-        var writer = ASN1Writer()
-        writer.appendConstructed(.sequence) { writer in
-            writer.appendInteger(1)
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendRaw(identity.issuer)
-                writer.appendIntegerContent(identity.serial)
-            }
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendObjectIdentifier(digestOID)
-                writer.appendNull()
-            }
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
-                writer.appendNull()
-            }
-            writer.appendOctetString(garbage)
-        }
-        return writer.bytes
+        return signerInfo
     }
 }

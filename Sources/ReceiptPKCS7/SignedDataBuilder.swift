@@ -91,6 +91,31 @@ public struct SignedDataBuilder: Sendable {
         return (Array(der[issuer]), Array(der[serial]))
     }
 
+    /// A SignerInfo without signed attributes naming the DER `certificate` by issuer and serial, with `digestOID`,
+    /// rsaEncryption and `signature` as given: the shape of the bogus SignerInfos the mutator and the hostile
+    /// benchmarks add. Nil when the certificate's issuer and serial cannot be read.
+    public static func bareSignerInfo(certificate: [UInt8], digestOID: String, signature: [UInt8]) -> [UInt8]? {
+        guard let identity = signerIdentity(ofCertificate: certificate) else { return nil }
+        var writer = ASN1Writer()
+        writer.appendConstructed(.sequence) { writer in
+            writer.appendInteger(1)
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendRaw(identity.issuer)
+                writer.appendIntegerContent(identity.serial)
+            }
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendObjectIdentifier(digestOID)
+                writer.appendNull()
+            }
+            writer.appendConstructed(.sequence) { writer in
+                writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
+                writer.appendNull()
+            }
+            writer.appendOctetString(signature)
+        }
+        return writer.bytes
+    }
+
     /// The DER the signature covers when signed attributes are used: SET { contentType, messageDigest }.
     public func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
         var writer = ASN1Writer()

@@ -33,7 +33,23 @@ struct ConformanceCLITests {
         #expect(status == 0)
         #expect(report["failed"] as? Bool == false)
         #expect(report["passed"] as? Int == report["total"] as? Int)
-        #expect((report["total"] as? Int ?? 0) >= 41)
+        #expect((report["total"] as? Int ?? 0) >= 140)
+    }
+
+    @Test func verifyTextCannotBeRewrittenByReceiptText() throws {
+        let workspace = try #require(Self.workspace)
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json"))) as? [String: Any])
+        let entries = try #require(manifest["mutations"] as? [[String: Any]])
+        let file = try #require(entries.first { $0["name"] as? String == "bundle-id-terminal-escape" }?["file"] as? String)
+        let result = try CLI.run(["verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
+                                  workspace.directory.appendingPathComponent("suite/\(file)").path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("bundle-id-mismatch"))
+        #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{202E}" })
+        #expect(result.stdout.contains("\\u{1b}[2K"))
+        let dump = try CLI.run(["dump", "--root", Self.root, workspace.directory.appendingPathComponent("suite/\(file)").path])
+        #expect(!dump.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{202E}" })
     }
 
     @Test func manifestDescribesEveryReceiptAndSuggestsTheValidator() throws {

@@ -52,6 +52,30 @@ struct ExitCodeTests {
         }
     }
 
+    static var base64Sandbox: String { Base64.encode(Fixtures.realReceipt(Fixtures.sandboxReceipt)) }
+
+    static let ambiguousBodies: [(name: String, body: String, message: String)] = [
+        ("duplicate receipt-data", #"{"receipt-data":"AAAA","receipt-data":"\#(base64Sandbox)"}"#, "2 top-level"),
+        ("duplicate spelt with an escape", #"{"receipt-data":"\#(base64Sandbox)","receipt-data":"AAAA"}"#,
+         "2 top-level"),
+        ("only nested", #"{"request":{"receipt-data":"\#(base64Sandbox)"}}"#, "only inside a nested"),
+        ("only in an array", #"{"list":[{"receipt-data":"\#(base64Sandbox)"}]}"#, "only inside a nested"),
+        ("malformed", #"{"receipt-data":"\#(base64Sandbox)""#, "malformed"),
+    ]
+
+    @Test(arguments: ambiguousBodies)
+    func ambiguousVerifyReceiptBodiesAreRefused(_ name: String, _ body: String, _ message: String) throws {
+        let result = try CLI.run(["verify", "-"], stdin: Data(body.utf8))
+        #expect(result.status == 2, "\(name): \(result)")
+        #expect(result.stdout.contains(message), "\(name): \(result.stdout)")
+    }
+
+    @Test func aVerifyReceiptBodyWithOneTopLevelMemberIsRead() throws {
+        let body = #"{"password":"x","nested":{"other":[1,2,{"a":"b"}]},"receipt-data":"\#(Self.base64Sandbox)"}"#
+        let result = try CLI.run(["verify", "-"], stdin: Data(body.utf8))
+        #expect(result.status == 0, "\(result)")
+    }
+
     @Test func malformedFixturesExitTwo() throws {
         for file in ["appreceiptvalidator-not_a_receipt.receipt", "revenuecat-unsupportedReceipt2-ios6style.receipt"] {
             let result = try CLI.run(["dump", "Corpus/receipts/malformed/\(file)"])

@@ -82,26 +82,12 @@ enum HostileShapes {
     }
 
     static func bogusSignerInfo(_ signer: ReceiptSigner) throws -> [UInt8] {
-        guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: signer.signingCertificate.derEncoded) else {
+        guard let signerInfo = SignedDataBuilder.bareSignerInfo(
+            certificate: signer.signingCertificate.derEncoded, digestOID: DigestAlgorithm.sha256.oid,
+            signature: [UInt8](repeating: 0x5A, count: 256))
+        else {
             throw CryptoError(code: "signer-identity", message: "cannot read the signing certificate")
         }
-        var writer = ASN1Writer()
-        writer.appendConstructed(.sequence) { writer in
-            writer.appendInteger(1)
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendRaw(identity.issuer)
-                writer.appendIntegerContent(identity.serial)
-            }
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendObjectIdentifier(DigestAlgorithm.sha256.oid)
-                writer.appendNull()
-            }
-            writer.appendConstructed(.sequence) { writer in
-                writer.appendObjectIdentifier("1.2.840.113549.1.1.1")
-                writer.appendNull()
-            }
-            writer.appendOctetString([UInt8](repeating: 0x5A, count: 256))
-        }
-        return writer.bytes
+        return signerInfo
     }
 }
