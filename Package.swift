@@ -3,13 +3,15 @@ import PackageDescription
 
 /// rcpt: a forensics and fuzzing toolkit for Apple App Store receipts.
 ///
-/// Layering (see DESIGN.md): ReceiptASN1 → ReceiptPKCS7 → ReceiptModel import no Foundation and no OpenSSL, so
-/// the fuzz harnesses link nothing else. ReceiptCrypto is the only importer of COpenSSL.
+/// Layering (see DESIGN.md): ReceiptDiagnostics (findings and the FindingCode table, imported by every layer that
+/// reports) and ReceiptASN1 → ReceiptPKCS7 → ReceiptModel import no Foundation and no OpenSSL, so the fuzz harnesses
+/// link nothing else. ReceiptCrypto is the only importer of COpenSSL.
 let package = Package(
     name: "rcpt",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "rcpt", targets: ["rcpt"]),
+        .library(name: "ReceiptDiagnostics", targets: ["ReceiptDiagnostics"]),
         .library(name: "ReceiptASN1", targets: ["ReceiptASN1"]),
         .library(name: "ReceiptPKCS7", targets: ["ReceiptPKCS7"]),
         .library(name: "ReceiptModel", targets: ["ReceiptModel"]),
@@ -29,52 +31,56 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        .target(name: "ReceiptDiagnostics"),
         .target(name: "ReceiptASN1"),
-        .target(name: "ReceiptPKCS7", dependencies: ["ReceiptASN1"]),
-        .target(name: "ReceiptModel", dependencies: ["ReceiptASN1", "ReceiptPKCS7"]),
+        .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
+        .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto"]),
         .target(
             name: "ReceiptValidation",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
         ),
         .target(
             name: "ReceiptRendering",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
-                           "ReceiptMutation"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptValidation", "ReceiptMutation"]
         ),
         .target(
             name: "ReceiptMutation",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptSigning"]
         ),
         .target(
             name: "ReceiptDiff",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation",
-                           "ReceiptRendering"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptValidation", "ReceiptRendering"]
         ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
-                "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
+                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "ReceiptTestSupport",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning"],
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptSigning"],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
         .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptTestSupport"]),
         .testTarget(
             name: "ReceiptModelTests",
-            dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
         .testTarget(
             name: "ReceiptValidationTests",
             dependencies: [
+                "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptTestSupport",
             ]
@@ -82,6 +88,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptMutationTests",
             dependencies: [
+                "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
             ]
@@ -89,13 +96,14 @@ let package = Package(
         .testTarget(
             name: "ReceiptDiffTests",
             dependencies: [
+                "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
                 "ReceiptSigning", "ReceiptMutation", "ReceiptTestSupport",
             ]
         ),
         .testTarget(
             name: "RcptCLITests",
-            dependencies: ["rcpt", "ReceiptModel", "ReceiptTestSupport"],
+            dependencies: ["rcpt", "ReceiptDiagnostics", "ReceiptModel", "ReceiptTestSupport"],
             exclude: ["Golden", "Validators"]
         ),
     ]

@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// How far a receipt strays from DER, per layer: how many elements use each non-DER encoding, read from the
@@ -10,7 +11,7 @@ struct EncodingFacts {
 
     /// Counts the `ber-*` findings of one inspection, by layer and kind.
     init(findings: [Finding]) {
-        for finding in findings where finding.code.hasPrefix("ber-") {
+        for finding in findings where finding.kind.layer == .encoding {
             let kind = Self.key(forCode: finding.code)
             let count = Self.elementCount(finding.message) ?? 1
             if finding.message.hasPrefix("container:") {

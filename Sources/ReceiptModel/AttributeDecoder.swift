@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// What every on-demand decode needs: the payload buffer, where its offsets land in the file, and the limits.
@@ -92,7 +93,7 @@ struct AttributeDecoder {
             if recording, let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
                !Self.lessOrEqual(buffer, previous, node.encodingRange) {
                 reportedUnsorted = true
-                note(Finding(.info, "ber-unsorted-set", at: absolute(node.offset),
+                note(Finding(.berUnsortedSet, at: absolute(node.offset),
                              "\(scope == .receipt ? "payload" : "in-app record") SET OF is not in DER order"))
             }
             previous = node.encodingRange
@@ -114,7 +115,7 @@ struct AttributeDecoder {
     mutating func noteDuplicate(_ attribute: AttributeView, type: Int64, scope: FieldScope) {
         let documented = attribute.descriptor?.isDocumented ?? false
         let place = scope == .receipt ? "the receipt" : "an in-app record"
-        note(Finding(documented ? .error : .warning, "duplicate-attribute", at: attribute.offset,
+        note(Finding(.duplicateAttribute, severity: documented ? .error : .warning, at: attribute.offset,
                      "type \(type) (\(attribute.name)) occurs more than once in \(place): validators disagree on which one counts"))
     }
 
@@ -158,7 +159,7 @@ struct AttributeDecoder {
                                 visitRecordAttribute: (AttributeView) -> Void = { _ in }) -> AttributeView {
         var attribute = AttributeView(offset: absolute(node.offset), length: node.encodedLength, scope: scope)
         guard node.tag == .sequence else {
-            note(Finding(.error, "attribute-not-sequence", at: attribute.offset,
+            note(Finding(.attributeNotSequence, at: attribute.offset,
                          "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
             keepRaw(&attribute, node.contentRange)
             return attribute
@@ -190,11 +191,11 @@ struct AttributeDecoder {
                 fieldCount += 1
             }
         } catch {
-            note(Finding(.error, "attribute-malformed", at: absolute(error.offset),
+            note(Finding(.attributeMalformed, at: absolute(error.offset),
                          "\(place(attribute)): \(error.message)"))
         }
         if fieldCount != 3 {
-            note(Finding(.error, "attribute-field-count", at: attribute.offset,
+            note(Finding(.attributeFieldCount, at: attribute.offset,
                          "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
         }
         if let typeNode = typeField {
@@ -202,15 +203,15 @@ struct AttributeDecoder {
                 attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
                 if attribute.type == nil {
                     attribute.largeTypeRange = typeNode.contentRange
-                    note(Finding(.error, "attribute-type-out-of-range", at: absolute(typeNode.offset),
+                    note(Finding(.attributeTypeOutOfRange, at: absolute(typeNode.offset),
                                  "\(place(attribute)): type INTEGER \(ASN1Primitives.hex(Array(buffer[typeNode.contentRange]))) does not fit in 64 bits"))
                 }
                 if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
-                    note(Finding(.warning, "ber-non-minimal-integer", at: absolute(typeNode.offset),
+                    note(Finding(.berNonMinimalInteger, at: absolute(typeNode.offset),
                                  "\(place(attribute)): type INTEGER has redundant leading octets"))
                 }
             } else {
-                note(Finding(.error, "attribute-type-not-integer", at: absolute(typeNode.offset),
+                note(Finding(.attributeTypeNotInteger, at: absolute(typeNode.offset),
                              "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
             }
         }
@@ -218,19 +219,19 @@ struct AttributeDecoder {
             if versionNode.tag == .integer {
                 attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
             } else {
-                note(Finding(.error, "attribute-version-not-integer", at: absolute(versionNode.offset),
+                note(Finding(.attributeVersionNotInteger, at: absolute(versionNode.offset),
                              "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
             }
         }
         guard let valueNode = valueField else { return attribute }
         guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
-            note(Finding(.error, "attribute-value-not-octet-string", at: absolute(valueNode.offset),
+            note(Finding(.attributeValueNotOctetString, at: absolute(valueNode.offset),
                          "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
             keepRaw(&attribute, valueNode.encodingRange)
             return attribute
         }
         if valueNode.tag.isConstructed {
-            note(Finding(.warning, "attribute-value-constructed", at: absolute(valueNode.offset),
+            note(Finding(.attributeValueConstructed, at: absolute(valueNode.offset),
                          "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
             keepRaw(&attribute, valueNode.contentRange)
             return attribute
@@ -295,7 +296,7 @@ struct AttributeDecoder {
         } catch {
             attribute.value = .raw
             if kind != .unknown {
-                note(Finding(.error, "value-not-asn1", at: absolute(error.offset),
+                note(Finding(.valueNotAsn1, at: absolute(error.offset),
                              "\(valuePlace(attribute)): value is not one ASN.1 element (\(error.message))"))
             }
             return
@@ -342,13 +343,13 @@ struct AttributeDecoder {
         case 2:
             if let value = ASN1Primitives.int64(buffer, range) {
                 if ASN1Primitives.isNonMinimalInteger(buffer, range) {
-                    note(Finding(.warning, "ber-non-minimal-integer", at: absolute(node.offset),
+                    note(Finding(.berNonMinimalInteger, at: absolute(node.offset),
                                  "\(place): INTEGER has redundant leading octets"))
                 }
                 return .integer(value)
             }
             if range.isEmpty {
-                note(Finding(.error, "value-invalid-integer", at: absolute(node.offset),
+                note(Finding(.valueInvalidInteger, at: absolute(node.offset),
                              "\(place): INTEGER with no content octets"))
                 return .raw
             }
@@ -357,7 +358,7 @@ struct AttributeDecoder {
             let check = TextCheck.of(buffer, range)
             lastTextContainsNUL = check.containsNUL
             guard check.isValidUTF8 else {
-                note(Finding(.error, "value-invalid-utf8", at: absolute(node.offset),
+                note(Finding(.valueInvalidUtf8, at: absolute(node.offset),
                              "\(place): UTF8String is not valid UTF-8"))
                 return .raw
             }
@@ -366,7 +367,7 @@ struct AttributeDecoder {
             let check = TextCheck.of(buffer, range)
             lastTextContainsNUL = check.containsNUL
             guard check.isASCII else {
-                note(Finding(.error, "value-invalid-ascii", at: absolute(node.offset),
+                note(Finding(.valueInvalidAscii, at: absolute(node.offset),
                              "\(place): \(tag.name) holds bytes above 0x7F"))
                 return .raw
             }
@@ -387,21 +388,21 @@ struct AttributeDecoder {
         case .raw, .unknown: expected = nil
         }
         if let expected, inner.tag != expected {
-            note(Finding(.warning, "value-unexpected-type", at: absolute(inner.offset),
+            note(Finding(.valueUnexpectedType, at: absolute(inner.offset),
                          "\(valuePlace(attribute)): expected \(expected.name), found \(inner.tag.name)"))
         }
         switch attribute.value {
         case .text(let range):
             if kind == .date { attribute.value = date(range, at: inner.offset, of: ValuePlace(attribute)) }
             if lastTextContainsNUL {
-                note(Finding(.error, "value-embedded-nul", at: absolute(inner.offset),
+                note(Finding(.valueEmbeddedNul, at: absolute(inner.offset),
                              "\(valuePlace(attribute)): text contains a NUL byte; C-string validators see a shorter value"))
             }
         case .integer(let number) where kind == .flag:
             if number == 0 || number == 1 {
                 attribute.value = .boolean(number == 1)
             } else {
-                note(Finding(.error, "value-flag-out-of-range", at: absolute(inner.offset),
+                note(Finding(.valueFlagOutOfRange, at: absolute(inner.offset),
                              "\(valuePlace(attribute)): flag is \(number), not 0 or 1"))
             }
         default:
@@ -416,7 +417,7 @@ struct AttributeDecoder {
         case .failure(.empty):
             return .date(range, nil)
         case .failure(let reason):
-            note(Finding(.error, "value-invalid-date", at: absolute(offset),
+            note(Finding(.valueInvalidDate, at: absolute(offset),
                          "\(place): \"\(Self.printable(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
             return .date(range, nil)
         }
@@ -439,7 +440,7 @@ struct AttributeDecoder {
     mutating func readRecord(_ attribute: inout AttributeView, _ inner: ASN1Node,
                              visitRecordAttribute: (AttributeView) -> Void) {
         if inner.tag != .set {
-            note(Finding(.error, "record-not-set", at: absolute(inner.offset),
+            note(Finding(.recordNotSet, at: absolute(inner.offset),
                          "in-app record at offset \(absolute(inner.offset)) is \(inner.tag.name), not a SET"))
             guard inner.tag.isConstructed else {
                 attribute.value = .raw
@@ -456,11 +457,11 @@ struct AttributeDecoder {
                 visitRecordAttribute(view)
             }
         } catch {
-            note(Finding(.error, "record-malformed", at: error.offset,
+            note(Finding(.recordMalformed, at: error.offset,
                          "in-app record at offset \(absolute(inner.offset)): \(error.message)"))
         }
         if count == 0 {
-            note(Finding(.warning, "record-empty", at: absolute(inner.offset),
+            note(Finding(.recordEmpty, at: absolute(inner.offset),
                          "in-app record at offset \(absolute(inner.offset)) has no attributes"))
         }
     }

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// Reads the receipt payload (a SET OF ReceiptAttribute) and checks every attribute and type-17 in-app record in
@@ -78,11 +79,11 @@ public enum PayloadReader {
         payload.contentEnd = outer.contentEnd
         payload.depth = outer.depth + 1
         if outer.end < range.upperBound {
-            decoder.note(Finding(.warning, "payload-trailing-bytes", at: absolute(outer.end),
+            decoder.note(Finding(.payloadTrailingBytes, at: absolute(outer.end),
                                  "\(range.upperBound - outer.end) bytes follow the attribute SET in the content"))
         }
         if outer.tag == .sequence {
-            decoder.note(Finding(.error, "payload-not-set", at: absolute(outer.offset),
+            decoder.note(Finding(.payloadNotSet, at: absolute(outer.offset),
                                  "the payload is a SEQUENCE, not a SET: not the shape Apple signs"))
         } else if outer.tag != .set {
             return ReceiptReadError(.payload, code: "payload-not-set", at: absolute(outer.offset),

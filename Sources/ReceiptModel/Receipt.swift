@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// Everything read from one receipt file: the container, the payload, findings about both, and the error that
@@ -43,11 +44,11 @@ public struct Receipt: Sendable {
         }
         guard let content = container.signedData.encapsulatedContent else { return receipt }
         if content.contentType != ObjectIdentifierNames.data {
-            receipt.findings.append(Finding(.error, "content-type-not-data", at: content.offset,
+            receipt.findings.append(Finding(.contentTypeNotData, at: content.offset,
                                             "eContentType is \(ObjectIdentifierNames.name(for: content.contentType)), not pkcs7-data"))
         }
         guard let octets = content.octetString else {
-            receipt.findings.append(Finding(.error, "content-detached", at: content.offset,
+            receipt.findings.append(Finding(.contentDetached, at: content.offset,
                                             "the signature is detached: the receipt carries no content"))
             return receipt
         }

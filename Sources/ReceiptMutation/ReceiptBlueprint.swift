@@ -40,7 +40,7 @@ public struct ReceiptBlueprint: Sendable {
             blueprint.digest = DigestAlgorithm(oid: signer.digestAlgorithm.oid) == .sha1 ? .sha1 : .sha256
             blueprint.signedAttributes = signer.signedAttributes != nil
         }
-        blueprint.layout = receipt.findings.contains { $0.code == "ber-indefinite-length" } ? .ber : .der
+        blueprint.layout = receipt.findings.contains { $0.kind == .berIndefiniteLength } ? .ber : .der
         return blueprint
     }
 

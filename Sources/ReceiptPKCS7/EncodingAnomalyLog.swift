@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 
 /// Collects the non-DER choices met while reading one layer, aggregated per kind (count and first offset), so a
 /// receipt with a million indefinite lengths yields one finding per kind, not a million.
@@ -29,21 +30,21 @@ public struct EncodingAnomalyLog: Sendable, Hashable {
             guard let count = counts[kind.flag.rawValue] else { return nil }
             let first = firstOffsets[kind.flag.rawValue]
             let plural = count == 1 ? "element uses" : "elements use"
-            return Finding(.info, "ber-\(kind.code)", at: first,
+            return Finding(kind.code, at: first,
                            "\(layer): \(count) \(plural) \(kind.description) (not DER), first at offset \(first ?? 0)")
         }
     }
 
     private struct Kind {
         var flag: ASN1HeaderAnomalies
-        var code: String
+        var code: FindingCode
         var description: String
     }
 
     private static let kinds: [Kind] = [
-        Kind(flag: .indefiniteLength, code: "indefinite-length", description: "an indefinite length"),
-        Kind(flag: .constructedString, code: "constructed-string", description: "a constructed string"),
-        Kind(flag: .nonMinimalLength, code: "non-minimal-length", description: "a non-minimal length"),
-        Kind(flag: .nonMinimalTag, code: "non-minimal-tag", description: "a non-minimal tag"),
+        Kind(flag: .indefiniteLength, code: .berIndefiniteLength, description: "an indefinite length"),
+        Kind(flag: .constructedString, code: .berConstructedString, description: "a constructed string"),
+        Kind(flag: .nonMinimalLength, code: .berNonMinimalLength, description: "a non-minimal length"),
+        Kind(flag: .nonMinimalTag, code: .berNonMinimalTag, description: "a non-minimal tag"),
     ]
 }

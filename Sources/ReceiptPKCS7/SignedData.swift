@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 
 /// The encapsulated content: `EncapsulatedContentInfo ::= SEQUENCE { eContentType, eContent [0] EXPLICIT OCTET
 /// STRING OPTIONAL }`. A BER receipt (Xcode) may split the OCTET STRING into segments; they are kept as found.

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 
 /// Reads a PKCS#7/CMS ContentInfo holding SignedData from a receipt file, keeping every part it reaches.
 public enum SignedDataReader {
@@ -71,7 +72,7 @@ public enum SignedDataReader {
 
         /// An element RFC 5652 has no room for: other parsers may read it instead of the signed one.
         mutating func unsignedAddition(at offset: Int, _ message: String) {
-            findings.append(Finding(.error, "pkcs7-extra-content", at: offset,
+            findings.append(Finding(.pkcs7ExtraContent, at: offset,
                                     "\(message): RFC 5652 has no room for it, it is not signed, and another parser may read it instead"))
         }
 
@@ -79,7 +80,7 @@ public enum SignedDataReader {
         mutating func withinLimit(_ count: Int, _ limit: Int, _ what: String, at offset: Int) -> Bool {
             guard count >= limit else { return true }
             if count == limit {
-                findings.append(Finding(.error, "container-limit-exceeded", at: offset,
+                findings.append(Finding(.containerLimitExceeded, at: offset,
                                         "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
             }
             return false
@@ -99,7 +100,7 @@ public enum SignedDataReader {
             let oidNode = try required(&cursor, .objectIdentifier, "\(context) algorithm", in: node)
             let parameters = try next(&cursor, "\(context) parameters")
             if try next(&cursor, context) != nil {
-                findings.append(Finding(.warning, "pkcs7-extra-algorithm-fields", at: node.offset,
+                findings.append(Finding(.pkcs7ExtraAlgorithmFields, at: node.offset,
                                         "\(context) has more than two fields"))
             }
             return AlgorithmIdentifier(oid: try oid(oidNode, context), offset: node.offset,
@@ -124,7 +125,7 @@ public enum SignedDataReader {
             }
             if contentInfo.end < bytes.count {
                 signedData.trailingBytes = contentInfo.end..<bytes.count
-                findings.append(Finding(.error, "trailing-bytes", at: contentInfo.end,
+                findings.append(Finding(.trailingBytes, at: contentInfo.end,
                                         "\(bytes.count - contentInfo.end) bytes follow the ContentInfo, outside the signature"))
             }
             var cursor = reader.children(of: contentInfo)

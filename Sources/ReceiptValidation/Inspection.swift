@@ -1,5 +1,6 @@
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 

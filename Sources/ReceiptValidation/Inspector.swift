@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -49,19 +50,19 @@ public enum Inspector {
         let receipt = Receipt.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
-            inspection.input.format = receipt.findings.contains { $0.code.hasPrefix("ber-") } ? "ber" : "der"
+            inspection.input.format = receipt.findings.contains { $0.kind.layer == .encoding } ? "ber" : "der"
         }
         inspection.findings = receipt.findings
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
         for report in inspection.certificates where report.decodeError != nil {
-            inspection.findings.append(Finding(.error, "certificate-undecodable", at: report.embedded.offset,
+            inspection.findings.append(Finding(.certificateUndecodable, at: report.embedded.offset,
                                                "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? ""); other parsers may read it differently or fail"))
         }
         for crl in receipt.signedData.crls {
             do throws(CryptoError) {
                 try RevocationList.validate(derEncoded: bytes[crl])
             } catch {
-                inspection.findings.append(Finding(.error, "crl-undecodable", at: crl.lowerBound,
+                inspection.findings.append(Finding(.crlUndecodable, at: crl.lowerBound,
                                                    "an entry of the crls set cannot be decoded: \(error.message)"))
             }
         }
@@ -69,7 +70,7 @@ public enum Inspector {
 
         let resolved = options.time.resolve(for: receipt, now: now ?? currentTime())
         if resolved.fellBack {
-            inspection.findings.append(Finding(.warning, "no-creation-date", at: nil,
+            inspection.findings.append(Finding(.noCreationDate, at: nil,
                                                "the receipt has no valid creation date: the chain is evaluated now"))
         }
         let (signers, signerFindings) = SignerVerifier.verify(receipt, certificates: inspection.certificates.map(\.certificate))
@@ -93,7 +94,7 @@ public enum Inspector {
             summary.errors.append("the receipt carries no content to verify")
         } else if signers.isEmpty {
             summary.errors.append("the receipt has no SignerInfo")
-            findings.append(Finding(.error, "no-signer", at: receipt.signedData.offset,
+            findings.append(Finding(.noSigner, at: receipt.signedData.offset,
                                     "the receipt has no SignerInfo: it is not signed"))
         } else if signers.allSatisfy({ $0.signature == .valid }) {
             summary.signature = .valid
@@ -132,7 +133,7 @@ public enum Inspector {
         }
         if !chain.isValid {
             let reason = chain.errors.first ?? "no path to a trusted root"
-            findings.append(Finding(.error, "chain-invalid", at: certificates[leafIndex].embedded.offset,
+            findings.append(Finding(.chainInvalid, at: certificates[leafIndex].embedded.offset,
                                     "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(reason)"))
         }
         return summary

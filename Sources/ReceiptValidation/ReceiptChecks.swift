@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -15,13 +16,13 @@ enum ReceiptChecks {
         var findings: [Finding] = []
         for type in requiredTypes where payload.first(type) == nil {
             let name = FieldTable.descriptor(type, in: .receipt)?.name ?? "type_\(type)"
-            findings.append(Finding(.error, "missing-required-attribute", at: payload.offset,
+            findings.append(Finding(.missingRequiredAttribute, at: payload.offset,
                                     "the receipt has no \(name) (type \(type))"))
         }
         if let hash = payload.first(5) {
             let length = payload.valueBytes(hash).count
             if length != 20 {
-                findings.append(Finding(.error, "hash-wrong-length", at: hash.offset,
+                findings.append(Finding(.hashWrongLength, at: hash.offset,
                                         "sha1_hash is \(length) bytes, not the 20 of a SHA-1 digest"))
             }
         }
@@ -45,17 +46,17 @@ enum ReceiptChecks {
         case .date(let text, nil) where !text.isEmpty:
             return []  // reported as value-invalid-date
         default:
-            return [Finding(.error, "creation-date-missing", at: attribute.offset,
+            return [Finding(.creationDateMissing, at: attribute.offset,
                             "receipt_creation_date holds no date, so nothing can be evaluated at it")]
         }
         var findings: [Finding] = []
         if created.secondsSinceEpoch > now + 86_400 {
-            findings.append(Finding(.error, "creation-date-in-future", at: attribute.offset,
+            findings.append(Finding(.creationDateInFuture, at: attribute.offset,
                                     "the receipt claims to be created at \(created.rfc3339UTC), after today"))
         }
         if case .date(_, let original?)? = payload.first(18)?.value,
            original.secondsSinceEpoch > created.secondsSinceEpoch {
-            findings.append(Finding(.error, "creation-before-original-purchase", at: attribute.offset,
+            findings.append(Finding(.creationBeforeOriginalPurchase, at: attribute.offset,
                                     "the receipt is created at \(created.rfc3339UTC), before the app's original purchase at \(original.rfc3339UTC)"))
         }
         return findings
@@ -64,35 +65,35 @@ enum ReceiptChecks {
     static func expectedValues(_ payload: ReceiptPayload, _ expectations: ReceiptExpectations) -> [Finding] {
         var findings: [Finding] = []
         if let expected = expectations.bundleID {
-            findings += compareText(payload, type: 2, expected: expected, code: "bundle-id-mismatch")
+            findings += compareText(payload, type: 2, expected: expected, code: .bundleIdMismatch)
         }
         if let expected = expectations.appVersion {
-            findings += compareText(payload, type: 3, expected: expected, code: "app-version-mismatch")
+            findings += compareText(payload, type: 3, expected: expected, code: .appVersionMismatch)
         }
         if let device = expectations.deviceID {
             if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
                let computed = try? Digest.hash([device[...], payload.valueBytes(opaque), payload.valueBytes(bundle)],
                                                algorithm: .sha1) {
                 if !payload.valueBytes(hash).elementsEqual(computed) {
-                    findings.append(Finding(.error, "hash-mismatch", at: hash.offset,
+                    findings.append(Finding(.hashMismatch, at: hash.offset,
                                             "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"))
                 }
             } else {
-                findings.append(Finding(.error, "hash-unverifiable", at: payload.offset,
+                findings.append(Finding(.hashUnverifiable, at: payload.offset,
                                         "cannot check the device hash: opaque value, bundle id or hash is missing"))
             }
         }
         return findings
     }
 
-    static func compareText(_ payload: ReceiptPayload, type: Int64, expected: String, code: String) -> [Finding] {
+    static func compareText(_ payload: ReceiptPayload, type: Int64, expected: String, code: FindingCode) -> [Finding] {
         let name = FieldTable.descriptor(type, in: .receipt)?.name ?? "type_\(type)"
         guard let attribute = payload.first(type) else { return [] }  // reported as missing-required-attribute
         guard case .text(let actual) = attribute.value else {
-            return [Finding(.error, code, at: attribute.offset, "\(name) is not text, so it cannot be \"\(expected)\"")]
+            return [Finding(code, at: attribute.offset, "\(name) is not text, so it cannot be \"\(expected)\"")]
         }
         guard Array(actual.utf8) == Array(expected.utf8) else {
-            return [Finding(.error, code, at: attribute.offset, "\(name) is \"\(actual)\", expected \"\(expected)\"")]
+            return [Finding(code, at: attribute.offset, "\(name) is \"\(actual)\", expected \"\(expected)\"")]
         }
         return []
     }
@@ -101,12 +102,12 @@ enum ReceiptChecks {
         var findings: [Finding] = []
         let instant = ReceiptDate.format(epochSeconds: time)
         if case .date(_, let parsed?)? = payload.first(21)?.value, parsed.secondsSinceEpoch <= time {
-            findings.append(Finding(.error, "receipt-expired", at: payload.first(21)?.offset,
+            findings.append(Finding(.receiptExpired, at: payload.first(21)?.offset,
                                     "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
         }
         if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(21)?.value,
            expires.secondsSinceEpoch < created.secondsSinceEpoch {
-            findings.append(Finding(.error, "expiration-before-creation", at: payload.first(21)?.offset,
+            findings.append(Finding(.expirationBeforeCreation, at: payload.first(21)?.offset,
                                     "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
         }
         return findings

@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -33,7 +34,7 @@ enum RecordChecks {
                 func first(_ type: Int64) -> RecordFacts.Field? { record.field(type) }
                 if let transaction = record.transaction, !transaction.isEmpty {
                     if let earlier = seenTransactions[transaction] {
-                        findings.append(Finding(.error, "duplicate-transaction-id", at: record.offset,
+                        findings.append(Finding(.duplicateTransactionId, at: record.offset,
                                                 "transaction \(transaction.display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
                     } else {
                         seenTransactions[transaction] = record.offset
@@ -43,19 +44,19 @@ enum RecordChecks {
                     for (type, name) in datesBeforeCreation {
                         guard case .date(_, let date?)? = first(type)?.value,
                               date.secondsSinceEpoch > created.secondsSinceEpoch else { continue }
-                        findings.append(Finding(isXcode ? .warning : .error, "purchase-after-creation",
+                        findings.append(Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error,
                                                 at: record.offset,
                                                 "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"))
                     }
                 }
                 if case .integer(let quantity)? = first(1701)?.value, !quantityRange.contains(quantity) {
-                    findings.append(Finding(.error, "quantity-out-of-range", at: record.offset,
+                    findings.append(Finding(.quantityOutOfRange, at: record.offset,
                                             "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
                 }
                 let product: String
                 if case .text(let name)? = first(1702)?.value { product = name } else { product = "?" }
                 if case .date(_, let cancelled?)? = first(1712)?.value {
-                    findings.append(Finding(.info, "purchase-cancelled", at: record.offset,
+                    findings.append(Finding(.purchaseCancelled, at: record.offset,
                                             "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
                     continue
                 }
@@ -63,7 +64,7 @@ enum RecordChecks {
                 var purchase: ReceiptDate?
                 if case .date(_, let parsed?)? = first(1704)?.value { purchase = parsed }
                 if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
-                    findings.append(Finding(.error, "expiry-before-purchase", at: record.offset,
+                    findings.append(Finding(.expiryBeforePurchase, at: record.offset,
                                             "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
                 }
                 if let known = latest[product] {
@@ -81,7 +82,7 @@ enum RecordChecks {
             guard let state = latest[product] else { continue }
             let started = (state.purchase?.secondsSinceEpoch ?? Int64.min) <= time
             let active = state.expires.secondsSinceEpoch > time && started
-            findings.append(Finding(.info, active ? "subscription-active" : "subscription-expired", at: state.offset,
+            findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
                                     "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))"))
         }
         return findings

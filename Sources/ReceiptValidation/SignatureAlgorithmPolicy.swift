@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// Which SignerInfo signatureAlgorithm values rcpt accepts (RFC 5652 §5.3, RFC 3370, RFC 5754): the algorithm must
@@ -35,15 +36,15 @@ enum SignatureAlgorithmPolicy {
         -> Outcome
     {
         guard let entry = known[algorithm.oid] else {
-            return .failure(Finding(.error, "signature-algorithm-unsupported", at: algorithm.offset,
+            return .failure(Finding(.signatureAlgorithmUnsupported, at: algorithm.offset,
                                     "\(place): signature algorithm \(algorithm.name) is not one rcpt accepts (RSA PKCS#1 v1.5 or ECDSA with SHA-1 or SHA-2)"))
         }
         guard entry.key == key else {
-            return .failure(Finding(.error, "signature-algorithm-key-mismatch", at: algorithm.offset,
+            return .failure(Finding(.signatureAlgorithmKeyMismatch, at: algorithm.offset,
                                     "\(place): signature algorithm \(algorithm.name) is for \(entry.key.rawValue) keys, but the signer's key is \(key.rawValue)"))
         }
         if let named = entry.digest, named != digest {
-            return .failure(Finding(.error, "signature-algorithm-mismatch", at: algorithm.offset,
+            return .failure(Finding(.signatureAlgorithmMismatch, at: algorithm.offset,
                                     "\(place): signature algorithm \(algorithm.name) implies \(named.rawValue) but the digest algorithm is \(digest.rawValue)"))
         }
         let family = key == .rsa ? "RSA PKCS#1 v1.5" : "ECDSA"

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// The rules RFC 5652 sets for a SignerInfo's signed attributes (§5.3, §5.4, §11.1, §11.2): DER-encoded; a
@@ -11,24 +12,24 @@ enum SignedAttributeChecks {
     {
         var findings: [Finding] = []
         if !attributes.isDER {
-            findings.append(Finding(.error, "signed-attributes-not-der", at: attributes.encoding.lowerBound,
+            findings.append(Finding(.signedAttributesNotDer, at: attributes.encoding.lowerBound,
                                     "\(place): the signed attributes are not DER (RFC 5652 §5.3 requires it; parsers that re-encode them hash other bytes)"))
         }
         var seen: Set<String> = []
         var reported: Set<String> = []
         for attribute in attributes.attributes where !seen.insert(attribute.oid).inserted {
             guard reported.insert(attribute.oid).inserted else { continue }
-            findings.append(Finding(.error, "signed-attribute-duplicate", at: attribute.offset,
+            findings.append(Finding(.signedAttributeDuplicate, at: attribute.offset,
                                     "\(place): signed attribute \(attribute.name) occurs more than once (RFC 5652 §5.3)"))
         }
         for oid in [ObjectIdentifierNames.contentTypeAttribute, ObjectIdentifierNames.messageDigestAttribute] {
             for attribute in attributes.all(oid) where attribute.values.count != 1 {
-                findings.append(Finding(.error, "signed-attribute-value-count", at: attribute.offset,
+                findings.append(Finding(.signedAttributeValueCount, at: attribute.offset,
                                         "\(place): signed attribute \(attribute.name) has \(attribute.values.count) values, not exactly one (RFC 5652 §11.1, §11.2)"))
             }
         }
         guard let declared = attributes.first(ObjectIdentifierNames.contentTypeAttribute) else {
-            findings.append(Finding(.error, "content-type-attribute-missing", at: attributes.encoding.lowerBound,
+            findings.append(Finding(.contentTypeAttributeMissing, at: attributes.encoding.lowerBound,
                                     "\(place): signed attributes without a contentType attribute (RFC 5652 §5.3 requires one)"))
             return findings
         }
@@ -41,7 +42,7 @@ enum SignedAttributeChecks {
         }
         if let mismatch = values.first(where: { $0 != contentType }) {
             let shown = mismatch.map { ObjectIdentifierNames.name(for: $0) } ?? "not an OBJECT IDENTIFIER"
-            findings.append(Finding(.error, "content-type-attribute-mismatch", at: declared.offset,
+            findings.append(Finding(.contentTypeAttributeMismatch, at: declared.offset,
                                     "\(place): the signed contentType attribute says \(shown), the eContentType is \(ObjectIdentifierNames.name(for: contentType))"))
         }
         return findings

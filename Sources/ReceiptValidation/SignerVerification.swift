@@ -1,5 +1,6 @@
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -48,20 +49,20 @@ enum SignerVerifier {
             let place = "signer \(index) at offset \(signer.offset)"
             guard let algorithm = DigestAlgorithm(oid: signer.digestAlgorithm.oid) else {
                 result.signature = .unsupported(reason: "digest algorithm \(signer.digestAlgorithm.name)")
-                findings.append(Finding(.error, "signature-unsupported-digest", at: signer.digestAlgorithm.offset,
+                findings.append(Finding(.signatureUnsupportedDigest, at: signer.digestAlgorithm.offset,
                                         "\(place) uses digest \(signer.digestAlgorithm.name), which is not SHA-1 or SHA-2"))
                 continue
             }
             result.digestAlgorithm = algorithm
             if !signedData.digestAlgorithms.contains(where: { $0.oid == signer.digestAlgorithm.oid }) {
-                findings.append(Finding(.error, "digest-algorithm-not-declared", at: signer.digestAlgorithm.offset,
+                findings.append(Finding(.digestAlgorithmNotDeclared, at: signer.digestAlgorithm.offset,
                                         "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
             }
             guard let certificateIndex = matchCertificate(signer.identifier, receipt: receipt),
                   let certificate = certificates[certificateIndex]
             else {
                 result.signature = .invalid(reason: "the signer's certificate is not in the receipt")
-                findings.append(Finding(.error, "signer-certificate-missing", at: signer.offset,
+                findings.append(Finding(.signerCertificateMissing, at: signer.offset,
                                         "\(place) names a certificate that the receipt does not carry"))
                 continue
             }
@@ -70,7 +71,7 @@ enum SignerVerifier {
                                                   key: certificate.keyAlgorithm, place: place) {
             case .failure(let finding):
                 findings.append(finding)
-                result.signature = finding.code == "signature-algorithm-unsupported"
+                result.signature = finding.kind == .signatureAlgorithmUnsupported
                     ? .unsupported(reason: finding.message) : .invalid(reason: finding.message)
                 continue
             case .success(let scheme):
@@ -88,7 +89,7 @@ enum SignerVerifier {
                 if result.messageDigest != .matches {
                     let what = result.messageDigest == .missing ? "has no single messageDigest attribute"
                         : "messageDigest does not match the content"
-                    findings.append(Finding(.error, "message-digest-mismatch", at: signedAttributes.encoding.lowerBound,
+                    findings.append(Finding(.messageDigestMismatch, at: signedAttributes.encoding.lowerBound,
                                             "\(place): \(what)"))
                     result.signature = .invalid(reason: "signed attributes \(what)")
                     continue
@@ -104,15 +105,15 @@ enum SignerVerifier {
             case .valid:
                 break
             case .invalid(let reason):
-                findings.append(Finding(.error, "signature-invalid", at: signer.signature.lowerBound,
+                findings.append(Finding(.signatureInvalid, at: signer.signature.lowerBound,
                                         "\(place): the signature does not verify (\(reason))"))
             case .unsupported(let reason):
-                findings.append(Finding(.error, "signature-unsupported", at: signer.signature.lowerBound,
+                findings.append(Finding(.signatureUnsupported, at: signer.signature.lowerBound,
                                         "\(place): cannot verify: \(reason)"))
             }
         }
         if signedData.signers.count > 1 {
-            findings.append(Finding(.error, "multiple-signers", at: signedData.signers[1].offset,
+            findings.append(Finding(.multipleSigners, at: signedData.signers[1].offset,
                                     "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one, and validators disagree on which counts"))
         }
         return (results, findings)

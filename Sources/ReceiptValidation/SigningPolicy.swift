@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// Apple's rules for who may sign a receipt, checked on the certificates of the path OpenSSL verified (never on an
@@ -24,16 +25,16 @@ enum SigningPolicy {
         let signerOffset = offset(signer)
         var findings: [Finding] = []
         if signer.keyUsageAllowsDigitalSignature == false {
-            findings.append(Finding(.error, "signer-key-usage", at: signerOffset,
+            findings.append(Finding(.signerKeyUsage, at: signerOffset,
                                     "the signing certificate's keyUsage does not allow digitalSignature (RFC 5280 §4.2.1.3)"))
         }
         if path.count == 1 {
             if isBuiltInAnchor(signer) {
-                findings.append(Finding(.error, "chain-shape-unexpected", at: signerOffset,
+                findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
                                         "the receipt is signed by the Apple Root CA itself: App Store receipts are signed by a leaf two levels below it"))
             } else if environment != "Xcode" {
                 let shown = environment.map { "\"\($0)\"" } ?? "absent"
-                findings.append(Finding(.error, "storekit-signer-on-app-store-receipt", at: signerOffset,
+                findings.append(Finding(.storekitSignerOnAppStoreReceipt, at: signerOffset,
                                         "a self-signed StoreKit-style certificate signs this receipt, but its environment is \(shown): only Xcode receipts (environment \"Xcode\") are signed that way"))
             }
             return findings
@@ -41,23 +42,23 @@ enum SigningPolicy {
         if path.count != 3 {
             let shape = path.count == 2 ? "the signer is issued directly by the anchor"
                 : "the path has \(path.count - 2) intermediates"
-            findings.append(Finding(.error, "chain-shape-unexpected", at: signerOffset,
+            findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
                                     "the verified path has \(path.count) certificates (\(shape)); an App Store receipt's is leaf → WWDR intermediate → root"))
         }
         if !signer.extensions.contains(where: { $0.oid == leafMarker }) {
-            findings.append(Finding(.error, "leaf-marker-missing", at: signerOffset,
+            findings.append(Finding(.leafMarkerMissing, at: signerOffset,
                                     "the signing certificate lacks Apple's receipt-signing extension \(leafMarker)"))
         }
         if path.count >= 3, !path[1].extensions.contains(where: { $0.oid == intermediateMarker }) {
-            findings.append(Finding(.error, "intermediate-marker-missing", at: offset(path[1]),
+            findings.append(Finding(.intermediateMarkerMissing, at: offset(path[1]),
                                     "the intermediate certificate of the verified path lacks Apple's WWDR extension \(intermediateMarker)"))
         }
         if signer.isCertificateAuthority {
-            findings.append(Finding(.error, "signer-is-ca", at: signerOffset,
+            findings.append(Finding(.signerIsCa, at: signerOffset,
                                     "the signing certificate is a CA (basicConstraints CA:TRUE): a receipt is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"))
         }
         if signer.hasExtendedKeyUsage {
-            findings.append(Finding(.warning, "signer-extended-key-usage", at: signerOffset,
+            findings.append(Finding(.signerExtendedKeyUsage, at: signerOffset,
                                     "the signing certificate carries an extendedKeyUsage extension; Apple's receipt-signing certificates carry none"))
         }
         return findings

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
@@ -98,8 +99,10 @@ struct VerifyHardeningTests {
         let baseline = try #require(MutationCatalogue.named("baseline")).apply(to: input, kit: kit, seed: 9)
         let inspection = MutationFixtures.verify(bytes, baseline: baseline, kit: kit)
         #expect(!inspection.isValid)
-        let matching = inspection.findings.filter { $0.code == attack.code }
-            + (inspection.readError?.code == attack.code ? [Finding(.error, attack.code, at: 0, "")] : [])
+        // A read error of the whole input counts as an error at offset 0.
+        let matching: [(severity: Severity, offset: Int?)] =
+            inspection.findings.filter { $0.code == attack.code }.map { ($0.severity, $0.offset) }
+            + (inspection.readError?.code == attack.code ? [(Severity.error, 0)] : [])
         let finding = try #require(matching.first, "\(attack.code) not in \(Inspect.errors(inspection))")
         #expect(finding.severity == .error)
         if let path = attack.path {

@@ -1,61 +1,63 @@
 import Foundation
+import ReceiptDiagnostics
 import ReceiptTestSupport
 import Testing
 
-/// The README's list of finding codes is exactly what the source emits: every `Finding(…, "code", …)` literal (and
-/// the few built from parts), no more, no less; and every read-error code literal is named there too.
+/// The README's finding-code table is generated from `FindingCode.all` (the one table every finding comes from):
+/// this test fails when they differ, and `RCPT_UPDATE_GOLDEN=1 swift test --filter FindingCodeList` rewrites the
+/// README's table. Every read-error code literal in the source is named in the README too.
 @Suite("README finding codes")
 struct FindingCodeListTests {
-    /// Codes the source builds from parts rather than as one literal.
-    static let composedCodes: Set<String> = [
-        "ber-indefinite-length", "ber-constructed-string", "ber-non-minimal-length", "ber-non-minimal-tag",
-        "subscription-expired", "bundle-id-mismatch", "app-version-mismatch",
-    ]
+    static let readme = Fixtures.url("README.md")
+    static let begin = "<!-- finding codes: generated from FindingCode.all by FindingCodeListTests -->"
+    static let end = "<!-- end of finding codes -->"
 
-    static func sources() throws -> String {
-        let root = Fixtures.url("Sources")
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return "" }
-        var text = ""
-        for case let url as URL in walker where url.pathExtension == "swift" {
-            text += try String(contentsOf: url, encoding: .utf8) + "\n"
+    /// The table as the README shows it.
+    static var generatedTable: String {
+        var rows = ["| code | layer | severity | meaning |", "|---|---|---|---|"]
+        for code in FindingCode.all {
+            rows.append("| `\(code.rawValue)` | \(code.layer.rawValue) | \(code.severity.rawValue) | \(code.summary) |")
         }
-        return text
+        return rows.joined(separator: "\n")
     }
 
-    static func matches(_ pattern: String, in text: String) throws -> Set<String> {
-        let expression = try NSRegularExpression(pattern: pattern)
-        let range = NSRange(text.startIndex..., in: text)
-        return Set(expression.matches(in: text, range: range).compactMap { match in
-            Range(match.range(at: 1), in: text).map { String(text[$0]) }
-        })
+    @Test func everyCodeIsUniqueAndDocumented() {
+        #expect(Set(FindingCode.all.map(\.rawValue)).count == FindingCode.all.count)
+        for code in FindingCode.all {
+            #expect(FindingCode(rawValue: code.rawValue) == code)
+            #expect(!code.summary.isEmpty && code.rawValue.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" })
+        }
     }
 
-    static func readmeSection() throws -> String {
-        let readme = try String(contentsOf: Fixtures.url("README.md"), encoding: .utf8)
-        guard let start = readme.range(of: "### Finding codes"),
-              let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)
-        else { return "" }
-        return String(readme[start.upperBound..<end.lowerBound])
-    }
-
-    @Test func readmeTableListsExactlyTheEmittedFindingCodes() throws {
-        let emitted = try Self.matches(#"Finding\([^"]{0,60}"([a-z0-9]+(?:-[a-z0-9]+)+)""#, in: Self.sources())
-            .union(Self.composedCodes)
-        let section = try Self.readmeSection()
-        let tableRows = section.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| layer") }
-        let listed = try Self.matches(#"`([a-z0-9]+(?:-[a-z0-9]+)+)`"#, in: tableRows.joined(separator: "\n"))
-        #expect(emitted.count > 60)
-        #expect(emitted.subtracting(listed).sorted() == [], "emitted but not in the README table")
-        #expect(listed.subtracting(emitted).sorted() == [], "in the README table but never emitted")
+    @Test func readmeTableIsGeneratedFromTheTable() throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let start = try #require(text.range(of: Self.begin))
+        let stop = try #require(text.range(of: Self.end, range: start.upperBound..<text.endIndex))
+        let current = text[start.upperBound..<stop.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+        if ProcessInfo.processInfo.environment["RCPT_UPDATE_GOLDEN"] == "1" {
+            let updated = text.replacingCharacters(in: start.upperBound..<stop.lowerBound,
+                                                   with: "\n" + Self.generatedTable + "\n")
+            try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == Self.generatedTable, "README table differs: RCPT_UPDATE_GOLDEN=1 rewrites it")
     }
 
     @Test func readmeNamesEveryReadErrorCode() throws {
-        let sources = try Self.sources()
-        let readErrors = try Self.matches(#"(?:PKCS7Error|InputError|ReceiptReadError)\([^"]{0,40}"([a-z0-9]+(?:-[a-z0-9]+)+)""#, in: sources)
-        let section = try Self.readmeSection()
-        #expect(readErrors.count > 10)
-        for code in readErrors.sorted() {
-            #expect(section.contains("`\(code)`"), "\(code) is not in the README")
+        let root = Fixtures.url("Sources")
+        let walker = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var sources = ""
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            sources += try String(contentsOf: url, encoding: .utf8) + "\n"
+        }
+        let expression = try NSRegularExpression(
+            pattern: #"(?:PKCS7Error|InputError|ReceiptReadError)\([^"]{0,40}"([a-z0-9]+(?:-[a-z0-9]+)+)""#)
+        let codes = Set(expression.matches(in: sources, range: NSRange(sources.startIndex..., in: sources))
+            .compactMap { Range($0.range(at: 1), in: sources).map { String(sources[$0]) } })
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        #expect(codes.count > 10)
+        for code in codes.sorted() {
+            #expect(readme.contains("`\(code)`"), "\(code) is not in the README")
         }
     }
 }

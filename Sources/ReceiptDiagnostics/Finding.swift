@@ -15,19 +15,24 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// Something noteworthy about a receipt: a stable kebab-case code, where it is, and what it means.
+/// Something noteworthy about a receipt: a kind from the `FindingCode` table, where it is, and what it means.
 /// "This receipt is bad" is a finding, never an exception.
 public struct Finding: Sendable, Hashable {
+    /// What kind of finding this is.
+    public var kind: FindingCode
     public var severity: Severity
-    public var code: String
     /// Absolute byte offset in the input, when the finding has a place.
     public var offset: Int?
     public var message: String
 
-    public init(_ severity: Severity, _ code: String, at offset: Int?, _ message: String) {
-        self.severity = severity
-        self.code = code
+    /// A finding of `kind`, with its default severity unless `severity` is given.
+    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?, _ message: String) {
+        self.kind = kind
+        self.severity = severity ?? kind.severity
         self.offset = offset
         self.message = message
     }
+
+    /// The stable kebab-case code, e.g. "chain-invalid".
+    public var code: String { kind.rawValue }
 }

@@ -1,0 +1,249 @@
+/// Every kind of finding rcpt reports: its stable code, default severity, layer and one-line meaning. The one
+/// table the README's code list and `rcpt verify`'s documentation are checked against; findings carry one of these,
+/// never a free string.
+public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
+    /// The stable kebab-case code, e.g. "chain-invalid".
+    public let rawValue: String
+    /// The severity a finding of this kind has unless its site says otherwise (documented in `summary`).
+    public let severity: Severity
+    public let layer: FindingLayer
+    /// What a finding of this kind means, in one line.
+    public let summary: String
+
+    init(_ rawValue: String, _ severity: Severity, _ layer: FindingLayer, _ summary: String) {
+        self.rawValue = rawValue
+        self.severity = severity
+        self.layer = layer
+        self.summary = summary
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: FindingCode, rhs: FindingCode) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The code named `rawValue`, if there is one.
+    public init?(rawValue: String) {
+        guard let found = FindingCode.byRawValue[rawValue] else { return nil }
+        self = found
+    }
+
+    private static let byRawValue: [String: FindingCode] =
+        Dictionary(uniqueKeysWithValues: all.map { ($0.rawValue, $0) })
+}
+
+/// Where in a receipt a kind of finding belongs.
+public enum FindingLayer: String, Sendable, Hashable, CaseIterable {
+    case container, signature, chain, content, payload, values, encoding
+}
+
+extension FindingCode {
+    // MARK: - container
+
+    public static let trailingBytes = FindingCode(
+        "trailing-bytes", .error, .container, "bytes follow the ContentInfo, outside the signature")
+    public static let pkcs7ExtraContent = FindingCode(
+        "pkcs7-extra-content", .error, .container,
+        "an element where RFC 5652 has no room (an unsigned addition another parser may read)")
+    public static let pkcs7ExtraAlgorithmFields = FindingCode(
+        "pkcs7-extra-algorithm-fields", .warning, .container, "an AlgorithmIdentifier with more than two fields")
+    public static let containerLimitExceeded = FindingCode(
+        "container-limit-exceeded", .error, .container,
+        "more signers, certificates, CRLs, digest algorithms or attributes than ContainerLimits allows")
+    public static let certificateUndecodable = FindingCode(
+        "certificate-undecodable", .error, .container, "an entry of certificates is not an X.509 certificate")
+    public static let crlUndecodable = FindingCode(
+        "crl-undecodable", .error, .container, "an entry of crls is not an X.509 CertificateList")
+    public static let contentTypeNotData = FindingCode(
+        "content-type-not-data", .error, .container, "the eContentType is not pkcs7-data")
+    public static let contentDetached = FindingCode(
+        "content-detached", .error, .container, "the signature is detached: no content")
+    // MARK: - signature
+
+    public static let noSigner = FindingCode(
+        "no-signer", .error, .signature, "SignedData has no SignerInfo")
+    public static let multipleSigners = FindingCode(
+        "multiple-signers", .error, .signature, "more than one SignerInfo: validators disagree on which counts")
+    public static let signerCertificateMissing = FindingCode(
+        "signer-certificate-missing", .error, .signature,
+        "the SignerInfo names a certificate the receipt does not carry")
+    public static let signatureUnsupportedDigest = FindingCode(
+        "signature-unsupported-digest", .error, .signature, "the digest algorithm is not SHA-1 or SHA-2")
+    public static let digestAlgorithmNotDeclared = FindingCode(
+        "digest-algorithm-not-declared", .error, .signature,
+        "the signer's digest algorithm is not in SignedData.digestAlgorithms")
+    public static let signatureAlgorithmMismatch = FindingCode(
+        "signature-algorithm-mismatch", .error, .signature,
+        "the signature algorithm names another digest than the digest algorithm")
+    public static let signatureAlgorithmKeyMismatch = FindingCode(
+        "signature-algorithm-key-mismatch", .error, .signature,
+        "the signature algorithm is for another kind of key than the signer's")
+    public static let signatureAlgorithmUnsupported = FindingCode(
+        "signature-algorithm-unsupported", .error, .signature,
+        "the signature algorithm is not RSA PKCS#1 v1.5 or ECDSA with SHA-1 or SHA-2")
+    public static let signedAttributesNotDer = FindingCode(
+        "signed-attributes-not-der", .error, .signature, "the signed attributes are not DER")
+    public static let signedAttributeDuplicate = FindingCode(
+        "signed-attribute-duplicate", .error, .signature, "a signed attribute type occurs more than once")
+    public static let signedAttributeValueCount = FindingCode(
+        "signed-attribute-value-count", .error, .signature, "contentType or messageDigest without exactly one value")
+    public static let contentTypeAttributeMissing = FindingCode(
+        "content-type-attribute-missing", .error, .signature, "signed attributes without a contentType attribute")
+    public static let contentTypeAttributeMismatch = FindingCode(
+        "content-type-attribute-mismatch", .error, .signature,
+        "the contentType attribute differs from the eContentType")
+    public static let messageDigestMismatch = FindingCode(
+        "message-digest-mismatch", .error, .signature, "messageDigest is missing or is not the content's digest")
+    public static let signatureInvalid = FindingCode(
+        "signature-invalid", .error, .signature, "the signature does not verify")
+    public static let signatureUnsupported = FindingCode(
+        "signature-unsupported", .error, .signature, "the signature cannot be verified with this key")
+    // MARK: - chain
+
+    public static let chainInvalid = FindingCode(
+        "chain-invalid", .error, .chain, "the signer does not chain to a trusted root at the evaluation time")
+    public static let chainShapeUnexpected = FindingCode(
+        "chain-shape-unexpected", .error, .chain,
+        "the verified path is not leaf, intermediate, root (or the signer is the Apple root)")
+    public static let leafMarkerMissing = FindingCode(
+        "leaf-marker-missing", .error, .chain, "the signer lacks Apple's receipt-signing marker extension")
+    public static let intermediateMarkerMissing = FindingCode(
+        "intermediate-marker-missing", .error, .chain, "the path's intermediate lacks Apple's WWDR marker extension")
+    public static let storekitSignerOnAppStoreReceipt = FindingCode(
+        "storekit-signer-on-app-store-receipt", .error, .chain,
+        "a self-signed StoreKit-style signer on a receipt whose environment is not Xcode")
+    public static let signerIsCa = FindingCode(
+        "signer-is-ca", .error, .chain, "the signer certificate is a CA")
+    public static let signerKeyUsage = FindingCode(
+        "signer-key-usage", .error, .chain, "the signer's keyUsage does not allow digitalSignature")
+    public static let signerExtendedKeyUsage = FindingCode(
+        "signer-extended-key-usage", .warning, .chain, "the signer carries an extendedKeyUsage (Apple's do not)")
+    public static let noCreationDate = FindingCode(
+        "no-creation-date", .warning, .chain, "no valid creation date: the chain is evaluated now")
+    // MARK: - content
+
+    public static let missingRequiredAttribute = FindingCode(
+        "missing-required-attribute", .error, .content,
+        "a required attribute (bundle id, version, opaque value, hash, creation date) is missing")
+    public static let duplicateAttribute = FindingCode(
+        "duplicate-attribute", .error, .content, "an attribute type occurs twice (a warning for undocumented types)")
+    public static let hashWrongLength = FindingCode(
+        "hash-wrong-length", .error, .content, "sha1_hash is not 20 bytes")
+    public static let hashMismatch = FindingCode(
+        "hash-mismatch", .error, .content, "sha1_hash is not SHA-1(device id, opaque value, bundle id)")
+    public static let hashUnverifiable = FindingCode(
+        "hash-unverifiable", .error, .content, "the device hash cannot be checked: a part is missing")
+    public static let bundleIdMismatch = FindingCode(
+        "bundle-id-mismatch", .error, .content, "the bundle id is not the expected one")
+    public static let appVersionMismatch = FindingCode(
+        "app-version-mismatch", .error, .content, "the app version is not the expected one")
+    public static let creationDateMissing = FindingCode(
+        "creation-date-missing", .error, .content, "receipt_creation_date holds no date")
+    public static let creationDateInFuture = FindingCode(
+        "creation-date-in-future", .error, .content, "the creation date is more than a day in the future")
+    public static let creationBeforeOriginalPurchase = FindingCode(
+        "creation-before-original-purchase", .error, .content,
+        "the receipt is created before the app's original purchase")
+    public static let receiptExpired = FindingCode(
+        "receipt-expired", .error, .content, "the receipt's expiration date is before the evaluation time")
+    public static let expirationBeforeCreation = FindingCode(
+        "expiration-before-creation", .error, .content, "the expiration date precedes the creation date")
+    public static let purchaseAfterCreation = FindingCode(
+        "purchase-after-creation", .error, .content,
+        "an in-app date lies after the receipt's creation (a warning for Xcode receipts)")
+    public static let duplicateTransactionId = FindingCode(
+        "duplicate-transaction-id", .error, .content, "two in-app records carry the same transaction id")
+    public static let quantityOutOfRange = FindingCode(
+        "quantity-out-of-range", .error, .content, "an in-app quantity outside 1 to 1000")
+    public static let expiryBeforePurchase = FindingCode(
+        "expiry-before-purchase", .error, .content, "a subscription expires before its purchase")
+    public static let subscriptionActive = FindingCode(
+        "subscription-active", .info, .content, "a subscription product is active at the evaluation time")
+    public static let subscriptionExpired = FindingCode(
+        "subscription-expired", .info, .content, "a subscription product is not active at the evaluation time")
+    public static let purchaseCancelled = FindingCode(
+        "purchase-cancelled", .info, .content, "an in-app purchase was cancelled (refunded)")
+    // MARK: - payload
+
+    public static let payloadNotSet = FindingCode(
+        "payload-not-set", .error, .payload, "the payload is not a SET")
+    public static let payloadTrailingBytes = FindingCode(
+        "payload-trailing-bytes", .warning, .payload, "bytes follow the payload SET inside the content")
+    public static let attributeNotSequence = FindingCode(
+        "attribute-not-sequence", .error, .payload, "an attribute is not a SEQUENCE")
+    public static let attributeFieldCount = FindingCode(
+        "attribute-field-count", .error, .payload, "an attribute does not have three fields")
+    public static let attributeTypeNotInteger = FindingCode(
+        "attribute-type-not-integer", .error, .payload, "an attribute type is not an INTEGER")
+    public static let attributeTypeOutOfRange = FindingCode(
+        "attribute-type-out-of-range", .error, .payload, "an attribute type does not fit 64 bits")
+    public static let attributeVersionNotInteger = FindingCode(
+        "attribute-version-not-integer", .error, .payload, "an attribute version is not an INTEGER")
+    public static let attributeValueNotOctetString = FindingCode(
+        "attribute-value-not-octet-string", .error, .payload, "an attribute value is not an OCTET STRING")
+    public static let attributeValueConstructed = FindingCode(
+        "attribute-value-constructed", .warning, .payload, "an attribute value is a constructed OCTET STRING")
+    public static let attributeMalformed = FindingCode(
+        "attribute-malformed", .error, .payload, "an attribute cannot be read")
+    public static let recordNotSet = FindingCode(
+        "record-not-set", .error, .payload, "an in-app record is not a SET")
+    public static let recordEmpty = FindingCode(
+        "record-empty", .warning, .payload, "an in-app record has no attributes")
+    public static let recordMalformed = FindingCode(
+        "record-malformed", .error, .payload, "an in-app record cannot be read")
+    // MARK: - values
+
+    public static let valueNotAsn1 = FindingCode(
+        "value-not-asn1", .error, .values, "a value that should hold one ASN.1 element does not")
+    public static let valueUnexpectedType = FindingCode(
+        "value-unexpected-type", .warning, .values, "a value of another ASN.1 type than the field table expects")
+    public static let valueInvalidUtf8 = FindingCode(
+        "value-invalid-utf8", .error, .values, "a UTF8String that is not UTF-8")
+    public static let valueInvalidAscii = FindingCode(
+        "value-invalid-ascii", .error, .values, "an IA5String (or similar) with bytes above 0x7F")
+    public static let valueInvalidDate = FindingCode(
+        "value-invalid-date", .error, .values, "a date field that is not an RFC 3339 date")
+    public static let valueInvalidInteger = FindingCode(
+        "value-invalid-integer", .error, .values, "an INTEGER with no content octets")
+    public static let valueFlagOutOfRange = FindingCode(
+        "value-flag-out-of-range", .error, .values, "a flag that is not 0 or 1")
+    public static let valueEmbeddedNul = FindingCode(
+        "value-embedded-nul", .error, .values, "text with a NUL byte (C-string validators see a shorter value)")
+    // MARK: - encoding
+
+    public static let berIndefiniteLength = FindingCode(
+        "ber-indefinite-length", .info, .encoding, "elements with an indefinite length (not DER)")
+    public static let berConstructedString = FindingCode(
+        "ber-constructed-string", .info, .encoding, "constructed strings (not DER)")
+    public static let berNonMinimalLength = FindingCode(
+        "ber-non-minimal-length", .info, .encoding, "non-minimal lengths (not DER)")
+    public static let berNonMinimalTag = FindingCode(
+        "ber-non-minimal-tag", .info, .encoding, "non-minimal tags (not DER)")
+    public static let berNonMinimalInteger = FindingCode(
+        "ber-non-minimal-integer", .warning, .encoding, "an INTEGER with redundant leading octets")
+    public static let berUnsortedSet = FindingCode(
+        "ber-unsorted-set", .info, .encoding, "a SET OF not in DER order")
+
+    /// Every code, in the README's order.
+    public static let all: [FindingCode] = [
+        .trailingBytes, .pkcs7ExtraContent, .pkcs7ExtraAlgorithmFields, .containerLimitExceeded,
+        .certificateUndecodable, .crlUndecodable, .contentTypeNotData, .contentDetached, .noSigner, .multipleSigners,
+        .signerCertificateMissing, .signatureUnsupportedDigest, .digestAlgorithmNotDeclared,
+        .signatureAlgorithmMismatch, .signatureAlgorithmKeyMismatch, .signatureAlgorithmUnsupported,
+        .signedAttributesNotDer, .signedAttributeDuplicate, .signedAttributeValueCount, .contentTypeAttributeMissing,
+        .contentTypeAttributeMismatch, .messageDigestMismatch, .signatureInvalid, .signatureUnsupported,
+        .chainInvalid, .chainShapeUnexpected, .leafMarkerMissing, .intermediateMarkerMissing,
+        .storekitSignerOnAppStoreReceipt, .signerIsCa, .signerKeyUsage, .signerExtendedKeyUsage, .noCreationDate,
+        .missingRequiredAttribute, .duplicateAttribute, .hashWrongLength, .hashMismatch, .hashUnverifiable,
+        .bundleIdMismatch, .appVersionMismatch, .creationDateMissing, .creationDateInFuture,
+        .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation, .purchaseAfterCreation,
+        .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase, .subscriptionActive,
+        .subscriptionExpired, .purchaseCancelled, .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence,
+        .attributeFieldCount, .attributeTypeNotInteger, .attributeTypeOutOfRange, .attributeVersionNotInteger,
+        .attributeValueNotOctetString, .attributeValueConstructed, .attributeMalformed, .recordNotSet, .recordEmpty,
+        .recordMalformed, .valueNotAsn1, .valueUnexpectedType, .valueInvalidUtf8, .valueInvalidAscii,
+        .valueInvalidDate, .valueInvalidInteger, .valueFlagOutOfRange, .valueEmbeddedNul, .berIndefiniteLength,
+        .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berNonMinimalInteger, .berUnsortedSet,
+    ]
+}
