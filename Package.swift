@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReceiptRendering", targets: ["ReceiptRendering"]),
         .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
         .library(name: "ReceiptDiff", targets: ["ReceiptDiff"]),
+        .library(name: "ReceiptConformance", targets: ["ReceiptConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,7 +45,7 @@ let package = Package(
         .target(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptMutation"]
+                           "ReceiptValidation", "ReceiptMutation", "ReceiptConformance", "ReceiptDiff"]
         ),
         .target(
             name: "ReceiptMutation",
@@ -54,13 +55,17 @@ let package = Package(
         .target(
             name: "ReceiptDiff",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptRendering"]
+                           "ReceiptValidation"]
+        ),
+        .target(
+            name: "ReceiptConformance",
+            dependencies: ["ReceiptMutation"]
         ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
-                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
+                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +95,7 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
-                "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
+                "ReceiptMutation", "ReceiptRendering", "ReceiptConformance", "ReceiptTestSupport",
             ]
         ),
         .testTarget(
@@ -98,7 +103,7 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
-                "ReceiptSigning", "ReceiptMutation", "ReceiptTestSupport",
+                "ReceiptSigning", "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
             ]
         ),
         .testTarget(

@@ -101,7 +101,8 @@ public enum MutationSuite {
         }
     }
 
-    static func shellQuoted(_ text: String) -> String {
+    /// `text` as one /bin/sh word: unchanged when it is plain, else in single quotes with each ' written as '\''.
+    public static func shellQuoted(_ text: String) -> String {
         let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@".contains($0) }
         return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

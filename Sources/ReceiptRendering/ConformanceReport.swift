@@ -1,3 +1,4 @@
+import ReceiptConformance
 import ReceiptMutation
 
 /// The table, summary and JSON (`rcpt.conformance/1`) of a conformance run.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptConformance
 import ReceiptMutation
 import ReceiptRendering
 

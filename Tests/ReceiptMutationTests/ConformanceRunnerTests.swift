@@ -1,4 +1,5 @@
-@testable import ReceiptMutation
+@testable import ReceiptConformance
+import ReceiptMutation
 import Testing
 
 @Suite("Running validators")

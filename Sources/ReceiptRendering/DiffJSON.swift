@@ -1,5 +1,5 @@
+import ReceiptDiff
 import ReceiptModel
-import ReceiptRendering
 import ReceiptValidation
 
 /// Renders a diff as the `rcpt.diff/1` JSON document, keys in a fixed order:

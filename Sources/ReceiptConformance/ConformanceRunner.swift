@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptMutation
 
 /// What a validator did with one receipt of a suite.
 public enum ObservedVerdict: String, Sendable, Hashable {
