@@ -1,56 +1,123 @@
 import Foundation
 import ReceiptMutation
 
-/// What a validator did with one receipt of a suite.
-public enum ObservedVerdict: String, Sendable, Hashable {
-    case accept
-    case reject
-    /// The validator did not finish within the timeout (it was killed).
-    case timeout
+/// What a conformance result means for the run.
+public enum ResultClass: String, Sendable, Hashable, CaseIterable {
+    /// The validator did what a correct one must.
+    case passed
+    /// A must-reject receipt was accepted: a vulnerability (or a policy gap, by the entry's concern).
+    case acceptedBad = "accepted-bad"
+    /// A must-accept receipt was rejected: over-strict, reported but not a failure (except the baseline).
+    case overStrict = "over-strict"
+    /// The valid baseline was rejected: the validator's options are wrong, and nothing else can be judged.
+    case baselineRejected = "baseline-rejected"
+    case crashed
+    case timedOut = "timed-out"
+    case errored
+    case couldNotRun = "could-not-run"
+
+    /// Whether a result of this class makes the run fail.
+    public var isFailure: Bool { self != .passed && self != .overStrict }
 }
 
 /// One row of a conformance run.
 public struct ConformanceResult: Sendable, Hashable {
     public var name: String
     public var group: String
+    /// What the mutation does, from the manifest.
+    public var description: String
+    public var concern: Concern
     public var expected: ExpectedVerdict
-    public var observed: ObservedVerdict
-    public var exitStatus: Int32?
-    public var seconds: Double
+    public var run: ValidatorRun
 
-    /// Whether the validator did what a correct one must.
-    public var passed: Bool { observed.rawValue == expected.rawValue }
-    /// A must-reject receipt the validator accepted: a vulnerability.
-    public var acceptedBadReceipt: Bool { expected == .reject && observed == .accept }
+    /// What this result means for the run.
+    public var resultClass: ResultClass {
+        switch run.outcome {
+        case .crashed: return .crashed
+        case .timedOut: return .timedOut
+        case .errored: return .errored
+        case .couldNotRun: return .couldNotRun
+        case .accepted: return expected == .accept ? .passed : .acceptedBad
+        case .rejected:
+            if expected == .reject { return .passed }
+            return name == "baseline" ? .baselineRejected : .overStrict
+        }
+    }
 }
 
 /// Runs a validator command on every receipt of a mutation suite.
 public enum ConformanceRunner {
-    /// Runs `command` (a shell command in which `{}` is replaced by each receipt's quoted path; exit status 0 means
-    /// "accepted") on the baseline and every mutation in `directory`'s manifest, `timeout` seconds at most each.
-    /// `progress` is called after each run with the number done and the total.
-    public static func run(command: String, directory: String, timeout: Double,
-                           progress: (Int, Int) -> Void = { _, _ in }) throws(MutationError) -> [ConformanceResult] {
+    /// What to run and how.
+    public struct Options: Sendable {
+        /// A shell command in which `{}` (also written `"{}"` or `'{}'`) is replaced by each receipt's quoted path.
+        public var command: String
+        public var timeout: Double
+        /// The exit statuses that mean "rejected"; nil: every non-zero status.
+        public var rejectCodes: Set<Int32>?
+        /// Only mutations of this concern (the baseline always runs).
+        public var only: Concern?
+
+        public init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil) {
+            self.command = command
+            self.timeout = timeout
+            self.rejectCodes = rejectCodes
+            self.only = only
+        }
+    }
+
+    /// Why a run stopped before judging the suite.
+    public struct BaselineFailure: Error, Sendable {
+        public var result: ConformanceResult
+    }
+
+    /// Runs the validator on the baseline, then (if it accepted it) on every mutation in `directory`'s manifest.
+    /// `progress` is called after each run with the number done and the total. Throws `BaselineFailure` when the
+    /// baseline is not accepted: the validator's options are wrong, and every other verdict would mislead.
+    public static func run(_ options: Options, directory: String,
+                           progress: (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
         let manifest = try MutationSuite.readManifest(in: directory)
+        let entries = manifest.mutations.filter { entry in
+            guard let only = options.only, entry.name != "baseline" else { return true }
+            return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
+        }
         var results: [ConformanceResult] = []
-        for (index, entry) in manifest.mutations.enumerated() {
+        for (index, entry) in entries.enumerated() {
             let path = directory + "/" + entry.file
-            let line = command.replacingOccurrences(of: "{}", with: MutationSuite.shellQuoted(path))
-            let started = Date()
-            let status = try runShell(line, timeout: timeout)
-            let observed: ObservedVerdict = status.map { $0 == 0 ? .accept : .reject } ?? .timeout
-            results.append(ConformanceResult(name: entry.name, group: entry.group,
-                                             expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject,
-                                             observed: observed, exitStatus: status,
-                                             seconds: Date().timeIntervalSince(started)))
-            progress(index + 1, manifest.mutations.count)
+            let run = try runShell(commandLine(options.command, path: path), timeout: options.timeout,
+                                   rejectCodes: options.rejectCodes)
+            let result = ConformanceResult(name: entry.name, group: entry.group, description: entry.description,
+                                           concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
+                                           expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run)
+            if entry.name == "baseline", run.outcome != .accepted {
+                throw BaselineFailure(result: result)
+            }
+            results.append(result)
+            progress(index + 1, entries.count)
         }
         return results
     }
 
-    /// The exit status of `/bin/sh -c <line>` (128 + the signal if one ended it), or nil when it ran longer
-    /// than `timeout` seconds: then the shell's whole process group is killed, validator children included.
-    static func runShell(_ line: String, timeout: Double) throws(MutationError) -> Int32? {
+    /// `command` with each `{}` (bare or already in quotes) replaced by the shell-quoted `path`.
+    static func commandLine(_ command: String, path: String) -> String {
+        let quoted = MutationSuite.shellQuoted(path)
+        return command.replacingOccurrences(of: "\"{}\"", with: quoted)
+            .replacingOccurrences(of: "'{}'", with: quoted)
+            .replacingOccurrences(of: "{}", with: quoted)
+    }
+
+    /// Runs `/bin/sh -c <line>` in its own process group with standard input from /dev/null and both outputs
+    /// captured to temporary files; past `timeout` seconds the whole group is killed.
+    static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(MutationError)
+        -> ValidatorRun
+    {
+        let started = Date()
+        let directory = FileManager.default.temporaryDirectory.path
+        let stdoutPath = directory + "/rcpt-conformance-\(UUID().uuidString).out"
+        let stderrPath = directory + "/rcpt-conformance-\(UUID().uuidString).err"
+        defer {
+            unlink(stdoutPath)
+            unlink(stderrPath)
+        }
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)
@@ -61,9 +128,9 @@ public enum ConformanceRunner {
         }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)  // a new group led by the shell
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var pid: pid_t = 0
         let arguments = ["/bin/sh", "-c", line]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -75,6 +142,7 @@ public enum ConformanceRunner {
         // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
         var raw: Int32 = 0
+        var timedOut = false
         while true {
             let reaped = waitpid(pid, &raw, WNOHANG)
             if reaped == pid { break }
@@ -84,11 +152,30 @@ public enum ConformanceRunner {
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 kill(-pid, SIGKILL)
                 while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
-                return nil
+                timedOut = true
+                break
             }
             usleep(5_000)
         }
+        // Children the validator left behind in its group go too.
+        kill(-pid, SIGKILL)
         let signal = raw & 0x7F
-        return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        let outcome = timedOut ? RunOutcome.timedOut
+            : RunOutcome.of(status: signal == 0 ? (raw >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+                            rejectCodes: rejectCodes)
+        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started),
+                            stderrTail: tail(of: stderrPath), stdoutTail: tail(of: stdoutPath))
+    }
+
+    /// The last `ValidatorRun.tailBytes` of a file as text, from a line start when it was cut.
+    static func tail(of path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        let start = size > UInt64(ValidatorRun.tailBytes) ? size - UInt64(ValidatorRun.tailBytes) : 0
+        try? handle.seek(toOffset: start)
+        var text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        if start > 0, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

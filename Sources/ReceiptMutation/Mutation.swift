@@ -16,6 +16,31 @@ public enum MutationGroup: String, Sendable, Hashable, CaseIterable {
     case inApp = "in-app"
 }
 
+/// Whether rejecting a mutation is a matter of security (signature, chain, container, parser integrity, bundle or
+/// device binding: accepting it lets a forged or foreign receipt through) or of app policy (expiry, quantities,
+/// flags, duplicate transactions, dates in the future, versions: a server may decide otherwise on purpose).
+public enum Concern: String, Sendable, Hashable, CaseIterable {
+    case security
+    case policy
+
+    /// The concern of a catalogue entry: policy for the app-level rules named above, security for the rest.
+    static func of(name: String, group: MutationGroup) -> Concern {
+        switch group {
+        case .dates:
+            return ["receipt-expired", "creation-in-future", "creation-before-original-purchase"].contains(name)
+                ? .policy : .security
+        case .semantics:
+            return name == "wrong-app-version" || name.hasPrefix("environment-") ? .policy : .security
+        case .inApp:
+            let security = name.hasPrefix("record-") || name == "purchase-after-creation"
+                || name == "cancellation-after-creation"
+            return security ? .security : .policy
+        default:
+            return .security
+        }
+    }
+}
+
 /// One named flaw: what it does, which layer it targets, what a correct validator must conclude, and the finding
 /// `rcpt verify` reports for it. `transform` edits a workspace holding the input's blueprint; the workspace then
 /// signs and post-processes the result.
@@ -31,6 +56,8 @@ public struct Mutation: Sendable {
     public let finding: String?
     /// Whether the result still carries a valid signature by the test CA over its content.
     public let signatureValid: Bool
+    /// Whether rejecting it is a matter of security or of app policy.
+    public var concern: Concern { Concern.of(name: name, group: group) }
     let transform: @Sendable (inout MutationWorkspace) throws -> Void
 
     init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, finding: String?,

@@ -11,6 +11,8 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
     public var expected: String
     public var finding: String?
     public var signatureValid: Bool
+    /// `security` or `policy` (`Concern`); suites written before it existed count as security.
+    public var concern: String?
 }
 
 /// What a suite's validators must be told to judge the receipts as the manifest expects.
@@ -37,8 +39,9 @@ public struct Manifest: Sendable, Hashable, Codable {
 public enum MutationSuite {
     /// Applies every catalogue mutation (baseline first) to `input` and writes `<name>.receipt` files and the
     /// manifest into `directory`, which must not hold an older suite's files unless `force`.
+    /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     public static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
-                             to directory: String, force: Bool) throws(MutationError) -> Manifest {
+                             to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -54,14 +57,16 @@ public enum MutationSuite {
         var appVersion: String?
         if case .text(let text)? = receipt.first(2)?.value { bundleID = text }
         if case .text(let text)? = receipt.first(3)?.value { appVersion = text }
-        var validator = "rcpt verify --root \(shellQuoted(caDirectory + "/root.pem"))"
+        // Absolute paths, so the suggested line works from any directory.
+        let root = absolute(caDirectory + "/root.pem")
+        var validator = "\(shellQuoted(rcpt)) verify --root \(shellQuoted(root))"
         if let bundleID { validator += " --bundle-id \(shellQuoted(bundleID))" }
         if let appVersion { validator += " --app-version \(shellQuoted(appVersion))" }
         validator += " --device-id \(kit.deviceIDText) {}"
         var manifest = Manifest(input: inputName, seed: seed,
                                 expectations: ManifestExpectations(bundleID: bundleID, appVersion: appVersion,
                                                                    deviceID: kit.deviceIDText,
-                                                                   root: caDirectory + "/root.pem",
+                                                                   root: root,
                                                                    validator: validator),
                                 mutations: [], skipped: [:])
         for mutation in MutationCatalogue.all {
@@ -79,7 +84,8 @@ public enum MutationSuite {
             manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: mutation.group.rawValue,
                                                     layer: mutation.layer, description: mutation.summary,
                                                     expected: mutation.expected.rawValue, finding: mutation.finding,
-                                                    signatureValid: mutation.signatureValid))
+                                                    signatureValid: mutation.signatureValid,
+                                                    concern: mutation.concern.rawValue))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -99,6 +105,12 @@ public enum MutationSuite {
         } catch {
             throw MutationError("manifest-invalid", "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
         }
+    }
+
+    /// `path` made absolute against the current directory (unchanged when it already is).
+    public static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// `text` as one /bin/sh word: unchanged when it is plain, else in single quotes with each ' written as '\''.

@@ -1,80 +1,152 @@
 import ReceiptConformance
 import ReceiptMutation
 
-/// The table, summary and JSON (`rcpt.conformance/1`) of a conformance run.
+/// The table, summary and JSON (`rcpt.conformance/2`) of a conformance run.
 public struct ConformanceReport: Sendable {
+    public static let schema = "rcpt.conformance/2"
+
     public var results: [ConformanceResult]
 
     public init(results: [ConformanceResult]) {
         self.results = results
     }
 
-    /// Must-reject receipts the validator accepted.
-    public var acceptedBad: [ConformanceResult] { results.filter(\.acceptedBadReceipt) }
-    /// Whether the baseline (a valid receipt) was rejected or timed out.
-    public var baselineRejected: Bool { results.contains { $0.name == "baseline" && !$0.passed } }
-    /// Must-accept receipts the validator rejected (over-strict; reported, not a failure).
-    public var rejectedGood: [ConformanceResult] {
-        results.filter { $0.expected == .accept && !$0.passed && $0.name != "baseline" }
+    /// The results of one class.
+    public func results(_ resultClass: ResultClass) -> [ConformanceResult] {
+        results.filter { $0.resultClass == resultClass }
     }
-    /// Must-reject receipts on which the validator hung.
-    public var timedOut: [ConformanceResult] { results.filter { $0.observed == .timeout } }
 
-    /// Whether the run fails: a bad receipt accepted, a hang on one, or the baseline rejected.
-    public var failed: Bool { !acceptedBad.isEmpty || baselineRejected || timedOut.contains { $0.expected == .reject } }
+    /// Whether the run fails: a bad receipt accepted, a crash, a hang, an error, a validator that could not run, or
+    /// the baseline rejected.
+    public var failed: Bool { results.contains { $0.resultClass.isFailure } }
+
+    /// Passed and judged (passed or accepted-bad) counts for one concern's must-reject receipts.
+    public func score(_ concern: Concern) -> (passed: Int, total: Int) {
+        let relevant = results.filter { $0.concern == concern && $0.name != "baseline" }
+        return (relevant.filter { $0.resultClass == .passed }.count, relevant.count)
+    }
 
     public func text(style: TextStyle) -> String {
-        var out = style.bold("mutation".padding(toLength: 40, withPad: " ", startingAt: 0) + " expected  observed  verdict")
-            + "\n"
+        var out = style.bold(pad("mutation", 40) + " " + pad("group", 10) + " " + pad("concern", 8) + " "
+                             + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
         for result in results {
             let verdict: String
-            if result.passed {
-                verdict = style.green("ok")
-            } else if result.acceptedBadReceipt {
-                verdict = style.red("ACCEPTED BAD RECEIPT")
-            } else if result.name == "baseline" {
-                verdict = style.red("REJECTED VALID BASELINE")
-            } else if result.observed == .timeout {
-                verdict = style.red("TIMEOUT")
-            } else {
-                verdict = style.yellow("over-strict")
+            switch result.resultClass {
+            case .passed: verdict = style.green("ok")
+            case .acceptedBad: verdict = style.red("ACCEPTED BAD RECEIPT")
+            case .baselineRejected: verdict = style.red("REJECTED VALID BASELINE")
+            case .crashed: verdict = style.red("CRASHED")
+            case .timedOut: verdict = style.red("TIMED OUT")
+            case .errored: verdict = style.red("ERRORED")
+            case .couldNotRun: verdict = style.red("COULD NOT RUN")
+            case .overStrict: verdict = style.yellow("over-strict")
             }
             // Names come from the suite's manifest, which anyone can edit: shown terminal-safe.
-            out += TextLayout.safe(result.name).padding(toLength: 40, withPad: " ", startingAt: 0) + " "
-                + result.expected.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " "
-                + result.observed.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + verdict + "\n"
+            out += pad(TextLayout.safe(result.name), 40) + " " + pad(TextLayout.safe(result.group), 10) + " "
+                + pad(result.concern.rawValue, 8) + " " + pad(result.expected.rawValue, 8) + " "
+                + pad(result.run.outcome.detail, 22) + " " + verdict + "\n"
         }
-        let passed = results.filter(\.passed).count
-        out += "\n\(passed) passed, \(results.count - passed) failed"
-        out += " (\(acceptedBad.count) bad receipt(s) accepted, \(rejectedGood.count) valid variant(s) rejected"
-        out += baselineRejected ? ", baseline rejected)" : ")"
-        return out + "\n"
+        let problems = results.filter { $0.resultClass.isFailure || $0.resultClass == .overStrict }
+        if !problems.isEmpty {
+            out += "\n" + style.bold("What went wrong") + "\n"
+            for result in problems {
+                out += "  \(TextLayout.safe(result.name)) (\(TextLayout.safe(result.group)), \(result.concern.rawValue)): "
+                    + "\(TextLayout.safe(result.description)) — \(result.run.outcome.detail)\n"
+                if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
+                    for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false).suffix(5) {
+                        out += style.dim("    | " + TextLayout.safe(String(line))) + "\n"
+                    }
+                }
+            }
+        }
+        return out + "\n" + summary + "\n"
+    }
+
+    /// One line that adds up: every run is passed, failed (by class) or over-strict; then the scores by concern.
+    public var summary: String {
+        let passed = results(.passed).count
+        let overStrict = results(.overStrict).count
+        let failed = results.count - passed - overStrict
+        let classes: [(ResultClass, String)] = [
+            (.acceptedBad, "bad accepted"), (.baselineRejected, "baseline rejected"), (.crashed, "crashed"),
+            (.timedOut, "timed out"), (.errored, "errored"), (.couldNotRun, "could not run"),
+        ]
+        let parts = classes.compactMap { resultClass, label -> String? in
+            let count = results(resultClass).count
+            return count == 0 ? nil : "\(count) \(label)"
+        }
+        var line = "\(results.count) runs: \(passed) passed, \(failed) failed"
+        if !parts.isEmpty { line += " (\(parts.joined(separator: ", ")))" }
+        line += ", \(overStrict) over-strict"
+        for concern in Concern.allCases {
+            let score = score(concern)
+            if score.total > 0 { line += "; \(concern.rawValue) \(score.passed)/\(score.total) passed" }
+        }
+        return line
     }
 
     public func json() -> [UInt8] {
         var json = JSONWriter()
         json.object { json in
-            json.member("schema", "rcpt.conformance/1")
+            json.member("schema", Self.schema)
             json.member("failed", failed)
-            json.member("passed", results.filter(\.passed).count)
+            json.member("passed", results(.passed).count)
             json.member("total", results.count)
-            json.member("acceptedBad", strings: acceptedBad.map(\.name))
-            json.member("rejectedGood", strings: rejectedGood.map(\.name))
-            json.member("baselineRejected", baselineRejected)
-            json.key("results")
-            json.array { json in
-                for result in results {
+            json.key("classes")
+            json.object { json in
+                for resultClass in ResultClass.allCases {
+                    json.key(named: resultClass.rawValue)
+                    json.array { json in for result in results(resultClass) { json.string(result.name) } }
+                }
+            }
+            json.key("scores")
+            json.object { json in
+                for concern in Concern.allCases {
+                    let score = score(concern)
+                    json.key(named: concern.rawValue)
                     json.object { json in
-                        json.member("name", result.name)
-                        json.member("group", result.group)
-                        json.member("expected", result.expected.rawValue)
-                        json.member("observed", result.observed.rawValue)
-                        json.member("exitStatus", result.exitStatus.map(Int64.init))
-                        json.member("passed", result.passed)
+                        json.member("passed", score.passed)
+                        json.member("total", score.total)
                     }
                 }
+            }
+            json.key("results")
+            json.array { json in
+                for result in results { Self.write(result, to: &json) }
             }
         }
         return json.bytes + [0x0A]
     }
+
+    static func write(_ result: ConformanceResult, to json: inout JSONWriter) {
+        json.object { json in
+            json.member("name", result.name)
+            json.member("group", result.group)
+            json.member("description", result.description)
+            json.member("concern", result.concern.rawValue)
+            json.member("expected", result.expected.rawValue)
+            json.member("observed", result.run.outcome.label)
+            json.member("detail", result.run.outcome.detail)
+            json.member("class", result.resultClass.rawValue)
+            json.member("seconds", Int64((result.run.seconds * 1000).rounded()))
+            json.member("stderr", result.run.stderrTail.isEmpty ? nil : result.run.stderrTail)
+        }
+    }
+
+    /// The report for a run stopped because the baseline was not accepted.
+    public static func baselineText(_ result: ConformanceResult, style: TextStyle) -> String {
+        var out = style.red(style.bold("the validator does not accept the valid baseline")) + ": "
+            + result.run.outcome.detail + "\n"
+        out += "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
+            + "device; the suite's manifest.json suggests a command line).\n"
+        for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty {
+            out += style.dim("\(title):") + "\n"
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).suffix(10) {
+                out += "    | " + TextLayout.safe(String(line)) + "\n"
+            }
+        }
+        return out
+    }
+
+    func pad(_ text: String, _ width: Int) -> String { TextLayout.rightPad(text, width) }
 }

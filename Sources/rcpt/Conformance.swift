@@ -9,10 +9,24 @@ struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a receipt validator on a mutation suite and report what it accepted.",
         discussion: """
-            The validator is a shell command; {} is replaced by each receipt's path, and exit status 0 means it \
-            accepted the receipt. The suite's manifest.json suggests one for `rcpt verify`. Exit codes: 0 every \
-            must-reject receipt was rejected and the baseline accepted, 1 otherwise (a must-accept receipt that was \
-            rejected is reported but is not a failure), 2 usage error or unreadable suite.
+            The validator is a shell command run by /bin/sh in its own process group: {} is replaced by each \
+            receipt's path, already shell-quoted (writing "{}" or '{}' works too). Exit status 0 means it accepted \
+            the receipt; any other status means it rejected it (or, with --reject-codes, only the statuses listed \
+            do, and any other is "errored"). 126 and 127 mean the command could not run; death by a signal (or a \
+            shell's 128 + N) is a crash. The suite's manifest.json suggests a command line for `rcpt verify`.
+
+            The baseline runs first: if the validator does not accept it, the run stops and shows what it wrote, \
+            since its options must be wrong. Each mutation is a matter of security (signature, chain, container, \
+            parser integrity, bundle or device binding) or of app policy (expiry, quantities, flags, duplicate \
+            transactions, dates in the future); the report scores them separately, and --only runs one kind.
+
+            Exit codes: 0 every must-reject receipt rejected and the baseline accepted, with no crash, timeout, \
+            error or failure to run; 1 otherwise (a must-accept receipt rejected is reported as over-strict but is \
+            not a failure); 2 usage error or unreadable suite.
+
+            Example:
+              rcpt ca init testca && rcpt mutate real.receipt --all --ca testca --out-dir suite
+              rcpt conformance --only security --validator './my-validator --receipt {}' suite
             """
     )
 
@@ -22,27 +36,52 @@ struct Conformance: ParsableCommand {
     @Argument(help: ArgumentHelp("The suite directory written by `rcpt mutate --all`.", valueName: "dir"))
     var directory: String
 
-    @Option(help: "Seconds each validator run may take before it is killed and counted as a failure.")
+    @Option(help: "Seconds each validator run may take before its process group is killed (a timeout is a failure).")
     var timeout: Double = 10
+
+    @Option(name: .customLong("reject-codes"),
+            help: ArgumentHelp("Exit statuses that mean \"rejected\", comma-separated; any other non-zero status is then \"errored\".",
+                               valueName: "codes"))
+    var rejectCodes: String?
+
+    @Option(help: ArgumentHelp("Run only security or only policy mutations (the baseline always runs).",
+                               valueName: "concern"))
+    var only: Concern?
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(help: "Colour text output: auto, always or never.")
+    @Option(help: "Colour text output: auto, always or never (auto: on a terminal unless NO_COLOR is set).")
     var color: ColorChoice = .auto
 
     func validate() throws {
         guard validator.contains("{}") else { throw ValidationError("--validator must contain {} for the receipt's path") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        _ = try parsedRejectCodes()
+    }
+
+    func parsedRejectCodes() throws -> Set<Int32>? {
+        guard let rejectCodes else { return nil }
+        var codes: Set<Int32> = []
+        for part in rejectCodes.split(separator: ",") {
+            guard let code = Int32(part.trimmingCharacters(in: .whitespaces)), (1...255).contains(code) else {
+                throw ValidationError("--reject-codes takes exit statuses from 1 to 255, comma-separated: \"\(part)\"")
+            }
+            codes.insert(code)
+        }
+        guard !codes.isEmpty else { throw ValidationError("--reject-codes names no exit status") }
+        return codes
     }
 
     func run() throws {
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
+            let style = TextStyle(useColor: useColor)
+            let options = ConformanceRunner.Options(command: validator, timeout: timeout,
+                                                    rejectCodes: try parsedRejectCodes(), only: only)
             let results: [ConformanceResult]
-            do throws(MutationError) {
-                results = try ConformanceRunner.run(command: validator, directory: directory, timeout: timeout) {
-                    done, total in
+            do {
+                results = try ConformanceRunner.run(options, directory: directory) { done, total in
                     guard showProgress else { return }
                     let width = 30
                     let filled = total == 0 ? width : done * width / total
@@ -50,13 +89,20 @@ struct Conformance: ParsableCommand {
                     FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
                     if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
                 }
-            } catch {
+            } catch let failure as ConformanceRunner.BaselineFailure {
+                let report = ConformanceReport(results: [failure.result])
+                switch format {
+                case .json: Console.write(report.json())
+                case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
+                }
+                return 1
+            } catch let error as MutationError {
                 throw CommandFailure.unreadable(error.message)
             }
             let report = ConformanceReport(results: results)
             switch format {
             case .json: Console.write(report.json())
-            case .text: Console.write(report.text(style: TextStyle(useColor: useColor)))
+            case .text: Console.write(report.text(style: style))
             }
             return report.failed ? 1 : 0
         }
@@ -72,3 +118,5 @@ struct Conformance: ParsableCommand {
         }
     }
 }
+
+extension Concern: ExpressibleByArgument {}

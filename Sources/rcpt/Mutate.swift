@@ -91,11 +91,12 @@ struct Mutate: ParsableCommand {
                     Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
                 } else if let outDirectory {
                     let manifest = try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed,
-                                                           caDirectory: ca, to: outDirectory, force: force)
+                                                           caDirectory: ca, to: outDirectory, force: force,
+                                                           rcpt: Console.executablePath)
                     Console.error("wrote \(manifest.mutations.count) receipts and manifest.json to \(outDirectory)"
                                   + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
                                      + manifest.skipped.keys.sorted().joined(separator: ", ")))
-                    Console.error("run a validator on them: rcpt conformance --validator \"\(manifest.expectations.validator)\" \(outDirectory)")
+                    Console.error("run a validator on them: rcpt conformance --validator \(MutationSuite.shellQuoted(manifest.expectations.validator)) \(MutationSuite.shellQuoted(MutationSuite.absolute(outDirectory)))")
                 }
             } catch {
                 throw CommandFailure.unreadable(error.message)

@@ -146,6 +146,13 @@ enum CommandFailure: Error, CustomStringConvertible {
 
 /// Output helpers: whole buffers to standard output, messages to standard error.
 enum Console {
+    /// The absolute path of the running rcpt (for command lines it suggests), or "rcpt" when it cannot be told.
+    static var executablePath: String {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        if let path = Bundle.main.executablePath { return path }
+        return "rcpt"
+    }
+
     static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { write($0) }
     }

@@ -16,24 +16,96 @@ struct ConformanceCLITests {
         return (directory, "com.cocoanetics.EmmiView")
     }()
 
-    static func conformance(_ validator: String) throws -> (status: Int32, report: [String: Any]) {
+    static func conformance(_ validator: String, _ extra: [String] = [], timeout: String = "30") throws
+        -> (status: Int32, report: [String: Any])
+    {
         let workspace = try #require(Self.workspace)
-        let result = try CLI.run(["conformance", "--format", "json", "--timeout", "30", "--validator", validator,
-                                  workspace.directory.appendingPathComponent("suite").path])
+        let result = try CLI.run(["conformance", "--format", "json", "--timeout", timeout, "--validator", validator]
+                                 + extra + [workspace.directory.appendingPathComponent("suite").path])
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
         return (result.status, report)
+    }
+
+    /// The names in one result class of a `rcpt.conformance/2` report.
+    static func names(_ report: [String: Any], _ resultClass: String) -> Set<String> {
+        Set(((report["classes"] as? [String: Any])?[resultClass] as? [String]) ?? [])
+    }
+
+    static var rcptVerify: String {
+        "\(CLI.executable.path) verify --root \(Self.root) --bundle-id com.cocoanetics.EmmiView "
+            + "--app-version 246 --device-id 0EE7C0DE-0000-4000-8000-00000000BEEF {}"
     }
 
     static var root: String { (workspace?.directory.appendingPathComponent("ca/root.pem").path) ?? "" }
 
     @Test func rcptVerifyRejectsEveryBadReceiptAndAcceptsEveryGoodOne() throws {
-        let command = "\(CLI.executable.path) verify --root \(Self.root) --bundle-id com.cocoanetics.EmmiView "
-            + "--app-version 246 --device-id 0EE7C0DE-0000-4000-8000-00000000BEEF {}"
-        let (status, report) = try Self.conformance(command)
+        let (status, report) = try Self.conformance(Self.rcptVerify)
         #expect(status == 0)
         #expect(report["failed"] as? Bool == false)
         #expect(report["passed"] as? Int == report["total"] as? Int)
         #expect((report["total"] as? Int ?? 0) >= 140)
+        let scores = try #require(report["scores"] as? [String: [String: Int]])
+        #expect(scores["security"]?["passed"] == scores["security"]?["total"])
+        #expect((scores["policy"]?["total"] ?? 0) > 10)
+    }
+
+    @Test func countsACrashingValidatorsCrashesAsFailures() throws {
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/crash_on_mutations.sh").path
+        let (status, report) = try Self.conformance("\(script) {}")
+        #expect(status == 1)
+        let total = report["total"] as? Int ?? 0
+        #expect(Self.names(report, "crashed").count == total - 1)
+        #expect(Self.names(report, "passed") == ["baseline"])
+        let results = try #require(report["results"] as? [[String: Any]])
+        let crashed = try #require(results.first { $0["class"] as? String == "crashed" })
+        #expect(crashed["detail"] as? String == "crashed (SIGSEGV)")
+        #expect((crashed["stderr"] as? String)?.contains("segmentation fault") == true)
+        // The text report says so, and its summary adds up.
+        let workspace = try #require(Self.workspace)
+        let text = try CLI.run(["conformance", "--validator", "\(script) {}",
+                                workspace.directory.appendingPathComponent("suite").path])
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("CRASHED"))
+        #expect(text.stdout.contains("| validator: segmentation fault"))
+        #expect(text.stdout.contains("\(total) runs: 1 passed, \(total - 1) failed (\(total - 1) crashed), 0 over-strict; security 0/"))
+    }
+
+    @Test func stopsAtTheBaselineWhenTheValidatorCannotRun() throws {
+        let workspace = try #require(Self.workspace)
+        let result = try CLI.run(["conformance", "--validator", "/nonexistent/validator {}",
+                                  workspace.directory.appendingPathComponent("suite").path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("does not accept the valid baseline: could not run (exit 127)"))
+        #expect(result.stdout.contains("not found"))
+        let rejecting = try CLI.run(["conformance", "--validator", "false {}",
+                                     workspace.directory.appendingPathComponent("suite").path])
+        #expect(rejecting.status == 1)
+        #expect(rejecting.stdout.contains("does not accept the valid baseline: rejected (exit 1)"))
+    }
+
+    @Test func countsAHangAsATimeout() throws {
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/hang_on_nesting.sh").path
+        let (status, report) = try Self.conformance(
+            "\(script) \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}", timeout: "2")
+        #expect(status == 1)
+        #expect(Self.names(report, "timed-out") == ["nesting-bomb"])
+    }
+
+    @Test func separatesErrorsFromRejectionsWithRejectCodes() throws {
+        let (status, report) = try Self.conformance(Self.rcptVerify, ["--reject-codes", "1"])
+        // rcpt verify exits 2 on unreadable input: with only 1 meaning "rejected", those runs are errors.
+        #expect(status == 1)
+        #expect(Self.names(report, "errored").contains("length-huge"))
+        #expect(Self.names(report, "accepted-bad").isEmpty)
+    }
+
+    @Test func runsOnlyOneConcernWhenAsked() throws {
+        let (status, report) = try Self.conformance(Self.rcptVerify, ["--only", "policy"])
+        #expect(status == 0)
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.allSatisfy { $0["concern"] as? String == "policy" || $0["name"] as? String == "baseline" })
+        #expect(results.contains { $0["name"] as? String == "receipt-expired" })
+        #expect(!results.contains { $0["name"] as? String == "foreign-ca" })
     }
 
     @Test func verifyTextCannotBeRewrittenByReceiptText() throws {
@@ -66,14 +138,18 @@ struct ConformanceCLITests {
         }
         let expectations = try #require(manifest["expectations"] as? [String: Any])
         #expect(expectations["bundleID"] as? String == "com.cocoanetics.EmmiView")
-        #expect((expectations["validator"] as? String)?.contains("{}") == true)
+        let validator = try #require(expectations["validator"] as? String)
+        #expect(validator.contains("{}"))
+        // Absolute paths: the line works from any directory, with the rcpt that wrote the suite.
+        #expect(validator.hasPrefix("/") && validator.contains("verify --root /"), "\(validator)")
+        #expect(mutations.allSatisfy { ["security", "policy"].contains($0["concern"] as? String) })
     }
 
     @Test func catchesAValidatorThatOnlyChecksTheBundleID() throws {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/bundle_only.py").path
         let (status, report) = try Self.conformance("python3 \(script) \(CLI.executable.path) com.cocoanetics.EmmiView {}")
         #expect(status == 1)
-        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        let accepted = Self.names(report, "accepted-bad")
         for name in ["signature-truncated", "signature-bit-flip", "foreign-ca", "receipt-expired",
                      "duplicate-bundle-id-last", "hash-zero"] {
             #expect(accepted.contains(name), "\(name) not flagged")
@@ -85,7 +161,7 @@ struct ConformanceCLITests {
         let (status, report) = try Self.conformance(
             "openssl cms -verify -noverify -binary -inform DER -in {} -out /dev/null")
         #expect(status == 1)
-        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        let accepted = Self.names(report, "accepted-bad")
         for name in ["foreign-ca", "self-signed-leaf", "leaf-expired-at-creation", "other-bundle-id"] {
             #expect(accepted.contains(name), "\(name) not flagged")
         }
@@ -97,7 +173,7 @@ struct ConformanceCLITests {
         let (status, report) = try Self.conformance(
             "python3 \(script) \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}")
         #expect(status == 1)
-        let accepted = Set(report["acceptedBad"] as? [String] ?? [])
+        let accepted = Self.names(report, "accepted-bad")
         #expect(accepted.contains("duplicate-bundle-id-last"))
         #expect(!accepted.contains("duplicate-bundle-id-first"))
         #expect(!accepted.contains("foreign-ca"))

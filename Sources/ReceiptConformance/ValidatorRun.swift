@@ -1,0 +1,84 @@
+import Foundation
+
+/// What one run of a validator came to.
+public enum RunOutcome: Sendable, Hashable {
+    /// Exit status 0.
+    case accepted
+    /// A non-zero exit status that means "rejected" (any, unless `--reject-codes` names which).
+    case rejected(status: Int32)
+    /// A non-zero exit status outside `--reject-codes`: the validator failed without a verdict.
+    case errored(status: Int32)
+    /// Killed by a signal (or a shell reporting 128 + the signal): a crash is itself a finding.
+    case crashed(signal: Int32)
+    /// Still running at the timeout; its whole process group was killed.
+    case timedOut
+    /// The shell could not find or execute the validator (exit status 127 or 126).
+    case couldNotRun(status: Int32)
+
+    /// Classifies an exit status. `rejectCodes`: the statuses that mean "rejected" (nil: every non-zero one).
+    public static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?) -> RunOutcome {
+        if let signal { return .crashed(signal: signal) }
+        guard let status else { return .timedOut }
+        switch status {
+        case 0: return .accepted
+        case 126, 127: return .couldNotRun(status: status)
+        case 129...192: return .crashed(signal: status - 128)
+        default:
+            if let rejectCodes, !rejectCodes.contains(status) { return .errored(status: status) }
+            return .rejected(status: status)
+        }
+    }
+
+    /// One word or two for tables: accepted, rejected, errored, crashed, timed out, could not run.
+    public var label: String {
+        switch self {
+        case .accepted: return "accepted"
+        case .rejected: return "rejected"
+        case .errored: return "errored"
+        case .crashed: return "crashed"
+        case .timedOut: return "timed out"
+        case .couldNotRun: return "could not run"
+        }
+    }
+
+    /// The label with its detail: "rejected (exit 1)", "crashed (SIGSEGV)".
+    public var detail: String {
+        switch self {
+        case .accepted, .timedOut: return label
+        case .rejected(let status), .errored(let status), .couldNotRun(let status): return "\(label) (exit \(status))"
+        case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
+        }
+    }
+
+    /// Whether the validator gave a verdict (accepted or rejected) at all.
+    public var isVerdict: Bool {
+        switch self {
+        case .accepted, .rejected: return true
+        default: return false
+        }
+    }
+
+    /// SIGSEGV, SIGABRT … or "signal N".
+    public static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}
+
+/// One run of a validator: how it ended, how long it took, and the end of what it wrote.
+public struct ValidatorRun: Sendable, Hashable {
+    public var outcome: RunOutcome
+    public var seconds: Double
+    /// The last lines of its standard error (at most `tailBytes`).
+    public var stderrTail: String
+    /// The last lines of its standard output (shown when the baseline is not accepted).
+    public var stdoutTail: String
+
+    /// How much of each stream is kept.
+    public static let tailBytes = 2_000
+}
