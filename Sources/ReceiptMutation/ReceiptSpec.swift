@@ -36,8 +36,8 @@ enum SpecValue: Decodable {
 /// Field names come from the field table; each value is encoded as its field's kind says (UTF8String, IA5String,
 /// INTEGER, a boolean as INTEGER 0/1, raw bytes from hex). `in_app` holds one object per record; `unknown` maps
 /// type numbers to values. Any value may instead be an object: `{"raw": "<hex>"}` for exact value bytes, or
-/// `{"asn1": "UTF8String|IA5String|INTEGER|BOOLEAN", "value": …}`, with an optional `"version"`. Keys ending in
-/// `_ms` are derived and ignored. Unknown keys are errors, so typos do not vanish silently.
+/// `{"asn1": "UTF8String|IA5String|INTEGER|BOOLEAN", "value": …}`, with an optional `"version"`. `empty` lists date
+/// fields present with an empty value. Keys ending in `_ms` are derived and ignored. Unknown keys are errors, so typos do not vanish silently.
 public enum ReceiptSpec {
     public static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
         let root: SpecValue
@@ -71,6 +71,22 @@ public enum ReceiptSpec {
                         throw MutationError("spec-invalid-value", "\(path).in_app[\(index)] must be an object")
                     }
                     specs.append(.record(try attributes(fields, scope: .inApp, path: "\(path).in_app[\(index)]")))
+                }
+                continue
+            }
+            if key == "empty" {
+                // Date fields present with an empty value (the dump leaves them out of the named fields).
+                guard case .array(let names) = value else {
+                    throw MutationError("spec-invalid-value", "\(path).empty must be an array of field names")
+                }
+                for name in names {
+                    guard case .string(let field) = name,
+                          let descriptor = FieldTable.descriptor(named: field, in: scope), descriptor.kind == .date
+                    else {
+                        throw MutationError("spec-invalid-value", "\(path).empty holds something that is not a date field name")
+                    }
+                    specs.append(.ia5(descriptor.type, "",
+                                      version: FieldTable.conventionalVersion(of: descriptor.type, in: scope)))
                 }
                 continue
             }

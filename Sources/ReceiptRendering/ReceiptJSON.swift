@@ -61,11 +61,19 @@ enum ReceiptJSON {
             if firstByRow[row] == nil { firstByRow[row] = attribute }
         }
 
-        /// Named fields in field-table order, then `extra` (the in-app list), then `unknown`.
+        /// Named fields in field-table order, then `extra` (the in-app list), then `empty` (the date fields present
+        /// with an empty value, left out above as Apple's JSON leaves them out, so `select(.cancellation_date)`
+        /// means what it says; `rcpt build` puts them back), then `unknown`.
         func write(_ buffer: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter,
                    extra: (inout JSONWriter) -> Void) {
+            var empty: [String] = []
             for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
                 guard let attribute = firstByRow[row] else { continue }
+                if case .date(let range, nil) = attribute.value, range.isEmpty, attribute.valueTag == .ia5String,
+                   attribute.version == FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
+                    empty.append(descriptor.name)
+                    continue
+                }
                 json.key(named: descriptor.name)
                 if let version = attribute.version,
                    version != FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
@@ -84,6 +92,7 @@ enum ReceiptJSON {
                 }
             }
             extra(&json)
+            if !empty.isEmpty { json.member("empty", strings: empty) }
             json.key("unknown")
             json.object { json in
                 var written: Set<String> = []

@@ -56,7 +56,8 @@ struct Verify: ParsableCommand {
                 Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
                                                 style: TextStyle(useColor: options.useColor()), verbose: verbose))
             }
-            if let error = inspection.readError, error.layer != .payload { return 2 }
+            // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
+            if inspection.readError != nil { return 2 }
             return inspection.isValid ? 0 : 1
         }
     }

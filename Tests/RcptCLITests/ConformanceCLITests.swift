@@ -49,6 +49,29 @@ struct ConformanceCLITests {
         #expect((scores["policy"]?["total"] ?? 0) > 10)
     }
 
+    @Test func verifyAndDumpAgreeOnWhatIsUnreadableForEveryMutation() throws {
+        let workspace = try #require(Self.workspace)
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json"))) as? [String: Any])
+        for entry in try #require(manifest["mutations"] as? [[String: Any]]) {
+            let name = try #require(entry["name"] as? String)
+            let path = workspace.directory.appendingPathComponent("suite/\(try #require(entry["file"] as? String))").path
+            let verify = try CLI.run(["verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
+                                      "--app-version", "246", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF",
+                                      "--format", "json", path])
+            let dump = try CLI.run(["dump", "--root", Self.root, "--format", "json", path])
+            // 2 exactly when the receipt could not be read to its end, whichever layer stopped: dump says the same.
+            #expect((verify.status == 2) == (dump.status == 2), "\(name): verify \(verify.status), dump \(dump.status)")
+            let report = try #require(try JSONSerialization.jsonObject(with: verify.stdoutBytes) as? [String: Any])
+            #expect((verify.status == 2) == !(report["error"] is NSNull || report["error"] == nil), "\(name)")
+            if entry["expected"] as? String == "accept" {
+                #expect(verify.status == 0, "\(name): \(verify.status)")
+            } else {
+                #expect([1, 2].contains(verify.status), "\(name): \(verify.status)")
+            }
+        }
+    }
+
     @Test func countsACrashingValidatorsCrashesAsFailures() throws {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/crash_on_mutations.sh").path
         let (status, report) = try Self.conformance("\(script) {}")

@@ -29,3 +29,33 @@ struct GoldenOutputTests {
         CLI.expectGolden(result.stdout, golden)
     }
 }
+
+@Suite("The receipt object reads like Apple's JSON")
+struct ReceiptObjectTests {
+    /// Apple's verifyReceipt JSON leaves out a date with no value, so `select(.cancellation_date)` selects refunds
+    /// only: the `receipt` object does the same and lists such fields under `empty`, which `rcpt build` reads back.
+    @Test(arguments: Fixtures.realReceiptNames)
+    func leavesOutEmptyDatesAndListsThem(_ name: String) throws {
+        let result = try CLI.run(["dump", "--format", "json", "Corpus/receipts/\(name)"])
+        let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        let receipt = try #require(document["receipt"] as? [String: Any])
+        let objects = [receipt] + ((receipt["in_app"] as? [[String: Any]]) ?? [])
+        for object in objects {
+            for (key, value) in object where key.hasSuffix("_date") || key.hasPrefix("date_") {
+                #expect((value as? String) != "", "\(name): \(key) is an empty string")
+            }
+            for field in (object["empty"] as? [String]) ?? [] {
+                #expect(object[field] == nil, "\(name): \(field) is both listed as empty and present")
+            }
+        }
+    }
+
+    @Test func cancellationDateAppearsOnlyOnRefunds() throws {
+        let result = try CLI.run(["dump", "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        let records = try #require((document["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])
+        #expect(records.count == 6)
+        #expect(records.allSatisfy { $0["cancellation_date"] == nil })
+        #expect(records.allSatisfy { ($0["empty"] as? [String])?.contains("cancellation_date") == true })
+    }
+}
