@@ -35,10 +35,16 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
 
 /// Where in a receipt a kind of finding belongs.
 public enum FindingLayer: String, Sendable, Hashable, CaseIterable {
-    case container, signature, chain, content, payload, values, encoding
+    case input, container, signature, chain, content, payload, values, encoding
 }
 
 extension FindingCode {
+    // MARK: - input
+
+    public static let inputRepaired = FindingCode(
+        "input-repaired", .info, .input,
+        "pasted text was repaired before decoding (quotes, byte order mark, percent-escapes, spaces that were +)")
+
     // MARK: - container
 
     public static let trailingBytes = FindingCode(
@@ -227,6 +233,7 @@ extension FindingCode {
 
     /// Every code, in the README's order.
     public static let all: [FindingCode] = [
+        .inputRepaired,
         .trailingBytes, .pkcs7ExtraContent, .pkcs7ExtraAlgorithmFields, .containerLimitExceeded,
         .certificateUndecodable, .crlUndecodable, .contentTypeNotData, .contentDetached, .noSigner, .multipleSigners,
         .signerCertificateMissing, .signatureUnsupportedDigest, .digestAlgorithmNotDeclared,

@@ -21,27 +21,49 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(message) (\(code))" }
 }
 
+/// The receipt bytes found in an input, the format they were found in, and any harmless damage repaired on the way.
+public struct DecodedInput: Sendable, Hashable {
+    public var bytes: [UInt8]
+    public var format: InputFormat
+    /// What was repaired (quotes, a byte order mark, percent-escapes, spaces that were `+` …), one phrase each.
+    public var repairs: [String]
+}
+
 /// Unwraps receipt bytes from whatever the user pasted or saved: raw DER/BER, base64 (whitespace allowed), PEM,
-/// or a verifyReceipt JSON request body. Auto-detects unless a format is forced.
+/// a verifyReceipt request body, or a verifyReceipt response's `latest_receipt`. Auto-detects unless a format is
+/// forced. Harmless damage to pasted text is repaired and reported; other documents (a StoreKit 2 JWS, a server
+/// notification) are named, with what to do instead.
 public enum InputDecoder {
     /// The receipt bytes and the format they were found in.
-    public static func decode(_ input: [UInt8], as forced: InputFormat? = nil)
-        -> Result<(bytes: [UInt8], format: InputFormat), InputError>
-    {
-        let format = forced ?? detect(input)
-        switch format {
+    public static func decode(_ input: [UInt8], as forced: InputFormat? = nil) -> Result<DecodedInput, InputError> {
+        if forced == .binary || (forced == nil && input.first == 0x30) {
+            guard !input.isEmpty else { return .failure(InputError("input-empty", "the input is empty")) }
+            return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
+        }
+        let unwrapped = PastedText.unwrap(input)
+        let text = unwrapped.text
+        func found(_ bytes: [UInt8], _ format: InputFormat, _ more: [String] = []) -> Result<DecodedInput, InputError> {
+            .success(DecodedInput(bytes: bytes, format: format, repairs: unwrapped.repairs + more))
+        }
+        switch forced ?? detect(text) {
         case .binary:
             guard !input.isEmpty else { return .failure(InputError("input-empty", "the input is empty")) }
-            return .success((input, .binary))
+            if let error = diagnoseText(text) { return .failure(error) }
+            return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         case .base64:
-            guard let bytes = Base64.decode(input), bytes.first == 0x30 else {
-                return .failure(notAReceipt(input))
+            let plain = Base64.decode(text)
+            if let plain, PastedText.isWholeElement(plain) { return found(plain, .base64) }
+            // Damaged on the way (percent-escapes, + turned into spaces): repaired when that makes it whole.
+            if let repaired = PastedText.repairBase64(text), let bytes = Base64.decode(repaired.text),
+               PastedText.isWholeElement(bytes) {
+                return found(bytes, .base64, repaired.repairs)
             }
-            return .success((bytes, .base64))
+            if let plain, plain.first == 0x30 { return found(plain, .base64) }
+            return .failure(diagnoseText(text) ?? notAReceipt(text))
         case .pem:
-            return decodePEM(input).map { ($0, .pem) }
+            return decodePEM(text).flatMap { found($0, .pem) }
         case .jsonRequest:
-            return decodeJSONRequest(input).map { ($0, .jsonRequest) }
+            return decodeJSON(text).flatMap { found($0.bytes, .jsonRequest, $0.repairs) }
         }
     }
 
@@ -51,8 +73,24 @@ public enum InputDecoder {
         if input.first == 0x30 { return .binary }
         if first == UInt8(ascii: "{") { return .jsonRequest }
         if first == UInt8(ascii: "-"), startsWith(input.drop(while: isWhitespace), "-----BEGIN") { return .pem }
-        if input.allSatisfy({ isBase64Character($0) || isWhitespace($0) }) { return .base64 }
+        if input.allSatisfy({ isBase64Character($0) || isWhitespace($0) || $0 == UInt8(ascii: "%") }) { return .base64 }
         return .binary
+    }
+
+    /// Why a text input is not a receipt, in words: another kind of document, or base64 with text after it. Nil
+    /// for input that is not text at all (the container reader says what is wrong with it).
+    static func diagnoseText(_ text: [UInt8]) -> InputError? {
+        guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || isWhitespace($0) }),
+              String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
+        else { return nil }
+        if let other = PastedText.otherDocument(text) { return other }
+        // Base64 lines followed by other text: a signature or a note pasted with it.
+        if let offset = PastedText.textAfterBase64(text) {
+            let rest = String(decoding: text[offset...].prefix(40), as: UTF8.self).filter { !$0.isNewline }
+            return InputError("base64-followed-by-text",
+                              "the input is base64 followed by other text at offset \(offset) (\"\(rest)\"): paste the base64 alone")
+        }
+        return notAReceipt(text)
     }
 
     // MARK: - PEM
@@ -87,26 +125,42 @@ public enum InputDecoder {
 
     // MARK: - verifyReceipt JSON
 
-    /// The receipt of a verifyReceipt request body: the string value of its one top-level `receipt-data` member.
-    /// A duplicated member, or one only inside a nested object or array, is refused: strict JSON readers disagree
-    /// on which copy counts.
-    static func decodeJSONRequest(_ input: [UInt8]) -> Result<[UInt8], InputError> {
+    /// The receipt in a JSON document: the string value of a verifyReceipt request body's one top-level
+    /// `receipt-data` member, or of a verifyReceipt response's `latest_receipt` (reported as a repair). A duplicated
+    /// member, or one only inside a nested object or array, is refused: strict JSON readers disagree on which copy
+    /// counts. A server notification is named.
+    static func decodeJSON(_ input: [UInt8]) -> Result<(bytes: [UInt8], repairs: [String]), InputError> {
         let body: JSONRequestBody
-        switch JSONRequestBody.scan(input, key: "receipt-data") {
+        switch JSONRequestBody.scan(input, keys: ["receipt-data", "latest_receipt", "signedPayload", "status"]) {
         case .failure(let error):
             if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
             return .failure(error)
         case .success(let scanned): body = scanned
         }
-        if body.topLevel.count > 1 {
-            let offsets = body.topLevel.map { String($0.offset) }.joined(separator: ", ")
-            return .failure(InputError("json-duplicate-receipt-data",
-                                       "the JSON body has \(body.topLevel.count) top-level \"receipt-data\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"))
+        var key = "receipt-data"
+        var repairs: [String] = []
+        if body.topLevel(key).isEmpty, body.firstNested(key) == nil, !body.topLevel("latest_receipt").isEmpty {
+            key = "latest_receipt"
+            repairs.append("read latest_receipt of a verifyReceipt response (Apple's receipt object beside it is its own decoding)")
         }
-        guard let member = body.topLevel.first else {
-            if let nested = body.firstNested {
+        let members = body.topLevel(key)
+        if members.count > 1 {
+            let offsets = members.map { String($0.offset) }.joined(separator: ", ")
+            return .failure(InputError("json-duplicate-receipt-data",
+                                       "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"))
+        }
+        guard let member = members.first else {
+            if let nested = body.firstNested("receipt-data") {
                 return .failure(InputError("json-receipt-data-nested",
                                            "\"receipt-data\" appears only inside a nested object or array (at offset \(nested)); a verifyReceipt request has it at the top level, and only that member is read"))
+            }
+            if !body.topLevel("signedPayload").isEmpty {
+                return .failure(InputError("input-is-notification",
+                                           "this is an App Store Server Notification V2 ({\"signedPayload\": …}, a JWS), not an App Store receipt: its transaction is a StoreKit 2 JWS; rcpt reads PKCS#7 receipts"))
+            }
+            if !body.topLevel("status").isEmpty {
+                return .failure(InputError("input-is-verify-receipt-response",
+                                           "this is a verifyReceipt response without latest_receipt: its receipt object is Apple's decoding, not the signed receipt; pass the receipt-data that was sent, or a response that carries latest_receipt"))
             }
             if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
             return .failure(InputError("json-no-receipt-data",
@@ -114,12 +168,12 @@ public enum InputDecoder {
         }
         guard let value = member.value else {
             return .failure(InputError("json-no-receipt-data",
-                                       "the top-level \"receipt-data\" member at offset \(member.offset) is not a string"))
+                                       "the top-level \"\(key)\" member at offset \(member.offset) is not a string"))
         }
         guard let bytes = Base64.decode(value), !bytes.isEmpty else {
-            return .failure(InputError("json-invalid-base64", "\"receipt-data\" is not valid base64"))
+            return .failure(InputError("json-invalid-base64", "\"\(key)\" is not valid base64"))
         }
-        return .success(bytes)
+        return .success((bytes, repairs))
     }
 
     /// The error for a legacy iOS 6-style transaction receipt, if `input` is one.

@@ -1,6 +1,7 @@
-/// The top-level members of a verifyReceipt request body, read with a bounded, non-recursive scan of the whole
-/// JSON text: every member named `receipt-data` is found (its name compared after unescaping, as a JSON reader
-/// would), at the top level or nested, so a body that strict readers would read differently is refused.
+/// The members of interest of a JSON body (a verifyReceipt request or response, a notification), read with a
+/// bounded, non-recursive scan of the whole JSON text: every member with one of the wanted names is found (names
+/// compared after unescaping, as a JSON reader would), at the top level or nested, so a body that strict readers
+/// would read differently is refused.
 struct JSONRequestBody {
     /// The deepest nesting of objects and arrays scanned.
     static let maximumDepth = 512
@@ -11,20 +12,26 @@ struct JSONRequestBody {
         var value: [UInt8]?
     }
 
-    /// `receipt-data` members of the top-level object, in order.
-    var topLevel: [Member] = []
-    /// The offset of the first `receipt-data` member inside a nested object, if any.
-    var firstNested: Int?
+    /// Wanted members of the top-level object, by name, in order.
+    private var topLevelMembers: [String: [Member]] = [:]
+    /// The offset of the first wanted member inside a nested object, by name.
+    private var nestedOffsets: [String: Int] = [:]
+
+    /// The top-level members named `key`, in order.
+    func topLevel(_ key: String) -> [Member] { topLevelMembers[key] ?? [] }
+
+    /// Where the first member named `key` inside a nested object or array is, if there is one.
+    func firstNested(_ key: String) -> Int? { nestedOffsets[key] }
 
     private enum Container { case object, array }
 
     /// Scans `input`; fails with an offset on malformed JSON or nesting past `maximumDepth`.
-    static func scan(_ input: [UInt8], key: String) -> Result<JSONRequestBody, InputError> {
-        let wanted = Array(key.utf8)
+    static func scan(_ input: [UInt8], keys: Set<String>) -> Result<JSONRequestBody, InputError> {
+        let wanted = Set(keys.map { Array($0.utf8) })
         var body = JSONRequestBody()
         var stack: [Container] = []
         var expectingKey = false
-        var pendingKey: (offset: Int, matches: Bool)?
+        var pendingKey: (offset: Int, name: String?)?
         var sawRoot = false
         var position = 0
         func failure(_ what: String) -> Result<JSONRequestBody, InputError> {
@@ -57,21 +64,21 @@ struct JSONRequestBody {
                 position = end
                 if expectingKey, stack.last == .object {
                     expectingKey = false
-                    let matches = text == wanted
-                    pendingKey = (start, matches)
-                    if matches, stack.count > 1, body.firstNested == nil { body.firstNested = start }
+                    let name = wanted.contains(text) ? String(decoding: text, as: UTF8.self) : nil
+                    pendingKey = (start, name)
+                    if let name, stack.count > 1, body.nestedOffsets[name] == nil { body.nestedOffsets[name] = start }
                 } else {
                     if stack.isEmpty { return failure("the body is a string, not an object") }
-                    if let key = pendingKey, key.matches, stack.count == 1 {
-                        body.topLevel.append(Member(offset: key.offset, value: text))
+                    if let key = pendingKey, let name = key.name, stack.count == 1 {
+                        body.topLevelMembers[name, default: []].append(Member(offset: key.offset, value: text))
                     }
                     pendingKey = nil
                 }
             default:
                 // A number, true, false or null: skip to the next structural byte.
                 if stack.isEmpty { return failure("the body is not an object") }
-                if let key = pendingKey, key.matches, stack.count == 1 {
-                    body.topLevel.append(Member(offset: key.offset, value: nil))
+                if let key = pendingKey, let name = key.name, stack.count == 1 {
+                    body.topLevelMembers[name, default: []].append(Member(offset: key.offset, value: nil))
                 }
                 pendingKey = nil
                 while position < input.count, !isStructural(input[position]) { position += 1 }

@@ -46,13 +46,14 @@ public enum Inspector {
         case .success(let decoded):
             bytes = decoded.bytes
             inspection.input.format = decoded.format.rawValue
+            inspection.findings += decoded.repairs.map { Finding(.inputRepaired, at: 0, "the input \($0)") }
         }
         let receipt = Receipt.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.findings.contains { $0.kind.layer == .encoding } ? "ber" : "der"
         }
-        inspection.findings = receipt.findings
+        inspection.findings += receipt.findings
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
         for report in inspection.certificates where report.decodeError != nil {
             inspection.findings.append(Finding(.certificateUndecodable, at: report.embedded.offset,

@@ -76,3 +76,60 @@ struct InputDecoderTests {
         #expect(Base64.decode(Array("AB*C".utf8)) == nil)
     }
 }
+
+@Suite("Receipts pasted from logs, forms and emails")
+struct PastedInputTests {
+    static let receipt = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+    static let base64 = Base64.encode(receipt)
+
+    static func decoded(_ text: String) throws -> DecodedInput { try InputDecoder.decode(Array(text.utf8)).get() }
+
+    @Test func putsBackPlusSignsThatBecameSpaces() throws {
+        #expect(Self.base64.contains("+"))
+        let damaged = Self.base64.replacingOccurrences(of: "+", with: " ")
+        let result = try Self.decoded(damaged)
+        #expect(result.bytes == Self.receipt)
+        #expect(result.repairs.contains { $0.contains("'+'") })
+    }
+
+    @Test(arguments: [
+        ("quotes", "\"\(base64)\"", "quotes"),
+        ("single quotes and a newline", "'\(base64)'\n", "quotes"),
+        ("byte order mark", "\u{FEFF}\(base64)", "byte order mark"),
+        ("percent-escapes", base64.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
+            .replacingOccurrences(of: "=", with: "%3D"), "percent"),
+    ])
+    func repairsHarmlessDamageAndSaysSo(_ name: String, _ text: String, _ repair: String) throws {
+        let result = try Self.decoded(text)
+        #expect(result.bytes == Self.receipt, "\(name)")
+        #expect(result.repairs.contains { $0.contains(repair) }, "\(name): \(result.repairs)")
+    }
+
+    @Test func cleanBase64NeedsNoRepair() throws {
+        #expect(try Self.decoded(Self.base64).repairs.isEmpty)
+        #expect(try InputDecoder.decode(Self.receipt).get().repairs.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("a signature after the base64", "\(base64)\n--\nSent from my phone\n", "base64-followed-by-text"),
+        ("a StoreKit 2 JWS", "eyJhbGciOiJFUzI1NiJ9.eyJidW5kbGVJZCI6ImNvbS5leGFtcGxlIn0.c2lnbmF0dXJl", "input-is-jws"),
+        ("a notification", #"{"signedPayload":"eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}"#, "input-is-notification"),
+        ("a response without latest_receipt", #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x"}}"#,
+         "input-is-verify-receipt-response"),
+        ("prose", "hello, here is my receipt: none", "not-a-receipt"),
+    ])
+    func namesWhatIsNotAReceipt(_ name: String, _ text: String, _ code: String) {
+        guard case .failure(let error) = InputDecoder.decode(Array(text.utf8)) else {
+            Issue.record("\(name): accepted")
+            return
+        }
+        #expect(error.code == code, "\(name): \(error)")
+    }
+
+    @Test func readsTheLatestReceiptOfAVerifyReceiptResponse() throws {
+        let response = #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x","in_app":[]},"latest_receipt":"\#(Self.base64)"}"#
+        let result = try Self.decoded(response)
+        #expect(result.bytes == Self.receipt)
+        #expect(result.repairs.contains { $0.contains("latest_receipt") })
+    }
+}

@@ -1,0 +1,159 @@
+/// What people paste instead of a clean receipt file, recognised before the input is decoded: harmless damage that
+/// can be repaired (each repair is reported), and other documents that are named with the next step to take.
+enum PastedText {
+    /// A repaired text and what was done to it.
+    struct Repaired {
+        var text: [UInt8]
+        var repairs: [String]
+    }
+
+    /// Removes a UTF-8 byte order mark, surrounding whitespace and one pair of surrounding quotes.
+    static func unwrap(_ input: [UInt8]) -> Repaired {
+        var text = input[...]
+        var repairs: [String] = []
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) {
+            text = text.dropFirst(3)
+            repairs.append("removed a UTF-8 byte order mark")
+        }
+        if let start = text.firstIndex(where: { !InputDecoder.isWhitespace($0) }),
+           let end = text.lastIndex(where: { !InputDecoder.isWhitespace($0) }) {
+            text = text[start...end]
+        } else {
+            text = text[text.endIndex...]
+        }
+        if text.count >= 2, let first = text.first, let last = text.last, first == last,
+           first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            let inner = text.dropFirst().dropLast()
+            if !inner.contains(first), inner.allSatisfy({ InputDecoder.isBase64Character($0) || InputDecoder.isWhitespace($0) || $0 == UInt8(ascii: "%") }) {
+                text = inner
+                repairs.append("removed the quotes around the base64")
+            }
+        }
+        return Repaired(text: Array(text), repairs: repairs)
+    }
+
+    /// Base64 damaged on its way through a URL or a form: percent-escapes decoded, and spaces that must have been
+    /// `+` (a form-encoded or URL-decoded body) put back. Nil when nothing needed repair.
+    static func repairBase64(_ text: [UInt8]) -> Repaired? {
+        var repaired = text
+        var repairs: [String] = []
+        if let decoded = percentDecoded(repaired) {
+            repaired = decoded
+            repairs.append("decoded percent-escapes (%2B, %2F, %3D)")
+        }
+        if let plus = spacesAsPlus(repaired) {
+            repaired = plus.text
+            repairs.append("put back \(plus.count) '+' that had become spaces (a form-encoded or URL-decoded body)")
+        }
+        return repairs.isEmpty ? nil : Repaired(text: repaired, repairs: repairs)
+    }
+
+    /// `%XX` escapes of base64 characters decoded, when the text has any and every `%` starts one.
+    static func percentDecoded(_ text: [UInt8]) -> [UInt8]? {
+        guard text.contains(UInt8(ascii: "%")) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2]),
+                  InputDecoder.isBase64Character(high << 4 | low)
+            else { return nil }
+            out.append(high << 4 | low)
+            index += 3
+        }
+        return out
+    }
+
+    /// Spaces between two base64 characters replaced by `+`. Base64 never has a space inside a line: where a form
+    /// or a URL decoder turned `+` into a space, the decoded bytes only add up with the `+` put back.
+    static func spacesAsPlus(_ text: [UInt8]) -> (text: [UInt8], count: Int)? {
+        var interior: [Int] = []
+        for index in text.indices.dropFirst().dropLast() where text[index] == UInt8(ascii: " ")
+            && isAlphabet(text[index - 1]) && isAlphabet(text[index + 1]) {
+            interior.append(index)
+        }
+        guard !interior.isEmpty else { return nil }
+        var out = text
+        for index in interior { out[index] = UInt8(ascii: "+") }
+        return (out, interior.count)
+    }
+
+    /// Whether `bytes` are exactly one DER/BER element by its outer header: a SEQUENCE whose definite length
+    /// covers the rest, or an indefinite one. A base64 decode with characters lost or misread fails this.
+    static func isWholeElement(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2, bytes[0] == 0x30 else { return false }
+        let first = Int(bytes[1])
+        if first == 0x80 { return true }
+        if first < 0x80 { return 2 + first == bytes.count }
+        let count = first & 0x7F
+        guard count >= 1, count <= 4, bytes.count >= 2 + count else { return false }
+        var length = 0
+        for index in 0..<count { length = length << 8 | Int(bytes[2 + index]) }
+        return 2 + count + length == bytes.count
+    }
+
+    /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.
+    static func otherDocument(_ text: [UInt8]) -> InputError? {
+        if isCompactJWS(text) {
+            return InputError("input-is-jws",
+                              "this is a JWS (three base64url parts separated by dots, starting eyJ): a StoreKit 2 signed transaction, renewal info or app transaction, not an App Store receipt; rcpt reads PKCS#7 receipts (the app receipt, or verifyReceipt's receipt-data / latest_receipt)")
+        }
+        return nil
+    }
+
+    /// Three non-empty base64url parts separated by dots, the first starting with `eyJ` (`{"` encoded).
+    static func isCompactJWS(_ text: [UInt8]) -> Bool {
+        guard text.starts(with: Array("eyJ".utf8)) else { return false }
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.prefix(2).allSatisfy { !$0.isEmpty }
+            && parts.allSatisfy { $0.allSatisfy { InputDecoder.isBase64Character($0) && $0 != UInt8(ascii: "=") } }
+    }
+
+    /// Where text that is not base64 starts after a block of base64 lines (a signature, a note), when the block
+    /// before it decodes to something that starts like a receipt: the offset of the first line that has a space
+    /// or a character outside the standard base64 alphabet.
+    static func textAfterBase64(_ text: [UInt8]) -> Int? {
+        var lineStart = 0
+        while lineStart < text.count {
+            let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count
+            let line = text[lineStart..<lineEnd].filter { $0 != UInt8(ascii: "\r") }
+            if line.contains(where: { !isStandardAlphabet($0) }) {
+                guard lineStart > 0, let bytes = Base64.decode(text[..<lineStart]), bytes.first == 0x30,
+                      bytes.count >= 64
+                else { return nil }
+                return lineStart
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
+    }
+
+    static func isStandardAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        InputDecoder.isBase64Character(byte) && byte != UInt8(ascii: "=")
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
