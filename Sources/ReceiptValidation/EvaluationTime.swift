@@ -8,13 +8,24 @@ public enum EvaluationTime: Sendable, Hashable {
     case now
     case date(ReceiptDate)
 
-    /// Parses `creation`, `now` or an RFC 3339 date; nil for anything else.
+    /// Parses `creation`, `now`, an RFC 3339 time (`2024-01-31T12:00:00Z`), a date (`2024-01-31`, midnight UTC)
+    /// or epoch milliseconds (`1706702400000`, as verifyReceipt's `_ms` fields); nil for anything else.
     public init?(argument: String) {
         switch argument {
         case "creation": self = .creation
         case "now": self = .now
         default:
-            guard case .success(let date) = ReceiptDate.parse(argument) else { return nil }
+            if !argument.isEmpty, argument.count <= 15, argument.allSatisfy(\.isASCII), argument.allSatisfy(\.isNumber),
+               let milliseconds = Int64(argument) {
+                let seconds = milliseconds / 1000
+                guard case .success(let date) = ReceiptDate.parse(ReceiptDate.format(epochSeconds: seconds)) else {
+                    return nil
+                }
+                self = .date(date)
+                return
+            }
+            let text = argument.count == 10 ? argument + "T00:00:00Z" : argument
+            guard case .success(let date) = ReceiptDate.parse(text) else { return nil }
             self = .date(date)
         }
     }

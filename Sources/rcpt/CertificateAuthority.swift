@@ -28,6 +28,10 @@ struct CertificateAuthority: ParsableCommand {
                 with to test that validators trust only their own root. The apple shape is root → WWDR-like intermediate (with Apple's \
                 intermediate marker extension) → receipt-signing leaf (with the leaf marker extension); the storekit \
                 shape is one self-signed certificate, like Xcode's StoreKit testing. Every subject says TEST-ONLY.
+
+                Examples:
+                  rcpt ca init testca
+                  rcpt ca init --shape storekit --not-after 2020-01-01T00:00:00Z expired-storekit
                 """
         )
 

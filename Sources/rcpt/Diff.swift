@@ -36,6 +36,10 @@ struct Diff: ParsableCommand {
             Exit codes: 0 equal under the chosen options, 1 different, 2 unreadable input (the message says A: or \
             B:) or usage error. A malformed receipt is diffed as far as it could be read, and where reading stopped \
             is shown.
+
+            Examples:
+              rcpt diff old.receipt new.receipt
+              rcpt diff --only receipt --ignore receipt_creation_date a.receipt b.receipt
             """
     )
 

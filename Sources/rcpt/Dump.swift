@@ -16,6 +16,11 @@ struct Dump: ParsableCommand {
 
             Exit codes: 0 every receipt was read completely (whatever its validity; use verify for a verdict), \
             2 unreadable input or usage error.
+
+            Examples:
+              rcpt dump receipt.der
+              pbpaste | rcpt dump --format json | jq '.receipt.in_app[] | select(.cancellation_date)'
+              rcpt dump --format jsonl --jobs 4 receipts/ > receipts.jsonl
             """
     )
 
@@ -26,20 +31,21 @@ struct Dump: ParsableCommand {
         case jsonl
     }
 
-    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input.", valueName: "file"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
+                                 valueName: "file"))
+    var files: [String] = []
 
     @Option(help: "Output format: text, json, or jsonl (one compact JSON object per receipt, for many receipts).")
     var format: Format = .text
 
-    @Option(help: "Threads for --format jsonl (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
+    var jobs: Int?
 
     @OptionGroup var options: ReceiptReadingOptions
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give a receipt file, a directory, or -") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        let files = try InputFiles.orStandardInput(self.files)
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         let several = files.count > 1 || files.contains { isDirectory($0) }
         if several && format != .jsonl {
             throw ValidationError("several receipts are dumped with --format jsonl")
@@ -52,7 +58,7 @@ struct Dump: ParsableCommand {
     func run() throws {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
-            let file = files[0]
+            let file = try InputFiles.orStandardInput(files)[0]
             let inspection = Inspector.inspect(try InputFiles.read(file), options: try options.inspectionOptions())
             switch format {
             case .json, .jsonl:
@@ -67,7 +73,7 @@ struct Dump: ParsableCommand {
 
     func runBatch() throws -> Int32 {
         let paths = BatchDump.expand(files)
-        let batch = BatchDump(paths: paths, jobs: jobs, options: try options.inspectionOptions())
+        let batch = BatchDump(paths: paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: try options.inspectionOptions())
         let showProgress = isatty(STDERR_FILENO) != 0
         let started = Date()
         let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in

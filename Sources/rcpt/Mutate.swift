@@ -15,6 +15,11 @@ struct Mutate: ParsableCommand {
             mutation and a manifest.json saying what each receipt is, what a correct validator must conclude, and \
             the finding `rcpt verify` gives; `rcpt conformance` runs a validator on such a suite. The input is never \
             modified. The same input, CA and --seed always give the same bytes.
+
+            Examples:
+              rcpt mutate --list
+              rcpt mutate real.receipt --mutation foreign-ca --ca testca -o foreign.receipt
+              rcpt mutate real.receipt --all --ca testca --out-dir suite
             """
     )
 

@@ -16,13 +16,29 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case never
 }
 
-extension InputFormat: ExpressibleByArgument {}
+/// The words `--input-format` takes: the ones the dump prints (der, ber, base64, pem, json), and the older names.
+enum InputFormatArgument: String, ExpressibleByArgument, CaseIterable {
+    case der, ber, base64, pem, json
+    case binary
+    case jsonRequest = "json-request"
+
+    var format: InputFormat {
+        switch self {
+        case .der, .ber, .binary: return .binary
+        case .base64: return .base64
+        case .pem: return .pem
+        case .json, .jsonRequest: return .jsonRequest
+        }
+    }
+
+    static var allValueStrings: [String] { ["der", "ber", "base64", "pem", "json"] }
+}
 
 /// How receipts are read and judged: wrapper, trust anchors, evaluation time, and text styling.
 struct ReceiptReadingOptions: ParsableArguments {
     @Option(name: .customLong("input-format"),
-            help: "How the input is wrapped: binary, base64, json-request or pem (default: auto-detect).")
-    var inputFormat: InputFormat?
+            help: "How the input is wrapped: der or ber (raw), base64, pem or json (a verifyReceipt body); default: detected.")
+    var inputFormat: InputFormatArgument?
 
     @Option(name: .customLong("root"),
             help: ArgumentHelp("Trust this root certificate (PEM or DER) instead of the bundled Apple Root CA. Repeatable.",
@@ -30,7 +46,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     var roots: [String] = []
 
     @Option(name: .customLong("at"),
-            help: ArgumentHelp("Evaluate certificates and expiry at: creation (the receipt's creation date), now, or an RFC 3339 date.",
+            help: ArgumentHelp("Evaluate certificates and expiry at: creation (the receipt's creation date), now, an RFC 3339 time, a date (UTC midnight) or epoch milliseconds.",
                                valueName: "time"))
     var at: String = "creation"
 
@@ -42,7 +58,7 @@ struct ReceiptReadingOptions: ParsableArguments {
 
     func validate() throws {
         guard EvaluationTime(argument: at) != nil else {
-            throw ValidationError("--at takes creation, now or an RFC 3339 date such as 2024-01-31T12:00:00Z, not '\(at)'")
+            throw ValidationError("--at takes creation, now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds such as 1706702400000, not '\(at)'")
         }
     }
 
@@ -60,7 +76,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     /// Inspection options from these flags and `expectations`.
     func inspectionOptions(_ expectations: ReceiptExpectations = ReceiptExpectations()) throws -> InspectionOptions {
         InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
-                          inputFormat: inputFormat)
+                          inputFormat: inputFormat?.format)
     }
 
     func useColor() -> Bool {
@@ -81,6 +97,16 @@ private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, 
 
 /// Reading input files.
 enum InputFiles {
+    /// The files to read: the given ones, or standard input ("-") when none is given and it is not a terminal,
+    /// as openssl and jq do.
+    static func orStandardInput(_ files: [String]) throws -> [String] {
+        if !files.isEmpty { return files }
+        guard isatty(STDIN_FILENO) == 0 else {
+            throw ValidationError("give a receipt file (or - for standard input), or pipe one in")
+        }
+        return ["-"]
+    }
+
     /// The bytes of `file`, or of standard input for `-`.
     static func read(_ file: String) throws -> [UInt8] {
         if file == "-" {

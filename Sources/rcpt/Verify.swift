@@ -12,11 +12,17 @@ struct Verify: ParsableCommand {
             attributes every App Store receipt has; --bundle-id, --app-version and --device-id add checks.
 
             Exit codes: 0 valid, 1 invalid (any error-level finding), 2 unreadable input or usage error.
+
+            Examples:
+              rcpt verify --bundle-id com.example.app receipt.der
+              rcpt verify --root Corpus/certs/StoreKitTestCertificate.cer xcode.receipt
+              rcpt verify --at now --format json receipt.der | jq .valid
             """
     )
 
-    @Argument(help: ArgumentHelp("The receipt file, or - for standard input.", valueName: "file"))
-    var file: String
+    @Argument(help: ArgumentHelp("The receipt file, or - for standard input (the default when it is piped).",
+                                 valueName: "file"))
+    var file: String?
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
@@ -45,6 +51,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Console.guarded {
+            let file = try InputFiles.orStandardInput(self.file.map { [$0] } ?? [])[0]
             let input = try InputFiles.read(file)
             let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
                                                    deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID))

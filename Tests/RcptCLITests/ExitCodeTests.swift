@@ -96,7 +96,7 @@ struct ExitCodeTests {
     }
 
     static let usageErrors: [[String]] = [
-        [], ["dump"], ["frobnicate"], ["dump", "--format", "yaml", sandbox], ["verify", "--at", "tomorrow", sandbox],
+        [], ["frobnicate"], ["dump", "--format", "yaml", sandbox], ["verify", "--at", "tomorrow", sandbox],
         ["verify", "--device-id", "xyz", sandbox], ["dump", "--no-such-flag", sandbox],
     ]
 
@@ -105,6 +105,28 @@ struct ExitCodeTests {
         let result = try CLI.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result)")
         #expect(!result.stderr.isEmpty)
+    }
+
+    @Test(arguments: ["dump", "verify"])
+    func readsStandardInputWhenNoFileIsGiven(_ command: String) throws {
+        let result = try CLI.run([command], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("(stdin)"))
+        let empty = try CLI.run([command], stdin: Data())
+        #expect(empty.status == 2)
+        #expect(empty.stdout.contains("empty"))
+    }
+
+    @Test(arguments: [("2015-05-25", 0), ("1432567330000", 0), ("2015-05-25T15:22:10Z", 0), ("2030-01-01", 1)])
+    func evaluationTimeTakesDatesTimesAndMilliseconds(_ time: String, _ status: Int32) throws {
+        let result = try CLI.run(["verify", "--at", time, Self.sandbox])
+        #expect(result.status == status, "\(time): \(result.stdout)")
+    }
+
+    @Test(arguments: [("der", 0), ("base64", 2), ("json", 2), ("binary", 0)])
+    func inputFormatTakesTheWordsTheDumpPrints(_ format: String, _ status: Int32) throws {
+        let result = try CLI.run(["dump", "--input-format", format, Self.sandbox])
+        #expect(result.status == status, "\(format): \(result)")
     }
 
     @Test func missingFilesAndBadRootsExitTwoWithTheirName() throws {
