@@ -215,6 +215,7 @@ public enum DumpJSON {
             json.member("chain", summary.chain.rawValue)
             json.member("anchor", summary.anchor)
             json.member("evaluatedAt", ReceiptDate.format(epochSeconds: summary.evaluatedAt))
+            json.member("evaluatedAtSource", summary.evaluatedAtSource.rawValue)
             json.member("path", strings: summary.path)
             json.member("errors", strings: summary.errors)
         }

@@ -141,7 +141,8 @@ public struct DumpText {
     }
 
     func verification(_ summary: VerificationSummary) -> String {
-        var out = section("Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt))")
+        var out = section("Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt)) "
+                          + "(\(summary.evaluatedAtSource.phrase))")
         out += row("signature", colored(summary.signature.rawValue))
         var chain = colored(summary.chain.rawValue)
         if let anchor = summary.anchor { chain += " → " + TextLayout.safe(anchor) }

@@ -22,6 +22,34 @@ public struct VerificationSummary: Sendable {
     public var anchor: String?
     /// The instant (unix seconds) the chain and expiry were evaluated at.
     public var evaluatedAt: Int64
+    /// Where that instant came from.
+    public var evaluatedAtSource: TimeSource = .creationDate
+
+    /// Where an evaluation time came from.
+    public enum TimeSource: String, Sendable {
+        case creationDate = "creation-date"
+        case now
+        case given
+        case nowForWantOfCreationDate = "now-no-creation-date"
+
+        init(_ time: EvaluationTime) {
+            switch time {
+            case .creation: self = .creationDate
+            case .now: self = .now
+            case .date: self = .given
+            }
+        }
+
+        /// How the text output says it.
+        public var phrase: String {
+            switch self {
+            case .creationDate: return "the receipt's creation date"
+            case .now: return "now"
+            case .given: return "the time given with --at"
+            case .nowForWantOfCreationDate: return "now, for want of a creation date"
+            }
+        }
+    }
     /// Subjects of the chain as built, leaf first.
     public var path: [String]
     public var errors: [String]

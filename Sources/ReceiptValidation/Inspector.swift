@@ -10,6 +10,8 @@ public struct InspectionOptions: Sendable {
     public var anchors: TrustAnchors
     public var time: EvaluationTime
     public var expectations: ReceiptExpectations
+    /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.
+    public var statusTime: EvaluationTime?
     public var inputFormat: InputFormat?
     public var limits: ASN1Limits
     /// Bounds on the SignedData's repeated parts (signers, certificates, CRLs, digest algorithms).
@@ -80,9 +82,13 @@ public enum Inspector {
         inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,
                                             anchors: options.anchors, time: resolved.seconds,
                                             findings: &inspection.findings)
+        inspection.verification?.evaluatedAtSource = resolved.fellBack ? .nowForWantOfCreationDate
+            : VerificationSummary.TimeSource(options.time)
         if options.checksContent {
+            let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: now ?? currentTime()).seconds }
             inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
-                                                       at: resolved.seconds, now: now ?? currentTime())
+                                                       at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
+                                                       now: now ?? currentTime())
         }
         return inspection
     }
@@ -134,8 +140,20 @@ public enum Inspector {
         }
         if !chain.isValid {
             let reason = chain.errors.first ?? "no path to a trusted root"
+            var advice = ""
+            if let expired = ([leaf] + intermediates).filter({ $0.notAfter < time }).min(by: { $0.notAfter < $1.notAfter }),
+               receipt.creationDate.map({ expired.notAfter >= $0.secondsSinceEpoch }) ?? false {
+                let which = expired === leaf ? "The signing certificate" : "The intermediate certificate"
+                advice = ". \(which) expired at "
+                    + "\(ReceiptDate.format(epochSeconds: expired.notAfter)), after the receipt was created: receipts are "
+                    + "validated at their creation date (the default, --at creation); Apple's certificates last about two years"
+            } else if leaf.isSelfIssued, !anchors.certificates.contains(where: { $0.sha256Fingerprint == leaf.sha256Fingerprint }) {
+                advice = ". The signer is a self-signed certificate (\(leaf.subject)): an Xcode (StoreKit testing) receipt "
+                    + "is trusted only with --root and Xcode's StoreKit certificate (Corpus/certs/StoreKitTestCertificate.cer, "
+                    + "or the one Xcode exports)"
+            }
             findings.append(Finding(.chainInvalid, at: certificates[leafIndex].embedded.offset,
-                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(reason)"))
+                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(reason)\(advice)"))
         }
         return summary
     }

@@ -9,8 +9,10 @@ enum ReceiptChecks {
     /// Types an App Store receipt always carries; a receipt without one of them is not one Apple issued.
     static let requiredTypes: [Int64] = [2, 3, 4, 5, 12]
 
-    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64, now: Int64)
-        -> [Finding]
+    /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
+    /// are judged active or expired.
+    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64, statusAt: Int64,
+                      now: Int64) -> [Finding]
     {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
         var findings: [Finding] = []
@@ -31,7 +33,7 @@ enum ReceiptChecks {
         findings += expiry(receipt, payload, at: time)
         var environment: String?
         if case .text(let text)? = payload.first(0)?.value { environment = text }
-        findings += RecordChecks.check(payload, at: time, created: receipt.creationDate,
+        findings += RecordChecks.check(payload, at: statusAt, created: receipt.creationDate,
                                        isXcode: environment == "Xcode")
         return findings
     }

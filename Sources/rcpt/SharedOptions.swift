@@ -50,6 +50,11 @@ struct ReceiptReadingOptions: ParsableArguments {
                                valueName: "time"))
     var at: String = "creation"
 
+    @Option(name: .customLong("status-at"),
+            help: ArgumentHelp("Judge subscriptions active or expired at this time instead (same forms as --at; e.g. now: was it validly issued, and is it active today?).",
+                               valueName: "time"))
+    var statusAt: String?
+
     @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
 
@@ -57,6 +62,9 @@ struct ReceiptReadingOptions: ParsableArguments {
     var compact = false
 
     func validate() throws {
+        if let statusAt, EvaluationTime(argument: statusAt) == nil {
+            throw ValidationError("--status-at takes the same forms as --at, not '\(statusAt)'")
+        }
         guard EvaluationTime(argument: at) != nil else {
             throw ValidationError("--at takes creation, now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds such as 1706702400000, not '\(at)'")
         }
@@ -75,8 +83,10 @@ struct ReceiptReadingOptions: ParsableArguments {
 
     /// Inspection options from these flags and `expectations`.
     func inspectionOptions(_ expectations: ReceiptExpectations = ReceiptExpectations()) throws -> InspectionOptions {
-        InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
-                          inputFormat: inputFormat?.format)
+        var options = InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
+                                        inputFormat: inputFormat?.format)
+        options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
+        return options
     }
 
     func useColor() -> Bool {

@@ -129,6 +129,28 @@ struct ExitCodeTests {
         #expect(result.status == status, "\(format): \(result)")
     }
 
+    @Test func verdictsSayWhyAndWhatToDo() throws {
+        let today = try CLI.run(["verify", "--at", "now", "Corpus/receipts/tpinappreceipt-sandbox-g5.receipt"])
+        #expect(today.status == 1)
+        #expect(today.stdout.contains("(now)"))
+        #expect(today.stdout.contains("The signing certificate expired at 2026-08-23T14:50:02Z, after the receipt was created"))
+        #expect(today.stdout.contains("receipts are validated at their creation date"))
+        let atCreation = try CLI.run(["verify", "Corpus/receipts/tpinappreceipt-sandbox-g5.receipt"])
+        #expect(atCreation.stdout.contains("(the receipt's creation date)"))
+        let xcode = try CLI.run(["verify", Self.xcode])
+        #expect(xcode.stdout.contains("trusted only with --root and Xcode's StoreKit certificate"))
+    }
+
+    @Test func judgesSubscriptionsAtTheStatusTime() throws {
+        let result = try CLI.run(["verify", "-v", "--status-at", "2015-05-26T04:00:00Z", Self.sandbox])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Verification at 2015-05-25T15:22:10Z (the receipt's creation date)"))
+        #expect(result.stdout.contains("is not active at 2015-05-26T04:00:00Z"))
+        let atCreation = try CLI.run(["verify", "-v", Self.sandbox])
+        #expect(atCreation.stdout.contains("is active at 2015-05-25T15:22:10Z"))
+        #expect(try CLI.run(["verify", "--status-at", "soon", Self.sandbox]).status == 2)
+    }
+
     @Test func missingFilesAndBadRootsExitTwoWithTheirName() throws {
         let missing = try CLI.run(["dump", "no/such/receipt"])
         #expect(missing.status == 2)
