@@ -12,6 +12,9 @@ public struct DumpText {
     /// Raw values longer than this many bytes are shown truncated (the JSON output always has them whole).
     public var rawPreviewBytes: Int
 
+    /// Only the header and the summary.
+    public var brief = false
+
     public init(style: TextStyle, rawPreviewBytes: Int = 32) {
         self.style = style
         self.rawPreviewBytes = rawPreviewBytes
@@ -29,6 +32,11 @@ public struct DumpText {
         var out = ""
         let input = inspection.input
         out += style.bold("Receipt") + " \(TextLayout.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
+        out += DumpSummary(style: style).render(inspection)
+        if brief {
+            sink(out)
+            return
+        }
         if let receipt = inspection.receipt {
             out += container(receipt)
             out += certificates(inspection.certificates)

@@ -41,6 +41,9 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
 
+    @Flag(help: "Text output: only the summary (who the receipt is for, the verdict, the purchases).")
+    var brief = false
+
     @OptionGroup var options: ReceiptReadingOptions
 
     func validate() throws {
@@ -64,8 +67,9 @@ struct Dump: ParsableCommand {
             case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
             case .text:
-                DumpText(style: TextStyle(useColor: options.useColor()))
-                    .stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
+                var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
+                renderer.brief = brief
+                renderer.stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
             }
             return inspection.readError == nil ? 0 : 2
         }

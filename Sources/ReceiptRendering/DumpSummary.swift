@@ -1,0 +1,107 @@
+import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptValidation
+
+/// The top of the text dump, for a support engineer: who the receipt is for, the verdict in one line, and the
+/// purchases as a table sorted by purchase date (at most `maximumRows`; the full listing follows it).
+struct DumpSummary {
+    let style: TextStyle
+    /// The most purchases listed (the most recent ones when there are more).
+    static let maximumRows = 100
+
+    func render(_ inspection: Inspection) -> String {
+        var out = "\n" + style.bold("Summary") + "\n"
+        let payload = inspection.receipt?.payload
+        func text(_ type: Int64) -> String {
+            switch payload?.first(type)?.value {
+            case .text(let value)?: return TextLayout.safe(value)
+            case .date(let value, _)?: return value.isEmpty ? "-" : TextLayout.safe(value)
+            case .integer(let number)?: return String(number)
+            default: return "-"
+            }
+        }
+        for (label, type) in [("bundle id", Int64(2)), ("environment", 0), ("app version", 3),
+                              ("original version", 19), ("created", 12)] {
+            out += "  " + style.dim(TextLayout.rightPad(label, 18)) + text(type) + "\n"
+        }
+        out += "  " + style.dim(TextLayout.rightPad("verdict", 18)) + verdict(inspection) + "\n"
+        if let payload { out += purchases(payload) }
+        return out
+    }
+
+    /// "valid", or "invalid: code, code …", or "unreadable: why".
+    func verdict(_ inspection: Inspection) -> String {
+        if let error = inspection.readError {
+            return style.red("unreadable") + ": " + TextLayout.safe(error.message)
+        }
+        let errors = inspection.findings.filter { $0.severity == .error }.map(\.code)
+        guard !errors.isEmpty else { return style.green("valid") }
+        var unique: [String] = []
+        for code in errors where !unique.contains(code) { unique.append(code) }
+        let shown = unique.prefix(5).joined(separator: ", ") + (unique.count > 5 ? ", …" : "")
+        return style.red("invalid") + " (\(errors.count) error\(errors.count == 1 ? "" : "s"): \(shown))"
+    }
+
+    struct Row {
+        var purchased: Int64
+        var cells: [String]
+    }
+
+    func purchases(_ payload: ReceiptPayload) -> String {
+        let records = payload.inAppRecords
+        guard !records.isEmpty else { return "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "none\n" }
+        // Purchase dates first (views, no allocation), then rows only for the records shown.
+        var dated: [(purchased: Int64, index: Int)] = []
+        dated.reserveCapacity(records.count)
+        for index in records.indices {
+            var purchased = Int64.min
+            records[index].forEachView { view in
+                if view.type == 1704, purchased == Int64.min, case .date(_, let date?) = view.value {
+                    purchased = date.secondsSinceEpoch
+                }
+            }
+            dated.append((purchased, index))
+        }
+        dated.sort { ($0.purchased, $0.index) < ($1.purchased, $1.index) }
+        let shown = dated.suffix(Self.maximumRows)
+        let header = ["product", "transaction", "purchased", "expires", "refunded", "trial"]
+        var rows: [[String]] = [header]
+        for entry in shown {
+            let record = records[entry.index]
+            var cells = [String](repeating: "-", count: header.count)
+            for attribute in record.attributes {
+                guard let type = attribute.type else { continue }
+                let column: Int
+                switch type {
+                case 1702: column = 0
+                case 1703: column = 1
+                case 1704: column = 2
+                case 1708: column = 3
+                case 1712: column = 4
+                case 1713: column = 5
+                default: continue
+                }
+                guard cells[column] == "-" else { continue }
+                switch attribute.value {
+                case .text(let value): cells[column] = TextLayout.safe(value)
+                case .date(let value, _): cells[column] = value.isEmpty ? "-" : TextLayout.safe(value)
+                case .integer(let number) where column == 5: cells[column] = number == 1 ? "yes" : number == 0 ? "no" : String(number)
+                case .boolean(let flag) where column == 5: cells[column] = flag ? "yes" : "no"
+                case .integer(let number): cells[column] = String(number)
+                default: cells[column] = "?"
+                }
+            }
+            rows.append(cells)
+        }
+        let widths = header.indices.map { column in min(44, rows.map { $0[column].count }.max() ?? 0) }
+        var out = "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "\(records.count), by purchase date"
+            + (records.count > shown.count ? " (the \(shown.count) most recent)" : "") + "\n"
+        for (index, row) in rows.enumerated() {
+            var line = row.enumerated().map { column, cell in TextLayout.rightPad(cell, widths[column]) }
+                .joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += "    " + (index == 0 ? style.dim(line) : line) + "\n"
+        }
+        return out
+    }
+}
