@@ -24,15 +24,30 @@ public struct Finding: Sendable, Hashable {
     /// Absolute byte offset in the input, when the finding has a place.
     public var offset: Int?
     public var message: String
+    /// Facts a machine reads without parsing the message (`product_id`, `expires_date` …), in order.
+    public var fields: [FindingField]
 
     /// A finding of `kind`, with its default severity unless `severity` is given.
-    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?, _ message: String) {
+    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?, _ message: String,
+                fields: [FindingField] = []) {
         self.kind = kind
         self.severity = severity ?? kind.severity
         self.offset = offset
         self.message = message
+        self.fields = fields
     }
 
     /// The stable kebab-case code, e.g. "chain-invalid".
     public var code: String { kind.rawValue }
+}
+
+/// One named fact of a finding, as text (JSON shows it under `fields`).
+public struct FindingField: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
 }

@@ -93,6 +93,15 @@ public enum DumpJSON {
             json.member("code", finding.code)
             json.member("offset", finding.offset)
             json.member("message", finding.message)
+            if !finding.fields.isEmpty {
+                json.key("fields")
+                json.object { json in
+                    for field in finding.fields {
+                        json.key(named: field.name)
+                        json.string(field.value)
+                    }
+                }
+            }
         }
     }
 

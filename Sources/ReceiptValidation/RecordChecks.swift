@@ -20,7 +20,7 @@ enum RecordChecks {
     /// Xcode has been seen writing in local time with a `Z` suffix, so a date after creation is only a warning.
     static func check(_ payload: ReceiptPayload, at time: Int64, created: ReceiptDate?, isXcode: Bool) -> [Finding] {
         var findings: [Finding] = []
-        var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int)] = [:]
+        var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int, transaction: String?)] = [:]
         var productOrder: [String] = []
         // One record at a time, straight from the views: nothing per record outlives its checks.
         payload.withViews { views in
@@ -55,9 +55,13 @@ enum RecordChecks {
                 }
                 let product: String
                 if case .text(let name)? = first(1702)?.value { product = name } else { product = "?" }
+                let transaction = record.transaction?.display
                 if case .date(_, let cancelled?)? = first(1712)?.value {
                     findings.append(Finding(.purchaseCancelled, at: record.offset,
-                                            "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)"))
+                                            "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)",
+                                            fields: [FindingField("product_id", product),
+                                                     FindingField("cancellation_date", cancelled.rfc3339UTC)]
+                                                + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
                     continue
                 }
                 guard case .date(_, let expires?)? = first(1708)?.value else { continue }
@@ -69,11 +73,11 @@ enum RecordChecks {
                 }
                 if let known = latest[product] {
                     if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
-                        latest[product] = (expires, purchase, record.offset)
+                        latest[product] = (expires, purchase, record.offset, transaction)
                     }
                 } else {
                     productOrder.append(product)
-                    latest[product] = (expires, purchase, record.offset)
+                    latest[product] = (expires, purchase, record.offset, transaction)
                 }
             }
         }
@@ -83,7 +87,10 @@ enum RecordChecks {
             let started = (state.purchase?.secondsSinceEpoch ?? Int64.min) <= time
             let active = state.expires.secondsSinceEpoch > time && started
             findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
-                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))"))
+                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))",
+                                    fields: [FindingField("product_id", product),
+                                             FindingField("expires_date", state.expires.rfc3339UTC)]
+                                        + (state.transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
         }
         return findings
     }

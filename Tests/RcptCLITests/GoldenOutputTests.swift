@@ -62,3 +62,17 @@ struct ReceiptObjectTests {
         #expect(records.allSatisfy { ($0["empty"] as? [String])?.contains("cancellation_date") == true })
     }
 }
+
+@Suite("Subscription findings carry structured fields")
+struct FindingFieldTests {
+    @Test func subscriptionFindingsNameProductExpiryAndTransaction() throws {
+        let result = try CLI.run(["verify", "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let subscription = try #require(findings.first { $0["code"] as? String == "subscription-active" })
+        let fields = try #require(subscription["fields"] as? [String: String])
+        #expect(fields["product_id"] == "com.cocoanetics.EmmiView.OneMonth")
+        #expect(fields["expires_date"] == "2015-05-26T03:06:02Z")
+        #expect(fields["transaction_id"] == "1000000156578120")
+    }
+}
