@@ -7,8 +7,32 @@ public enum VerifyReport {
     public static let schema = "rcpt.verify/1"
 
     public static func json(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+        document(inspection, file: nil, pretty: pretty)
+    }
+
+    /// One compact line of `rcpt.verify/1` with a leading `file` member, for many receipts.
+    public static func jsonLine(_ inspection: Inspection, file: String) -> [UInt8] {
+        document(inspection, file: file, pretty: false)
+    }
+
+    /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
+    public static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
+        let shown = TextLayout.safe(name)
+        if let error = inspection.readError {
+            return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"
+        }
+        guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
+        var codes: [String] = []
+        for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
+            codes.append(finding.code)
+        }
+        return style.red("invalid") + " \(shown): \(codes.joined(separator: ", "))\n"
+    }
+
+    static func document(_ inspection: Inspection, file: String?, pretty: Bool) -> [UInt8] {
         var json = JSONWriter(pretty: pretty)
         json.object { json in
+            if let file { json.member("file", file) }
             json.member("schema", schema)
             DumpJSON.writeInput(inspection.input, to: &json)
             json.member("valid", inspection.isValid)

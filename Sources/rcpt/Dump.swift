@@ -41,6 +41,9 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
 
+    @Flag(help: "With --format jsonl: descend into subdirectories of the directories given.")
+    var recursive = false
+
     @Flag(help: "Text output: only the summary (who the receipt is for, the verdict, the purchases).")
     var brief = false
 
@@ -76,22 +79,8 @@ struct Dump: ParsableCommand {
     }
 
     func runBatch() throws -> Int32 {
-        let paths = BatchDump.expand(files)
-        let batch = BatchDump(paths: paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, options: try options.inspectionOptions())
-        let showProgress = isatty(STDERR_FILENO) != 0
-        let started = Date()
-        let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in
-            guard showProgress, done == total || done % 100 == 0 else { return }
-            let width = 30
-            let filled = total == 0 ? width : done * width / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-        })
-        let seconds = Date().timeIntervalSince(started)
-        Console.error("\(summary.receipts) receipts: \(summary.read) read (\(summary.valid) valid), "
-                      + "\(summary.unreadable) unreadable, in \(String(format: "%.2f", seconds)) s")
-        return summary.unreadable == 0 ? 0 : 2
+        Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
+                  failsOnInvalid: false, line: BatchInspection.dumpLine)
     }
 
     func isDirectory(_ path: String) -> Bool {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptModel
+import ReceiptRendering
 import ReceiptValidation
 
 /// How a command writes its result.
@@ -103,6 +104,42 @@ struct ReceiptReadingOptions: ParsableArguments {
 /// The C library's read(2), named apart from `InputFiles.read`.
 private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
+}
+
+/// Running one inspection per file over many files and directories.
+enum Batch {
+    /// Expands `files` (descending when `recursive`), runs `batch` with a progress bar on a terminal, then writes to
+    /// standard error what was skipped as not a receipt and a summary that names every file that failed and why.
+    /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
+    static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
+                    failsOnInvalid: Bool, line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
+        let expanded = BatchInspection.expand(files, recursive: recursive)
+        for path in expanded.skipped {
+            Console.error("skipped \(path): its content is clearly not a receipt")
+        }
+        let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                    options: options, line: line)
+        let showProgress = isatty(STDERR_FILENO) != 0
+        let started = Date()
+        let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in
+            guard showProgress, done == total || done % 100 == 0 else { return }
+            let width = 30
+            let filled = total == 0 ? width : done * width / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        })
+        let seconds = Date().timeIntervalSince(started)
+        for failure in summary.failures {
+            Console.error("failed \(TextLayout.safe(failure.path)): \(TextLayout.safe(failure.reason))")
+        }
+        Console.error("\(summary.receipts) receipts: \(summary.read) read (\(summary.valid) valid, "
+                      + "\(summary.read - summary.valid) invalid), \(summary.unreadable) unreadable"
+                      + (expanded.skipped.isEmpty ? "" : ", \(expanded.skipped.count) skipped as not receipts")
+                      + ", in \(String(format: "%.2f", seconds)) s")
+        if summary.unreadable > 0 { return 2 }
+        return failsOnInvalid && summary.valid < summary.read ? 1 : 0
+    }
 }
 
 /// Reading input files.

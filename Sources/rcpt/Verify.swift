@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReceiptRendering
 import ReceiptValidation
 
@@ -20,12 +21,25 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The receipt file, or - for standard input (the default when it is piped).",
+    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
                                  valueName: "file"))
-    var file: String?
+    var files: [String] = []
 
-    @Option(help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    /// How verdicts are written.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+        case jsonl
+    }
+
+    @Option(help: "Output format: text, json, or jsonl (one compact rcpt.verify/1 object per receipt, for many receipts).")
+    var format: Format = .text
+
+    @Flag(help: "Descend into subdirectories of the directories given.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("Threads when verifying several receipts (default: all cores).", valueName: "n"))
+    var jobs: Int?
 
     @OptionGroup var options: ReceiptReadingOptions
 
@@ -44,20 +58,47 @@ struct Verify: ParsableCommand {
     var verbose = false
 
     func validate() throws {
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if format == .json, isBatch {
+            throw ValidationError("several receipts are verified with --format text or jsonl, not json")
+        }
+        if isBatch, files.contains("-") { throw ValidationError("several receipts are read from files, not standard input") }
         if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
         }
     }
 
+    /// Several files, a directory, or jsonl: one line per receipt.
+    var isBatch: Bool {
+        format == .jsonl || files.count > 1 || files.contains { path in
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        }
+    }
+
     func run() throws {
         try Console.guarded {
-            let file = try InputFiles.orStandardInput(self.file.map { [$0] } ?? [])[0]
-            let input = try InputFiles.read(file)
             let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
                                                    deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID))
+            if isBatch {
+                let style = TextStyle(useColor: options.useColor())
+                let jsonl = format == .jsonl
+                return Batch.run(files, recursive: recursive, jobs: jobs,
+                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                    inspection, path in
+                    guard let inspection else {
+                        return jsonl ? BatchInspection.unreadableLine(path, schema: VerifyReport.schema)
+                            : Array((style.red("unreadable") + " \(TextLayout.safe(path)): cannot read the file\n").utf8)
+                    }
+                    return jsonl ? VerifyReport.jsonLine(inspection, file: path)
+                        : Array(VerifyReport.line(inspection, name: path, style: style).utf8)
+                }
+            }
+            let file = try InputFiles.orStandardInput(files)[0]
+            let input = try InputFiles.read(file)
             let inspection = Inspector.inspect(input, options: try options.inspectionOptions(expectations))
             switch format {
-            case .json:
+            case .json, .jsonl:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))
             case .text:
                 Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),

@@ -188,3 +188,64 @@ struct ExitCodeTests {
         }
     }
 }
+
+@Suite("Verifying many receipts")
+struct BatchVerifyTests {
+    /// A directory of real receipts, an Xcode one (invalid without its root), a non-receipt and a subdirectory.
+    static func directory(truncated: Bool) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"),
+                                                withIntermediateDirectories: true)
+        for name in ["kvitto-sandboxReceipt.receipt", "tpinappreceipt-production.receipt",
+                     "apple-xcode-app-receipt-with-transaction.receipt"] {
+            try Data(Fixtures.realReceipt(name)).write(to: directory.appendingPathComponent(name))
+        }
+        try Data(Fixtures.realReceipt("kvitto-receipt.receipt")).write(to: directory.appendingPathComponent("sub/deep.receipt"))
+        try Data("# notes\nnot a receipt\n".utf8).write(to: directory.appendingPathComponent("notes.md"))
+        if truncated {
+            try Data(Fixtures.realReceipt("kvitto-receipt.receipt").prefix(900))
+                .write(to: directory.appendingPathComponent("cut.receipt"))
+        }
+        return directory
+    }
+
+    @Test func namesEveryFailureAndExitsByTheWorstVerdict() throws {
+        let directory = try Self.directory(truncated: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(["verify", directory.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("valid \(directory.path)/kvitto-sandboxReceipt.receipt"))
+        #expect(result.stdout.contains("invalid \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
+        #expect(!result.stdout.contains("deep.receipt"))
+        #expect(result.stderr.contains("skipped \(directory.path)/notes.md"))
+        #expect(result.stderr.contains("failed \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
+        #expect(result.stderr.contains("3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as not receipts"))
+        let trusted = try CLI.run(["verify", directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path,
+                                   directory.appendingPathComponent("tpinappreceipt-production.receipt").path])
+        #expect(trusted.status == 0, "\(trusted)")
+    }
+
+    @Test func anUnreadableReceiptMakesItTwoAndJSONLinesNameEachFile() throws {
+        let directory = try Self.directory(truncated: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(["verify", "--recursive", "--format", "jsonl", directory.path])
+        #expect(result.status == 2)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        var files: [String: Bool] = [:]
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["schema"] as? String == "rcpt.verify/1")
+            files[try #require(object["file"] as? String)] = object["valid"] as? Bool
+        }
+        #expect(files["\(directory.path)/sub/deep.receipt"] == true)
+        #expect(files["\(directory.path)/cut.receipt"] == false)
+        #expect(result.stderr.contains("failed \(directory.path)/cut.receipt: asn1-length-exceeds-input"))
+    }
+
+    @Test func severalReceiptsAreNotOneJSONDocument() throws {
+        let result = try CLI.run(["verify", "--format", "json", ExitCodeTests.sandbox, ExitCodeTests.xcode])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("jsonl"))
+    }
+}

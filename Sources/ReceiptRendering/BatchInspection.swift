@@ -1,0 +1,191 @@
+import Foundation
+import ReceiptModel
+import ReceiptValidation
+import Synchronization
+
+/// Counts of a batch run, and every input that was not valid with why.
+public struct BatchSummary: Sendable, Hashable {
+    public var receipts = 0
+    /// Read completely (valid or not).
+    public var read = 0
+    /// Read completely and valid.
+    public var valid = 0
+    /// Missing, not a receipt, or malformed.
+    public var unreadable = 0
+    /// Each input that was invalid or unreadable, in input order, with the reason in a few words.
+    public var failures: [(path: String, reason: String)] = []
+
+    public static func == (lhs: BatchSummary, rhs: BatchSummary) -> Bool {
+        lhs.receipts == rhs.receipts && lhs.read == rhs.read && lhs.valid == rhs.valid
+            && lhs.unreadable == rhs.unreadable && lhs.failures.map(\.path) == rhs.failures.map(\.path)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(receipts) }
+}
+
+/// Inspects many receipts in parallel and emits one line per input (rendered by `line`), in input order: the
+/// engine of `dump --format jsonl` and of `verify` over several files.
+public struct BatchInspection: Sendable {
+    public var paths: [String]
+    public var jobs: Int
+    public var options: InspectionOptions
+    /// The line for one input: its inspection (nil when the file could not be read) and its path.
+    public var line: @Sendable (Inspection?, String) -> [UInt8]
+
+    public init(paths: [String], jobs: Int, options: InspectionOptions,
+                line: @escaping @Sendable (Inspection?, String) -> [UInt8] = BatchInspection.dumpLine) {
+        self.paths = paths
+        self.jobs = max(1, jobs)
+        self.options = options
+        self.line = line
+    }
+
+    /// A compact `rcpt.dump/1` object with a leading `file` member.
+    public static let dumpLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
+        var json = JSONWriter(pretty: false)
+        guard let inspection else { return unreadableLine(path, schema: DumpJSON.schema) }
+        DumpJSON.write(inspection, file: path, to: &json)
+        return json.bytes + [0x0A]
+    }
+
+    /// The line for a file that could not be read at all.
+    public static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
+        var json = JSONWriter(pretty: false)
+        json.object { json in
+            json.member("file", path)
+            json.member("schema", schema)
+            json.key("error")
+            json.object { json in
+                json.member("layer", "input")
+                json.member("code", "unreadable")
+                json.member("offset", 0)
+                json.member("message", "cannot read \(path)")
+            }
+            json.member("valid", false)
+        }
+        return json.bytes + [0x0A]
+    }
+
+    /// What a directory holds: its files that look like receipts (sorted; descending into subdirectories when
+    /// `recursive`), and the ones skipped because their content is clearly something else. Other arguments are
+    /// taken as they are.
+    public static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [String]) {
+        var paths: [String] = []
+        var skipped: [String] = []
+        var pending = arguments.map { ($0, false) }
+        var index = 0
+        while index < pending.count {
+            let (argument, fromDirectory) = pending[index]
+            index += 1
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+            if exists, isDirectory.boolValue {
+                guard !fromDirectory || recursive else { continue }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+                for name in names.sorted() where !name.hasPrefix(".") {
+                    pending.append(((argument as NSString).appendingPathComponent(name), true))
+                }
+            } else if fromDirectory, !looksLikeReceipt(argument) {
+                skipped.append(argument)
+            } else {
+                paths.append(argument)
+            }
+        }
+        return (paths, skipped)
+    }
+
+    /// Whether a file's first bytes could start a receipt in any form rcpt reads: DER/BER, base64, PEM or JSON
+    /// (with a byte order mark, quotes or whitespace before them).
+    static func looksLikeReceipt(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        var head = [UInt8](handle.readData(ofLength: 64))
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
+        guard let first = head.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            return false
+        }
+        if head.first == 0x30 { return true }
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "-"): return true
+        case UInt8(ascii: "M"): return head.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        default: return false
+        }
+    }
+    private struct Progress: ~Copyable {
+        var next = 0
+        var nextToEmit = 0
+        var done: [Int: [UInt8]] = [:]
+        var reasons: [Int: String] = [:]
+        var summary = BatchSummary()
+    }
+
+    /// Inspects every path on `jobs` threads and hands each line to `emit` in input order, then returns the counts.
+    /// `progress` is told how many are done, serially.
+    public func run(emit: @Sendable ([UInt8]) -> Void, progress: @Sendable (Int, Int) -> Void) -> BatchSummary {
+        let state = Mutex(Progress())
+        let total = paths.count
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(total, 1))) { _ in
+            while true {
+                let index: Int? = state.withLock { shared in
+                    guard shared.next < total else { return nil }
+                    defer { shared.next += 1 }
+                    return shared.next
+                }
+                guard let index else { return }
+                let (line, outcome) = inspectLine(paths[index])
+                state.withLock { shared in
+                    shared.done[index] = line
+                    shared.summary.receipts += 1
+                    switch outcome {
+                    case .valid:
+                        shared.summary.read += 1
+                        shared.summary.valid += 1
+                    case .invalid(let reason):
+                        shared.summary.read += 1
+                        shared.reasons[index] = reason
+                    case .unreadable(let reason):
+                        shared.summary.unreadable += 1
+                        shared.reasons[index] = reason
+                    }
+                    // Emit every finished line that is next in input order.
+                    while let ready = shared.done.removeValue(forKey: shared.nextToEmit) {
+                        emit(ready)
+                        shared.nextToEmit += 1
+                        progress(shared.nextToEmit, total)
+                    }
+                }
+            }
+        }
+        return state.withLock { shared in
+            var summary = shared.summary
+            summary.failures = shared.reasons.keys.sorted().compactMap { index in
+                shared.reasons[index].map { (paths[index], $0) }
+            }
+            return summary
+        }
+    }
+
+    private enum Outcome {
+        case valid
+        case invalid(String)
+        case unreadable(String)
+    }
+
+    /// The line for `path` and what it was.
+    private func inspectLine(_ path: String) -> ([UInt8], Outcome) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (line(nil, path), .unreadable("cannot read the file"))
+        }
+        let inspection = Inspector.inspect([UInt8](data), options: options)
+        let output = line(inspection, path)
+        if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
+        guard inspection.isValid else {
+            var codes: [String] = []
+            for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
+                codes.append(finding.code)
+            }
+            return (output, .invalid(codes.joined(separator: ", ")))
+        }
+        return (output, .valid)
+    }
+}
