@@ -96,15 +96,6 @@ public enum DiffJSON {
     /// Where one side's reading stopped, or null.
     static func writeError(_ key: String, _ error: ReceiptReadError?, to json: inout JSONWriter) {
         json.key(named: key)
-        guard let error else {
-            json.null()
-            return
-        }
-        json.object { json in
-            json.member("layer", error.layer.rawValue)
-            json.member("code", error.code)
-            json.member("offset", error.offset)
-            json.member("message", error.message)
-        }
+        DumpJSON.writeReadErrorValue(error, to: &json)
     }
 }

@@ -75,6 +75,11 @@ public enum DumpJSON {
     /// The `error` member: where and why reading stopped, or null.
     static func writeReadError(_ error: ReceiptReadError?, to json: inout JSONWriter) {
         json.key("error")
+        writeReadErrorValue(error, to: &json)
+    }
+
+    /// Where and why reading stopped, as an object, or null.
+    static func writeReadErrorValue(_ error: ReceiptReadError?, to json: inout JSONWriter) {
         guard let error else {
             json.null()
             return
