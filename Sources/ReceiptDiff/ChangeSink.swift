@@ -5,15 +5,19 @@ struct ChangeSink {
     private(set) var changes: [Change] = []
     private(set) var ignoredCount = 0
     private(set) var hiddenEncodingCount = 0
+    /// How many changes each `--ignore` pattern left out, in the options' order.
+    private(set) var ignoredByPattern: [Int]
 
     init(options: DiffOptions) {
         self.options = options
+        ignoredByPattern = [Int](repeating: 0, count: options.ignore.count)
     }
 
     /// Keeps `change`, or counts it as ignored or as a hidden encoding-level change.
     mutating func append(_ change: Change) {
-        if options.ignore.contains(where: { $0.matches(change.path) }) {
+        if let pattern = options.ignore.firstIndex(where: { $0.matches(change.path) }) {
             ignoredCount += 1
+            ignoredByPattern[pattern] += 1
         } else if change.isEncoding && !options.reportsEncoding(of: change.layer) {
             hiddenEncodingCount += 1
         } else {
@@ -26,6 +30,9 @@ struct ChangeSink {
         changes += other.changes
         ignoredCount += other.ignoredCount
         hiddenEncodingCount += other.hiddenEncodingCount
+        for index in ignoredByPattern.indices where index < other.ignoredByPattern.count {
+            ignoredByPattern[index] += other.ignoredByPattern[index]
+        }
     }
 
     /// Reports `old` → `new` at `path` when they differ: added when only B has a value, removed when only A has

@@ -26,6 +26,8 @@ public struct DiffResult: Sendable {
     public var ignoredCount: Int
     /// Encoding-level changes found but not reported (no `--encoding`).
     public var hiddenEncodingCount: Int
+    /// The `--ignore` patterns that left out no change (a typo, or a path where A and B agree).
+    public var unusedIgnorePatterns: [IgnorePattern] = []
 
     /// Whether A and B are equal under the options.
     public var isEqual: Bool { changes.isEmpty }

@@ -57,8 +57,10 @@ public enum ReceiptDiff {
                                   into: &sink)
             compareReadErrors(left, right, layer: .receipt, into: &sink)
         }
-        return DiffResult(a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
-                          hiddenEncodingCount: sink.hiddenEncodingCount)
+        var result = DiffResult(a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
+                                hiddenEncodingCount: sink.hiddenEncodingCount)
+        result.unusedIgnorePatterns = zip(options.ignore, sink.ignoredByPattern).filter { $0.1 == 0 }.map(\.0)
+        return result
     }
 
     /// Why an inspection holds nothing to compare (no receipt bytes, or not even a ContentInfo), or nil when it

@@ -61,6 +61,10 @@ struct Diff: ParsableCommand {
                 DiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                 DiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
                 options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
+            for pattern in result.unusedIgnorePatterns {
+                Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
+                              + "prints (A and B may also simply agree there)")
+            }
             switch options.format {
             case .json:
                 DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }

@@ -137,5 +137,14 @@ struct DiffCLITests {
         #expect(!result.stdout.contains("@@ receipt @@"))
         #expect(!result.stdout.contains("signers[0].signature"))
         #expect(result.stdout.contains("1 ignored"))
+        #expect(!result.stderr.contains("matched no change"))
+    }
+
+    @Test func anIgnorePatternThatMatchesNothingIsNamed() throws {
+        let result = try CLI.run(["diff", "--root", Self.root, "--ignore", "in_app[*].purchase_dat",
+                                  "--ignore", "signers[*].signature", Self.old, Self.new])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--ignore 'in_app[*].purchase_dat' matched no change"))
+        #expect(!result.stderr.contains("'signers[*].signature' matched"))
     }
 }
