@@ -22,7 +22,16 @@ struct VerifyHardeningTests {
         var code: String
         /// Where the finding must point, as a DERPath; nil when the place is not in the container tree.
         var path: [Int]?
+        /// For findings about an in-app record: which record (negative counts from the end) the offset is that of.
+        var record: Int?
         var description: String { mutation }
+
+        init(mutation: String, code: String, path: [Int]?, record: Int? = nil) {
+            self.mutation = mutation
+            self.code = code
+            self.path = path
+            self.record = record
+        }
     }
 
     // SignedData fields: 0 version, 1 digestAlgorithms, 2 encapContentInfo, 3 certificates, 4 signerInfos (5 with
@@ -75,11 +84,11 @@ struct VerifyHardeningTests {
         // 5. The signer's purpose
         Case(mutation: "signer-is-ca", code: "signer-is-ca", path: leafCertificate),
         Case(mutation: "signer-key-usage-without-digital-signature", code: "signer-key-usage", path: leafCertificate),
-        // 6. Time and transaction ids (record offsets are inside the payload: checked by code only)
-        Case(mutation: "purchase-after-creation", code: "purchase-after-creation", path: nil),
-        Case(mutation: "cancellation-after-creation", code: "purchase-after-creation", path: nil),
-        Case(mutation: "duplicate-transaction-id-as-integer", code: "duplicate-transaction-id", path: nil),
-        Case(mutation: "duplicate-transaction-id-as-octets", code: "duplicate-transaction-id", path: nil),
+        // 6. Time and transaction ids: at the in-app record's SET (the first edited, or the added last one)
+        Case(mutation: "purchase-after-creation", code: "purchase-after-creation", path: nil, record: 0),
+        Case(mutation: "cancellation-after-creation", code: "purchase-after-creation", path: nil, record: 0),
+        Case(mutation: "duplicate-transaction-id-as-integer", code: "duplicate-transaction-id", path: nil, record: -1),
+        Case(mutation: "duplicate-transaction-id-as-octets", code: "duplicate-transaction-id", path: nil, record: -1),
         // 7. Input unwrapping (a read error of the whole input)
         Case(mutation: "verify-receipt-body-duplicate-key", code: "json-duplicate-receipt-data", path: nil),
         Case(mutation: "verify-receipt-body-nested-key", code: "json-receipt-data-nested", path: nil),
@@ -109,6 +118,37 @@ struct VerifyHardeningTests {
             let expected = try #require(DERPath.offset(bytes, path), "nothing at \(path)")
             #expect(matching.contains { $0.offset == expected }, "offsets \(matching.map(\.offset)), expected \(expected)")
         }
+        if let which = attack.record {
+            let offset = try #require(Self.recordOffset(Receipt.read(bytes), which), "no such record")
+            #expect(matching.contains { $0.offset == offset }, "offsets \(matching.map(\.offset)), expected \(offset)")
+        }
+    }
+
+    /// The record a time or duplicate finding must point at, found from the record's contents: 0, the record with a
+    /// purchase or cancellation date after the creation date; -1, the later (in the file) of the two records that
+    /// share a transaction id.
+    static func recordOffset(_ receipt: Receipt, _ which: Int) -> Int? {
+        let records = receipt.inAppRecords
+        if which == 0 {
+            guard let created = receipt.creationDate?.secondsSinceEpoch else { return nil }
+            return records.first { record in
+                ([1704, 1712] as [Int64]).contains { type in
+                    if case .date(_, let date?)? = record.first(type)?.value { return date.secondsSinceEpoch > created }
+                    return false
+                }
+            }?.offset
+        }
+        // The copy the mutation added names a product ending in ".other"; the duplicate finding is on whichever of
+        // it and the original comes second.
+        guard let copy = records.first(where: {
+            if case .text(let product)? = $0.first(1702)?.value { return product.hasSuffix(".other") }
+            return false
+        }) else { return nil }
+        let original = records.first { record in
+            guard record.offset != copy.offset, case .text(let id)? = record.first(1703)?.value else { return false }
+            return id == "1000000000000042" || id == "1000000000000043"
+        }
+        return max(copy.offset, original?.offset ?? copy.offset)
     }
 
     @Test(arguments: ["signature-algorithm-with-digest", "chain-sha1-signatures", "signer-extended-key-usage",
