@@ -81,8 +81,7 @@ public enum ChainVerifier {
         known: [Certificate]
     ) -> ChainVerification {
         func failure(_ message: String) -> ChainVerification {
-            let errors = OpenSSLErrorQueue.drain()
-            let detail = errors.isEmpty ? message : "\(message) (\(errors.joined(separator: "; ")))"
+            let detail = OpenSSLErrorText.annotate(message, OpenSSLErrorQueue.drain())
             return ChainVerification(isValid: false, anchorSubject: nil, path: [], errors: [detail])
         }
         guard let store = X509_STORE_new() else {
@@ -147,9 +146,7 @@ public enum ChainVerifier {
         if result != 1 && errors.isEmpty {
             let code = X509_STORE_CTX_get_error(context)
             let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
-            let queued = OpenSSLErrorQueue.drain()
-            let detail = queued.isEmpty ? "" : " (\(queued.joined(separator: "; ")))"
-            errors.append("verification failed: \(text)\(detail)")
+            errors.append(OpenSSLErrorText.annotate("verification failed: \(text)", OpenSSLErrorQueue.drain()))
         }
         let isValid = result == 1 && errors.isEmpty
         return ChainVerification(

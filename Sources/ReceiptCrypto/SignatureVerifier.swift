@@ -136,10 +136,9 @@ public enum SignatureVerifier {
         return .unsupported(reason: reason("public key algorithm \(name) is not supported (RSA or EC only)"))
     }
 
-    /// `message` followed by the drained OpenSSL error queue, if it has anything.
+    /// `message` followed by what the drained OpenSSL error queue means, and its raw entries (see OpenSSLErrorText).
     private static func reason(_ message: String) -> String {
-        let errors = OpenSSLErrorQueue.drain()
-        return errors.isEmpty ? message : "\(message) (\(errors.joined(separator: "; ")))"
+        OpenSSLErrorText.annotate(message, OpenSSLErrorQueue.drain())
     }
 }
 

@@ -14,6 +14,14 @@ public struct DumpText {
 
     /// Only the header and the summary.
     public var brief = false
+    /// Show OpenSSL's raw error entries after the sentence that explains them.
+    public var verbose = false
+
+    /// A message as shown: OpenSSL's raw entries (`[OpenSSL: …]`) only when verbose.
+    func shown(_ message: String) -> String {
+        guard !verbose, let marker = message.range(of: OpenSSLErrorText.rawMarker) else { return message }
+        return String(message[..<marker.lowerBound])
+    }
 
     public init(style: TextStyle, rawPreviewBytes: Int = 32) {
         self.style = style
@@ -159,7 +167,7 @@ public struct DumpText {
             out += row("  depth \(depth)", TextLayout.safe(subject))
         }
         for error in summary.errors {
-            out += row("error", style.red(TextLayout.safe(error)))
+            out += row("error", style.red(TextLayout.safe(shown(error))))
         }
         return out
     }
@@ -224,7 +232,7 @@ public struct DumpText {
             case .info: severity = style.dim(TextLayout.rightPad("info", 7))
             }
             let place = finding.offset.map { "@\($0)" } ?? ""
-            out += "  \(severity) \(finding.code) \(style.dim(place))  \(TextLayout.safe(finding.message))\n"
+            out += "  \(severity) \(finding.code) \(style.dim(place))  \(TextLayout.safe(shown(finding.message)))\n"
         }
         return out
     }

@@ -47,7 +47,8 @@ public enum VerifyReport {
     }
 
     public static func text(_ inspection: Inspection, name: String, style: TextStyle, verbose: Bool) -> String {
-        let renderer = DumpText(style: style)
+        var renderer = DumpText(style: style)
+        renderer.verbose = verbose
         var out = ""
         if let error = inspection.readError {
             out += style.red(style.bold("unreadable")) + " \(TextLayout.safe(name)): \(error.layer.rawValue): "

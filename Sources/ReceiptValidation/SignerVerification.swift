@@ -106,7 +106,7 @@ enum SignerVerifier {
                 break
             case .invalid(let reason):
                 findings.append(Finding(.signatureInvalid, at: signer.signature.lowerBound,
-                                        "\(place): the signature does not verify (\(reason))"))
+                                        "\(place): the signature does not verify: \(reason)"))
             case .unsupported(let reason):
                 findings.append(Finding(.signatureUnsupported, at: signer.signature.lowerBound,
                                         "\(place): cannot verify: \(reason)"))

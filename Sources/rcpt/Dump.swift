@@ -47,6 +47,9 @@ struct Dump: ParsableCommand {
     @Flag(help: "Text output: only the summary (who the receipt is for, the verdict, the purchases).")
     var brief = false
 
+    @Flag(name: .shortAndLong, help: "Text output: also OpenSSL's raw error entries behind a sentence that explains them.")
+    var verbose = false
+
     @OptionGroup var options: ReceiptReadingOptions
 
     func validate() throws {
@@ -72,6 +75,7 @@ struct Dump: ParsableCommand {
             case .text:
                 var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
                 renderer.brief = brief
+                renderer.verbose = verbose
                 renderer.stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
             }
             return inspection.readError == nil ? 0 : 2

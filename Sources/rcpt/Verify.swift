@@ -54,7 +54,7 @@ struct Verify: ParsableCommand {
                                valueName: "uuid-or-mac"))
     var deviceID: String?
 
-    @Flag(name: .shortAndLong, help: "Also show info findings.")
+    @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
     var verbose = false
 
     func validate() throws {

@@ -22,6 +22,19 @@ struct ExitCodeTests {
         #expect(trusted.status == 0, "\(trusted)")
     }
 
+    @Test func opensslErrorsAreASentenceWithTheRawTextUnderVerbose() throws {
+        var bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+        bytes[bytes.count - 5] ^= 0x41  // inside the RSA signature
+        let plain = try CLI.run(["verify", "-"], stdin: Data(bytes))
+        #expect(plain.status == 1)
+        #expect(plain.stdout.contains("the signature's PKCS#1 padding is wrong"))
+        #expect(!plain.stdout.contains("[OpenSSL:"))
+        let verbose = try CLI.run(["verify", "-v", "-"], stdin: Data(bytes))
+        #expect(verbose.stdout.contains("[OpenSSL: error:"))
+        let json = try CLI.run(["verify", "--format", "json", "-"], stdin: Data(bytes))
+        #expect(json.stdout.contains("[OpenSSL: error:"))
+    }
+
     @Test func verifyReportsAFlippedPayloadByteAsASignatureFinding() throws {
         var bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         bytes[500] ^= 0x04
