@@ -9,6 +9,10 @@ struct CertificateAuthority: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
         abstract: "Manage TEST-ONLY certificate authorities that sign test receipts.",
+        discussion: """
+            Example:
+              rcpt ca init testca && rcpt build --synthetic 10 --ca testca -o test.receipt
+            """,
         subcommands: [Init.self]
     )
 

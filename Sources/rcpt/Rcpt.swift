@@ -11,6 +11,11 @@ struct Rcpt: ParsableCommand {
             verifyReceipt JSON body (auto-detected).
 
             Exit codes: 0 success, 1 negative verdict (e.g. an invalid receipt), 2 usage error or unreadable input.
+
+            Examples:
+              rcpt dump --brief receipt.der
+              rcpt verify --bundle-id com.example.app receipt.der
+              rcpt ca init testca && rcpt mutate receipt.der --all --ca testca --out-dir suite
             """,
         version: "0.1.0",
         subcommands: [Dump.self, Verify.self, Diff.self, Mutate.self, Conformance.self, Build.self,
