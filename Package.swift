@@ -72,11 +72,11 @@ let package = Package(
         .target(
             name: "ReceiptTestSupport",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning"],
+                           "ReceiptSigning", "ReceiptValidation"],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
-        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptTestSupport"]),
+        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
         .testTarget(
             name: "ReceiptModelTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]

@@ -1,7 +1,7 @@
 /// Why a BER/DER read stopped, with the absolute offset of the byte that stopped it.
 public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable reasons; their raw values are the kebab-case codes shown to users.
-    public enum Code: String, Sendable, Hashable {
+    public enum Code: String, Sendable, Hashable, CaseIterable {
         case truncatedHeader = "asn1-truncated-header"
         case lengthExceedsInput = "asn1-length-exceeds-input"
         case lengthTooLarge = "asn1-length-too-large"

@@ -1,5 +1,8 @@
 import Foundation
+import ReceiptCrypto
+import ReceiptDiff
 import ReceiptModel
+import ReceiptValidation
 import ReceiptTestSupport
 import Testing
 
@@ -23,6 +26,24 @@ struct GoldenFixtureWriter {
             $0.records.append(TestPayload.record(index: 3))
         }
         return (try chain.sign(old.encoded()), try renewed.sign(new.encoded()), chain.root.pemEncoded)
+    }
+
+    /// What the goldens rely on, checked on every run: both receipts' signatures and chains verify under the root
+    /// written beside them, and they differ in the certificates, the signer and the receipt, with a record added.
+    @Test func theFixturesAreTheSameAppAMonthApart() throws {
+        let (old, new, root) = try Self.sameApp()
+        let anchors = TrustAnchors(try Certificate.load(fileContents: Array(root.utf8)))
+        let a = Inspector.inspect(old, options: InspectionOptions(anchors: anchors))
+        let b = Inspector.inspect(new, options: InspectionOptions(anchors: anchors))
+        for side in [a, b] {
+            #expect(side.verification?.signature == .valid, "\(side)")
+            #expect(side.verification?.chain == .valid, "\(side)")
+        }
+        let result = ReceiptDiff.compare(DiffInput(name: "A", inspection: a), DiffInput(name: "B", inspection: b),
+                                         options: DiffOptions())
+        #expect(Set(result.changes.map(\.layer)).isSuperset(of: [.certificates, .signers, .receipt]))
+        #expect(result.changes.contains { $0.kind == .added && $0.path.description.hasPrefix("in_app[") })
+        #expect(Diffing.paths(result).contains { $0.hasSuffix("cancellation_date") })
     }
 
     @Test(.enabled(if: enabled))

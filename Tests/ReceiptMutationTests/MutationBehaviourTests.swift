@@ -113,10 +113,3 @@ struct MutationBehaviourTests {
         #expect(throws: MutationError.self) { _ = try mutation.apply(to: truncated, kit: kit, seed: 1) }
     }
 }
-
-/// Error codes of an inspection, for messages.
-enum Inspect {
-    static func errors(_ inspection: Inspection) -> [String] {
-        inspection.findings.filter { $0.severity == .error }.map(\.code) + [inspection.readError?.code].compactMap { $0 }
-    }
-}

@@ -1,11 +1,12 @@
 import Foundation
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptTestSupport
 import Testing
 
 /// The README's finding-code table is generated from `FindingCode.all` (the one table every finding comes from):
 /// this test fails when they differ, and `RCPT_UPDATE_GOLDEN=1 swift test --filter FindingCodeList` rewrites the
-/// README's table. Every read-error code literal in the source is named in the README too.
+/// README's table. Every read-error code literal in the source is named in the README too, and so is every ASN.1 reader error code.
 @Suite("README finding codes")
 struct FindingCodeListTests {
     static let readme = Fixtures.url("README.md")
@@ -56,7 +57,7 @@ struct FindingCodeListTests {
             .compactMap { Range($0.range(at: 1), in: sources).map { String(sources[$0]) } })
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         #expect(codes.count > 10)
-        for code in codes.sorted() {
+        for code in codes.union(ASN1Error.Code.allCases.map(\.rawValue)).sorted() {
             #expect(readme.contains("`\(code)`"), "\(code) is not in the README")
         }
     }
