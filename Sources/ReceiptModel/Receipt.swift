@@ -77,6 +77,12 @@ public struct Receipt: Sendable {
         return nil
     }
 
+    /// The environment attribute (type 0) when it is text: "Production", "ProductionSandbox", "Xcode" ….
+    public var environment: String? {
+        if case .text(let text)? = first(0)?.value { return text }
+        return nil
+    }
+
     /// The most severe finding's severity, if any.
     public var worstSeverity: Severity? { findings.map(\.severity).max() }
 }

@@ -13,14 +13,13 @@ public struct BatchSummary: Sendable, Hashable {
     /// Missing, not a receipt, or malformed.
     public var unreadable = 0
     /// Each input that was invalid or unreadable, in input order, with the reason in a few words.
-    public var failures: [(path: String, reason: String)] = []
+    public var failures: [BatchFailure] = []
+}
 
-    public static func == (lhs: BatchSummary, rhs: BatchSummary) -> Bool {
-        lhs.receipts == rhs.receipts && lhs.read == rhs.read && lhs.valid == rhs.valid
-            && lhs.unreadable == rhs.unreadable && lhs.failures.map(\.path) == rhs.failures.map(\.path)
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(receipts) }
+/// An input of a batch that was not valid, and why.
+public struct BatchFailure: Sendable, Hashable {
+    public var path: String
+    public var reason: String
 }
 
 /// Inspects many receipts in parallel and emits one line per input (rendered by `line`), in input order: the
@@ -159,7 +158,7 @@ public struct BatchInspection: Sendable {
         return state.withLock { shared in
             var summary = shared.summary
             summary.failures = shared.reasons.keys.sorted().compactMap { index in
-                shared.reasons[index].map { (paths[index], $0) }
+                shared.reasons[index].map { BatchFailure(path: paths[index], reason: $0) }
             }
             return summary
         }

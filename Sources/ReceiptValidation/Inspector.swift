@@ -127,11 +127,9 @@ public enum Inspector {
         summary.path = chain.path
         summary.errors += chain.errors
         if chain.isValid {
-            var environment: String?
-            if case .text(let text)? = receipt.first(0)?.value { environment = text }
             let builtIn = anchors.builtInFingerprints
             findings += SigningPolicy.check(
-                path: chain.certificates, environment: environment,
+                path: chain.certificates, environment: receipt.environment,
                 offset: { certificate in
                     certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?
                         .embedded.offset

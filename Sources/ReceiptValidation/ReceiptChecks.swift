@@ -31,10 +31,8 @@ enum ReceiptChecks {
         findings += expectedValues(payload, expectations)
         findings += creationDate(receipt, payload, now: now)
         findings += expiry(receipt, payload, at: time)
-        var environment: String?
-        if case .text(let text)? = payload.first(0)?.value { environment = text }
         findings += RecordChecks.check(payload, at: statusAt, created: receipt.creationDate,
-                                       isXcode: environment == "Xcode")
+                                       isXcode: receipt.environment == "Xcode")
         return findings
     }
 
