@@ -20,7 +20,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("pkcs7", [rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7")]),
     ("dump", [rcpt("ReceiptModel"), rcpt("ReceiptValidation"), rcpt("ReceiptRendering")]),
     ("dates", [rcpt("ReceiptModel")]),
-    ("differential", ["FuzzModelSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptCrypto"), swiftASN1]),
+    ("differential", ["FuzzModelSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"), swiftASN1]),
     ("verify", [
         "FuzzSigningSupport", rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"), rcpt("ReceiptSigning"),
         rcpt("ReceiptValidation"), rcpt("ReceiptMutation"),

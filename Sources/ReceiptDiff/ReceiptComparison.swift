@@ -4,31 +4,31 @@ import ReceiptModel
 /// `RecordMatcher`, then field by field.
 enum ReceiptComparison {
     /// Attributes first, then in-app records.
-    static func compare(_ a: PayloadIndex, _ b: PayloadIndex, into sink: inout ChangeSink) {
+    static func compare(_ a: PayloadSide, _ b: PayloadSide, into sink: inout ChangeSink) {
         compareAttributes(a.attributes, b.attributes, into: &sink)
         compareRecords(a, b, into: &sink)
     }
 
     /// `attributes[type=N#k]`, answering to the field's name in `--ignore` patterns.
-    static func attributePath(_ snapshot: AttributeSnapshot) -> DiffPath {
+    static func attributePath(_ keyed: KeyedAttribute) -> DiffPath {
         let type: String
-        switch snapshot.key.type {
+        switch keyed.key.type {
         case .number(let number): type = "type=\(number)"
         case .hex(let hex): type = "type=0x\(hex)"
         case .none: type = "untyped"
         }
-        return DiffPath("attributes", selector: "\(type)#\(snapshot.key.occurrence)", alias: snapshot.name)
+        return DiffPath("attributes", selector: "\(type)#\(keyed.key.occurrence)", alias: keyed.name)
     }
 
     /// Top-level attributes other than in-app records, reported in type order.
-    static func compareAttributes(_ a: [AttributeSnapshot], _ b: [AttributeSnapshot], into sink: inout ChangeSink) {
+    static func compareAttributes(_ a: [KeyedAttribute], _ b: [KeyedAttribute], into sink: inout ChangeSink) {
         let indexA = Dictionary(a.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let indexB = Dictionary(b.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         for key in Set(indexA.keys).union(indexB.keys).sorted() {
             switch (indexA[key].map { a[$0] }, indexB[key].map { b[$0] }) {
             case let (left?, right?):
                 let base = attributePath(left)
-                AttributeSnapshot.compare(left, right, valuePath: base.appending("value"), base: base,
+                KeyedAttribute.compare(left, right, valuePath: base.appending("value"), base: base,
                                           label: left.name, into: &sink)
             case let (left?, nil):
                 sink.append(Change(path: attributePath(left), kind: .removed, layer: .receipt, old: left.value,
@@ -44,7 +44,7 @@ enum ReceiptComparison {
 
     /// In-app records: matched and removed ones in A's order, then added ones in B's order. The pairs are
     /// compared in two halves, one per core.
-    static func compareRecords(_ a: PayloadIndex, _ b: PayloadIndex, into sink: inout ChangeSink) {
+    static func compareRecords(_ a: PayloadSide, _ b: PayloadSide, into sink: inout ChangeSink) {
         let partner = RecordMatcher.match(a.records, b.records)
         var matched = [Bool](repeating: false, count: b.records.count)
         var work: [(a: Int?, b: Int?)] = []
@@ -66,7 +66,7 @@ enum ReceiptComparison {
     }
 
     /// Compares one run of record pairs into a sink of its own.
-    static func compare(_ work: ArraySlice<(a: Int?, b: Int?)>, _ a: PayloadIndex, _ b: PayloadIndex,
+    static func compare(_ work: ArraySlice<(a: Int?, b: Int?)>, _ a: PayloadSide, _ b: PayloadSide,
                         options: DiffOptions) -> ChangeSink {
         var sink = ChangeSink(options: options)
         for pair in work {
@@ -95,20 +95,16 @@ enum ReceiptComparison {
             sink.compare(path.appending("encodedLength"), .receipt, .number(Int64(a.length)),
                          .number(Int64(b.length)), offsetA: a.offset, offsetB: b.offset, isEncoding: true)
         }
-        if a.version == b.version, let rangeA = a.valueRange, let rangeB = b.valueRange,
-           rangeA.upperBound <= payloadA.bytes.count, rangeB.upperBound <= payloadB.bytes.count,
-           payloadA.bytes[rangeA] == payloadB.bytes[rangeB] {
+        if a.version == b.version, a.record.bytes == b.record.bytes {
             encodedLength()
             return
         }
-        let attributeA = payloadA.attributes[a.attributeIndex]
-        let attributeB = payloadB.attributes[b.attributeIndex]
         sink.compare(path.appending("version"), .receipt, a.version.map(DiffValue.number) ?? .null,
                      b.version.map(DiffValue.number) ?? .null, offsetA: a.offset, offsetB: b.offset)
-        let fieldsA = attributeA.record?.attributes ?? []
-        let fieldsB = attributeB.record?.attributes ?? []
-        let keysA = AttributeSnapshot.keys(fieldsA)
-        let keysB = AttributeSnapshot.keys(fieldsB)
+        let fieldsA = a.record.attributes
+        let fieldsB = b.record.attributes
+        let keysA = KeyedAttribute.keys(fieldsA)
+        let keysB = KeyedAttribute.keys(fieldsB)
         // Two versions of a record usually list the same fields in the same order: pair them directly then.
         let partner = keysA == keysB ? keysA.indices.map { Optional($0) }
             : HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
@@ -121,7 +117,7 @@ enum ReceiptComparison {
                 continue
             }
             matched[other] = true
-            if !AttributeSnapshot.identical(field, payloadA, fieldsB[other], payloadB) {
+            if !KeyedAttribute.identical(field, fieldsB[other]) {
                 pending.append((keysA[index], index, other))
             }
         }
@@ -130,12 +126,12 @@ enum ReceiptComparison {
         pending.sort { $0.key < $1.key }
         for item in pending {
             let occurrence = item.key.occurrence
-            let left = item.a.map { AttributeSnapshot(fieldsA[$0], payload: payloadA, occurrence: occurrence) }
-            let right = item.b.map { AttributeSnapshot(fieldsB[$0], payload: payloadB, occurrence: occurrence) }
+            let left = item.a.map { KeyedAttribute(fieldsA[$0], occurrence: occurrence) }
+            let right = item.b.map { KeyedAttribute(fieldsB[$0], occurrence: occurrence) }
             switch (left, right) {
             case let (left?, right?):
                 let fieldPath = self.fieldPath(path, left)
-                let changed = AttributeSnapshot.compare(left, right, valuePath: fieldPath, base: fieldPath, label: nil,
+                let changed = KeyedAttribute.compare(left, right, valuePath: fieldPath, base: fieldPath, label: nil,
                                                         into: &sink)
                 differs = differs || changed
             case let (left?, nil):
@@ -154,14 +150,13 @@ enum ReceiptComparison {
     }
 
     /// `in_app[…].expires_date`, with `[#N]` for the N-th later field of the same type.
-    static func fieldPath(_ record: DiffPath, _ field: AttributeSnapshot) -> DiffPath {
+    static func fieldPath(_ record: DiffPath, _ field: KeyedAttribute) -> DiffPath {
         record.appending(field.name, selector: field.key.occurrence > 0 ? "#\(field.key.occurrence)" : nil)
     }
 
     /// A whole record as an added or removed item shows it: its fields by name, in order.
     static func summary(_ entry: RecordEntry, _ payload: ReceiptPayload) -> DiffValue {
-        let attribute = payload.attributes[entry.attributeIndex]
-        let fields = AttributeSnapshot.all(attribute.record?.attributes ?? [], payload: payload)
+        let fields = KeyedAttribute.all(entry.record.attributes)
         let order = fields.indices.sorted { fields[$0].key < fields[$1].key }
         return .fields(order.map { fields[$0] }.map { field in
             DiffField(field.key.occurrence > 0 ? "\(field.name)#\(field.key.occurrence)" : field.name, field.value)

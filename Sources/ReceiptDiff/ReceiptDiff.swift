@@ -51,7 +51,7 @@ public enum ReceiptDiff {
             VerificationComparison.compare(left.verification, right.verification, into: &sink)
         }
         if options.compares(.receipt) {
-            let (indexA, indexB) = both({ PayloadIndex(left.receipt) }, { PayloadIndex(right.receipt) })
+            let (indexA, indexB) = both({ PayloadSide(left.receipt) }, { PayloadSide(right.receipt) })
             ReceiptComparison.compare(indexA, indexB, into: &sink)
             EncodingFacts.compare(factsA.payload, factsB.payload, root: DiffPath("payload"), layer: .receipt,
                                   into: &sink)

@@ -18,22 +18,6 @@ public struct Receipt: Sendable {
     /// Reads a receipt from its DER/BER bytes.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
                             containerLimits: ContainerLimits = .default) -> Receipt {
-        read(bytes, limits: limits, containerLimits: containerLimits, usesCanonicalPath: true, visiting: { _, _ in })
-    }
-
-    /// Reads a receipt, handing every attribute the payload's single pass decodes to `visit`, with the payload
-    /// buffer its ranges index: each in-app record's attributes, then the type-17 attribute holding them, in
-    /// order. Nothing is allocated per attribute: the way to see every value of a large receipt at parse speed.
-    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
-                            containerLimits: ContainerLimits = .default,
-                            visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
-        read(bytes, limits: limits, containerLimits: containerLimits, usesCanonicalPath: true, visiting: visit)
-    }
-
-    /// `read`, with the payload's canonical-shape fast path switchable (tests compare it with the general path).
-    static func read(_ bytes: [UInt8], limits: ASN1Limits, containerLimits: ContainerLimits = .default,
-                     usesCanonicalPath: Bool,
-                     visiting visit: (AttributeView, UnsafeBufferPointer<UInt8>) -> Void) -> Receipt {
         let container = SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil)
@@ -54,33 +38,29 @@ public struct Receipt: Sendable {
         }
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
                                          limits: limits, nodesRead: container.nodesRead,
-                                         truncated: container.truncation != nil,
-                                         usesCanonicalPath: usesCanonicalPath, visiting: visit)
+                                         truncated: container.truncation != nil)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload
         return receipt
     }
 
-    /// Every attribute of the payload, in order, decoded on access (empty when there is none).
-    public var attributes: [ReceiptAttribute] { payload.map { Array($0.attributes) } ?? [] }
+    /// Every attribute of the payload, in order (empty when there is none).
+    public var attributes: [Attribute] { payload.map { Array($0.attributes) } ?? [] }
 
     /// The in-app purchase records, in order.
     public var inAppRecords: [InAppRecord] { payload.map { Array($0.inAppRecords) } ?? [] }
 
     /// The first attribute of `type` in the payload.
-    public func first(_ type: Int64) -> ReceiptAttribute? { payload?.first(type) }
+    public func first(_ type: Int64) -> Attribute? { payload?.first(type) }
 
     /// The parsed creation date (type 12), when present and valid.
-    public var creationDate: ReceiptDate? {
-        if case .date(_, let parsed)? = first(12)?.value { return parsed }
-        return nil
-    }
+    public var creationDate: ReceiptDate? { first(12)?.date }
 
     /// The environment attribute (type 0) when it is text: "Production", "ProductionSandbox", "Xcode" ….
     public var environment: String? {
-        if case .text(let text)? = first(0)?.value { return text }
-        return nil
+        guard let attribute = first(0), attribute.kind == .text else { return nil }
+        return attribute.text
     }
 
     /// The most severe finding's severity, if any.

@@ -79,13 +79,6 @@ public struct ReceiptDate: Sendable, Hashable {
     /// Parses `range` of a borrowed buffer (the payload's hot path: no copy, no String).
     public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= buffer.count else { return .failure(.empty) }
-        if let date = parseCanonical(buffer, range) { return .success(date) }
-        return scan(buffer, range)
-    }
-
-    /// Parses with the general scanner alone (tests compare it with `parseCanonical`).
-    static func scan(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
-        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= buffer.count else { return .failure(.empty) }
         var scanner = Scanner(bytes: buffer, start: range.lowerBound, end: range.upperBound)
         do {
             return .success(try scanner.date())
@@ -94,34 +87,17 @@ public struct ReceiptDate: Sendable, Hashable {
         }
     }
 
-    /// The form Apple writes, `YYYY-MM-DDThh:mm:ssZ` (20 bytes), read in one go; nil for anything else, which the
-    /// scanner then reads (and explains when it is not a date). Tests hold both to the same results.
-    @inline(__always)
-    static func parseCanonical(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ReceiptDate? {
-        guard range.count == 20 else { return nil }
-        let start = range.lowerBound
-        guard buffer[start &+ 4] == UInt8(ascii: "-"), buffer[start &+ 7] == UInt8(ascii: "-"),
-              buffer[start &+ 10] == UInt8(ascii: "T"), buffer[start &+ 13] == UInt8(ascii: ":"),
-              buffer[start &+ 16] == UInt8(ascii: ":"), buffer[start &+ 19] == UInt8(ascii: "Z")
-        else { return nil }
-        var valid = true
-        func number(_ offset: Int, _ count: Int) -> Int {
-            var value = 0
-            for index in (start &+ offset)..<(start &+ offset &+ count) {
-                let digit = buffer[index] &- 0x30
-                if digit > 9 { valid = false }
-                value = value &* 10 &+ Int(digit)
-            }
-            return value
-        }
-        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
-        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
-        guard valid, month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month), hour <= 23,
-              minute <= 59, second <= 59
-        else { return nil }
-        return ReceiptDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                           nanosecond: 0, utcOffsetMinutes: 0)
+    /// The date `seconds` after the epoch, in UTC with no fraction.
+    init(utcSeconds seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = ReceiptDate.civilFromDays(days)
+        self.init(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+                  second: secondOfDay % 60, nanosecond: 0, utcOffsetMinutes: 0)
     }
+
+    /// Whether the date is in UTC with no fraction, so `ReceiptDate(utcSeconds: secondsSinceEpoch)` is it again.
+    var isWholeSecondUTC: Bool { packedNanosecond == 0 && packedOffset == 0 }
 
     /// Parses the bytes of a date string.
     public static func parse(_ text: [UInt8]) -> Result<ReceiptDate, ParseError> { parse(text[...]) }

@@ -1,5 +1,6 @@
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -31,11 +32,7 @@ public struct ReceiptBlueprint: Sendable {
             throw MutationError("input-unreadable", "the input receipt cannot be read completely: \(reason)")
         }
         var blueprint = ReceiptBlueprint(attributes: [])
-        for attribute in payload.attributes {
-            guard let type = attribute.type, attribute.valueRange != nil else { continue }
-            blueprint.attributes.append(AttributeSpec(type: type, version: attribute.version ?? 1,
-                                                      value: Array(payload.valueBytes(attribute))))
-        }
+        blueprint.attributes = payload.attributes.compactMap(\.spec)
         if let signer = receipt.signedData.signers.first {
             blueprint.digest = DigestAlgorithm(oid: signer.digestAlgorithm.oid) == .sha1 ? .sha1 : .sha256
             blueprint.signedAttributes = signer.signedAttributes != nil
@@ -108,21 +105,21 @@ public struct ReceiptBlueprint: Sendable {
         ]
     }
 
-    /// The attributes of a record SET, or nil when the bytes are not a SET of well-formed attributes.
+    /// The attributes of a record SET, as the payload reader reads it, or nil when the bytes are not a SET of
+    /// well-formed `SEQUENCE { INTEGER, INTEGER, OCTET STRING }` attributes.
     public static func decodeRecord(_ bytes: [UInt8]) -> [AttributeSpec]? {
-        var reader = ASN1Reader(bytes)
-        guard let set = try? reader.readSingle(in: 0..<bytes.count, depth: 0), set.tag == .set,
-              let children = try? reader.allChildren(of: set)
+        let record = PayloadReader.readRecord(bytes)
+        guard record.error == nil, record.tag == .set,
+              !record.findings.contains(where: { Self.malformedAttribute.contains($0.kind) })
         else { return nil }
-        var specs: [AttributeSpec] = []
-        for child in children {
-            guard child.tag == .sequence, let fields = try? reader.allChildren(of: child), fields.count == 3,
-                  fields[0].tag == .integer, fields[1].tag == .integer, fields[2].tag == .octetString,
-                  let type = ASN1Primitives.int64(bytes, fields[0].contentRange)
-            else { return nil }
-            let version = ASN1Primitives.int64(bytes, fields[1].contentRange) ?? 1
-            specs.append(AttributeSpec(type: type, version: version, value: Array(bytes[fields[2].contentRange])))
-        }
-        return specs
+        let specs = record.attributes.compactMap(\.spec)
+        return specs.count == record.attributes.count ? specs : nil
     }
+
+    /// Findings that say an attribute is not `SEQUENCE { INTEGER, INTEGER, OCTET STRING }`.
+    static let malformedAttribute: Set<FindingCode> = [
+        .attributeNotSequence, .attributeFieldCount, .attributeMalformed, .attributeTypeNotInteger,
+        .attributeTypeOutOfRange, .attributeVersionNotInteger, .attributeValueNotOctetString,
+        .attributeValueConstructed, .payloadTrailingBytes, .payloadNotSet,
+    ]
 }

@@ -1,43 +1,35 @@
 import ReceiptASN1
 import ReceiptModel
 
-/// Writes attribute values as JSON, shared by the `attributes` list and the `receipt` object. Works on views:
-/// text and raw bytes go from the payload buffer straight into the output, never through a String.
+/// Writes attribute values as JSON, shared by the `attributes` list and the `receipt` object: text and raw bytes
+/// go from the payload straight into the output, never through a String.
 enum AttributeJSON {
     /// The decoded value: string, number, boolean, or null when it is raw bytes or a record.
-    static func writeValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter) {
-        switch attribute.value {
-        case .text(let range), .date(let range, _): json.string(utf8: buffer.slice(range))
-        case .integer(let number): json.number(number)
-        case .largeInteger(let range): json.string("0x" + ASN1Primitives.hex(Array(buffer.slice(range))))
-        case .boolean(let flag): json.bool(flag)
+    static func writeValue(_ attribute: Attribute, to json: inout JSONWriter) {
+        switch attribute.kind {
+        case .text, .date: json.string(utf8: attribute.contentBytes)
+        case .integer: json.number(attribute.integer ?? 0)
+        case .largeInteger: json.string("0x" + ASN1Primitives.hex(attribute.contentBytes))
+        case .boolean: json.bool(attribute.boolean ?? false)
         case .raw, .record, .absent: json.null()
         }
     }
 
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
-    static func writeFieldValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>,
-                                to json: inout JSONWriter) {
-        switch attribute.value {
-        case .raw: json.hexString(valueBytes(attribute, buffer))
+    static func writeFieldValue(_ attribute: Attribute, to json: inout JSONWriter) {
+        switch attribute.kind {
+        case .raw: json.hexString(attribute.valueBytes)
         case .absent: json.null()
-        default: writeValue(attribute, buffer, to: &json)
+        default: writeValue(attribute, to: &json)
         }
     }
 
-    /// The raw value octets of `attribute`.
-    static func valueBytes(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        buffer.slice(attribute.valueRange ?? 0..<0)
-    }
-
     /// One entry of the `attributes` list (and of a record's `records` list).
-    static func writeAttribute(_ attribute: AttributeView, _ views: inout PayloadViews, to json: inout JSONWriter) {
-        let buffer = views.buffer
+    static func writeAttribute(_ attribute: Attribute, to json: inout JSONWriter) {
         json.object { json in
-            json.member("type", attribute.type)
-            if attribute.type == nil {
-                json.member("typeHex", attribute.largeTypeRange.map { ASN1Primitives.hex(Array(buffer.slice($0))) })
-            }
+            let type = attribute.type
+            json.member("type", type)
+            if type == nil { json.member("typeHex", attribute.typeHex) }
             let descriptor = attribute.descriptor
             json.member("name", descriptor?.name ?? attribute.name)
             json.member("documented", descriptor?.isDocumented ?? false)
@@ -52,18 +44,18 @@ enum AttributeJSON {
                 json.string(attribute.asn1TypeName)
             }
             json.key("raw")
-            json.hexString(valueBytes(attribute, buffer))
+            json.hexString(attribute.valueBytes)
             json.key("value")
-            writeValue(attribute, buffer, to: &json)
-            if case .date(_, let parsed) = attribute.value {
+            writeValue(attribute, to: &json)
+            if attribute.kind == .date {
                 json.key("utc")
-                if let parsed { parsed.withRFC3339UTC { json.string(utf8: $0) } } else { json.null() }
+                if let parsed = attribute.date { parsed.withRFC3339UTC { json.string(utf8: $0) } } else { json.null() }
             }
-            if case .record(let set) = attribute.value {
-                json.member("recordOffset", views.map.fileOffset(set.offset))
+            if let record = attribute.record {
+                json.member("recordOffset", record.offset)
                 json.key("records")
                 json.array { json in
-                    views.forEachAttribute(ofRecord: set) { inner, views in writeAttribute(inner, &views, to: &json) }
+                    for inner in record.attributes { writeAttribute(inner, to: &json) }
                 }
             }
         }

@@ -41,11 +41,7 @@ public enum DumpJSON {
             json.key("attributes")
             json.array { json in
                 guard let payload = inspection.receipt?.payload else { return }
-                payload.withViews { views in
-                    for index in 0..<views.count {
-                        AttributeJSON.writeAttribute(views.attribute(at: index), &views, to: &json)
-                    }
-                }
+                for attribute in payload.attributes { AttributeJSON.writeAttribute(attribute, to: &json) }
             }
             json.key("receipt")
             if let payload = inspection.receipt?.payload {

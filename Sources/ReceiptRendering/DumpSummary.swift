@@ -54,12 +54,7 @@ struct DumpSummary {
         var dated: [(purchased: Int64, index: Int)] = []
         dated.reserveCapacity(records.count)
         for index in records.indices {
-            var purchased = Int64.min
-            records[index].forEachView { view in
-                if view.type == 1704, purchased == Int64.min, case .date(_, let date?) = view.value {
-                    purchased = date.secondsSinceEpoch
-                }
-            }
+            let purchased = records[index].first(1704)?.date?.secondsSinceEpoch ?? Int64.min
             dated.append((purchased, index))
         }
         dated.sort { ($0.purchased, $0.index) < ($1.purchased, $1.index) }

@@ -175,10 +175,10 @@ public struct DumpText {
     func attributes(_ payload: ReceiptPayload, to sink: (String) -> Void) {
         var out = section("Attributes (\(payload.attributes.count), \(payload.inAppRecords.count) in-app record(s)) at offset \(payload.offset)")
         for attribute in payload.attributes {
-            out += attributeLine(attribute, payload: payload, indent: 1)
+            out += attributeLine(attribute, indent: 1)
             if let record = attribute.record {
                 for inner in record.attributes {
-                    out += attributeLine(inner, payload: payload, indent: 3)
+                    out += attributeLine(inner, indent: 3)
                 }
             }
             if out.utf8.count >= 1 << 20 {
@@ -189,7 +189,7 @@ public struct DumpText {
         sink(out)
     }
 
-    func attributeLine(_ attribute: ReceiptAttribute, payload: ReceiptPayload, indent: Int) -> String {
+    func attributeLine(_ attribute: Attribute, indent: Int) -> String {
         let pad = String(repeating: "  ", count: indent)
         let type = attribute.type.map(String.init) ?? ("0x" + (attribute.typeHex ?? "?"))
         var name = attribute.name
@@ -199,10 +199,10 @@ public struct DumpText {
         let version = attribute.version.map { "v\($0)" } ?? "v?"
         let head = "\(pad)\(offset) \(TextLayout.leftPad(type, 5)) \(TextLayout.rightPad(name, 34)) \(TextLayout.rightPad(version, 3)) "
             + style.dim(TextLayout.rightPad(attribute.asn1TypeName, 12))
-        return head + " " + valueText(attribute, payload: payload) + "\n"
+        return head + " " + valueText(attribute) + "\n"
     }
 
-    func valueText(_ attribute: ReceiptAttribute, payload: ReceiptPayload) -> String {
+    func valueText(_ attribute: Attribute) -> String {
         switch attribute.value {
         case .text(let text): return style.green(TextLayout.quoted(text))
         case .date(let text, let parsed):
@@ -213,7 +213,7 @@ public struct DumpText {
         case .integer(let number): return String(number)
         case .largeInteger(let hex): return "0x" + hex
         case .boolean(let flag): return flag ? "true" : "false"
-        case .raw: return preview(payload.valueBytes(attribute))
+        case .raw: return preview(attribute.valueBytes)
         case .record:
             let count = attribute.record?.attributes.count ?? 0
             return "in-app record, \(count) attribute(s)"

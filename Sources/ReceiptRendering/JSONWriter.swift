@@ -189,6 +189,11 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
+    /// A string of UTF-8 bytes (a slice of the payload), escaped as needed.
+    public mutating func string(utf8 text: ArraySlice<UInt8>) {
+        text.withUnsafeBufferPointer { string(utf8: $0) }
+    }
+
     public mutating func hexString(_ raw: ArraySlice<UInt8>) {
         raw.withUnsafeBufferPointer { hexString($0) }
     }

@@ -6,23 +6,17 @@ import ReceiptModel
 /// duplicates are reported as findings.
 enum ReceiptJSON {
     static func write(_ payload: ReceiptPayload, to json: inout JSONWriter) {
-        payload.withViews { views in
-            var receiptFields = FieldSlots(scope: .receipt)
-            var recordFields = FieldSlots(scope: .inApp)
-            let buffer = views.buffer
-            for index in 0..<views.count { receiptFields.add(views.attribute(at: index), buffer) }
-            json.object { json in
-                receiptFields.write(buffer, to: &json) { json in
-                    json.key("in_app")
-                    json.array { json in
-                        for index in 0..<views.recordCount {
-                            guard let set = views.recordSet(at: index) else { continue }
-                            recordFields.reset()
-                            views.forEachAttribute(ofRecord: set) { attribute, _ in
-                                recordFields.add(attribute, buffer)
-                            }
-                            json.object { json in recordFields.write(buffer, to: &json) { _ in } }
-                        }
+        var receiptFields = FieldSlots(scope: .receipt)
+        var recordFields = FieldSlots(scope: .inApp)
+        for attribute in payload.attributes { receiptFields.add(attribute) }
+        json.object { json in
+            receiptFields.write(to: &json) { json in
+                json.key("in_app")
+                json.array { json in
+                    for record in payload.inAppRecords {
+                        recordFields.reset()
+                        for attribute in record.attributes { recordFields.add(attribute) }
+                        json.object { json in recordFields.write(to: &json) { _ in } }
                     }
                 }
             }
@@ -34,13 +28,13 @@ enum ReceiptJSON {
     private struct FieldSlots {
         let scope: FieldScope
         let table: [FieldDescriptor]
-        var firstByRow: [AttributeView?]
-        var unknown: [(key: String, attribute: AttributeView)] = []
+        var firstByRow: [Attribute?]
+        var unknown: [(key: String, attribute: Attribute)] = []
 
         init(scope: FieldScope) {
             self.scope = scope
             table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
-            firstByRow = [AttributeView?](repeating: nil, count: table.count)
+            firstByRow = [Attribute?](repeating: nil, count: table.count)
         }
 
         mutating func reset() {
@@ -48,10 +42,9 @@ enum ReceiptJSON {
             if !unknown.isEmpty { unknown.removeAll(keepingCapacity: true) }
         }
 
-        mutating func add(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>) {
+        mutating func add(_ attribute: Attribute) {
             guard let type = attribute.type else {
-                let hex = attribute.largeTypeRange.map { ASN1Primitives.hex(Array(buffer.slice($0))) } ?? ""
-                unknown.append(("0x" + hex, attribute))
+                unknown.append(("0x" + (attribute.typeHex ?? ""), attribute))
                 return
             }
             guard let row = FieldTable.row(of: type, in: scope) else {
@@ -64,12 +57,12 @@ enum ReceiptJSON {
         /// Named fields in field-table order, then `extra` (the in-app list), then `empty` (the date fields present
         /// with an empty value, left out above as Apple's JSON leaves them out, so `select(.cancellation_date)`
         /// means what it says; `rcpt build` puts them back), then `unknown`.
-        func write(_ buffer: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter,
+        func write(to json: inout JSONWriter,
                    extra: (inout JSONWriter) -> Void) {
             var empty: [String] = []
             for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
                 guard let attribute = firstByRow[row] else { continue }
-                if case .date(let range, nil) = attribute.value, range.isEmpty, attribute.valueTag == .ia5String,
+                if attribute.kind == .date, attribute.contentBytes.isEmpty, attribute.valueTag == .ia5String,
                    attribute.version == FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
                     empty.append(descriptor.name)
                     continue
@@ -80,13 +73,13 @@ enum ReceiptJSON {
                     // Unusual version: the explicit form keeps it, so `rcpt build` rebuilds the same bytes.
                     json.object { json in
                         json.key("raw")
-                        json.hexString(AttributeJSON.valueBytes(attribute, buffer))
+                        json.hexString(attribute.valueBytes)
                         json.member("version", version)
                     }
                 } else {
-                    AttributeJSON.writeFieldValue(attribute, buffer, to: &json)
+                    AttributeJSON.writeFieldValue(attribute, to: &json)
                 }
-                if case .date(_, let parsed?) = attribute.value {
+                if let parsed = attribute.date {
                     json.key(named: descriptor.name, suffix: "_ms")
                     json.quotedNumber(parsed.millisecondsSinceEpoch)
                 }
@@ -99,7 +92,7 @@ enum ReceiptJSON {
                 for (key, attribute) in unknown where !written.contains(key) {
                     written.insert(key)
                     json.key(named: key)
-                    ReceiptJSON.writeUnknownValue(attribute, buffer, to: &json)
+                    ReceiptJSON.writeUnknownValue(attribute, to: &json)
                 }
             }
         }
@@ -107,23 +100,22 @@ enum ReceiptJSON {
 
     /// An unknown type's value in a form `rcpt build` turns back into the same bytes: plain strings for
     /// UTF8String, numbers for INTEGER, and `{"asn1": …, "value": …}` or `{"raw": hex}` otherwise.
-    static func writeUnknownValue(_ attribute: AttributeView, _ buffer: UnsafeBufferPointer<UInt8>,
-                                  to json: inout JSONWriter) {
-        switch attribute.value {
-        case .text(let range) where attribute.valueTag == .utf8String && attribute.version == 1:
-            json.string(utf8: buffer.slice(range))
-        case .integer(let number) where attribute.version == 1:
-            json.number(number)
-        case .text(let range) where attribute.valueTag == .ia5String && attribute.version == 1:
+    static func writeUnknownValue(_ attribute: Attribute, to json: inout JSONWriter) {
+        switch attribute.kind {
+        case .text where attribute.valueTag == .utf8String && attribute.version == 1:
+            json.string(utf8: attribute.contentBytes)
+        case .integer where attribute.version == 1:
+            json.number(attribute.integer ?? 0)
+        case .text where attribute.valueTag == .ia5String && attribute.version == 1:
             json.object { json in
                 json.member("asn1", "IA5String")
                 json.key("value")
-                json.string(utf8: buffer.slice(range))
+                json.string(utf8: attribute.contentBytes)
             }
         default:
             json.object { json in
                 json.key("raw")
-                json.hexString(AttributeJSON.valueBytes(attribute, buffer))
+                json.hexString(attribute.valueBytes)
                 if let version = attribute.version, version != 1 { json.member("version", version) }
             }
         }

@@ -22,7 +22,7 @@ enum ReceiptChecks {
                                     "the receipt has no \(name) (type \(type))"))
         }
         if let hash = payload.first(5) {
-            let length = payload.valueBytes(hash).count
+            let length = hash.valueBytes.count
             if length != 20 {
                 findings.append(Finding(.hashWrongLength, at: hash.offset,
                                         "sha1_hash is \(length) bytes, not the 20 of a SHA-1 digest"))
@@ -72,9 +72,9 @@ enum ReceiptChecks {
         }
         if let device = expectations.deviceID {
             if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
-               let computed = try? Digest.hash([device[...], payload.valueBytes(opaque), payload.valueBytes(bundle)],
+               let computed = try? Digest.hash([device[...], opaque.valueBytes, bundle.valueBytes],
                                                algorithm: .sha1) {
-                if !payload.valueBytes(hash).elementsEqual(computed) {
+                if !hash.valueBytes.elementsEqual(computed) {
                     findings.append(Finding(.hashMismatch, at: hash.offset,
                                             "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"))
                 }
@@ -113,7 +113,7 @@ enum ReceiptChecks {
         return findings
     }
 
-    static func text(_ attribute: ReceiptAttribute?) -> String? {
+    static func text(_ attribute: Attribute?) -> String? {
         if case .text(let value)? = attribute?.value { return value }
         return nil
     }

@@ -179,8 +179,8 @@ struct Replay {
                                          nodesRead: 0)
         var records = 0
         for attribute in payload.attributes {
-            if let range = attribute.valueRange {
-                #expect(range.upperBound <= payload.bytes.count, "\(name): value range \(range)")
+            if let valueOffset = attribute.valueOffset {
+                #expect(valueOffset + attribute.valueBytes.count <= file.count, "\(name): value at \(valueOffset)")
             }
             if let record = attribute.record {
                 records += 1

@@ -12,10 +12,10 @@ struct ReceiptSpecTests {
         var rows: [String] = []
         for attribute in receipt.attributes {
             if let record = attribute.record {
-                let inner = record.attributes.map { "\($0.type ?? -1)/\($0.version ?? -1)/\(Array(receipt.payload?.valueBytes($0) ?? []))" }
+                let inner = record.attributes.map { "\($0.type ?? -1)/\($0.version ?? -1)/\(Array($0.valueBytes))" }
                 rows.append("17:[" + inner.sorted().joined(separator: ",") + "]")
             } else {
-                rows.append("\(attribute.type ?? -1)/\(attribute.version ?? -1)/\(Array(receipt.payload?.valueBytes(attribute) ?? []))")
+                rows.append("\(attribute.type ?? -1)/\(attribute.version ?? -1)/\(Array(attribute.valueBytes))")
             }
         }
         return rows.sorted()
@@ -48,7 +48,7 @@ struct ReceiptSpecTests {
         #expect(receipt.first(99)?.value == .text("text"))
         #expect(receipt.first(100)?.value == .integer(5))
         let raw = try #require(receipt.first(101))
-        #expect(receipt.payload.map { Array($0.valueBytes(raw)) } == [0xDE, 0xAD, 0xBE, 0xEF])
+        #expect(Array(raw.valueBytes) == [0xDE, 0xAD, 0xBE, 0xEF])
         #expect(receipt.first(102)?.value == .boolean(true))
         let record = try #require(receipt.inAppRecords.first)
         #expect(record.first(1713)?.value == .boolean(true))

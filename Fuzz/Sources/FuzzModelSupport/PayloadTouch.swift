@@ -1,10 +1,10 @@
 import FuzzSupport
 import ReceiptASN1
 import ReceiptModel
-import ReceiptPKCS7
 
-/// Reads a payload the way `dump` does and checks the invariants the model promises on the way: ranges stay inside
-/// the buffer, offsets inside the file, and the reading pass decodes exactly what on-demand access decodes.
+/// Reads a payload the way `dump` does and checks the invariants the index promises on the way: every attribute and
+/// record lies inside the file, a record holds in-app attributes only and lies inside its type-17 attribute, and
+/// every entry of the index is a top-level or a record attribute.
 public struct PayloadTouch {
     public let harness: String
     /// Size of the file the payload's offsets point into.
@@ -17,20 +17,37 @@ public struct PayloadTouch {
         self.fileSize = fileSize
     }
 
-    /// Reads `file` whole as a payload, touching every view the reading pass hands out. With `checkingOnDemand`,
-    /// it also decodes the payload again on demand and requires the same views in the same order (each record's
-    /// attributes, then the type-17 attribute holding them): the strongest oracle here, and the costliest, so
-    /// harnesses that are also speed references run it on a sample of inputs (`Fuzz.sample`).
-    public mutating func read(_ file: [UInt8], checkingOnDemand: Bool) -> ReceiptPayload {
-        var recorded: [AttributeView] = []
-        let size = file.count
+    /// Reads `file` whole as a payload and touches every attribute, the records' ones included.
+    public mutating func read(_ file: [UInt8]) -> ReceiptPayload {
         let payload = PayloadReader.read(file: file, segments: [0..<file.count], depth: 0, limits: .default,
-                                         nodesRead: 0) { view, _ in
-            touch(view, bufferSize: size)
-            if checkingOnDemand { recorded.append(view) }
-        }
+                                         nodesRead: 0)
         touchFindings(payload)
-        if checkingOnDemand { compareOnDemand(payload, recorded: recorded) }
+        var entries = 0
+        var records = 0
+        for attribute in payload.attributes {
+            entries += 1
+            touch(attribute, scope: .receipt)
+            guard let record = attribute.record else { continue }
+            records += 1
+            checkOffset(record.offset, "record offset")
+            checkOffset(record.offset + record.length, "record end")
+            guard record.offset >= attribute.offset, record.offset + record.length <= attribute.offset + attribute.length
+            else { Fuzz.fail(harness, "record at \(record.offset)+\(record.length) outside its attribute", input: file) }
+            for inner in record.attributes {
+                entries += 1
+                touch(inner, scope: .inApp)
+                guard inner.offset >= record.offset, inner.offset + inner.length <= record.offset + record.length else {
+                    Fuzz.fail(harness, "record attribute at \(inner.offset) outside its record", input: file)
+                }
+                if inner.record != nil { Fuzz.fail(harness, "an in-app attribute holds a nested record", input: file) }
+            }
+        }
+        if records != payload.inAppRecords.count {
+            Fuzz.fail(harness, "\(records) type-17 records listed, \(payload.inAppRecords.count) indexed", input: file)
+        }
+        if entries != payload.index.entryCount {
+            Fuzz.fail(harness, "\(entries) attributes reachable, \(payload.index.entryCount) in the index", input: file)
+        }
         if let first = payload.first(2), first.type != 2 {
             Fuzz.fail(harness, "first(2) returned an attribute of type \(String(describing: first.type))")
         }
@@ -51,55 +68,21 @@ public struct PayloadTouch {
         }
     }
 
-    /// Decodes `payload` again on demand: the views must be `recorded`, view for view.
-    func compareOnDemand(_ payload: ReceiptPayload, recorded: [AttributeView]) {
-        var onDemand: [AttributeView] = []
-        onDemand.reserveCapacity(recorded.count)
-        var records = 0
-        payload.withViews { views in
-            for index in 0..<views.count {
-                let attribute = views.attribute(at: index)
-                guard attribute.scope == .receipt else { Fuzz.fail(harness, "top-level attribute with scope inApp") }
-                if case .record(let set) = attribute.value {
-                    records += 1
-                    views.forEachAttribute(ofRecord: set) { inner, _ in
-                        if inner.scope != .inApp { Fuzz.fail(harness, "record attribute with scope receipt") }
-                        if case .record = inner.value { Fuzz.fail(harness, "an in-app attribute holds a nested record") }
-                        onDemand.append(inner)
-                    }
-                }
-                onDemand.append(attribute)
-            }
+    /// Touches every fact of one attribute and checks where it lies.
+    public mutating func touch(_ attribute: Attribute, scope: FieldScope) {
+        checkOffset(attribute.offset, "attribute offset")
+        guard attribute.length >= 0 else { Fuzz.fail(harness, "attribute length \(attribute.length)") }
+        checkOffset(attribute.offset + attribute.length, "attribute end")
+        if attribute.scope != scope { Fuzz.fail(harness, "attribute at \(attribute.offset) in the wrong scope") }
+        if let valueOffset = attribute.valueOffset {
+            checkOffset(valueOffset + attribute.valueBytes.count, "value end")
         }
-        guard onDemand == recorded else {
-            let index = onDemand.indices.first { $0 >= recorded.count || onDemand[$0] != recorded[$0] } ?? onDemand.count
-            Fuzz.fail(harness, "the reading pass and on-demand decoding disagree at view \(index) of "
-                      + "\(recorded.count) recorded / \(onDemand.count) on demand:\n  recorded  "
-                      + (index < recorded.count ? "\(recorded[index])" : "none")
-                      + "\n  on demand " + (index < onDemand.count ? "\(onDemand[index])" : "none"))
-        }
-        guard payload.inAppRecords.count == records else {
-            Fuzz.fail(harness, "the reading pass found \(payload.inAppRecords.count) in-app records, on-demand "
-                      + "decoding \(records)")
-        }
-    }
-
-    /// Touches every field of one view and checks its ranges.
-    public mutating func touch(_ view: AttributeView, bufferSize: Int) {
-        checkOffset(view.offset, "attribute offset")
-        guard view.length >= 0 else { Fuzz.fail(harness, "attribute length \(view.length)") }
-        for range in [view.valueRange, view.largeTypeRange, view.value.range].compactMap({ $0 }) {
-            guard range.lowerBound >= 0, range.upperBound <= bufferSize else {
-                Fuzz.fail(harness, "range \(range) outside the \(bufferSize)-byte payload buffer")
-            }
-            checksum &+= range.count
-        }
-        if let valueOffset = view.valueOffset { checkOffset(valueOffset, "value offset") }
-        checksum &+= Int(truncatingIfNeeded: view.type ?? 0) &+ Int(truncatingIfNeeded: view.version ?? 0)
-        switch view.value {
-        case .date(_, let parsed?): checksum &+= Int(truncatingIfNeeded: parsed.millisecondsSinceEpoch)
-        case .integer(let number): checksum &+= Int(truncatingIfNeeded: number)
-        case .boolean(let flag): checksum &+= flag ? 1 : 0
+        checksum &+= attribute.valueBytes.count &+ attribute.contentBytes.count
+        checksum &+= Int(truncatingIfNeeded: attribute.type ?? 0) &+ Int(truncatingIfNeeded: attribute.version ?? 0)
+        switch attribute.kind {
+        case .date: checksum &+= Int(truncatingIfNeeded: attribute.date?.millisecondsSinceEpoch ?? 1)
+        case .integer: checksum &+= Int(truncatingIfNeeded: attribute.integer ?? 0)
+        case .boolean: checksum &+= attribute.boolean == true ? 1 : 0
         default: checksum &+= 1
         }
     }
@@ -108,17 +91,6 @@ public struct PayloadTouch {
     func checkOffset(_ offset: Int, _ what: @autoclosure () -> String) {
         guard offset >= 0, offset <= fileSize else {
             Fuzz.fail(harness, "\(what()) \(offset) is outside the \(fileSize)-byte input")
-        }
-    }
-}
-
-extension DecodedValue {
-    /// The buffer range a text, date, large-integer or record value points at.
-    var range: Range<Int>? {
-        switch self {
-        case .text(let range), .date(let range, _), .largeInteger(let range): return range
-        case .record(let set): return set.encodingRange
-        case .integer, .boolean, .raw, .absent: return nil
         }
     }
 }

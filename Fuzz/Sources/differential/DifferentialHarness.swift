@@ -12,18 +12,18 @@ import SwiftASN1
 ///   (tags, depths, offsets, content ranges) node by node.
 /// - Container: `SignedDataReader` against OpenSSL's `d2i_CMS_ContentInfo`: acceptance, eContentType and the
 ///   extracted eContent bytes.
-/// - Payload: the attribute decoder's canonical fast path against its general path (`PathOracle`).
+/// - Payload: the payload index against swift-asn1 (`IndexOracle`): attribute count, offsets, types, versions,
+///   value octets and record sizes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     ASN1Differential.compare(bytes, rules: .ber)
     ASN1Differential.compare(bytes, rules: .der)
     ContainerDifferential.compare(bytes)
-    // Ours against ours: the payload decoder's canonical fast path against its general path, on the input read
-    // as a payload and on the content of the input read as a receipt.
-    PathOracle.check("differential", bytes)
+    // The payload index, on the input read as a payload and on the content of the input read as a receipt.
+    IndexOracle.check("differential", bytes)
     if let content = SignedDataReader.read(bytes).signedData.encapsulatedContent, content.octetString != nil {
-        PathOracle.check("differential", ContainerDifferential.joined(content.segments, bytes))
+        IndexOracle.check("differential", ContainerDifferential.joined(content.segments, bytes))
     }
     return 0
 }

@@ -88,7 +88,7 @@ struct SeedSources {
     static func recordValues(of payload: [UInt8]) -> [[UInt8]] {
         let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
                                       nodesRead: 0)
-        return read.attributes.filter { $0.type == FieldTable.inAppRecordType }.map { Array(read.valueBytes($0)) }
+        return read.attributes.filter { $0.type == FieldTable.inAppRecordType }.map { Array($0.valueBytes) }
     }
 
     /// The text of every date-kind attribute of a payload and its records, in order.
@@ -96,12 +96,14 @@ struct SeedSources {
         let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
                                       nodesRead: 0)
         var result: [String] = []
-        func collect(_ attribute: ReceiptAttribute) {
-            if case .date(let text, _) = attribute.value { result.append(text) }
+        func collect(_ attribute: Attribute) {
+            if attribute.kind == .date, let text = attribute.text { result.append(text) }
         }
         for attribute in read.attributes {
             collect(attribute)
-            for inner in attribute.record?.attributes ?? [] { collect(inner) }
+            if let record = attribute.record {
+                for inner in record.attributes { collect(inner) }
+            }
         }
         return result
     }

@@ -71,7 +71,7 @@ struct VerifyOracles {
         }
         guard let payload = inspection.receipt?.payload else { fail("valid, yet no payload") }
         // Iterated in order, not through `first(_:)`'s index: both must name the same attributes.
-        func firstOf(_ type: Int64) -> ReceiptAttribute? { payload.attributes.first { $0.type == type } }
+        func firstOf(_ type: Int64) -> Attribute? { payload.attributes.first { $0.type == type } }
         guard case .text(let bundle)? = firstOf(2)?.value, bundle == VerifyExpectations.bundleID else {
             fail("valid, yet the first bundle id is \(String(describing: firstOf(2)?.value))")
         }
@@ -80,9 +80,9 @@ struct VerifyOracles {
         }
         guard let device = VerifyExpectations.deviceID, let opaque = firstOf(4), let bundleAttribute = firstOf(2),
               let hash = firstOf(5),
-              let expected = try? Digest.hash([device[...], payload.valueBytes(opaque),
-                                               payload.valueBytes(bundleAttribute)], algorithm: .sha1),
-              payload.valueBytes(hash).elementsEqual(expected)
+              let expected = try? Digest.hash([device[...], opaque.valueBytes, bundleAttribute.valueBytes],
+                                              algorithm: .sha1),
+              hash.valueBytes.elementsEqual(expected)
         else {
             fail("valid, yet the first sha1_hash is not SHA-1(device ‖ opaque value ‖ bundle id)")
         }
@@ -95,28 +95,22 @@ struct VerifyOracles {
             fail("the signature verified, yet the receipt has no content")
         }
         guard let payload = receipt.payload else { return }
-        let signed: [UInt8]
+        var signed: [UInt8] = []
+        for segment in content.segments { signed += receipt.bytes[segment] }
+        guard payload.content.elementsEqual(signed) else {
+            fail("the payload (\(payload.content.count) bytes) is not read from the signed content segments "
+                 + "(\(signed.count) bytes)")
+        }
         if content.segments.count == 1, let segment = content.segments.first {
-            // Read in place: every value range indexes the receipt and must stay inside the one segment.
-            guard payload.bytes.count == receipt.bytes.count else {
-                fail("a one-segment payload is read from a \(payload.bytes.count)-byte buffer, not the receipt")
-            }
+            // Read in place: every value must lie inside the one segment.
             for attribute in payload.attributes {
-                guard let range = attribute.valueRange else { continue }
-                guard range.lowerBound >= segment.lowerBound, range.upperBound <= segment.upperBound else {
-                    fail("attribute \(attribute.type.map(String.init) ?? "?") reads \(range), outside the signed "
-                         + "content \(segment)")
+                guard let valueOffset = attribute.valueOffset else { continue }
+                guard valueOffset >= segment.lowerBound, valueOffset + attribute.valueBytes.count <= segment.upperBound
+                else {
+                    fail("attribute \(attribute.type.map(String.init) ?? "?") reads \(valueOffset)+"
+                         + "\(attribute.valueBytes.count), outside the signed content \(segment)")
                 }
             }
-            signed = Array(receipt.bytes[segment])
-        } else {
-            var joined: [UInt8] = []
-            for segment in content.segments { joined += receipt.bytes[segment] }
-            guard payload.bytes == joined else {
-                fail("the payload buffer (\(payload.bytes.count) bytes) is not the joined content segments "
-                     + "(\(joined.count) bytes)")
-            }
-            signed = joined
         }
         // The committed leaf, not the embedded one, must verify the signature over the bytes the payload is read from.
         let leaf = setup.kit.authority.leaf

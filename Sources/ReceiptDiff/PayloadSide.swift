@@ -11,8 +11,8 @@ struct RecordEntry {
     /// The type-17 attribute's encoded length and version.
     var length: Int
     var version: Int64?
-    /// Where the record's SET encoding is in the payload buffer.
-    var valueRange: Range<Int>?
+    /// The record.
+    var record: InAppRecord
     var transactionID: String?
     var originalTransactionID: String?
     var purchaseDate: String?
@@ -50,14 +50,14 @@ struct RecordEntry {
     }
 }
 
-/// One side's payload, read once: snapshots of the top-level attributes and the in-app records' ids. Records are
-/// decoded again only when they must be compared field by field.
-struct PayloadIndex {
+/// One side's payload as the diff reads it: the top-level attributes keyed, and the in-app records with the ids
+/// they are matched by, all read from the payload's index.
+struct PayloadSide {
     var payload: ReceiptPayload?
-    var attributes: [AttributeSnapshot] = []
+    var attributes: [KeyedAttribute] = []
     var records: [RecordEntry] = []
 
-    /// Reads one side's payload once (empty when it has none).
+    /// One side (empty when it has no payload).
     init(_ receipt: Receipt?) {
         guard let payload = receipt?.payload else { return }
         self.payload = payload
@@ -66,16 +66,28 @@ struct PayloadIndex {
         for (index, attribute) in payload.attributes.enumerated() {
             guard let record = attribute.record else {
                 let occurrence = attributeCounter.next(FieldKey.TypeKey(attribute))
-                attributes.append(AttributeSnapshot(attribute, payload: payload, occurrence: occurrence))
+                attributes.append(KeyedAttribute(attribute, occurrence: occurrence))
                 continue
             }
-            let keys = attribute.valueRange.flatMap { RecordKeys.scan(payload, range: $0) }
-                ?? RecordKeys.decode(record, payload: payload)
             var entry = RecordEntry(attributeIndex: index, recordIndex: records.count, offset: attribute.offset,
-                                    length: attribute.length, version: attribute.version,
-                                    valueRange: attribute.valueRange, transactionID: keys.transactionID,
-                                    originalTransactionID: keys.originalTransactionID,
-                                    purchaseDate: keys.purchaseDate, occurrence: 0)
+                                    length: attribute.length, version: attribute.version, record: record,
+                                    transactionID: nil, originalTransactionID: nil, purchaseDate: nil, occurrence: 0)
+            var seen = (transaction: false, original: false, purchase: false)
+            for field in record.attributes {
+                switch field.type {
+                case 1703? where !seen.transaction:
+                    seen.transaction = true
+                    entry.transactionID = KeyedAttribute.keyText(field)
+                case 1704? where !seen.purchase:
+                    seen.purchase = true
+                    entry.purchaseDate = KeyedAttribute.keyText(field)
+                case 1705? where !seen.original:
+                    seen.original = true
+                    entry.originalTransactionID = KeyedAttribute.keyText(field)
+                default:
+                    break
+                }
+            }
             entry.occurrence = identityCounter.next(entry.identity)
             records.append(entry)
         }
