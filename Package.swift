@@ -45,28 +45,26 @@ let package = Package(
         .target(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptMutation", "ReceiptConformance", "ReceiptDiff"]
+                           "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff"]
         ),
         .target(
             name: "ReceiptMutation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning"]
+                           "ReceiptSigning", "ReceiptSuite"]
         ),
         .target(
             name: "ReceiptDiff",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation"]
         ),
-        .target(
-            name: "ReceiptConformance",
-            dependencies: ["ReceiptMutation"]
-        ),
+        .target(name: "ReceiptSuite"),
+        .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         .executableTarget(
             name: "rcpt",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
-                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptConformance",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
+                "ReceiptConformance", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
@@ -95,7 +93,7 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
-                "ReceiptMutation", "ReceiptRendering", "ReceiptConformance", "ReceiptTestSupport",
+                "ReceiptMutation", "ReceiptRendering", "ReceiptSuite", "ReceiptConformance", "ReceiptTestSupport",
             ]
         ),
         .testTarget(

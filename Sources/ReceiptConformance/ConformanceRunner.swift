@@ -1,5 +1,5 @@
 import Foundation
-import ReceiptMutation
+import ReceiptSuite
 
 /// What a conformance result means for the run.
 public enum ResultClass: String, Sendable, Hashable, CaseIterable {
@@ -75,7 +75,7 @@ public enum ConformanceRunner {
     /// baseline is not accepted: the validator's options are wrong, and every other verdict would mislead.
     public static func run(_ options: Options, directory: String,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
-        let manifest = try MutationSuite.readManifest(in: directory)
+        let manifest = try Manifest.read(in: directory)
         let entries = manifest.mutations.filter { entry in
             guard let only = options.only, entry.name != "baseline" else { return true }
             return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
@@ -99,7 +99,7 @@ public enum ConformanceRunner {
 
     /// `command` with each `{}` (bare or already in quotes) replaced by the shell-quoted `path`.
     static func commandLine(_ command: String, path: String) -> String {
-        let quoted = MutationSuite.shellQuoted(path)
+        let quoted = ShellWords.quoted(path)
         return command.replacingOccurrences(of: "\"{}\"", with: quoted)
             .replacingOccurrences(of: "'{}'", with: quoted)
             .replacingOccurrences(of: "{}", with: quoted)
@@ -107,7 +107,7 @@ public enum ConformanceRunner {
 
     /// Runs `/bin/sh -c <line>` in its own process group with standard input from /dev/null and both outputs
     /// captured to temporary files; past `timeout` seconds the whole group is killed.
-    static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(MutationError)
+    static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(SuiteError)
         -> ValidatorRun
     {
         let started = Date()
@@ -137,7 +137,7 @@ public enum ConformanceRunner {
         defer { for pointer in argv { free(pointer) } }
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         guard spawned == 0 else {
-            throw MutationError("validator-failed", "cannot start /bin/sh (error \(spawned))")
+            throw SuiteError("validator-failed", "cannot start /bin/sh (error \(spawned))")
         }
         // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
@@ -147,7 +147,7 @@ public enum ConformanceRunner {
             let reaped = waitpid(pid, &raw, WNOHANG)
             if reaped == pid { break }
             if reaped == -1 && errno != EINTR {
-                throw MutationError("validator-failed", "lost track of the validator process (errno \(errno))")
+                throw SuiteError("validator-failed", "lost track of the validator process (errno \(errno))")
             }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 kill(-pid, SIGKILL)

@@ -63,7 +63,7 @@ public struct Attribute: Sendable {
     /// The tag of the ASN.1 element inside the value, when the value holds exactly one element.
     public var valueTag: ASN1Tag? { index.valueTag(entry) }
     /// What the value decoded to.
-    public var kind: ValueKind { index.kinds[entry] }
+    public var kind: ValueKind { index.kind(entry) }
     /// Whether this attribute stands in the receipt or inside an in-app record.
     public var scope: FieldScope { index.scope(entry) }
 
@@ -91,10 +91,10 @@ public struct Attribute: Sendable {
     }
 
     /// The number of an integer value.
-    public var integer: Int64? { kind == .integer ? index.numbers[entry] : nil }
+    public var integer: Int64? { kind == .integer ? index.number(entry) : nil }
 
     /// The flag of a boolean value.
-    public var boolean: Bool? { kind == .boolean ? index.numbers[entry] != 0 : nil }
+    public var boolean: Bool? { kind == .boolean ? index.number(entry) != 0 : nil }
 
     /// The parsed date of a date value that is a valid date.
     public var date: ReceiptDate? { index.date(entry) }
@@ -107,9 +107,9 @@ public struct Attribute: Sendable {
         switch kind {
         case .text: return .text(String(decoding: contentBytes, as: UTF8.self))
         case .date: return .date(text: String(decoding: contentBytes, as: UTF8.self), parsed: date)
-        case .integer: return .integer(index.numbers[entry])
+        case .integer: return .integer(index.number(entry))
         case .largeInteger: return .largeInteger(hex: ASN1Primitives.hex(contentBytes))
-        case .boolean: return .boolean(index.numbers[entry] != 0)
+        case .boolean: return .boolean(index.number(entry) != 0)
         case .raw: return .raw
         case .record: return .record
         case .absent: return .absent

@@ -1,52 +1,53 @@
 import ReceiptASN1
 
-/// What the one reading pass learns of a payload, kept: one entry per attribute (the receipt's and every in-app
-/// record's), in struct-of-arrays form. Checks, renderers, diff and mutation blueprints read it through
-/// `Attribute` and `InAppRecord` views; nothing parses the payload a second time.
+/// What the one reading pass learns of a payload, kept: one compact entry per attribute (the receipt's and every
+/// in-app record's). Checks, renderers, diff and mutation blueprints read it through `Attribute` and `InAppRecord`
+/// views; nothing parses the payload a second time.
 ///
 /// Entries are in reading order with each record's attributes right after the type-17 attribute that holds them,
 /// so a record is a range of entries. Positions are kept in the payload buffer (the file itself, or the reassembled
 /// segments of a BER-chunked content) and translated to file offsets only here, on the way out.
 ///
-/// An entry costs 24 bytes. The facts that do not fit the compact columns (a type beyond 65 535, a version beyond
-/// 255, a tag number beyond 30, a date with a fraction or an offset, an attribute that does not end with its
-/// value…) are kept for that entry in `unusual`, which a well-formed receipt leaves empty.
+/// An entry is 24 bytes. The facts that do not fit it (a type beyond 65 534, a version beyond 254, a tag number
+/// beyond 30, a date with a fraction or an offset, an attribute that does not end with its value…) are kept for that
+/// entry in `unusual`, which an App Store receipt leaves empty.
 public final class PayloadIndex: Sendable {
     /// The buffer the entries' positions index.
     let bytes: [UInt8]
     /// Translates buffer positions to file offsets.
     let map: SegmentMap
-
-    // One element per entry.
-    /// Where the attribute's element starts in `bytes`.
-    let starts: [UInt32]
-    /// Where its value octets start, counted from `starts` (see `Unusual.valueStart`).
-    let valueDeltas: [UInt8]
-    /// Where its value octets end in `bytes` (and, unless `Flags.endApart`, the attribute too).
-    let valueEnds: [UInt32]
-    /// The header length of the one element the value holds.
-    let innerHeaders: [UInt8]
-    /// The identifier octet of that element (see `Unusual.tag` for high tag numbers).
-    let tags: [UInt8]
-    /// The type number (see `Unusual.type` beyond 65 535).
-    let types: [UInt16]
-    /// The version number (see `Unusual.version` beyond 255).
-    let versions: [UInt8]
-    /// The parsed value: an integer, a flag (0 or 1), a UTC date's seconds since the epoch, or for a record the
-    /// entry just past its last attribute.
-    let numbers: [Int64]
-    let kinds: [ValueKind]
-    let flags: [Flags]
-
-    /// Facts of the entries that do not fit the columns, by entry, in entry order.
+    let entries: [Entry]
+    /// Facts of the entries that do not fit them, by entry, in entry order.
     let unusualEntries: [Int32]
     let unusual: [Unusual]
-
     /// The entries of the top-level attributes, and of the type-17 attributes that hold a record, in order.
     let topLevel: [Int32]
     let records: [Int32]
     /// For receipt types 0–63: the entry of the first top-level attribute of that type, or -1.
     let firstByType: [Int32]
+
+    /// One attribute, packed.
+    struct Entry: Sendable {
+        /// The parsed value: an integer, a flag (0 or 1), a UTC date's seconds since the epoch, or for a record the
+        /// entry just past its last attribute.
+        var number: Int64
+        /// Where the attribute's element starts in `bytes`.
+        var start: UInt32
+        /// Where its value octets end in `bytes` (and, unless `Flags.endApart`, the attribute too).
+        var valueEnd: UInt32
+        /// The type number (`UInt16.max`: see `Unusual.type`).
+        var type: UInt16
+        /// Where the value octets start, counted from `start` (`UInt8.max`: see `Unusual.valueStart`).
+        var valueDelta: UInt8
+        /// The header length of the one element the value holds.
+        var innerHeader: UInt8
+        /// The identifier octet of that element (a high tag number: see `Unusual.tag`).
+        var tag: UInt8
+        /// The version number (`UInt8.max`: see `Unusual.version`).
+        var version: UInt8
+        var kind: ValueKind
+        var flags: Flags
+    }
 
     struct Flags: OptionSet, Sendable {
         let rawValue: UInt8
@@ -63,7 +64,7 @@ public final class PayloadIndex: Sendable {
         static let unusual = Flags(rawValue: 1 << 7)
     }
 
-    /// What an entry holds beyond the columns.
+    /// What an entry holds beyond its packed form.
     struct Unusual: Sendable {
         var type: Int64?
         /// The type INTEGER's content when it does not fit in 64 bits.
@@ -78,16 +79,7 @@ public final class PayloadIndex: Sendable {
     init(_ builder: Builder) {
         bytes = builder.bytes
         map = builder.map
-        starts = builder.starts
-        valueDeltas = builder.valueDeltas
-        valueEnds = builder.valueEnds
-        innerHeaders = builder.innerHeaders
-        tags = builder.tags
-        types = builder.types
-        versions = builder.versions
-        numbers = builder.numbers
-        kinds = builder.kinds
-        flags = builder.flags
+        entries = builder.entries
         unusualEntries = builder.unusualEntries
         unusual = builder.unusual
         topLevel = builder.topLevel
@@ -95,16 +87,13 @@ public final class PayloadIndex: Sendable {
         firstByType = builder.firstByType
     }
 
-    /// An empty index (a payload that could not be read at all).
-    static let empty = PayloadIndex(Builder(bytes: [], map: .identity, expectedBytes: 0))
-
     /// How many entries there are (attributes of the receipt and of its records).
-    public var entryCount: Int { starts.count }
+    public var entryCount: Int { entries.count }
 
-    /// The bytes an entry's index holds beyond the input, measured: the columns and the unusual facts.
+    /// The bytes the index holds beyond the input: the entries, the unusual facts and the lists.
     public var memoryCost: Int {
-        entryCount * (4 + 1 + 4 + 1 + 1 + 2 + 1 + 8 + 1 + 1) + unusual.count * (MemoryLayout<Unusual>.stride + 4)
-            + (topLevel.count + records.count) * 4 + firstByType.count * 4
+        entries.count * MemoryLayout<Entry>.stride + unusual.count * (MemoryLayout<Unusual>.stride + 4)
+            + (topLevel.count + records.count + firstByType.count) * 4
     }
 
     @inline(__always)
@@ -112,7 +101,7 @@ public final class PayloadIndex: Sendable {
 
     /// The unusual facts of `entry`, when it has any.
     func unusualFacts(_ entry: Int) -> Unusual? {
-        guard flags[entry].contains(.unusual) else { return nil }
+        guard entries[entry].flags.contains(.unusual) else { return nil }
         var low = 0
         var high = unusualEntries.count
         let key = Int32(truncatingIfNeeded: entry)
@@ -127,64 +116,71 @@ public final class PayloadIndex: Sendable {
     // MARK: Entry facts, in buffer positions
 
     @inline(__always)
-    func start(_ entry: Int) -> Int { Int(starts[entry]) }
+    func start(_ entry: Int) -> Int { Int(entries[entry].start) }
 
     func end(_ entry: Int) -> Int {
-        flags[entry].contains(.endApart) ? unusualFacts(entry)?.end ?? Int(valueEnds[entry]) : Int(valueEnds[entry])
+        let packed = entries[entry]
+        guard packed.flags.contains(.endApart) else { return Int(packed.valueEnd) }
+        return unusualFacts(entry)?.end ?? Int(packed.valueEnd)
     }
 
     /// The value octets' range in `bytes`, when the attribute has a value.
     @inline(__always)
     func valueRange(_ entry: Int) -> Range<Int>? {
-        guard flags[entry].contains(.hasValue) else { return nil }
-        let delta = Int(valueDeltas[entry])
-        let start = delta == Int(UInt8.max) ? unusualFacts(entry)?.valueStart ?? start(entry) : start(entry) + delta
-        return start..<Int(valueEnds[entry])
+        let packed = entries[entry]
+        guard packed.flags.contains(.hasValue) else { return nil }
+        let start = packed.valueDelta == UInt8.max ? unusualFacts(entry)?.valueStart ?? Int(packed.start)
+            : Int(packed.start) + Int(packed.valueDelta)
+        return start..<Int(packed.valueEnd)
     }
 
     /// The content of the one element the value holds (text, a date's text, a large INTEGER).
     @inline(__always)
     func contentRange(_ entry: Int) -> Range<Int> {
         guard let value = valueRange(entry) else { return 0..<0 }
-        return Swift.min(value.lowerBound + Int(innerHeaders[entry]), value.upperBound)..<value.upperBound
+        return Swift.min(value.lowerBound + Int(entries[entry].innerHeader), value.upperBound)..<value.upperBound
     }
 
     func type(_ entry: Int) -> Int64? {
-        let flags = flags[entry]
-        guard flags.contains(.hasType) else { return nil }
-        if types[entry] == UInt16.max, flags.contains(.unusual), let wide = unusualFacts(entry)?.type { return wide }
-        return Int64(types[entry])
+        let packed = entries[entry]
+        guard packed.flags.contains(.hasType) else { return nil }
+        if packed.type == UInt16.max, let wide = unusualFacts(entry)?.type { return wide }
+        return Int64(packed.type)
     }
 
     func version(_ entry: Int) -> Int64? {
-        let flags = flags[entry]
-        guard flags.contains(.hasVersion) else { return nil }
-        if versions[entry] == UInt8.max, flags.contains(.unusual), let wide = unusualFacts(entry)?.version {
-            return wide
-        }
-        return Int64(versions[entry])
+        let packed = entries[entry]
+        guard packed.flags.contains(.hasVersion) else { return nil }
+        if packed.version == UInt8.max, let wide = unusualFacts(entry)?.version { return wide }
+        return Int64(packed.version)
     }
 
     func valueTag(_ entry: Int) -> ASN1Tag? {
-        guard flags[entry].contains(.hasValueTag) else { return nil }
-        let octet = tags[entry]
+        let packed = entries[entry]
+        guard packed.flags.contains(.hasValueTag) else { return nil }
+        let octet = packed.tag
         if octet & 0x1F == 0x1F { return unusualFacts(entry)?.tag }
         return ASN1Tag(ASN1TagClass(bits: octet >> 6), number: UInt64(octet & 0x1F), constructed: octet & 0x20 != 0)
     }
 
+    func kind(_ entry: Int) -> ValueKind { entries[entry].kind }
+
+    func number(_ entry: Int) -> Int64 { entries[entry].number }
+
     func date(_ entry: Int) -> ReceiptDate? {
-        guard kinds[entry] == .date, flags[entry].contains(.dateParsed) else { return nil }
-        if flags[entry].contains(.unusual), let date = unusualFacts(entry)?.date { return date }
-        return ReceiptDate(utcSeconds: numbers[entry])
+        let packed = entries[entry]
+        guard packed.kind == .date, packed.flags.contains(.dateParsed) else { return nil }
+        if packed.flags.contains(.unusual), let date = unusualFacts(entry)?.date { return date }
+        return ReceiptDate(utcSeconds: packed.number)
     }
 
-    func scope(_ entry: Int) -> FieldScope { flags[entry].contains(.inApp) ? .inApp : .receipt }
+    func scope(_ entry: Int) -> FieldScope { entries[entry].flags.contains(.inApp) ? .inApp : .receipt }
 
     /// The entries of the record held by `entry` (empty when it holds none).
     func children(_ entry: Int) -> Range<Int> {
-        guard kinds[entry] == .record else { return entry..<entry }
-        let end = Int(numbers[entry])
-        return (entry + 1)..<Swift.max(entry + 1, end)
+        let packed = entries[entry]
+        guard packed.kind == .record else { return entry..<entry }
+        return (entry + 1)..<Swift.max(entry + 1, Int(packed.number))
     }
 }
 
@@ -193,157 +189,130 @@ extension PayloadIndex {
     struct Builder {
         let bytes: [UInt8]
         let map: SegmentMap
-        var starts: [UInt32] = []
-        var valueDeltas: [UInt8] = []
-        var valueEnds: [UInt32] = []
-        var innerHeaders: [UInt8] = []
-        var tags: [UInt8] = []
-        var types: [UInt16] = []
-        var versions: [UInt8] = []
-        var numbers: [Int64] = []
-        var kinds: [ValueKind] = []
-        var flags: [Flags] = []
+        var entries: [Entry] = []
         var unusualEntries: [Int32] = []
         var unusual: [Unusual] = []
         var topLevel: [Int32] = []
         var records: [Int32] = []
         var firstByType = [Int32](repeating: -1, count: 64)
 
-        /// `expectedBytes`: the payload's size, from which the entry count is estimated (a receipt attribute takes
-        /// about 36 bytes), so the columns rarely grow.
+        /// `expectedBytes`: the payload's size, from which the entry count is estimated (an App Store receipt
+        /// attribute takes about 36 bytes), so the entries rarely grow.
         init(bytes: [UInt8], map: SegmentMap, expectedBytes: Int) {
             self.bytes = bytes
             self.map = map
-            let estimate = Swift.min(expectedBytes / 32, 1 << 24)
-            starts.reserveCapacity(estimate)
-            valueDeltas.reserveCapacity(estimate)
-            valueEnds.reserveCapacity(estimate)
-            innerHeaders.reserveCapacity(estimate)
-            tags.reserveCapacity(estimate)
-            types.reserveCapacity(estimate)
-            versions.reserveCapacity(estimate)
-            numbers.reserveCapacity(estimate)
-            kinds.reserveCapacity(estimate)
-            flags.reserveCapacity(estimate)
+            entries.reserveCapacity(Swift.min(expectedBytes / 32, 1 << 24))
         }
 
-        var count: Int { starts.count }
+        var count: Int { entries.count }
 
         /// The type of `entry`, as `PayloadIndex.type` reads it.
         func type(_ entry: Int) -> Int64? {
-            guard flags[entry].contains(.hasType) else { return nil }
-            guard types[entry] == UInt16.max, flags[entry].contains(.unusual) else { return Int64(types[entry]) }
+            let packed = entries[entry]
+            guard packed.flags.contains(.hasType) else { return nil }
+            guard packed.type == UInt16.max, packed.flags.contains(.unusual) else { return Int64(packed.type) }
             let key = Int32(truncatingIfNeeded: entry)
             var position = unusualEntries.count - 1
             while position >= 0, unusualEntries[position] > key { position -= 1 }
-            return position >= 0 && unusualEntries[position] == key ? unusual[position].type : Int64(types[entry])
+            return position >= 0 && unusualEntries[position] == key ? unusual[position].type : Int64(packed.type)
         }
 
         /// Appends `attribute` as the next entry; returns the entry.
         @discardableResult
         mutating func append(_ attribute: DecodedAttribute) -> Int {
-            let entry = starts.count
-            var flags: Flags = attribute.scope == .inApp ? [.inApp] : []
-            var extra = Unusual()
-            var needsExtra = false
-            starts.append(UInt32(truncatingIfNeeded: attribute.start))
-            // Type and version.
-            var typeColumn: UInt16 = 0
+            let entry = entries.count
+            var packed = Entry(number: attribute.number, start: UInt32(truncatingIfNeeded: attribute.start),
+                               valueEnd: UInt32(truncatingIfNeeded: attribute.end), type: 0, valueDelta: 0,
+                               innerHeader: UInt8(truncatingIfNeeded: Swift.min(attribute.innerHeader, 255)), tag: 0,
+                               version: 0, kind: attribute.kind, flags: attribute.scope == .inApp ? [.inApp] : [])
+            var unusualFacts = false
             if let type = attribute.type {
-                flags.insert(.hasType)
+                packed.flags.insert(.hasType)
                 if type >= 0, type < Int64(UInt16.max) {
-                    typeColumn = UInt16(type)
+                    packed.type = UInt16(truncatingIfNeeded: type)
                 } else {
-                    typeColumn = UInt16.max
-                    extra.type = type
-                    needsExtra = true
+                    packed.type = UInt16.max
+                    unusualFacts = true
                 }
-            } else if let range = attribute.largeTypeRange {
-                extra.largeTypeRange = range
-                needsExtra = true
+            } else if attribute.largeTypeRange != nil {
+                unusualFacts = true
             }
-            types.append(typeColumn)
-            var versionColumn: UInt8 = 0
             if let version = attribute.version {
-                flags.insert(.hasVersion)
+                packed.flags.insert(.hasVersion)
                 if version >= 0, version < Int64(UInt8.max) {
-                    versionColumn = UInt8(version)
+                    packed.version = UInt8(truncatingIfNeeded: version)
                 } else {
-                    versionColumn = UInt8.max
-                    extra.version = version
-                    needsExtra = true
+                    packed.version = UInt8.max
+                    unusualFacts = true
                 }
             }
-            versions.append(versionColumn)
-            // Value octets and the attribute's end.
             if let range = attribute.valueRange {
-                flags.insert(.hasValue)
+                packed.flags.insert(.hasValue)
                 let delta = range.lowerBound - attribute.start
                 if delta >= 0, delta < Int(UInt8.max) {
-                    valueDeltas.append(UInt8(delta))
+                    packed.valueDelta = UInt8(truncatingIfNeeded: delta)
                 } else {
-                    valueDeltas.append(UInt8.max)
-                    extra.valueStart = range.lowerBound
-                    needsExtra = true
+                    packed.valueDelta = UInt8.max
+                    unusualFacts = true
                 }
-                valueEnds.append(UInt32(truncatingIfNeeded: range.upperBound))
+                packed.valueEnd = UInt32(truncatingIfNeeded: range.upperBound)
                 if attribute.end != range.upperBound {
-                    flags.insert(.endApart)
-                    extra.end = attribute.end
-                    needsExtra = true
+                    packed.flags.insert(.endApart)
+                    unusualFacts = true
                 }
-            } else {
-                valueDeltas.append(0)
-                valueEnds.append(UInt32(truncatingIfNeeded: attribute.end))
             }
-            innerHeaders.append(UInt8(truncatingIfNeeded: Swift.min(attribute.innerHeader, Int(UInt8.max))))
-            // The value's tag.
             if let tag = attribute.valueTag {
-                flags.insert(.hasValueTag)
+                packed.flags.insert(.hasValueTag)
                 let octet = tag.tagClass.rawValue << 6 | (tag.isConstructed ? 0x20 : 0)
                 if tag.number < 0x1F {
-                    tags.append(octet | UInt8(tag.number))
+                    packed.tag = octet | UInt8(truncatingIfNeeded: tag.number)
                 } else {
-                    tags.append(octet | 0x1F)
-                    extra.tag = tag
-                    needsExtra = true
+                    packed.tag = octet | 0x1F
+                    unusualFacts = true
                 }
-            } else {
-                tags.append(0)
             }
-            // The parsed value.
-            kinds.append(attribute.kind)
-            var number = attribute.number
             if attribute.kind == .date, let date = attribute.date {
-                flags.insert(.dateParsed)
+                packed.flags.insert(.dateParsed)
                 if date.isWholeSecondUTC {
-                    number = date.secondsSinceEpoch
+                    packed.number = date.secondsSinceEpoch
                 } else {
-                    extra.date = date
-                    needsExtra = true
+                    unusualFacts = true
                 }
             }
-            numbers.append(number)
-            if needsExtra {
-                flags.insert(.unusual)
+            if unusualFacts {
+                packed.flags.insert(.unusual)
                 unusualEntries.append(Int32(truncatingIfNeeded: entry))
-                unusual.append(extra)
+                unusual.append(Self.unusual(attribute, packed))
             }
-            self.flags.append(flags)
+            entries.append(packed)
             return entry
+        }
+
+        /// The facts of `attribute` that `packed` cannot hold.
+        static func unusual(_ attribute: DecodedAttribute, _ packed: Entry) -> Unusual {
+            var facts = Unusual()
+            if packed.type == UInt16.max { facts.type = attribute.type }
+            facts.largeTypeRange = attribute.largeTypeRange
+            if packed.version == UInt8.max { facts.version = attribute.version }
+            if packed.valueDelta == UInt8.max { facts.valueStart = attribute.valueRange?.lowerBound }
+            if packed.flags.contains(.endApart) { facts.end = attribute.end }
+            if packed.tag & 0x1F == 0x1F { facts.tag = attribute.valueTag }
+            if let date = attribute.date, !date.isWholeSecondUTC { facts.date = date }
+            return facts
         }
 
         /// Records that the record held by `entry` ends before entry `end`.
         mutating func closeRecord(_ entry: Int, end: Int) {
-            numbers[entry] = Int64(end)
+            entries[entry].number = Int64(end)
         }
 
         /// Records `entry` as a top-level attribute.
         mutating func noteTopLevel(_ entry: Int) {
             let key = Int32(truncatingIfNeeded: entry)
-            if kinds[entry] == .record { records.append(key) }
-            if flags[entry].contains(.hasType), types[entry] < 64, firstByType[Int(types[entry])] < 0 {
-                firstByType[Int(types[entry])] = key
+            let packed = entries[entry]
+            if packed.kind == .record { records.append(key) }
+            if packed.flags.contains(.hasType), packed.type < 64, firstByType[Int(packed.type)] < 0 {
+                firstByType[Int(packed.type)] = key
             }
             topLevel.append(key)
         }

@@ -1,8 +1,4 @@
-/// What a correct receipt validator must do with a receipt.
-public enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
-    case accept
-    case reject
-}
+import ReceiptSuite
 
 /// The families of flaws the catalogue covers.
 public enum MutationGroup: String, Sendable, Hashable, CaseIterable {
@@ -16,13 +12,7 @@ public enum MutationGroup: String, Sendable, Hashable, CaseIterable {
     case inApp = "in-app"
 }
 
-/// Whether rejecting a mutation is a matter of security (signature, chain, container, parser integrity, bundle or
-/// device binding: accepting it lets a forged or foreign receipt through) or of app policy (expiry, quantities,
-/// flags, duplicate transactions, dates in the future, versions: a server may decide otherwise on purpose).
-public enum Concern: String, Sendable, Hashable, CaseIterable {
-    case security
-    case policy
-
+extension Concern {
     /// The concern of a catalogue entry: policy for the app-level rules named above, security for the rest.
     static func of(name: String, group: MutationGroup) -> Concern {
         switch group {
@@ -40,6 +30,7 @@ public enum Concern: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
 
 /// One named flaw: what it does, which layer it targets, what a correct validator must conclude, and the finding
 /// `rcpt verify` reports for it. `transform` edits a workspace holding the input's blueprint; the workspace then

@@ -1,39 +1,6 @@
 import Foundation
 import ReceiptModel
-
-/// One entry of a suite's manifest.
-public struct ManifestEntry: Sendable, Hashable, Codable {
-    public var name: String
-    public var file: String
-    public var group: String
-    public var layer: String
-    public var description: String
-    public var expected: String
-    public var finding: String?
-    public var signatureValid: Bool
-    /// `security` or `policy` (`Concern`); suites written before it existed count as security.
-    public var concern: String?
-}
-
-/// What a suite's validators must be told to judge the receipts as the manifest expects.
-public struct ManifestExpectations: Sendable, Hashable, Codable {
-    public var bundleID: String?
-    public var appVersion: String?
-    public var deviceID: String
-    public var root: String
-    public var validator: String
-}
-
-/// `manifest.json` of a mutation suite.
-public struct Manifest: Sendable, Hashable, Codable {
-    public var schema = "rcpt.mutations/1"
-    public var input: String
-    public var seed: UInt64
-    public var expectations: ManifestExpectations
-    public var mutations: [ManifestEntry]
-    /// Mutations that could not be applied to this input, with the reason.
-    public var skipped: [String: String]
-}
+import ReceiptSuite
 
 /// Writes every mutation of one input into a directory, with `manifest.json`.
 public enum MutationSuite {
@@ -58,10 +25,10 @@ public enum MutationSuite {
         if case .text(let text)? = receipt.first(2)?.value { bundleID = text }
         if case .text(let text)? = receipt.first(3)?.value { appVersion = text }
         // Absolute paths, so the suggested line works from any directory.
-        let root = absolute(caDirectory + "/root.pem")
-        var validator = "\(shellQuoted(rcpt)) verify --root \(shellQuoted(root))"
-        if let bundleID { validator += " --bundle-id \(shellQuoted(bundleID))" }
-        if let appVersion { validator += " --app-version \(shellQuoted(appVersion))" }
+        let root = ShellWords.absolute(caDirectory + "/root.pem")
+        var validator = "\(ShellWords.quoted(rcpt)) verify --root \(ShellWords.quoted(root))"
+        if let bundleID { validator += " --bundle-id \(ShellWords.quoted(bundleID))" }
+        if let appVersion { validator += " --app-version \(ShellWords.quoted(appVersion))" }
         validator += " --device-id \(kit.deviceIDText) {}"
         var manifest = Manifest(input: inputName, seed: seed,
                                 expectations: ManifestExpectations(bundleID: bundleID, appVersion: appVersion,
@@ -93,29 +60,5 @@ public enum MutationSuite {
               manager.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
         else { throw MutationError("write-failed", "cannot write \(directory)/manifest.json") }
         return manifest
-    }
-
-    /// The manifest in `directory`.
-    public static func readManifest(in directory: String) throws(MutationError) -> Manifest {
-        guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
-            throw MutationError("manifest-missing", "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
-        }
-        do {
-            return try JSONDecoder().decode(Manifest.self, from: data)
-        } catch {
-            throw MutationError("manifest-invalid", "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
-        }
-    }
-
-    /// `path` made absolute against the current directory (unchanged when it already is).
-    public static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        return URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
-    /// `text` as one /bin/sh word: unchanged when it is plain, else in single quotes with each ' written as '\''.
-    public static func shellQuoted(_ text: String) -> String {
-        let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@".contains($0) }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,5 @@
 import ReceiptConformance
-import ReceiptMutation
+import ReceiptSuite
 
 /// The table, summary and JSON (`rcpt.conformance/2`) of a conformance run.
 public struct ConformanceReport: Sendable {

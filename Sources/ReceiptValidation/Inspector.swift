@@ -19,6 +19,8 @@ public struct InspectionOptions: Sendable {
     /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
     /// and chain are always checked; callers that ignore content findings (diff) may skip them.
     public var checksContent = true
+    /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
+    public var digestsInput = true
 
     public init(anchors: TrustAnchors, time: EvaluationTime = .creation,
                 expectations: ReceiptExpectations = ReceiptExpectations(), inputFormat: InputFormat? = nil,
@@ -35,7 +37,9 @@ public struct InspectionOptions: Sendable {
 public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions,
                                now: Int64? = nil) -> Inspection {
-        let digest = (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
+        let digest = options.digestsInput
+            ? (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
+            : "not computed"
         let detected = options.inputFormat ?? InputDecoder.detect(input)
         var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: detected.rawValue),
                                     inputError: nil, receipt: nil, certificates: [], signers: [],

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptConformance
-import ReceiptMutation
+import ReceiptSuite
 import ReceiptRendering
 
 /// `rcpt conformance`: run a validator against a mutation suite.
@@ -96,7 +96,7 @@ struct Conformance: ParsableCommand {
                 case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
                 }
                 return 1
-            } catch let error as MutationError {
+            } catch let error as SuiteError {
                 throw CommandFailure.unreadable(error.message)
             }
             let report = ConformanceReport(results: results)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReceiptCrypto
 import ReceiptMutation
+import ReceiptSuite
 import ReceiptRendering
 import ReceiptValidation
 
@@ -101,7 +102,7 @@ struct Mutate: ParsableCommand {
                     Console.error("wrote \(manifest.mutations.count) receipts and manifest.json to \(outDirectory)"
                                   + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
                                      + manifest.skipped.keys.sorted().joined(separator: ", ")))
-                    Console.error("run a validator on them: rcpt conformance --validator \(MutationSuite.shellQuoted(manifest.expectations.validator)) \(MutationSuite.shellQuoted(MutationSuite.absolute(outDirectory)))")
+                    Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(outDirectory)))")
                 }
             } catch {
                 throw CommandFailure.unreadable(error.message)

@@ -96,7 +96,10 @@ struct Verify: ParsableCommand {
             }
             let file = try InputFiles.orStandardInput(files)[0]
             let input = try InputFiles.read(file)
-            let inspection = Inspector.inspect(input, options: try options.inspectionOptions(expectations))
+            var inspectionOptions = try options.inspectionOptions(expectations)
+            // The text report does not show the input's digest: not worth a second pass over a large input.
+            inspectionOptions.digestsInput = format != .text
+            let inspection = Inspector.inspect(input, options: inspectionOptions)
             switch format {
             case .json, .jsonl:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))

@@ -1,5 +1,6 @@
 @testable import ReceiptConformance
 import ReceiptMutation
+import ReceiptSuite
 import Testing
 
 @Suite("Running validators")
@@ -35,14 +36,14 @@ struct ConformanceRunnerTests {
 
     @Test func replacesThePlaceholderBareOrQuoted() {
         let path = "/tmp/suite dir/a.receipt"
-        let quoted = MutationSuite.shellQuoted(path)
+        let quoted = ShellWords.quoted(path)
         #expect(ConformanceRunner.commandLine("v {}", path: path) == "v \(quoted)")
         #expect(ConformanceRunner.commandLine("v \"{}\"", path: path) == "v \(quoted)")
         #expect(ConformanceRunner.commandLine("v '{}'", path: path) == "v \(quoted)")
     }
 
     @Test func quotesPathsForTheShell() {
-        #expect(MutationSuite.shellQuoted("suite/a-b.receipt") == "suite/a-b.receipt")
-        #expect(MutationSuite.shellQuoted("it's here") == "'it'\\''s here'")
+        #expect(ShellWords.quoted("suite/a-b.receipt") == "suite/a-b.receipt")
+        #expect(ShellWords.quoted("it's here") == "'it'\\''s here'")
     }
 }

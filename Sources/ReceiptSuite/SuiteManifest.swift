@@ -1,0 +1,109 @@
+import Foundation
+
+/// The contract between `rcpt mutate` (which writes a suite) and `rcpt conformance` (which runs a validator over
+/// it): `manifest.json`, its entries and verdicts. Nothing here knows how the receipts were made.
+
+/// What a correct receipt validator must do with a receipt.
+public enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
+    case accept
+    case reject
+}
+
+/// Whether rejecting a mutation is a matter of security (signature, chain, container, parser integrity, bundle or
+/// device binding: accepting it lets a forged or foreign receipt through) or of app policy (expiry, quantities,
+/// flags, duplicate transactions, dates in the future, versions: a server may decide otherwise on purpose).
+public enum Concern: String, Sendable, Hashable, CaseIterable {
+    case security
+    case policy
+}
+
+/// One entry of a suite's manifest.
+public struct ManifestEntry: Sendable, Hashable, Codable {
+    public var name: String
+    public var file: String
+    public var group: String
+    public var layer: String
+    public var description: String
+    public var expected: String
+    public var finding: String?
+    public var signatureValid: Bool
+    /// `security` or `policy` (`Concern`); suites written before it existed count as security.
+    public var concern: String?
+
+    public init(name: String, file: String, group: String, layer: String, description: String, expected: String,
+                finding: String?, signatureValid: Bool, concern: String?) {
+        self.name = name
+        self.file = file
+        self.group = group
+        self.layer = layer
+        self.description = description
+        self.expected = expected
+        self.finding = finding
+        self.signatureValid = signatureValid
+        self.concern = concern
+    }
+}
+
+/// What a suite's validators must be told to judge the receipts as the manifest expects.
+public struct ManifestExpectations: Sendable, Hashable, Codable {
+    public var bundleID: String?
+    public var appVersion: String?
+    public var deviceID: String
+    public var root: String
+    public var validator: String
+
+    public init(bundleID: String?, appVersion: String?, deviceID: String, root: String, validator: String) {
+        self.bundleID = bundleID
+        self.appVersion = appVersion
+        self.deviceID = deviceID
+        self.root = root
+        self.validator = validator
+    }
+}
+
+/// `manifest.json` of a mutation suite.
+public struct Manifest: Sendable, Hashable, Codable {
+    public var schema = "rcpt.mutations/1"
+    public var input: String
+    public var seed: UInt64
+    public var expectations: ManifestExpectations
+    public var mutations: [ManifestEntry]
+    /// Mutations that could not be applied to this input, with the reason.
+    public var skipped: [String: String]
+
+    public init(input: String, seed: UInt64, expectations: ManifestExpectations, mutations: [ManifestEntry],
+                skipped: [String: String]) {
+        self.input = input
+        self.seed = seed
+        self.expectations = expectations
+        self.mutations = mutations
+        self.skipped = skipped
+    }
+}
+
+extension Manifest {
+    /// The manifest in `directory`.
+    public static func read(in directory: String) throws(SuiteError) -> Manifest {
+        guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
+            throw SuiteError("manifest-missing", "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
+        }
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw SuiteError("manifest-invalid", "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
+        }
+    }
+}
+
+/// Why a suite could not be read or run.
+public struct SuiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public init(_ code: String, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(message) (\(code))" }
+}
