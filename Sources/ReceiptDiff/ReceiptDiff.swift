@@ -29,8 +29,8 @@ public enum ReceiptDiff {
             InputComparison.compare(left.input, right.input, into: &sink)
             compareReadErrors(left, right, layer: .input, into: &sink)
         }
-        let factsA = EncodingFacts(findings: left.findings)
-        let factsB = EncodingFacts(findings: right.findings)
+        let factsA = EncodingFacts(left.receipt)
+        let factsB = EncodingFacts(right.receipt)
         if options.compares(.container) {
             ContainerComparison.compare(left.receipt, right.receipt, factsA: factsA, factsB: factsB, into: &sink)
             compareReadErrors(left, right, layer: .container, into: &sink)

@@ -48,6 +48,8 @@ public enum PayloadReader {
             outcome.error = readAttributeSet(in: range, depth: depth, scope: scope, decoder: &decoder,
                                              outcome: &outcome)
             outcome.findings = decoder.allFindings
+            outcome.encoding = decoder.anomalies.summary
+            outcome.encoding.add(findings: decoder.findings)
             if outcome.error == nil, let truncation = decoder.reader.state.truncation {
                 outcome.error = ReceiptReadError(payload: truncation, context: "the attribute SET, which is truncated",
                                                  map: decoder.map)
@@ -55,7 +57,8 @@ public enum PayloadReader {
             return PayloadIndex(decoder.index)
         }
         return ReceiptPayload(index: index, offset: index.fileOffset(range.lowerBound), tag: outcome.tag,
-                              findings: outcome.findings, error: outcome.error, content: bytes[range])
+                              findings: outcome.findings, error: outcome.error, encoding: outcome.encoding,
+                              content: bytes[range])
     }
 
     /// What the read found besides the index.
@@ -63,6 +66,7 @@ public enum PayloadReader {
         var tag: ASN1Tag?
         var findings: [Finding] = []
         var error: ReceiptReadError?
+        var encoding = EncodingSummary()
     }
 
     /// Reads the outer SET and walks its attributes; returns the error that stopped it.

@@ -14,13 +14,15 @@ public struct Receipt: Sendable {
     public var findings: [Finding]
     /// The error that stopped reading, if any.
     public var error: ReceiptReadError?
+    /// The container's non-DER choices (the payload's are `payload.encoding`).
+    public var containerEncoding: EncodingSummary
 
     /// Reads a receipt from its DER/BER bytes.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
                             containerLimits: ContainerLimits = .default) -> Receipt {
         let container = SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits)
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
-                              findings: container.findings, error: nil)
+                              findings: container.findings, error: nil, containerEncoding: container.encoding)
         // A truncated input explains whatever else went wrong after the cut: report the cut, read on.
         if let stop = container.truncation ?? container.error {
             receipt.error = ReceiptReadError(container: stop)
@@ -62,6 +64,9 @@ public struct Receipt: Sendable {
         guard let attribute = first(0), attribute.kind == .text else { return nil }
         return attribute.text
     }
+
+    /// Every non-DER choice of the read, container and payload.
+    public var encoding: EncodingSummary { containerEncoding + (payload?.encoding ?? EncodingSummary()) }
 
     /// The most severe finding's severity, if any.
     public var worstSeverity: Severity? { findings.map(\.severity).max() }

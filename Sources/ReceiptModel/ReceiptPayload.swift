@@ -1,5 +1,6 @@
 import ReceiptASN1
 import ReceiptDiagnostics
+import ReceiptPKCS7
 
 /// The receipt payload: the SET of attributes inside the signed content, as the reading pass decoded it.
 public struct ReceiptPayload: Sendable {
@@ -12,6 +13,8 @@ public struct ReceiptPayload: Sendable {
     public var findings: [Finding]
     /// The error that stopped the read, if one did; attributes before it are kept.
     public var error: ReceiptReadError?
+    /// The payload's non-DER choices (attributes and records).
+    public var encoding: EncodingSummary
     /// The bytes the attributes were read from: the signed content (its segments joined when it was chunked).
     public let content: ArraySlice<UInt8>
 

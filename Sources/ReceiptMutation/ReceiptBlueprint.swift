@@ -37,7 +37,7 @@ public struct ReceiptBlueprint: Sendable {
             blueprint.digest = DigestAlgorithm(oid: signer.digestAlgorithm.oid) == .sha1 ? .sha1 : .sha256
             blueprint.signedAttributes = signer.signedAttributes != nil
         }
-        blueprint.layout = receipt.findings.contains { $0.kind == .berIndefiniteLength } ? .ber : .der
+        blueprint.layout = receipt.encoding.counts[.berIndefiniteLength] != nil ? .ber : .der
         return blueprint
     }
 

@@ -1,6 +1,31 @@
 import ReceiptASN1
 import ReceiptDiagnostics
 
+/// How far one layer of a read strays from DER: how many elements use each non-DER choice, by finding code
+/// (`ber-indefinite-length`, `ber-unsorted-set` …). A property of the read, not of its messages.
+public struct EncodingSummary: Sendable, Hashable {
+    public private(set) var counts: [FindingCode: Int] = [:]
+
+    public init() {}
+
+    /// Counts `count` more elements of `code`.
+    public mutating func add(_ code: FindingCode, _ count: Int = 1) { counts[code, default: 0] += count }
+
+    /// Counts the encoding findings among `findings` that are not aggregated in an anomaly log, one each.
+    public mutating func add(findings: [Finding]) {
+        for finding in findings where finding.kind.layer == .encoding { add(finding.kind) }
+    }
+
+    /// Whether the layer is DER throughout.
+    public var isDER: Bool { counts.isEmpty }
+
+    public static func + (lhs: EncodingSummary, rhs: EncodingSummary) -> EncodingSummary {
+        var sum = lhs
+        for (code, count) in rhs.counts { sum.add(code, count) }
+        return sum
+    }
+}
+
 /// Collects the non-DER choices met while reading one layer, aggregated per kind (count and first offset), so a
 /// receipt with a million indefinite lengths yields one finding per kind, not a million.
 public struct EncodingAnomalyLog: Sendable, Hashable {
@@ -23,6 +48,15 @@ public struct EncodingAnomalyLog: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { counts.isEmpty }
+
+    /// How many elements use each kind of non-DER choice.
+    public var summary: EncodingSummary {
+        var summary = EncodingSummary()
+        for kind in EncodingAnomalyLog.kinds {
+            if let count = counts[kind.flag.rawValue] { summary.add(kind.code, count) }
+        }
+        return summary
+    }
 
     /// One info finding per kind of anomaly met, in a fixed order.
     public var findings: [Finding] {

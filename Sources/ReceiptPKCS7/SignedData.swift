@@ -51,4 +51,6 @@ public struct SignedDataReadResult: Sendable {
     public var truncation: PKCS7Error?
     /// Headers decoded, to carry the node budget into the payload read.
     public var nodesRead: Int
+    /// The container's non-DER choices.
+    public var encoding: EncodingSummary
 }

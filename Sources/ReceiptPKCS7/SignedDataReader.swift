@@ -26,8 +26,10 @@ public enum SignedDataReader {
 
         func result(error: PKCS7Error?) -> SignedDataReadResult {
             let truncation = reader.truncation.map { PKCS7Error($0, while: "the receipt, which is truncated") }
+            var encoding = anomalies.summary
+            encoding.add(findings: findings)
             return SignedDataReadResult(signedData: signedData, findings: anomalies.findings + findings, error: error,
-                                        truncation: truncation, nodesRead: reader.nodesRead)
+                                        truncation: truncation, nodesRead: reader.nodesRead, encoding: encoding)
         }
 
         // MARK: Reading helpers that wrap ASN.1 errors with context

@@ -57,7 +57,7 @@ public enum Inspector {
         let receipt = Receipt.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
-            inspection.input.format = receipt.findings.contains { $0.kind.layer == .encoding } ? "ber" : "der"
+            inspection.input.format = receipt.encoding.isDER ? "der" : "ber"
         }
         inspection.findings += receipt.findings
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
