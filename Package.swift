@@ -11,17 +11,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "rcpt", targets: ["rcpt"]),
-        .library(name: "ReceiptDiagnostics", targets: ["ReceiptDiagnostics"]),
-        .library(name: "ReceiptASN1", targets: ["ReceiptASN1"]),
-        .library(name: "ReceiptPKCS7", targets: ["ReceiptPKCS7"]),
-        .library(name: "ReceiptModel", targets: ["ReceiptModel"]),
-        .library(name: "ReceiptCrypto", targets: ["ReceiptCrypto"]),
-        .library(name: "ReceiptSigning", targets: ["ReceiptSigning"]),
-        .library(name: "ReceiptValidation", targets: ["ReceiptValidation"]),
-        .library(name: "ReceiptRendering", targets: ["ReceiptRendering"]),
-        .library(name: "ReceiptMutation", targets: ["ReceiptMutation"]),
-        .library(name: "ReceiptDiff", targets: ["ReceiptDiff"]),
-        .library(name: "ReceiptConformance", targets: ["ReceiptConformance"]),
+        // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
+        .library(name: "ReceiptParsing", targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
+        .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation"]),
+        // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
+        .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
+        .library(name: "ReceiptForging", targets: ["ReceiptSigning", "ReceiptMutation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

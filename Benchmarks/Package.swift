@@ -15,11 +15,9 @@ let package = Package(
         .executableTarget(
             name: "rcpt-bench",
             dependencies: [
-                .product(name: "ReceiptASN1", package: "rcpt"),
-                .product(name: "ReceiptModel", package: "rcpt"),
-                .product(name: "ReceiptPKCS7", package: "rcpt"),
-                .product(name: "ReceiptCrypto", package: "rcpt"),
-                .product(name: "ReceiptSigning", package: "rcpt"),
+                .product(name: "ReceiptParsing", package: "rcpt"),
+                .product(name: "ReceiptInspection", package: "rcpt"),
+                .product(name: "ReceiptForging", package: "rcpt"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),

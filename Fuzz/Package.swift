@@ -13,18 +13,18 @@ func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "
 
 let swiftASN1: Target.Dependency = .product(name: "SwiftASN1", package: "swift-asn1")
 
+let parsing = rcpt("ReceiptParsing")
+let inspection = rcpt("ReceiptInspection")
+
 let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
-    ("attributes", ["FuzzModelSupport", rcpt("ReceiptASN1"), rcpt("ReceiptModel")]),
-    ("in-app", ["FuzzModelSupport", rcpt("ReceiptASN1"), rcpt("ReceiptModel")]),
-    ("ber", [rcpt("ReceiptASN1")]),
-    ("pkcs7", [rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7")]),
-    ("dump", [rcpt("ReceiptModel"), rcpt("ReceiptValidation"), rcpt("ReceiptRendering")]),
-    ("dates", [rcpt("ReceiptModel")]),
-    ("differential", ["FuzzModelSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"), swiftASN1]),
-    ("verify", [
-        "FuzzSigningSupport", rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"), rcpt("ReceiptCrypto"), rcpt("ReceiptSigning"),
-        rcpt("ReceiptValidation"), rcpt("ReceiptMutation"),
-    ]),
+    ("attributes", ["FuzzModelSupport", parsing]),
+    ("in-app", ["FuzzModelSupport", parsing]),
+    ("ber", [parsing]),
+    ("pkcs7", [parsing]),
+    ("dump", [parsing, inspection, rcpt("ReceiptOutput")]),
+    ("dates", [parsing]),
+    ("differential", ["FuzzModelSupport", parsing, inspection, swiftASN1]),
+    ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("baseline-attributes", [swiftASN1]),
     ("baseline-ber", [swiftASN1]),
 ]
@@ -38,20 +38,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzSupport"),
-        .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", rcpt("ReceiptASN1"), rcpt("ReceiptModel")]),
+        .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", parsing]),
         .target(
             name: "FuzzSigningSupport",
-            dependencies: [
-                rcpt("ReceiptCrypto"), rcpt("ReceiptModel"), rcpt("ReceiptSigning"), rcpt("ReceiptValidation"),
-                rcpt("ReceiptMutation"),
-            ]
+            dependencies: [parsing, inspection, rcpt("ReceiptForging")]
         ),
         .executableTarget(
             name: "fuzz-corpus",
-            dependencies: [
-                "FuzzSupport", "FuzzSigningSupport", rcpt("ReceiptASN1"), rcpt("ReceiptPKCS7"), rcpt("ReceiptModel"),
-                rcpt("ReceiptCrypto"), rcpt("ReceiptSigning"), rcpt("ReceiptMutation"),
-            ]
+            dependencies: ["FuzzSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]
         ),
     ] + harnesses.map { harness in
         .executableTarget(

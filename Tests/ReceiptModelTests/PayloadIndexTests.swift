@@ -90,6 +90,16 @@ struct PayloadIndexTests {
             && $0.valueStart == nil && $0.end == nil && $0.tag == nil }, "\(name): the index's columns hold it")
     }
 
+    /// The index of a receipt of many records stays smaller than the receipt: an entry is 16 bytes.
+    @Test func entriesAreSmallerThanTheAttributesTheyIndex() throws {
+        #expect(MemoryLayout<PayloadIndex.Entry>.stride == 16)
+        var synthetic = SyntheticReceipt()
+        synthetic.records = 200
+        let bytes = try TestReceipts.signed(synthetic)
+        let index = try #require(Receipt.read(bytes).payload?.index)
+        #expect(index.memoryCost < bytes.count, "\(index.memoryCost) bytes of index for a \(bytes.count)-byte receipt")
+    }
+
     @Test func syntheticReceiptsOfEveryShape() throws {
         for records in [0, 1, 5, 40] {
             var synthetic = SyntheticReceipt()

@@ -1,9 +1,10 @@
 import Foundation
+import ReceiptModel
 
 /// `rcpt-bench parse FILE --engine rcpt|swift-asn1 [--iterations N]`: decodes FILE fully N times in-process and
 /// prints one line: engine, bytes, records, seconds per iteration, MB/s, records/s, and the decode tally (which
 /// must be equal for both engines). `rcpt-bench hostile DIR --ca CA_DIR`: writes the worst-case shapes
-/// (`HostileShapes`).
+/// (`HostileShapes`). `rcpt-bench index FILE`: the payload index's size against the input's.
 @main
 enum Main {
     static func main() {
@@ -15,6 +16,13 @@ enum Main {
                 FileHandle.standardError.write(Data("rcpt-bench hostile: \(error)\n".utf8))
                 exit(2)
             }
+            return
+        }
+        if arguments.count >= 2, arguments[0] == "index", let data = FileManager.default.contents(atPath: arguments[1]) {
+            let receipt = Receipt.read([UInt8](data))
+            let cost = receipt.payload?.index.memoryCost ?? 0
+            print(String(format: "index bytes=%d entries=%d index_bytes=%d ratio=%.3f", data.count,
+                         receipt.payload?.index.entryCount ?? 0, cost, Double(cost) / Double(max(1, data.count))))
             return
         }
         guard arguments.count >= 2, arguments[0] == "parse",
