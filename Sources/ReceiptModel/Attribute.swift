@@ -99,6 +99,9 @@ public struct Attribute: Sendable {
     /// The parsed date of a date value that is a valid date.
     public var date: ReceiptDate? { index.date(entry) }
 
+    /// The seconds since the epoch of a date value that is a valid date (without building the date).
+    public var dateSeconds: Int64? { index.dateSeconds(entry) }
+
     /// The in-app record this type-17 attribute holds.
     public var record: InAppRecord? { kind == .record ? InAppRecord(index, entry) : nil }
 
@@ -172,8 +175,13 @@ public struct InAppRecord: Sendable, Hashable {
     /// The record's attributes, in order.
     public var attributes: AttributeList { AttributeList(index, entries: index.children(entry)) }
 
-    /// The first attribute of `type`.
-    public func first(_ type: Int64) -> Attribute? { attributes.first { $0.type == type } }
+    /// The first attribute of `type`, found by scanning the record's entries' types.
+    public func first(_ type: Int64) -> Attribute? {
+        guard type >= 0, type < Int64(PayloadIndex.Entry.noType) else { return attributes.first { $0.type == type } }
+        let wanted = UInt16(truncatingIfNeeded: type)
+        for child in index.children(entry) where index.entries[child].type == wanted { return Attribute(index, child) }
+        return nil
+    }
 
     /// The record's SET encoding as it stands in the receipt.
     public var bytes: ArraySlice<UInt8> {

@@ -131,18 +131,21 @@ struct AttributeDecoder {
             return index.append(attribute)
         }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
-        var typeField: ASN1Node?
-        var versionField: ASN1Node?
-        var valueField: ASN1Node?
+        // Kept in place, not as optionals: `fieldCount` says which were read.
+        let unread = ASN1Node(tag: .endOfContents, offset: 0, contentStart: 0, contentEnd: 0, end: 0, depth: 0,
+                              anomalies: [])
+        var typeNode = unread
+        var versionNode = unread
+        var valueNode = unread
         var fieldCount = 0
         var cursor = reader.children(of: node)
         do {
             while let field = try reader.next(&cursor) {
                 noteAnomalies(field)
                 switch fieldCount {
-                case 0: typeField = field
-                case 1: versionField = field
-                case 2: valueField = field
+                case 0: typeNode = field
+                case 1: versionNode = field
+                case 2: valueNode = field
                 default: break
                 }
                 fieldCount += 1
@@ -155,7 +158,7 @@ struct AttributeDecoder {
             note(Finding(.attributeFieldCount, at: absolute(node.offset),
                          "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
         }
-        if let typeNode = typeField {
+        if fieldCount >= 1 {
             if typeNode.tag == .integer {
                 attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
                 if attribute.type == nil {
@@ -172,7 +175,7 @@ struct AttributeDecoder {
                              "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
             }
         }
-        if let versionNode = versionField {
+        if fieldCount >= 2 {
             if versionNode.tag == .integer {
                 attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
             } else {
@@ -180,7 +183,7 @@ struct AttributeDecoder {
                              "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
             }
         }
-        guard let valueNode = valueField else { return index.append(attribute) }
+        guard fieldCount >= 3 else { return index.append(attribute) }
         guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
             note(Finding(.attributeValueNotOctetString, at: absolute(valueNode.offset),
                          "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))

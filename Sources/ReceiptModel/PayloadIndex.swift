@@ -218,6 +218,13 @@ public final class PayloadIndex: Sendable {
         return ReceiptDate(utcSeconds: number(entry))
     }
 
+    func dateSeconds(_ entry: Int) -> Int64? {
+        let state = entries[entry].state
+        guard state.kind == .date, state.dateParsed else { return nil }
+        if state.unusual, let date = unusualFacts(entry)?.date { return date.secondsSinceEpoch }
+        return number(entry)
+    }
+
     func scope(_ entry: Int) -> FieldScope { entries[entry].state.inApp ? .inApp : .receipt }
 
     /// The entries of the record held by `entry` (empty when it holds none).

@@ -12,6 +12,9 @@ enum RecordChecks {
     /// The record dates that cannot lie after the receipt's creation: a receipt cannot record what happened after it
     /// was made. The chain is evaluated at the creation date the signer chose, so this is how a receipt backdated
     /// under a retired key shows itself.
+    /// The key of records whose product id is not text.
+    static let unknownProduct: ArraySlice<UInt8> = Array("?".utf8)[...]
+
     static let datesBeforeCreation: [(type: Int64, name: String)] = [
         (1704, "purchase_date"), (1706, "original_purchase_date"), (1712, "cancellation_date"),
     ]
@@ -20,108 +23,84 @@ enum RecordChecks {
     /// Xcode has been seen writing in local time with a `Z` suffix, so a date after creation is only a warning.
     static func check(_ payload: ReceiptPayload, at time: Int64, created: ReceiptDate?, isXcode: Bool) -> [Finding] {
         var findings: [Finding] = []
-        var latest: [String: (expires: ReceiptDate, purchase: ReceiptDate?, offset: Int, transaction: String?)] = [:]
-        var productOrder: [String] = []
+        // Per product (keyed by its bytes in the payload), the record with the latest expiry; dates compared as
+        // seconds, Strings built only for the findings.
+        var latest: [ByteKey: (expires: Attribute, purchase: Attribute?, offset: Int,
+                                         transaction: TransactionKey?)] = [:]
+        var productOrder: [ByteKey] = []
         // Transaction ids are keyed by their bytes in the payload: a receipt of 100 000 records would otherwise
         // hold 100 000 Strings here.
         var seenTransactions: [TransactionKey: Int] = [:]
+        let createdSeconds = created?.secondsSinceEpoch
         for record in payload.inAppRecords {
-            let facts = RecordFacts(record)
-            if let transaction = facts.transaction, !transaction.isEmpty {
+            let offset = record.offset
+            let transactionKey = record.first(1703).flatMap(TransactionKey.init)
+            if let transaction = transactionKey, !transaction.isEmpty {
                 if let earlier = seenTransactions[transaction] {
-                    findings.append(Finding(.duplicateTransactionId, at: facts.offset,
+                    findings.append(Finding(.duplicateTransactionId, at: offset,
                                             "transaction \(transaction.display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
                 } else {
-                    seenTransactions[transaction] = facts.offset
+                    seenTransactions[transaction] = offset
                 }
             }
-            if let created {
+            if let created, let createdSeconds {
                 for (type, name) in datesBeforeCreation {
-                    guard let date = facts.date(type), date.secondsSinceEpoch > created.secondsSinceEpoch else {
-                        continue
-                    }
+                    guard let attribute = record.first(type), let seconds = attribute.dateSeconds,
+                          seconds > createdSeconds, let date = attribute.date else { continue }
                     findings.append(Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error,
-                                            at: facts.offset,
+                                            at: offset,
                                             "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"))
                 }
             }
-            if let quantity = facts.first(1701)?.integer, !quantityRange.contains(quantity) {
-                findings.append(Finding(.quantityOutOfRange, at: facts.offset,
+            if let quantity = record.first(1701)?.integer, !quantityRange.contains(quantity) {
+                findings.append(Finding(.quantityOutOfRange, at: offset,
                                         "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
             }
-            let cancelled = facts.date(1712)
-            let expires = facts.date(1708)
+            let cancelled = record.first(1712).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            let expires = record.first(1708).flatMap { $0.dateSeconds == nil ? nil : $0 }
             guard cancelled != nil || expires != nil else { continue }
-            let productAttribute = facts.first(1702)
-            let product = productAttribute?.kind == .text ? productAttribute?.text ?? "?" : "?"
-            let transaction = facts.transaction?.display
-            if let cancelled {
-                findings.append(Finding(.purchaseCancelled, at: facts.offset,
-                                        "\(product) was cancelled (refunded) at \(cancelled.rfc3339UTC)",
-                                        fields: [FindingField("product_id", product),
-                                                 FindingField("cancellation_date", cancelled.rfc3339UTC)]
-                                            + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
+            let productAttribute = record.first(1702)
+            let product = ByteKey(productAttribute?.kind == .text
+                ? productAttribute?.contentBytes ?? Self.unknownProduct : Self.unknownProduct)
+            if let cancelled, let date = cancelled.date {
+                let name = String(decoding: product.bytes, as: UTF8.self)
+                findings.append(Finding(.purchaseCancelled, at: offset,
+                                        "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
+                                        fields: [FindingField("product_id", name),
+                                                 FindingField("cancellation_date", date.rfc3339UTC)]
+                                            + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
                 continue
             }
-            guard let expires else { continue }
-            let purchase = facts.date(1704)
-            if let purchase, expires.secondsSinceEpoch < purchase.secondsSinceEpoch {
-                findings.append(Finding(.expiryBeforePurchase, at: facts.offset,
-                                        "\(product): expires_date \(expires.rfc3339UTC) precedes purchase_date \(purchase.rfc3339UTC)"))
+            guard let expires, let expiresSeconds = expires.dateSeconds else { continue }
+            let purchase = record.first(1704).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            if let purchase, let purchaseSeconds = purchase.dateSeconds, expiresSeconds < purchaseSeconds,
+               let expiresDate = expires.date, let purchaseDate = purchase.date {
+                findings.append(Finding(.expiryBeforePurchase, at: offset,
+                                        "\(String(decoding: product.bytes, as: UTF8.self)): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
             }
             if let known = latest[product] {
-                if expires.secondsSinceEpoch > known.expires.secondsSinceEpoch {
-                    latest[product] = (expires, purchase, facts.offset, transaction)
+                if expiresSeconds > known.expires.dateSeconds ?? Int64.min {
+                    latest[product] = (expires, purchase, offset, transactionKey)
                 }
             } else {
                 productOrder.append(product)
-                latest[product] = (expires, purchase, facts.offset, transaction)
+                latest[product] = (expires, purchase, offset, transactionKey)
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
         for product in productOrder {
-            guard let state = latest[product] else { continue }
-            let started = (state.purchase?.secondsSinceEpoch ?? Int64.min) <= time
-            let active = state.expires.secondsSinceEpoch > time && started
+            guard let state = latest[product], let expires = state.expires.date else { continue }
+            let started = (state.purchase?.dateSeconds ?? Int64.min) <= time
+            let active = expires.secondsSinceEpoch > time && started
+            let name = String(decoding: product.bytes, as: UTF8.self)
             findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
-                                    "\(product) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(state.expires.rfc3339UTC))",
-                                    fields: [FindingField("product_id", product),
-                                             FindingField("expires_date", state.expires.rfc3339UTC)]
-                                        + (state.transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
+                                    "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
+                                    fields: [FindingField("product_id", name),
+                                             FindingField("expires_date", expires.rfc3339UTC)]
+                                        + (state.transaction.map { [FindingField("transaction_id", $0.display)] } ?? [])))
         }
         return findings
     }
-}
-
-/// The fields of one in-app record that the checks read: the first attribute of each type, found in one walk over
-/// the record's entries in the index.
-private struct RecordFacts {
-    /// The types read; the slot of each is its position here.
-    static let checkedTypes: [Int64] = [1701, 1702, 1703, 1704, 1706, 1708, 1712]
-
-    let offset: Int
-    private var slots: [Attribute?] = [nil, nil, nil, nil, nil, nil, nil]
-
-    init(_ record: InAppRecord) {
-        offset = record.offset
-        for attribute in record.attributes {
-            guard let type = attribute.type, let slot = Self.checkedTypes.firstIndex(of: type),
-                  slots[slot] == nil else { continue }
-            slots[slot] = attribute
-        }
-    }
-
-    /// The first attribute of `type` (one of `checkedTypes`).
-    func first(_ type: Int64) -> Attribute? {
-        guard let slot = Self.checkedTypes.firstIndex(of: type) else { return nil }
-        return slots[slot]
-    }
-
-    /// The parsed date of the first attribute of `type`, when it is a valid date.
-    func date(_ type: Int64) -> ReceiptDate? { first(type)?.date }
-
-    /// The first transaction id (1703), by value.
-    var transaction: TransactionKey? { first(1703).flatMap(TransactionKey.init) }
 }
 
 /// A transaction id by value: the same id as UTF8String, IA5String, INTEGER or OCTET STRING (an inner element, or
@@ -129,15 +108,15 @@ private struct RecordFacts {
 /// and octets as their bytes in the payload (slices: nothing is copied).
 private enum TransactionKey: Hashable {
     case number(Int64)
-    case bytes(ArraySlice<UInt8>)
-    case largeInteger(ArraySlice<UInt8>)
+    case bytes(ByteKey)
+    case largeInteger(ByteKey)
 
     init?(_ attribute: Attribute) {
         switch attribute.kind {
         case .integer:
             self = .number(attribute.integer ?? 0)
         case .largeInteger:
-            self = .largeInteger(attribute.contentBytes)
+            self = .largeInteger(ByteKey(attribute.contentBytes))
         case .text, .date:
             self = Self.bytesOrNumber(attribute.contentBytes)
         case .raw:
@@ -150,7 +129,7 @@ private enum TransactionKey: Hashable {
     }
 
     var isEmpty: Bool {
-        if case .bytes(let bytes) = self { return bytes.isEmpty }
+        if case .bytes(let key) = self { return key.bytes.isEmpty }
         return false
     }
 
@@ -158,19 +137,19 @@ private enum TransactionKey: Hashable {
     var display: String {
         switch self {
         case .number(let number): return String(number)
-        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
-        case .largeInteger(let bytes): return "INTEGER 0x" + bytes.map { String($0, radix: 16) }.joined()
+        case .bytes(let key): return String(decoding: key.bytes, as: UTF8.self)
+        case .largeInteger(let key): return "INTEGER 0x" + key.bytes.map { String($0, radix: 16) }.joined()
         }
     }
 
     /// Canonical decimal text (no sign, no leading zero) that fits 64 bits is a number; anything else stays bytes.
     private static func bytesOrNumber(_ bytes: ArraySlice<UInt8>) -> TransactionKey {
         guard !bytes.isEmpty, bytes.count <= 18, bytes.first != UInt8(ascii: "0") || bytes.count == 1 else {
-            return .bytes(bytes)
+            return .bytes(ByteKey(bytes))
         }
         var value: Int64 = 0
         for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .bytes(bytes) }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .bytes(ByteKey(bytes)) }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
         }
         return .number(value)
@@ -193,4 +172,23 @@ private enum TransactionKey: Hashable {
         guard start + length == bytes.count else { return nil }
         return bytes[(base + start)...]
     }
+}
+
+/// Bytes of the payload as a dictionary key, hashed and compared as raw memory (a slice: nothing is copied).
+struct ByteKey: Hashable {
+    let bytes: ArraySlice<UInt8>
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+    }
+
+    static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in
+                left.elementsEqual(right)
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
