@@ -9,25 +9,44 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
         case payload
     }
 
+    /// What stopped the read, typed: the error of the layer below, or the payload's own shape.
+    public enum Cause: Sendable, Hashable {
+        /// The input held no receipt bytes (empty, not base64, another document…).
+        case input(InputError)
+        /// The container could not be read on (its ASN.1 error, if that is what stopped it, is `underlying`).
+        case container(PKCS7Error)
+        /// An ASN.1 error in the payload.
+        case encoding(ASN1Error)
+        /// The payload is not a SET of attributes at all (`payload-empty`, `payload-not-set`).
+        case payloadShape
+    }
+
     public var layer: Layer
+    /// The stable code output shows (`cause`'s code).
     public var code: String
     public var offset: Int
     public var message: String
+    public var cause: Cause
 
-    public init(_ layer: Layer, code: String, at offset: Int, _ message: String) {
+    public init(_ layer: Layer, code: String, at offset: Int, _ message: String, cause: Cause = .payloadShape) {
         self.layer = layer
         self.code = code
         self.offset = offset
         self.message = message
+        self.cause = cause
+    }
+
+    public init(input error: InputError) {
+        self.init(.input, code: error.code, at: 0, error.message, cause: .input(error))
     }
 
     public init(container error: PKCS7Error) {
-        self.init(.container, code: error.code, at: error.offset, error.message)
+        self.init(.container, code: error.code, at: error.offset, error.message, cause: .container(error))
     }
 
     public init(payload error: ASN1Error, context: String, map: SegmentMap) {
         self.init(.payload, code: error.code.rawValue, at: map.fileOffset(error.offset),
-                  "\(error.message) while reading \(context)")
+                  "\(error.message) while reading \(context)", cause: .encoding(error))
     }
 
     public var description: String { "\(layer.rawValue): \(message) (\(code) at offset \(offset))" }

@@ -77,7 +77,7 @@ public struct Inspection: Sendable {
 
     /// The error that stopped reading, if any (input, container or payload).
     public var readError: ReceiptReadError? {
-        if let inputError { return ReceiptReadError(.input, code: inputError.code, at: 0, inputError.message) }
+        if let inputError { return ReceiptReadError(input: inputError) }
         return receipt?.error
     }
 

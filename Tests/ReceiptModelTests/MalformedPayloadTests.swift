@@ -145,3 +145,29 @@ struct MalformedPayloadTests {
         #expect(receipt.first(2)?.value == .text("com.example.app"))
     }
 }
+
+/// A read error keeps its cause typed: what stopped the read is matched on, never on its message.
+@Suite("Read errors keep their typed cause")
+struct ReadErrorCauseTests {
+    @Test func eachLayerNamesItsCause() throws {
+        let truncated = Receipt.read([0x30, 0x82, 0x10])
+        guard case .container(let container)? = truncated.error?.cause else {
+            Issue.record("a cut container is a container error: \(String(describing: truncated.error))")
+            return
+        }
+        #expect(container.code == truncated.error?.code)
+
+        let notSet = Receipt.read(UnsignedReceipts.wrap([0x02, 0x01, 0x05]))
+        #expect(notSet.error?.cause == .payloadShape && notSet.error?.code == "payload-not-set")
+
+        let damaged = Receipt.read(UnsignedReceipts.wrap([0x31, 0x05, 0x30, 0x09, 0x02, 0x01, 0x02]))
+        guard case .encoding(let asn1)? = damaged.error?.cause else {
+            Issue.record("an overrunning attribute is an ASN.1 error: \(String(describing: damaged.error))")
+            return
+        }
+        #expect(asn1.code.rawValue == damaged.error?.code)
+
+        let input = ReceiptReadError(input: InputError("input-empty", "the input is empty"))
+        #expect(input.cause == .input(InputError("input-empty", "the input is empty")) && input.layer == .input)
+    }
+}
