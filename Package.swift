@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation"]
         ),
-        .target(name: "ReceiptSuite"),
+        .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         .executableTarget(
             name: "rcpt",

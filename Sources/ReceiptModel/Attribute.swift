@@ -53,7 +53,7 @@ public struct Attribute: Sendable {
     public var type: Int64? { index.type(entry) }
     /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
     public var typeHex: String? {
-        guard let range = index.unusualFacts(entry)?.largeTypeRange else { return nil }
+        guard let range = index.largeTypeRange(entry) else { return nil }
         return ASN1Primitives.hex(index.bytes, range)
     }
     /// The version number, when it is an INTEGER that fits in 64 bits.

@@ -1,3 +1,5 @@
+import ReceiptDiagnostics
+
 /// How a receipt was wrapped in the input.
 public enum InputFormat: String, Sendable, Hashable, CaseIterable {
     /// Raw binary (DER or BER; which one is told by the container's findings).
@@ -9,17 +11,7 @@ public enum InputFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why the input holds no receipt bytes at all. Shown to people, so the message says what the input looks like.
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-
-    public init(_ code: String, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(message) (\(code))" }
-}
+public typealias InputError = CodedError
 
 /// The receipt bytes found in an input, the format they were found in, and any harmless damage repaired on the way.
 public struct DecodedInput: Sendable, Hashable {

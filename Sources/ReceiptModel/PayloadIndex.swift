@@ -8,22 +8,18 @@ import ReceiptASN1
 /// so a record is a range of entries. Positions are kept in the payload buffer (the file itself, or the reassembled
 /// segments of a BER-chunked content) and translated to file offsets only here, on the way out.
 ///
-/// An entry is 16 bytes, less than the 20 or so an attribute of an in-app record takes in the receipt. What does
-/// not fit it is kept apart: numbers beyond 32 bits (a web order line item id, a date after 2038) in `wideNumbers`;
-/// a type beyond 65 533, a version other than 1 or 2, a tag number beyond 30, a date with a fraction or an offset,
-/// an attribute that does not end with its value… in `unusual`, which an App Store receipt leaves empty.
+/// An entry is 16 bytes, less than the 20 or so an attribute of an in-app record takes in the receipt. A fact that
+/// does not fit it (a number beyond 32 bits such as a web order line item id, a type beyond 65 533, a version other
+/// than 1 or 2, a date with a fraction or a UTC offset, an attribute with fields after its value…) is a 16-byte
+/// `WideFact` beside it, so the index stays linear in the input whatever the input holds.
 public final class PayloadIndex: Sendable {
     /// The buffer the entries' positions index.
     let bytes: [UInt8]
     /// Translates buffer positions to file offsets.
     let map: SegmentMap
     let entries: [Entry]
-    /// Numbers that do not fit an entry, by entry, in entry order.
-    let wideEntries: [Int32]
-    let wideNumbers: [Int64]
-    /// Facts that do not fit an entry, by entry, in entry order.
-    let unusualEntries: [Int32]
-    let unusual: [Unusual]
+    /// The facts that do not fit their entry, in entry order.
+    let wide: [WideFact]
     /// The entries of the top-level attributes, and of the type-17 attributes that hold a record, in order.
     let topLevel: [Int32]
     let records: [Int32]
@@ -34,15 +30,15 @@ public final class PayloadIndex: Sendable {
     struct Entry: Sendable {
         /// Where the attribute's element starts in `bytes`.
         var start: UInt32
-        /// Where its value octets end in `bytes` (and, unless `Unusual.end` says otherwise, the attribute too).
+        /// Where its value octets end in `bytes` (and, unless a `.end` fact says otherwise, the attribute too).
         var valueEnd: UInt32
         /// The parsed value: an integer, a flag (0 or 1), a UTC date's seconds since the epoch, or for a record the
-        /// entry just past its last attribute. `Int32.min`: see `wideNumbers`.
+        /// entry just past its last attribute. `wideNumber`: see the `.number` fact.
         var number: Int32
-        /// The type number; `noType` or `wideType` (see `Unusual.type`).
+        /// The type number; `noType`, or `wideType` (see the `.type` fact).
         var type: UInt16
         /// Where the value octets start, counted from `start` (high nibble), and the header length of the one
-        /// element the value holds (low nibble, 0 when it holds none); 15 in either: see `Unusual`.
+        /// element the value holds (low nibble, 0 when it holds none); 15 in either: see the facts.
         var layout: UInt8
         var state: State
 
@@ -70,8 +66,8 @@ public final class PayloadIndex: Sendable {
             get { rawValue & 1 << 6 != 0 }
             set { rawValue = newValue ? rawValue | 1 << 6 : rawValue & ~(1 << 6) }
         }
-        /// Some fact of this entry is in `unusual`.
-        var unusual: Bool {
+        /// Some fact of this entry is in `wide`.
+        var hasWideFacts: Bool {
             get { rawValue & 1 << 7 != 0 }
             set { rawValue = newValue ? rawValue | 1 << 7 : rawValue & ~(1 << 7) }
         }
@@ -82,31 +78,32 @@ public final class PayloadIndex: Sendable {
         case none = 0
         case one = 1
         case two = 2
-        /// See `Unusual.version`.
+        /// See the `.version` fact.
         case other = 3
     }
 
-    /// What an entry cannot hold.
-    struct Unusual: Sendable {
-        var type: Int64?
-        /// The type INTEGER's content when it does not fit in 64 bits.
-        var largeTypeRange: Range<Int>?
-        var version: Int64?
-        var valueStart: Int?
-        var innerHeader: Int?
-        var end: Int?
-        var tag: ASN1Tag?
-        var date: ReceiptDate?
+    /// One fact of one entry that its 16 bytes cannot hold.
+    struct WideFact: Sendable {
+        var value: Int64
+        var entry: Int32
+        var field: Field
+
+        enum Field: UInt8, Sendable {
+            case number, type, version, valueStart, innerHeader, end
+            /// The INTEGER content of a type too large for 64 bits: its start and end.
+            case largeTypeStart, largeTypeEnd
+            /// A tag number beyond 30 of the element the value holds.
+            case tagNumber
+            /// A date's fraction and UTC offset: nanoseconds << 16 | the offset in minutes as 16 bits.
+            case dateDetail
+        }
     }
 
     init(_ builder: Builder) {
         bytes = builder.bytes
         map = builder.map
         entries = builder.entries
-        wideEntries = builder.wideEntries
-        wideNumbers = builder.wideNumbers
-        unusualEntries = builder.unusualEntries
-        unusual = builder.unusual
+        wide = builder.wide
         topLevel = builder.topLevel
         records = builder.records
         firstByType = builder.firstByType
@@ -115,32 +112,30 @@ public final class PayloadIndex: Sendable {
     /// How many entries there are (attributes of the receipt and of its records).
     public var entryCount: Int { entries.count }
 
-    /// The bytes the index holds beyond the input: the entries, what did not fit them, and the lists.
+    /// The bytes the index holds beyond the input: the entries, the wide facts and the lists.
     public var memoryCost: Int {
-        entries.count * MemoryLayout<Entry>.stride + wideNumbers.count * 12
-            + unusual.count * (MemoryLayout<Unusual>.stride + 4)
+        entries.count * MemoryLayout<Entry>.stride + wide.count * MemoryLayout<WideFact>.stride
             + (topLevel.count + records.count + firstByType.count) * 4
     }
 
     @inline(__always)
     func fileOffset(_ position: Int) -> Int { map.fileOffset(position) }
 
-    /// The position of `entry` in `keys` (sorted), if it is there.
-    static func find(_ entry: Int, in keys: [Int32]) -> Int? {
+    /// The `field` fact of `entry`, if it has one.
+    func fact(_ field: WideFact.Field, of entry: Int) -> Int64? {
+        guard entries[entry].state.hasWideFacts else { return nil }
         var low = 0
-        var high = keys.count
+        var high = wide.count
         let key = Int32(truncatingIfNeeded: entry)
         while low < high {
             let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
+            if wide[middle].entry < key { low = middle + 1 } else { high = middle }
         }
-        return low < keys.count && keys[low] == key ? low : nil
-    }
-
-    /// The unusual facts of `entry`, when it has any.
-    func unusualFacts(_ entry: Int) -> Unusual? {
-        guard entries[entry].state.unusual, let position = Self.find(entry, in: unusualEntries) else { return nil }
-        return unusual[position]
+        while low < wide.count, wide[low].entry == key {
+            if wide[low].field == field { return wide[low].value }
+            low += 1
+        }
+        return nil
     }
 
     // MARK: Entry facts, in buffer positions
@@ -149,9 +144,7 @@ public final class PayloadIndex: Sendable {
     func start(_ entry: Int) -> Int { Int(entries[entry].start) }
 
     func end(_ entry: Int) -> Int {
-        let packed = entries[entry]
-        guard packed.state.unusual, let end = unusualFacts(entry)?.end else { return Int(packed.valueEnd) }
-        return end
+        fact(.end, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(entries[entry].valueEnd)
     }
 
     func kind(_ entry: Int) -> ValueKind { entries[entry].state.kind }
@@ -161,7 +154,8 @@ public final class PayloadIndex: Sendable {
     func valueRange(_ entry: Int) -> Range<Int>? {
         let packed = entries[entry]
         guard packed.state.kind != .absent else { return nil }
-        let start = packed.valueDelta == 15 ? unusualFacts(entry)?.valueStart ?? Int(packed.start)
+        let start = packed.valueDelta == 15
+            ? fact(.valueStart, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(packed.start)
             : Int(packed.start) + packed.valueDelta
         return start..<Swift.max(start, Int(packed.valueEnd))
     }
@@ -169,7 +163,8 @@ public final class PayloadIndex: Sendable {
     /// The header length of the one element the value holds (0 when it holds none).
     func innerHeader(_ entry: Int) -> Int {
         let packed = entries[entry]
-        return packed.innerHeader == 15 ? unusualFacts(entry)?.innerHeader ?? 0 : packed.innerHeader
+        guard packed.innerHeader == 15 else { return packed.innerHeader }
+        return fact(.innerHeader, of: entry).map { Int(truncatingIfNeeded: $0) } ?? 0
     }
 
     /// The content of the one element the value holds (text, a date's text, a large INTEGER).
@@ -183,9 +178,16 @@ public final class PayloadIndex: Sendable {
         let packed = entries[entry]
         switch packed.type {
         case Entry.noType: return nil
-        case Entry.wideType: return unusualFacts(entry)?.type
+        case Entry.wideType: return fact(.type, of: entry)
         default: return Int64(packed.type)
         }
+    }
+
+    /// Where the content of a type INTEGER too large for 64 bits is.
+    func largeTypeRange(_ entry: Int) -> Range<Int>? {
+        guard let start = fact(.largeTypeStart, of: entry), let end = fact(.largeTypeEnd, of: entry),
+              start >= 0, end >= start, end <= Int64(bytes.count) else { return nil }
+        return Int(start)..<Int(end)
     }
 
     func version(_ entry: Int) -> Int64? {
@@ -193,7 +195,7 @@ public final class PayloadIndex: Sendable {
         case .none: return nil
         case .one: return 1
         case .two: return 2
-        case .other: return unusualFacts(entry)?.version
+        case .other: return fact(.version, of: entry)
         }
     }
 
@@ -201,27 +203,30 @@ public final class PayloadIndex: Sendable {
         guard innerHeader(entry) != 0, let range = valueRange(entry), !range.isEmpty else { return nil }
         // The identifier octet of the element the value holds, as the reading pass found it.
         let octet = bytes[range.lowerBound]
-        if octet & 0x1F == 0x1F { return unusualFacts(entry)?.tag }
-        return ASN1Tag(ASN1TagClass(bits: octet >> 6), number: UInt64(octet & 0x1F), constructed: octet & 0x20 != 0)
+        var number = UInt64(octet & 0x1F)
+        if number == 0x1F {
+            guard let wideNumber = fact(.tagNumber, of: entry) else { return nil }
+            number = UInt64(bitPattern: wideNumber)
+        }
+        return ASN1Tag(ASN1TagClass(bits: octet >> 6), number: number, constructed: octet & 0x20 != 0)
     }
 
     func number(_ entry: Int) -> Int64 {
         let number = entries[entry].number
         guard number == Entry.wideNumber else { return Int64(number) }
-        return Self.find(entry, in: wideEntries).map { wideNumbers[$0] } ?? Int64(number)
+        return fact(.number, of: entry) ?? Int64(number)
     }
 
     func date(_ entry: Int) -> ReceiptDate? {
-        let state = entries[entry].state
-        guard state.kind == .date, state.dateParsed else { return nil }
-        if state.unusual, let date = unusualFacts(entry)?.date { return date }
-        return ReceiptDate(utcSeconds: number(entry))
+        guard let seconds = dateSeconds(entry) else { return nil }
+        guard let detail = fact(.dateDetail, of: entry) else { return ReceiptDate(utcSeconds: seconds) }
+        return ReceiptDate(utcSeconds: seconds, nanosecond: Int(truncatingIfNeeded: detail >> 16),
+                           utcOffsetMinutes: Int(Int16(truncatingIfNeeded: detail)))
     }
 
     func dateSeconds(_ entry: Int) -> Int64? {
         let state = entries[entry].state
         guard state.kind == .date, state.dateParsed else { return nil }
-        if state.unusual, let date = unusualFacts(entry)?.date { return date.secondsSinceEpoch }
         return number(entry)
     }
 
@@ -240,10 +245,7 @@ extension PayloadIndex {
         let bytes: [UInt8]
         let map: SegmentMap
         var entries: [Entry] = []
-        var wideEntries: [Int32] = []
-        var wideNumbers: [Int64] = []
-        var unusualEntries: [Int32] = []
-        var unusual: [Unusual] = []
+        var wide: [WideFact] = []
         var topLevel: [Int32] = []
         var records: [Int32] = []
         var firstByType = [Int32](repeating: -1, count: 64)
@@ -264,10 +266,13 @@ extension PayloadIndex {
             switch packed.type {
             case Entry.noType: return nil
             case Entry.wideType:
-                var position = unusualEntries.count - 1
                 let key = Int32(truncatingIfNeeded: entry)
-                while position >= 0, unusualEntries[position] > key { position -= 1 }
-                return position >= 0 && unusualEntries[position] == key ? unusual[position].type : nil
+                var position = wide.count - 1
+                while position >= 0, wide[position].entry >= key {
+                    if wide[position].entry == key, wide[position].field == .type { return wide[position].value }
+                    position -= 1
+                }
+                return nil
             default: return Int64(packed.type)
             }
         }
@@ -276,26 +281,32 @@ extension PayloadIndex {
         @discardableResult
         mutating func append(_ attribute: DecodedAttribute) -> Int {
             let entry = entries.count
-            var isUnusual = false
+            let key = Int32(truncatingIfNeeded: entry)
+            var wideCount = 0
+            func note(_ field: WideFact.Field, _ value: Int64) {
+                wide.append(WideFact(value: value, entry: key, field: field))
+                wideCount += 1
+            }
             var type = Entry.noType
             if let value = attribute.type {
                 if value >= 0, value < Int64(Entry.noType) {
                     type = UInt16(truncatingIfNeeded: value)
                 } else {
                     type = Entry.wideType
-                    isUnusual = true
+                    note(.type, value)
                 }
-            } else if attribute.largeTypeRange != nil {
-                isUnusual = true
+            } else if let range = attribute.largeTypeRange {
+                note(.largeTypeStart, Int64(range.lowerBound))
+                note(.largeTypeEnd, Int64(range.upperBound))
             }
             let version: VersionCode
             switch attribute.version {
             case nil: version = .none
             case 1?: version = .one
             case 2?: version = .two
-            default:
+            case let other?:
                 version = .other
-                isUnusual = true
+                note(.version, other)
             }
             var layout: UInt8 = 0
             var valueEnd = UInt32(truncatingIfNeeded: attribute.end)
@@ -305,46 +316,32 @@ extension PayloadIndex {
                 let innerNibble = attribute.innerHeader < 15 ? UInt8(truncatingIfNeeded: attribute.innerHeader) : 15
                 layout = valueNibble << 4 | innerNibble
                 valueEnd = UInt32(truncatingIfNeeded: range.upperBound)
-                if valueNibble == 15 || innerNibble == 15 || attribute.end != range.upperBound { isUnusual = true }
+                if valueNibble == 15 { note(.valueStart, Int64(range.lowerBound)) }
+                if innerNibble == 15 { note(.innerHeader, Int64(attribute.innerHeader)) }
+                if attribute.end != range.upperBound { note(.end, Int64(attribute.end)) }
             }
-            if attribute.valueTag.map({ $0.number >= 0x1F }) ?? false { isUnusual = true }
+            if let tag = attribute.valueTag, tag.number >= 0x1F {
+                note(.tagNumber, Int64(bitPattern: tag.number))
+            }
             var number = attribute.number
             var state = State(kind: attribute.kind, version: version, inApp: attribute.scope == .inApp)
             if attribute.kind == .date, let date = attribute.date {
                 state.dateParsed = true
-                if date.isWholeSecondUTC { number = date.secondsSinceEpoch } else { isUnusual = true }
+                number = date.secondsSinceEpoch
+                if !date.isWholeSecondUTC {
+                    note(.dateDetail, Int64(date.nanosecond) << 16 | Int64(UInt16(bitPattern: Int16(date.utcOffsetMinutes))))
+                }
             }
             var packedNumber = Entry.wideNumber
             if number > Int64(Int32.min), number <= Int64(Int32.max) {
                 packedNumber = Int32(truncatingIfNeeded: number)
             } else {
-                wideEntries.append(Int32(truncatingIfNeeded: entry))
-                wideNumbers.append(number)
+                note(.number, number)
             }
-            if isUnusual {
-                state.unusual = true
-                unusualEntries.append(Int32(truncatingIfNeeded: entry))
-                unusual.append(Self.unusual(attribute, type: type, version: version, layout: layout))
-            }
+            state.hasWideFacts = wideCount > 0
             entries.append(Entry(start: UInt32(truncatingIfNeeded: attribute.start), valueEnd: valueEnd,
                                  number: packedNumber, type: type, layout: layout, state: state))
             return entry
-        }
-
-        /// The facts of `attribute` that its entry cannot hold.
-        static func unusual(_ attribute: DecodedAttribute, type: UInt16, version: VersionCode, layout: UInt8)
-            -> Unusual
-        {
-            var facts = Unusual()
-            if type == Entry.wideType { facts.type = attribute.type }
-            facts.largeTypeRange = attribute.largeTypeRange
-            if version == .other { facts.version = attribute.version }
-            if layout >> 4 == 15 { facts.valueStart = attribute.valueRange?.lowerBound }
-            if layout & 0x0F == 15 { facts.innerHeader = attribute.innerHeader }
-            if let range = attribute.valueRange, attribute.end != range.upperBound { facts.end = attribute.end }
-            if let tag = attribute.valueTag, tag.number >= 0x1F { facts.tag = tag }
-            if let date = attribute.date, !date.isWholeSecondUTC { facts.date = date }
-            return facts
         }
 
         /// Records that the record held by `entry` ends before entry `end`.

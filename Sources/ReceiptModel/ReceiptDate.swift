@@ -96,6 +96,14 @@ public struct ReceiptDate: Sendable, Hashable {
                   second: secondOfDay % 60, nanosecond: 0, utcOffsetMinutes: 0)
     }
 
+    /// The date `seconds` after the epoch, written with a UTC offset of `utcOffsetMinutes` and a fraction of
+    /// `nanosecond`, as a receipt wrote it.
+    init(utcSeconds seconds: Int64, nanosecond: Int, utcOffsetMinutes: Int) {
+        let local = ReceiptDate(utcSeconds: seconds + Int64(utcOffsetMinutes) * 60)
+        self.init(year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute,
+                  second: local.second, nanosecond: nanosecond, utcOffsetMinutes: utcOffsetMinutes)
+    }
+
     /// Whether the date is in UTC with no fraction, so `ReceiptDate(utcSeconds: secondsSinceEpoch)` is it again.
     var isWholeSecondUTC: Bool { packedNanosecond == 0 && packedOffset == 0 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptDiagnostics
 
 /// The contract between `rcpt mutate` (which writes a suite) and `rcpt conformance` (which runs a validator over
 /// it): `manifest.json`, its entries and verdicts. Nothing here knows how the receipts were made.
@@ -96,14 +97,4 @@ extension Manifest {
 }
 
 /// Why a suite could not be read or run.
-public struct SuiteError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-
-    public init(_ code: String, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(message) (\(code))" }
-}
+public typealias SuiteError = CodedError
