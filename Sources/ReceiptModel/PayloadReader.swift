@@ -24,9 +24,21 @@ public enum PayloadReader {
              scope: .inApp)
     }
 
+    /// The largest payload buffer the index can address: its positions are 32-bit.
+    static let maximumBufferSize = Int(UInt32.max)
+
     static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
-                     truncated: Bool, scope: FieldScope) -> ReceiptPayload
+                     truncated: Bool, scope: FieldScope, maximumBufferSize: Int = maximumBufferSize) -> ReceiptPayload
     {
+        let size = segments.count == 1 ? file.count : segments.reduce(0) { $0 + $1.count }
+        if size > maximumBufferSize {
+            let offset = segments.first?.lowerBound ?? 0
+            return ReceiptPayload(index: PayloadIndex(PayloadIndex.Builder(bytes: [], map: .identity, expectedBytes: 0)),
+                                  offset: offset, tag: nil, findings: [],
+                                  error: ReceiptReadError(.payload, code: "payload-too-large", at: offset,
+                                                          "the payload's buffer is \(size) bytes, more than the \(maximumBufferSize) rcpt can index"),
+                                  encoding: EncodingSummary(), content: [])
+        }
         let builder: PayloadIndex.Builder
         let range: Range<Int>
         if segments.count == 1, let only = segments.first {

@@ -1,5 +1,5 @@
 import ReceiptASN1
-import ReceiptModel
+@testable import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
@@ -166,6 +166,12 @@ struct ReadErrorCauseTests {
             return
         }
         #expect(asn1.code.rawValue == damaged.error?.code)
+
+        let payload = [UInt8](repeating: 0x31, count: 64)
+        let tooLarge = PayloadReader.read(file: payload, segments: [0..<64], depth: 0, limits: .default, nodesRead: 0,
+                                          truncated: false, scope: .receipt, maximumBufferSize: 63)
+        #expect(tooLarge.error?.code == "payload-too-large" && tooLarge.error?.cause == .payloadShape)
+        #expect(tooLarge.attributes.isEmpty && tooLarge.index.entryCount == 0)
 
         let input = ReceiptReadError(input: InputError("input-empty", "the input is empty"))
         #expect(input.cause == .input(InputError("input-empty", "the input is empty")) && input.layer == .input)
