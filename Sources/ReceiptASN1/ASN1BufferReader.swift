@@ -147,8 +147,8 @@ public struct ASN1BufferReader {
     @usableFromInline
     mutating func readNodeInGeneral(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         guard depth <= state.limits.maximumDepth else {
-            throw ASN1Error(.depthLimitExceeded, at: offset,
-                            "nesting deeper than the limit of \(state.limits.maximumDepth) levels")
+            let maximum = state.limits.maximumDepth
+            throw ASN1Error(.depthLimitExceeded, at: offset, "nesting deeper than the limit of \(maximum) levels")
         }
         let header = try readHeader(at: offset, limit: limit)
         if header.tag == .endOfContents {
@@ -198,8 +198,9 @@ public struct ASN1BufferReader {
                 stack.append(children(of: child))
             } else {
                 guard segments.count < state.limits.maximumSegments else {
+                    let maximum = state.limits.maximumSegments
                     throw ASN1Error(.segmentLimitExceeded, at: child.offset,
-                                    "string split into more than \(state.limits.maximumSegments) segments")
+                                    "string split into more than \(maximum) segments")
                 }
                 segments.append(child.contentRange)
             }
@@ -213,8 +214,8 @@ public struct ASN1BufferReader {
     @usableFromInline
     mutating func readHeader(at offset: Int, limit: Int) throws(ASN1Error) -> Header {
         guard state.nodesRead < state.limits.maximumNodes else {
-            throw ASN1Error(.nodeLimitExceeded, at: offset,
-                            "more than \(state.limits.maximumNodes) elements in one input")
+            let maximum = state.limits.maximumNodes
+            throw ASN1Error(.nodeLimitExceeded, at: offset, "more than \(maximum) elements in one input")
         }
         state.nodesRead &+= 1
         guard offset >= 0, offset < limit, limit <= buffer.count else {
@@ -285,8 +286,9 @@ public struct ASN1BufferReader {
             length = value
         }
         if length >= 0, length > limit - position {
+            let (claimed, remaining) = (length, limit - position)
             let error = ASN1Error(.lengthExceedsInput, at: offset,
-                                  "\(tag.name) claims \(length) content bytes but only \(limit - position) remain")
+                                  "\(tag.name) claims \(claimed) content bytes but only \(remaining) remain")
             // Only the end of the buffer is a cut: overrunning a complete parent is damage, not truncation.
             guard state.toleratesTruncation, limit == buffer.count else { throw error }
             noteTruncation(error)
@@ -294,7 +296,8 @@ public struct ASN1BufferReader {
             anomalies.insert(.truncated)
         }
         if state.rules == .der && !anomalies.subtracting(.truncated).isEmpty {
-            throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(anomalies.summary)")
+            let found = anomalies
+            throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(found.summary)")
         }
         return Header(tag: tag, contentStart: position, length: length, anomalies: anomalies)
     }
@@ -333,8 +336,9 @@ public struct ASN1BufferReader {
             } else {
                 open += 1
                 guard depth + open <= state.limits.maximumDepth else {
+                    let maximum = state.limits.maximumDepth
                     throw ASN1Error(.depthLimitExceeded, at: position,
-                                    "nesting deeper than the limit of \(state.limits.maximumDepth) levels")
+                                    "nesting deeper than the limit of \(maximum) levels")
                 }
                 position = header.contentStart
             }

@@ -24,19 +24,33 @@ public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     /// Absolute byte offset in the input file (or in the buffer being read, when that is not the file).
     public var offset: Int
-    public var message: String
+    /// The sentence, built from the values the throwing site captured, only when it is read: a reader that stops on
+    /// damaged input and is never asked why formats nothing.
+    @usableFromInline
+    let makeMessage: @Sendable () -> String
 
     @inlinable
-    public init(_ code: Code, at offset: Int, _ message: String) {
+    public init(_ code: Code, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
         self.code = code
         self.offset = offset
-        self.message = message
+        self.makeMessage = message
+    }
+
+    public var message: String { makeMessage() }
+
+    public static func == (lhs: ASN1Error, rhs: ASN1Error) -> Bool {
+        lhs.code == rhs.code && lhs.offset == rhs.offset && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(offset)
     }
 
     public var description: String { "\(message) (\(code.rawValue) at offset \(offset))" }
 
     /// The same error with its offset translated, e.g. from a reassembled buffer back to the file.
     public func mapOffset(_ transform: (Int) -> Int) -> ASN1Error {
-        ASN1Error(code, at: transform(offset), message)
+        ASN1Error(code, at: transform(offset), makeMessage())
     }
 }

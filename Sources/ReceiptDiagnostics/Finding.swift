@@ -17,28 +17,47 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
 
 /// Something noteworthy about a receipt: a kind from the `FindingCode` table, where it is, and what it means.
 /// "This receipt is bad" is a finding, never an exception.
+///
+/// The message is built only when it is read: a finding keeps the few values its message needs (captured by the
+/// autoclosure at its site), so a reading pass over damaged input formats no text that nobody shows.
 public struct Finding: Sendable, Hashable {
     /// What kind of finding this is.
     public var kind: FindingCode
     public var severity: Severity
     /// Absolute byte offset in the input, when the finding has a place.
     public var offset: Int?
-    public var message: String
     /// Facts a machine reads without parsing the message (`product_id`, `expires_date` …), in order.
     public var fields: [FindingField]
+    private let makeMessage: @Sendable () -> String
 
-    /// A finding of `kind`, with its default severity unless `severity` is given.
-    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?, _ message: String,
-                fields: [FindingField] = []) {
+    /// A finding of `kind`, with its default severity unless `severity` is given. `message` is evaluated each time
+    /// the message is read, never before.
+    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
+                _ message: @escaping @Sendable @autoclosure () -> String, fields: [FindingField] = []) {
         self.kind = kind
         self.severity = severity ?? kind.severity
         self.offset = offset
-        self.message = message
+        self.makeMessage = message
         self.fields = fields
     }
 
+    /// What the finding means here, in a sentence (built now).
+    public var message: String { makeMessage() }
+
     /// The stable kebab-case code, e.g. "chain-invalid".
     public var code: String { kind.rawValue }
+
+    public static func == (lhs: Finding, rhs: Finding) -> Bool {
+        lhs.kind == rhs.kind && lhs.severity == rhs.severity && lhs.offset == rhs.offset && lhs.fields == rhs.fields
+            && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(severity)
+        hasher.combine(offset)
+        hasher.combine(fields)
+    }
 }
 
 /// One named fact of a finding, as text (JSON shows it under `fields`).

@@ -67,8 +67,8 @@ struct AttributeDecoder {
             if let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
                !Self.lessOrEqual(buffer, previous, node.encodingRange) {
                 reportedUnsorted = true
-                note(Finding(.berUnsortedSet, at: absolute(node.offset),
-                             "\(scope == .receipt ? "payload" : "in-app record") SET OF is not in DER order"))
+                let what = scope == .receipt ? "payload" : "in-app record"
+                note(Finding(.berUnsortedSet, at: absolute(node.offset), "\(what) SET OF is not in DER order"))
             }
             previous = node.encodingRange
             let entry = readAttribute(node, scope: scope)
@@ -118,15 +118,22 @@ struct AttributeDecoder {
         attribute.kind = .raw
     }
 
-    /// "attribute at offset N", built only when a finding needs it.
-    func place(_ attribute: DecodedAttribute) -> String { "attribute at offset \(absolute(attribute.start))" }
+    /// "attribute at offset N": the place a finding's message names, kept as a number until the message is read.
+    struct AttributePlace: CustomStringConvertible {
+        var offset: Int
+        var description: String { "attribute at offset \(offset)" }
+    }
+
+    func place(_ attribute: DecodedAttribute) -> AttributePlace { AttributePlace(offset: absolute(attribute.start)) }
 
     /// Decodes the attribute `node` and appends it (and, for a record, its attributes after it); returns its entry.
     mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> Int {
         var attribute = DecodedAttribute(start: node.offset, end: node.end, scope: scope)
+        let place = place(attribute)
         guard node.tag == .sequence else {
+            let tag = node.tag
             note(Finding(.attributeNotSequence, at: absolute(node.offset),
-                         "\(place(attribute)) is \(node.tag.name), not a SEQUENCE { type, version, value }"))
+                         "\(place) is \(tag.name), not a SEQUENCE { type, version, value }"))
             keepRaw(&attribute, node.contentRange)
             return index.append(attribute)
         }
@@ -151,48 +158,52 @@ struct AttributeDecoder {
                 fieldCount += 1
             }
         } catch {
-            note(Finding(.attributeMalformed, at: absolute(error.offset),
-                         "\(place(attribute)): \(error.message)"))
+            note(Finding(.attributeMalformed, at: absolute(error.offset), "\(place): \(error.message)"))
         }
         if fieldCount != 3 {
+            let count = fieldCount
             note(Finding(.attributeFieldCount, at: absolute(node.offset),
-                         "\(place(attribute)) has \(fieldCount) fields, not 3 (type, version, value)"))
+                         "\(place) has \(count) fields, not 3 (type, version, value)"))
         }
         if fieldCount >= 1 {
-            if typeNode.tag == .integer {
+            let typeTag = typeNode.tag
+            if typeTag == .integer {
                 attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
                 if attribute.type == nil {
                     attribute.largeTypeRange = typeNode.contentRange
+                    let octets = Array(buffer[typeNode.contentRange])
                     note(Finding(.attributeTypeOutOfRange, at: absolute(typeNode.offset),
-                                 "\(place(attribute)): type INTEGER \(ASN1Primitives.hex(Array(buffer[typeNode.contentRange]))) does not fit in 64 bits"))
+                                 "\(place): type INTEGER \(ASN1Primitives.hex(octets)) does not fit in 64 bits"))
                 }
                 if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
                     note(Finding(.berNonMinimalInteger, at: absolute(typeNode.offset),
-                                 "\(place(attribute)): type INTEGER has redundant leading octets"))
+                                 "\(place): type INTEGER has redundant leading octets"))
                 }
             } else {
                 note(Finding(.attributeTypeNotInteger, at: absolute(typeNode.offset),
-                             "\(place(attribute)): type is \(typeNode.tag.name), not INTEGER"))
+                             "\(place): type is \(typeTag.name), not INTEGER"))
             }
         }
         if fieldCount >= 2 {
-            if versionNode.tag == .integer {
+            let versionTag = versionNode.tag
+            if versionTag == .integer {
                 attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
             } else {
                 note(Finding(.attributeVersionNotInteger, at: absolute(versionNode.offset),
-                             "\(place(attribute)): version is \(versionNode.tag.name), not INTEGER"))
+                             "\(place): version is \(versionTag.name), not INTEGER"))
             }
         }
         guard fieldCount >= 3 else { return index.append(attribute) }
-        guard valueNode.tag.tagClass == .universal, valueNode.tag.number == 4 else {
+        let valueTag = valueNode.tag
+        guard valueTag.tagClass == .universal, valueTag.number == 4 else {
             note(Finding(.attributeValueNotOctetString, at: absolute(valueNode.offset),
-                         "\(place(attribute)): value is \(valueNode.tag.name), not OCTET STRING"))
+                         "\(place): value is \(valueTag.name), not OCTET STRING"))
             keepRaw(&attribute, valueNode.encodingRange)
             return index.append(attribute)
         }
         if valueNode.tag.isConstructed {
             note(Finding(.attributeValueConstructed, at: absolute(valueNode.offset),
-                         "\(place(attribute)): value OCTET STRING is constructed; shown undecoded"))
+                         "\(place): value OCTET STRING is constructed; shown undecoded"))
             keepRaw(&attribute, valueNode.contentRange)
             return index.append(attribute)
         }
@@ -215,8 +226,9 @@ struct AttributeDecoder {
         } catch {
             attribute.kind = .raw
             if kind != .unknown {
+                let place = ValuePlace(attribute, self)
                 note(Finding(.valueNotAsn1, at: absolute(error.offset),
-                             "\(ValuePlace(attribute, self)): value is not one ASN.1 element (\(error.message))"))
+                             "\(place): value is not one ASN.1 element (\(error.message))"))
             }
             return index.append(attribute)
         }
@@ -261,16 +273,18 @@ struct AttributeDecoder {
         case 2:
             if let value = ASN1Primitives.int64(buffer, range) {
                 if ASN1Primitives.isNonMinimalInteger(buffer, range) {
+                    let place = ValuePlace(attribute, self)
                     note(Finding(.berNonMinimalInteger, at: absolute(node.offset),
-                                 "\(ValuePlace(attribute, self)): INTEGER has redundant leading octets"))
+                                 "\(place): INTEGER has redundant leading octets"))
                 }
                 attribute.kind = .integer
                 attribute.number = value
                 return
             }
             if range.isEmpty {
+                let place = ValuePlace(attribute, self)
                 note(Finding(.valueInvalidInteger, at: absolute(node.offset),
-                             "\(ValuePlace(attribute, self)): INTEGER with no content octets"))
+                             "\(place): INTEGER with no content octets"))
                 return
             }
             attribute.kind = .largeInteger
@@ -278,8 +292,9 @@ struct AttributeDecoder {
             let check = TextCheck.of(buffer, range)
             lastTextContainsNUL = check.containsNUL
             guard check.isValidUTF8 else {
+                let place = ValuePlace(attribute, self)
                 note(Finding(.valueInvalidUtf8, at: absolute(node.offset),
-                             "\(ValuePlace(attribute, self)): UTF8String is not valid UTF-8"))
+                             "\(place): UTF8String is not valid UTF-8"))
                 return
             }
             attribute.kind = .text
@@ -287,8 +302,9 @@ struct AttributeDecoder {
             let check = TextCheck.of(buffer, range)
             lastTextContainsNUL = check.containsNUL
             guard check.isASCII else {
+                let place = ValuePlace(attribute, self)
                 note(Finding(.valueInvalidAscii, at: absolute(node.offset),
-                             "\(ValuePlace(attribute, self)): \(tag.name) holds bytes above 0x7F"))
+                             "\(place): \(tag.name) holds bytes above 0x7F"))
                 return
             }
             attribute.kind = .text
@@ -308,22 +324,26 @@ struct AttributeDecoder {
         case .raw, .unknown: expected = nil
         }
         if let expected, inner.tag != expected {
+            let place = ValuePlace(attribute, self)
             note(Finding(.valueUnexpectedType, at: absolute(inner.offset),
-                         "\(ValuePlace(attribute, self)): expected \(expected.name), found \(inner.tag.name)"))
+                         "\(place): expected \(expected.name), found \(inner.tag.name)"))
         }
         switch attribute.kind {
         case .text:
             if kind == .date { date(&attribute, at: inner.offset) }
             if lastTextContainsNUL {
+                let place = ValuePlace(attribute, self)
                 note(Finding(.valueEmbeddedNul, at: absolute(inner.offset),
-                             "\(ValuePlace(attribute, self)): text contains a NUL byte; C-string validators see a shorter value"))
+                             "\(place): text contains a NUL byte; C-string validators see a shorter value"))
             }
         case .integer where kind == .flag:
             if attribute.number == 0 || attribute.number == 1 {
                 attribute.kind = .boolean
             } else {
+                let place = ValuePlace(attribute, self)
+                let number = attribute.number
                 note(Finding(.valueFlagOutOfRange, at: absolute(inner.offset),
-                             "\(ValuePlace(attribute, self)): flag is \(attribute.number), not 0 or 1"))
+                             "\(place): flag is \(number), not 0 or 1"))
             }
         default:
             break
@@ -340,8 +360,10 @@ struct AttributeDecoder {
         case .failure(.empty):
             break
         case .failure(let reason):
+            let place = ValuePlace(attribute, self)
+            let text = Array(buffer[range])
             note(Finding(.valueInvalidDate, at: absolute(offset),
-                         "\(ValuePlace(attribute, self)): \"\(Self.printable(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
+                         "\(place): \"\(Self.printable(String(decoding: text, as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
         }
     }
 
@@ -361,9 +383,10 @@ struct AttributeDecoder {
 
     /// Appends the type-17 `attribute`, then the attributes of its record `inner`; returns its entry.
     mutating func readRecord(_ attribute: inout DecodedAttribute, _ inner: ASN1Node) -> Int {
+        let recordOffset = absolute(inner.offset)
         if inner.tag != .set {
-            note(Finding(.recordNotSet, at: absolute(inner.offset),
-                         "in-app record at offset \(absolute(inner.offset)) is \(inner.tag.name), not a SET"))
+            note(Finding(.recordNotSet, at: recordOffset,
+                         "in-app record at offset \(recordOffset) is \(inner.tag.name), not a SET"))
             guard inner.tag.isConstructed else {
                 attribute.kind = .raw
                 return index.append(attribute)
@@ -376,12 +399,11 @@ struct AttributeDecoder {
             try walkAttributes(of: inner, scope: .inApp) { _, _ in count += 1 }
         } catch {
             note(Finding(.recordMalformed, at: error.offset,
-                         "in-app record at offset \(absolute(inner.offset)): \(error.message)"))
+                         "in-app record at offset \(recordOffset): \(error.message)"))
         }
         index.closeRecord(entry, end: index.count)
         if count == 0 {
-            note(Finding(.recordEmpty, at: absolute(inner.offset),
-                         "in-app record at offset \(absolute(inner.offset)) has no attributes"))
+            note(Finding(.recordEmpty, at: recordOffset, "in-app record at offset \(recordOffset) has no attributes"))
         }
         return entry
     }

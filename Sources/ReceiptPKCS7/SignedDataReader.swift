@@ -127,8 +127,9 @@ public enum SignedDataReader {
             }
             if contentInfo.end < bytes.count {
                 signedData.trailingBytes = contentInfo.end..<bytes.count
+                let trailing = bytes.count - contentInfo.end
                 findings.append(Finding(.trailingBytes, at: contentInfo.end,
-                                        "\(bytes.count - contentInfo.end) bytes follow the ContentInfo, outside the signature"))
+                                        "\(trailing) bytes follow the ContentInfo, outside the signature"))
             }
             var cursor = reader.children(of: contentInfo)
             let typeNode = try required(&cursor, .objectIdentifier, "the ContentInfo contentType", in: contentInfo)

@@ -154,8 +154,9 @@ public enum Inspector {
                     + "is trusted only with --root and Xcode's StoreKit certificate (Corpus/certs/StoreKitTestCertificate.cer, "
                     + "or the one Xcode exports)"
             }
+            let because = reason + advice
             findings.append(Finding(.chainInvalid, at: certificates[leafIndex].embedded.offset,
-                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(reason)\(advice)"))
+                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(because)"))
         }
         return summary
     }
