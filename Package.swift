@@ -12,8 +12,9 @@ let package = Package(
     products: [
         .executable(name: "rcpt", targets: ["rcpt"]),
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
-        .library(name: "ReceiptParsing", targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
-        .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation"]),
+        .library(name: "ReceiptParsing",
+                 targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON"]),
+        .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
         .library(name: "ReceiptForging", targets: ["ReceiptSigning", "ReceiptMutation"]),
@@ -29,6 +30,7 @@ let package = Package(
         ),
         .target(name: "ReceiptDiagnostics"),
         .target(name: "ReceiptASN1"),
+        .target(name: "ReceiptJSON", dependencies: ["ReceiptASN1"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
@@ -38,9 +40,14 @@ let package = Package(
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
         ),
         .target(
+            name: "ReceiptVerifyReceipt",
+            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON"]
+        ),
+        .target(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff"]
+                           "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
+                           "ReceiptVerifyReceipt"]
         ),
         .target(
             name: "ReceiptMutation",
@@ -50,7 +57,7 @@ let package = Package(
         .target(
             name: "ReceiptDiff",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation"]
+                           "ReceiptValidation", "ReceiptJSON", "ReceiptVerifyReceipt"]
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
@@ -59,7 +66,8 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
-                "ReceiptConformance", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(

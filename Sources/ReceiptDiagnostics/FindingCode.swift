@@ -142,6 +142,9 @@ extension FindingCode {
         "hash-unverifiable", .error, .content, "the device hash cannot be checked: a part is missing")
     public static let bundleIdMismatch = FindingCode(
         "bundle-id-mismatch", .error, .content, "the bundle id is not the expected one")
+    public static let environmentMismatch = FindingCode(
+        "environment-mismatch", .error, .content,
+        "the receipt type is not from the environment --environment names")
     public static let appVersionMismatch = FindingCode(
         "app-version-mismatch", .error, .content, "the app version is not the expected one")
     public static let creationDateMissing = FindingCode(
@@ -243,7 +246,7 @@ extension FindingCode {
         .chainInvalid, .chainShapeUnexpected, .leafMarkerMissing, .intermediateMarkerMissing,
         .storekitSignerOnAppStoreReceipt, .signerIsCa, .signerKeyUsage, .signerExtendedKeyUsage, .noCreationDate,
         .missingRequiredAttribute, .duplicateAttribute, .hashWrongLength, .hashMismatch, .hashUnverifiable,
-        .bundleIdMismatch, .appVersionMismatch, .creationDateMissing, .creationDateInFuture,
+        .bundleIdMismatch, .environmentMismatch, .appVersionMismatch, .creationDateMissing, .creationDateInFuture,
         .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation, .purchaseAfterCreation,
         .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase, .subscriptionActive,
         .subscriptionExpired, .purchaseCancelled, .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence,

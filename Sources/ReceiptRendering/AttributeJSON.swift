@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptASN1
 import ReceiptModel
 

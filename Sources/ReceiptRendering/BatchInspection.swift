@@ -1,3 +1,4 @@
+import ReceiptJSON
 import Foundation
 import ReceiptModel
 import ReceiptValidation

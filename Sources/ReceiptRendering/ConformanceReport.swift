@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptConformance
 import ReceiptSuite
 

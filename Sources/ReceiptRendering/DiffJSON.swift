@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptDiff
 import ReceiptModel
 import ReceiptValidation

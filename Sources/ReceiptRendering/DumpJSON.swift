@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
@@ -45,7 +46,7 @@ public enum DumpJSON {
             }
             json.key("receipt")
             if let payload = inspection.receipt?.payload {
-                ReceiptJSON.write(payload, to: &json)
+                ReceiptObjectJSON.write(payload, to: &json)
             } else {
                 json.null()
             }

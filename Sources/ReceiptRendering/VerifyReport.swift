@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation

@@ -70,6 +70,17 @@ enum ReceiptChecks {
         if let expected = expectations.appVersion {
             findings += compareText(payload, type: 3, expected: expected, code: .appVersionMismatch)
         }
+        if let expected = expectations.environment {
+            let typeAttribute = payload.first(0)
+            let actual = typeAttribute?.text.flatMap(ReceiptEnvironment.init(receiptType:))
+            if actual != expected {
+                let said = typeAttribute?.text.map { "\"\($0)\"" } ?? "missing"
+                findings.append(Finding(.environmentMismatch, at: typeAttribute?.offset ?? payload.offset,
+                                        "the receipt type is \(said), not from the \(expected.rawValue) environment",
+                                        fields: [FindingField("environment", actual?.rawValue ?? "unknown"),
+                                                 FindingField("expected", expected.rawValue)]))
+            }
+        }
         if let device = expectations.deviceID {
             if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
                let computed = try? Digest.hash([device[...], opaque.valueBytes, bundle.valueBytes],

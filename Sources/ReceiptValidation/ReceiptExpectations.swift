@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptModel
 
 /// What the caller expects of a receipt: the app it belongs to and the device it was issued for.
 public struct ReceiptExpectations: Sendable, Hashable {
@@ -6,11 +7,15 @@ public struct ReceiptExpectations: Sendable, Hashable {
     public var appVersion: String?
     /// The device identifier bytes: 16 for an identifierForVendor UUID, 6 for a Mac's primary MAC address.
     public var deviceID: [UInt8]?
+    /// The environment the receipt must come from: what the endpoint a receipt is sent to would insist on.
+    public var environment: ReceiptEnvironment?
 
-    public init(bundleID: String? = nil, appVersion: String? = nil, deviceID: [UInt8]? = nil) {
+    public init(bundleID: String? = nil, appVersion: String? = nil, deviceID: [UInt8]? = nil,
+                environment: ReceiptEnvironment? = nil) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.deviceID = deviceID
+        self.environment = environment
     }
 
     /// Parses a device id given as a UUID (`8-4-4-4-12` hex) or a MAC address (`aa:bb:cc:dd:ee:ff` or with `-`).

@@ -29,13 +29,14 @@ struct Dump: ParsableCommand {
         case text
         case json
         case jsonl
+        case verifyreceipt
     }
 
     @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
                                  valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, or jsonl (one compact JSON object per receipt, for many receipts).")
+    @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns for it).")
     var format: Format = .text
 
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
@@ -72,6 +73,8 @@ struct Dump: ParsableCommand {
             switch format {
             case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
+            case .verifyreceipt:
+                Console.write(try options.verifyReceiptResponse(inspection))
             case .text:
                 var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
                 renderer.brief = brief

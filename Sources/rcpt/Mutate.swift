@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ArgumentParser
 import Foundation
 import ReceiptCrypto

@@ -3,6 +3,7 @@ import Foundation
 import ReceiptModel
 import ReceiptRendering
 import ReceiptValidation
+import ReceiptVerifyReceipt
 
 /// How a command writes its result.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -62,7 +63,15 @@ struct ReceiptReadingOptions: ParsableArguments {
     @Flag(help: "Write JSON on one line, without indentation (smaller and faster for machines).")
     var compact = false
 
+    @Option(name: .customLong("request-date"),
+            help: ArgumentHelp("With --format verifyreceipt: the request_date to report, in the forms of --at (default: the --at time when it is one, else now).",
+                               valueName: "time"))
+    var requestDateArgument: String?
+
     func validate() throws {
+        if let requestDateArgument, Self.requestDate(requestDateArgument) == nil {
+            throw ValidationError("--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'")
+        }
         if let statusAt, EvaluationTime(argument: statusAt) == nil {
             throw ValidationError("--status-at takes the same forms as --at, not '\(statusAt)'")
         }
@@ -80,6 +89,34 @@ struct ReceiptReadingOptions: ParsableArguments {
         } catch {
             throw CommandFailure.usage(error.message)
         }
+    }
+
+    /// The `request_date` of a verifyReceipt response: --request-date, else the --at time when it is one, else now.
+    func requestDate() throws -> AppleDate {
+        if let requestDateArgument {
+            guard let date = Self.requestDate(requestDateArgument) else {
+                throw CommandFailure.usage("--request-date: cannot read '\(requestDateArgument)'")
+            }
+            return date
+        }
+        if case .date = evaluationTime, let date = Self.requestDate(at) { return date }
+        return AppleDate(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// `now`, epoch milliseconds (kept to the millisecond), or an instant `--at` reads.
+    static func requestDate(_ argument: String) -> AppleDate? {
+        if argument == "now" { return AppleDate(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+        if !argument.isEmpty, argument.count <= 15, argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let milliseconds = Int64(argument) {
+            return AppleDate(milliseconds: milliseconds)
+        }
+        guard case .date(let date)? = EvaluationTime(argument: argument) else { return nil }
+        return AppleDate(date)
+    }
+
+    /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
+    func verifyReceiptResponse(_ inspection: Inspection) throws -> [UInt8] {
+        VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !compact)
     }
 
     /// Inspection options from these flags and `expectations`.
@@ -256,4 +293,14 @@ enum Console {
             throw ExitCode(2)
         }
     }
+}
+
+extension ReceiptEnvironment: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let found = ReceiptEnvironment.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() })
+        else { return nil }
+        self = found
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

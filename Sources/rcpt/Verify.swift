@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import ReceiptRendering
+import ReceiptModel
 import ReceiptValidation
+import ReceiptVerifyReceipt
 
 /// `rcpt verify`: a verdict on a receipt.
 struct Verify: ParsableCommand {
@@ -12,12 +14,17 @@ struct Verify: ParsableCommand {
             (the bundled Apple Root CA, or each --root) at the evaluation time. The content must carry the \
             attributes every App Store receipt has; --bundle-id, --app-version and --device-id add checks.
 
+            --format verifyreceipt prints the body Apple's verifyReceipt endpoint returns for the receipt \
+            (status 0 when valid, else 21002 malformed or 21003 not authenticated; see README), with \
+            request_date from --request-date.
+
             Exit codes: 0 valid, 1 invalid (any error-level finding), 2 unreadable input or usage error.
 
             Examples:
               rcpt verify --bundle-id com.example.app receipt.der
               rcpt verify --root Corpus/certs/StoreKitTestCertificate.cer xcode.receipt
               rcpt verify --at now --format json receipt.der | jq .valid
+              rcpt verify --format verifyreceipt receipt.der | jq '.status, .receipt.in_app[].product_id'
             """
     )
 
@@ -30,9 +37,10 @@ struct Verify: ParsableCommand {
         case text
         case json
         case jsonl
+        case verifyreceipt
     }
 
-    @Option(help: "Output format: text, json, or jsonl (one compact rcpt.verify/1 object per receipt, for many receipts).")
+    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; one compact body per line for many receipts).")
     var format: Format = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
@@ -53,6 +61,10 @@ struct Verify: ParsableCommand {
             help: ArgumentHelp("The device the receipt must be issued for: identifierForVendor UUID or Mac MAC address.",
                                valueName: "uuid-or-mac"))
     var deviceID: String?
+
+    @Option(help: ArgumentHelp("The environment the receipt must come from: Production, Sandbox or Xcode (as the endpoint a receipt is sent to insists; with --format verifyreceipt a Sandbox receipt under Production is status 21007, the reverse 21008).",
+                               valueName: "environment"))
+    var environment: ReceiptEnvironment?
 
     @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
     var verbose = false
@@ -79,10 +91,20 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Console.guarded {
             let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
-                                                   deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID))
+                                                   deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID),
+                                                   environment: environment)
             if isBatch {
                 let style = TextStyle(useColor: options.useColor())
                 let jsonl = format == .jsonl
+                if format == .verifyreceipt {
+                    let requestDate = try options.requestDate()
+                    return Batch.run(files, recursive: recursive, jobs: jobs,
+                                     options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                        inspection, _ in
+                        guard let inspection else { return Array("{\"status\":21002}\n".utf8) }
+                        return VerifyReceiptResponse(inspection, requestDate: requestDate).json(pretty: false)
+                    }
+                }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
                                  options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
                     inspection, path in
@@ -98,11 +120,13 @@ struct Verify: ParsableCommand {
             let input = try InputFiles.read(file)
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
-            inspectionOptions.digestsInput = format != .text
+            inspectionOptions.digestsInput = format == .json || format == .jsonl
             let inspection = Inspector.inspect(input, options: inspectionOptions)
             switch format {
             case .json, .jsonl:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))
+            case .verifyreceipt:
+                Console.write(try options.verifyReceiptResponse(inspection))
             case .text:
                 Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
                                                 style: TextStyle(useColor: options.useColor()), verbose: verbose))

@@ -1,10 +1,11 @@
+import ReceiptJSON
 import ReceiptASN1
 import ReceiptModel
 
 /// The `receipt` object of `rcpt.dump/1`: the payload as named fields (Apple's verifyReceipt names where one
 /// exists), in-app records as objects, unknown types under `unknown`. The first of duplicated attributes is shown;
 /// duplicates are reported as findings.
-enum ReceiptJSON {
+enum ReceiptObjectJSON {
     static func write(_ payload: ReceiptPayload, to json: inout JSONWriter) {
         var receiptFields = FieldSlots(scope: .receipt)
         var recordFields = FieldSlots(scope: .inApp)
@@ -92,7 +93,7 @@ enum ReceiptJSON {
                 for (key, attribute) in unknown where !written.contains(key) {
                     written.insert(key)
                     json.key(named: key)
-                    ReceiptJSON.writeUnknownValue(attribute, to: &json)
+                    ReceiptObjectJSON.writeUnknownValue(attribute, to: &json)
                 }
             }
         }

@@ -1,0 +1,402 @@
+import ReceiptASN1
+
+/// The kind of one JSON value.
+public enum JSONKind: UInt8, Sendable, Hashable {
+    case object, array, string, number, `true`, `false`, null
+}
+
+/// One value of a document, in document order: where its text starts and ends, how deep it is, the member name
+/// that introduces it (inside an object), and where its subtree ends in the node list.
+public struct JSONNode: Sendable, Hashable {
+    public var kind: JSONKind
+    /// The offset of the value's first byte (`{`, `[`, `"`, a digit, `-`, `t`, `f` or `n`).
+    public var start: Int
+    /// The offset just past the value's last byte.
+    public var end: Int
+    /// 0 for the top-level value.
+    public var depth: Int
+    /// The member name's text between its quotes, still escaped, for a value inside an object.
+    public var keyRange: Range<Int>?
+    /// The index of the first node after this one's subtree (its next sibling, or the parent's next).
+    public var next: Int
+}
+
+/// A name that occurs twice in one object: JSON readers disagree on which copy counts (JavaScript's `JSON.parse`,
+/// Python's `json` and Foundation take the last; some streaming readers the first).
+public struct JSONDuplicateKey: Sendable, Hashable {
+    /// The name, unescaped.
+    public var name: String
+    /// The node of the first copy's value, and of this later one.
+    public var first: Int
+    public var duplicate: Int
+}
+
+/// A JSON text read once into a flat list of nodes (document order, each with its depth and subtree end), with
+/// exact byte offsets, number text kept as written, strings checked and unescaped only on request, and the
+/// anomalies other readers hide (duplicate names). The reader never recurses: an explicit stack, bounded by
+/// `JSONLimits`, tracks open containers.
+public struct JSONDocument: Sendable {
+    public let bytes: [UInt8]
+    public private(set) var nodes: [JSONNode] = []
+    /// Every name that occurs again in its object, in document order.
+    public private(set) var duplicateKeys: [JSONDuplicateKey] = []
+
+    /// Reads `bytes` as one JSON value (RFC 8259), surrounded by nothing but white space.
+    public static func read(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONDocument {
+        var document = JSONDocument(bytes: bytes)
+        try document.parse(limits: limits)
+        return document
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    // MARK: - Reading the tree
+
+    /// The top-level value.
+    public var root: Int { 0 }
+
+    /// The nodes of the values directly inside `node` (an object's member values or an array's elements).
+    public func children(of node: Int) -> [Int] {
+        guard nodes.indices.contains(node), nodes[node].kind == .object || nodes[node].kind == .array else { return [] }
+        var result: [Int] = []
+        var child = node + 1
+        while child < nodes[node].next {
+            result.append(child)
+            child = nodes[child].next
+        }
+        return result
+    }
+
+    /// The member name of `node`, unescaped, if it is a value inside an object.
+    public func key(_ node: Int) -> String? {
+        guard nodes.indices.contains(node), let range = nodes[node].keyRange else { return nil }
+        return Self.unescape(bytes, range)
+    }
+
+    /// The value of a string node, unescaped.
+    public func string(_ node: Int) -> String? {
+        guard nodes.indices.contains(node), nodes[node].kind == .string else { return nil }
+        return Self.unescape(bytes, nodes[node].start + 1..<nodes[node].end - 1)
+    }
+
+    /// The text of `node` exactly as written (a number's digits, `true`, an object with its white space …).
+    public func text(_ node: Int) -> String {
+        guard nodes.indices.contains(node) else { return "" }
+        return String(decoding: bytes[nodes[node].start..<nodes[node].end], as: UTF8.self)
+    }
+
+    /// The value of the member `name` of the object `node`: the last copy when the name is duplicated, as
+    /// `JSON.parse` and most readers take it (`duplicateKeys` says when that happened).
+    public func member(_ name: String, of node: Int) -> Int? {
+        var found: Int?
+        for child in children(of: node) where key(child) == name { found = child }
+        return found
+    }
+
+    // MARK: - The reader
+
+    private enum Expect { case value, keyOrClose, key, valueOrClose, afterValue }
+
+    private struct Open {
+        var node: Int
+        var isObject: Bool
+        /// Names seen so far (unescaped) and the node of each first copy.
+        var names: [String: Int] = [:]
+    }
+
+    private mutating func parse(limits: JSONLimits) throws(JSONError) {
+        let count = bytes.count
+        guard count <= limits.maximumSize else {
+            throw JSONError(.tooLarge, at: 0, "\(count) bytes is more than the limit of \(limits.maximumSize)")
+        }
+        var stack: [Open] = []
+        var expect = Expect.value
+        var pendingKey: Range<Int>?
+        var position = skipSpace(0)
+        guard position < count else { throw JSONError(.empty, at: position, "no JSON value, only white space") }
+        while true {
+            position = skipSpace(position)
+            switch expect {
+            case .value:
+                guard position < count else { throw JSONError(.truncated, at: position, "the text ends where a value should start") }
+                guard nodes.count < limits.maximumNodes else {
+                    let maximum = limits.maximumNodes
+                    throw JSONError(.nodeLimitExceeded, at: position, "more than \(maximum) values in one document")
+                }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    guard stack.count < limits.maximumDepth else {
+                        let maximum = limits.maximumDepth
+                        throw JSONError(.depthLimitExceeded, at: position, "nesting deeper than the limit of \(maximum) levels")
+                    }
+                    let isObject = byte == UInt8(ascii: "{")
+                    noteName(pendingKey, stack: &stack)
+                    nodes.append(JSONNode(kind: isObject ? .object : .array, start: position, end: position,
+                                          depth: stack.count, keyRange: pendingKey, next: 0))
+                    stack.append(Open(node: nodes.count - 1, isObject: isObject))
+                    pendingKey = nil
+                    position += 1
+                    expect = isObject ? .keyOrClose : .valueOrClose
+                } else {
+                    let (kind, end) = try leaf(at: position)
+                    noteName(pendingKey, stack: &stack)
+                    nodes.append(JSONNode(kind: kind, start: position, end: end, depth: stack.count,
+                                          keyRange: pendingKey, next: nodes.count + 1))
+                    pendingKey = nil
+                    position = end
+                    expect = .afterValue
+                }
+            case .keyOrClose, .valueOrClose:
+                let closer = expect == .keyOrClose ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if position < count, bytes[position] == closer {
+                    close(&stack, at: position)
+                    position += 1
+                    expect = .afterValue
+                } else {
+                    expect = expect == .keyOrClose ? .key : .value
+                }
+            case .key:
+                guard position < count else { throw JSONError(.truncated, at: position, "the text ends where a member name should start") }
+                guard bytes[position] == UInt8(ascii: "\"") else {
+                    throw unexpected(at: position, "a member name in double quotes")
+                }
+                let end = try stringEnd(from: position)
+                pendingKey = position + 1..<end - 1
+                position = skipSpace(end)
+                guard position < count else { throw JSONError(.truncated, at: position, "the text ends before ':'") }
+                guard bytes[position] == UInt8(ascii: ":") else { throw unexpected(at: position, "':' after a member name") }
+                position += 1
+                expect = .value
+            case .afterValue:
+                guard let top = stack.last else {
+                    guard position == count else {
+                        let extra = count - position
+                        throw JSONError(.trailingBytes, at: position, "\(extra) bytes follow the top-level value")
+                    }
+                    return
+                }
+                guard position < count else {
+                    let what = top.isObject ? "'}'" : "']'"
+                    throw JSONError(.truncated, at: position, "the text ends before ',' or \(what)")
+                }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: ",") {
+                    position += 1
+                    expect = top.isObject ? .key : .value
+                } else if byte == (top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    close(&stack, at: position)
+                    position += 1
+                } else {
+                    throw unexpected(at: position, top.isObject ? "',' or '}'" : "',' or ']'")
+                }
+            }
+        }
+    }
+
+    /// Records the name of the value about to be appended in its object, noting a duplicate.
+    private mutating func noteName(_ key: Range<Int>?, stack: inout [Open]) {
+        guard let key, !stack.isEmpty else { return }
+        let name = Self.unescape(bytes, key)
+        let top = stack.count - 1
+        if let first = stack[top].names[name] {
+            duplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
+        } else {
+            stack[top].names[name] = nodes.count
+        }
+    }
+
+    private mutating func close(_ stack: inout [Open], at position: Int) {
+        guard let open = stack.popLast() else { return }
+        nodes[open.node].end = position + 1
+        nodes[open.node].next = nodes.count
+    }
+
+    private func unexpected(at position: Int, _ wanted: String) -> JSONError {
+        let byte = bytes[position]
+        return JSONError(.unexpectedByte, at: position, "\(JSONDocument.describe(byte)) where \(wanted) should be")
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(ASN1Primitives.hex([byte]))"
+    }
+
+    private func skipSpace(_ start: Int) -> Int {
+        var position = start
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return position
+            }
+        }
+        return position
+    }
+
+    /// A string, number or literal starting at `position`: its kind and where it ends.
+    private func leaf(at position: Int) throws(JSONError) -> (JSONKind, Int) {
+        let byte = bytes[position]
+        switch byte {
+        case UInt8(ascii: "\""):
+            return (.string, try stringEnd(from: position))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return (.number, try numberEnd(from: position))
+        case UInt8(ascii: "t"): return (.true, try literalEnd("true", at: position))
+        case UInt8(ascii: "f"): return (.false, try literalEnd("false", at: position))
+        case UInt8(ascii: "n"): return (.null, try literalEnd("null", at: position))
+        default: throw unexpected(at: position, "a value")
+        }
+    }
+
+    private func literalEnd(_ literal: StaticString, at position: Int) throws(JSONError) -> Int {
+        let length = literal.utf8CodeUnitCount
+        let word = String(describing: literal)
+        guard position + length <= bytes.count else {
+            throw JSONError(.truncated, at: position, "the text ends inside '\(word)'")
+        }
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: length)
+        for index in 0..<length where bytes[position + index] != expected[index] {
+            throw JSONError(.unexpectedByte, at: position + index, "not the literal '\(word)'")
+        }
+        return position + length
+    }
+
+    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private func numberEnd(from start: Int) throws(JSONError) -> Int {
+        var position = start
+        func digits() -> Int {
+            let first = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            return position - first
+        }
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw JSONError(.invalidNumber, at: start, "a number needs digits after '-'") }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            throw JSONError(.invalidNumber, at: integerStart, "a number has a leading zero")
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw JSONError(.invalidNumber, at: position, "a number needs digits after '.'") }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits() > 0 else { throw JSONError(.invalidNumber, at: position, "a number needs digits in its exponent") }
+        }
+        return position
+    }
+
+    /// The offset past the closing quote of the string whose opening quote is at `start`; checks escapes, control
+    /// characters and UTF-8.
+    private func stringEnd(from start: Int) throws(JSONError) -> Int {
+        var position = start + 1
+        var asciiOnly = true
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                if !asciiOnly {
+                    let check = bytes.withUnsafeBufferPointer { TextCheck.of($0, start + 1..<position) }
+                    guard check.isValidUTF8 else {
+                        throw JSONError(.invalidString, at: start, "the string is not valid UTF-8")
+                    }
+                }
+                return position + 1
+            case UInt8(ascii: "\\"):
+                guard position + 1 < bytes.count else {
+                    position = bytes.count
+                    continue
+                }
+                let escaped = bytes[position + 1]
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    position += 2
+                case UInt8(ascii: "u"):
+                    guard position + 6 <= bytes.count else { position = bytes.count; continue }
+                    for index in position + 2..<position + 6 where Self.hexValue(bytes[index]) == nil {
+                        throw JSONError(.invalidString, at: position, "\\u needs four hexadecimal digits")
+                    }
+                    position += 6
+                default:
+                    throw JSONError(.invalidString, at: position, "\\\(Self.describe(escaped)) is not a JSON escape")
+                }
+            case 0x00..<0x20:
+                throw JSONError(.invalidString, at: position,
+                                "control character 0x\(ASN1Primitives.hex([byte])) inside a string (JSON needs \\u escapes)")
+            default:
+                if byte >= 0x80 { asciiOnly = false }
+                position += 1
+            }
+        }
+        throw JSONError(.truncated, at: start, "the string starting here has no closing quote")
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// The text of a checked string body (between its quotes) with escapes resolved; a lone surrogate becomes
+    /// U+FFFD, as most readers do.
+    static func unescape(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.lowerBound <= range.upperBound else { return "" }
+        if !bytes[range].contains(UInt8(ascii: "\\")) { return String(decoding: bytes[range], as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []
+        func flush() {
+            if !raw.isEmpty {
+                scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+                raw.removeAll(keepingCapacity: true)
+            }
+        }
+        var position = range.lowerBound
+        func unit(at index: Int) -> UInt32? {
+            guard index + 6 <= range.upperBound, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { return nil }
+            var value: UInt32 = 0
+            for offset in 2..<6 {
+                guard let digit = hexValue(bytes[index + offset]) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while position < range.upperBound {
+            let byte = bytes[position]
+            guard byte == UInt8(ascii: "\\"), position + 1 < range.upperBound else {
+                raw.append(byte)
+                position += 1
+                continue
+            }
+            flush()
+            let escaped = bytes[position + 1]
+            position += 2
+            switch escaped {
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                guard let high = unit(at: position - 2) else { scalars.append("\u{FFFD}"); continue }
+                position += 4
+                if (0xD800...0xDBFF).contains(high), let low = unit(at: position), (0xDC00...0xDFFF).contains(low) {
+                    position += 6
+                    let combined = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    scalars.append(Unicode.Scalar(combined) ?? "\u{FFFD}")
+                } else {
+                    scalars.append(Unicode.Scalar(high) ?? "\u{FFFD}")
+                }
+            default: scalars.append(Unicode.Scalar(escaped))
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+}

@@ -1,0 +1,56 @@
+/// Why a JSON read stopped, with the absolute byte offset of the byte that stopped it.
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable reasons; their raw values are the kebab-case codes shown to users.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        case empty = "json-empty"
+        case truncated = "json-truncated"
+        case unexpectedByte = "json-unexpected-byte"
+        case invalidString = "json-invalid-string"
+        case invalidNumber = "json-invalid-number"
+        case trailingBytes = "json-trailing-bytes"
+        case depthLimitExceeded = "json-depth-limit"
+        case nodeLimitExceeded = "json-node-limit"
+        case tooLarge = "json-too-large"
+    }
+
+    public var code: Code
+    /// Absolute byte offset in the JSON text.
+    public var offset: Int
+    private let makeMessage: @Sendable () -> String
+
+    public init(_ code: Code, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
+        self.code = code
+        self.offset = offset
+        self.makeMessage = message
+    }
+
+    /// What went wrong, in a sentence (built when read).
+    public var message: String { makeMessage() }
+
+    public var description: String { "\(message) (\(code.rawValue) at offset \(offset))" }
+
+    public static func == (lhs: JSONError, rhs: JSONError) -> Bool {
+        lhs.code == rhs.code && lhs.offset == rhs.offset && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(offset)
+    }
+}
+
+/// How much a JSON read may take on: named bounds, so a hostile document costs at most this much.
+public struct JSONLimits: Sendable, Hashable {
+    /// The deepest nesting of objects and arrays.
+    public var maximumDepth: Int
+    /// The most values (objects, arrays, strings, numbers, literals) in one document.
+    public var maximumNodes: Int
+    /// The largest document, in bytes.
+    public var maximumSize: Int
+
+    public init(maximumDepth: Int = 128, maximumNodes: Int = 4_000_000, maximumSize: Int = 256 << 20) {
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+        self.maximumSize = maximumSize
+    }
+}
