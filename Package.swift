@@ -83,6 +83,13 @@ let package = Package(
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
+        .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON"]),
+        .testTarget(
+            name: "ReceiptVerifyReceiptTests",
+            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",
+                           "ReceiptVerifyReceipt", "ReceiptTestSupport"],
+            exclude: ["Pairs"]
+        ),
         .testTarget(
             name: "ReceiptValidationTests",
             dependencies: [

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rcpt needs on a fresh Debian machine of this kind, if it is missing: OpenSSL 3 headers
-# (libssl-dev) and pkg-config. Swift 6 and the local SwiftPM package mirror come with the machine.
+# (libssl-dev) and pkg-config; the tz database (tzdata), the independent reference the Pacific-time tests of
+# --format verifyreceipt compare with. Swift 6 and the local SwiftPM package mirror come with the machine.
 # Idempotent and quiet when everything is present.
 set -euo pipefail
 
@@ -14,4 +15,11 @@ if ! pkg-config --exists openssl 2>/dev/null; then
     if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libssl-dev pkg-config >&2
+fi
+
+if [ ! -e /usr/share/zoneinfo/America/Los_Angeles ]; then
+    echo "bootstrap: installing tzdata" >&2
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tzdata >&2
 fi

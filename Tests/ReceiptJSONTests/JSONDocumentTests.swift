@@ -1,0 +1,149 @@
+import Testing
+@testable import ReceiptJSON
+
+@Suite("JSON reader")
+struct JSONDocumentTests {
+    static func read(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONDocument {
+        try JSONDocument.read(Array(text.utf8), limits: limits)
+    }
+
+    @Test func readsNodesInDocumentOrderWithOffsetsDepthsAndNames() throws {
+        let document = try Self.read(#" {"a": [1, -2.5e3, "x"], "b": {"c": null}, "d": true} "#)
+        #expect(document.nodes.map(\.kind) == [.object, .array, .number, .number, .string, .object, .null, .true])
+        #expect(document.nodes.map(\.depth) == [0, 1, 2, 2, 2, 1, 2, 1])
+        #expect(document.nodes[0].start == 1)
+        #expect(document.nodes[0].end == 53)
+        #expect(document.text(3) == "-2.5e3")
+        #expect(document.key(1) == "a")
+        #expect(document.key(2) == nil)
+        #expect(document.children(of: 0) == [1, 5, 7])
+        #expect(document.children(of: 1) == [2, 3, 4])
+        #expect(document.string(4) == "x")
+        #expect(document.member("b", of: 0) == 5)
+        #expect(document.member("z", of: 0) == nil)
+    }
+
+    @Test func keepsNumberTextExactly() throws {
+        let document = try Self.read("[12345678901234567890123, 1.0, 0.000001e-7, -0]")
+        #expect(document.children(of: 0).map { document.text($0) } == ["12345678901234567890123", "1.0", "0.000001e-7", "-0"])
+    }
+
+    @Test func unescapesStringsAndNames() throws {
+        let document = try Self.read(#"{"receipt\u002ddata": "a\"b\\c\/d\n\u00e9\ud83d\ude00\ud800x"}"#)
+        #expect(document.key(1) == "receipt-data")
+        #expect(document.string(1) == "a\"b\\c/d\né😀\u{FFFD}x")
+    }
+
+    @Test func reportsDuplicateNamesAndReadsTheLastCopy() throws {
+        let document = try Self.read(#"{"bundle_id": "good", "x": 1, "bundle\u005fid": "evil"}"#)
+        #expect(document.duplicateKeys == [JSONDuplicateKey(name: "bundle_id", first: 1, duplicate: 3)])
+        #expect(document.string(try #require(document.member("bundle_id", of: 0))) == "evil")
+    }
+
+    @Test(arguments: [
+        ("", JSONError.Code.empty, 0),
+        ("   ", .empty, 3),
+        ("{", .truncated, 1),
+        ("{\"a\" 1}", .unexpectedByte, 5),
+        ("{\"a\":1,}", .unexpectedByte, 7),
+        ("[1,]", .unexpectedByte, 3),
+        ("[1 2]", .unexpectedByte, 3),
+        ("{1:2}", .unexpectedByte, 1),
+        ("01", .invalidNumber, 0),
+        ("-", .invalidNumber, 0),
+        ("1.", .invalidNumber, 2),
+        ("1e+", .invalidNumber, 3),
+        ("\"a\\qb\"", .invalidString, 2),
+        ("\"a\u{01}\"", .invalidString, 2),
+        ("\"\\u12g4\"", .invalidString, 1),
+        ("\"abc", .truncated, 0),
+        ("tru", .truncated, 0),
+        ("trve", .unexpectedByte, 2),
+        ("nul", .truncated, 0),
+        ("{} {}", .trailingBytes, 3),
+        ("[1]]", .trailingBytes, 3),
+        ("'a'", .unexpectedByte, 0),
+        ("\u{FEFF}{}", .unexpectedByte, 0),
+    ])
+    func rejectsMalformedTextWithAnOffset(text: String, code: JSONError.Code, offset: Int) {
+        #expect {
+            try Self.read(text)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == code && error.offset == offset && !error.message.isEmpty
+        }
+    }
+
+    @Test func rejectsInvalidUTF8InStrings() {
+        #expect(throws: JSONError.self) { try JSONDocument.read([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONError.self) { try JSONDocument.read([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    }
+
+    /// Every proper prefix of a document fails; the whole one reads.
+    @Test func dripFedDocumentFailsUntilItsLastByte() throws {
+        let bytes = Array(#"{"status":0,"receipt":{"in_app":[{"quantity":"1","ok":true,"n":null,"d":-1.5e2}]}}"#.utf8)
+        for length in 0..<bytes.count {
+            #expect(throws: JSONError.self, "prefix of \(length) bytes") { try JSONDocument.read(Array(bytes[..<length])) }
+        }
+        #expect(try JSONDocument.read(bytes).nodes.count == 9)
+    }
+
+    @Test func deepNestingStopsAtTheDepthLimitWithoutRecursion() {
+        let deep = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
+        #expect {
+            try JSONDocument.read(deep)
+        } throws: { ($0 as? JSONError)?.code == .depthLimitExceeded && ($0 as? JSONError)?.offset == 128 }
+    }
+
+    @Test func limitsNodesAndSize() {
+        let many = Array(("[" + String(repeating: "0,", count: 100) + "0]").utf8)
+        #expect { try JSONDocument.read(many, limits: JSONLimits(maximumNodes: 50)) } throws: {
+            ($0 as? JSONError)?.code == .nodeLimitExceeded
+        }
+        #expect { try JSONDocument.read(many, limits: JSONLimits(maximumSize: 10)) } throws: {
+            ($0 as? JSONError)?.code == .tooLarge
+        }
+    }
+
+    /// Random bytes and random mutations of a document never crash or hang the reader.
+    @Test func randomInputNeverCrashes() {
+        var generator = SplitMix(seed: 0x5EED)
+        let seed = Array(#"{"a":[1,2,{"b":"c\u0041"}],"d":-0.5e1,"e":[true,false,null]}"#.utf8)
+        var readCount = 0
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int(generator.next() % 40)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            } else {
+                bytes = seed
+                for _ in 0..<1 + Int(generator.next() % 4) {
+                    let position = Int(generator.next() % UInt64(bytes.count))
+                    let pool = Array(#"{}[]",:0-e.\"tfn "#.utf8)
+                    bytes[position] = pool[Int(generator.next() % UInt64(pool.count))]
+                }
+            }
+            if let document = try? JSONDocument.read(bytes) {
+                readCount += 1
+                for node in document.nodes.indices {
+                    _ = document.key(node)
+                    _ = document.string(node)
+                    #expect(document.nodes[node].end <= bytes.count)
+                }
+            }
+        }
+        #expect(readCount > 0)
+    }
+}
+
+/// A small deterministic generator for test inputs.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
