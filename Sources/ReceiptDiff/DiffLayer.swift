@@ -12,6 +12,8 @@ public enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
     case verification
     /// The payload: top-level attributes and in-app purchase records.
     case receipt
+    /// A verifyReceipt response body against another, or against a receipt's `--format verifyreceipt` form.
+    case response
 
     private var rank: Int { DiffLayer.allCases.firstIndex(of: self) ?? 0 }
 

@@ -59,8 +59,14 @@ public struct VerificationSummary: Sendable {
 public struct InputSummary: Sendable {
     public var size: Int
     public var sha256: String
-    /// `der`, `ber`, `base64`, `json-request` or `pem`.
+    /// `der`, `ber`, `base64`, `json-request` or `pem` (`verifyreceipt-response` for a response `rcpt diff` reads).
     public var format: String
+
+    public init(size: Int, sha256: String, format: String) {
+        self.size = size
+        self.sha256 = sha256
+        self.format = format
+    }
 }
 
 /// Everything rcpt knows about one input: the receipt as read, its certificates, signature and chain verdicts,

@@ -98,3 +98,17 @@ public struct VerifyReceiptResponse: Sendable {
         json.string(date.pst)
     }
 }
+
+extension VerifyReceiptResponse {
+    /// `bytes` read as JSON when they are a verifyReceipt response body (an object with a number `status` and no
+    /// `receipt-data`; white space and a byte order mark around it allowed), nil otherwise.
+    public static func readBody(_ bytes: [UInt8]) -> JSONDocument? {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        guard text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
+              let document = try? JSONDocument.read(text), document.nodes.first?.kind == .object,
+              let status = document.member("status", of: document.root), document.nodes[status].kind == .number,
+              document.member("receipt-data", of: document.root) == nil
+        else { return nil }
+        return document
+    }
+}

@@ -3,7 +3,9 @@ import Foundation
 import ReceiptDiff
 import ReceiptModel
 import ReceiptRendering
+import ReceiptJSON
 import ReceiptValidation
+import ReceiptVerifyReceipt
 
 /// `rcpt diff`: compare two receipts, field by field and layer by layer.
 struct Diff: ParsableCommand {
@@ -33,6 +35,12 @@ struct Diff: ParsableCommand {
               a single name matches that field at any depth: purchase_date
               an attribute's field name stands for it: receipt_creation_date
 
+            A verifyReceipt response body (JSON with a status, as captured from Apple) on either side is compared \
+            with the other side's receipt as --format verifyreceipt makes it (or with another response): what \
+            Apple said against what the receipt holds, field by field under response.*; in_app entries matched \
+            by transaction_id. request_date* and the server's state (latest_receipt_info, latest_receipt, \
+            pending_renewal_info) are not compared.
+
             Exit codes: 0 equal under the chosen options, 1 different, 2 unreadable input (the message says A: or \
             B:) or usage error. A malformed receipt is diffed as far as it could be read, and where reading stopped \
             is shown.
@@ -40,6 +48,7 @@ struct Diff: ParsableCommand {
             Examples:
               rcpt diff old.receipt new.receipt
               rcpt diff --only receipt --ignore receipt_creation_date a.receipt b.receipt
+              rcpt diff apple-response.json customer.receipt
             """
     )
 
@@ -51,6 +60,12 @@ struct Diff: ParsableCommand {
             let inspectionOptions = try options.reading.inspectionOptions()
             let bytesA = try options.readInput(options.fileA, side: "A")
             let bytesB = try options.readInput(options.fileB, side: "B")
+            let responseA = VerifyReceiptResponse.readBody(bytesA)
+            let responseB = VerifyReceiptResponse.readBody(bytesB)
+            if responseA != nil || responseB != nil {
+                return try diffResponses(bytesA, responseA, bytesB, responseB, patterns: patterns,
+                                         inspectionOptions: inspectionOptions)
+            }
             let (inspectionA, inspectionB) = ReceiptDiff.inspect(bytesA, bytesB, options: inspectionOptions)
             for (side, inspection) in [("A", inspectionA), ("B", inspectionB)] {
                 if let reason = ReceiptDiff.unreadableReason(inspection) {
@@ -65,14 +80,49 @@ struct Diff: ParsableCommand {
                 Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
                               + "prints (A and B may also simply agree there)")
             }
-            switch options.format {
-            case .json:
-                DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }
-            case .text:
-                DiffText(style: TextStyle(useColor: options.reading.useColor())).stream(result) { Console.write($0) }
-            }
-            return result.isEqual ? 0 : 1
+            return render(result)
         }
+    }
+
+    func render(_ result: DiffResult) -> Int32 {
+        switch options.format {
+        case .json:
+            DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }
+        case .text:
+            DiffText(style: TextStyle(useColor: options.reading.useColor())).stream(result) { Console.write($0) }
+        }
+        return result.isEqual ? 0 : 1
+    }
+
+    /// A verifyReceipt response on one side (or both): Apple's body against the other side's receipt as
+    /// `--format verifyreceipt` makes it, or against another response.
+    func diffResponses(_ bytesA: [UInt8], _ responseA: JSONDocument?, _ bytesB: [UInt8], _ responseB: JSONDocument?,
+                       patterns: [IgnorePattern], inspectionOptions: InspectionOptions) throws -> Int32 {
+        let requestDate = try options.reading.requestDate()
+        func side(_ bytes: [UInt8], _ response: JSONDocument?, file: String, name: String) throws -> ResponseInput {
+            let display = InputFiles.displayName(file)
+            if let response { return ResponseInput(name: display, response: response, bytes: bytes) }
+            let inspection = Inspector.inspect(bytes, options: inspectionOptions)
+            if let reason = ReceiptDiff.unreadableReason(inspection) {
+                throw CommandFailure.unreadable("\(name): \(reason)")
+            }
+            let body = VerifyReceiptResponse(inspection, requestDate: requestDate).json(pretty: false)
+            guard let document = try? JSONDocument.read(body) else {
+                throw CommandFailure.unreadable("\(name): its verifyreceipt form could not be read back")
+            }
+            var input = inspection.input
+            input.format += " as verifyreceipt"
+            return ResponseInput(name: display, document: document, input: input)
+        }
+        let result = ResponseComparison.compare(
+            try side(bytesA, responseA, file: options.fileA, name: "A"),
+            try side(bytesB, responseB, file: options.fileB, name: "B"),
+            options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
+        for pattern in result.unusedIgnorePatterns {
+            Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
+                          + "prints (A and B may also simply agree there)")
+        }
+        return render(result)
     }
 }
 
