@@ -148,6 +148,8 @@ public enum FieldTable {
         field(21, "expiration_date", "receipt expiration date (volume purchase)", .date, documented: true,
               .receipt),
         field(25, "type_25", "undocumented", .unknown, documented: false, .receipt),
+        field(32, "preorder_date", "pre-order date (an app bought before its release)", .date, documented: true,
+              .receipt),
     ]
 
     public static let inAppFields: [FieldDescriptor] = [
