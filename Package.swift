@@ -13,7 +13,8 @@ let package = Package(
         .executable(name: "rcpt", targets: ["rcpt"]),
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
         .library(name: "ReceiptParsing",
-                 targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON"]),
+                 targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
+                           "ReceiptJWS"]),
         .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
@@ -31,13 +32,15 @@ let package = Package(
         .target(name: "ReceiptDiagnostics"),
         .target(name: "ReceiptASN1"),
         .target(name: "ReceiptJSON", dependencies: ["ReceiptASN1"]),
+        .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto"]),
         .target(
             name: "ReceiptValidation",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto"]
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptJWS"]
         ),
         .target(
             name: "ReceiptVerifyReceipt",
@@ -47,7 +50,7 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptVerifyReceipt"]
+                           "ReceiptVerifyReceipt", "ReceiptJWS"]
         ),
         .target(
             name: "ReceiptMutation",
@@ -66,7 +69,7 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
-                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt",
+                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -234,6 +234,57 @@ extension FindingCode {
     public static let berUnsortedSet = FindingCode(
         "ber-unsorted-set", .info, .encoding, "a SET OF not in DER order")
 
+    // MARK: - JWS (StoreKit 2 and the App Store Server)
+
+    public static let jwsBase64urlPadding = FindingCode(
+        "jws-base64url-padding", .warning, .container,
+        "a JWS part is padded with '=': RFC 7515 base64url has no padding, and strict readers refuse it")
+    public static let jwsBase64urlAlphabet = FindingCode(
+        "jws-base64url-alphabet", .error, .container,
+        "a JWS part uses '+' or '/' (standard base64): readers disagree on whether it is the same token")
+    public static let jwsBase64urlTrailingBits = FindingCode(
+        "jws-base64url-trailing-bits", .warning, .container,
+        "a JWS part's last character carries bits decoding drops: a second spelling of the same bytes")
+    public static let jsonDuplicateKey = FindingCode(
+        "json-duplicate-key", .error, .payload,
+        "a JSON object names a member twice: JSON.parse, Python and Foundation take the last copy, others the first")
+    public static let jsonUnsafeInteger = FindingCode(
+        "json-unsafe-integer", .warning, .payload,
+        "a JSON integer beyond 2^53: JavaScript (and any reader into a double) silently rounds it")
+    public static let jwsAlgorithmNotEs256 = FindingCode(
+        "jws-alg-not-es256", .error, .signature,
+        "the header's alg is not ES256, the only algorithm Apple signs with (none, HS256, RS256 … are refused)")
+    public static let jwsCriticalHeader = FindingCode(
+        "jws-crit-header", .error, .signature,
+        "the header has crit: extensions the reader must understand, and rcpt (like Apple's libraries) knows none")
+    public static let jwsKeyReferenceHeader = FindingCode(
+        "jws-key-reference-header", .warning, .signature,
+        "the header names a key elsewhere (jku, x5u, jwk; kid as info): never followed, only x5c is used")
+    public static let jwsSignatureLength = FindingCode(
+        "jws-signature-length", .error, .signature, "an ES256 signature is 64 octets (r ‖ s); this one is not")
+    public static let jwsSignatureDer = FindingCode(
+        "jws-signature-der", .error, .signature,
+        "the signature is a DER ECDSA-Sig-Value, not JOSE's raw r ‖ s (RFC 7518 §3.4): refused, as JOSE readers do")
+    public static let jwsSignatureHighS = FindingCode(
+        "jws-signature-high-s", .warning, .signature,
+        "the ECDSA signature's s is above n/2: valid, but a second signature (n − s) of the same token exists")
+    public static let jwsKeyNotP256 = FindingCode(
+        "jws-key-not-p256", .error, .signature, "the signing certificate's key is not an EC P-256 key, as ES256 needs")
+    public static let jwsX5cMissing = FindingCode(
+        "jws-x5c-missing", .error, .chain, "the header has no x5c certificate chain to verify the signature with")
+    public static let jwsNestedSignerDiffers = FindingCode(
+        "jws-nested-signer-differs", .warning, .chain,
+        "a nested JWS is signed by another certificate than the token that carries it")
+    public static let jwsSignedDateMissing = FindingCode(
+        "jws-signed-date-missing", .warning, .content,
+        "the payload has no signedDate: the chain is evaluated now (or at --at)")
+    public static let jwsSignedDateInFuture = FindingCode(
+        "jws-signed-date-in-future", .error, .content, "signedDate is later than the time of the check")
+    public static let appAppleIdMismatch = FindingCode(
+        "app-apple-id-mismatch", .error, .content, "the payload's appAppleId is not the expected one")
+    public static let jwsNestedInvalid = FindingCode(
+        "jws-nested-invalid", .error, .content, "a JWS nested in the payload is not valid (its own findings say why)")
+
     /// Every code, in the README's order.
     public static let all: [FindingCode] = [
         .inputRepaired,
@@ -255,5 +306,9 @@ extension FindingCode {
         .recordMalformed, .valueNotAsn1, .valueUnexpectedType, .valueInvalidUtf8, .valueInvalidAscii,
         .valueInvalidDate, .valueInvalidInteger, .valueFlagOutOfRange, .valueEmbeddedNul, .berIndefiniteLength,
         .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berNonMinimalInteger, .berUnsortedSet,
+        .jwsBase64urlPadding, .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jsonDuplicateKey, .jsonUnsafeInteger,
+        .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
+        .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsNestedSignerDiffers, .jwsSignedDateMissing,
+        .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
     ]
 }

@@ -93,6 +93,39 @@ public struct JSONDocument: Sendable {
         return found
     }
 
+    /// Every node's path from the top-level value, computed in one pass without recursion: `""` for the top-level
+    /// value, `data.signedTransactionInfo` for a member, `signedTransactions[2]` for an element (a name that is not
+    /// a plain identifier is quoted: `["a.b"]`).
+    public func paths() -> [String] {
+        var paths = [String](repeating: "", count: nodes.count)
+        // Open containers: (node, its path, how many children seen).
+        var stack: [(node: Int, path: String, seen: Int)] = []
+        for index in nodes.indices {
+            while let top = stack.last, index >= nodes[top.node].next { stack.removeLast() }
+            if let top = stack.last {
+                let parentPath = top.path
+                if nodes[top.node].kind == .object {
+                    let name = key(index) ?? ""
+                    let plain = !name.isEmpty && name.utf8.allSatisfy {
+                        (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
+                    }
+                    if !plain {
+                        paths[index] = parentPath + "[\"\(name)\"]"
+                    } else {
+                        paths[index] = parentPath.isEmpty ? name : parentPath + "." + name
+                    }
+                } else {
+                    paths[index] = parentPath + "[\(top.seen)]"
+                }
+                stack[stack.count - 1].seen += 1
+            }
+            if nodes[index].kind == .object || nodes[index].kind == .array {
+                stack.append((index, paths[index], 0))
+            }
+        }
+        return paths
+    }
+
     // MARK: - The reader
 
     private enum Expect { case value, keyOrClose, key, valueOrClose, afterValue }

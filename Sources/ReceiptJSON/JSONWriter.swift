@@ -226,6 +226,14 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
+    /// Writes a number exactly as a JSON reader found it (`1697679936056.485`, `12345678901234567890123`): the text
+    /// must be a JSON number, as `JSONDocument` checks every number it reads.
+    public mutating func number(text: String) {
+        separate()
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
     public mutating func bool(_ value: Bool) {
         separate()
         append(value ? "true" : "false")

@@ -139,26 +139,31 @@ public enum DumpJSON {
                         json.member("error", report.decodeError?.message ?? "undecodable")
                         return
                     }
-                    json.member("subject", certificate.subject)
-                    json.member("issuer", certificate.issuer)
-                    json.member("serial", certificate.serialHex)
-                    json.member("notBefore", ReceiptDate.format(epochSeconds: certificate.notBefore))
-                    json.member("notAfter", ReceiptDate.format(epochSeconds: certificate.notAfter))
-                    json.member("signatureAlgorithm", certificate.signatureAlgorithm)
-                    json.member("publicKey", certificate.publicKeyDescription)
-                    json.member("sha256Fingerprint", certificate.sha256Fingerprint)
-                    json.member("selfIssued", certificate.isSelfIssued)
-                    json.key("extensions")
-                    json.array { json in
-                        for item in certificate.extensions {
-                            json.object { json in
-                                json.member("oid", item.oid)
-                                json.member("name", item.name)
-                                json.member("critical", item.critical)
-                                json.member("value", item.value)
-                            }
-                        }
-                    }
+                    writeCertificateFields(certificate, to: &json)
+                }
+            }
+        }
+    }
+
+    /// A decoded certificate's members: subject, issuer, serial, validity, algorithms, key, fingerprint, extensions.
+    static func writeCertificateFields(_ certificate: Certificate, to json: inout JSONWriter) {
+        json.member("subject", certificate.subject)
+        json.member("issuer", certificate.issuer)
+        json.member("serial", certificate.serialHex)
+        json.member("notBefore", ReceiptDate.format(epochSeconds: certificate.notBefore))
+        json.member("notAfter", ReceiptDate.format(epochSeconds: certificate.notAfter))
+        json.member("signatureAlgorithm", certificate.signatureAlgorithm)
+        json.member("publicKey", certificate.publicKeyDescription)
+        json.member("sha256Fingerprint", certificate.sha256Fingerprint)
+        json.member("selfIssued", certificate.isSelfIssued)
+        json.key("extensions")
+        json.array { json in
+            for item in certificate.extensions {
+                json.object { json in
+                    json.member("oid", item.oid)
+                    json.member("name", item.name)
+                    json.member("critical", item.critical)
+                    json.member("value", item.value)
                 }
             }
         }

@@ -12,7 +12,7 @@ public enum EvaluationTime: Sendable, Hashable {
     /// or epoch milliseconds (`1706702400000`, as verifyReceipt's `_ms` fields); nil for anything else.
     public init?(argument: String) {
         switch argument {
-        case "creation": self = .creation
+        case "creation", "signed": self = .creation
         case "now": self = .now
         default:
             if !argument.isEmpty, argument.count <= 15, argument.allSatisfy(\.isASCII), argument.allSatisfy(\.isNumber),

@@ -31,6 +31,10 @@ public struct VerificationSummary: Sendable {
         case now
         case given
         case nowForWantOfCreationDate = "now-no-creation-date"
+        /// A JWS payload's `signedDate` (`receiptCreationDate` for an app transaction; a nested token's
+        /// `signedDate` for a notification that has none).
+        case signedDate = "signed-date"
+        case nowForWantOfSignedDate = "now-no-signed-date"
 
         init(_ time: EvaluationTime) {
             switch time {
@@ -47,6 +51,8 @@ public struct VerificationSummary: Sendable {
             case .now: return "now"
             case .given: return "the time given with --at"
             case .nowForWantOfCreationDate: return "now, for want of a creation date"
+            case .signedDate: return "the payload's signedDate"
+            case .nowForWantOfSignedDate: return "now, for want of a signedDate"
             }
         }
     }

@@ -20,7 +20,7 @@ enum SigningPolicy {
     /// Findings for the verified `path` (leaf first). `offset(of:)` finds where a path certificate is embedded;
     /// `isBuiltInAnchor` says whether a certificate is the bundled Apple Root CA.
     static func check(path: [Certificate], environment: String?, offset: (Certificate) -> Int?,
-                      isBuiltInAnchor: (Certificate) -> Bool) -> [Finding] {
+                      isBuiltInAnchor: (Certificate) -> Bool, signing what: String = "receipt") -> [Finding] {
         guard let signer = path.first else { return [] }
         let signerOffset = offset(signer)
         var findings: [Finding] = []
@@ -31,11 +31,11 @@ enum SigningPolicy {
         if path.count == 1 {
             if isBuiltInAnchor(signer) {
                 findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
-                                        "the receipt is signed by the Apple Root CA itself: App Store receipts are signed by a leaf two levels below it"))
+                                        "the \(what) is signed by the Apple Root CA itself: Apple signs with a leaf two levels below it"))
             } else if environment != "Xcode" {
                 let shown = environment.map { "\"\($0)\"" } ?? "absent"
                 findings.append(Finding(.storekitSignerOnAppStoreReceipt, at: signerOffset,
-                                        "a self-signed StoreKit-style certificate signs this receipt, but its environment is \(shown): only Xcode receipts (environment \"Xcode\") are signed that way"))
+                                        "a self-signed StoreKit-style certificate signs this \(what), but its environment is \(shown): only Xcode's (environment \"Xcode\") are signed that way"))
             }
             return findings
         }
@@ -43,7 +43,7 @@ enum SigningPolicy {
             let shape = path.count == 2 ? "the signer is issued directly by the anchor"
                 : "the path has \(path.count - 2) intermediates"
             findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
-                                    "the verified path has \(path.count) certificates (\(shape)); an App Store receipt's is leaf → WWDR intermediate → root"))
+                                    "the verified path has \(path.count) certificates (\(shape)); Apple's is leaf → WWDR intermediate → root"))
         }
         if !signer.extensions.contains(where: { $0.oid == leafMarker }) {
             findings.append(Finding(.leafMarkerMissing, at: signerOffset,
@@ -55,7 +55,7 @@ enum SigningPolicy {
         }
         if signer.isCertificateAuthority {
             findings.append(Finding(.signerIsCa, at: signerOffset,
-                                    "the signing certificate is a CA (basicConstraints CA:TRUE): a receipt is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"))
+                                    "the signing certificate is a CA (basicConstraints CA:TRUE): a \(what) is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"))
         }
         if signer.hasExtendedKeyUsage {
             findings.append(Finding(.signerExtendedKeyUsage, at: signerOffset,

@@ -23,11 +23,21 @@ public struct TrustAnchors: Sendable {
         return try Certificate(derEncoded: [UInt8](der))
     }
 
+    /// The bundled Apple Root CA - G3, the default anchor for Apple's JWS (and only for them).
+    public static func appleRootG3() throws(CryptoError) -> TrustAnchors {
+        guard let der = Data(base64Encoded: AppleRootG3Certificate.base64DER) else {
+            throw CryptoError(code: "anchor-missing", message: "the bundled Apple Root CA - G3 could not be decoded")
+        }
+        return TrustAnchors([try Certificate(derEncoded: [UInt8](der))])
+    }
+
     /// SHA-256 fingerprints of the bundled Apple root: a receipt may never be signed by it directly, whether it came
     /// in as the default anchor or from a `--root` file.
     var builtInFingerprints: Set<String> { Self.bundledFingerprints }
 
-    private static let bundledFingerprints = Set([(try? bundledAppleRoot())?.sha256Fingerprint].compactMap { $0 })
+    private static let bundledFingerprints = Set([(try? bundledAppleRoot())?.sha256Fingerprint,
+                                                  (try? appleRootG3())?.certificates.first?.sha256Fingerprint]
+        .compactMap { $0 })
 
     /// Every certificate in the given PEM or DER files.
     public static func load(files: [String]) throws(CryptoError) -> TrustAnchors {

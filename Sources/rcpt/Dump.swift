@@ -69,7 +69,9 @@ struct Dump: ParsableCommand {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
             let file = try InputFiles.orStandardInput(files)[0]
-            let inspection = Inspector.inspect(try InputFiles.read(file), options: try options.inspectionOptions())
+            let bytes = try InputFiles.read(file)
+            if options.readsAsJWS(bytes) { return try dumpJWS(bytes, name: InputFiles.displayName(file)) }
+            let inspection = Inspector.inspect(bytes, options: try options.inspectionOptions())
             switch format {
             case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
@@ -83,6 +85,21 @@ struct Dump: ParsableCommand {
             }
             return inspection.readError == nil ? 0 : 2
         }
+    }
+
+    /// A JWS input (a token, a notification, an API response): its tokens, claims, certificates and verdicts.
+    func dumpJWS(_ bytes: [UInt8], name: String) throws -> Int32 {
+        let inspection = JWSInspector.inspect(bytes, options: try options.jwsOptions())
+        switch format {
+        case .json, .jsonl:
+            Console.write(JWSReport.dumpJSON(inspection, pretty: !options.compact))
+        case .verifyreceipt:
+            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
+        case .text:
+            Console.write(JWSReport.dumpText(inspection, name: name, style: TextStyle(useColor: options.useColor()),
+                                             verbose: verbose))
+        }
+        return inspection.readError == nil ? 0 : 2
     }
 
     func runBatch() throws -> Int32 {

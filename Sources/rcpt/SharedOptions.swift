@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptJWS
 import ReceiptModel
 import ReceiptRendering
 import ReceiptValidation
@@ -20,26 +21,28 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The words `--input-format` takes: the ones the dump prints (der, ber, base64, pem, json), and the older names.
 enum InputFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case der, ber, base64, pem, json
+    case der, ber, base64, pem, json, jws
     case binary
     case jsonRequest = "json-request"
 
-    var format: InputFormat {
+    /// The receipt wrapper, or nil for `jws` (Apple's JWS, read by the JWS reader).
+    var format: InputFormat? {
         switch self {
         case .der, .ber, .binary: return .binary
         case .base64: return .base64
         case .pem: return .pem
         case .json, .jsonRequest: return .jsonRequest
+        case .jws: return nil
         }
     }
 
-    static var allValueStrings: [String] { ["der", "ber", "base64", "pem", "json"] }
+    static var allValueStrings: [String] { ["der", "ber", "base64", "pem", "json", "jws"] }
 }
 
 /// How receipts are read and judged: wrapper, trust anchors, evaluation time, and text styling.
 struct ReceiptReadingOptions: ParsableArguments {
     @Option(name: .customLong("input-format"),
-            help: "How the input is wrapped: der or ber (raw), base64, pem or json (a verifyReceipt body); default: detected.")
+            help: "How the input is wrapped: der or ber (raw), base64, pem, json (a verifyReceipt body) or jws (Apple's JWS, a notification or an API response holding them); default: detected.")
     var inputFormat: InputFormatArgument?
 
     @Option(name: .customLong("root"),
@@ -114,6 +117,30 @@ struct ReceiptReadingOptions: ParsableArguments {
         return AppleDate(date)
     }
 
+    /// Whether `bytes` are read as Apple's JWS: forced with --input-format jws, or detected when no format is given.
+    func readsAsJWS(_ bytes: [UInt8]) -> Bool {
+        guard let inputFormat else { return JWSInput.looksLikeJWS(bytes) }
+        return inputFormat == .jws
+    }
+
+    /// JWS inspection options: --root anchors (else Apple Root CA - G3, the JWS anchor), --at (creation or signed:
+    /// the payload's signedDate) and `expectations`.
+    func jwsOptions(_ expectations: JWSExpectations = JWSExpectations()) throws -> JWSInspectionOptions {
+        let anchors: TrustAnchors
+        do {
+            anchors = roots.isEmpty ? try TrustAnchors.appleRootG3() : try TrustAnchors.load(files: roots)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+        let time: JWSInspectionOptions.Time
+        switch evaluationTime {
+        case .creation: time = .signed
+        case .now: time = .now
+        case .date(let date): time = .date(date.secondsSinceEpoch)
+        }
+        return JWSInspectionOptions(anchors: anchors, time: time, expectations: expectations)
+    }
+
     /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
     func verifyReceiptResponse(_ inspection: Inspection) throws -> [UInt8] {
         VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !compact)
@@ -122,7 +149,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     /// Inspection options from these flags and `expectations`.
     func inspectionOptions(_ expectations: ReceiptExpectations = ReceiptExpectations()) throws -> InspectionOptions {
         var options = InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
-                                        inputFormat: inputFormat?.format)
+                                        inputFormat: inputFormat?.format ?? nil)
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
         return options
     }

@@ -66,6 +66,10 @@ struct Verify: ParsableCommand {
                                valueName: "environment"))
     var environment: ReceiptEnvironment?
 
+    @Option(name: .customLong("app-apple-id"),
+            help: ArgumentHelp("For a JWS: the appAppleId the payload must carry.", valueName: "id"))
+    var appAppleID: String?
+
     @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
     var verbose = false
 
@@ -78,6 +82,24 @@ struct Verify: ParsableCommand {
         if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
         }
+    }
+
+    /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
+    /// markers, expectations), nested tokens too.
+    func verifyJWS(_ bytes: [UInt8], name: String) throws -> Int32 {
+        let expectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
+        let inspection = JWSInspector.inspect(bytes, options: try options.jwsOptions(expectations))
+        switch format {
+        case .json, .jsonl:
+            Console.write(JWSReport.verifyJSON(inspection, pretty: !options.compact))
+        case .verifyreceipt:
+            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
+        case .text:
+            Console.write(JWSReport.verifyText(inspection, name: name, style: TextStyle(useColor: options.useColor()),
+                                               verbose: verbose))
+        }
+        if inspection.readError != nil { return 2 }
+        return inspection.isValid ? 0 : 1
     }
 
     /// Several files, a directory, or jsonl: one line per receipt.
@@ -118,6 +140,7 @@ struct Verify: ParsableCommand {
             }
             let file = try InputFiles.orStandardInput(files)[0]
             let input = try InputFiles.read(file)
+            if options.readsAsJWS(input) { return try verifyJWS(input, name: InputFiles.displayName(file)) }
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl

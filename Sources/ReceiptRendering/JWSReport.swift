@@ -1,0 +1,322 @@
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptValidation
+
+/// Renders a JWS inspection: the `rcpt.dump/1` JWS variant (`"kind": "jws"`), `rcpt.verify/1` for a JWS, and the
+/// text forms of both. Every token is shown with its parts and their offsets, the header's members and x5c
+/// certificates, every payload claim with its JSON type and value (millisecond dates also in UTC), the signature,
+/// the verdicts and findings, then its nested JWS, recursively.
+public enum JWSReport {
+    // MARK: - JSON
+
+    /// The `rcpt.dump/1` document of a JWS input.
+    public static func dumpJSON(_ inspection: JWSInspection, pretty: Bool) -> [UInt8] {
+        JSONWriter.document(pretty: pretty) { json in
+            json.object { json in
+                json.member("schema", DumpJSON.schema)
+                json.member("kind", "jws")
+                DumpJSON.writeInput(inspection.input, to: &json)
+                json.key("tokens")
+                json.array { json in
+                    for token in inspection.tokens { writeToken(token, to: &json) }
+                }
+                writeError(inspection.readError, to: &json)
+                json.member("valid", inspection.isValid)
+            }
+        }
+    }
+
+    /// The `rcpt.verify/1` document of a JWS input: the verdicts and findings of each token, nested ones included.
+    public static func verifyJSON(_ inspection: JWSInspection, pretty: Bool) -> [UInt8] {
+        JSONWriter.document(pretty: pretty) { json in
+            json.object { json in
+                json.member("schema", VerifyReport.schema)
+                json.member("kind", "jws")
+                DumpJSON.writeInput(inspection.input, to: &json)
+                json.member("valid", inspection.isValid)
+                json.key("tokens")
+                json.array { json in
+                    for token in flattened(inspection.tokens) {
+                        json.object { json in
+                            json.member("path", token.path)
+                            json.member("valid", token.isValid)
+                            DumpJSON.writeVerification(token.chain, to: &json)
+                            writeFindings(token.findings, to: &json)
+                        }
+                    }
+                }
+                writeError(inspection.readError, to: &json)
+            }
+        }
+    }
+
+    static func writeError(_ error: JWSReadError?, to json: inout JSONWriter) {
+        json.key("error")
+        guard let error else { return json.null() }
+        json.object { json in
+            json.member("code", error.code)
+            json.member("message", error.message)
+        }
+    }
+
+    static func writeFindings(_ findings: [Finding], to json: inout JSONWriter) {
+        json.key("findings")
+        json.array { json in
+            for finding in findings { DumpJSON.writeFinding(finding, to: &json) }
+        }
+    }
+
+    static func writeToken(_ verification: JWSVerification, to json: inout JSONWriter) {
+        let token = verification.token
+        json.object { json in
+            json.member("path", verification.path)
+            json.member("offset", verification.offset)
+            json.key("parts")
+            json.object { json in
+                for part in JWSToken.Part.allCases {
+                    guard let range = token.ranges[part] else { continue }
+                    json.key(named: part.rawValue)
+                    json.object { json in
+                        json.member("offset", range.lowerBound)
+                        json.member("length", range.count)
+                        json.member("decodedLength", decodedLength(token, part))
+                    }
+                }
+            }
+            json.key("header")
+            json.object { json in
+                json.member("alg", token.algorithm)
+                json.key("members")
+                if let header = token.header { writeClaims(header, to: &json) } else { json.null() }
+                json.key("x5c")
+                json.array { json in
+                    for (index, entry) in verification.certificates.enumerated() {
+                        json.object { json in
+                            json.member("index", index)
+                            switch entry {
+                            case .success(let certificate):
+                                DumpJSON.writeCertificateFields(certificate, to: &json)
+                                json.member("appleMarkers", strings: appleMarkers(certificate))
+                            case .failure(let error):
+                                json.member("error", error.message)
+                            }
+                        }
+                    }
+                }
+            }
+            json.key("payload")
+            json.object { json in
+                json.key("claims")
+                if let payload = token.payload { writeClaims(payload, to: &json) } else { json.null() }
+            }
+            json.key("signature")
+            json.object { json in
+                json.member("length", token.signature.count)
+                json.member("encoding", signatureEncoding(token))
+                json.member("highS", token.signature.count == 64 && ECDSASignature.isHighS(token.signature))
+                json.key("value")
+                json.hexString(token.signature[...])
+            }
+            DumpJSON.writeVerification(verification.chain, to: &json)
+            writeFindings(verification.findings, to: &json)
+            json.key("nested")
+            json.array { json in
+                for child in verification.nested { writeToken(child, to: &json) }
+            }
+            json.member("valid", verification.isValid)
+        }
+    }
+
+    /// Every value of a header or payload, in document order, with its path, JSON type, value as written (numbers
+    /// exactly; strings unescaped), offset in the decoded JSON, and UTC for millisecond dates.
+    static func writeClaims(_ document: JSONDocument, to json: inout JSONWriter) {
+        let paths = document.paths()
+        json.array { json in
+            for (node, entry) in document.nodes.enumerated() where node != document.root {
+                json.object { json in
+                    json.member("path", paths[node])
+                    json.member("type", typeName(entry.kind))
+                    json.member("offset", entry.start)
+                    json.key("value")
+                    switch entry.kind {
+                    case .string: json.string(document.string(node) ?? "")
+                    case .number: json.number(text: document.text(node))
+                    case .true: json.bool(true)
+                    case .false: json.bool(false)
+                    case .null: json.null()
+                    case .object, .array: json.number(document.children(of: node).count)
+                    }
+                    if let utc = utc(document, node, paths[node]) { json.member("utc", utc) }
+                }
+            }
+        }
+    }
+
+    // MARK: - Text
+
+    /// The dump: every token, its parts, header, certificates, claims, signature, verdicts and findings.
+    public static func dumpText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+        var out = style.bold("JWS") + " \(TextLayout.safe(name))  \(inspection.input.size) bytes, "
+            + "\(inspection.input.format), sha256 \(inspection.input.sha256)\n"
+        out += verdictLine(inspection, name: nil, style: style)
+        if let repairs = inspection.jws?.repairs, !repairs.isEmpty {
+            out += style.dim("  (stripped: \(repairs.joined(separator: ", ")))") + "\n"
+        }
+        for token in inspection.tokens { out += tokenText(token, style: style, verbose: verbose, indent: "") }
+        if let error = inspection.readError {
+            out += "\n" + style.red("Unreadable") + ": \(TextLayout.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
+        }
+        return out
+    }
+
+    /// The verdict: the line, then each token's verification and its errors and warnings.
+    public static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+        var out = verdictLine(inspection, name: name, style: style)
+        let renderer = DumpText(style: style)
+        for token in flattened(inspection.tokens) {
+            out += "\n" + style.bold(token.path.isEmpty ? "token" : "nested \(TextLayout.safe(token.path))")
+                + (token.isValid ? style.green(" valid") : style.red(" invalid")) + "\n"
+            if let chain = token.chain { out += renderer.verification(chain) }
+            out += renderer.findings(token.findings.filter { verbose || $0.severity != .info })
+        }
+        return out
+    }
+
+    static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {
+        let shown = name.map { " " + TextLayout.safe($0) } ?? ""
+        if let error = inspection.readError {
+            return style.red(style.bold("unreadable")) + "\(shown): \(TextLayout.safe(error.message)) "
+                + style.dim("(\(error.code))") + "\n"
+        }
+        let tokens = flattened(inspection.tokens)
+        let summary = " (\(tokens.count) JWS, \(tokens.filter(\.isValid).count) valid)"
+        return (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid"))) + shown
+            + summary + "\n"
+    }
+
+    static func tokenText(_ verification: JWSVerification, style: TextStyle, verbose: Bool, indent: String) -> String {
+        let token = verification.token
+        let renderer = DumpText(style: style)
+        var out = "\n" + indent + style.bold(verification.path.isEmpty ? "Token" : "Nested JWS at \(TextLayout.safe(verification.path))")
+            + "  " + (verification.isValid ? style.green("valid") : style.red("invalid"))
+            + style.dim("  @\(verification.offset)") + "\n"
+        for part in JWSToken.Part.allCases {
+            guard let range = token.ranges[part] else { continue }
+            out += indent + "  " + TextLayout.rightPad(part.rawValue, 10)
+                + style.dim("@\(range.lowerBound), \(range.count) characters → \(decodedLength(token, part)) bytes") + "\n"
+        }
+        if let header = token.header {
+            out += indent + style.bold("  Header") + "\n" + claimsText(header, style: style, indent: indent + "    ")
+        }
+        for (index, entry) in verification.certificates.enumerated() {
+            switch entry {
+            case .success(let certificate):
+                out += indent + "    x5c[\(index)]  " + TextLayout.safe(certificate.subject) + "\n"
+                out += indent + "             issuer " + TextLayout.safe(certificate.issuer) + "\n"
+                out += indent + "             valid " + ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
+                    + ReceiptDate.format(epochSeconds: certificate.notAfter) + ", key " + certificate.publicKeyDescription + "\n"
+                let markers = appleMarkers(certificate)
+                if !markers.isEmpty { out += indent + "             Apple markers " + markers.joined(separator: ", ") + "\n" }
+                out += indent + style.dim("             sha256 " + certificate.sha256Fingerprint) + "\n"
+            case .failure(let error):
+                out += indent + "    x5c[\(index)]  " + style.red("undecodable: ") + TextLayout.safe(error.message) + "\n"
+            }
+        }
+        if let payload = token.payload {
+            out += indent + style.bold("  Payload") + "\n" + claimsText(payload, style: style, indent: indent + "    ")
+        }
+        out += indent + style.bold("  Signature") + "  \(token.signature.count) octets, \(signatureEncoding(token))"
+            + (token.signature.count == 64 && ECDSASignature.isHighS(token.signature) ? ", high S" : "") + "\n"
+        if let chain = verification.chain { out += renderer.verification(chain).split(separator: "\n").map { indent + $0 + "\n" }.joined() }
+        let findings = verification.findings.filter { verbose || $0.severity != .info || true }
+        out += renderer.findings(findings).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+        for child in verification.nested {
+            out += tokenText(child, style: style, verbose: verbose, indent: indent + "    ")
+        }
+        return out
+    }
+
+    static func claimsText(_ document: JSONDocument, style: TextStyle, indent: String) -> String {
+        let paths = document.paths()
+        var out = ""
+        for (node, entry) in document.nodes.enumerated() where node != document.root {
+            let value: String
+            switch entry.kind {
+            case .string:
+                let text = document.string(node) ?? ""
+                value = JWSReader.looksLikeCompactJWS(text.utf8)
+                    ? style.dim("(a JWS, \(text.utf8.count) characters: shown below)")
+                    : (text.count > 120 ? style.green(TextLayout.quoted(String(text.prefix(100)))) + style.dim("… (\(text.count) characters)")
+                        : style.green(TextLayout.quoted(text)))
+            case .number:
+                value = document.text(node) + (utc(document, node, paths[node]).map { style.dim(" = \($0)") } ?? "")
+            case .true: value = "true"
+            case .false: value = "false"
+            case .null: value = "null"
+            case .object: value = style.dim("object, \(document.children(of: node).count) members")
+            case .array: value = style.dim("array, \(document.children(of: node).count) elements")
+            }
+            if paths[node].hasPrefix("x5c[") { continue }
+            out += indent + TextLayout.rightPad(TextLayout.safe(paths[node]), 34) + " "
+                + style.dim(TextLayout.rightPad(typeName(entry.kind), 7)) + " " + value
+                + style.dim("  @\(entry.start)") + "\n"
+        }
+        return out
+    }
+
+    // MARK: - Helpers
+
+    /// Each token, then its nested ones, depth first.
+    static func flattened(_ tokens: [JWSVerification]) -> [JWSVerification] {
+        var out: [JWSVerification] = []
+        var stack = Array(tokens.reversed())
+        while let next = stack.popLast() {
+            out.append(next)
+            stack += next.nested.reversed()
+        }
+        return out
+    }
+
+    static func decodedLength(_ token: JWSToken, _ part: JWSToken.Part) -> Int {
+        switch part {
+        case .header: return token.headerBytes.count
+        case .payload: return token.payloadBytes.count
+        case .signature: return token.signature.count
+        }
+    }
+
+    static func signatureEncoding(_ token: JWSToken) -> String {
+        if token.signature.count == 64 { return "raw r ‖ s" }
+        return ECDSASignature.raw(fromDER: token.signature) != nil ? "DER ECDSA-Sig-Value" : "unknown"
+    }
+
+    static func typeName(_ kind: JSONKind) -> String {
+        switch kind {
+        case .object: return "object"
+        case .array: return "array"
+        case .string: return "string"
+        case .number: return "number"
+        case .true, .false: return "boolean"
+        case .null: return "null"
+        }
+    }
+
+    /// A millisecond timestamp claim (a name ending in `Date`) in UTC, to the millisecond.
+    static func utc(_ document: JSONDocument, _ node: Int, _ path: String) -> String? {
+        guard document.nodes[node].kind == .number, path.hasSuffix("Date") || path.hasSuffix("date"),
+              let milliseconds = JWSToken.milliseconds(document.text(node)), milliseconds < 253_402_300_800_000
+        else { return nil }
+        return ReceiptDate.format(epochSeconds: milliseconds / 1000, nanosecond: Int(milliseconds % 1000) * 1_000_000)
+    }
+
+    /// Apple's markers a certificate carries: the receipt-signing leaf's and the WWDR intermediate's.
+    static func appleMarkers(_ certificate: Certificate) -> [String] {
+        let known = ["1.2.840.113635.100.6.11.1": "leaf 1.2.840.113635.100.6.11.1",
+                     "1.2.840.113635.100.6.2.1": "intermediate 1.2.840.113635.100.6.2.1"]
+        return certificate.extensions.compactMap { known[$0.oid] }
+    }
+}
