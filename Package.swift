@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto"]),
+        .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto", "ReceiptJWS"]),
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
@@ -87,6 +87,11 @@ let package = Package(
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
         .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON"]),
+        .testTarget(
+            name: "ReceiptJWSTests",
+            dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]
+        ),
         .testTarget(
             name: "ReceiptVerifyReceiptTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",

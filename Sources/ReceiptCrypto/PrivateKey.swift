@@ -67,4 +67,26 @@ public final class PrivateKey: @unchecked Sendable {
         }
         return try PrivateKey(taking: key)
     }
+
+    /// Generates a new EC key pair on the named curve (`P-256`, `P-384`).
+    public static func generateEC(curve: String) throws(CryptoError) -> PrivateKey {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard ["P-256", "P-384", "P-521"].contains(curve) else {
+            throw CryptoError(code: "key-generation-failed", message: "EC curve \(curve) is not P-256, P-384 or P-521")
+        }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
+            throw .openSSL("key-generation-failed", "cannot create an EC key generation context")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1,
+            EVP_PKEY_CTX_set_group_name(context, curve) == 1,
+            EVP_PKEY_generate(context, &key) == 1,
+            let key
+        else {
+            throw .openSSL("key-generation-failed", "EC \(curve) key generation failed")
+        }
+        return try PrivateKey(taking: key)
+    }
 }

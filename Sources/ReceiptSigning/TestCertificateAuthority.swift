@@ -10,6 +10,9 @@ public struct TestCertificateAuthority: Sendable {
         case apple
         /// One self-signed certificate that signs receipts itself, like Xcode's StoreKit testing.
         case storeKit
+        /// Like Apple's JWS chain: an EC P-384 root, a WWDR-style EC P-384 intermediate with its marker, and an
+        /// EC P-256 leaf with the receipt-signing marker, for ES256.
+        case jws
     }
 
     public var root: Certificate
@@ -60,23 +63,26 @@ public struct TestCertificateAuthority: Sendable {
             return TestCertificateAuthority(root: certificate, rootKey: key, intermediate: nil, intermediateKey: nil,
                                             leaf: certificate, leafKey: key)
         }
-        let rootKey = try PrivateKey.generateRSA(bits: keyBits)
-        let intermediateKey = try PrivateKey.generateRSA(bits: keyBits)
-        let leafKey = try PrivateKey.generateRSA(bits: keyBits)
+        let isJWS = shape == .jws
+        let rootKey = isJWS ? try PrivateKey.generateEC(curve: "P-384") : try PrivateKey.generateRSA(bits: keyBits)
+        let intermediateKey = isJWS ? try PrivateKey.generateEC(curve: "P-384")
+            : try PrivateKey.generateRSA(bits: keyBits)
+        let leafKey = isJWS ? try PrivateKey.generateEC(curve: "P-256") : try PrivateKey.generateRSA(bits: keyBits)
+        let digest: DigestAlgorithm = isJWS ? .sha384 : .sha256
         let root = try Certificate.issue(
             CertificateRequest(subject: name("Root CA TEST-ONLY"), serialNumber: 1, notBefore: notBefore,
                                notAfter: notAfter, isCertificateAuthority: true, extraExtensions: []),
-            subjectKey: rootKey, issuer: nil, issuerKey: rootKey, digest: .sha256)
+            subjectKey: rootKey, issuer: nil, issuerKey: rootKey, digest: digest)
         let intermediate = try Certificate.issue(
             CertificateRequest(subject: name("Worldwide Developer Relations CA TEST-ONLY"), serialNumber: 2,
                                notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
                                extraExtensions: [(intermediateMarkerOID, false, null)]),
-            subjectKey: intermediateKey, issuer: root, issuerKey: rootKey, digest: .sha256)
+            subjectKey: intermediateKey, issuer: root, issuerKey: rootKey, digest: digest)
         let leaf = try Certificate.issue(
             CertificateRequest(subject: name("Receipt Signing TEST-ONLY"), serialNumber: 3, notBefore: notBefore,
                                notAfter: notAfter, isCertificateAuthority: false,
                                extraExtensions: [(leafMarkerOID, false, null)]),
-            subjectKey: leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: .sha256)
+            subjectKey: leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: digest)
         return TestCertificateAuthority(root: root, rootKey: rootKey, intermediate: intermediate,
                                         intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
     }

@@ -1,0 +1,51 @@
+import ReceiptCrypto
+import ReceiptJWS
+
+/// Signs compact JWS the way Apple does (ES256, raw r ‖ s, the chain in x5c), with a TEST-ONLY key: for tests,
+/// `rcpt build` of a JWS, and mutations that must get past the signature to reach a validator's parser.
+public struct JWSSigner: Sendable {
+    public var key: PrivateKey
+    /// The certificates x5c carries, leaf first.
+    public var chain: [Certificate]
+
+    public init(key: PrivateKey, chain: [Certificate]) {
+        self.key = key
+        self.chain = chain
+    }
+
+    /// The JWS chain of a `.jws`-shaped authority: leaf, intermediate, root in x5c, signed with the leaf's key.
+    public init(authority: TestCertificateAuthority) {
+        self.init(key: authority.leafKey, chain: authority.embeddedChain)
+    }
+
+    /// `{"alg":"ES256","x5c":[…]}`: Apple's header members, in Apple's order.
+    public func header() -> [UInt8] {
+        let certificates = chain.map { "\"" + Base64Text.encode($0.derEncoded) + "\"" }.joined(separator: ",")
+        return Array("{\"alg\":\"ES256\",\"x5c\":[\(certificates)]}".utf8)
+    }
+
+    /// A compact JWS of `payload` under `header` (Apple's header by default): base64url parts, raw signature.
+    public func sign(payload: [UInt8], header: [UInt8]? = nil) throws(CryptoError) -> String {
+        let signingInput = Base64URL.encode(header ?? self.header()) + "." + Base64URL.encode(payload)
+        let signature = try signRaw(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    /// The raw ES256 signature (r ‖ s, low S as OpenSSL makes it … or not: OpenSSL does not normalise) of `message`.
+    public func signRaw(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let der = try Signer.sign([message[...]], digest: .sha256, key: key)
+        guard let raw = ECDSASignature.raw(fromDER: der) else {
+            throw CryptoError(code: "signing-failed", message: "the key did not give an ECDSA P-256 signature")
+        }
+        return raw
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 §4), as x5c carries certificates.
+enum Base64Text {
+    static func encode(_ bytes: [UInt8]) -> String {
+        let url = Base64URL.encode(bytes)
+        let standard = String(url.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        return standard + String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+    }
+}

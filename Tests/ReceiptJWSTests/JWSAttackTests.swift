@@ -1,0 +1,227 @@
+import Foundation
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJWS
+import ReceiptSigning
+import ReceiptValidation
+import Testing
+
+/// The attacks JWS validators fall for, each built with the TEST-ONLY chain (re-signed where that makes the point),
+/// and the finding that refuses it.
+@Suite("JWS attacks")
+struct JWSAttackTests {
+    static func b64(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
+
+    static func header(_ signer: JWSSigner, _ members: String = "") -> String {
+        let standard = String(decoding: signer.header(), as: UTF8.self)
+        return members.isEmpty ? standard : String(standard.dropLast()) + "," + members + "}"
+    }
+
+    @Test func aTestSignedTransactionIsValidWithItsRoot() throws {
+        let signer = try JWSFixtures.signer()
+        let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let inspection = JWSFixtures.inspect(token)
+        #expect(inspection.isValid, "\(JWSFixtures.codes(inspection))")
+        #expect(inspection.tokens.first?.chain?.evaluatedAt == JWSFixtures.signedDate / 1000)
+        // The built-in Apple Root CA - G3 does not trust it.
+        let untrusted = JWSInspector.inspect(Array(token.utf8), options: JWSInspectionOptions(
+            anchors: try TrustAnchors.appleRootG3(), time: .signed, now: 1_800_000_000))
+        #expect(JWSFixtures.codes(untrusted).contains("chain-invalid"))
+    }
+
+    @Test(arguments: [#""none""#, #""HS256""#, #""RS256""#, #""ES384""#, "null"])
+    func anyAlgorithmButES256IsRefused(_ alg: String) throws {
+        let signer = try JWSFixtures.signer()
+        let header = Self.header(signer).replacingOccurrences(of: #""ES256""#, with: alg)
+        let input = Self.b64(header) + "." + Self.b64(JWSFixtures.transaction())
+        // Signed as the header says would be: none has no signature; the others get the real ES256 one anyway.
+        let signature = alg == #""none""# ? "" : Base64URL.encode(try signer.signRaw(Array(input.utf8)))
+        let inspection = JWSFixtures.inspect(input + "." + signature)
+        #expect(!inspection.isValid)
+        #expect(JWSFixtures.codes(inspection).contains("jws-alg-not-es256"))
+    }
+
+    @Test func hmacKeyedWithThePublicKeyIsRefused() throws {
+        let signer = try JWSFixtures.signer()
+        let header = Self.header(signer).replacingOccurrences(of: #""ES256""#, with: #""HS256""#)
+        let input = Self.b64(header) + "." + Self.b64(JWSFixtures.transaction())
+        let mac = try Digest.hash(Array(input.utf8), algorithm: .sha256)  // stands for any MAC: 32 octets
+        let inspection = JWSFixtures.inspect(input + "." + Base64URL.encode(mac))
+        #expect(!inspection.isValid)
+        #expect(inspection.tokens.first?.signature == .unsupported)
+    }
+
+    @Test func aDEREncodedSignatureIsRefused() throws {
+        let signer = try JWSFixtures.signer()
+        let input = Self.b64(Self.header(signer)) + "." + Self.b64(JWSFixtures.transaction())
+        let raw = try signer.signRaw(Array(input.utf8))
+        let der = try #require(ECDSASignature.der(fromRaw: raw))
+        let inspection = JWSFixtures.inspect(input + "." + Base64URL.encode(der))
+        #expect(!inspection.isValid)
+        #expect(JWSFixtures.codes(inspection).contains("jws-signature-der"))
+        #expect(ECDSASignature.raw(fromDER: der) == raw)
+    }
+
+    /// Both s and n − s verify; the high one is reported, and neither is refused.
+    @Test func highSIsReportedNotRefused() throws {
+        let signer = try JWSFixtures.signer()
+        let input = Self.b64(Self.header(signer)) + "." + Self.b64(JWSFixtures.transaction())
+        let raw = try signer.signRaw(Array(input.utf8))
+        let twin = ECDSASignature.negatingS(raw)
+        #expect(ECDSASignature.negatingS(twin) == raw)
+        #expect(ECDSASignature.isHighS(raw) != ECDSASignature.isHighS(twin))
+        for signature in [raw, twin] {
+            let inspection = JWSFixtures.inspect(input + "." + Base64URL.encode(signature))
+            #expect(inspection.isValid)
+            #expect(JWSFixtures.codes(inspection).contains("jws-signature-high-s") == ECDSASignature.isHighS(signature))
+        }
+    }
+
+    @Test func aPayloadChangedAfterSigningIsRefused() throws {
+        let signer = try JWSFixtures.signer()
+        let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let parts = token.split(separator: ".").map(String.init)
+        let forged = parts[0] + "." + Self.b64(JWSFixtures.transaction(bundleId: "com.example.other")) + "." + parts[2]
+        let inspection = JWSFixtures.inspect(forged)
+        #expect(!inspection.isValid)
+        #expect(JWSFixtures.codes(inspection).contains("signature-invalid"))
+    }
+
+    @Test(arguments: ["bundleId", "environment", "transactionId"])
+    func duplicateClaimsAreRefusedEvenWhenSigned(_ name: String) throws {
+        let signer = try JWSFixtures.signer()
+        let payload = JWSFixtures.transaction(extra: #","\#(name)":"evil""#)
+        let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+        #expect(!inspection.isValid)
+        let finding = try #require(inspection.tokens.first?.findings.first { $0.code == "json-duplicate-key" })
+        #expect(finding.fields.contains(FindingField("path", name)))
+        // Its offset is a character of the payload part that carries the second name.
+        let payloadRange = try #require(inspection.tokens.first?.token.ranges[.payload])
+        #expect(payloadRange.contains(try #require(finding.offset)))
+    }
+
+    @Test func anIntegerBeyond2To53IsReported() throws {
+        let signer = try JWSFixtures.signer()
+        let payload = JWSFixtures.transaction().replacingOccurrences(
+            of: #""transactionId":"2000000000000001""#, with: #""transactionId":9007199254740993"#)
+        let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+        #expect(JWSFixtures.codes(inspection).contains("json-unsafe-integer"))
+        #expect(inspection.isValid)  // a warning: the signature is Apple's shape; the reader must keep the text
+    }
+
+    @Test func critIsRefusedAndKeyReferencesAreNamed() throws {
+        let signer = try JWSFixtures.signer()
+        let payload = Array(JWSFixtures.transaction().utf8)
+        let crit = JWSFixtures.inspect(try signer.sign(payload: payload,
+                                                       header: Array(Self.header(signer, #""crit":["exp"],"exp":1"#).utf8)))
+        #expect(!crit.isValid)
+        #expect(JWSFixtures.codes(crit).contains("jws-crit-header"))
+        let jku = JWSFixtures.inspect(try signer.sign(payload: payload,
+                                                      header: Array(Self.header(signer, #""jku":"https://evil.example/keys""#).utf8)))
+        #expect(jku.isValid)
+        #expect(jku.tokens.first?.findings.contains { $0.code == "jws-key-reference-header" && $0.severity == .warning } == true)
+    }
+
+    @Test func encodingAnomaliesAreFindings() throws {
+        let signer = try JWSFixtures.signer()
+        let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let padded = JWSFixtures.inspect(token + "==")
+        #expect(JWSFixtures.codes(padded).contains("jws-base64url-padding"))
+        // The standard alphabet, signed as such: the signature verifies over those characters, yet it is refused.
+        let header = Base64URL.encode(signer.header())
+        var payload = Base64URL.encode(Array((JWSFixtures.transaction(extra: #","x":"\#u{FFFF}>>>""#)).utf8))
+        #expect(payload.contains("-") || payload.contains("_"))
+        payload = String(payload.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        let input = header + "." + payload
+        let standard = JWSFixtures.inspect(input + "." + Base64URL.encode(try signer.signRaw(Array(input.utf8))))
+        #expect(!standard.isValid)
+        #expect(JWSFixtures.codes(standard).contains("jws-base64url-alphabet"))
+        #expect(standard.tokens.first?.signature == .valid)
+    }
+
+    @Test(arguments: [
+        ("a.b", "jws-part-count"), ("eyJh.eyJh.eyJh.eyJh.eyJh", "jws-part-count"), ("eyJ!.e30.", "jws-invalid-base64url"),
+        ("e30.e30.", "jws-x5c"), ("WzFd.e30.", "jws-header-not-object"), ("eyJhIjox.e30.", "jws-header-not-json"),
+        ("e30.bm90IGpzb24.", "jws-payload-not-json"),
+    ])
+    func malformedTokensAreNamed(_ text: String, _ code: String) {
+        let inspection = JWSFixtures.inspect(text)
+        #expect(!inspection.isValid)
+        let codes = (inspection.readError.map { [$0.code] } ?? []) + JWSFixtures.codes(inspection)
+        #expect(codes.contains { $0.hasPrefix(code) }, "\(text): \(codes)")
+    }
+
+    @Test func chainAttacksAreRefused() throws {
+        let signer = try JWSFixtures.signer()
+        let payload = Array(JWSFixtures.transaction().utf8)
+        // x5c missing.
+        let missing = JWSFixtures.inspect(try signer.sign(payload: payload, header: Array(#"{"alg":"ES256"}"#.utf8)))
+        #expect(JWSFixtures.codes(missing).contains("jws-x5c-missing"))
+        // Leaf only: no path to the root.
+        let leafOnly = JWSSigner(key: signer.key, chain: Array(signer.chain.prefix(1)))
+        #expect(JWSFixtures.codes(JWSFixtures.inspect(try leafOnly.sign(payload: payload))).contains("chain-invalid"))
+        // A foreign chain, not trusted.
+        let foreign = try JWSFixtures.signer(JWSFixtures.foreign)
+        #expect(JWSFixtures.codes(JWSFixtures.inspect(try foreign.sign(payload: payload))).contains("chain-invalid"))
+        // Reordered x5c: the first certificate is the signer, so the root signs nothing here.
+        let reordered = JWSSigner(key: signer.key, chain: signer.chain.reversed())
+        #expect(!JWSFixtures.inspect(try reordered.sign(payload: payload)).isValid)
+    }
+
+    @Test func signedDateInTheFutureAndExpectationsAreChecked() throws {
+        let signer = try JWSFixtures.signer()
+        let future = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate),
+                                                                    with: "4000000000000")
+        #expect(JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: Array(future.utf8))))
+                .contains("jws-signed-date-in-future"))
+        let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let expectations = JWSExpectations(bundleID: "com.example.other", appAppleID: "123", environment: .production)
+        let codes = JWSFixtures.codes(JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: expectations)))
+        #expect(codes.contains("bundle-id-mismatch"))
+        #expect(codes.contains("app-apple-id-mismatch"))
+        #expect(codes.contains("environment-mismatch"))
+        let matching = JWSExpectations(bundleID: "com.example.app", environment: .sandbox)
+        #expect(JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: matching)).isValid)
+    }
+
+    @Test func aNestedTransactionSignedByAnotherChainIsCaught() throws {
+        let signer = try JWSFixtures.signer()
+        let foreign = try JWSFixtures.signer(JWSFixtures.foreign)
+        let transaction = try foreign.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let notification = #"{"notificationType":"DID_RENEW","data":{"bundleId":"com.example.app","environment":"Sandbox","#
+            + #""signedTransactionInfo":"\#(transaction)"},"version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#
+        let token = try signer.sign(payload: Array(notification.utf8))
+        // Only the notification's chain is trusted: the nested transaction is invalid, and so is the notification.
+        let inspection = JWSFixtures.inspect(token)
+        #expect(!inspection.isValid)
+        #expect(inspection.tokens.first?.findings.contains { $0.code == "jws-nested-invalid" } == true)
+        #expect(inspection.tokens.first?.nested.first?.path == "data.signedTransactionInfo")
+        // Both trusted: valid, but the change of signer is said.
+        let both = JWSFixtures.inspect(token, options: JWSFixtures.options(anchors: [JWSFixtures.authority, JWSFixtures.foreign]))
+        #expect(both.isValid)
+        #expect(both.tokens.first?.nested.first?.findings.contains { $0.code == "jws-nested-signer-differs" } == true)
+    }
+
+    @Test func base64urlRoundTripsAndReportsAnomalies() throws {
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let text = Base64URL.encode(bytes)
+            guard case .success(let decoded) = Base64URL.decode(Array(text.utf8)[...]) else {
+                Issue.record("\(text) does not decode")
+                continue
+            }
+            #expect(decoded.bytes == bytes)
+            #expect(decoded.anomalies.isEmpty)
+        }
+        guard case .success(let odd) = Base64URL.decode(Array("QR==".utf8)[...]) else {
+            Issue.record("QR== does not decode")
+            return
+        }
+        #expect(odd.anomalies.padding == 2)
+        #expect(odd.anomalies.nonZeroTrailingBits)
+        guard case .failure(.impossibleLength) = Base64URL.decode(Array("QUJDR".utf8)[...]) else {
+            Issue.record("a length of 5 decodes")
+            return
+        }
+    }
+}
