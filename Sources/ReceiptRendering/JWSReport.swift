@@ -109,6 +109,8 @@ public enum JWSReport {
             }
             json.key("payload")
             json.object { json in
+                json.key("text")
+                json.string(utf8: token.payloadBytes[...])
                 json.key("claims")
                 if let payload = token.payload { writeClaims(payload, to: &json) } else { json.null() }
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptCrypto
+import ReceiptJSON
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
@@ -22,6 +23,13 @@ struct Build: ParsableCommand {
                 | rcpt build - --ca testca -o expired.receipt
 
             --synthetic N builds a deterministic, realistic receipt with N in-app records instead.
+
+            --jws builds a StoreKit 2 JWS instead: SPEC is the payload JSON (a JSON object, signed exactly as given), \
+            signed ES256 by the leaf of a CA made with `rcpt ca init --shape jws`, its chain in x5c. The dump of a \
+            JWS gives each token's payload text, so:
+
+              rcpt dump --format json t.jws | jq -r '.tokens[0].payload.text' | jq '.bundleId = "com.example.other"' \
+                | rcpt build --jws - --ca testca-jws -o other.jws
             """
     )
 
@@ -56,6 +64,9 @@ struct Build: ParsableCommand {
     @Option(help: "Seed for the synthetic ids and dates.")
     var seed: UInt64 = 1
 
+    @Flag(help: "Build a JWS (ES256, x5c) of the payload JSON SPEC with a jws-shaped CA.")
+    var jws = false
+
     enum DigestChoice: String, ExpressibleByArgument, CaseIterable {
         case sha1
         case sha256
@@ -71,6 +82,37 @@ struct Build: ParsableCommand {
         if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID or a MAC address, not '\(deviceID)'")
         }
+        if jws && spec == nil { throw ValidationError("--jws signs a payload JSON SPEC (or -)") }
+    }
+
+    /// A JWS of the payload JSON, signed by the CA's EC leaf with its chain in x5c.
+    func buildJWS(_ authority: TestCertificateAuthority, spec: String) throws -> Int32 {
+        let payload = try InputFiles.read(spec)
+        do {
+            let document = try JSONDocument.read(payload)
+            guard document.nodes.first?.kind == .object else {
+                throw CommandFailure.unreadable("the payload is JSON but not an object")
+            }
+        } catch let error as JSONError {
+            throw CommandFailure.unreadable("the payload is not JSON: \(error.message) at offset \(error.offset)")
+        }
+        guard authority.leaf.keyAlgorithm == .ec else {
+            throw CommandFailure.usage("\(ca) is not a JWS CA (its leaf key is not EC): make one with `rcpt ca init --shape jws`")
+        }
+        // Sign the payload as given, less the trailing line break a file or jq leaves.
+        var trimmed = payload[...]
+        while let last = trimmed.last, last == 0x0A || last == 0x0D { trimmed = trimmed.dropLast() }
+        let token: String
+        do throws(CryptoError) {
+            token = try JWSSigner(authority: authority).sign(payload: Array(trimmed))
+        } catch {
+            throw CommandFailure.usage("signing failed: \(error.message)")
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data((token + "\n").utf8)) else {
+            throw CommandFailure.unreadable("cannot write \(output)")
+        }
+        Console.error("wrote \(output): a \(token.utf8.count)-character JWS signed by \(authority.leaf.subject)")
+        return 0
     }
 
     func run() throws {
@@ -81,6 +123,7 @@ struct Build: ParsableCommand {
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
+            if jws, let spec { return try buildJWS(authority, spec: spec) }
             var blueprint: ReceiptBlueprint
             if let spec {
                 let json = try InputFiles.read(spec)

@@ -20,6 +20,15 @@ struct CertificateAuthority: ParsableCommand {
     enum Shape: String, ExpressibleByArgument, CaseIterable {
         case apple
         case storekit
+        case jws
+
+        var authorityShape: TestCertificateAuthority.Shape {
+            switch self {
+            case .apple: return .apple
+            case .storekit: return .storeKit
+            case .jws: return .jws
+            }
+        }
     }
 
     /// `rcpt ca init DIR`.
@@ -31,18 +40,21 @@ struct CertificateAuthority: ParsableCommand {
                 root.key and intermediate.key, and in foreign/ a second, unrelated chain that mutation suites sign \
                 with to test that validators trust only their own root. The apple shape is root → WWDR-like intermediate (with Apple's \
                 intermediate marker extension) → receipt-signing leaf (with the leaf marker extension); the storekit \
-                shape is one self-signed certificate, like Xcode's StoreKit testing. Every subject says TEST-ONLY.
+                shape is one self-signed certificate, like Xcode's StoreKit testing; the jws shape is Apple's JWS \
+                chain in EC keys (P-384 root and WWDR-like intermediate with its marker, P-256 leaf with its marker), \
+                for ES256 tokens that rcpt build and rcpt mutate sign. Every subject says TEST-ONLY.
 
                 Examples:
                   rcpt ca init testca
                   rcpt ca init --shape storekit --not-after 2020-01-01T00:00:00Z expired-storekit
+                  rcpt ca init --shape jws testca-jws
                 """
         )
 
         @Argument(help: ArgumentHelp("The directory to write the CA into (created if needed).", valueName: "dir"))
         var directory: String
 
-        @Option(help: "apple (root, intermediate, leaf) or storekit (one self-signed certificate).")
+        @Option(help: "apple (root, intermediate, leaf), storekit (one self-signed certificate) or jws (Apple's EC JWS chain).")
         var shape: Shape = .apple
 
         @Option(name: .customLong("not-before"), help: "Start of validity, RFC 3339.")
@@ -74,10 +86,11 @@ struct CertificateAuthority: ParsableCommand {
                 let end = (try? ReceiptDate.parse(notAfter).get())?.secondsSinceEpoch ?? 0
                 do throws(CryptoError) {
                     let authority = try TestCertificateAuthority.generate(
-                        shape: shape == .apple ? .apple : .storeKit, notBefore: start, notAfter: end, keyBits: keyBits)
+                        shape: shape.authorityShape, notBefore: start, notAfter: end, keyBits: keyBits)
                     try CertificateAuthorityFiles.write(authority, to: directory, force: force)
                     let foreign = try TestCertificateAuthority.generate(
-                        shape: .apple, notBefore: start, notAfter: end, keyBits: keyBits, label: "rcpt foreign")
+                        shape: shape == .jws ? .jws : .apple, notBefore: start, notAfter: end, keyBits: keyBits,
+                        label: "rcpt foreign")
                     try CertificateAuthorityFiles.write(
                         foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder, force: force)
                 } catch {
