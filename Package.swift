@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "ReceiptDiff",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptJSON", "ReceiptVerifyReceipt"]
+                           "ReceiptValidation", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS"]
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),

@@ -14,6 +14,9 @@ public enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
     case receipt
     /// A verifyReceipt response body against another, or against a receipt's `--format verifyreceipt` form.
     case response
+    /// Apple's JWS: each token's header, payload claims and nested tokens (x5c under certificates, verdicts under
+    /// verification).
+    case jws
 
     private var rank: Int { DiffLayer.allCases.firstIndex(of: self) ?? 0 }
 

@@ -41,6 +41,10 @@ struct Diff: ParsableCommand {
             by transaction_id. request_date* and the server's state (latest_receipt_info, latest_receipt, \
             pending_renewal_info) are not compared.
 
+            Two JWS (tokens, notifications, API responses) are compared token by token: header members, x5c \
+            certificates, payload claims (jws.payload.data.bundleId), verdicts, and nested tokens under \
+            jws.nested[path]; the signature octets are encoding-level.
+
             Exit codes: 0 equal under the chosen options, 1 different, 2 unreadable input (the message says A: or \
             B:) or usage error. A malformed receipt is diffed as far as it could be read, and where reading stopped \
             is shown.
@@ -49,6 +53,7 @@ struct Diff: ParsableCommand {
               rcpt diff old.receipt new.receipt
               rcpt diff --only receipt --ignore receipt_creation_date a.receipt b.receipt
               rcpt diff apple-response.json customer.receipt
+              rcpt diff transaction-before.jws transaction-after.jws
             """
     )
 
@@ -60,6 +65,19 @@ struct Diff: ParsableCommand {
             let inspectionOptions = try options.reading.inspectionOptions()
             let bytesA = try options.readInput(options.fileA, side: "A")
             let bytesB = try options.readInput(options.fileB, side: "B")
+            let jwsA = options.reading.readsAsJWS(bytesA)
+            let jwsB = options.reading.readsAsJWS(bytesB)
+            if jwsA || jwsB {
+                guard jwsA && jwsB else {
+                    throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")
+                }
+                let jwsOptions = try options.reading.jwsOptions()
+                let result = JWSComparison.compare(
+                    JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: JWSInspector.inspect(bytesA, options: jwsOptions)),
+                    JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: JWSInspector.inspect(bytesB, options: jwsOptions)),
+                    options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
+                return render(result)
+            }
             let responseA = VerifyReceiptResponse.readBody(bytesA)
             let responseB = VerifyReceiptResponse.readBody(bytesB)
             if responseA != nil || responseB != nil {
