@@ -272,6 +272,12 @@ extension FindingCode {
         "jws-key-not-p256", .error, .signature, "the signing certificate's key is not an EC P-256 key, as ES256 needs")
     public static let jwsX5cMissing = FindingCode(
         "jws-x5c-missing", .error, .chain, "the header has no x5c certificate chain to verify the signature with")
+    public static let jwsX5cLength = FindingCode(
+        "jws-x5c-length", .error, .chain,
+        "x5c does not hold exactly leaf, intermediate and root, as Apple's chains do (Apple's libraries refuse others)")
+    public static let jwsClaimType = FindingCode(
+        "jws-claim-type", .error, .payload,
+        "a claim Apple defines has another JSON type (a transactionId as a number, a quantity as a string …)")
     public static let jwsNestedSignerDiffers = FindingCode(
         "jws-nested-signer-differs", .warning, .chain,
         "a nested JWS is signed by another certificate than the token that carries it")
@@ -308,7 +314,7 @@ extension FindingCode {
         .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berNonMinimalInteger, .berUnsortedSet,
         .jwsBase64urlPadding, .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jsonDuplicateKey, .jsonUnsafeInteger,
         .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
-        .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsNestedSignerDiffers, .jwsSignedDateMissing,
+        .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsNestedSignerDiffers, .jwsSignedDateMissing,
         .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
     ]
 }

@@ -64,6 +64,7 @@ public enum JWSReader {
         }
         if let payload = token.payload, let start = token.ranges[.payload]?.lowerBound {
             token.findings += jsonFindings(payload, part: .payload, start: start)
+            token.findings += AppleClaims.typeFindings(payload) { start + Base64URL.textOffset(ofDecodedByte: $0) }
             if depth < maximumNesting { token.nested = nestedTokens(in: payload, depth: depth + 1) }
         }
         return .success(token)

@@ -200,6 +200,12 @@ public enum JWSInspector {
                 findings.append(Finding(.chainInvalid, at: signerOffset,
                                         "the x5c chain does not reach a trusted root at \(ReceiptDate.format(epochSeconds: evaluatedAt)): \(reason)\(advice)"))
             } else {
+                // Apple's chains are exactly leaf, intermediate, root; its libraries refuse any other length. A
+                // self-signed (Xcode) signer is judged by the signing policy below.
+                if verified.certificates.count > 1 && certificates.count != 3 {
+                    findings.append(Finding(.jwsX5cLength, at: headerStart,
+                                            "x5c holds \(certificates.count) certificates; Apple's holds leaf, WWDR intermediate and root"))
+                }
                 let builtIn = options.anchors.builtInFingerprints
                 findings += SigningPolicy.check(
                     path: verified.certificates, environment: environment(token),
