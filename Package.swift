@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "ReceiptMutation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning", "ReceiptSuite"]
+                           "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS"]
         ),
         .target(
             name: "ReceiptDiff",

@@ -2,6 +2,7 @@ import ReceiptJSON
 import ArgumentParser
 import Foundation
 import ReceiptCrypto
+import ReceiptJWS
 import ReceiptMutation
 import ReceiptSuite
 import ReceiptRendering
@@ -22,6 +23,7 @@ struct Mutate: ParsableCommand {
               rcpt mutate --list
               rcpt mutate real.receipt --mutation foreign-ca --ca testca -o foreign.receipt
               rcpt mutate real.receipt --all --ca testca --out-dir suite
+              rcpt ca init --shape jws testca-jws && rcpt mutate transaction.jws --all --ca testca-jws --out-dir jws-suite
             """
     )
 
@@ -64,7 +66,7 @@ struct Mutate: ParsableCommand {
         guard file != nil else { throw ValidationError("give a receipt file, or --list") }
         guard ca != nil else { throw ValidationError("--ca DIR is required (make one with `rcpt ca init DIR`)") }
         guard (mutation != nil) != all else { throw ValidationError("give exactly one of --mutation NAME and --all") }
-        if let mutation, MutationCatalogue.named(mutation) == nil {
+        if let mutation, MutationCatalogue.named(mutation) == nil, JWSMutationCatalogue.named(mutation) == nil {
             throw ValidationError("no mutation named '\(mutation)'; `rcpt mutate --list` shows them")
         }
         if mutation != nil, output == nil { throw ValidationError("--mutation needs -o FILE") }
@@ -89,6 +91,7 @@ struct Mutate: ParsableCommand {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
             if let output { try refuseToOverwrite(input: file, output: output) }
+            if JWSInput.looksLikeJWS(input) { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
             do throws(MutationError) {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
                     let bytes = try chosen.apply(to: input, kit: kit, seed: seed)
@@ -110,6 +113,32 @@ struct Mutate: ParsableCommand {
             }
             return 0
         }
+    }
+
+    /// A JWS input: the JWS catalogue, re-signed with a jws-shaped CA.
+    func mutateJWS(_ input: [UInt8], file: String, kit: MutationKit, ca: String) throws -> Int32 {
+        do throws(MutationError) {
+            if let name = mutation, let output {
+                guard let chosen = JWSMutationCatalogue.named(name) else {
+                    throw MutationError("not-a-jws-mutation", "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
+                }
+                let bytes = try chosen.apply(to: input, kit: kit)
+                guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                    throw MutationError("write-failed", "cannot write \(output)")
+                }
+                Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
+            } else if let outDirectory {
+                let manifest = try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,
+                                                          to: outDirectory, force: force, rcpt: Console.executablePath)
+                Console.error("wrote \(manifest.mutations.count) JWS and manifest.json to \(outDirectory)"
+                              + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
+                                 + manifest.skipped.keys.sorted().joined(separator: ", ")))
+                Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(outDirectory)))")
+            }
+        } catch {
+            throw CommandFailure.unreadable(error.message)
+        }
+        return 0
     }
 
     func refuseToOverwrite(input: String, output: String) throws {
@@ -136,7 +165,13 @@ enum MutationListing {
                 out += "      \(mutation.summary) (layer: \(mutation.layer))\n"
             }
         }
-        return out + "\n\(MutationCatalogue.all.count) mutations\n"
+        out += "jws (\(JWSMutationCatalogue.all.count), for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`)\n"
+        for mutation in JWSMutationCatalogue.all {
+            let finding = mutation.finding.map { " [\($0)]" } ?? ""
+            out += "  \(mutation.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(mutation.expected.rawValue)\(finding)\n"
+            out += "      \(mutation.summary) (layer: \(mutation.layer))\n"
+        }
+        return out + "\n\(MutationCatalogue.all.count) receipt mutations, \(JWSMutationCatalogue.all.count) JWS mutations\n"
     }
 
     static func json() -> [UInt8] {
@@ -149,6 +184,17 @@ enum MutationListing {
                     json.object { json in
                         json.member("name", mutation.name)
                         json.member("group", mutation.group.rawValue)
+                        json.member("layer", mutation.layer)
+                        json.member("description", mutation.summary)
+                        json.member("expected", mutation.expected.rawValue)
+                        json.member("finding", mutation.finding)
+                        json.member("signatureValid", mutation.signatureValid)
+                    }
+                }
+                for mutation in JWSMutationCatalogue.all {
+                    json.object { json in
+                        json.member("name", mutation.name)
+                        json.member("group", "jws")
                         json.member("layer", mutation.layer)
                         json.member("description", mutation.summary)
                         json.member("expected", mutation.expected.rawValue)

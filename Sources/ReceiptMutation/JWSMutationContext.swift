@@ -1,0 +1,143 @@
+import ReceiptCrypto
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptSigning
+
+/// What every JWS mutation starts from: the input token's payload with the JWS it carries re-signed by the
+/// TEST-ONLY CA (so the baseline is valid under `--root`), Apple's header shape with the test chain in x5c, the
+/// signers of the test CA and of the foreign one, and the edits mutations make to JSON text.
+public struct JWSMutationContext: Sendable {
+    /// The baseline header: `{"alg":"ES256","x5c":[leaf, intermediate, root]}`.
+    public let header: [UInt8]
+    /// The baseline payload: the input's, its nested JWS re-signed.
+    public let payload: [UInt8]
+    public let signer: JWSSigner
+    public let foreign: JWSSigner
+    public let authority: TestCertificateAuthority
+
+    /// The baseline of `input` (a compact JWS, a notification body or an API response: its first token).
+    public static func baseline(of input: [UInt8], kit: MutationKit) throws(MutationError) -> JWSMutationContext {
+        guard kit.authority.leaf.keyAlgorithm == .ec, kit.foreign.leaf.keyAlgorithm == .ec else {
+            throw MutationError("ca-not-jws", "a JWS is re-signed with an EC chain: make the CA with `rcpt ca init --shape jws`")
+        }
+        let token: JWSToken
+        switch JWSInput.read(input) {
+        case .failure(let error): throw MutationError("unreadable-input", error.message)
+        case .success(let read):
+            guard let first = read.tokens.first else { throw MutationError("unreadable-input", "no JWS in the input") }
+            token = first.token
+        }
+        let signer = JWSSigner(authority: kit.authority)
+        let payload: [UInt8]
+        do {
+            payload = try resigningNested(token.payloadBytes, signer: signer, depth: 0)
+        } catch {
+            throw MutationError("signing-failed", error.message)
+        }
+        return JWSMutationContext(header: signer.header(), payload: payload, signer: signer,
+                                  foreign: JWSSigner(authority: kit.foreign), authority: kit.authority)
+    }
+
+    /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth.
+    static func resigningNested(_ payload: [UInt8], signer: JWSSigner, depth: Int) throws(CryptoError) -> [UInt8] {
+        guard depth < JWSReader.maximumNesting, let document = try? JSONDocument.read(payload) else { return payload }
+        var result = payload
+        for entry in document.nodes.reversed() where entry.kind == .string {
+            let range = entry.start + 1..<entry.end - 1
+            let text = Array(payload[range])
+            guard JWSReader.looksLikeCompactJWS(text), case .success(let nested) = JWSReader.read(text[...]) else {
+                continue
+            }
+            let inner = try resigningNested(nested.payloadBytes, signer: signer, depth: depth + 1)
+            result.replaceSubrange(range, with: Array(try signer.sign(payload: inner).utf8))
+        }
+        return result
+    }
+
+    // MARK: - Tokens
+
+    /// A token of `header` and `payload` (the baseline's by default) signed by `signer` (the test CA's).
+    public func signed(header: [UInt8]? = nil, payload: [UInt8]? = nil, by signer: JWSSigner? = nil)
+        throws(CryptoError) -> String
+    {
+        try (signer ?? self.signer).sign(payload: payload ?? self.payload, header: header ?? self.header)
+    }
+
+    /// The header of `signer`'s chain with `members` (JSON text such as `"kid":"x"`) added at the end.
+    public func header(adding members: String, chain: [Certificate]? = nil) -> [UInt8] {
+        var base = chain.map { JWSSigner(key: signer.key, chain: $0).header() } ?? header
+        guard !members.isEmpty, base.last == UInt8(ascii: "}") else { return base }
+        base.removeLast()
+        return base + Array(",\(members)}".utf8)
+    }
+
+    /// The three parts of a compact token.
+    public static func parts(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+
+    // MARK: - JSON edits
+
+    /// The object a claim lives in: the payload's top level, or a notification's `data` when it is there.
+    static func claimObject(_ document: JSONDocument, _ name: String) -> Int {
+        if document.member(name, of: document.root) != nil { return document.root }
+        if let data = document.member("data", of: document.root), document.nodes[data].kind == .object,
+           document.member(name, of: data) != nil {
+            return data
+        }
+        return document.root
+    }
+
+    /// `json` with the value of claim `name` replaced by the JSON text `value` (added when absent).
+    public static func setting(_ name: String, to value: String, in json: [UInt8]) -> [UInt8] {
+        guard let document = try? JSONDocument.read(json) else { return json }
+        let object = claimObject(document, name)
+        if let node = document.member(name, of: object) {
+            var result = json
+            result.replaceSubrange(document.nodes[node].start..<document.nodes[node].end, with: Array(value.utf8))
+            return result
+        }
+        return appending(name, value, to: object, in: document)
+    }
+
+    /// `json` with a second member `name` (JSON text `value`) after the others of the claim's object.
+    public static func duplicating(_ name: String, as value: String, in json: [UInt8]) -> [UInt8] {
+        guard let document = try? JSONDocument.read(json) else { return json }
+        return appending(name, value, to: claimObject(document, name), in: document)
+    }
+
+    /// `json` without the member `name` (wherever the claim lives).
+    public static func removing(_ name: String, from json: [UInt8]) -> [UInt8] {
+        guard let document = try? JSONDocument.read(json) else { return json }
+        let object = claimObject(document, name)
+        guard let node = document.member(name, of: object), let key = document.nodes[node].keyRange else { return json }
+        var start = key.lowerBound - 1
+        var end = document.nodes[node].end
+        // Take the comma after it, or else the one before it.
+        var after = end
+        while after < json.count, [0x20, 0x0A, 0x0D, 0x09].contains(json[after]) { after += 1 }
+        if after < json.count, json[after] == UInt8(ascii: ",") {
+            end = after + 1
+        } else {
+            var before = start - 1
+            while before > 0, [0x20, 0x0A, 0x0D, 0x09].contains(json[before]) { before -= 1 }
+            if before >= 0, json[before] == UInt8(ascii: ",") { start = before }
+        }
+        var result = json
+        result.removeSubrange(start..<end)
+        return result
+    }
+
+    static func appending(_ name: String, _ value: String, to object: Int, in document: JSONDocument) -> [UInt8] {
+        var result = document.bytes
+        let close = document.nodes[object].end - 1
+        let separator = document.children(of: object).isEmpty ? "" : ","
+        result.insert(contentsOf: Array("\(separator)\"\(name)\":\(value)".utf8), at: close)
+        return result
+    }
+
+    /// A claim's value as JSON text (`"com.example"`, `1717243200000`), when present.
+    public static func value(of name: String, in json: [UInt8]) -> String? {
+        guard let document = try? JSONDocument.read(json) else { return nil }
+        let object = claimObject(document, name)
+        return document.member(name, of: object).map { document.text($0) }
+    }
+}
