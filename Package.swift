@@ -112,6 +112,7 @@ let package = Package(
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptMutation", "ReceiptRendering", "ReceiptSuite", "ReceiptConformance", "ReceiptTestSupport",
+                "ReceiptJWS",
             ]
         ),
         .testTarget(

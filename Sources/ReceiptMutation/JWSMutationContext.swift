@@ -98,9 +98,11 @@ public struct JWSMutationContext: Sendable {
         return appending(name, value, to: object, in: document)
     }
 
-    /// `json` with a second member `name` (JSON text `value`) after the others of the claim's object.
-    public static func duplicating(_ name: String, as value: String, in json: [UInt8]) -> [UInt8] {
-        guard let document = try? JSONDocument.read(json) else { return json }
+    /// `json` with a second member `name` (JSON text `value`) after the others of the claim's object; not
+    /// applicable to a payload without the claim.
+    public static func duplicating(_ name: String, as value: String, in json: [UInt8]) throws(MutationError) -> [UInt8] {
+        guard let document = try? JSONDocument.read(json), document.member(name, of: claimObject(document, name)) != nil
+        else { throw MutationError("not-applicable", "the payload has no \(name) to duplicate") }
         return appending(name, value, to: claimObject(document, name), in: document)
     }
 

@@ -199,8 +199,8 @@ public enum JWSMutationCatalogue {
                     "only the leaf in x5c") { context in
             try context.signed(header: JWSSigner(key: context.signer.key, chain: [context.signer.chain[0]]).header())
         },
-        JWSMutation("x5c-reordered", layer: "chain", .reject, finding: "signature-invalid",
-                    "x5c root first, leaf last") { context in
+        JWSMutation("x5c-reordered", layer: "chain", .reject, finding: "jws-key-not-p256", signatureValid: false,
+                    "x5c root first, leaf last: the first certificate is the signer, and the root did not sign") { context in
             try context.signed(header: JWSSigner(key: context.signer.key, chain: context.signer.chain.reversed()).header())
         },
         JWSMutation("x5c-extra-certificate", layer: "chain", .reject, finding: "jws-x5c-length",
@@ -210,7 +210,7 @@ public enum JWSMutationCatalogue {
         },
         JWSMutation("x5c-foreign-chain", layer: "chain", .reject, finding: "chain-invalid",
                     "signed by the foreign CA, its own chain in x5c") { context in
-            try context.signed(by: context.foreign)
+            try context.signed(header: context.foreign.header(), by: context.foreign)
         },
         JWSMutation("leaf-marker-missing", layer: "chain", .reject, finding: "leaf-marker-missing",
                     "a leaf without Apple's receipt-signing marker, issued by the genuine intermediate") { context in

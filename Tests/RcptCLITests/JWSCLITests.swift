@@ -1,0 +1,121 @@
+import Foundation
+import ReceiptTestSupport
+import Testing
+
+/// JWS on the command line: dump, verify, diff, build and mutate as a user runs them, and a JWS conformance run that
+/// catches a naive validator.
+@Suite("JWS on the command line")
+struct JWSCLITests {
+    static let transaction = "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws"
+    static let notification = "Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws"
+
+    /// A TEST-ONLY jws CA and a suite of every JWS mutation of a real transaction, made once.
+    static let workspace: URL? = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-jws-\(UUID().uuidString)")
+        let ca = directory.appendingPathComponent("ca").path
+        guard (try? CLI.run(["ca", "init", "--shape", "jws", ca]))?.status == 0,
+              (try? CLI.run(["mutate", transaction, "--all", "--ca", ca,
+                             "--out-dir", directory.appendingPathComponent("suite").path]))?.status == 0
+        else { return nil }
+        return directory
+    }()
+
+    static func object(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func verifyExitCodesFollowTheVerdict() throws {
+        #expect(try CLI.run(["verify", Self.transaction]).status == 0)
+        #expect(try CLI.run(["verify", "--at", "now", Self.transaction]).status == 1)
+        #expect(try CLI.run(["verify", "--bundle-id", "com.example.other", Self.transaction]).status == 1)
+        #expect(try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", "--environment", "Sandbox",
+                             Self.transaction]).status == 0)
+        let unreadable = try CLI.run(["verify", "--input-format", "jws", "-"], stdin: Data("eyJhbGciOiJub25lIn0.e30".utf8))
+        #expect(unreadable.status == 2)
+        #expect(try CLI.run(["verify", "--input-format", "jws", "-"], stdin: Data()).status == 2)
+    }
+
+    @Test func aTokenPastedWithQuotesAndWhiteSpaceIsRead() throws {
+        let token = try String(contentsOf: Fixtures.url(Self.transaction), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try CLI.run(["verify", "-"], stdin: Data("  \"\(token)\"\n".utf8))
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func dumpJSONIsTheJWSVariantOfTheDumpSchema() throws {
+        let result = try CLI.run(["dump", "--format", "json", Self.notification])
+        #expect(result.status == 0)
+        let document = try Self.object(result.stdoutBytes)
+        #expect(document["schema"] as? String == "rcpt.dump/1")
+        #expect(document["kind"] as? String == "jws")
+        #expect(document["valid"] as? Bool == true)
+        let token = try #require((document["tokens"] as? [[String: Any]])?.first)
+        let header = try #require(token["header"] as? [String: Any])
+        #expect(header["alg"] as? String == "ES256")
+        #expect((header["x5c"] as? [[String: Any]])?.count == 3)
+        let claims = try #require((token["payload"] as? [String: Any])?["claims"] as? [[String: Any]])
+        let signedDate = try #require(claims.first { $0["path"] as? String == "signedDate" })
+        #expect(signedDate["type"] as? String == "number")
+        #expect(signedDate["utc"] as? String == "2023-06-28T08:38:32.560Z")
+        let nested = try #require(token["nested"] as? [[String: Any]])
+        #expect(nested.map { $0["path"] as? String } == ["data.signedTransactionInfo"])
+        #expect(nested.first?["valid"] as? Bool == true)
+    }
+
+    @Test func dumpTextShowsClaimsCertificatesAndNestedTokens() throws {
+        let result = try CLI.run(["dump", Self.notification])
+        #expect(result.status == 0)
+        for expected in ["Token  valid", "Apple markers leaf 1.2.840.113635.100.6.11.1", "data.bundleId",
+                         "\"com.jrjj.keysns\"", "= 2023-06-28T08:38:32.560Z", "Nested JWS at data.signedTransactionInfo",
+                         "the payload's signedDate"] {
+            #expect(result.stdout.contains(expected), "\(expected)")
+        }
+    }
+
+    @Test func diffOfTwoTransactionsNamesTheirClaims() throws {
+        let result = try CLI.run(["diff", "--format", "json", "--only", "jws", Self.transaction,
+                                  "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws"])
+        #expect(result.status == 1)
+        let changes = try #require(try Self.object(result.stdoutBytes)["changes"] as? [[String: Any]])
+        let paths = Set(changes.compactMap { $0["path"] as? String })
+        #expect(paths.contains("jws.payload.transactionId"))
+        #expect(try CLI.run(["diff", Self.transaction, Self.transaction]).status == 0)
+        #expect(try CLI.run(["diff", Self.transaction, "Corpus/receipts/\(Fixtures.sandboxReceipt)"]).status == 2)
+    }
+
+    @Test func buildSignsAPayloadThatVerifiesWithTheTestRoot() throws {
+        let workspace = try #require(Self.workspace)
+        let ca = workspace.appendingPathComponent("ca").path
+        let payload = #"{"transactionId":"1","bundleId":"com.example.app","signedDate":1717243200000,"environment":"Sandbox"}"#
+        let output = workspace.appendingPathComponent("built.jws").path
+        let built = try CLI.run(["build", "--jws", "-", "--ca", ca, "-o", output], stdin: Data(payload.utf8))
+        #expect(built.status == 0, "\(built)")
+        #expect(try CLI.run(["verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.app", output]).status == 0)
+        #expect(try CLI.run(["verify", output]).status == 1)  // not Apple's G3
+    }
+
+    @Test func rcptPassesItsOwnJWSConformanceRun() throws {
+        let workspace = try #require(Self.workspace)
+        let validator = "\(CLI.executable.path) verify --root \(workspace.appendingPathComponent("ca/root.pem").path) "
+            + "--bundle-id Com.VoiceRecording.Telephone {}"
+        let result = try CLI.run(["conformance", "--format", "json", "--validator", validator,
+                                  workspace.appendingPathComponent("suite").path])
+        #expect(result.status == 0, "\(result.stdout.suffix(600))")
+    }
+
+    @Test func catchesANaiveJWSValidator() throws {
+        let workspace = try #require(Self.workspace)
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/naive_jws.py").path
+        let result = try CLI.run(["conformance", "--format", "json", "--validator",
+                                  "python3 \(script) Com.VoiceRecording.Telephone {}",
+                                  workspace.appendingPathComponent("suite").path])
+        #expect(result.status == 1)
+        let report = try Self.object(result.stdoutBytes)
+        let acceptedBad = Set(((report["classes"] as? [String: Any])?["accepted-bad"] as? [String]) ?? [])
+        for name in ["alg-none", "x5c-foreign-chain", "leaf-marker-missing", "signed-date-in-future"] {
+            #expect(acceptedBad.contains(name), "\(name) not flagged: \(acceptedBad.sorted())")
+        }
+        #expect(!acceptedBad.contains("signature-bit-flip"))
+        #expect(!acceptedBad.contains("payload-changed-after-signing"))
+    }
+}

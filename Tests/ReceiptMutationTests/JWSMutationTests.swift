@@ -1,0 +1,109 @@
+import Foundation
+import ReceiptCrypto
+import ReceiptJWS
+import ReceiptMutation
+import ReceiptSigning
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+/// Every JWS mutation gets the verdict its catalogue entry promises from `rcpt verify`, for the finding it names, on
+/// a transaction and on a real Apple notification; and the OpenSSL CLI agrees on every raw signature verdict.
+@Suite("JWS mutations")
+struct JWSMutationTests {
+    static let kit: MutationKit? = {
+        guard let authority = try? TestCertificateAuthority.generate(
+                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws mutations"),
+              let foreign = try? TestCertificateAuthority.generate(
+                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws foreign")
+        else { return nil }
+        return MutationKit(authority: authority, foreign: foreign, deviceID: [])
+    }()
+
+    static let inputs = ["Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                         "Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws"]
+    static let names = JWSMutationCatalogue.all.map(\.name)
+
+    @Test func theCatalogueHasAtLeastThirtyNamedEntries() {
+        #expect(JWSMutationCatalogue.all.count >= 30)
+        #expect(Set(Self.names).count == Self.names.count)
+        #expect(JWSMutationCatalogue.all.contains { $0.expected == .accept && $0.name != "baseline" })
+    }
+
+    @Test(arguments: names)
+    func verifyGivesTheExpectedVerdictAndFinding(_ name: String) throws {
+        let kit = try #require(Self.kit)
+        let mutation = try #require(JWSMutationCatalogue.named(name))
+        for input in Self.inputs {
+            let source = Fixtures.bytes(input)
+            let context = try JWSMutationContext.baseline(of: source, kit: kit)
+            let bundle = JWSMutationContext.value(of: "bundleId", in: context.payload).map { String($0.dropFirst().dropLast()) }
+            let bytes: [UInt8]
+            do {
+                bytes = try mutation.apply(to: source, kit: kit)
+            } catch {
+                // A mutation of a claim the input does not carry (a transactionId in a notification) is skipped.
+                #expect(error.code == "not-applicable", "\(name) on \(input): \(error.message)")
+                continue
+            }
+            let options = JWSInspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
+                                               expectations: JWSExpectations(bundleID: bundle), now: 1_800_000_000)
+            let inspection = JWSInspector.inspect(bytes, options: options)
+            let valid = inspection.isValid
+            #expect(valid == (mutation.expected == .accept), "\(name) on \(input)")
+            if let finding = mutation.finding {
+                let codes = (inspection.readError.map { [$0.code] } ?? [])
+                    + inspection.tokens.flatMap { token in token.findings.map(\.code) }
+                #expect(codes.contains(finding), "\(name) on \(input): \(codes)")
+            }
+        }
+    }
+
+    /// For every mutation whose signature is a 64-octet r ‖ s, `openssl dgst -verify` with the x5c leaf's key
+    /// reaches the verdict rcpt reaches on the signature, and that verdict is the catalogue's `signatureValid`.
+    @Test(arguments: names)
+    func opensslAgreesOnTheSignature(_ name: String) throws {
+        let kit = try #require(Self.kit)
+        let mutation = try #require(JWSMutationCatalogue.named(name))
+        let bytes = try mutation.apply(to: Fixtures.bytes(Self.inputs[0]), kit: kit)
+        guard case .success(let input) = JWSInput.read(bytes), let token = input.tokens.first?.token else {
+            #expect(mutation.expected == .reject, "\(name) does not read")
+            return
+        }
+        let verification = JWSInspector.inspect(bytes, options: JWSInspectionOptions(
+            anchors: TrustAnchors([kit.authority.root]), time: .signed, now: 1_800_000_000)).tokens.first
+        let oursValid = verification?.signature == .valid
+        guard token.signature.count == 64, let der = ECDSASignature.der(fromRaw: token.signature),
+              let leaf = verification?.signer, token.algorithm == "ES256" else {
+            #expect(!oursValid || token.algorithm == "ES256", "\(name)")
+            return
+        }
+        let theirsValid = try Self.openssl(der: der, input: Array(token.signingInput), leaf: leaf)
+        #expect(oursValid == theirsValid, "\(name): rcpt \(oursValid), openssl \(theirsValid)")
+        if mutation.expected == .accept || mutation.signatureValid { #expect(theirsValid == mutation.signatureValid, "\(name)") }
+    }
+
+    static func openssl(der: [UInt8], input: [UInt8], leaf: Certificate) throws -> Bool {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-jws-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data(leaf.pemEncoded.utf8).write(to: scratch.appendingPathComponent("leaf.pem"))
+        try Data(der).write(to: scratch.appendingPathComponent("sig.der"))
+        try Data(input).write(to: scratch.appendingPathComponent("input"))
+        let key = try run(["x509", "-in", "leaf.pem", "-pubkey", "-noout", "-out", "key.pem"], in: scratch)
+        #expect(key == 0)
+        return try run(["dgst", "-sha256", "-verify", "key.pem", "-signature", "sig.der", "input"], in: scratch) == 0
+    }
+
+    static func run(_ arguments: [String], in directory: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
