@@ -11,7 +11,7 @@ ROOT=${SRC:+$SRC/rcpt}
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 OUT=${OUT:?set OUT to the folder the harnesses go to}
 SANITIZER=${SANITIZER:-address}
-HARNESSES="attributes in-app ber pkcs7 dump dates differential verify"
+HARNESSES="attributes in-app ber pkcs7 dump dates differential verify jws jws-verify"
 
 if command -v precompile_swift >/dev/null 2>&1; then
     . precompile_swift
@@ -41,6 +41,11 @@ rm -rf "$OUT/verify_keys"
 mkdir -p "$OUT/verify_keys/foreign"
 cp "$ROOT"/Corpus/fuzz/keys/*.pem "$ROOT"/Corpus/fuzz/keys/*.key "$ROOT"/Corpus/fuzz/keys/README.* "$OUT/verify_keys/"
 cp "$ROOT"/Corpus/fuzz/keys/foreign/*.pem "$ROOT"/Corpus/fuzz/keys/foreign/*.key "$OUT/verify_keys/foreign/"
+# TEST-ONLY too: the EC chain of Corpus/fuzz/keys-jws/ the jws-verify harness re-signs and verifies with.
+rm -rf "$OUT/jws_keys"
+mkdir -p "$OUT/jws_keys/foreign"
+cp "$ROOT"/Corpus/fuzz/keys-jws/*.pem "$ROOT"/Corpus/fuzz/keys-jws/*.key "$ROOT"/Corpus/fuzz/keys-jws/README.* "$OUT/jws_keys/"
+cp "$ROOT"/Corpus/fuzz/keys-jws/foreign/*.pem "$ROOT"/Corpus/fuzz/keys-jws/foreign/*.key "$OUT/jws_keys/foreign/"
 for library in libssl.so.3 libcrypto.so.3; do
     path=$(ldd "$OUT/dump" | awk -v name="$library" '$1 == name { print $3 }')
     [ -n "$path" ] && cp -L "$path" "$OUT/lib/"

@@ -25,6 +25,8 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("dates", [parsing]),
     ("differential", ["FuzzModelSupport", parsing, inspection, swiftASN1]),
     ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    ("jws", [parsing]),
+    ("jws-verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("baseline-attributes", [swiftASN1]),
     ("baseline-ber", [swiftASN1]),
 ]

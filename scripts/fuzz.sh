@@ -19,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify)
+HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify jws jws-verify)
 BASELINES=(baseline-attributes baseline-ber)
 WORK=${FUZZ_WORK:-$ROOT/Fuzz/.build-work}
 TIMEOUT_SECONDS=1

@@ -43,6 +43,26 @@ public enum FuzzKeys {
         return nil
     }
 
+    /// The environment variable naming the JWS keys folder (an EC chain shaped like Apple's JWS chain).
+    public static let jwsEnvironmentVariable = "RCPT_FUZZ_JWS_KEYS"
+    /// The folder beside a harness binary that `.clusterfuzzlite/build.sh` ships the JWS keys in.
+    public static let jwsBesideBinary = "jws_keys"
+    /// The JWS keys folder inside the repository.
+    public static let jwsInRepository = "Corpus/fuzz/keys-jws"
+
+    /// Where the JWS keys are, looked for as `locate` looks for the receipt keys.
+    public static func locateJWS(executable: String? = executablePath()) -> String? {
+        let manager = FileManager.default
+        if let named = ProcessInfo.processInfo.environment[jwsEnvironmentVariable], !named.isEmpty {
+            return manager.fileExists(atPath: named + "/root.pem") ? named : nil
+        }
+        guard let receiptKeys = locate(executable: executable) else { return nil }
+        let base = URL(fileURLWithPath: receiptKeys).deletingLastPathComponent()
+        let candidate = receiptKeys.hasSuffix(besideBinary) ? base.appendingPathComponent(jwsBesideBinary).path
+            : base.appendingPathComponent("keys-jws").path
+        return manager.fileExists(atPath: candidate + "/root.pem") ? candidate : nil
+    }
+
     /// The running executable's resolved path (Linux `/proc/self/exe`, else `argv[0]`).
     public static func executablePath() -> String? {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSigningSupport
 import ReceiptASN1
+import ReceiptJWS
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -66,7 +67,32 @@ enum Dictionaries {
         return [
             ("attributes", attributes), ("in-app", inApp), ("ber", ber), ("pkcs7", pkcs7), ("dump", dump),
             ("dates", dateTokens()), ("differential", differential), ("verify", verify),
+            ("jws", jwsTokens()), ("jws-verify", jwsTokens()),
         ]
+    }
+
+    /// JOSE and JSON: header members and algorithms, Apple's claim names (`AppleClaims`), JSON's structural
+    /// tokens and escapes, base64url's alphabet edges and the `eyJ` that starts every encoded object.
+    static func jwsTokens() -> FuzzDictionary {
+        var dictionary = FuzzDictionary()
+        for member in ["alg", "x5c", "kid", "typ", "crit", "jku", "x5u", "jwk", "cty", "zip", "enc"] {
+            dictionary.add("header_\(member)", Array("\"\(member)\":".utf8))
+        }
+        for alg in ["ES256", "none", "HS256", "RS256", "ES384", "PS256"] {
+            dictionary.add("alg_\(alg)", Array("\"\(alg)\"".utf8))
+        }
+        for claim in AppleClaims.strings.union(AppleClaims.numbers).union(AppleClaims.booleans).sorted() {
+            dictionary.add("claim_\(claim)", Array("\"\(claim)\":".utf8))
+        }
+        for (name, token) in [("true", "true"), ("false", "false"), ("null", "null"), ("big", "9007199254740993"),
+                              ("exponent", "1e400"), ("negative_zero", "-0"), ("fraction", ".485"),
+                              ("escape_u", "\\u0000"), ("surrogate", "\\ud800"), ("open", "{\""), ("close", "\"}"),
+                              ("array", "[]"), ("comma", "\",\""), ("jws_start", "eyJ"), ("dot", "."), ("pad", "=="),
+                              ("plus", "+"), ("slash", "/"), ("dash", "-"), ("underscore", "_"),
+                              ("sandbox", "\"Sandbox\""), ("production", "\"Production\""), ("xcode", "\"Xcode\"")] {
+            dictionary.add(name, Array(token.utf8))
+        }
+        return dictionary
     }
 
     static func encoded(_ body: (inout ASN1Writer) -> Void) -> [UInt8] {

@@ -18,6 +18,8 @@ enum Harnesses {
         ("dates", 128),
         ("differential", 10240),
         ("verify", 10240),
+        ("jws", 24576),
+        ("jws-verify", 24576),
     ]
 
     static func maxLen(_ harness: String) -> Int { maximumLength.first { $0.name == harness }?.maxLen ?? 4096 }
