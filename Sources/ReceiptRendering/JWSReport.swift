@@ -233,8 +233,7 @@ public enum JWSReport {
         out += indent + style.bold("  Signature") + "  \(token.signature.count) octets, \(signatureEncoding(token))"
             + (token.signature.count == 64 && ECDSASignature.isHighS(token.signature) ? ", high S" : "") + "\n"
         if let chain = verification.chain { out += renderer.verification(chain).split(separator: "\n").map { indent + $0 + "\n" }.joined() }
-        let findings = verification.findings.filter { verbose || $0.severity != .info || true }
-        out += renderer.findings(findings).split(separator: "\n", omittingEmptySubsequences: false)
+        out += renderer.findings(verification.findings).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
         for child in verification.nested {
             out += tokenText(child, style: style, verbose: verbose, indent: indent + "    ")
@@ -259,8 +258,8 @@ public enum JWSReport {
             case .true: value = "true"
             case .false: value = "false"
             case .null: value = "null"
-            case .object: value = style.dim("object, \(document.children(of: node).count) members")
-            case .array: value = style.dim("array, \(document.children(of: node).count) elements")
+            case .object: value = style.dim("\(document.children(of: node).count) members")
+            case .array: value = style.dim("\(document.children(of: node).count) elements")
             }
             if paths[node].hasPrefix("x5c[") { continue }
             out += indent + TextLayout.rightPad(TextLayout.safe(paths[node]), 34) + " "
