@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
-        .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON"]),
+        .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON", "ReceiptModel"]),
         .testTarget(
             name: "ReceiptJWSTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",

@@ -1,3 +1,4 @@
+import ReceiptModel
 import Testing
 @testable import ReceiptJSON
 
@@ -107,7 +108,7 @@ struct JSONDocumentTests {
 
     /// Random bytes and random mutations of a document never crash or hang the reader.
     @Test func randomInputNeverCrashes() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let seed = Array(#"{"a":[1,2,{"b":"c\u0041"}],"d":-0.5e1,"e":[true,false,null]}"#.utf8)
         var readCount = 0
         for round in 0..<20_000 {
@@ -132,18 +133,5 @@ struct JSONDocumentTests {
             }
         }
         #expect(readCount > 0)
-    }
-}
-
-/// A small deterministic generator for test inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptTestSupport
+import ReceiptValidation
+import ReceiptModel
+import Testing
+
+/// Bombs in the JSON and in the nesting: bounded work, an error or a finding, never a crash, a hang or recursion
+/// without a bound.
+@Suite("Hostile JWS")
+struct JWSHostileTests {
+    static func b64(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
+
+    @Test func aDeepPayloadStopsAtTheJSONDepthLimit() throws {
+        let payload = String(repeating: "[", count: 200_000)
+        let token = Self.b64(#"{"alg":"ES256"}"#) + "." + Self.b64(payload) + "."
+        guard case .failure(let error) = JWSReader.read(Array(token.utf8)[...]) else {
+            Issue.record("a 200 000-deep payload was read")
+            return
+        }
+        #expect(error.code == "jws-payload-not-json")
+        #expect(error.message.contains("nesting deeper than the limit of 128 levels"))
+    }
+
+    @Test func tokensNestedInTokensStopAtTheNestingLimit() throws {
+        let signer = try JWSFixtures.signer()
+        var token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        for level in 0..<8 {
+            token = try signer.sign(payload: Array(#"{"level":\#(level),"signedTransactionInfo":"\#(token)","signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        }
+        let inspection = JWSFixtures.inspect(token)
+        var depth = 0
+        var current = inspection.tokens.first
+        while let next = current?.nested.first {
+            depth += 1
+            current = next
+        }
+        #expect(depth == JWSReader.maximumNesting)
+        #expect(inspection.isValid)  // the innermost tokens are strings beyond the limit, not verified and not refused
+    }
+
+    @Test func manyNestedTokensAreBounded() throws {
+        let signer = try JWSFixtures.signer()
+        let inner = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let list = Array(repeating: "\"\(inner)\"", count: 200).joined(separator: ",")
+        let outer = try signer.sign(payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        let token = try #require(JWSFixtures.inspect(outer).tokens.first)
+        #expect(token.nested.count == JWSReader.maximumNestedPerPayload)
+        // An API response body with the same list: bounded too.
+        guard case .success(let body) = JWSInput.read(Array(#"{"signedTransactions":[\#(list)]}"#.utf8)) else {
+            Issue.record("the body does not read")
+            return
+        }
+        #expect(body.tokens.count == JWSReader.maximumNestedPerPayload)
+    }
+
+    @Test func wideAndLongPayloadsAreRead() throws {
+        let signer = try JWSFixtures.signer()
+        let members = (0..<50_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let wide = try signer.sign(payload: Array(#"{\#(members),"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        #expect(JWSFixtures.inspect(wide).isValid)
+        let long = String(repeating: "a", count: 4_000_000)
+        let text = try signer.sign(payload: Array(#"{"note":"\#(long)","signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        #expect(JWSFixtures.inspect(text).isValid)
+    }
+
+    @Test func manyDuplicateNamesAreReportedOncePerCopy() throws {
+        let members = (0..<1000).map { _ in #""bundleId":"x""# }.joined(separator: ",")
+        guard case .success(let token) = JWSReader.read(Array((Self.b64(#"{"alg":"ES256"}"#) + "." + Self.b64("{\(members)}") + ".").utf8)[...])
+        else {
+            Issue.record("not read")
+            return
+        }
+        #expect(token.findings.filter { $0.code == "json-duplicate-key" }.count == 999)
+    }
+
+    /// Every regression input of the fuzzers, and random bytes, through the JWS reader and inspector.
+    @Test func regressionInputsAndRandomBytesNeverCrash() throws {
+        let directory = Fixtures.url("Corpus/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix(".md") }
+        var inputs = names.map { Fixtures.bytes("Corpus/regressions/\($0)") }
+        var random = SplitMix64(seed: 7)
+        for length in [0, 1, 3, 5, 64, 700] {
+            inputs.append((0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            inputs.append(Array("eyJ".utf8) + (0..<length).map { _ in Array("eyJhbGciOiJFUzI1NiJ9._-=+/.".utf8)[Int(random.next() % 27)] })
+        }
+        for input in inputs {
+            _ = JWSInput.read(input)
+            _ = JWSFixtures.inspect(String(decoding: input, as: UTF8.self))
+        }
+        #expect(!inputs.isEmpty)
+    }
+}
