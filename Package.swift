@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "ReceiptDiagnostics"),
         .target(name: "ReceiptASN1"),
         .target(name: "ReceiptJSON", dependencies: ["ReceiptASN1"]),
-        .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
+        .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),

@@ -8,14 +8,7 @@ public enum JWSMutationSuite {
     public static func write(input: [UInt8], inputName: String, kit: MutationKit, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw MutationError("write-failed", "cannot create \(directory): \(error.localizedDescription)")
-        }
-        if !force, manager.fileExists(atPath: directory + "/manifest.json") {
-            throw MutationError("suite-exists", "\(directory) already holds a suite; use --force to replace it")
-        }
+        try MutationSuite.prepare(directory, force: force)
         let context = try JWSMutationContext.baseline(of: input, kit: kit)
         let bundleID = JWSMutationContext.value(of: "bundleId", in: context.payload)
             .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
@@ -45,11 +38,7 @@ public enum JWSMutationSuite {
                                                     signatureValid: mutation.signatureValid,
                                                     concern: mutation.concern.rawValue))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(manifest),
-              manager.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
-        else { throw MutationError("write-failed", "cannot write \(directory)/manifest.json") }
+        try MutationSuite.writeManifest(manifest, to: directory)
         return manifest
     }
 }

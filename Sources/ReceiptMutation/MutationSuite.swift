@@ -10,14 +10,7 @@ public enum MutationSuite {
     public static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw MutationError("write-failed", "cannot create \(directory): \(error.localizedDescription)")
-        }
-        if !force, manager.fileExists(atPath: directory + "/manifest.json") {
-            throw MutationError("suite-exists", "\(directory) already holds a suite; use --force to replace it")
-        }
+        try prepare(directory, force: force)
         let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
         let receipt = Receipt.read(baseline)
         var bundleID: String?
@@ -54,11 +47,28 @@ public enum MutationSuite {
                                                     signatureValid: mutation.signatureValid,
                                                     concern: mutation.concern.rawValue))
         }
+        try writeManifest(manifest, to: directory)
+        return manifest
+    }
+
+    /// Creates `directory`, refusing one that holds a suite already unless `force`.
+    static func prepare(_ directory: String, force: Bool) throws(MutationError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw MutationError("write-failed", "cannot create \(directory): \(error.localizedDescription)")
+        }
+        if !force, FileManager.default.fileExists(atPath: directory + "/manifest.json") {
+            throw MutationError("suite-exists", "\(directory) already holds a suite; use --force to replace it")
+        }
+    }
+
+    /// Writes `manifest.json` (sorted keys, pretty) into `directory`.
+    static func writeManifest(_ manifest: Manifest, to directory: String) throws(MutationError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(manifest),
-              manager.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
+              FileManager.default.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
         else { throw MutationError("write-failed", "cannot write \(directory)/manifest.json") }
-        return manifest
     }
 }

@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptCrypto
 import ReceiptJWS
 
@@ -20,7 +21,8 @@ public struct JWSSigner: Sendable {
 
     /// `{"alg":"ES256","x5c":[…]}`: Apple's header members, in Apple's order.
     public func header() -> [UInt8] {
-        let certificates = chain.map { "\"" + Base64Text.encode($0.derEncoded) + "\"" }.joined(separator: ",")
+        let certificates = chain.map { "\"" + Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) + "\"" }
+            .joined(separator: ",")
         return Array("{\"alg\":\"ES256\",\"x5c\":[\(certificates)]}".utf8)
     }
 
@@ -38,14 +40,5 @@ public struct JWSSigner: Sendable {
             throw CryptoError(code: "signing-failed", message: "the key did not give an ECDSA P-256 signature")
         }
         return raw
-    }
-}
-
-/// Standard base64 with padding (RFC 4648 §4), as x5c carries certificates.
-enum Base64Text {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let url = Base64URL.encode(bytes)
-        let standard = String(url.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        return standard + String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
     }
 }
