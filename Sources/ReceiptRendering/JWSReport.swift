@@ -167,7 +167,9 @@ public enum JWSReport {
         if let repairs = inspection.jws?.repairs, !repairs.isEmpty {
             out += style.dim("  (stripped: \(repairs.joined(separator: ", ")))") + "\n"
         }
-        for token in inspection.tokens { out += tokenText(token, style: style, verbose: verbose, indent: "") }
+        for token in inspection.tokens {
+            out += tokenText(token, style: style, verbose: verbose, indent: "", nested: false)
+        }
         if let error = inspection.readError {
             out += "\n" + style.red("Unreadable") + ": \(TextLayout.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
@@ -199,10 +201,12 @@ public enum JWSReport {
             + summary + "\n"
     }
 
-    static func tokenText(_ verification: JWSVerification, style: TextStyle, verbose: Bool, indent: String) -> String {
+    static func tokenText(_ verification: JWSVerification, style: TextStyle, verbose: Bool, indent: String,
+                          nested: Bool) -> String {
         let token = verification.token
         let renderer = DumpText(style: style)
-        var out = "\n" + indent + style.bold(verification.path.isEmpty ? "Token" : "Nested JWS at \(TextLayout.safe(verification.path))")
+        let place = verification.path.isEmpty ? "" : " at \(TextLayout.safe(verification.path))"
+        var out = "\n" + indent + style.bold((nested ? "Nested JWS" : "Token") + place)
             + "  " + (verification.isValid ? style.green("valid") : style.red("invalid"))
             + style.dim("  @\(verification.offset)") + "\n"
         for part in JWSToken.Part.allCases {
@@ -236,7 +240,7 @@ public enum JWSReport {
         out += renderer.findings(verification.findings).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
         for child in verification.nested {
-            out += tokenText(child, style: style, verbose: verbose, indent: indent + "    ")
+            out += tokenText(child, style: style, verbose: verbose, indent: indent + "    ", nested: true)
         }
         return out
     }

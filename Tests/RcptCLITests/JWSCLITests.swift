@@ -62,6 +62,20 @@ struct JWSCLITests {
         #expect(nested.first?["valid"] as? Bool == true)
     }
 
+    /// Every public sample dumps (text and JSON, exit 0), whatever its verdict.
+    @Test func everySampleDumps() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Corpus/jws").path)
+            .filter { $0.hasSuffix(".jws") || $0.hasSuffix(".json") }
+        #expect(names.count == 18)
+        for name in names {
+            let text = try CLI.run(["dump", "Corpus/jws/\(name)"])
+            #expect(text.status == 0 && text.stdout.contains("Token"), "\(name)")
+            let json = try CLI.run(["dump", "--format", "json", "Corpus/jws/\(name)"])
+            #expect(json.status == 0, "\(name)")
+            #expect(try Self.object(json.stdoutBytes)["kind"] as? String == "jws", "\(name)")
+        }
+    }
+
     @Test func dumpTextShowsClaimsCertificatesAndNestedTokens() throws {
         let result = try CLI.run(["dump", Self.notification])
         #expect(result.status == 0)
