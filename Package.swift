@@ -19,6 +19,8 @@ let package = Package(
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
         .library(name: "ReceiptForging", targets: ["ReceiptSigning", "ReceiptMutation"]),
+        // Fuzzing a user's own validator against rcpt's verdict: the campaign engine and the in-process pieces.
+        .library(name: "ReceiptFuzzing", targets: ["ReceiptFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,12 +66,17 @@ let package = Package(
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
+        .target(
+            name: "ReceiptFuzzing",
+            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptSigning",
+                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS"]
+        ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
-                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS",
+                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -98,7 +98,7 @@ public enum ConformanceRunner {
     }
 
     /// `command` with each `{}` (bare or already in quotes) replaced by the shell-quoted `path`.
-    static func commandLine(_ command: String, path: String) -> String {
+    public static func commandLine(_ command: String, path: String) -> String {
         let quoted = ShellWords.quoted(path)
         return command.replacingOccurrences(of: "\"{}\"", with: quoted)
             .replacingOccurrences(of: "'{}'", with: quoted)
@@ -107,7 +107,7 @@ public enum ConformanceRunner {
 
     /// Runs `/bin/sh -c <line>` in its own process group with standard input from /dev/null and both outputs
     /// captured to temporary files; past `timeout` seconds the whole group is killed.
-    static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(SuiteError)
+    public static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(SuiteError)
         -> ValidatorRun
     {
         let started = Date()

@@ -81,4 +81,11 @@ public struct ValidatorRun: Sendable, Hashable {
 
     /// How much of each stream is kept.
     public static let tailBytes = 2_000
+
+    public init(outcome: RunOutcome, seconds: Double, stderrTail: String, stdoutTail: String) {
+        self.outcome = outcome
+        self.seconds = seconds
+        self.stderrTail = stderrTail
+        self.stdoutTail = stdoutTail
+    }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import ReceiptConformance
+
+/// A validator run once for many inputs (`--batch`): `/bin/sh -c COMMAND` in its own process group, one input path
+/// per line on its standard input, one verdict per line on its standard output — `0`, `accept`, `accepted` or
+/// `valid` for accepted, anything else (`1`, `reject`, `invalid` …) for rejected. A line not there within the
+/// timeout is a timeout; a process that dies is a crash (by signal) or an error; either way it is started again
+/// for the next input. A Python or JVM validator is then not restarted per input.
+final class BatchValidator {
+    let command: String
+    let timeout: Double
+    private var pid: pid_t = 0
+    private var input: Int32 = -1
+    private var output: Int32 = -1
+    private var pending: [UInt8] = []
+
+    init(command: String, timeout: Double) throws {
+        self.command = command
+        self.timeout = timeout
+        try start()
+    }
+
+    deinit { stop() }
+
+    private func start() throws {
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawnattr_init(&attributes)
+        posix_spawn_file_actions_init(&actions)
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            posix_spawn_file_actions_destroy(&actions)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, toChild[1])
+        posix_spawn_file_actions_addclose(&actions, fromChild[0])
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard spawned == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw CocoaError(.executableNotLoadable)
+        }
+        input = toChild[1]
+        output = fromChild[0]
+        pending = []
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    func stop() {
+        if input >= 0 { close(input) }
+        if output >= 0 { close(output) }
+        input = -1
+        output = -1
+        if pid > 0 {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            pid = 0
+        }
+    }
+
+    /// The validator's verdict on `path`.
+    func run(_ path: String) -> ValidatorRun {
+        let started = Date()
+        if pid == 0 { try? start() }
+        let line = Array((path + "\n").utf8)
+        let written = line.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+        var outcome: RunOutcome
+        if written != line.count {
+            outcome = reap() ?? .errored(status: 255)
+        } else if let answer = readLine(deadline: started.addingTimeInterval(timeout)) {
+            let word = answer.split(separator: " ").first.map { String($0).lowercased() } ?? ""
+            outcome = ["0", "accept", "accepted", "valid", "ok"].contains(word) ? .accepted : .rejected(status: 1)
+        } else if let died = reap() {
+            outcome = died
+        } else {
+            outcome = .timedOut
+            stop()
+        }
+        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: "", stdoutTail: "")
+    }
+
+    /// The outcome of a validator that has exited (and is started again next time), or nil while it runs.
+    private func reap() -> RunOutcome? {
+        var status: Int32 = 0
+        usleep(2_000)
+        guard pid > 0, waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        pid = 0
+        stop()
+        let signal = status & 0x7F
+        return signal != 0 ? .crashed(signal: signal) : .errored(status: (status >> 8) & 0xFF)
+    }
+
+    private func readLine(deadline: Date) -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line.trimmingCharacters(in: .whitespaces)
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 1000)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count <= 0 { return nil }
+            pending += buffer[..<count]
+        }
+    }
+}

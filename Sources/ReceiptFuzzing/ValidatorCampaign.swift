@@ -1,0 +1,244 @@
+import Dispatch
+import Foundation
+import ReceiptConformance
+import ReceiptJWS
+import ReceiptModel
+import ReceiptMutation
+import ReceiptSuite
+import ReceiptValidation
+
+/// How a validator's verdict on an input disagrees with `rcpt verify`'s.
+public enum Disagreement: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The validator accepted an input `rcpt verify` rejects.
+    case acceptedWhatRcptRejects = "accepted-what-rcpt-rejects"
+    /// The validator rejected an input `rcpt verify` accepts.
+    case rejectedWhatRcptAccepts = "rejected-what-rcpt-accepts"
+    case crashed
+    case timedOut = "timed-out"
+    /// Exited with a status outside `--reject-codes`, or could not run.
+    case errored
+}
+
+/// `rcpt verify`'s verdict on a generated input: valid or not, its error codes (the first names the group).
+public struct ReferenceVerdict: Sendable, Hashable {
+    public var isValid: Bool
+    public var codes: [String]
+
+    /// The code a disagreement is grouped under: the first error, else the first warning, else `valid`.
+    public var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
+}
+
+/// One group of disagreements: a class and `rcpt verify`'s finding code, how many inputs fell in it, and the
+/// smallest representative (fewest edits of its seed, then fewest bytes).
+public struct DisagreementGroup: Sendable {
+    public var kind: Disagreement
+    public var code: String
+    public var count: Int
+    public var representative: GeneratedInput
+    public var verdict: ReferenceVerdict
+    public var run: ValidatorRun
+
+    public var key: String { kind.rawValue + "/" + code }
+}
+
+/// What a campaign did.
+public struct CampaignSummary: Sendable {
+    public var runs: Int
+    public var seconds: Double
+    public var groups: [DisagreementGroup]
+    /// Inputs per class (every input, not only representatives).
+    public var counts: [Disagreement: Int]
+    public var agreed: Int
+}
+
+/// Fuzzes a user's validator against `rcpt verify`: generates inputs from seeds (`FuzzInputGenerator`), judges each
+/// with `rcpt verify`'s checks under the expectations of its seed, runs the validator on it (a process per input in
+/// its own group with a timeout, `jobs` at a time, or one persistent `--batch` process reading paths), and groups
+/// every disagreement by class and finding code, keeping the smallest input of each group. Deterministic for a seed
+/// (up to timeouts).
+public struct ValidatorCampaign {
+    public struct Options: Sendable {
+        public var command: String
+        public var timeout: Double
+        public var rejectCodes: Set<Int32>?
+        public var jobs: Int
+        public var runs: Int?
+        public var seconds: Double?
+        public var batch: Bool
+
+        public init(command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
+                    runs: Int? = nil, seconds: Double? = nil, batch: Bool = false) {
+            self.command = command
+            self.timeout = timeout
+            self.rejectCodes = rejectCodes
+            self.jobs = max(1, jobs)
+            self.runs = runs
+            self.seconds = seconds
+            self.batch = batch
+        }
+    }
+
+    public let options: Options
+    public var generator: FuzzInputGenerator
+    /// The receipt inspection options (root of the kit, expectations of the first receipt seed).
+    let receiptOptions: InspectionOptions
+    let jwsOptions: JWSInspectionOptions?
+    let scratch: String
+
+    public init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
+                jwsOptions: JWSInspectionOptions?, scratch: String) {
+        self.options = options
+        self.generator = generator
+        self.receiptOptions = receiptOptions
+        self.jwsOptions = jwsOptions
+        self.scratch = scratch
+    }
+
+    /// `rcpt verify`'s verdict on `input`.
+    public func judge(_ input: GeneratedInput) -> ReferenceVerdict {
+        Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions).verdict(input)
+    }
+
+    /// The class of a disagreement, or nil when the validator agrees with `rcpt verify`.
+    public static func classify(_ outcome: RunOutcome, reference: ReferenceVerdict) -> Disagreement? {
+        switch outcome {
+        case .accepted: return reference.isValid ? nil : .acceptedWhatRcptRejects
+        case .rejected: return reference.isValid ? .rejectedWhatRcptAccepts : nil
+        case .crashed: return .crashed
+        case .timedOut: return .timedOut
+        case .errored, .couldNotRun: return .errored
+        }
+    }
+
+    /// Runs the campaign; `progress` is told the runs done and the groups found so far.
+    public mutating func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> CampaignSummary {
+        let started = Date()
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        var groups: [String: DisagreementGroup] = [:]
+        var order: [String] = []
+        var counts: [Disagreement: Int] = [:]
+        var runs = 0
+        var agreed = 0
+        var batchValidator = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+        func done() -> Bool {
+            if let limit = options.runs, runs >= limit { return true }
+            if let seconds = options.seconds, Date().timeIntervalSince(started) >= seconds { return true }
+            return options.runs == nil && options.seconds == nil && runs >= 1000
+        }
+        var attempts = 0
+        while !done() {
+            // A round: up to 4 × jobs inputs, generated in order (deterministic), judged and run in parallel.
+            var round: [GeneratedInput] = []
+            let size = min(options.jobs * 4, (options.runs ?? Int.max) - runs)
+            while round.count < size, attempts < (runs + size) * 50 + 1000 {
+                attempts += 1
+                if let input = generator.next() { round.append(input) }
+            }
+            guard !round.isEmpty else { break }
+            let paths = round.enumerated().map { index, input in
+                scratch + "/input-\(runs + index)" + (input.isJWS ? ".jws" : ".receipt")
+            }
+            for (path, input) in zip(paths, round) {
+                FileManager.default.createFile(atPath: path, contents: Data(input.bytes))
+            }
+            let judged = round
+            let judge = Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions)
+            let verdicts = parallel(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
+            let outcomes: [ValidatorRun]
+            if batchValidator != nil {
+                outcomes = paths.map { path in batchValidator?.run(path) ?? Self.couldNotRun }
+            } else {
+                let command = options.command
+                let timeout = options.timeout
+                let rejectCodes = options.rejectCodes
+                outcomes = parallel(round.count, jobs: options.jobs) { index in
+                    (try? ConformanceRunner.runShell(ConformanceRunner.commandLine(command, path: paths[index]),
+                                                     timeout: timeout, rejectCodes: rejectCodes)) ?? Self.couldNotRun
+                }
+            }
+            for index in round.indices {
+                runs += 1
+                defer { unlink(paths[index]) }
+                guard let kind = Self.classify(outcomes[index].outcome, reference: verdicts[index]) else {
+                    agreed += 1
+                    continue
+                }
+                counts[kind, default: 0] += 1
+                let key = kind.rawValue + "/" + verdicts[index].groupCode
+                if var group = groups[key] {
+                    group.count += 1
+                    if Self.smaller(round[index], than: group.representative) {
+                        group.representative = round[index]
+                        group.verdict = verdicts[index]
+                        group.run = outcomes[index]
+                    }
+                    groups[key] = group
+                } else {
+                    order.append(key)
+                    groups[key] = DisagreementGroup(kind: kind, code: verdicts[index].groupCode, count: 1,
+                                                    representative: round[index], verdict: verdicts[index],
+                                                    run: outcomes[index])
+                }
+            }
+            progress(runs, groups.count)
+        }
+        batchValidator?.stop()
+        return CampaignSummary(runs: runs, seconds: Date().timeIntervalSince(started),
+                               groups: order.compactMap { groups[$0] }, counts: counts, agreed: agreed)
+    }
+
+    static let couldNotRun = ValidatorRun(outcome: .couldNotRun(status: 127), seconds: 0, stderrTail: "",
+                                          stdoutTail: "")
+
+    /// Fewer edits of the seed first, then fewer bytes.
+    static func smaller(_ candidate: GeneratedInput, than current: GeneratedInput) -> Bool {
+        (candidate.edits.count, candidate.bytes.count) < (current.edits.count, current.bytes.count)
+    }
+
+    /// `body(i)` for every i below `count`, `jobs` at a time, in order.
+    func parallel<Result: Sendable>(_ count: Int, jobs: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let slots = SendableBuffer(results)
+        let lanes = max(1, min(jobs, count))
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            var index = lane
+            while index < count {
+                slots.buffer[index] = body(index)
+                index += lanes
+            }
+        }
+        return results.compactMap { $0 }
+    }
+}
+
+/// A buffer each worker of `parallel` writes distinct slots of.
+struct SendableBuffer<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
+}
+
+/// `rcpt verify`'s checks, as the campaign judges with them.
+struct Judge: Sendable {
+    let receiptOptions: InspectionOptions
+    let jwsOptions: JWSInspectionOptions?
+
+    func verdict(_ input: GeneratedInput) -> ReferenceVerdict {
+        if input.isJWS, let jwsOptions {
+            let inspection = JWSInspector.inspect(input.bytes, options: jwsOptions)
+            var codes = inspection.readError.map { [$0.code] } ?? []
+            var pending = inspection.tokens
+            while let token = pending.popLast() {
+                codes += token.findings.filter { $0.severity == .error }.map(\.code)
+                pending += token.nested
+            }
+            return ReferenceVerdict(isValid: inspection.isValid, codes: codes)
+        }
+        let inspection = Inspector.inspect(input.bytes, options: receiptOptions)
+        var codes = inspection.readError.map { [$0.code] } ?? []
+        codes += inspection.findings.filter { $0.severity == .error }.map(\.code)
+        if inspection.isValid { codes = inspection.findings.filter { $0.severity == .warning }.map(\.code) }
+        return ReferenceVerdict(isValid: inspection.isValid, codes: codes)
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import ReceiptCrypto
+import ReceiptFuzzing
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptMutation
+import ReceiptSuite
+import ReceiptValidation
+
+/// `rcpt fuzz-validator`: fuzz a user's own validator against `rcpt verify`'s verdict.
+struct FuzzValidator: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz-validator",
+        abstract: "Fuzz your own receipt or JWS validator against rcpt verify's verdict.",
+        discussion: """
+            Generates receipts (and JWS) from the seeds by structure-aware mutation — catalogue mutations, two \
+            composed, payload edits of attribute values, types, versions, records and claims — re-signed with the \
+            TEST-ONLY CA of --ca (--jws-ca for JWS seeds) so they reach your parser; runs your validator on each \
+            (a process per input in its own process group with --timeout, --jobs at a time; or with --batch one \
+            process reading a path per line and writing a verdict per line: 0/accept/valid or anything else); and \
+            compares its verdict with rcpt verify's on the same input, with the seed's bundle id, app version and \
+            the test device (printed at the start: give your validator the same).
+
+            Every disagreement is a finding: accepted-what-rcpt-rejects (with rcpt's finding code), \
+            rejected-what-rcpt-accepts, crashed, timed-out or errored. Findings are grouped by class and rcpt's \
+            finding code, each with its smallest input (fewest edits of its seed, then fewest bytes), written to \
+            --out-dir with a manifest rcpt conformance replays (so a fixed bug stays fixed) and report.json \
+            (rcpt.fuzz-validator/1). Deterministic for --seed. Exit 1 when a disagreement of a class not named by \
+            --allow was found, 0 otherwise, 2 on a usage error.
+
+            Examples:
+              rcpt ca init testca
+              rcpt fuzz-validator --ca testca --validator './my-validator --bundle-id com.example.app {}' --runs 2000 real.receipt
+              rcpt fuzz-validator --ca testca --batch --validator 'python3 validator.py --stdin' --time 300 --out-dir findings real.receipt
+              rcpt conformance --validator './my-validator --bundle-id com.example.app {}' findings
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Seed receipts or JWS (any wrapper rcpt reads).", valueName: "seed"))
+    var seeds: [String] = []
+
+    @Option(help: ArgumentHelp("The validator: a shell command; {} is replaced by the input's path (not with --batch).",
+                               valueName: "command"))
+    var validator: String
+
+    @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init` that re-signs receipts.", valueName: "dir"))
+    var ca: String
+
+    @Option(name: .customLong("jws-ca"),
+            help: ArgumentHelp("The CA made by `rcpt ca init --shape jws` that re-signs JWS seeds.", valueName: "dir"))
+    var jwsCA: String?
+
+    @Option(help: ArgumentHelp("Stop after this many inputs (default 1000 when --time is not given).", valueName: "n"))
+    var runs: Int?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+    var time: Double?
+
+    @Option(help: "Seed of the input generator: the same seed, seeds and CA give the same inputs.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Seconds a validator may take on one input.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Flag(help: "Run the validator once: input paths on its standard input, one verdict per line on its output.")
+    var batch = false
+
+    @Option(name: .customLong("reject-codes"),
+            help: ArgumentHelp("Exit statuses that mean rejected (default: any non-zero); others are errored.",
+                               valueName: "n,…"))
+    var rejectCodes: String?
+
+    @Option(help: ArgumentHelp("A disagreement class that does not fail the run (repeatable): accepted-what-rcpt-rejects, rejected-what-rcpt-accepts, crashed, timed-out, errored.",
+                               valueName: "class"))
+    var allow: [String] = []
+
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
+    var outDirectory: String?
+
+    @Option(help: "Output format of the summary: text or json (report.json's document).")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+        guard !seeds.isEmpty else { throw ValidationError("give at least one seed receipt or JWS") }
+        if !batch, !validator.contains("{}") {
+            throw ValidationError("--validator needs {} where the input's path goes (or --batch)")
+        }
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let time, time <= 0 { throw ValidationError("--time must be positive") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        for name in allow where Disagreement(rawValue: name) == nil {
+            throw ValidationError("--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+        }
+        if let rejectCodes, parsedRejectCodes(rejectCodes) == nil {
+            throw ValidationError("--reject-codes takes exit statuses such as 1,2")
+        }
+    }
+
+    func parsedRejectCodes(_ text: String) -> Set<Int32>? {
+        let parts = text.split(separator: ",").map { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        return Set(parts.compactMap { $0 })
+    }
+
+    func run() throws {
+        try Console.guarded {
+            let inputs = try seeds.map { try InputFiles.read($0) }
+            let kit: MutationKit
+            var jwsKit: MutationKit?
+            do throws(CryptoError) {
+                kit = try MutationKit.load(from: ca, deviceID: ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+                if let jwsCA { jwsKit = try MutationKit.load(from: jwsCA, deviceID: []) }
+            } catch {
+                throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init`)")
+            }
+            if inputs.contains(where: JWSInput.looksLikeJWS), jwsKit == nil {
+                throw CommandFailure.usage("a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
+            }
+            // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's bundle id.
+            var expectations = ReceiptExpectations(deviceID: kit.deviceID)
+            if let receiptSeed = inputs.first(where: { !JWSInput.looksLikeJWS($0) }),
+               let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed) {
+                let receipt = Receipt.read(baseline)
+                if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
+                if case .text(let text)? = receipt.first(3)?.value { expectations.appVersion = text }
+            }
+            let receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .creation, expectations: expectations)
+            var jwsOptions: JWSInspectionOptions?
+            var jwsBundle: String?
+            if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: JWSInput.looksLikeJWS),
+               let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
+                jwsBundle = JWSMutationContext.value(of: "bundleId", in: context.payload)
+                    .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
+                jwsOptions = JWSInspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
+                                                  expectations: JWSExpectations(bundleID: jwsBundle))
+            }
+            Console.error("rcpt judges with --root \(ca)/root.pem"
+                          + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
+                          + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
+                          + " --device-id \(kit.deviceIDText)"
+                          + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle.map { " --bundle-id \($0)" } ?? "") } ?? "")
+                          + ": give your validator the same")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzz-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let options = ValidatorCampaign.Options(
+                command: validator, timeout: timeout, rejectCodes: rejectCodes.flatMap(parsedRejectCodes),
+                jobs: batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount), runs: runs, seconds: time,
+                batch: batch)
+            var campaign = ValidatorCampaign(
+                options: options, generator: FuzzInputGenerator(seeds: inputs, kit: kit, jwsKit: jwsKit, seed: seed),
+                receiptOptions: receiptOptions, jwsOptions: jwsOptions, scratch: scratch)
+            let showProgress = isatty(STDERR_FILENO) != 0
+            let summary = try campaign.run { done, groups in
+                guard showProgress else { return }
+                FileHandle.standardError.write(Data("\r\(done) inputs, \(groups) disagreement group(s)".utf8))
+            }
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            let allowed = Set(allow.compactMap(Disagreement.init(rawValue:)))
+            if let outDirectory {
+                let manifestExpectations = ManifestExpectations(
+                    bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
+                    root: ShellWords.absolute(ca + "/root.pem"), validator: validator)
+                try CampaignReport.write(summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
+                                         to: outDirectory)
+            }
+            switch format {
+            case .json:
+                let scratchReport = scratch + "/report"
+                try CampaignReport.write(summary, expectations: ManifestExpectations(
+                    bundleID: nil, appVersion: nil, deviceID: "", root: "", validator: validator),
+                                         seed: seed, seeds: seeds, to: scratchReport)
+                Console.write(Array((try? Data(contentsOf: URL(fileURLWithPath: scratchReport + "/report.json"))) ?? Data()))
+            case .text:
+                Console.write(Array(CampaignReport.text(summary, allowed: allowed).utf8))
+                if let outDirectory, !summary.groups.isEmpty {
+                    Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
+                }
+            }
+            return summary.groups.contains { !allowed.contains($0.kind) } ? 1 : 0
+        }
+    }
+
+    static func anchors(_ directory: String) throws -> TrustAnchors {
+        do {
+            return try TrustAnchors.load(files: [directory + "/root.pem"])
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+    }
+}
