@@ -95,6 +95,11 @@ let package = Package(
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
         .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON", "ReceiptModel"]),
         .testTarget(
+            name: "ReceiptFuzzingTests",
+            dependencies: ["ReceiptModel", "ReceiptValidation", "ReceiptSigning", "ReceiptConformance", "ReceiptFuzzing",
+                           "ReceiptMutation", "ReceiptTestSupport"]
+        ),
+        .testTarget(
             name: "ReceiptJWSTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]

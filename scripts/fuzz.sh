@@ -21,6 +21,9 @@ ROOT=$(pwd)
 
 HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify jws jws-verify)
 BASELINES=(baseline-attributes baseline-ber)
+# Templates for users' own harnesses: built (so they keep compiling), never fuzzed by --ci (example-validator
+# finds its planted bug by design).
+TEMPLATES=(example-validator)
 WORK=${FUZZ_WORK:-$ROOT/Fuzz/.build-work}
 TIMEOUT_SECONDS=1
 MEMORY_MB=2048
@@ -230,7 +233,7 @@ replay_regressions() {
 mkdir -p "$WORK"
 case "$mode" in
     build)
-        build_harnesses "${HARNESSES[@]}" "${BASELINES[@]}"
+        build_harnesses "${HARNESSES[@]}" "${BASELINES[@]}" "${TEMPLATES[@]}"
         ;;
     fuzz)
         [ "$build" = 1 ] && build_harnesses "${selected[@]}"
@@ -289,7 +292,7 @@ case "$mode" in
     ci)
         started=$(date +%s)
         WORK=$(mktemp -d "${TMPDIR:-/tmp}/rcpt-fuzz-ci.XXXX")
-        build_harnesses "${HARNESSES[@]}"
+        build_harnesses "${HARNESSES[@]}" "${TEMPLATES[@]}"
         replay_regressions
         for harness in "${HARNESSES[@]}"; do fuzz_one "$harness" "$CI_BURST_SECONDS" ""; done
         print_summary "${HARNESSES[@]}"

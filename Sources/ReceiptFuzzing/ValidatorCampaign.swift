@@ -24,6 +24,11 @@ public struct ReferenceVerdict: Sendable, Hashable {
     public var isValid: Bool
     public var codes: [String]
 
+    public init(isValid: Bool, codes: [String]) {
+        self.isValid = isValid
+        self.codes = codes
+    }
+
     /// The code a disagreement is grouped under: the first error, else the first warning, else `valid`.
     public var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
 }
