@@ -13,6 +13,16 @@ public struct GeneratedInput: Sendable {
     public var edits: [String]
     /// Whether the input is a JWS (else a receipt).
     public var isJWS: Bool
+    /// For an input made by several edits, each edit applied to the seed alone: what minimisation tries first.
+    public var components: [GeneratedInput] = []
+
+    public init(bytes: [UInt8], seed: Int, edits: [String], isJWS: Bool, components: [GeneratedInput] = []) {
+        self.bytes = bytes
+        self.seed = seed
+        self.edits = edits
+        self.isJWS = isJWS
+        self.components = components
+    }
 }
 
 /// Makes inputs from seeds by structure-aware mutation, re-signed with the TEST-ONLY kit so they get past the
@@ -65,8 +75,14 @@ public struct FuzzInputGenerator: Sendable {
     mutating func composed(_ seed: [UInt8], index: Int) -> GeneratedInput? {
         guard let first = catalogue(seed, index: index) else { return nil }
         let mutation = MutationCatalogue.all[below(MutationCatalogue.all.count)]
-        guard let bytes = try? mutation.apply(to: first.bytes, kit: kit, seed: random.next()) else { return nil }
-        return GeneratedInput(bytes: bytes, seed: index, edits: first.edits + ["catalogue:\(mutation.name)"], isJWS: false)
+        let mutationSeed = random.next()
+        guard let bytes = try? mutation.apply(to: first.bytes, kit: kit, seed: mutationSeed) else { return nil }
+        var components = [first]
+        if let alone = try? mutation.apply(to: seed, kit: kit, seed: mutationSeed) {
+            components.append(GeneratedInput(bytes: alone, seed: index, edits: ["catalogue:\(mutation.name)"], isJWS: false))
+        }
+        return GeneratedInput(bytes: bytes, seed: index, edits: first.edits + ["catalogue:\(mutation.name)"], isJWS: false,
+                              components: components)
     }
 
     mutating func payloadEdit(_ seed: [UInt8], index: Int) -> GeneratedInput? {

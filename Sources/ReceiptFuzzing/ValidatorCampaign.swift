@@ -187,6 +187,28 @@ public struct ValidatorCampaign {
             }
             progress(runs, groups.count)
         }
+        // Minimise: a representative made by several edits gives way to one of its edits alone that still
+        // disagrees the same way (same class, same finding code).
+        for key in order {
+            guard var group = groups[key], !group.representative.components.isEmpty else { continue }
+            for component in group.representative.components.sorted(by: { Self.smaller($0, than: $1) }) {
+                let path = scratch + "/minimise" + (component.isJWS ? ".jws" : ".receipt")
+                FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
+                defer { unlink(path) }
+                let verdict = judge(component)
+                let run = batchValidator?.run(path)
+                    ?? ((try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
+                                                         timeout: options.timeout, rejectCodes: options.rejectCodes))
+                        ?? Self.couldNotRun)
+                if Self.classify(run.outcome, reference: verdict) == group.kind, verdict.groupCode == group.code {
+                    group.representative = component
+                    group.verdict = verdict
+                    group.run = run
+                    break
+                }
+            }
+            groups[key] = group
+        }
         batchValidator?.stop()
         return CampaignSummary(runs: runs, seconds: Date().timeIntervalSince(started),
                                groups: order.compactMap { groups[$0] }, counts: counts, agreed: agreed)
