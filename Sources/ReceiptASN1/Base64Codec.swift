@@ -55,7 +55,9 @@ public enum Base64Codec {
                 if decoded.paddingOffset == nil { decoded.paddingOffset = relative }
                 decoded.paddingCount += 1
                 continue
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t") where skippingWhitespace:
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                // (A `where` clause would guard only the last pattern of the case: the test is in the body.)
+                guard skippingWhitespace else { return .failure(.invalidCharacter(offset: relative, byte: character)) }
                 continue
             default:
                 return .failure(.invalidCharacter(offset: relative, byte: character))

@@ -17,6 +17,10 @@ struct Dump: ParsableCommand {
             Exit codes: 0 every receipt was read completely (whatever its validity; use verify for a verdict), \
             2 unreadable input or usage error.
 
+            A JWS (a StoreKit 2 token, a notification body, an API response holding tokens) is dumped as JWS: its parts, \
+            header and x5c certificates, every claim with its type and offset, the signature, verdicts and nested \
+            tokens (rcpt.dump/1 with "kind": "jws").
+
             Examples:
               rcpt dump receipt.der
               pbpaste | rcpt dump --format json | jq '.receipt.in_app[] | select(.cancellation_date)'

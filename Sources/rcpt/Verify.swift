@@ -14,6 +14,11 @@ struct Verify: ParsableCommand {
             (the bundled Apple Root CA, or each --root) at the evaluation time. The content must carry the \
             attributes every App Store receipt has; --bundle-id, --app-version and --device-id add checks.
 
+            Apple's JWS (a StoreKit 2 transaction, renewal info or app transaction, a server notification, an App \
+            Store Server API response) are verified as JWS: ES256 only, the x5c chain to Apple Root CA - G3 (or \
+            --root) at the payload's signedDate (--at signed|now|DATE), Apple's markers, and --bundle-id, \
+            --app-apple-id and --environment against the payload; every nested JWS too.
+
             --format verifyreceipt prints the body Apple's verifyReceipt endpoint returns for the receipt \
             (status 0 when valid, else 21002 malformed or 21003 not authenticated; see README), with \
             request_date from --request-date.
@@ -25,6 +30,7 @@ struct Verify: ParsableCommand {
               rcpt verify --root Corpus/certs/StoreKitTestCertificate.cer xcode.receipt
               rcpt verify --at now --format json receipt.der | jq .valid
               rcpt verify --format verifyreceipt receipt.der | jq '.status, .receipt.in_app[].product_id'
+              rcpt verify --bundle-id com.example.app signedTransaction.jws
             """
     )
 

@@ -65,6 +65,22 @@ struct JWSHostileTests {
         #expect(JWSFixtures.inspect(text).isValid)
     }
 
+    /// Regression (`jws-space-inside-the-header.bin`): white space inside a part is not base64url, and is never
+    /// skipped (strict base64url once skipped spaces: a `where` clause guarded only the last whitespace pattern).
+    @Test(arguments: [" ", "\n", "\t", "\r"])
+    func whiteSpaceInsideAPartIsRefused(_ space: String) throws {
+        let header = Self.b64(#"{"alg":"ES256"}"#)
+        let text = String(header.prefix(4)) + space + String(header.dropFirst(4)) + "." + Self.b64("{}") + "."
+        guard case .failure(let error) = JWSReader.read(Array(text.utf8)[...]) else {
+            Issue.record("a part with \(space.debugDescription) inside was read")
+            return
+        }
+        #expect(error.code == "jws-invalid-base64url")
+        let regression = Fixtures.bytes("Corpus/regressions/jws-space-inside-the-header.bin")
+        guard case .success(let input) = JWSInput.read(regression), input.tokens.isEmpty == false else { return }
+        Issue.record("the regression input's token was read")
+    }
+
     @Test func manyDuplicateNamesAreReportedOncePerCopy() throws {
         let members = (0..<1000).map { _ in #""bundleId":"x""# }.joined(separator: ",")
         guard case .success(let token) = JWSReader.read(Array((Self.b64(#"{"alg":"ES256"}"#) + "." + Self.b64("{\(members)}") + ".").utf8)[...])
