@@ -118,25 +118,12 @@ public enum ConformanceRunner {
             unlink(stdoutPath)
             unlink(stderrPath)
         }
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
+        let spawned = spawnShell(line) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)  // a new group led by the shell
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", line]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        guard spawned == 0 else {
+        guard case .success(let pid) = spawned else {
             throw SuiteError("validator-failed", "cannot start /bin/sh (error \(spawned))")
         }
         // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
@@ -165,6 +152,36 @@ public enum ConformanceRunner {
                             rejectCodes: rejectCodes)
         return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started),
                             stderrTail: tail(of: stderrPath), stdoutTail: tail(of: stdoutPath))
+    }
+
+    /// Starts `/bin/sh -c line` as the leader of a new process group (so a timeout can kill everything it starts),
+    /// with the file actions `configure` adds; the pid, or posix_spawn's error.
+    public static func spawnShell(_ line: String, configure: (inout posix_spawn_file_actions_t) -> Void)
+        -> Result<pid_t, SpawnError>
+    {
+        var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawnattr_init(&attributes)
+        posix_spawn_file_actions_init(&actions)
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            posix_spawn_file_actions_destroy(&actions)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        configure(&actions)
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", line]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
+    }
+
+    /// posix_spawn's error number.
+    public struct SpawnError: Error, Sendable, CustomStringConvertible {
+        public var code: Int32
+        public var description: String { String(code) }
     }
 
     /// The last `ValidatorRun.tailBytes` of a file as text, from a line start when it was cut.

@@ -28,32 +28,22 @@ final class BatchValidator {
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
             throw CocoaError(.fileWriteUnknown)
         }
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
+        let (readEnd, writeEnd) = (toChild[1], fromChild[0])
+        let spawned = ConformanceRunner.spawnShell(command) { actions in
+            posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addclose(&actions, readEnd)
+            posix_spawn_file_actions_addclose(&actions, writeEnd)
         }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, toChild[1])
-        posix_spawn_file_actions_addclose(&actions, fromChild[0])
-        let arguments = ["/bin/sh", "-c", command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         close(toChild[0])
         close(fromChild[1])
-        guard spawned == 0 else {
+        guard case .success(let started) = spawned else {
             close(toChild[1])
             close(fromChild[0])
             throw CocoaError(.executableNotLoadable)
         }
+        pid = started
         input = toChild[1]
         output = fromChild[0]
         pending = []

@@ -192,9 +192,9 @@ struct ConformanceCLITests {
     }
 
     @Test func catchesAValidatorThatTakesTheFirstDuplicate() throws {
-        let script = Fixtures.url("Tests/RcptCLITests/Validators/first_duplicate.py").path
+        let script = Fixtures.url("Tests/RcptCLITests/Validators/duplicate_bundle_id.py").path
         let (status, report) = try Self.conformance(
-            "python3 \(script) \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}")
+            "python3 \(script) first \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}")
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
         #expect(accepted.contains("duplicate-bundle-id-last"))

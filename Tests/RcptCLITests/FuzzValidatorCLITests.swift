@@ -69,7 +69,7 @@ struct FuzzValidatorCLITests {
     @Test func findsAValidatorThatTakesTheLastDuplicateBundleID() throws {
         let ca = try #require(Self.ca)
         let (status, report) = try Self.campaign(
-            "python3 \(Self.validators)/last_duplicate.py \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView {}")
+            "python3 \(Self.validators)/duplicate_bundle_id.py last \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView {}")
         #expect(status == 1)
         #expect(Self.groups(report).contains("accepted-what-rcpt-rejects/duplicate-attribute"))
     }
