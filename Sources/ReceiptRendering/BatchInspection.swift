@@ -1,5 +1,6 @@
 import ReceiptJSON
 import Foundation
+import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
 import Synchronization
@@ -31,13 +32,17 @@ public struct BatchInspection: Sendable {
     public var options: InspectionOptions
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
     public var line: @Sendable (Inspection?, String) -> [UInt8]
+    /// How Apple's JWS among the inputs are judged, and their line; without them a JWS is an unreadable receipt.
+    public var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
 
     public init(paths: [String], jobs: Int, options: InspectionOptions,
-                line: @escaping @Sendable (Inspection?, String) -> [UInt8] = BatchInspection.dumpLine) {
+                line: @escaping @Sendable (Inspection?, String) -> [UInt8] = BatchInspection.dumpLine,
+                jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options
         self.line = line
+        self.jws = jws
     }
 
     /// A compact `rcpt.dump/1` object with a leading `file` member.
@@ -107,6 +112,7 @@ public struct BatchInspection: Sendable {
         if head.first == 0x30 { return true }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "-"): return true
+        case UInt8(ascii: "e"): return head.starts(with: Array("eyJ".utf8))  // a compact JWS
         case UInt8(ascii: "M"): return head.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         default: return false
         }
@@ -176,7 +182,25 @@ public struct BatchInspection: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (line(nil, path), .unreadable("cannot read the file"))
         }
-        let inspection = Inspector.inspect([UInt8](data), options: options)
+        let bytes = [UInt8](data)
+        if let jws, JWSInput.looksLikeJWS(bytes) {
+            let inspection = JWSInspector.inspect(bytes, options: jws.options)
+            let output = jws.line(inspection, path)
+            if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
+            guard inspection.isValid else {
+                var codes: [String] = []
+                var pending = inspection.tokens
+                while let token = pending.popLast() {
+                    for finding in token.findings where finding.severity == .error && !codes.contains(finding.code) {
+                        codes.append(finding.code)
+                    }
+                    pending += token.nested
+                }
+                return (output, .invalid(codes.joined(separator: ", ")))
+            }
+            return (output, .valid)
+        }
+        let inspection = Inspector.inspect(bytes, options: options)
         let output = line(inspection, path)
         if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
         guard inspection.isValid else {

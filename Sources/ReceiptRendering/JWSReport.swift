@@ -13,9 +13,10 @@ public enum JWSReport {
     // MARK: - JSON
 
     /// The `rcpt.dump/1` document of a JWS input.
-    public static func dumpJSON(_ inspection: JWSInspection, pretty: Bool) -> [UInt8] {
+    public static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
+                if let file { json.member("file", file) }
                 json.member("schema", DumpJSON.schema)
                 json.member("kind", "jws")
                 DumpJSON.writeInput(inspection.input, to: &json)
@@ -30,9 +31,10 @@ public enum JWSReport {
     }
 
     /// The `rcpt.verify/1` document of a JWS input: the verdicts and findings of each token, nested ones included.
-    public static func verifyJSON(_ inspection: JWSInspection, pretty: Bool) -> [UInt8] {
+    public static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
+                if let file { json.member("file", file) }
                 json.member("schema", VerifyReport.schema)
                 json.member("kind", "jws")
                 DumpJSON.writeInput(inspection.input, to: &json)
@@ -187,6 +189,22 @@ public enum JWSReport {
             out += renderer.findings(token.findings.filter { verbose || $0.severity != .info })
         }
         return out
+    }
+
+    /// One line for many inputs: the verdict, the file, and why.
+    public static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
+        let shown = TextLayout.safe(name)
+        if let error = inspection.readError {
+            return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"
+        }
+        guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
+        var codes: [String] = []
+        for token in flattened(inspection.tokens) {
+            for finding in token.findings where finding.severity == .error && !codes.contains(finding.code) {
+                codes.append(finding.code)
+            }
+        }
+        return style.red("invalid") + " \(shown): \(codes.joined(separator: ", "))\n"
     }
 
     static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {

@@ -108,7 +108,10 @@ struct Dump: ParsableCommand {
 
     func runBatch() throws -> Int32 {
         Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
-                  failsOnInvalid: false, line: BatchInspection.dumpLine)
+                  failsOnInvalid: false,
+                  jws: (try options.jwsOptions(), { inspection, path in
+                      JWSReport.dumpJSON(inspection, pretty: false, file: path)
+                  }), line: BatchInspection.dumpLine)
     }
 
     func isDirectory(_ path: String) -> Bool {

@@ -176,13 +176,15 @@ enum Batch {
     /// standard error what was skipped as not a receipt and a summary that names every file that failed and why.
     /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
-                    failsOnInvalid: Bool, line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
+                    failsOnInvalid: Bool,
+                    jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil,
+                    line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
         let expanded = BatchInspection.expand(files, recursive: recursive)
         for path in expanded.skipped {
             Console.error("skipped \(path): its content is clearly not a receipt")
         }
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                    options: options, line: line)
+                                    options: options, line: line, jws: jws)
         let showProgress = isatty(STDERR_FILENO) != 0
         let started = Date()
         let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in

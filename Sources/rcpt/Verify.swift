@@ -133,8 +133,15 @@ struct Verify: ParsableCommand {
                         return VerifyReceiptResponse(inspection, requestDate: requestDate).json(pretty: false)
                     }
                 }
+                let jwsExpectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
+                let jwsOptions = try options.jwsOptions(jwsExpectations)
+                let jwsLine: @Sendable (JWSInspection, String) -> [UInt8] = { inspection, path in
+                    jsonl ? JWSReport.verifyJSON(inspection, pretty: false, file: path)
+                        : Array(JWSReport.line(inspection, name: path, style: style).utf8)
+                }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
-                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true,
+                                 jws: (jwsOptions, jwsLine)) {
                     inspection, path in
                     guard let inspection else {
                         return jsonl ? BatchInspection.unreadableLine(path, schema: VerifyReport.schema)

@@ -35,6 +35,22 @@ struct JWSCLITests {
         #expect(try CLI.run(["verify", "--input-format", "jws", "-"], stdin: Data()).status == 2)
     }
 
+    /// A directory of JWS (and receipts beside them) is verified and dumped a line per file, as receipts are.
+    @Test func directoriesAndJSONLinesTakeJWS() throws {
+        let verify = try CLI.run(["verify", "--format", "jsonl", "Corpus/jws", "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
+        #expect(verify.status == 1)  // the test-vector and Xcode samples need their own roots
+        let lines = verify.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count == 19)
+        #expect(lines.filter { $0["kind"] as? String == "jws" }.count == 18)
+        #expect(lines.filter { $0["kind"] as? String == "jws" && $0["valid"] as? Bool == true }.count == 11)
+        #expect(verify.stderr.contains("failed Corpus/jws/apple-swift-mock-transactionInfo.jws: chain-invalid"))
+        let dump = try CLI.run(["dump", "--format", "jsonl", "Corpus/jws"])
+        #expect(dump.status == 0)
+        #expect(dump.stdout.split(separator: "\n").count == 18)
+    }
+
     @Test func aTokenPastedWithQuotesAndWhiteSpaceIsRead() throws {
         let token = try String(contentsOf: Fixtures.url(Self.transaction), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
