@@ -278,6 +278,9 @@ extension FindingCode {
     public static let jwsClaimType = FindingCode(
         "jws-claim-type", .error, .payload,
         "a claim Apple defines has another JSON type (a transactionId as a number, a quantity as a string …)")
+    public static let jwsLimitExceeded = FindingCode(
+        "jws-limit-exceeded", .error, .container,
+        "JWS nested deeper than three levels, or more than 64 in one payload: the ones beyond are not verified")
     public static let jwsNestedSignerDiffers = FindingCode(
         "jws-nested-signer-differs", .warning, .chain,
         "a nested JWS is signed by another certificate than the token that carries it")
@@ -314,7 +317,8 @@ extension FindingCode {
         .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berNonMinimalInteger, .berUnsortedSet,
         .jwsBase64urlPadding, .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jsonDuplicateKey, .jsonUnsafeInteger,
         .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
-        .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsNestedSignerDiffers, .jwsSignedDateMissing,
+        .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsLimitExceeded,
+        .jwsNestedSignerDiffers, .jwsSignedDateMissing,
         .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
     ]
 }

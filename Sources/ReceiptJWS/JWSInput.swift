@@ -62,7 +62,10 @@ public struct JWSInput: Sendable {
                 tokens.append(NestedJWS(path: paths[node], offset: range.lowerBound + entry.start + 1, token: token))
             case .failure(let error): failures.append("\(paths[node]): \(error.message)")
             }
-            if tokens.count >= JWSReader.maximumNestedPerPayload { break }
+            if tokens.count > JWSReader.maximumNestedPerPayload {
+                return .failure(JWSReadError("jws-too-many-tokens",
+                                             "the JSON holds more than \(JWSReader.maximumNestedPerPayload) JWS: rcpt reads at most that many from one document"))
+            }
         }
         guard !tokens.isEmpty else {
             return .failure(JWSReadError("jws-none-in-json", failures.first.map { "no readable JWS in the JSON: \($0)" }

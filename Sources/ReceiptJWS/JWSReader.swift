@@ -65,7 +65,17 @@ public enum JWSReader {
         if let payload = token.payload, let start = token.ranges[.payload]?.lowerBound {
             token.findings += jsonFindings(payload, part: .payload, start: start)
             token.findings += AppleClaims.typeFindings(payload) { start + Base64URL.textOffset(ofDecodedByte: $0) }
-            if depth < maximumNesting { token.nested = nestedTokens(in: payload, depth: depth + 1) }
+            if depth < maximumNesting {
+                token.nested = nestedTokens(in: payload, depth: depth + 1)
+            }
+            let holdsMore = depth >= maximumNesting ? countTokens(in: payload) > 0
+                : countTokens(in: payload) > token.nested.count && token.nested.count >= maximumNestedPerPayload
+            if holdsMore {
+                token.findings.append(Finding(.jwsLimitExceeded, at: start,
+                                              depth >= maximumNesting
+                                                ? "the payload holds JWS nested deeper than \(maximumNesting) levels: they are not verified"
+                                                : "the payload holds more than \(maximumNestedPerPayload) JWS: the ones beyond are not verified"))
+            }
         }
         return .success(token)
     }
@@ -181,6 +191,14 @@ public enum JWSReader {
             }
         }
         return findings
+    }
+
+    /// How many of the payload's strings look like compact JWS.
+    static func countTokens(in payload: JSONDocument) -> Int {
+        payload.nodes.indices.reduce(0) { count, node in
+            guard payload.nodes[node].kind == .string, let text = payload.string(node) else { return count }
+            return looksLikeCompactJWS(text.utf8) ? count + 1 : count
+        }
     }
 
     /// The JWS held in the payload's string values (`data.signedTransactionInfo`, `signedTransactions[0]` …).

@@ -37,7 +37,10 @@ struct JWSHostileTests {
             current = next
         }
         #expect(depth == JWSReader.maximumNesting)
-        #expect(inspection.isValid)  // the innermost tokens are strings beyond the limit, not verified and not refused
+        // The tokens beyond the limit are not verified, so the whole is refused rather than half-judged.
+        #expect(current?.findings.contains { $0.code == "jws-limit-exceeded" } == true)
+        let valid = inspection.isValid
+        #expect(!valid)
     }
 
     @Test func manyNestedTokensAreBounded() throws {
@@ -45,14 +48,18 @@ struct JWSHostileTests {
         let inner = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
         let list = Array(repeating: "\"\(inner)\"", count: 200).joined(separator: ",")
         let outer = try signer.sign(payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
-        let token = try #require(JWSFixtures.inspect(outer).tokens.first)
+        let inspection = JWSFixtures.inspect(outer)
+        let token = try #require(inspection.tokens.first)
         #expect(token.nested.count == JWSReader.maximumNestedPerPayload)
-        // An API response body with the same list: bounded too.
-        guard case .success(let body) = JWSInput.read(Array(#"{"signedTransactions":[\#(list)]}"#.utf8)) else {
-            Issue.record("the body does not read")
+        #expect(token.findings.contains { $0.code == "jws-limit-exceeded" })
+        let valid = inspection.isValid
+        #expect(!valid)
+        // An API response body with the same list is refused whole.
+        guard case .failure(let error) = JWSInput.read(Array(#"{"signedTransactions":[\#(list)]}"#.utf8)) else {
+            Issue.record("a body with 200 tokens was read")
             return
         }
-        #expect(body.tokens.count == JWSReader.maximumNestedPerPayload)
+        #expect(error.code == "jws-too-many-tokens")
     }
 
     @Test func wideAndLongPayloadsAreRead() throws {
