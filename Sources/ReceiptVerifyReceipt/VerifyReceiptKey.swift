@@ -2,7 +2,7 @@ import ReceiptModel
 
 /// One key of Apple's `receipt` object or of an `in_app` entry: its name, the receipt attribute it comes from and
 /// the form Apple gives the value. The tables are in Apple's key order; `docs/verifyreceipt-evidence.md` gives the
-/// evidence for each mapping.
+/// evidence for each mapping, and the recorded responses in `Tests/ReceiptVerifyReceiptTests/Pairs/` check it.
 public struct VerifyReceiptKey: Sendable, Hashable {
     /// How Apple writes a value.
     public enum Form: String, Sendable, Hashable {
@@ -31,12 +31,16 @@ public struct VerifyReceiptKey: Sendable, Hashable {
     public var type: Int64
     public var form: Form
     public var source: Source
+    /// Apple leaves the key out when the value is 0 (`web_order_line_item_id` of a purchase that is not a
+    /// subscription).
+    public var leftOutWhenZero: Bool
 
-    init(_ name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute) {
+    init(_ name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
         self.name = name
         self.type = type
         self.form = form
         self.source = source
+        self.leftOutWhenZero = leftOutWhenZero
     }
 
     /// The `receipt` object's keys, in Apple's order.
@@ -67,7 +71,7 @@ public struct VerifyReceiptKey: Sendable, Hashable {
         VerifyReceiptKey("original_purchase_date", 1706, .date),
         VerifyReceiptKey("expires_date", 1708, .date),
         VerifyReceiptKey("cancellation_date", 1712, .date),
-        VerifyReceiptKey("web_order_line_item_id", 1711, .quotedNumber),
+        VerifyReceiptKey("web_order_line_item_id", 1711, .quotedNumber, leftOutWhenZero: true),
         VerifyReceiptKey("is_trial_period", 1713, .flag),
         VerifyReceiptKey("is_in_intro_offer_period", 1719, .flag),
         VerifyReceiptKey("promotional_offer_id", 1721, .string),

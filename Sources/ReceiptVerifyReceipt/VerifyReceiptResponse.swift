@@ -25,77 +25,150 @@ public struct VerifyReceiptResponse: Sendable {
         self.requestDate = requestDate
     }
 
-    /// The response as a JSON document (newline-terminated): Apple's bytes when `pretty` is false.
+    /// The response as a JSON document, newline-terminated: two-space indented when `pretty`, else Apple's own
+    /// bytes (`AppleWireJSON`: `", "` between members, a line break before every member or element that is an
+    /// object or array), as Apple's endpoint sends them.
     public func json(pretty: Bool) -> [UInt8] {
-        JSONWriter.document(pretty: pretty) { json in write(to: &json) }
+        let tree = self.tree()
+        guard pretty else { return AppleWireJSON.bytes(tree) + [0x0A] }
+        return JSONWriter.document(pretty: true) { json in tree.write(to: &json) }
     }
 
-    /// Writes the response object.
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            if let payload {
-                json.key("receipt")
-                json.object { json in writeReceipt(payload, to: &json) }
-            }
-            if let environment { json.member("environment", environment.rawValue) }
-            json.member("status", status.code)
-        }
+    /// The response on one line (compact JSON, not Apple's byte layout, which has line breaks), for JSON Lines.
+    public func jsonLine() -> [UInt8] {
+        let tree = self.tree()
+        return JSONWriter.document(pretty: false) { json in tree.write(to: &json) }
     }
 
-    private func writeReceipt(_ payload: ReceiptPayload, to json: inout JSONWriter) {
+    /// The response as an ordered tree: `receipt`, `status`, `environment`, as Apple's sandbox endpoint orders them
+    /// (its production responses put `status` and `environment` first when server state follows `receipt`).
+    public func tree() -> ResponseValue {
+        var members: [(String, ResponseValue)] = []
+        if let payload { members.append(("receipt", .object(receiptMembers(payload)))) }
+        members.append(("status", .number(Int64(status.code))))
+        if let environment { members.append(("environment", .string(environment.rawValue))) }
+        return .object(members)
+    }
+
+    private func receiptMembers(_ payload: ReceiptPayload) -> [(String, ResponseValue)] {
+        var members: [(String, ResponseValue)] = []
         for key in VerifyReceiptKey.receipt {
             switch key.source {
             case .requestDate:
-                Self.writeDate(key.name, requestDate, to: &json)
+                members += Self.dateMembers(key.name, requestDate)
             case .inAppRecords:
-                json.key("in_app")
-                json.array { json in
-                    for record in payload.inAppRecords {
-                        json.object { json in
-                            for recordKey in VerifyReceiptKey.inApp {
-                                Self.write(recordKey, record.first(recordKey.type), to: &json)
-                            }
-                        }
-                    }
+                let records = payload.inAppRecords.map { record -> ResponseValue in
+                    .object(VerifyReceiptKey.inApp.flatMap { Self.members($0, record.first($0.type)) })
                 }
+                members.append(("in_app", .array(records)))
             case .attribute:
-                Self.write(key, payload.first(key.type), to: &json)
+                members += Self.members(key, payload.first(key.type))
+            }
+        }
+        return members
+    }
+
+    /// One key in Apple's form, or nothing when the receipt has no value for it.
+    static func members(_ key: VerifyReceiptKey, _ attribute: Attribute?) -> [(String, ResponseValue)] {
+        guard let attribute else { return [] }
+        switch (key.form, attribute.kind) {
+        case (.date, .date):
+            guard let date = attribute.date else { return [] }
+            return dateMembers(key.name, AppleDate(date))
+        case (.number, .integer):
+            return [(key.name, .number(attribute.integer ?? 0))]
+        case (.quotedNumber, .integer):
+            let number = attribute.integer ?? 0
+            if number == 0 && key.leftOutWhenZero { return [] }
+            return [(key.name, .string(String(number)))]
+        case (.flag, .boolean), (.flag, .integer):
+            let set = attribute.integer.map { $0 != 0 } ?? attribute.boolean ?? false
+            return [(key.name, .string(set ? "true" : "false"))]
+        case (.string, .text), (.quotedNumber, .text), (.number, .text):
+            return [(key.name, .string(attribute.text ?? ""))]
+        default:
+            // Empty dates, values of another kind than Apple's: Apple leaves out a key with no value.
+            return []
+        }
+    }
+
+    static func dateMembers(_ name: String, _ date: AppleDate) -> [(String, ResponseValue)] {
+        [(name, .string(date.gmt)), (name + "_ms", .string(date.ms)), (name + "_pst", .string(date.pst))]
+    }
+}
+
+/// A JSON value of a response, with its members in order.
+public indirect enum ResponseValue: Sendable {
+    case string(String)
+    case number(Int64)
+    case object([(String, ResponseValue)])
+    case array([ResponseValue])
+
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: return true
+        case .string, .number: return false
+        }
+    }
+
+    /// Writes the value with a `JSONWriter` (pretty or compact), recursively: the tree is rcpt's own, three levels
+    /// deep at most.
+    public func write(to json: inout JSONWriter) {
+        switch self {
+        case .string(let text): json.string(text)
+        case .number(let number): json.number(number)
+        case .object(let members):
+            json.object { json in
+                for (name, value) in members {
+                    json.key(named: name)
+                    value.write(to: &json)
+                }
+            }
+        case .array(let elements):
+            json.array { json in
+                for element in elements { element.write(to: &json) }
             }
         }
     }
+}
 
-    /// Writes one key in Apple's form, or nothing when the receipt has no value for it.
-    static func write(_ key: VerifyReceiptKey, _ attribute: Attribute?, to json: inout JSONWriter) {
-        guard let attribute else { return }
-        switch (key.form, attribute.kind) {
-        case (.date, .date):
-            guard let date = attribute.date else { return }
-            writeDate(key.name, AppleDate(date), to: &json)
-        case (.number, .integer):
-            json.key(named: key.name)
-            json.number(attribute.integer ?? 0)
-        case (.quotedNumber, .integer):
-            json.key(named: key.name)
-            json.string(String(attribute.integer ?? 0))
-        case (.flag, .boolean), (.flag, .integer):
-            json.key(named: key.name)
-            json.string(attribute.integer.map { $0 != 0 } ?? attribute.boolean ?? false ? "true" : "false")
-        case (.string, .text), (.quotedNumber, .text), (.number, .text):
-            json.key(named: key.name)
-            json.string(utf8: attribute.contentBytes)
-        default:
-            // Empty dates, values of another kind than Apple's: Apple leaves out a key with no value.
-            return
-        }
+/// The byte layout of Apple's verifyReceipt bodies, as recorded from its servers: members and elements separated by
+/// `", "`, no space after `:`, and a line break before every member or array element whose value is an object or
+/// an array (`{\n"receipt":{…, \n"in_app":[\n{…}, \n{…}]}, "status":0, "environment":"Sandbox"}`). Strings are
+/// escaped as `JSONWriter` escapes them.
+public enum AppleWireJSON {
+    public static func bytes(_ value: ResponseValue) -> [UInt8] {
+        var out: [UInt8] = []
+        append(value, to: &out)
+        return out
     }
 
-    static func writeDate(_ name: String, _ date: AppleDate, to json: inout JSONWriter) {
-        json.key(named: name)
-        json.string(date.gmt)
-        json.key(named: name, suffix: "_ms")
-        json.string(date.ms)
-        json.key(named: name, suffix: "_pst")
-        json.string(date.pst)
+    static func append(_ value: ResponseValue, to out: inout [UInt8]) {
+        switch value {
+        case .string, .number:
+            var json = JSONWriter(pretty: false)
+            value.write(to: &json)
+            out += json.bytes
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, (name, member)) in members.enumerated() {
+                if index > 0 { out += Array(", ".utf8) }
+                if member.isContainer { out.append(0x0A) }
+                var key = JSONWriter(pretty: false)
+                key.string(name)
+                out += key.bytes + [UInt8(ascii: ":")]
+                append(member, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += Array(", ".utf8) }
+                if element.isContainer { out.append(0x0A) }
+                append(element, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
     }
 }
 

@@ -46,7 +46,7 @@ struct Verify: ParsableCommand {
         case verifyreceipt
     }
 
-    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; one compact body per line for many receipts).")
+    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts).")
     var format: Format = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
@@ -130,7 +130,7 @@ struct Verify: ParsableCommand {
                                      options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
                         inspection, _ in
                         guard let inspection else { return Array("{\"status\":21002}\n".utf8) }
-                        return VerifyReceiptResponse(inspection, requestDate: requestDate).json(pretty: false)
+                        return VerifyReceiptResponse(inspection, requestDate: requestDate).jsonLine()
                     }
                 }
                 let jwsExpectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)

@@ -32,7 +32,8 @@ struct VerifyReceiptCLITests {
         #expect(dump.status == 0)
         #expect(dump.stdout == verify.stdout)
         let compact = try CLI.run(Self.arguments(name) + ["--compact"])
-        #expect(compact.stdout.split(separator: "\n").count == 1)
+        // Apple's bytes: a line break only before a member or element that is an object or array.
+        #expect(compact.stdout.hasPrefix("{\n\"receipt\":{\"receipt_type\":\"ProductionSandbox\", \"adam_id\":0, "))
         #expect(NSDictionary(dictionary: try Self.object(compact.stdoutBytes))
                 .isEqual(to: try Self.object(verify.stdoutBytes)))
     }
@@ -47,7 +48,7 @@ struct VerifyReceiptCLITests {
         let result = try CLI.run(["verify", "--format", "verifyreceipt", "--compact", "--environment", "production",
                                   "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
         #expect(result.status == 1)
-        #expect(result.stdout == "{\"environment\":\"Sandbox\",\"status\":21007}\n")
+        #expect(result.stdout == "{\"status\":21007, \"environment\":\"Sandbox\"}\n")
     }
 
     @Test func manyReceiptsGiveOneCompactBodyPerLineInInputOrder() throws {

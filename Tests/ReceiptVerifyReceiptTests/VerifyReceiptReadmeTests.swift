@@ -31,7 +31,7 @@ struct VerifyReceiptReadmeTests {
             switch key.form {
             case .string: form = key.source == .inAppRecords ? "array" : "string"
             case .number: form = "number"
-            case .quotedNumber: form = "string of digits"
+            case .quotedNumber: form = "string of digits" + (key.leftOutWhenZero ? " (left out when 0)" : "")
             case .flag: form = "\"true\" / \"false\""
             case .date: form = "three keys: `\(key.name)`, `\(key.name)_ms`, `\(key.name)_pst`"
             }

@@ -33,7 +33,7 @@ struct VerifyReceiptResponseTests {
     @Test func validReceiptHasStatusZeroAndApplesKeysInApplesOrder() throws {
         let (response, document) = try Self.response(SyntheticReceipt(records: 2).attributes())
         #expect(response.status.code == 0)
-        #expect(Self.keys(document, document.root) == ["receipt", "environment", "status"])
+        #expect(Self.keys(document, document.root) == ["receipt", "status", "environment"])
         let receipt = try #require(Self.member(document, "receipt"))
         #expect(Self.keys(document, receipt) == [
             "receipt_type", "adam_id", "app_item_id", "bundle_id", "application_version",
@@ -124,7 +124,7 @@ struct VerifyReceiptResponseTests {
         #expect(response.status.code == VerifyReceiptStatus.notAuthenticated)
         #expect(response.status.reason == "signature-invalid")
         #expect(String(decoding: response.json(pretty: false), as: UTF8.self)
-                == "{\"environment\":\"Sandbox\",\"status\":21003}\n")
+                == "{\"status\":21003, \"environment\":\"Sandbox\"}\n")
     }
 
     @Test func contentErrorsAre21003() throws {
