@@ -27,6 +27,8 @@ public struct JWSInput: Sendable {
         let (range, _) = trimmed(bytes)
         let text = bytes[range]
         if JWSReader.looksLikeCompactJWS(text) { return true }
+        // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
+        if text.starts(with: Array("eyJ".utf8)), text.allSatisfy(isTokenCharacter) { return true }
         guard text.first == UInt8(ascii: "{"), let document = try? JSONDocument.read(Array(text)) else { return false }
         return document.nodes.indices.contains { node in
             document.nodes[node].kind == .string && JWSReader.looksLikeCompactJWS(
@@ -72,6 +74,18 @@ public struct JWSInput: Sendable {
                                             ?? "the JSON holds no compact JWS string"))
         }
         return .success(JWSInput(form: .json, json: document, tokens: tokens, repairs: repairs))
+    }
+
+    /// A character of a compact JWS: base64url (either alphabet, padding) or a dot.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+             UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
     }
 
     /// The range of `bytes` without surrounding white space and one pair of quotes, and what was stripped.

@@ -51,6 +51,14 @@ struct JWSCLITests {
         #expect(dump.stdout.split(separator: "\n").count == 18)
     }
 
+    /// A token cut before its dots (a truncated paste) is named as a JWS with too few parts, not "not a receipt".
+    @Test func aTruncatedTokenIsNamedAsAJWS() throws {
+        let token = try String(contentsOf: Fixtures.url(Self.transaction), encoding: .utf8)
+        let result = try CLI.run(["verify", "-"], stdin: Data(token.prefix(2000).utf8))
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("jws-part-count") || result.stdout.contains("three parts"), "\(result.stdout)")
+    }
+
     @Test func aTokenPastedWithQuotesAndWhiteSpaceIsRead() throws {
         let token = try String(contentsOf: Fixtures.url(Self.transaction), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
