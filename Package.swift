@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptJWS"]
+                           "ReceiptJSON", "ReceiptJWS"]
         ),
         .target(
             name: "ReceiptVerifyReceipt",
@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptJWSTests",
-            dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]
         ),
         .testTarget(

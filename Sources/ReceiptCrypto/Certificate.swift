@@ -114,6 +114,19 @@ public final class Certificate: @unchecked Sendable {
         X509_free(x509)
     }
 
+    /// Whether the bytes it was decoded from are what OpenSSL encodes it to (i2d_X509): false for a BER length or
+    /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
+    public var isDistinguishedEncoding: Bool {
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(x509, &output)
+        guard length > 0, let output else { return false }
+        defer { rcpt_openssl_free(output) }
+        return Int(length) == derEncoded.count
+            && derEncoded.withUnsafeBufferPointer { buffer in
+                buffer.elementsEqual(UnsafeBufferPointer(start: output, count: Int(length)))
+            }
+    }
+
     /// `derEncoded` as a PEM "CERTIFICATE" block with 64-column base64 lines and a trailing newline.
     public var pemEncoded: String {
         let body = Data(derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])

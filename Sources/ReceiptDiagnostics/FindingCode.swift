@@ -293,6 +293,33 @@ extension FindingCode {
         "app-apple-id-mismatch", .error, .content, "the payload's appAppleId is not the expected one")
     public static let jwsNestedInvalid = FindingCode(
         "jws-nested-invalid", .error, .content, "a JWS nested in the payload is not valid (its own findings say why)")
+    public static let jwsTokenUnreadable = FindingCode(
+        "jws-token-unreadable", .error, .container,
+        "a token position (a signed… member, or a string a reader would take for a token) holds no compact JWS: a lenient reader may still take an unverified token from it")
+    public static let jwsTokenSurrounded = FindingCode(
+        "jws-token-surrounded", .warning, .encoding,
+        "a token in JSON has characters around it (white space, quotes, a Bearer prefix, invisible marks): stripped as lenient readers do, then verified; Apple sends bare tokens")
+    public static let jwsDateUnusable = FindingCode(
+        "jws-date-unusable", .error, .payload,
+        "a millisecond date claim is present but no usable date (beyond 2^53, too long, not a number; a signing time before 1970): never read as absent")
+    public static let jwsX5cEncoding = FindingCode(
+        "jws-x5c-encoding", .error, .chain,
+        "an x5c element is not standard base64 (padded, no line breaks) of a DER certificate, as RFC 7515 §4.1.6 and Apple's libraries require")
+    public static let jwsCertificateWeakDigest = FindingCode(
+        "jws-certificate-weak-digest", .error, .chain,
+        "a certificate of the JWS chain is signed with SHA-1 or MD5; Apple's JWS chains are signed with ECDSA and SHA-384")
+    public static let jwsBindingMismatch = FindingCode(
+        "jws-binding-mismatch", .error, .content,
+        "tokens of one input disagree on the app (bundleId, appAppleId) or environment: a nested token and the token that carries it, or the tokens and members of one document")
+    public static let jwsNotBoundToApp = FindingCode(
+        "jws-not-bound-to-app", .warning, .content,
+        "renewal info carries no bundleId: on its own it cannot be bound to the expected app (a token carrying it binds it)")
+    public static let jwsClaimMisplaced = FindingCode(
+        "jws-claim-misplaced", .warning, .content,
+        "a notification has bundleId, appAppleId or environment at its top level: Apple reads them from data (summary, externalPurchaseToken, appData), and so does rcpt")
+    public static let jwsNestedUnverified = FindingCode(
+        "jws-nested-unverified", .error, .content,
+        "a nested JWS was read but not verified, because the token carrying it is not trusted: work is bounded by trust")
 
     /// Every code, in the README's order.
     public static let all: [FindingCode] = [
@@ -319,6 +346,8 @@ extension FindingCode {
         .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
         .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsLimitExceeded,
         .jwsNestedSignerDiffers, .jwsSignedDateMissing,
-        .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
+        .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid, .jwsTokenUnreadable, .jwsTokenSurrounded,
+        .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch, .jwsNotBoundToApp,
+        .jwsClaimMisplaced, .jwsNestedUnverified,
     ]
 }

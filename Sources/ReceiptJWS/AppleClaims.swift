@@ -22,15 +22,25 @@ public enum AppleClaims {
         "gracePeriodExpiresDate", "priceIncreaseStatus", "recentSubscriptionStartDate", "renewalDate",
         "renewalPrice", "price", "status", "receiptCreationDate", "requestDate", "preorderDate",
     ]
+    /// The number claims that are dates, in milliseconds since 1970: each must read exactly (`MillisecondDate`).
+    public static let dates: Set<String> = [
+        "signedDate", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate",
+        "gracePeriodExpiresDate", "recentSubscriptionStartDate", "renewalDate", "receiptCreationDate", "requestDate",
+        "preorderDate",
+    ]
     /// Claims Apple sends as JSON booleans.
     public static let booleans: Set<String> = ["isUpgraded", "isInBillingRetryPeriod"]
 
-    /// A finding for every claim at the top level or in `data` whose JSON type is not Apple's.
+    /// A finding for every claim at the top level or in a notification's `data` (`summary`,
+    /// `externalPurchaseToken`, `appData`) whose JSON type is not Apple's, and for every date claim whose number is
+    /// not a usable date.
     public static func typeFindings(_ payload: JSONDocument, offset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         var objects = [(payload.root, "")]
-        if let data = payload.member("data", of: payload.root), payload.nodes[data].kind == .object {
-            objects.append((data, "data."))
+        for name in JWSBinding.notificationObjects {
+            if let object = payload.member(name, of: payload.root), payload.nodes[object].kind == .object {
+                objects.append((object, name + "."))
+            }
         }
         for (object, prefix) in objects where payload.nodes[object].kind == .object {
             for child in payload.children(of: object) {
@@ -41,7 +51,15 @@ public enum AppleClaims {
                     guard kind != .string else { continue }
                     expected = "a string"
                 } else if numbers.contains(name) {
-                    guard kind != .number else { continue }
+                    guard kind != .number else {
+                        if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child)) {
+                            let shown = payload.text(child)
+                            findings.append(Finding(.jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                                    "\(prefix)\(name) is \(shown.prefix(40))\(shown.count > 40 ? "…" : ""): \(problem.phrase), not a date; it is never read as absent",
+                                                    fields: [FindingField("path", prefix + name)]))
+                        }
+                        continue
+                    }
                     expected = "a number"
                 } else if booleans.contains(name) {
                     guard kind != .true && kind != .false else { continue }

@@ -18,27 +18,33 @@ public struct JWSInput: Sendable {
     public var json: JSONDocument?
     /// The tokens of the input, in document order: one with path `""` for a compact JWS.
     public var tokens: [NestedJWS]
-    /// What was stripped to find the token (quotes, white space), one phrase each.
+    /// What was stripped to find the token (quotes, a byte order mark, a Bearer prefix …), one phrase each.
     public var repairs: [String]
+    /// What the JSON around the tokens shows (the document is unsigned: whoever handed it over wrote it): token
+    /// positions that hold no readable token, tokens with characters around them, duplicate names.
+    public var findings: [Finding] = []
+    /// Where the JSON starts in the input (after what was stripped), for the JSON form: JSON offsets plus this are
+    /// file offsets.
+    public var jsonOffset = 0
 
-    /// Whether `bytes` look like a JWS input: a compact token (quotes and white space around it allowed), or a JSON
-    /// object with a compact JWS string somewhere in it. Cheap: decides which reader a command uses.
+    /// Whether `bytes` look like a JWS input: a compact token (quotes, white space, invisible marks or a Bearer
+    /// prefix around it allowed, cut short or not), or a JSON object with a token position. Cheap: decides which
+    /// reader a command uses.
     public static func looksLikeJWS(_ bytes: [UInt8]) -> Bool {
-        let (range, _) = trimmed(bytes)
-        let text = bytes[range]
+        let text = bytes[JWSText.locate(bytes[...]).range]
         if JWSReader.looksLikeCompactJWS(text) { return true }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
-        if text.starts(with: Array("eyJ".utf8)), text.allSatisfy(isTokenCharacter) { return true }
+        if text.starts(with: JWSText.tokenStart), text.allSatisfy(isTokenCharacter) { return true }
         guard text.first == UInt8(ascii: "{"), let document = try? JSONDocument.read(Array(text)) else { return false }
-        return document.nodes.indices.contains { node in
-            document.nodes[node].kind == .string && JWSReader.looksLikeCompactJWS(
-                document.bytes[document.nodes[node].start + 1..<document.nodes[node].end - 1])
-        }
+        return !JWSPositions.find(in: document).isEmpty
     }
 
-    /// Reads every token of the input.
+    /// Reads every token of the input. A JSON document is read whole: every token position in it is read (none
+    /// skipped because it is not exactly a token), and more positions than one document may hold refuse it.
     public static func read(_ bytes: [UInt8]) -> Result<JWSInput, JWSReadError> {
-        let (range, repairs) = trimmed(bytes)
+        let located = JWSText.locate(bytes[...])
+        let range = located.range
+        let repairs = located.repairs
         let text = bytes[range]
         guard !text.isEmpty else { return .failure(JWSReadError("input-empty", "the input is empty")) }
         if text.first != UInt8(ascii: "{") {
@@ -54,26 +60,34 @@ public struct JWSInput: Sendable {
             return .failure(JWSReadError("json-malformed",
                                          "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)"))
         }
+        func fileOffset(_ jsonOffset: Int) -> Int { range.lowerBound + jsonOffset }
+        let positions = JWSPositions.find(in: document)
+        guard positions.count <= JWSReader.maximumNestedPerPayload else {
+            return .failure(JWSReadError("jws-too-many-tokens",
+                                         "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged"))
+        }
         var tokens: [NestedJWS] = []
-        var failures: [String] = []
-        let paths = document.paths()
-        for (node, entry) in document.nodes.enumerated() where entry.kind == .string {
-            guard let value = document.string(node), JWSReader.looksLikeCompactJWS(value.utf8) else { continue }
-            switch JWSReader.read(Array(value.utf8)[...]) {
-            case .success(let token):
-                tokens.append(NestedJWS(path: paths[node], offset: range.lowerBound + entry.start + 1, token: token))
-            case .failure(let error): failures.append("\(paths[node]): \(error.message)")
-            }
-            if tokens.count > JWSReader.maximumNestedPerPayload {
-                return .failure(JWSReadError("jws-too-many-tokens",
-                                             "the JSON holds more than \(JWSReader.maximumNestedPerPayload) JWS: rcpt reads at most that many from one document"))
+        var findings = JWSReader.jsonFindings(document, name: "document", fileOffset: fileOffset)
+        var unreadable: [UnreadableJWS] = []
+        for content in JWSPositions.read(positions, in: document, depth: 0) {
+            switch content {
+            case .token(var held, let stripped, let surrounded):
+                held.offset = fileOffset(held.offset)
+                tokens.append(held)
+                if surrounded { findings.append(JWSReader.surroundedFinding(held.path, stripped, at: held.offset)) }
+            case .unreadable(let failure):
+                unreadable.append(failure)
+                findings.append(JWSReader.unreadableFinding(failure, at: fileOffset(failure.offset)))
             }
         }
         guard !tokens.isEmpty else {
-            return .failure(JWSReadError("jws-none-in-json", failures.first.map { "no readable JWS in the JSON: \($0)" }
-                                            ?? "the JSON holds no compact JWS string"))
+            if let first = unreadable.first {
+                return .failure(JWSReadError(first.error.code, "no readable JWS in the JSON: \(first.path): \(first.error.message)"))
+            }
+            return .failure(JWSReadError("jws-none-in-json", "the JSON holds no compact JWS string"))
         }
-        return .success(JWSInput(form: .json, json: document, tokens: tokens, repairs: repairs))
+        return .success(JWSInput(form: .json, json: document, tokens: tokens, repairs: repairs,
+                                 findings: findings.aggregated(), jsonOffset: range.lowerBound))
     }
 
     /// A character of a compact JWS: base64url (either alphabet, padding) or a dot.
@@ -86,28 +100,5 @@ public struct JWSInput: Sendable {
         default:
             return false
         }
-    }
-
-    /// The range of `bytes` without surrounding white space and one pair of quotes, and what was stripped.
-    static func trimmed(_ bytes: [UInt8]) -> (Range<Int>, [String]) {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        var start = 0
-        var end = bytes.count
-        var repairs: [String] = []
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            start = 3
-            repairs.append("a UTF-8 byte order mark")
-        }
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        if end - start >= 2, bytes[start] == bytes[end - 1],
-           bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'") {
-            start += 1
-            end -= 1
-            repairs.append("surrounding quotes")
-            while start < end, isSpace(bytes[start]) { start += 1 }
-            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        }
-        return (start..<end, repairs)
     }
 }

@@ -53,7 +53,12 @@ public enum JWSReader {
                                          "the JWS header is not JSON: \(error.message) at offset \(error.offset) of the decoded header"))
         }
         do {
-            token.payload = try JSONDocument.read(token.payloadBytes)
+            let payload = try JSONDocument.read(token.payloadBytes)
+            guard payload.nodes.first?.kind == .object else {
+                return .failure(JWSReadError("jws-payload-not-object",
+                                             "the JWS payload is JSON but not an object: Apple signs only JSON objects"))
+            }
+            token.payload = payload
         } catch {
             return .failure(JWSReadError("jws-payload-not-json",
                                          "the JWS payload is not JSON: \(error.message) at offset \(error.offset) of the decoded payload"))
@@ -63,20 +68,35 @@ public enum JWSReader {
             token.findings += headerFindings(header, start: start)
         }
         if let payload = token.payload, let start = token.ranges[.payload]?.lowerBound {
+            func fileOffset(_ jsonOffset: Int) -> Int { start + Base64URL.textOffset(ofDecodedByte: jsonOffset) }
             token.findings += jsonFindings(payload, part: .payload, start: start)
-            token.findings += AppleClaims.typeFindings(payload) { start + Base64URL.textOffset(ofDecodedByte: $0) }
-            if depth < maximumNesting {
-                token.nested = nestedTokens(in: payload, depth: depth + 1)
-            }
-            let holdsMore = depth >= maximumNesting ? countTokens(in: payload) > 0
-                : countTokens(in: payload) > token.nested.count && token.nested.count >= maximumNestedPerPayload
-            if holdsMore {
+            token.findings += AppleClaims.typeFindings(payload, offset: fileOffset)
+            let positions = JWSPositions.find(in: payload)
+            if !positions.isEmpty, depth >= maximumNesting {
                 token.findings.append(Finding(.jwsLimitExceeded, at: start,
-                                              depth >= maximumNesting
-                                                ? "the payload holds JWS nested deeper than \(maximumNesting) levels: they are not verified"
-                                                : "the payload holds more than \(maximumNestedPerPayload) JWS: the ones beyond are not verified"))
+                                              "the payload holds JWS nested deeper than \(maximumNesting) levels: they are not verified, so the token is refused"))
+            } else if !positions.isEmpty {
+                if positions.count > maximumNestedPerPayload {
+                    let count = positions.count
+                    token.findings.append(Finding(.jwsLimitExceeded, at: start,
+                                                  "the payload holds \(count) token positions, more than \(maximumNestedPerPayload): the ones beyond are not verified, so the token is refused"))
+                }
+                let contents = JWSPositions.read(Array(positions.prefix(maximumNestedPerPayload)), in: payload,
+                                                 depth: depth + 1)
+                for content in contents {
+                    switch content {
+                    case .token(let held, let stripped, let surrounded):
+                        token.nested.append(held)
+                        if surrounded {
+                            token.findings.append(surroundedFinding(held.path, stripped, at: fileOffset(held.offset)))
+                        }
+                    case .unreadable(let unreadable):
+                        token.findings.append(unreadableFinding(unreadable, at: fileOffset(unreadable.offset)))
+                    }
+                }
             }
         }
+        token.findings = token.findings.aggregated()
         return .success(token)
     }
 
@@ -135,19 +155,27 @@ public enum JWSReader {
     /// Duplicate names and unsafe integers in a decoded part; offsets point at the base64url character that carries
     /// the JSON byte, with the offset in the decoded JSON as a field.
     static func jsonFindings(_ document: JSONDocument, part: JWSToken.Part, start: Int) -> [Finding] {
+        jsonFindings(document, name: part.rawValue) { start + Base64URL.textOffset(ofDecodedByte: $0) }
+    }
+
+    /// Duplicate names and unsafe integers in JSON called `name` (the header, the payload, the document), at the
+    /// offsets `fileOffset` gives for its JSON offsets. Past the aggregation limit a duplicate costs no text.
+    public static func jsonFindings(_ document: JSONDocument, name: String, fileOffset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
-        let name = part.rawValue
-        func fileOffset(_ jsonOffset: Int) -> Int { start + Base64URL.textOffset(ofDecodedByte: jsonOffset) }
         var paths: [String]?
-        for duplicate in document.duplicateKeys {
+        for (index, duplicate) in document.duplicateKeys.enumerated() {
+            let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
+            guard index < [Finding].aggregationLimit else {
+                findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset), "a duplicate name"))
+                continue
+            }
             let resolved = paths ?? document.paths()
             paths = resolved
-            let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
             let first = document.text(duplicate.first)
             let later = document.text(duplicate.duplicate)
             let path = resolved[duplicate.duplicate]
             findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset),
-                                    "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first) first, \(later) later; JSON.parse, Python and Foundation take the later, some readers the first",
+                                    "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first.prefix(80)) first, \(later.prefix(80)) later; JSON.parse, Python and Foundation take the later, some readers the first",
                                     fields: [FindingField("part", name), FindingField("path", path),
                                              FindingField("json_offset", String(jsonOffset))]))
         }
@@ -162,7 +190,7 @@ public enum JWSReader {
             paths = resolved
             let path = resolved[node]
             findings.append(Finding(.jsonUnsafeInteger, at: fileOffset(entry.start),
-                                    "\(path) in the \(name) is \(text), beyond 2^53: a reader into a double (JavaScript) sees another number",
+                                    "\(path) in the \(name) is \(text.prefix(40))\(text.count > 40 ? "…" : ""), beyond 2^53: a reader into a double (JavaScript) sees another number",
                                     fields: [FindingField("part", name), FindingField("path", path),
                                              FindingField("json_offset", String(entry.start))]))
         }
@@ -193,26 +221,17 @@ public enum JWSReader {
         return findings
     }
 
-    /// How many of the payload's strings look like compact JWS.
-    static func countTokens(in payload: JSONDocument) -> Int {
-        payload.nodes.indices.reduce(0) { count, node in
-            guard payload.nodes[node].kind == .string, let text = payload.string(node) else { return count }
-            return looksLikeCompactJWS(text.utf8) ? count + 1 : count
-        }
+    /// A token found in JSON with characters around it.
+    public static func surroundedFinding(_ path: String, _ stripped: [String], at offset: Int) -> Finding {
+        Finding(.jwsTokenSurrounded, at: offset,
+                "the token at \(path) has characters around it\(stripped.isEmpty ? " (white space)" : ": " + stripped.joined(separator: ", ")): stripped as lenient readers do, and the token verified; Apple sends bare tokens",
+                fields: [FindingField("path", path)])
     }
 
-    /// The JWS held in the payload's string values (`data.signedTransactionInfo`, `signedTransactions[0]` …).
-    static func nestedTokens(in payload: JSONDocument, depth: Int) -> [NestedJWS] {
-        var nested: [NestedJWS] = []
-        var paths: [String]?
-        for (node, entry) in payload.nodes.enumerated() where entry.kind == .string {
-            guard nested.count < maximumNestedPerPayload, let value = payload.string(node),
-                  looksLikeCompactJWS(value.utf8), case .success(let token) = read(Array(value.utf8)[...], depth: depth)
-            else { continue }
-            let resolved = paths ?? payload.paths()
-            paths = resolved
-            nested.append(NestedJWS(path: resolved[node], offset: entry.start + 1, token: token))
-        }
-        return nested
+    /// A token position that holds no compact JWS.
+    public static func unreadableFinding(_ unreadable: UnreadableJWS, at offset: Int) -> Finding {
+        Finding(.jwsTokenUnreadable, at: offset,
+                "\(unreadable.path) holds no readable JWS: \(unreadable.error.message); a lenient reader may still take an unverified token from it",
+                fields: [FindingField("path", unreadable.path), FindingField("reason", unreadable.error.code)])
     }
 }

@@ -57,36 +57,22 @@ public struct JWSToken: Sendable {
         return payload.text(node)
     }
 
-    /// A millisecond timestamp claim (`signedDate`, `purchaseDate` …) in whole milliseconds (a fraction, as Xcode
-    /// writes, is dropped), when it is a number in range.
-    public func claimMilliseconds(_ name: String) -> Int64? {
-        claimNumberText(name).flatMap(JWSToken.milliseconds)
+    /// A millisecond date claim at the top level (`signedDate`, `receiptCreationDate` …): nil when absent, else the
+    /// exact reading of its number or why it is not a usable date (never "absent" when it is present).
+    public func claimDate(_ name: String) -> Result<MillisecondDate, MillisecondDate.Problem>? {
+        guard let payload, let node = payload.member(name, of: payload.root) else { return nil }
+        guard payload.nodes[node].kind == .number else { return .failure(.notANumber) }
+        return MillisecondDate.read(payload.text(node))
     }
 
-    /// The nested JWS payloads' `data` object members, or the payload's own, when the claim is in `data` (as in a
-    /// notification): `bundleId`, `environment`, `appAppleId`.
-    public func claimStringHere(orInData name: String) -> String? {
-        if let value = claimString(name) { return value }
-        guard let payload, let data = payload.member("data", of: payload.root),
-              let node = payload.member(name, of: data) else { return nil }
-        return payload.string(node)
-    }
+    /// The binding of this token's payload, held by the JSON member `member` (nil for a whole input).
+    public func binding(member: String?) -> JWSBinding { JWSBinding.of(payload, member: member) }
 
-    /// `appAppleId`, at the top level or in `data`, as written (a number).
-    public func appAppleIdText() -> String? {
-        guard let payload else { return nil }
-        for object in [payload.root, payload.member("data", of: payload.root)].compactMap({ $0 }) {
-            if let node = payload.member("appAppleId", of: object) { return payload.text(node) }
-        }
-        return nil
-    }
-
-    /// Whole milliseconds of a JSON number's text (`1697679936056.485` → 1697679936056), when it is a
-    /// non-negative decimal that fits.
+    /// Whole milliseconds of a JSON number's text (`1697679936056.485` → 1697679936056, `1.7172432e12` →
+    /// 1717243200000), when it is a non-negative date within 2^53.
     public static func milliseconds(_ text: String) -> Int64? {
-        let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
-        guard let whole, !whole.isEmpty, whole.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int64(whole)
+        guard case .success(let date) = MillisecondDate.read(text), !date.isNegative else { return nil }
+        return date.milliseconds
     }
 }
 
@@ -95,13 +81,17 @@ public struct JWSToken: Sendable {
 public struct NestedJWS: Sendable {
     /// Where the string is, e.g. `data.signedTransactionInfo` or `signedTransactions[2]`.
     public var path: String
+    /// The member that holds the string (`signedTransactionInfo`, `signedTransactions` for its elements), when it
+    /// is in an object or a member's array.
+    public var member: String?
     /// The offset of the string's first character (after its quote) in the JSON that holds it: the input file for a
     /// body, the decoded payload for a token's nested JWS.
     public var offset: Int
     public var token: JWSToken
 
-    public init(path: String, offset: Int, token: JWSToken) {
+    public init(path: String, member: String? = nil, offset: Int, token: JWSToken) {
         self.path = path
+        self.member = member
         self.offset = offset
         self.token = token
     }

@@ -28,7 +28,7 @@ public enum JWSMutationSuite {
                 manifest.skipped[mutation.name] = error.message
                 continue
             }
-            let file = mutation.name + ".jws"
+            let file = mutation.name + (bytes.first == UInt8(ascii: "{") ? ".json" : ".jws")
             guard manager.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
                 throw MutationError("write-failed", "cannot write \(directory)/\(file)")
             }

@@ -54,7 +54,7 @@ public enum JWSMutationCatalogue {
                                              "the input's payload re-signed by the test CA, unchanged") { try $0.signed() }
 
     public static let all: [JWSMutation] = [baseline] + validVariants + algorithms + signatures + chains + payloads
-        + encodings + nesting
+        + encodings + nesting + documents + dates + shapes + bindings + certificates
 
     /// Variants a correct validator must accept.
     static let validVariants: [JWSMutation] = [
@@ -321,15 +321,6 @@ public enum JWSMutationCatalogue {
             return try context.signed(payload: notification(carrying: parts[0] + "." + b64(edited) + "." + parts[2], context))
         },
     ]
-
-    static func notification(carrying token: String, _ context: JWSMutationContext) -> [UInt8] {
-        let bundle = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
-        let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
-        let signed = JWSMutationContext.value(of: "signedDate", in: context.payload) ?? "1700000000000"
-        return bytes(#"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","notificationUUID":"00000000-0000-4000-8000-000000000000","#
-                     + #""data":{"bundleId":\#(bundle),"environment":\#(environment),"signedTransactionInfo":"\#(token)"},"#
-                     + #""version":"2.0","signedDate":\#(signed)}"#)
-    }
 
     static func name(_ common: String) -> [(attribute: String, value: String)] {
         [("C", "US"), ("O", "rcpt mutation TEST-ONLY"), ("OU", "TEST-ONLY, not Apple"), ("CN", common)]

@@ -187,17 +187,7 @@ public struct BatchInspection: Sendable {
             let inspection = JWSInspector.inspect(bytes, options: jws.options)
             let output = jws.line(inspection, path)
             if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
-            guard inspection.isValid else {
-                var codes: [String] = []
-                var pending = inspection.tokens
-                while let token = pending.popLast() {
-                    for finding in token.findings where finding.severity == .error && !codes.contains(finding.code) {
-                        codes.append(finding.code)
-                    }
-                    pending += token.nested
-                }
-                return (output, .invalid(codes.joined(separator: ", ")))
-            }
+            guard inspection.isValid else { return (output, .invalid(inspection.errorCodes.joined(separator: ", "))) }
             return (output, .valid)
         }
         let inspection = Inspector.inspect(bytes, options: options)

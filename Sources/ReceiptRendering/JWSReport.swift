@@ -24,6 +24,7 @@ public enum JWSReport {
                 json.array { json in
                     for token in inspection.tokens { writeToken(token, to: &json) }
                 }
+                writeFindings(inspection.findings, to: &json)
                 writeError(inspection.readError, to: &json)
                 json.member("valid", inspection.isValid)
             }
@@ -50,6 +51,7 @@ public enum JWSReport {
                         }
                     }
                 }
+                writeFindings(inspection.findings, to: &json)
                 writeError(inspection.readError, to: &json)
             }
         }
@@ -169,6 +171,7 @@ public enum JWSReport {
         if let repairs = inspection.jws?.repairs, !repairs.isEmpty {
             out += style.dim("  (stripped: \(repairs.joined(separator: ", ")))") + "\n"
         }
+        out += documentFindings(inspection, style: style, verbose: true)
         for token in inspection.tokens {
             out += tokenText(token, style: style, verbose: verbose, indent: "", nested: false)
         }
@@ -182,6 +185,7 @@ public enum JWSReport {
     public static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var out = verdictLine(inspection, name: name, style: style)
         let renderer = DumpText(style: style)
+        out += documentFindings(inspection, style: style, verbose: verbose)
         for token in flattened(inspection.tokens) {
             out += "\n" + style.bold(token.path.isEmpty ? "token" : "nested \(TextLayout.safe(token.path))")
                 + (token.isValid ? style.green(" valid") : style.red(" invalid")) + "\n"
@@ -198,13 +202,15 @@ public enum JWSReport {
             return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"
         }
         guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
-        var codes: [String] = []
-        for token in flattened(inspection.tokens) {
-            for finding in token.findings where finding.severity == .error && !codes.contains(finding.code) {
-                codes.append(finding.code)
-            }
-        }
-        return style.red("invalid") + " \(shown): \(codes.joined(separator: ", "))\n"
+        return style.red("invalid") + " \(shown): \(inspection.errorCodes.joined(separator: ", "))\n"
+    }
+
+    /// The findings about the document around the tokens (its unsigned JSON), when there are any.
+    static func documentFindings(_ inspection: JWSInspection, style: TextStyle, verbose: Bool) -> String {
+        let shown = inspection.findings.filter { verbose || $0.severity != .info }
+        guard !shown.isEmpty else { return "" }
+        return "\n" + style.bold("document") + style.dim(" (the unsigned JSON around the tokens)") + "\n"
+            + DumpText(style: style).findings(shown)
     }
 
     static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 
@@ -52,6 +53,8 @@ public struct JWSVerification: Sendable {
     /// Where the token's characters start in what holds it (the file, or the parent's decoded payload).
     public var offset: Int
     public var token: JWSToken
+    /// The kind of payload, and the app and environment it is bound to (where Apple's verifier reads them).
+    public var binding: JWSBinding
     /// The x5c certificates in order, decoded (or why not).
     public var certificates: [Result<Certificate, CryptoError>]
     /// `valid`, `invalid` or `unsupported` (an algorithm rcpt does not verify).
@@ -67,20 +70,47 @@ public struct JWSVerification: Sendable {
     public var signer: Certificate? { try? certificates.first?.get() }
 }
 
-/// Everything rcpt knows about a JWS input: how it was wrapped, each token's verdict, and why it could not be read.
+/// Everything rcpt knows about a JWS input: how it was wrapped, each token's verdict, what the document around the
+/// tokens shows, and why it could not be read.
 public struct JWSInspection: Sendable {
     public var input: InputSummary
     public var jws: JWSInput?
     public var readError: JWSReadError?
     public var tokens: [JWSVerification]
+    /// Findings about the input as a whole: the unsigned JSON around the tokens (unreadable token positions,
+    /// duplicate names, tokens with characters around them) and whether its tokens agree on the app and environment.
+    public var findings: [Finding] = []
 
-    public var isValid: Bool { readError == nil && !tokens.isEmpty && tokens.allSatisfy(\.isValid) }
+    public var isValid: Bool {
+        readError == nil && !tokens.isEmpty && tokens.allSatisfy(\.isValid)
+            && !findings.contains { $0.severity == .error }
+    }
+
+    /// The codes of every error finding, the document's first, then each token's in document order (nested ones
+    /// after their carrier), each code once.
+    public var errorCodes: [String] {
+        var codes: [String] = []
+        func add(_ findings: [Finding]) {
+            for finding in findings where finding.severity == .error && !codes.contains(finding.code) {
+                codes.append(finding.code)
+            }
+        }
+        add(findings)
+        var pending = Array(tokens.reversed())
+        while let token = pending.popLast() {
+            add(token.findings)
+            pending += token.nested.reversed()
+        }
+        return codes
+    }
 }
 
-/// Verifies Apple's JWS as Apple's server libraries do: ES256 only, an x5c chain to a trusted anchor (Apple Root CA
-/// - G3 unless `--root`) at the payload's signedDate, Apple's markers on the leaf and intermediate, the signature
-/// with the leaf's P-256 key, and the payload's bundleId, appAppleId and environment when expected. Nested JWS are
-/// verified the same way; an invalid nested token makes its parent invalid.
+/// Verifies Apple's JWS as Apple's server libraries do: ES256 only, an x5c chain (standard base64 DER, exactly leaf,
+/// intermediate, root) to a trusted anchor (Apple Root CA - G3 unless `--root`) at the payload's signedDate (an app
+/// transaction's receiptCreationDate), Apple's markers and certificate policy on the leaf and intermediate, the
+/// signature with the leaf's P-256 key, and the app and environment each kind of payload is bound to. Nested JWS
+/// are verified the same way when the token carrying them is trusted, must agree with it on the app and
+/// environment, and an invalid nested token makes its carrier invalid.
 public enum JWSInspector {
     public static func inspect(_ bytes: [UInt8], options: JWSInspectionOptions) -> JWSInspection {
         let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
@@ -89,39 +119,67 @@ public enum JWSInspector {
             return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: "jws"), jws: nil,
                                  readError: error, tokens: [])
         case .success(let input):
-            let tokens = input.tokens.map { verify($0, parentSigner: nil, options: options) }
+            let cache = ChainCache()
+            let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
+            var findings = input.findings
+            if let document = input.json {
+                findings += documentAgreement(document, tokens: tokens, offset: input.jsonOffset)
+            }
             return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: input.form.rawValue),
-                                 jws: input, readError: nil, tokens: tokens)
+                                 jws: input, readError: nil, tokens: tokens, findings: findings)
         }
     }
 
-    /// Verifies one token and its nested ones.
-    static func verify(_ held: NestedJWS, parentSigner: Certificate?, options: JWSInspectionOptions)
+    /// The token that carries a nested one: its signer, what it is bound to, and whether it is trusted.
+    struct Carrier {
+        var signer: Certificate?
+        var binding: JWSBinding
+        var trusted: Bool
+    }
+
+    /// Decoded x5c chains and their verification, kept for one inspection: the tokens of one document usually share
+    /// one chain, which is then decoded and verified once.
+    final class ChainCache {
+        var certificates: [[String]: ([Result<Certificate, CryptoError>], [Finding])] = [:]
+        var chains: [ChainKey: ChainVerification] = [:]
+
+        struct ChainKey: Hashable {
+            var fingerprints: [String]
+            var at: Int64
+        }
+    }
+
+    /// Verifies one token and, when it is trusted, its nested ones.
+    static func verify(_ held: NestedJWS, carrier: Carrier?, options: JWSInspectionOptions, cache: ChainCache)
         -> JWSVerification
     {
         let token = held.token
         var findings = token.findings
+        let binding = token.binding(member: held.member)
         let headerStart = token.ranges[.header]?.lowerBound ?? token.offset
+        let payloadStart = token.ranges[.payload]?.lowerBound ?? token.offset
         let signatureStart = token.ranges[.signature]?.lowerBound ?? token.offset
+        func payloadOffset(_ jsonOffset: Int) -> Int { payloadStart + Base64URL.textOffset(ofDecodedByte: jsonOffset) }
+        // Work bounded by trust: a token carried by one that is not trusted is read, never verified.
+        if let carrier, !carrier.trusted {
+            findings.append(Finding(.jwsNestedUnverified, at: token.offset,
+                                    "not verified: the token carrying it is not trusted, so nothing it carries is"))
+            let nested = token.nested.map { verify($0, carrier: Carrier(signer: nil, binding: binding, trusted: false),
+                                                   options: options, cache: cache) }
+            return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
+                                   certificates: [], signature: .unsupported, chain: nil,
+                                   findings: findings.aggregated(), nested: nested)
+        }
         // Certificates.
-        let certificates = x5c(token)
+        let (certificates, certificateFindings) = x5c(token, at: headerStart, cache: cache)
+        findings += certificateFindings
         let signerOffset = headerStart
-        if certificates.isEmpty {
-            findings.append(Finding(.jwsX5cMissing, at: headerStart,
-                                    "the header has no x5c: there is no certificate to verify the signature with"))
-        }
-        for (index, entry) in certificates.enumerated() {
-            if case .failure(let error) = entry {
-                findings.append(Finding(.certificateUndecodable, at: headerStart,
-                                        "x5c[\(index)] is not an X.509 certificate: \(error.message)"))
-            }
-        }
         let signer = try? certificates.first?.get()
         // Algorithm and signature.
         var signatureStatus = VerificationSummary.SignatureStatus.unsupported
         let algorithm = token.algorithm
         if algorithm != "ES256" {
-            let shown = algorithm.map { "\"\($0)\"" } ?? (token.header.map { _ in "missing" } ?? "missing")
+            let shown = algorithm.map { "\"\($0)\"" } ?? "missing"
             findings.append(Finding(.jwsAlgorithmNotEs256, at: headerStart,
                                     "alg is \(shown), not ES256: Apple signs only with ES256, and a validator that follows alg can be made to accept none, an HMAC keyed with the public key, or another algorithm",
                                     fields: [FindingField("alg", algorithm ?? "")]))
@@ -156,40 +214,19 @@ public enum JWSInspector {
             }
         }
         // Time.
-        let (signedMilliseconds, signedFrom) = signingTime(token)
-        let evaluatedAt: Int64
-        var source = VerificationSummary.TimeSource.signedDate
-        switch options.time {
-        case .signed:
-            if let signedMilliseconds {
-                evaluatedAt = signedMilliseconds / 1000
-                if signedFrom != "signedDate" {
-                    findings.append(Finding(.jwsSignedDateMissing, severity: .info, at: token.ranges[.payload]?.lowerBound,
-                                            "the payload has no signedDate: the chain is evaluated at \(signedFrom)"))
-                }
-            } else {
-                evaluatedAt = options.now
-                source = .nowForWantOfSignedDate
-                findings.append(Finding(.jwsSignedDateMissing, at: token.ranges[.payload]?.lowerBound,
-                                        "the payload has no signedDate: the chain is evaluated now"))
-            }
-        case .now:
-            evaluatedAt = options.now
-            source = .now
-        case .date(let seconds):
-            evaluatedAt = seconds
-            source = .given
-        }
-        if let signedMilliseconds, signedMilliseconds / 1000 > options.now + 300 {
-            findings.append(Finding(.jwsSignedDateInFuture, at: token.ranges[.payload]?.lowerBound,
-                                    "signedDate \(ReceiptDate.format(epochSeconds: signedMilliseconds / 1000)) is after now (\(ReceiptDate.format(epochSeconds: options.now)))"))
-        }
+        let (evaluatedAt, source, timeFindings) = evaluationTime(token, binding: binding, options: options,
+                                                                 at: payloadOffset)
+        findings += timeFindings
         // Chain.
         var chain: VerificationSummary?
+        var chainValid = false
         if let signer {
             let intermediates = certificates.dropFirst().compactMap { try? $0.get() }
-            let verified = ChainVerifier.verify(leaf: signer, intermediates: intermediates,
-                                                anchors: options.anchors.certificates, at: evaluatedAt)
+            let key = ChainCache.ChainKey(fingerprints: ([signer] + intermediates).map(\.sha256Fingerprint), at: evaluatedAt)
+            let verified = cache.chains[key] ?? ChainVerifier.verify(leaf: signer, intermediates: intermediates,
+                                                                     anchors: options.anchors.certificates, at: evaluatedAt)
+            cache.chains[key] = verified
+            chainValid = verified.isValid
             chain = VerificationSummary(signature: signatureStatus, chain: verified.isValid ? .valid : .invalid,
                                         anchor: verified.anchorSubject, evaluatedAt: evaluatedAt,
                                         evaluatedAtSource: source, path: verified.path, errors: verified.errors)
@@ -206,85 +243,272 @@ public enum JWSInspector {
                     findings.append(Finding(.jwsX5cLength, at: headerStart,
                                             "x5c holds \(certificates.count) certificates; Apple's holds leaf, WWDR intermediate and root"))
                 }
-                let builtIn = options.anchors.builtInFingerprints
-                findings += SigningPolicy.check(
-                    path: verified.certificates, environment: environment(token),
-                    offset: { _ in signerOffset }, isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) },
-                    signing: "JWS")
+                findings += certificatePolicy(verified.certificates, environment: binding.environment?.text,
+                                              options: options, at: signerOffset)
             }
         }
-        if let parentSigner, let signer, parentSigner.sha256Fingerprint != signer.sha256Fingerprint {
+        if let carrierSigner = carrier?.signer, let signer, carrierSigner.sha256Fingerprint != signer.sha256Fingerprint {
             findings.append(Finding(.jwsNestedSignerDiffers, at: signerOffset,
-                                    "this nested JWS is signed by \(signer.subject), the token holding it by \(parentSigner.subject)"))
+                                    "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
         }
-        findings += expectationFindings(token, options.expectations)
-        // Nested tokens, verified the same way.
-        let nested = token.nested.map { verify($0, parentSigner: signer, options: options) }
-        for child in nested where !child.isValid {
-            let payloadStart = token.ranges[.payload]?.lowerBound ?? token.offset
-            findings.append(Finding(.jwsNestedInvalid, at: payloadStart + Base64URL.textOffset(ofDecodedByte: child.offset),
-                                    "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
-                                    fields: [FindingField("path", child.path)]))
+        findings += bindingFindings(binding, carried: carrier != nil, options.expectations, at: payloadOffset)
+        // Nested tokens: verified the same way when this token is trusted; bound to what this token is bound to.
+        let trusted = signatureStatus == .valid && chainValid
+        let nested = token.nested.map {
+            verify($0, carrier: Carrier(signer: signer, binding: binding, trusted: trusted), options: options, cache: cache)
         }
-        return JWSVerification(path: held.path, offset: held.offset, token: token, certificates: certificates,
-                               signature: signatureStatus, chain: chain, findings: findings, nested: nested)
-    }
-
-    /// The environment a payload names: `environment` (top level or in a notification's `data`), or an app
-    /// transaction's `receiptType`.
-    static func environment(_ token: JWSToken) -> String? {
-        token.claimStringHere(orInData: "environment") ?? token.claimString("receiptType")
-    }
-
-    /// When the token was signed, in milliseconds, and which claim said so: `signedDate`; an app transaction's
-    /// `receiptCreationDate`; for a notification without one, the latest `signedDate` of the tokens it carries.
-    static func signingTime(_ token: JWSToken) -> (Int64?, String) {
-        if let signed = token.claimMilliseconds("signedDate") { return (signed, "signedDate") }
-        if token.claimString("receiptType") != nil, let created = token.claimMilliseconds("receiptCreationDate") {
-            return (created, "receiptCreationDate (an app transaction)")
-        }
-        let nested = token.nested.compactMap { $0.token.claimMilliseconds("signedDate") }.max()
-        if let nested { return (nested, "the signedDate of the JWS it carries") }
-        return (nil, "now")
-    }
-
-    /// The x5c certificates: standard base64 DER, in order (leaf first).
-    static func x5c(_ token: JWSToken) -> [Result<Certificate, CryptoError>] {
-        guard let header = token.header, let array = header.member("x5c", of: header.root),
-              header.nodes[array].kind == .array else { return [] }
-        return header.children(of: array).prefix(16).map { node in
-            guard let text = header.string(node), let der = Base64.decode(Array(text.utf8)), !der.isEmpty else {
-                return .failure(CryptoError(code: "x5c-not-base64", message: "not a base64 string"))
+        for child in nested {
+            let at = payloadOffset(child.offset)
+            findings += agreement(of: child.binding, path: child.path, with: binding, at: at)
+            if !child.isValid {
+                findings.append(Finding(.jwsNestedInvalid, at: at,
+                                        "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
+                                        fields: [FindingField("path", child.path)]))
             }
-            return Result { () throws(CryptoError) -> Certificate in try Certificate(derEncoded: der) }
         }
+        return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
+                               certificates: certificates, signature: signatureStatus, chain: chain,
+                               findings: findings.aggregated(), nested: nested)
     }
 
-    static func expectationFindings(_ token: JWSToken, _ expectations: JWSExpectations) -> [Finding] {
+    /// When the chain is evaluated, why, and what is wrong with the claim that says so. The claim is `signedDate`
+    /// (`receiptCreationDate` for an app transaction); a present claim is read exactly or refused, never taken as
+    /// absent. A notification without one is evaluated at the latest signedDate of the tokens it carries.
+    static func evaluationTime(_ token: JWSToken, binding: JWSBinding, options: JWSInspectionOptions,
+                               at offset: (Int) -> Int) -> (Int64, VerificationSummary.TimeSource, [Finding]) {
         var findings: [Finding] = []
-        let at = token.ranges[.payload]?.lowerBound
-        if let expected = expectations.bundleID {
-            let actual = token.claimStringHere(orInData: "bundleId")
-            if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
-                findings.append(Finding(.bundleIdMismatch, at: at,
-                                        "bundleId is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+        let name = binding.timeClaim
+        let claimOffset = token.payload.flatMap { payload in
+            payload.member(name, of: payload.root).map { offset(payload.nodes[$0].start) }
+        } ?? token.ranges[.payload]?.lowerBound
+        var signed: Int64?
+        switch token.claimDate(name) {
+        case .none:
+            break
+        case .some(.failure(let problem)):
+            findings.append(Finding(.jwsDateUnusable, at: claimOffset,
+                                    "\(name) is present but \(problem.phrase): the token has no usable signing time, and none is assumed",
+                                    fields: [FindingField("path", name)]))
+        case .some(.success(let date)):
+            if date.isNegative || date.milliseconds == 0 {
+                findings.append(Finding(.jwsDateUnusable, at: claimOffset,
+                                        "\(name) is \(date.milliseconds) ms: a signing time at or before 1970 is no signing time, and none is assumed",
+                                        fields: [FindingField("path", name)]))
+            } else {
+                signed = date.milliseconds
             }
         }
-        if let expected = expectations.appAppleID {
-            let actual = token.appAppleIdText()
-            if actual != expected {
-                findings.append(Finding(.appAppleIdMismatch, at: at,
-                                        "appAppleId is \(actual ?? "missing"), expected \(expected)"))
+        // signedDate and, for an app transaction, receiptCreationDate must not be in the future.
+        for claim in Set([name, "signedDate"]) {
+            guard case .some(.success(let date)) = token.claimDate(claim), date.milliseconds / 1000 > options.now + 300
+            else { continue }
+            findings.append(Finding(.jwsSignedDateInFuture, at: claimOffset,
+                                    "\(claim) \(ReceiptDate.format(epochSeconds: date.milliseconds / 1000)) is after now (\(ReceiptDate.format(epochSeconds: options.now)))"))
+        }
+        switch options.time {
+        case .now: return (options.now, .now, findings)
+        case .date(let seconds): return (seconds, .given, findings)
+        case .signed: break
+        }
+        if let signed { return (signed / 1000, .signedDate, findings) }
+        let present = token.claimDate(name) != nil
+        if !present, binding.kind == .notification || binding.kind == .unknown,
+           let carried = token.nested.compactMap({ held -> Int64? in
+               guard case .some(.success(let date)) = held.token.claimDate("signedDate"), !date.isNegative,
+                     date.milliseconds > 0 else { return nil }
+               return date.milliseconds
+           }).max() {
+            findings.append(Finding(.jwsSignedDateMissing, severity: .info, at: token.ranges[.payload]?.lowerBound,
+                                    "the payload has no \(name): the chain is evaluated at the signedDate of the JWS it carries"))
+            return (carried / 1000, .signedDate, findings)
+        }
+        if !present {
+            findings.append(Finding(.jwsSignedDateMissing, at: token.ranges[.payload]?.lowerBound,
+                                    "the payload has no \(name): the chain is evaluated now"))
+        }
+        return (options.now, .nowForWantOfSignedDate, findings)
+    }
+
+    /// Apple's certificate policy on the verified path: markers and shape (`SigningPolicy`, as receipts get), no
+    /// extendedKeyUsage on a leaf below an intermediate (Apple's JWS leaves carry none), and no certificate below
+    /// the anchor signed with SHA-1 or MD5.
+    static func certificatePolicy(_ path: [Certificate], environment: String?, options: JWSInspectionOptions,
+                                  at offset: Int) -> [Finding] {
+        let builtIn = options.anchors.builtInFingerprints
+        var findings = SigningPolicy.check(path: path, environment: environment, offset: { _ in offset },
+                                           isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) }, signing: "JWS")
+        for index in findings.indices where findings[index].kind == .signerExtendedKeyUsage && path.count > 1 {
+            findings[index].severity = .error
+        }
+        for (index, certificate) in path.dropLast().enumerated() {
+            let algorithm = certificate.signatureAlgorithm.lowercased()
+            guard algorithm.contains("sha1") || algorithm.contains("md5") else { continue }
+            findings.append(Finding(.jwsCertificateWeakDigest, at: offset,
+                                    "\(index == 0 ? "the leaf" : "certificate \(index) of the path") (\(certificate.subject)) is signed with \(certificate.signatureAlgorithm)",
+                                    fields: [FindingField("certificate", String(index))]))
+        }
+        return findings
+    }
+
+    /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its
+    /// padding and no line breaks (RFC 7515 §4.1.6), of a certificate in DER.
+    static func x5c(_ token: JWSToken, at offset: Int, cache: ChainCache)
+        -> ([Result<Certificate, CryptoError>], [Finding])
+    {
+        guard let header = token.header, let array = header.member("x5c", of: header.root) else {
+            return ([], [Finding(.jwsX5cMissing, at: offset,
+                                 "the header has no x5c: there is no certificate to verify the signature with")])
+        }
+        guard header.nodes[array].kind == .array, !header.children(of: array).isEmpty else {
+            return ([], [Finding(.jwsX5cMissing, at: offset,
+                                 "x5c is \(header.text(array).prefix(40)), not an array of certificates")])
+        }
+        let elements = header.children(of: array).prefix(16)
+        let texts = elements.map { header.nodes[$0].kind == .string ? (header.string($0) ?? "") : header.text($0) }
+        if let cached = cache.certificates[texts] { return cached }
+        var findings: [Finding] = []
+        var certificates: [Result<Certificate, CryptoError>] = []
+        for (index, node) in elements.enumerated() {
+            guard header.nodes[node].kind == .string else {
+                findings.append(Finding(.jwsX5cEncoding, at: offset, "x5c[\(index)] is not a string",
+                                        fields: [FindingField("index", String(index))]))
+                certificates.append(.failure(CryptoError(code: "x5c-not-base64", message: "not a string")))
+                continue
+            }
+            let text = Array(texts[index].utf8)
+            let decoded = Base64Codec.decode(text, skippingWhitespace: false)
+            guard case .success(let result) = decoded, !result.bytes.isEmpty else {
+                findings.append(Finding(.jwsX5cEncoding, at: offset, "x5c[\(index)] is not base64",
+                                        fields: [FindingField("index", String(index))]))
+                certificates.append(.failure(CryptoError(code: "x5c-not-base64", message: "not a base64 string")))
+                continue
+            }
+            var problems: [String] = []
+            if result.urlOffset != nil { problems.append("uses base64url's '-' or '_'") }
+            if text.count % 4 != 0 { problems.append("lacks its '=' padding") }
+            if result.nonZeroTrailingBits { problems.append("has bits set in its last character that decoding drops") }
+            let certificate = Result { () throws(CryptoError) -> Certificate in try Certificate(derEncoded: result.bytes) }
+            if case .success(let decodedCertificate) = certificate, !decodedCertificate.isDistinguishedEncoding {
+                problems.append("is not DER (a BER length or another non-canonical encoding)")
+            }
+            if case .failure(let error) = certificate {
+                findings.append(Finding(.certificateUndecodable, at: offset,
+                                        "x5c[\(index)] is not an X.509 certificate: \(error.message)"))
+            }
+            if !problems.isEmpty {
+                let shown = problems.joined(separator: ", ")
+                findings.append(Finding(.jwsX5cEncoding, at: offset,
+                                        "x5c[\(index)] \(shown): Apple sends standard base64 of DER, and its libraries refuse anything else",
+                                        fields: [FindingField("index", String(index))]))
+            }
+            certificates.append(certificate)
+        }
+        cache.certificates[texts] = (certificates, findings)
+        return (certificates, findings)
+    }
+
+    /// The expectations checked where this kind of payload carries each value (Apple's `SignedDataVerifier`): a
+    /// bundleId a renewal info does not carry is bound by its carrier (alone, it is a warning); appAppleId is checked
+    /// where the kind carries it, and required only in Production; a notification's top-level look-alikes are not
+    /// read, only reported.
+    static func bindingFindings(_ binding: JWSBinding, carried: Bool, _ expectations: JWSExpectations,
+                                at offset: (Int) -> Int) -> [Finding] {
+        var findings: [Finding] = []
+        for misplaced in binding.misplaced {
+            findings.append(Finding(.jwsClaimMisplaced, at: offset(misplaced.jsonOffset),
+                                    "the notification has \(misplaced.path) at its top level: Apple reads the app and environment from data (summary, externalPurchaseToken, appData), and so does rcpt",
+                                    fields: [FindingField("path", misplaced.path)]))
+        }
+        func at(_ value: JWSBinding.Value?) -> Int? { value.map { offset($0.jsonOffset) } }
+        if let expected = expectations.bundleID {
+            if binding.carriesBundleID {
+                let actual = binding.bundleID?.text
+                if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
+                    findings.append(Finding(.bundleIdMismatch, at: at(binding.bundleID),
+                                            "bundleId\(binding.bundleID.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+                }
+            } else if !carried {
+                findings.append(Finding(.jwsNotBoundToApp, at: nil,
+                                        "\(binding.kind.rawValue) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"))
+            }
+        }
+        if let expected = expectations.appAppleID, binding.carriesAppAppleID {
+            if let actual = binding.appAppleID {
+                if actual.text != expected {
+                    findings.append(Finding(.appAppleIdMismatch, at: at(actual),
+                                            "appAppleId (\(actual.path)) is \(actual.text), expected \(expected)"))
+                }
+            } else if binding.environment?.text == ReceiptEnvironment.production.rawValue {
+                findings.append(Finding(.appAppleIdMismatch, at: nil,
+                                        "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
             }
         }
         if let expected = expectations.environment {
-            let actual = environment(token)
+            let actual = binding.environment?.text
             if actual != expected.rawValue {
-                findings.append(Finding(.environmentMismatch, at: at,
-                                        "environment is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected.rawValue)\"",
+                findings.append(Finding(.environmentMismatch, at: at(binding.environment),
+                                        "environment\(binding.environment.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected.rawValue)\"",
                                         fields: [FindingField("environment", actual ?? "unknown"),
                                                  FindingField("expected", expected.rawValue)]))
             }
+        }
+        return findings
+    }
+
+    /// Findings where a nested token's app or environment is not its carrier's.
+    static func agreement(of nested: JWSBinding, path: String, with carrier: JWSBinding, at offset: Int) -> [Finding] {
+        var findings: [Finding] = []
+        let pairs: [(String, JWSBinding.Value?, JWSBinding.Value?)] = [
+            ("bundleId", nested.bundleID, carrier.bundleID),
+            ("appAppleId", nested.appAppleID, carrier.appAppleID),
+            ("environment", nested.environment, carrier.environment),
+        ]
+        for (name, inner, outer) in pairs {
+            guard let inner, let outer, Array(inner.text.utf8) != Array(outer.text.utf8) else { continue }
+            findings.append(Finding(.jwsBindingMismatch, at: offset,
+                                    "the JWS at \(path) has \(name) \"\(inner.text)\", the token carrying it \"\(outer.text)\" (\(outer.path))",
+                                    fields: [FindingField("path", path), FindingField("claim", name),
+                                             FindingField("nested", inner.text), FindingField("carrier", outer.text)]))
+        }
+        return findings
+    }
+
+    /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or
+    /// the environment: an API response or a notification body is about one app in one environment.
+    static func documentAgreement(_ document: JSONDocument, tokens: [JWSVerification], offset: Int) -> [Finding] {
+        var sources: [(String, JWSBinding.Value, Int)] = []
+        var objects = [(document.root, "")]
+        for name in JWSBinding.notificationObjects {
+            if let node = document.member(name, of: document.root), document.nodes[node].kind == .object {
+                objects.append((node, name + "."))
+            }
+        }
+        for (object, prefix) in objects {
+            for name in ["bundleId", "appAppleId", "environment"] {
+                guard let node = document.member(name, of: object) else { continue }
+                let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
+                sources.append((name, JWSBinding.Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start),
+                                offset + document.nodes[node].start))
+            }
+        }
+        for token in tokens {
+            let binding = token.binding
+            for (name, value) in [("bundleId", binding.bundleID), ("appAppleId", binding.appAppleID),
+                                  ("environment", binding.environment)] {
+                guard let value else { continue }
+                sources.append((name, JWSBinding.Value(text: value.text, path: "\(token.path) → \(value.path)",
+                                                       jsonOffset: value.jsonOffset), token.offset))
+            }
+        }
+        var findings: [Finding] = []
+        for name in ["bundleId", "appAppleId", "environment"] {
+            let values = sources.filter { $0.0 == name }
+            guard let first = values.first,
+                  let other = values.first(where: { Array($0.1.text.utf8) != Array(first.1.text.utf8) }) else { continue }
+            findings.append(Finding(.jwsBindingMismatch, at: other.2,
+                                    "the document names two \(name)s: \"\(first.1.text)\" (\(first.1.path)) and \"\(other.1.text)\" (\(other.1.path)); an API response or notification is about one app in one environment",
+                                    fields: [FindingField("claim", name), FindingField("first", first.1.text),
+                                             FindingField("other", other.1.text)]))
         }
         return findings
     }

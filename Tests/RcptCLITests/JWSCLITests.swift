@@ -24,6 +24,41 @@ struct JWSCLITests {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// `dump` and `verify` give every JWS mutation one judgement: the dump's `valid`, the verdict's `valid` and
+    /// verify's exit code agree, and the verdict is the one the catalogue expects.
+    @Test func dumpAndVerifyAgreeOnEveryMutation() throws {
+        let workspace = try #require(Self.workspace)
+        let suite = workspace.appendingPathComponent("suite")
+        let root = workspace.appendingPathComponent("ca/root.pem").path
+        let manifest = try Self.object(try Data(contentsOf: suite.appendingPathComponent("manifest.json")))
+        let mutations = try #require(manifest["mutations"] as? [[String: Any]])
+        let bundle = try #require((manifest["expectations"] as? [String: Any])?["bundleID"] as? String)
+        #expect(mutations.count >= 80)
+        // The document's own "valid": the dump's last member, the verdict's first (read as text: claims may hold
+        // numbers Foundation cannot read, as 1e400).
+        func valid(_ output: String, last: Bool = false) -> Bool? {
+            let pieces = output.components(separatedBy: "\"valid\"").dropFirst()
+            guard let piece = last ? pieces.last : pieces.first else { return nil }
+            let value = piece.drop { $0 == " " || $0 == ":" }
+            return value.hasPrefix("true") ? true : value.hasPrefix("false") ? false : nil
+        }
+        for mutation in mutations {
+            let file = suite.appendingPathComponent(try #require(mutation["file"] as? String)).path
+            // dump takes no expectations: it and verify without them give one judgement.
+            let plain = try CLI.run(["verify", "--root", root, "--format", "json", file])
+            let dump = try CLI.run(["dump", "--root", root, "--format", "json", file])
+            #expect(valid(plain.stdout) == valid(dump.stdout, last: true) && valid(plain.stdout) != nil,
+                    "\(file): verify \(String(describing: valid(plain.stdout))), dump \(String(describing: valid(dump.stdout, last: true)))")
+            // With the suite's expectations, verify's verdict is the catalogue's, and its exit code says it.
+            let verify = try CLI.run(["verify", "--root", root, "--bundle-id", bundle, "--format", "json", file])
+            let verdict = valid(verify.stdout)
+            #expect((verify.status == 0) == (verdict == true), "\(file): exit \(verify.status)")
+            let expected = mutation["expected"] as? String
+            if expected == "accept" { #expect(verdict == true, "\(file) should be valid") }
+            if expected == "reject" { #expect(verdict != true, "\(file) should not be valid") }
+        }
+    }
+
     @Test func verifyExitCodesFollowTheVerdict() throws {
         #expect(try CLI.run(["verify", Self.transaction]).status == 0)
         #expect(try CLI.run(["verify", "--at", "now", Self.transaction]).status == 1)

@@ -52,8 +52,12 @@ struct JWSMutationTests {
             let valid = inspection.isValid
             #expect(valid == (mutation.expected == .accept), "\(name) on \(input)")
             if let finding = mutation.finding {
-                let codes = (inspection.readError.map { [$0.code] } ?? [])
-                    + inspection.tokens.flatMap { token in token.findings.map(\.code) }
+                var codes = (inspection.readError.map { [$0.code] } ?? []) + inspection.findings.map(\.code)
+                var pending = inspection.tokens
+                while let token = pending.popLast() {
+                    codes += token.findings.map(\.code)
+                    pending += token.nested
+                }
                 #expect(codes.contains(finding), "\(name) on \(input): \(codes)")
             }
         }

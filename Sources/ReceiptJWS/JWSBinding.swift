@@ -1,0 +1,115 @@
+import ReceiptJSON
+
+/// What Apple signs as JWS, told from the claims (and, when the claims do not say, from the member that holds it).
+public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
+    case notification
+    case transaction
+    case renewalInfo = "renewal-info"
+    case appTransaction = "app-transaction"
+    /// A payload with none of the claims that tell the kinds apart.
+    case unknown
+
+    /// The kind of `payload`, held (when nested or in a document) by the member `member`.
+    public static func of(_ payload: JSONDocument?, member: String?) -> JWSPayloadKind {
+        if let payload, payload.nodes.first?.kind == .object {
+            let has = { (name: String) in payload.member(name, of: payload.root) != nil }
+            if has("notificationType") { return .notification }
+            if has("receiptType") { return .appTransaction }
+            if has("transactionId") { return .transaction }
+            if has("autoRenewStatus") || has("autoRenewProductId") { return .renewalInfo }
+        }
+        switch member {
+        case "signedPayload": return .notification
+        case "signedTransactionInfo", "signedTransactions", "signedTransaction": return .transaction
+        case "signedRenewalInfo": return .renewalInfo
+        case "signedAppTransactionInfo", "signedAppTransaction": return .appTransaction
+        default: return .unknown
+        }
+    }
+}
+
+/// Where Apple's verifier reads the app and the environment a signed payload is bound to, per kind (Apple's
+/// `SignedDataVerifier`): a transaction carries bundleId and environment; renewal info only environment (bound to an
+/// app by the token that carries it); an app transaction bundleId, appAppleId and, as `receiptType`, environment; a
+/// notification all three from `data` (or `summary`, `externalPurchaseToken`, `appData`), never from a look-alike
+/// member at its top level.
+public struct JWSBinding: Sendable, Hashable {
+    /// One bound value: the text, the claim's path and where its value starts in the decoded payload.
+    public struct Value: Sendable, Hashable {
+        public var text: String
+        public var path: String
+        public var jsonOffset: Int
+
+        public init(text: String, path: String, jsonOffset: Int) {
+            self.text = text
+            self.path = path
+            self.jsonOffset = jsonOffset
+        }
+    }
+
+    public var kind: JWSPayloadKind
+    public var bundleID: Value?
+    /// As its decimal digits.
+    public var appAppleID: Value?
+    public var environment: Value?
+    /// Whether this kind carries a bundleId (renewal info does not).
+    public var carriesBundleID: Bool
+    /// Whether this kind carries appAppleId (transactions and renewal info do not).
+    public var carriesAppAppleID: Bool
+    /// The claim the chain is evaluated at: `signedDate`, or an app transaction's `receiptCreationDate`.
+    public var timeClaim: String
+    /// Members at a notification's top level that look like the bound ones but are not where Apple reads them.
+    public var misplaced: [Value]
+
+    /// The objects a notification's app and environment are read from, in Apple's order.
+    public static let notificationObjects = ["data", "summary", "externalPurchaseToken", "appData"]
+
+    public static func of(_ payload: JSONDocument?, member: String?) -> JWSBinding {
+        let kind = JWSPayloadKind.of(payload, member: member)
+        var binding = JWSBinding(kind: kind, carriesBundleID: kind != .renewalInfo,
+                                 carriesAppAppleID: kind == .notification || kind == .appTransaction || kind == .unknown,
+                                 timeClaim: kind == .appTransaction ? "receiptCreationDate" : "signedDate", misplaced: [])
+        guard let payload, payload.nodes.first?.kind == .object else { return binding }
+        func value(_ name: String, in object: Int, prefix: String) -> Value? {
+            guard let node = payload.member(name, of: object) else { return nil }
+            let text = payload.nodes[node].kind == .string ? (payload.string(node) ?? "") : payload.text(node)
+            return Value(text: text, path: prefix + name, jsonOffset: payload.nodes[node].start)
+        }
+        let root = payload.root
+        switch kind {
+        case .notification:
+            for name in ["bundleId", "appAppleId", "environment"] {
+                if let found = value(name, in: root, prefix: "") { binding.misplaced.append(found) }
+            }
+            guard let (object, name) = notificationObjects.lazy.compactMap({ name -> (Int, String)? in
+                guard let node = payload.member(name, of: root), payload.nodes[node].kind == .object else { return nil }
+                return (node, name)
+            }).first else { return binding }
+            binding.bundleID = value("bundleId", in: object, prefix: name + ".")
+            binding.appAppleID = value("appAppleId", in: object, prefix: name + ".")
+            if name == "externalPurchaseToken" {
+                // Apple: an externalPurchaseId starting "SANDBOX" is the sandbox; any other is production.
+                if let id = value("externalPurchaseId", in: object, prefix: name + ".") {
+                    binding.environment = Value(text: id.text.hasPrefix("SANDBOX") ? "Sandbox" : "Production",
+                                                path: id.path, jsonOffset: id.jsonOffset)
+                }
+            } else {
+                binding.environment = value("environment", in: object, prefix: name + ".")
+            }
+        case .transaction:
+            binding.bundleID = value("bundleId", in: root, prefix: "")
+            binding.environment = value("environment", in: root, prefix: "")
+        case .renewalInfo:
+            binding.environment = value("environment", in: root, prefix: "")
+        case .appTransaction:
+            binding.bundleID = value("bundleId", in: root, prefix: "")
+            binding.appAppleID = value("appAppleId", in: root, prefix: "")
+            binding.environment = value("receiptType", in: root, prefix: "")
+        case .unknown:
+            binding.bundleID = value("bundleId", in: root, prefix: "")
+            binding.appAppleID = value("appAppleId", in: root, prefix: "")
+            binding.environment = value("environment", in: root, prefix: "")
+        }
+        return binding
+    }
+}

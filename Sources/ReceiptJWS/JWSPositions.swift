@@ -1,0 +1,90 @@
+import ReceiptDiagnostics
+import ReceiptJSON
+
+/// A string in JSON where a token stands, or should: the value of one of Apple's `signed…` members or an element
+/// of its array, or any string a lenient consumer would take for a token (`JWSText.looksLikeToken`). Every one is
+/// read and judged; none is skipped because it is not exactly a compact JWS.
+public struct JWSPosition: Sendable, Hashable {
+    /// The string node in the JSON document.
+    public var node: Int
+    /// The member that holds it (for an array element, the array's member).
+    public var member: String?
+}
+
+/// A token position whose text is not a compact JWS: where it is, and the error it would get as a whole file.
+public struct UnreadableJWS: Sendable {
+    public var path: String
+    /// The offset of the string's first character (after its quote) in the JSON that holds it.
+    public var offset: Int
+    public var error: JWSReadError
+}
+
+/// What one token position holds.
+public enum JWSPositionContent: Sendable {
+    /// A token, and what was stripped around it (quotes, white space, a Bearer prefix …; empty when bare).
+    case token(NestedJWS, stripped: [String], surrounded: Bool)
+    case unreadable(UnreadableJWS)
+}
+
+public enum JWSPositions {
+    /// The token positions of `document`, in document order, found in one pass without recursion.
+    public static func find(in document: JSONDocument) -> [JWSPosition] {
+        var positions: [JWSPosition] = []
+        // Open containers: (node, whether it is an array held by a token member, that member).
+        var stack: [(node: Int, member: String?)] = []
+        for index in document.nodes.indices {
+            while let top = stack.last, index >= document.nodes[top.node].next { stack.removeLast() }
+            let entry = document.nodes[index]
+            let key = document.key(index)
+            if entry.kind == .array || entry.kind == .object {
+                let holder = entry.kind == .array ? key.flatMap { JWSText.isTokenMember($0) ? $0 : nil } : nil
+                stack.append((index, holder))
+                continue
+            }
+            guard entry.kind == .string else { continue }
+            let member: String?
+            if let key {
+                member = key
+            } else if let top = stack.last, document.nodes[top.node].kind == .array {
+                member = top.member
+            } else {
+                member = nil
+            }
+            if let member, JWSText.isTokenMember(member) {
+                positions.append(JWSPosition(node: index, member: member))
+                continue
+            }
+            // A cheap test first: a token needs a dot (or an escape that could spell one).
+            let body = document.bytes[entry.start + 1..<entry.end - 1]
+            guard body.contains(UInt8(ascii: ".")) || body.contains(UInt8(ascii: "\\")),
+                  let value = document.string(index), JWSText.looksLikeToken(Array(value.utf8))
+            else { continue }
+            positions.append(JWSPosition(node: index, member: member))
+        }
+        return positions
+    }
+
+    /// Reads each position of `document` at `depth`: the token the text holds once stripped, or why it holds none.
+    /// Positions whose text is empty once stripped hold nothing a consumer could read, and are left out.
+    public static func read(_ positions: [JWSPosition], in document: JSONDocument, depth: Int) -> [JWSPositionContent] {
+        guard !positions.isEmpty else { return [] }
+        let paths = document.paths()
+        var contents: [JWSPositionContent] = []
+        for position in positions {
+            let entry = document.nodes[position.node]
+            let value = Array((document.string(position.node) ?? "").utf8)
+            let located = JWSText.locate(value[...])
+            guard !located.range.isEmpty else { continue }
+            let path = paths[position.node]
+            switch JWSReader.read(value[located.range], depth: depth) {
+            case .success(let token):
+                let held = NestedJWS(path: path, member: position.member, offset: entry.start + 1, token: token)
+                contents.append(.token(held, stripped: located.repairs,
+                                       surrounded: located.range.count != value.count))
+            case .failure(let error):
+                contents.append(.unreadable(UnreadableJWS(path: path, offset: entry.start + 1, error: error)))
+            }
+        }
+        return contents
+    }
+}

@@ -1,0 +1,88 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptJWS
+import ReceiptSigning
+
+/// Attacks on the x5c chain that OpenSSL alone lets through: certificates written in a way Apple never writes them
+/// (RFC 7515 §4.1.6 says standard base64 of DER; Apple's libraries refuse anything else), and leaves Apple's policy
+/// does not allow (signed with SHA-1, or with an extendedKeyUsage Apple's JWS leaves do not carry).
+extension JWSMutationCatalogue {
+    /// A header whose x5c holds `elements` as written (JSON string bodies).
+    static func header(x5c elements: [String]) -> [UInt8] {
+        bytes(#"{"alg":"ES256","x5c":[\#(elements.map { "\"" + $0 + "\"" }.joined(separator: ","))]}"#)
+    }
+
+    /// The test chain's certificates as standard base64.
+    static func chainBase64(_ context: JWSMutationContext) -> [String] {
+        context.signer.chain.map { Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) }
+    }
+
+    static func signedWithLeaf(_ context: JWSMutationContext, digest: DigestAlgorithm = .sha384,
+                               extendedKeyUsage: String? = nil) throws -> String {
+        let authority = context.authority
+        guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
+            throw MutationError("not-applicable", "the CA has no intermediate")
+        }
+        let key = try PrivateKey.generateEC(curve: "P-256")
+        var request = CertificateRequest(subject: name("Receipt Signing TEST-ONLY"), serialNumber: 44,
+                                         notBefore: authority.leaf.notBefore, notAfter: authority.leaf.notAfter,
+                                         isCertificateAuthority: false,
+                                         extraExtensions: [(TestCertificateAuthority.leafMarkerOID, false, [0x05, 0x00])])
+        request.extendedKeyUsage = extendedKeyUsage
+        let leaf = try Certificate.issue(request, subjectKey: key, issuer: intermediate, issuerKey: intermediateKey,
+                                         digest: digest)
+        let signer = JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
+        return try context.signed(header: signer.header(), by: signer)
+    }
+
+    static let certificates: [JWSMutation] = [
+        JWSMutation("x5c-base64url", layer: "chain", .reject, finding: "jws-x5c-encoding",
+                    "the x5c certificates in base64url ('-', '_') instead of standard base64") { context in
+            let elements = chainBase64(context).map { String($0.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }) }
+            guard elements != chainBase64(context) else {
+                throw MutationError("not-applicable", "no x5c certificate has '+' or '/' in base64")
+            }
+            return try context.signed(header: header(x5c: elements))
+        },
+        JWSMutation("x5c-line-breaks", layer: "chain", .reject, finding: "jws-x5c-encoding",
+                    "the x5c leaf in 64-column lines, as PEM writes it") { context in
+            var elements = chainBase64(context)
+            var lines: [String] = []
+            var rest = Substring(elements[0])
+            while !rest.isEmpty {
+                lines.append(String(rest.prefix(64)))
+                rest = rest.dropFirst(64)
+            }
+            elements[0] = lines.joined(separator: #"\n"#)
+            return try context.signed(header: header(x5c: elements))
+        },
+        JWSMutation("x5c-missing-padding", layer: "chain", .reject, finding: "jws-x5c-encoding",
+                    "an x5c certificate without its '=' padding") { context in
+            var elements = chainBase64(context)
+            guard let index = elements.firstIndex(where: { $0.hasSuffix("=") }) else {
+                throw MutationError("not-applicable", "no x5c certificate is padded in base64")
+            }
+            while elements[index].hasSuffix("=") { elements[index].removeLast() }
+            return try context.signed(header: header(x5c: elements))
+        },
+        JWSMutation("x5c-ber-length", layer: "chain", .reject, finding: "jws-x5c-encoding",
+                    "the x5c leaf's outer length in a longer form than DER allows (OpenSSL reads it; Apple's DER reader does not)") { context in
+            var der = context.signer.chain[0].derEncoded
+            guard der.count > 4, der[0] == 0x30, der[1] == 0x82 else {
+                throw MutationError("not-applicable", "the leaf's length is not in the two-octet form")
+            }
+            der.replaceSubrange(1..<2, with: [0x83, 0x00])
+            var elements = chainBase64(context)
+            elements[0] = Base64Codec.encode(der, alphabet: .standard, padded: true)
+            return try context.signed(header: header(x5c: elements))
+        },
+        JWSMutation("leaf-signed-with-sha1", layer: "chain", .reject, finding: "jws-certificate-weak-digest",
+                    "a marked leaf the genuine intermediate signed with ECDSA and SHA-1") { context in
+            try signedWithLeaf(context, digest: .sha1)
+        },
+        JWSMutation("leaf-extended-key-usage", layer: "chain", .reject, finding: "signer-extended-key-usage",
+                    "a marked leaf with an extendedKeyUsage (serverAuth) Apple's JWS leaves do not carry") { context in
+            try signedWithLeaf(context, extendedKeyUsage: "serverAuth")
+        },
+    ]
+}

@@ -1,0 +1,119 @@
+import ReceiptCrypto
+import ReceiptJWS
+import ReceiptSigning
+
+/// Attacks on what a signed payload says, signed as they are: dates that are present but no date (a verifier that
+/// takes them as absent judges the chain now and skips the future-date check), payloads that are not JSON objects,
+/// app and environment claims in places Apple does not read them from, and nested tokens that name another app or
+/// environment than the token carrying them.
+extension JWSMutationCatalogue {
+    /// The baseline's `signedDate` in milliseconds (the fixture date when it has none).
+    static func signedDate(_ context: JWSMutationContext) -> Int64 {
+        JWSMutationContext.value(of: "signedDate", in: context.payload).flatMap(JWSToken.milliseconds) ?? 1_717_243_200_000
+    }
+
+    static func withSignedDate(_ text: String, _ context: JWSMutationContext) throws -> String {
+        try context.signed(payload: JWSMutationContext.setting("signedDate", to: text, in: context.payload))
+    }
+
+    static let dates: [JWSMutation] = [
+        JWSMutation("signed-date-exponent-form", layer: "payload", .accept, finding: nil,
+                    "signedDate written in exponent form (1.7172432e12): the same instant, read exactly") { context in
+            let digits = String(signedDate(context))
+            var fraction = String(digits.dropFirst())
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            let text = String(digits.prefix(1)) + (fraction.isEmpty ? "" : "." + fraction) + "e\(digits.count - 1)"
+            return try withSignedDate(text, context)
+        },
+        JWSMutation("signed-date-fraction", layer: "payload", .accept, finding: nil,
+                    "signedDate with a fraction of a millisecond, as Xcode writes it") { context in
+            try withSignedDate("\(signedDate(context)).485", context)
+        },
+        JWSMutation("signed-date-negative", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate negative: no signing time, once taken as absent (the chain judged now)") { context in
+            try withSignedDate("-\(signedDate(context))", context)
+        },
+        JWSMutation("signed-date-minus-zero", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate -0") { context in
+            try withSignedDate("-0", context)
+        },
+        JWSMutation("signed-date-beyond-2-53", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate 2^53 + 1: a reader into a double sees another instant") { context in
+            try withSignedDate("9007199254740993", context)
+        },
+        JWSMutation("signed-date-beyond-64-bits", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate 2^64: beyond any integer a reader holds") { context in
+            try withSignedDate("18446744073709551616", context)
+        },
+        JWSMutation("signed-date-huge-exponent", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate 1e400: infinite to a reader into a double") { context in
+            try withSignedDate("1e400", context)
+        },
+        JWSMutation("signed-date-thousand-digits", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "signedDate of 1 000 digits") { context in
+            try withSignedDate(String(repeating: "7", count: 1_000), context)
+        },
+        JWSMutation("signed-date-as-string", layer: "payload", .reject, finding: "jws-claim-type",
+                    "signedDate as the string \"NaN\": present, so never absent") { context in
+            try withSignedDate(#""NaN""#, context)
+        },
+        JWSMutation("expires-date-beyond-2-53", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "expiresDate beyond 2^53: a subscription that never ends to a reader into a double") { context in
+            try context.signed(payload: JWSMutationContext.setting("expiresDate", to: "90071992547409930", in: context.payload))
+        },
+    ]
+
+    static let shapes: [JWSMutation] = [
+        JWSMutation("payload-json-array", layer: "payload", .reject, finding: "jws-payload-not-object",
+                    "a signed payload that is a JSON array holding the claims") { context in
+            try context.signed(payload: Array("[".utf8) + context.payload + Array("]".utf8))
+        },
+        JWSMutation("payload-json-string", layer: "payload", .reject, finding: "jws-payload-not-object",
+                    "a signed payload that is a JSON string") { context in
+            try context.signed(payload: Array(#""signed""#.utf8))
+        },
+    ]
+
+    /// A notification (the baseline's app and environment in `data` unless given) carrying `token`.
+    static func notification(carrying token: String, _ context: JWSMutationContext, bundle: String? = nil,
+                             environment: String? = nil, extra: String = "", renewal: String? = nil) -> [UInt8] {
+        let bundle = bundle ?? JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
+        let environment = environment ?? JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+        let signed = JWSMutationContext.value(of: "signedDate", in: context.payload) ?? "1700000000000"
+        let renewalMember = renewal.map { #","signedRenewalInfo":"\#($0)""# } ?? ""
+        return bytes(#"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","notificationUUID":"00000000-0000-4000-8000-000000000000","#
+                     + #""data":{"bundleId":\#(bundle),"environment":\#(environment),"signedTransactionInfo":"\#(token)"\#(renewalMember)},"#
+                     + #""version":"2.0","signedDate":\#(signed)\#(extra)}"#)
+    }
+
+    static let bindings: [JWSMutation] = [
+        JWSMutation("notification-bundle-id-look-alike", layer: "binding", .reject, finding: "bundle-id-mismatch",
+                    "a notification for another app (data.bundleId) with the expected bundleId in a top-level look-alike") { context in
+            let genuine = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
+            return try context.signed(payload: notification(carrying: try context.signed(), context,
+                                                            bundle: #""com.example.attacker""#,
+                                                            extra: #","bundleId":\#(genuine)"#))
+        },
+        JWSMutation("notification-with-renewal-info", layer: "binding", .accept, finding: nil,
+                    "a notification carrying a transaction and renewal info (which has no bundleId): bound by the notification") { context in
+            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let renewal = try context.signed(payload: bytes(
+                #"{"originalTransactionId":"2000000000000001","autoRenewProductId":"com.example.monthly","#
+                + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
+            return try context.signed(payload: notification(carrying: try context.signed(), context, renewal: renewal))
+        },
+        JWSMutation("notification-carries-other-app", layer: "nesting", .reject, finding: "jws-binding-mismatch",
+                    "a notification for the app carrying a transaction of another app, both validly signed") { context in
+            let other = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
+            return try context.signed(payload: notification(carrying: try context.signed(payload: other), context))
+        },
+        JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: "jws-binding-mismatch",
+                    "a notification of one environment carrying a transaction of the other, both validly signed") { context in
+            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let other = environment == #""Production""# ? #""Sandbox""# : #""Production""#
+            let edited = JWSMutationContext.setting("environment", to: other, in: context.payload)
+            return try context.signed(payload: notification(carrying: try context.signed(payload: edited), context,
+                                                            environment: environment))
+        },
+    ]
+}

@@ -1,0 +1,130 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptJWS
+import ReceiptSigning
+
+/// Attacks on the unsigned JSON around Apple's tokens (a notification body, an App Store Server API response) and on
+/// the work a verifier spends: each puts a genuine token beside a forged one (the genuine payload edited after
+/// signing) in a place or a shape a lenient reader still reads it from. A document is valid only if everything a
+/// reader could take from it verifies.
+extension JWSMutationCatalogue {
+    /// A token of the baseline's header and signature over a payload edited after signing: what a lenient reader
+    /// that splits on '.' and decodes would take for a purchase of the lifetime product.
+    static func forged(_ context: JWSMutationContext) throws -> String {
+        let parts = JWSMutationContext.parts(try context.signed())
+        let edited = JWSMutationContext.setting("productId", to: #""com.example.attacker.lifetime""#, in: context.payload)
+        return parts[0] + "." + b64(edited) + "." + parts[2]
+    }
+
+    /// `{"signedTransactions":[genuine, <forged as `wrap` writes it>]}`.
+    static func response(_ context: JWSMutationContext, _ wrap: (String) -> String) throws -> String {
+        #"{"signedTransactions":["\#(try context.signed())","\#(wrap(try forged(context)))"]}"#
+    }
+
+    static let documents: [JWSMutation] = [
+        JWSMutation("document-two-genuine-tokens", layer: "document", .accept, finding: nil,
+                    "an API response holding two genuine tokens: valid, both verified") { context in
+            let token = try context.signed()
+            return #"{"signedTransactions":["\#(token)","\#(token)"]}"#
+        },
+        JWSMutation("document-token-leading-space", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false,
+                    "a forged token with a space before it beside a genuine one: once skipped as not a token") { context in
+            try response(context) { " " + $0 }
+        },
+        JWSMutation("document-token-trailing-newline", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token with a JSON-escaped line break after it") { context in
+            try response(context) { $0 + #"\n"# }
+        },
+        JWSMutation("document-token-escaped-space", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token after a \\u0020 escape") { context in
+            try response(context) { #"\u0020"# + $0 }
+        },
+        JWSMutation("document-token-tab-inside", layer: "document", .reject, finding: "jws-token-unreadable",
+                    signatureValid: false,
+                    "a forged token with a tab inside its payload part (Node's base64 decoder skips it)") { context in
+            try response(context) { token in
+                let parts = JWSMutationContext.parts(token)
+                return parts[0] + "." + String(parts[1].prefix(8)) + #"\t"# + String(parts[1].dropFirst(8)) + "." + parts[2]
+            }
+        },
+        JWSMutation("document-token-nul-around", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token between NUL characters") { context in
+            try response(context) { #"\u0000"# + $0 + #"\u0000"# }
+        },
+        JWSMutation("document-token-zero-width", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token after a zero-width space and before a byte order mark") { context in
+            try response(context) { #"\u200b"# + $0 + #"\ufeff"# }
+        },
+        JWSMutation("document-token-quoted", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token wrapped in escaped quotes inside the string") { context in
+            try response(context) { #"\""# + $0 + #"\""# }
+        },
+        JWSMutation("document-token-bearer", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false, "a forged token after a Bearer prefix") { context in
+            try response(context) { "Bearer " + $0 }
+        },
+        JWSMutation("document-token-two-parts", layer: "document", .reject, finding: "jws-token-unreadable",
+                    signatureValid: false, "a forged header.payload with no signature part") { context in
+            try response(context) { token in JWSMutationContext.parts(token).prefix(2).joined(separator: ".") }
+        },
+        JWSMutation("document-token-four-parts", layer: "document", .reject, finding: "jws-token-unreadable",
+                    signatureValid: false, "a forged token with a fourth part") { context in
+            try response(context) { $0 + ".e30" }
+        },
+        JWSMutation("document-token-five-parts", layer: "document", .reject, finding: "jws-token-unreadable",
+                    signatureValid: false, "a forged token in the five-part (JWE) shape") { context in
+            try response(context) { token in
+                let parts = JWSMutationContext.parts(token)
+                return parts[0] + ".." + parts[1] + "." + parts[2] + "."
+            }
+        },
+        JWSMutation("document-duplicate-signed-payload", layer: "document", .reject, finding: "json-duplicate-key",
+                    signatureValid: false,
+                    "a notification body naming signedPayload twice: the genuine first, a forgery last (JSON.parse keeps it)") { context in
+            #"{"signedPayload":"\#(try context.signed())","signedPayload":"\#(try forged(context))"}"#
+        },
+        JWSMutation("document-duplicate-escaped-name", layer: "document", .reject, finding: "json-duplicate-key",
+                    signatureValid: false, "the second signedPayload's name written with a \\u escape") { context in
+            #"{"signedPayload":"\#(try context.signed())","signed\u0050ayload":"\#(try forged(context))"}"#
+        },
+        JWSMutation("document-renewal-info-forged", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false,
+                    "a subscription-status response whose lastTransactions[].signedRenewalInfo is forged, space before it") { context in
+            let genuine = try context.signed()
+            return #"{"data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[{"originalTransactionId":"1","status":1,"#
+                + #""signedTransactionInfo":"\#(genuine)","signedRenewalInfo":" \#(try forged(context))"}]}]}"#
+        },
+        JWSMutation("document-member-beside-nested-body", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false,
+                    "a genuine body nested one level down and a forged signedPayload beside it at the top") { context in
+            #"{"body":{"signedPayload":"\#(try context.signed())"},"signedPayload":"\#(try forged(context))\n"}"#
+        },
+        JWSMutation("document-65th-token", layer: "document", .reject, finding: "jws-too-many-tokens",
+                    signatureValid: false, "64 genuine tokens and a forged 65th beyond the reader's limit") { context in
+            let genuine = "\"" + (try context.signed()) + "\""
+            let list = Array(repeating: genuine, count: JWSReader.maximumNestedPerPayload).joined(separator: ",")
+            return #"{"signedTransactions":[\#(list),"\#(try forged(context))"]}"#
+        },
+        JWSMutation("document-names-another-app", layer: "document", .reject, finding: "jws-binding-mismatch",
+                    "an API response whose unsigned bundleId names another app than its genuine token") { context in
+            #"{"bundleId":"com.example.attacker","signedTransactions":["\#(try context.signed())"]}"#
+        },
+        JWSMutation("untrusted-carrier-many-nested", layer: "nesting", .reject, finding: "chain-invalid",
+                    "a token from a foreign chain carrying 60 tokens: refused without verifying what it carries") { context in
+            let inner = "\"" + (try context.signed(header: context.foreign.header(), by: context.foreign)) + "\""
+            let list = Array(repeating: inner, count: 60).joined(separator: ",")
+            let payload = JWSMutationContext.setting("signedTransactions", to: "[\(list)]", in: context.payload)
+            return try context.signed(header: context.foreign.header(), payload: payload, by: context.foreign)
+        },
+        JWSMutation("duplicate-members-many", layer: "payload", .reject, finding: "json-duplicate-key",
+                    "a payload naming one member 5 000 times: one finding counts them") { context in
+            let members = (0..<5_000).map { #""rcptDuplicate":\#($0)"# }.joined(separator: ",")
+            var payload = context.payload
+            guard payload.last == UInt8(ascii: "}") else { throw MutationError("not-applicable", "no JSON object") }
+            payload.removeLast()
+            payload += Array(",\(members)}".utf8)
+            return try context.signed(payload: payload)
+        },
+    ]
+}

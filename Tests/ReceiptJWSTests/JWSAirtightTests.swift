@@ -1,0 +1,227 @@
+import Foundation
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptSigning
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+/// The rules that close the false "valid" verdicts of the JWS red team (issue #20): the same text gets the same
+/// judgement in a file and in a JSON token position, dates are read exactly or refused, each kind is bound where
+/// Apple's verifier binds it, nested tokens agree with their carrier, and work is bounded by trust. The named
+/// mutations (`JWSMutationTests`) prove each attack class; these tests prove the rules on their own.
+@Suite("JWS verdicts airtight")
+struct JWSAirtightTests {
+    // MARK: - No false reject: every real sample with its own expectations
+
+    static func expectations(_ binding: JWSBinding) -> JWSExpectations {
+        JWSExpectations(bundleID: binding.bundleID?.text ?? (binding.kind == .renewalInfo ? "com.example.any" : nil),
+                        appAppleID: binding.appAppleID?.text,
+                        environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
+    }
+
+    /// Every sample verifies with its own bundle id, app id and environment as expectations, and so does every token
+    /// it carries, judged alone with its carrier's: renewal info, which carries no bundleId, only with a warning.
+    @Test(arguments: JWSSampleTests.samples)
+    func everySampleVerifiesWithItsOwnExpectations(_ name: String) throws {
+        let anchors = try JWSSampleTests.anchors(for: name)
+        let bytes = Fixtures.bytes(JWSSampleTests.directory + name)
+        let first = try #require(JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, now: 1_795_000_000)).tokens.first)
+        let expected = Self.expectations(first.binding)
+        let inspection = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: expected,
+                                                                                   now: 1_795_000_000))
+        #expect(inspection.isValid == true, "\(name): \(inspection.errorCodes)")
+        if first.binding.kind == .renewalInfo {
+            #expect(first.binding.bundleID == nil)
+            #expect(JWSFixtures.codes(inspection).contains("jws-not-bound-to-app"))
+        }
+        for nested in first.nested {
+            let alone = JWSInspector.inspect(Array(nested.token.text), options: JWSInspectionOptions(
+                anchors: anchors, expectations: expected, now: 1_795_000_000))
+            #expect(alone.isValid == true, "\(name) \(nested.path) alone: \(alone.errorCodes)")
+        }
+    }
+
+    /// `--app-apple-id` no longer fails a notification because the transaction it carries has none, nor
+    /// `--bundle-id` one that carries renewal info.
+    @Test func aRealNotificationPassesItsOwnAppIdentifiers() throws {
+        let bytes = Fixtures.bytes("Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws")
+        let anchors = try TrustAnchors.appleRootG3()
+        let plain = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, now: 1_795_000_000))
+        let binding = try #require(plain.tokens.first?.binding)
+        #expect(binding.kind == .notification)
+        #expect(binding.bundleID?.path == "data.bundleId")
+        let appID = try #require(binding.appAppleID?.text)
+        let expected = JWSExpectations(bundleID: binding.bundleID?.text, appAppleID: appID, environment: .production)
+        #expect(JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: expected,
+                                                                          now: 1_795_000_000)).isValid)
+        let other = JWSExpectations(appAppleID: appID + "1")
+        let codes = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: other,
+                                                                              now: 1_795_000_000)).errorCodes
+        #expect(codes == ["app-apple-id-mismatch"])
+    }
+
+    // MARK: - One text, one judgement
+
+    static let shapes: [(name: String, wrap: @Sendable (String) -> String)] = [
+        ("bare", { $0 }), ("space before", { " " + $0 }), ("line break after", { $0 + "\n" }),
+        ("tab after", { $0 + "\t" }), ("NUL around", { "\u{0}" + $0 + "\u{0}" }),
+        ("zero-width before", { "\u{200B}" + $0 }), ("byte order mark before", { "\u{FEFF}" + $0 }),
+        ("quoted", { "\"" + $0 + "\"" }), ("Bearer", { "Bearer " + $0 }),
+        ("tab inside", { String($0.prefix(20)) + "\t" + String($0.dropFirst(20)) }),
+        ("two parts", { $0.split(separator: ".").prefix(2).joined(separator: ".") }),
+        ("four parts", { $0 + ".e30" }),
+    ]
+
+    /// A JSON string holding `text`, escaped as a JSON writer would.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Genuine and forged tokens in every shape people and attackers produce: the verdict of the text as a whole
+    /// file is the verdict of the same text in a JSON token position (a forged one is never skipped).
+    @Test(arguments: shapes.map(\.name))
+    func theSameTextGetsTheSameJudgementInAFileAndInJSON(_ shape: String) throws {
+        let wrap = try #require(Self.shapes.first { $0.name == shape }?.wrap)
+        let signer = try JWSFixtures.signer()
+        let genuine = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let parts = genuine.split(separator: ".").map(String.init)
+        let forged = parts[0] + "." + Base64URL.encode(Array(JWSFixtures.transaction(bundleId: "com.example.attacker").utf8))
+            + "." + parts[2]
+        for (text, isGenuine) in [(genuine, true), (forged, false)] {
+            let asFile = JWSFixtures.inspect(wrap(text))
+            let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(Self.jsonString(wrap(text)))]}"#)
+            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(Self.jsonString(wrap(text)))]}"#)
+            #expect(asFile.isValid == alone.isValid, "\(shape) \(isGenuine): file \(asFile.isValid), JSON \(alone.isValid)")
+            #expect(asFile.isValid == beside.isValid, "\(shape) \(isGenuine) beside a genuine token")
+            if !isGenuine { #expect(!beside.isValid, "a forged token in shape \(shape) was skipped") }
+            if isGenuine && ["bare", "space before", "quoted", "Bearer", "NUL around"].contains(shape) {
+                #expect(asFile.isValid, "\(shape): a genuine token")
+            }
+        }
+    }
+
+    @Test func tokenPositionsAreApplesSignedMembersAndTokenLookingStrings() throws {
+        let document = try JSONDocument.read(Array(#"{"signedPayload":"x","signedDate":1,"signedTransactions":["a","b"],"note":" eyJx.y","other":"plain","data":{"signedRenewalInfo":""}}"#.utf8))
+        let positions = JWSPositions.find(in: document).map { document.paths()[$0.node] }
+        #expect(positions == ["signedPayload", "signedTransactions[0]", "signedTransactions[1]", "note",
+                              "data.signedRenewalInfo"])
+        #expect(JWSText.isTokenMember("signedAppTransactionInfo"))
+        #expect(!JWSText.isTokenMember("signedDate"))
+        #expect(!JWSText.isTokenMember("signed"))
+    }
+
+    // MARK: - Dates
+
+    @Test func millisecondDatesAreReadExactlyOrRefused() {
+        func read(_ text: String) -> Int64? { try? MillisecondDate.read(text).get().milliseconds }
+        #expect(read("1717243200000") == 1_717_243_200_000)
+        #expect(read("1.7172432e12") == 1_717_243_200_000)
+        #expect(read("1.7172432E+12") == 1_717_243_200_000)
+        #expect(read("17172432000000e-1") == 1_717_243_200_000)
+        #expect(read("1697679936056.485") == 1_697_679_936_056)
+        #expect(read("-62135769600000") == -62_135_769_600_000)
+        #expect(read("-0.5") == -1)
+        #expect(read("0") == 0)
+        #expect(read("9007199254740992") == 9_007_199_254_740_992)
+        #expect(read("9007199254740993") == nil)
+        #expect(read("18446744073709551616") == nil)
+        #expect(read("1e400") == nil)
+        #expect(read("1e-400") == 0)
+        #expect(read(String(repeating: "7", count: 1_000)) == nil)
+        #expect(read("NaN") == nil)
+        #expect(read("") == nil)
+        #expect((try? MillisecondDate.read("-0").get().isNegative) == true)
+    }
+
+    /// A signedDate that is present but no date makes the token invalid, whatever else is right: it is never
+    /// read as absent (which judged the chain now and skipped the future-date check).
+    @Test(arguments: ["-1717243200000", "-0", "0", "9007199254740993", "1e400", "\"1717243200000\"", "null"])
+    func anUnusableSignedDateIsNeverAbsent(_ value: String) throws {
+        let signer = try JWSFixtures.signer()
+        let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: value)
+        let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+        #expect(!inspection.isValid, "\(value)")
+        let codes = JWSFixtures.codes(inspection)
+        #expect(codes.contains("jws-date-unusable") || codes.contains("jws-claim-type"), "\(value): \(codes)")
+        #expect(inspection.tokens.first?.chain?.evaluatedAtSource != .signedDate)
+    }
+
+    @Test func anExponentSignedDateIsTheInstantItSpells() throws {
+        let signer = try JWSFixtures.signer()
+        let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: "1.7172432e12")
+        let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+        #expect(inspection.isValid, "\(inspection.errorCodes)")
+        #expect(inspection.tokens.first?.chain?.evaluatedAt == 1_717_243_200)
+    }
+
+    // MARK: - Bounded work
+
+    /// A token from an untrusted chain carrying 60 tokens: its carried tokens are read and marked unverified, and
+    /// their one shared chain is never built.
+    @Test func tokensCarriedByAnUntrustedTokenAreNotVerified() throws {
+        let foreign = try JWSFixtures.signer(JWSFixtures.foreign)
+        let inner = try foreign.sign(payload: Array(JWSFixtures.transaction().utf8))
+        let list = Array(repeating: "\"\(inner)\"", count: 60).joined(separator: ",")
+        let outer = try foreign.sign(payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        let token = try #require(JWSFixtures.inspect(outer).tokens.first)
+        #expect(token.findings.contains { $0.code == "chain-invalid" })
+        #expect(token.nested.count == 60)
+        #expect(token.nested.allSatisfy { $0.chain == nil && $0.certificates.isEmpty })
+        #expect(token.nested.allSatisfy { $0.findings.contains { $0.code == "jws-nested-unverified" } })
+    }
+
+    @Test func repeatedFindingsAreCountedOnce() {
+        let findings = (0..<100).map { Finding(.jsonDuplicateKey, at: $0, "duplicate \($0)") }
+            + [Finding(.jwsClaimType, at: 1, "type")]
+        let aggregated = findings.aggregated()
+        #expect(aggregated.count == 18)
+        #expect(aggregated.last?.fields == [FindingField("more", "84")])
+        #expect(aggregated.filter { $0.code == "jws-claim-type" }.count == 1)
+    }
+
+    // MARK: - Shapes Apple never produces
+
+    @Test func aPayloadThatIsNotAnObjectIsRefused() throws {
+        let signer = try JWSFixtures.signer()
+        for payload in ["[1]", "\"text\"", "17"] {
+            let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+            #expect(inspection.readError?.code == "jws-payload-not-object", "\(payload)")
+        }
+    }
+
+    @Test func x5cMustBeStandardBase64OfDER() throws {
+        let signer = try JWSFixtures.signer()
+        let chain = signer.chain.map { Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) }
+        func header(_ elements: [String]) -> [UInt8] {
+            Array(#"{"alg":"ES256","x5c":[\#(elements.map { "\"\($0)\"" }.joined(separator: ","))]}"#.utf8)
+        }
+        let payload = Array(JWSFixtures.transaction().utf8)
+        #expect(JWSFixtures.inspect(try signer.sign(payload: payload, header: header(chain))).isValid)
+        var ber = signer.chain[0].derEncoded
+        ber.replaceSubrange(1..<2, with: [0x83, 0x00])
+        let variants = [
+            [chain[0] + "\\n"] + chain.dropFirst(),
+            [Base64Codec.encode(ber, alphabet: .standard, padded: true)] + chain.dropFirst(),
+        ]
+        for elements in variants {
+            let codes = JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: payload, header: header(elements))))
+            #expect(codes.contains("jws-x5c-encoding"), "\(codes)")
+        }
+    }
+}
