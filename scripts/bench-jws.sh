@@ -45,10 +45,9 @@ token=$(tr -d '\n' < "$work/token.jws")
 list=$(for _ in $(seq 64); do printf '"%s",' "$token"; done)
 printf '{"bundleId":"com.example.app","environment":"Sandbox","signedTransactions":[%s]}' "${list%,}" > "$work/response-64.json"
 
-measure() {  # measure LABEL ARGS…: wall seconds and peak RSS (MB) of one run
-    local out
-    out=$( { /usr/bin/time -f '%e %M' "$rcpt" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1) || true
-    echo "$out" | awk '{ printf "%8.2f s %8.1f MB", $1, $2 / 1024 }'
+measure() {  # measure ARGS…: wall seconds and peak RSS (MB) of one rcpt run
+    /usr/bin/time -f '%e %M' -o "$work/time" "$rcpt" "$@" >/dev/null 2>&1 || true
+    tail -1 "$work/time" | awk '{ printf "%8.2f s %8.1f MB", $1, $2 / 1024 }'
 }
 printf '%-18s %10s | %-22s | %-22s | %s\n' shape bytes "verify" "dump --format json" verdict
 for name in untrusted-64x20.jws trusted-64x20.jws duplicates-400k.jws response-64.json; do

@@ -32,6 +32,15 @@ public enum Base64Codec {
     /// Decodes `text` in either alphabet, padding optional, skipping ASCII white space when asked.
     public static func decode<Text: Collection>(_ text: Text, skippingWhitespace: Bool) -> Result<Decoded, Failure>
     where Text.Element == UInt8 {
+        // One non-generic loop over contiguous bytes (arrays and their slices): a generic loop across the module
+        // boundary walks each byte through witness calls.
+        if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0, skippingWhitespace: skippingWhitespace) }) {
+            return result
+        }
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0, skippingWhitespace: skippingWhitespace) }
+    }
+
+    static func decode(buffer text: UnsafeBufferPointer<UInt8>, skippingWhitespace: Bool) -> Result<Decoded, Failure> {
         var decoded = Decoded(bytes: [])
         decoded.bytes.reserveCapacity(text.count / 4 * 3 + 2)
         var quantum: UInt32 = 0
