@@ -43,13 +43,15 @@ public enum InputDecoder {
             if let error = diagnoseText(text) { return .failure(error) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         case .base64:
-            let plain = Base64.decode(text)
-            if let plain, PastedText.isWholeElement(plain) { return found(plain, .base64) }
-            // Damaged on the way (percent-escapes, + turned into spaces): repaired when that makes it whole.
+            // Damaged on the way (percent-escapes, + turned into spaces): base64 has no space inside a line, so
+            // the repaired text is tried first, and taken when it decodes to one whole element (a decoder that
+            // skips the spaces would read other bytes, which an indefinite length cannot tell apart).
             if let repaired = PastedText.repairBase64(text), let bytes = Base64.decode(repaired.text),
                PastedText.isWholeElement(bytes) {
                 return found(bytes, .base64, repaired.repairs)
             }
+            let plain = Base64.decode(text)
+            if let plain, PastedText.isWholeElement(plain) { return found(plain, .base64) }
             if let plain, plain.first == 0x30 { return found(plain, .base64) }
             return .failure(diagnoseText(text) ?? notAReceipt(text))
         case .pem:

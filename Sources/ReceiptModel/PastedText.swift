@@ -70,18 +70,27 @@ enum PastedText {
         return out
     }
 
-    /// Spaces between two base64 characters replaced by `+`. Base64 never has a space inside a line: where a form
-    /// or a URL decoder turned `+` into a space, the decoded bytes only add up with the `+` put back.
+    /// Spaces inside a line of base64 replaced by `+`. Base64 never has a space inside a line: where a form or a URL
+    /// decoder turned `+` into a space, the decoded bytes only add up with the `+` put back. A run of spaces (`++`
+    /// became two) counts as long as a base64 character stands before it and a base64 character or `=` after it.
     static func spacesAsPlus(_ text: [UInt8]) -> (text: [UInt8], count: Int)? {
-        var interior: [Int] = []
-        for index in text.indices.dropFirst().dropLast() where text[index] == UInt8(ascii: " ")
-            && isAlphabet(text[index - 1]) && isAlphabet(text[index + 1]) {
-            interior.append(index)
-        }
-        guard !interior.isEmpty else { return nil }
         var out = text
-        for index in interior { out[index] = UInt8(ascii: "+") }
-        return (out, interior.count)
+        var count = 0
+        var index = 1
+        while index < text.count {
+            guard text[index] == UInt8(ascii: " "), isAlphabet(text[index - 1]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < text.count, text[end] == UInt8(ascii: " ") { end += 1 }
+            if end < text.count, isAlphabet(text[end]) || text[end] == UInt8(ascii: "=") {
+                for position in index..<end { out[position] = UInt8(ascii: "+") }
+                count += end - index
+            }
+            index = end
+        }
+        return count == 0 ? nil : (out, count)
     }
 
     /// Whether `bytes` are exactly one DER/BER element by its outer header: a SEQUENCE whose definite length
@@ -89,7 +98,8 @@ enum PastedText {
     static func isWholeElement(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 2, bytes[0] == 0x30 else { return false }
         let first = Int(bytes[1])
-        if first == 0x80 { return true }
+        // An indefinite length ends with its end-of-contents octets.
+        if first == 0x80 { return bytes.count >= 4 && bytes.suffix(2) == [0, 0] }
         if first < 0x80 { return 2 + first == bytes.count }
         let count = first & 0x7F
         guard count >= 1, count <= 4, bytes.count >= 2 + count else { return false }

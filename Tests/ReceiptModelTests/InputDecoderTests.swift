@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
@@ -103,6 +104,23 @@ struct PastedInputTests {
         let result = try Self.decoded(text)
         #expect(result.bytes == Self.receipt, "\(name)")
         #expect(result.repairs.contains { $0.contains(repair) }, "\(name): \(result.repairs)")
+    }
+
+    /// Every real receipt whose base64 holds '+' comes back whole when each '+' became a space, '++' (two spaces)
+    /// included: a space is put back wherever a base64 character stands before its run and one (or '=') after it.
+    @Test func putsBackRunsOfPlusSignsInEveryRealReceipt() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Corpus/receipts").path)
+            .filter { $0.hasSuffix(".receipt") }
+        var withRuns = 0
+        for name in names {
+            let receipt = Fixtures.realReceipt(name)
+            let base64 = Base64.encode(receipt)
+            guard base64.contains("+") else { continue }
+            if base64.contains("++") { withRuns += 1 }
+            let result = try Self.decoded(base64.replacingOccurrences(of: "+", with: " "))
+            #expect(result.bytes == receipt, "\(name)")
+        }
+        #expect(withRuns > 0)
     }
 
     @Test func cleanBase64NeedsNoRepair() throws {
