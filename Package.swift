@@ -14,7 +14,7 @@ let package = Package(
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
         .library(name: "ReceiptParsing",
                  targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
-                           "ReceiptJWS"]),
+                           "ReceiptJWS", "ReceiptInput"]),
         .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
+        // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
+        .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto", "ReceiptJWS"]),
         .target(
@@ -52,7 +54,7 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptVerifyReceipt", "ReceiptJWS"]
+                           "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptInput"]
         ),
         .target(
             name: "ReceiptMutation",
@@ -69,14 +71,14 @@ let package = Package(
         .target(
             name: "ReceiptFuzzing",
             dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptSigning",
-                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS"]
+                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput"]
         ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
-                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing",
+                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing", "ReceiptInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +100,11 @@ let package = Package(
             name: "ReceiptFuzzingTests",
             dependencies: ["ReceiptModel", "ReceiptValidation", "ReceiptSigning", "ReceiptConformance", "ReceiptFuzzing",
                            "ReceiptMutation", "ReceiptTestSupport"]
+        ),
+        .testTarget(
+            name: "ReceiptInputTests",
+            dependencies: ["ReceiptDiagnostics", "ReceiptInput", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
+                           "ReceiptValidation", "ReceiptTestSupport"]
         ),
         .testTarget(
             name: "ReceiptJWSTests",

@@ -257,6 +257,9 @@ extension FindingCode {
     public static let jwsCriticalHeader = FindingCode(
         "jws-crit-header", .error, .signature,
         "the header has crit: extensions the reader must understand, and rcpt (like Apple's libraries) knows none")
+    public static let jwsHeaderUnsupported = FindingCode(
+        "jws-header-unsupported", .error, .signature,
+        "the header has b64, zip or enc: members that change how the payload is read, which Apple never sends")
     public static let jwsKeyReferenceHeader = FindingCode(
         "jws-key-reference-header", .warning, .signature,
         "the header names a key elsewhere (jku, x5u, jwk; kid as info): never followed, only x5c is used")
@@ -343,7 +346,7 @@ extension FindingCode {
         .valueInvalidDate, .valueInvalidInteger, .valueFlagOutOfRange, .valueEmbeddedNul, .berIndefiniteLength,
         .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berNonMinimalInteger, .berUnsortedSet,
         .jwsBase64urlPadding, .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jsonDuplicateKey, .jsonUnsafeInteger,
-        .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
+        .jwsAlgorithmNotEs256, .jwsCriticalHeader, .jwsHeaderUnsupported, .jwsKeyReferenceHeader, .jwsSignatureLength, .jwsSignatureDer,
         .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsLimitExceeded,
         .jwsNestedSignerDiffers, .jwsSignedDateMissing,
         .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid, .jwsTokenUnreadable, .jwsTokenSurrounded,

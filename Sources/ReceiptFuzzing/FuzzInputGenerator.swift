@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
@@ -32,6 +33,8 @@ public struct GeneratedInput: Sendable {
 /// mutated), each signed again. Deterministic for a `random` state.
 public struct FuzzInputGenerator: Sendable {
     public let seeds: [[UInt8]]
+    /// Which seeds are JWS, as the one classifier says.
+    let seedIsJWS: [Bool]
     public let kit: MutationKit
     /// A JWS kit (EC chain) for JWS seeds, when there is one.
     public let jwsKit: MutationKit?
@@ -39,6 +42,7 @@ public struct FuzzInputGenerator: Sendable {
 
     public init(seeds: [[UInt8]], kit: MutationKit, jwsKit: MutationKit?, seed: UInt64) {
         self.seeds = seeds
+        self.seedIsJWS = seeds.map { InputClassifier.classify($0).kind == .jws }
         self.kit = kit
         self.jwsKit = jwsKit
         self.random = SplitMix64(seed: seed)
@@ -50,7 +54,7 @@ public struct FuzzInputGenerator: Sendable {
     public mutating func next() -> GeneratedInput? {
         let index = below(seeds.count)
         let seed = seeds[index]
-        let isJWS = JWSInput.looksLikeJWS(seed)
+        let isJWS = seedIsJWS[index]
         let roll = below(100)
         if isJWS {
             guard let jwsKit else { return nil }

@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
@@ -59,7 +60,7 @@ public final class InProcessFuzzing: @unchecked Sendable {
 
     /// `rcpt verify`'s verdict on `bytes`, under the expectations given at creation.
     public func reference(_ bytes: [UInt8]) -> ReferenceVerdict {
-        judge.verdict(GeneratedInput(bytes: bytes, seed: 0, edits: [], isJWS: JWSInput.looksLikeJWS(bytes)))
+        judge.verdict(GeneratedInput(bytes: bytes, seed: 0, edits: [], isJWS: InputClassifier.classify(bytes).kind == .jws))
     }
 
     /// The disagreement between your validator's verdict and rcpt's on `bytes`, if any.

@@ -40,6 +40,9 @@ public struct JSONDocument: Sendable {
     public private(set) var nodes: [JSONNode] = []
     /// Every name that occurs again in its object, in document order.
     public private(set) var duplicateKeys: [JSONDuplicateKey] = []
+    /// Every name that equals an earlier one of its object but for ASCII case (`SignedPayload` after
+    /// `signedPayload`), which readers that match names without regard to case (Go, .NET) take for the same.
+    public private(set) var caseFoldedDuplicateKeys: [JSONDuplicateKey] = []
 
     /// Reads `bytes` as one JSON value (RFC 8259), surrounded by nothing but white space.
     public static func read(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONDocument {
@@ -133,8 +136,10 @@ public struct JSONDocument: Sendable {
     private struct Open {
         var node: Int
         var isObject: Bool
-        /// Names seen so far (unescaped) and the node of each first copy.
+        /// Names seen so far (unescaped, ASCII case folded) and the node of each first copy.
         var names: [String: Int] = [:]
+        /// The other spellings of a folded name, and the node of each first copy (rare: filled only on a collision).
+        var spellings: [String: Int] = [:]
     }
 
     private mutating func parse(limits: JSONLimits) throws(JSONError) {
@@ -226,16 +231,31 @@ public struct JSONDocument: Sendable {
         }
     }
 
-    /// Records the name of the value about to be appended in its object, noting a duplicate.
+    /// Records the name of the value about to be appended in its object, noting a duplicate, and a name that equals
+    /// an earlier one but for ASCII case. One table per object, keyed by the case-folded name.
     private mutating func noteName(_ key: Range<Int>?, stack: inout [Open]) {
         guard let key, !stack.isEmpty else { return }
         let name = Self.unescape(bytes, key)
+        let folded = Self.asciiFolded(name)
         let top = stack.count - 1
-        if let first = stack[top].names[name] {
-            duplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
+        if let first = stack[top].names[folded] {
+            if self.key(first) == name {
+                duplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
+            } else if let spelled = stack[top].spellings[name] {
+                duplicateKeys.append(JSONDuplicateKey(name: name, first: spelled, duplicate: nodes.count))
+            } else {
+                caseFoldedDuplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
+                stack[top].spellings[name] = nodes.count
+            }
         } else {
-            stack[top].names[name] = nodes.count
+            stack[top].names[folded] = nodes.count
         }
+    }
+
+    /// `name` with ASCII capitals lowered (itself, without a copy, when it has none).
+    static func asciiFolded(_ name: String) -> String {
+        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
+        return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     private mutating func close(_ stack: inout [Open], at position: Int) {

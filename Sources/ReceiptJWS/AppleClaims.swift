@@ -52,6 +52,12 @@ public enum AppleClaims {
                     expected = "a string"
                 } else if numbers.contains(name) {
                     guard kind != .number else {
+                        if dates.contains(name), case .success(let date) = MillisecondDate.read(payload.text(child)),
+                           date.isNegative, date.milliseconds == 0, !date.hasFraction {
+                            findings.append(Finding(.jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                                    "\(prefix)\(name) is \(payload.text(child).prefix(20)): negative zero is no date, and JavaScript reads it as false",
+                                                    fields: [FindingField("path", prefix + name)]))
+                        }
                         if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child)) {
                             let shown = payload.text(child)
                             findings.append(Finding(.jwsDateUnusable, at: offset(payload.nodes[child].start),

@@ -60,6 +60,16 @@ public struct JWSBinding: Sendable, Hashable {
     public var timeClaim: String
     /// Members at a notification's top level that look like the bound ones but are not where Apple reads them.
     public var misplaced: [Value]
+    /// Shapes of the binding Apple never produces, each with why (the value is the claim it is about): a
+    /// notification with more than one of `data`, `summary`, `externalPurchaseToken`, `appData`, or one that is not
+    /// an object; an app transaction whose `environment` is not its `receiptType`.
+    public var conflicts: [Conflict] = []
+
+    /// A binding shape Apple never produces: the claim it is about, and why.
+    public struct Conflict: Sendable, Hashable {
+        public var value: Value
+        public var reason: String
+    }
 
     /// The objects a notification's app and environment are read from, in Apple's order.
     public static let notificationObjects = ["data", "summary", "externalPurchaseToken", "appData"]
@@ -81,10 +91,19 @@ public struct JWSBinding: Sendable, Hashable {
             for name in ["bundleId", "appAppleId", "environment"] {
                 if let found = value(name, in: root, prefix: "") { binding.misplaced.append(found) }
             }
-            guard let (object, name) = notificationObjects.lazy.compactMap({ name -> (Int, String)? in
-                guard let node = payload.member(name, of: root), payload.nodes[node].kind == .object else { return nil }
-                return (node, name)
-            }).first else { return binding }
+            let present = notificationObjects.compactMap { name in payload.member(name, of: root).map { (name, $0) } }
+            if present.count > 1 {
+                let names = present.map(\.0).joined(separator: " and ")
+                binding.conflicts.append(Conflict(value: Value(text: names, path: present[1].0, jsonOffset: payload.nodes[present[1].1].start),
+                                                  reason: "the notification carries \(names): Apple sends exactly one, and readers disagree on which binds it"))
+            }
+            guard let (name, object) = present.first else { return binding }
+            guard payload.nodes[object].kind == .object else {
+                binding.conflicts.append(Conflict(value: Value(text: String(payload.text(object).prefix(20)), path: name,
+                                                               jsonOffset: payload.nodes[object].start),
+                                                  reason: "\(name) is not an object, as Apple sends it: the notification is bound to no app"))
+                return binding
+            }
             binding.bundleID = value("bundleId", in: object, prefix: name + ".")
             binding.appAppleID = value("appAppleId", in: object, prefix: name + ".")
             if name == "externalPurchaseToken" {
@@ -105,6 +124,10 @@ public struct JWSBinding: Sendable, Hashable {
             binding.bundleID = value("bundleId", in: root, prefix: "")
             binding.appAppleID = value("appAppleId", in: root, prefix: "")
             binding.environment = value("receiptType", in: root, prefix: "")
+            if let environment = value("environment", in: root, prefix: ""), environment.text != binding.environment?.text {
+                binding.conflicts.append(Conflict(value: environment,
+                                                  reason: "the app transaction's environment \"\(environment.text)\" is not its receiptType \"\(binding.environment?.text ?? "")\": a reader of either is told another environment"))
+            }
         case .unknown:
             binding.bundleID = value("bundleId", in: root, prefix: "")
             binding.appAppleID = value("appAppleId", in: root, prefix: "")

@@ -9,7 +9,7 @@ public struct JWSInput: Sendable {
     public enum Form: String, Sendable, Hashable {
         /// One compact JWS.
         case compact = "jws"
-        /// A JSON document (a notification body, an API response) whose strings hold JWS.
+        /// A JSON document (a notification body, an API response, an array of tokens) whose strings hold JWS.
         case json = "jws-json"
     }
 
@@ -27,16 +27,25 @@ public struct JWSInput: Sendable {
     /// file offsets.
     public var jsonOffset = 0
 
-    /// Whether `bytes` look like a JWS input: a compact token (quotes, white space, invisible marks or a Bearer
-    /// prefix around it allowed, cut short or not), or a JSON object with a token position. Cheap: decides which
-    /// reader a command uses.
-    public static func looksLikeJWS(_ bytes: [UInt8]) -> Bool {
-        let text = bytes[JWSText.locate(bytes[...]).range]
-        if JWSReader.looksLikeCompactJWS(text) { return true }
+    /// Whether `bytes` are a JWS input: a compact token (quotes, white space, invisible marks or a Bearer prefix
+    /// around it allowed, cut short or not), or a JSON object or array with a token position.
+    public static func looksLikeJWS(_ bytes: [UInt8]) -> Bool { recognise(bytes) != nil }
+
+    /// The input read, when `bytes` are a JWS input (nil when they are not one): the classifier's question and the
+    /// reader's answer in one pass, so a JSON document is parsed once.
+    public static func recognise(_ bytes: [UInt8]) -> Result<JWSInput, JWSReadError>? {
+        let located = JWSText.locate(bytes[...])
+        let text = bytes[located.range]
+        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
+            guard let document = try? JSONDocument.read(Array(text)) else { return nil }
+            let positions = JWSPositions.find(in: document)
+            guard !positions.isEmpty else { return nil }
+            return read(document, positions: positions, at: located.range, repairs: located.repairs)
+        }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
-        if text.starts(with: JWSText.tokenStart), text.allSatisfy(isTokenCharacter) { return true }
-        guard text.first == UInt8(ascii: "{"), let document = try? JSONDocument.read(Array(text)) else { return false }
-        return !JWSPositions.find(in: document).isEmpty
+        guard JWSReader.looksLikeCompactJWS(text)
+                || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(isTokenCharacter)) else { return nil }
+        return read(bytes)
     }
 
     /// Reads every token of the input. A JSON document is read whole: every token position in it is read (none
@@ -47,7 +56,7 @@ public struct JWSInput: Sendable {
         let repairs = located.repairs
         let text = bytes[range]
         guard !text.isEmpty else { return .failure(JWSReadError("input-empty", "the input is empty")) }
-        if text.first != UInt8(ascii: "{") {
+        if text.first != UInt8(ascii: "{") && text.first != UInt8(ascii: "[") {
             return JWSReader.read(text).map { token in
                 JWSInput(form: .compact, json: nil, tokens: [NestedJWS(path: "", offset: text.startIndex, token: token)],
                          repairs: repairs)
@@ -60,8 +69,14 @@ public struct JWSInput: Sendable {
             return .failure(JWSReadError("json-malformed",
                                          "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)"))
         }
+        return read(document, positions: JWSPositions.find(in: document), at: range, repairs: repairs)
+    }
+
+    /// Reads the token positions of a JSON document that stands at `range` of the input.
+    static func read(_ document: JSONDocument, positions: [JWSPosition], at range: Range<Int>, repairs: [String])
+        -> Result<JWSInput, JWSReadError>
+    {
         func fileOffset(_ jsonOffset: Int) -> Int { range.lowerBound + jsonOffset }
-        let positions = JWSPositions.find(in: document)
         guard positions.count <= JWSReader.maximumNestedPerPayload else {
             return .failure(JWSReadError("jws-too-many-tokens",
                                          "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged"))

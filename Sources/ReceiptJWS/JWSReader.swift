@@ -100,22 +100,10 @@ public enum JWSReader {
         return .success(token)
     }
 
-    /// Whether `text` has the shape of a compact JWS: base64url characters (either alphabet, padding allowed), two
-    /// dots, starting `eyJ` (the encoding of `{"`).
+    /// Whether `text` has the shape of a compact JWS (`JWSText.hasTokenShape`): base64url characters in dot-separated
+    /// parts, the first decoding to a JSON object's start.
     public static func looksLikeCompactJWS<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
-        guard text.count >= 5, text.starts(with: Array("eyJ".utf8)) else { return false }
-        var dots = 0
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
-                 UInt8(ascii: "/"), UInt8(ascii: "="):
-                continue
-            default: return false
-            }
-        }
-        return dots == 2 || dots == 4
+        JWSText.hasTokenShape(text)
     }
 
     // MARK: - Findings
@@ -179,6 +167,20 @@ public enum JWSReader {
                                     fields: [FindingField("part", name), FindingField("path", path),
                                              FindingField("json_offset", String(jsonOffset))]))
         }
+        // Names that differ only in case: Go's encoding/json and .NET match members without regard to case, so
+        // `SignedPayload` after `signedPayload` is the copy they read.
+        for (index, duplicate) in document.caseFoldedDuplicateKeys.enumerated() {
+            let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
+            guard index < [Finding].aggregationLimit else {
+                findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset), "a name differing only in case"))
+                continue
+            }
+            let first = document.key(duplicate.first) ?? ""
+            let later = duplicate.name
+            findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset),
+                                    "the \(name) names \"\(first)\" and \"\(later)\", which differ only in case: Go and .NET readers match names without regard to case and take the later",
+                                    fields: [FindingField("part", name), FindingField("json_offset", String(jsonOffset))]))
+        }
         for (node, entry) in document.nodes.enumerated() where entry.kind == .number {
             let text = document.text(node)
             let digits = text.hasPrefix("-") ? String(text.dropFirst()) : text
@@ -209,6 +211,10 @@ public enum JWSReader {
             case "jku", "x5u", "jwk":
                 findings.append(Finding(.jwsKeyReferenceHeader, at: offset,
                                         "the header has \(name) (\(header.text(child).prefix(120))): a key from elsewhere, never fetched or used; only x5c is",
+                                        fields: [FindingField("member", name)]))
+            case "b64", "zip", "enc":
+                findings.append(Finding(.jwsHeaderUnsupported, at: offset,
+                                        "the header has \(name) \(header.text(child).prefix(40)): it changes how the payload is read (RFC 7797, RFC 7516), Apple sends none, and rcpt honours none",
                                         fields: [FindingField("member", name)]))
             case "kid":
                 findings.append(Finding(.jwsKeyReferenceHeader, severity: .info, at: offset,

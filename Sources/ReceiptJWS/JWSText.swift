@@ -1,3 +1,5 @@
+import ReceiptASN1
+
 /// The one rule for where a compact JWS stands in text someone handed over: a whole input file, or a string in JSON
 /// (a notification body's `signedPayload`, an API response's `signedTransactions[3]`, a claim of a payload). The same
 /// text gets the same judgement wherever it stands.
@@ -36,6 +38,7 @@ public enum JWSText {
             }
             if !prefixTaken, hasBearerPrefix(text, start, end) {
                 start += bearer.count
+                while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
                 prefixTaken = true
                 changed = true
                 note("a Bearer prefix")
@@ -45,34 +48,56 @@ public enum JWSText {
         return Located(range: start..<end, repairs: repairs)
     }
 
-    /// Whether a lenient consumer would take `text` for a token: once stripped, it starts `eyJ` (the encoding of
-    /// `{"`) and holds a dot. Such a string is a token position wherever it stands.
+    /// Whether a lenient consumer would take `text` for a token: once stripped, it is a compact token's shape
+    /// (`hasTokenShape`), or it starts `eyJ` (the encoding of `{"`) and holds a dot. Such a string is a token
+    /// position wherever it stands.
     public static func looksLikeToken<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8,
         Bytes.Index == Int
     {
         let slice = ArraySlice(text)
-        let located = locate(slice)
-        let body = slice[located.range]
-        return body.starts(with: tokenStart) && body.contains(UInt8(ascii: "."))
+        let body = slice[locate(slice).range]
+        if body.starts(with: tokenStart) && body.contains(UInt8(ascii: ".")) { return true }
+        return hasTokenShape(body)
     }
 
-    /// Whether a JSON member names a token position: Apple's `signed…` string members (`signedPayload`,
-    /// `signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`, `signedTransactions`' elements …).
-    /// `signedDate` is a number, never a token.
+    /// Whether `text` has a compact JWS's shape: base64url characters (either alphabet, padding allowed) in two or
+    /// more dot-separated parts, the first of which decodes to a JSON object's start (`{`, after JSON white space:
+    /// `eyJ` is `{"`, `ewo` is `{` and a line break, `eyAi` is `{ "`).
+    public static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
+        var dots = 0
+        var firstPart: [UInt8] = []
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+                 UInt8(ascii: "/"), UInt8(ascii: "="):
+                if dots == 0 && firstPart.count < 8 { firstPart.append(byte) }
+            default: return false
+            }
+        }
+        guard dots >= 2, firstPart.count >= 2 else { return false }
+        let whole = firstPart.prefix(firstPart.count / 4 * 4 == 0 ? firstPart.count : firstPart.count / 4 * 4)
+        guard case .success(let decoded) = Base64Codec.decode(whole, skippingWhitespace: false) else { return false }
+        return decoded.bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    }
+
+    /// Whether a JSON member names a token position: any member whose name starts `signed` in any case
+    /// (`signedPayload`, `signedTransactionInfo`, `signedTransactions`' elements; `SignedPayload` and
+    /// `signed_payload` too: Go and .NET match member names without regard to case) but `signedDate`, a number.
     public static func isTokenMember(_ name: String) -> Bool {
-        let utf8 = Array(name.utf8)
-        guard utf8.count > 6, utf8.starts(with: signedPrefix), name != "signedDate" else { return false }
-        return (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(utf8[6])
+        let lowered = name.lowercased()
+        return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
     }
 
     static let tokenStart = Array("eyJ".utf8)
-    static let signedPrefix = Array("signed".utf8)
-    static let bearer = Array("bearer ".utf8)
+    static let bearer = Array("bearer".utf8)
 
+    /// `Bearer` (any case) and at least one space or tab.
     static func hasBearerPrefix(_ text: ArraySlice<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        guard end - start > bearer.count else { return false }
+        guard end - start > bearer.count + 1 else { return false }
         for index in 0..<bearer.count where text[start + index] | 0x20 != bearer[index] { return false }
-        return true
+        return text[start + bearer.count] == 0x20 || text[start + bearer.count] == 0x09
     }
 
     /// Strips white space, control characters, byte order marks and zero-width or direction marks at both ends.
@@ -96,13 +121,25 @@ public enum JWSText {
         }
     }
 
-    /// The three-byte UTF-8 marks stripped around a token: U+FEFF, U+200B–U+200F, U+2060.
+    /// The three-byte UTF-8 characters stripped around a token: U+FEFF, zero-width and direction marks
+    /// (U+200B–U+200F, U+2060), and Unicode's white space (U+1680, U+180E, U+2000–U+200A, U+2028, U+2029, U+202F,
+    /// U+205F, U+3000), which `trim()` and `strip()` remove in JavaScript, Python and Go.
     static func isMark(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> String? {
         if a == 0xEF, b == 0xBB, c == 0xBF { return "a byte order mark" }
         if a == 0xE2, b == 0x80, (0x8B...0x8F).contains(c) { return "zero-width or direction marks" }
         if a == 0xE2, b == 0x81, c == 0xA0 { return "zero-width or direction marks" }
+        if a == 0xE2, b == 0x80, (0x80...0x8A).contains(c) || c == 0xA8 || c == 0xA9 || c == 0xAF {
+            return "Unicode white space"
+        }
+        if (a == 0xE2 && b == 0x81 && c == 0x9F) || (a == 0xE3 && b == 0x80 && c == 0x80)
+            || (a == 0xE1 && b == 0x9A && c == 0x80) || (a == 0xE1 && b == 0xA0 && c == 0x8E) {
+            return "Unicode white space"
+        }
         return nil
     }
+
+    /// The two-byte UTF-8 white space stripped around a token: U+00A0 (no-break space) and U+0085 (next line).
+    static func isWideSpace(_ a: UInt8, _ b: UInt8) -> Bool { a == 0xC2 && (b == 0xA0 || b == 0x85) }
 
     /// A one-byte surrounding: ASCII white space (stripped silently, as a trailing line break is) or another
     /// control character (named).
@@ -116,12 +153,14 @@ public enum JWSText {
 
     static func junk(_ text: ArraySlice<UInt8>, at index: Int, end: Int) -> (Int, String?)? {
         if let phrase = single(text[index]) { return (1, phrase) }
+        if end - index >= 2, isWideSpace(text[index], text[index + 1]) { return (2, "Unicode white space") }
         if end - index >= 3, let phrase = isMark(text[index], text[index + 1], text[index + 2]) { return (3, phrase) }
         return nil
     }
 
     static func junkEnding(_ text: ArraySlice<UInt8>, at end: Int, start: Int) -> (Int, String?)? {
         if let phrase = single(text[end - 1]) { return (1, phrase) }
+        if end - start >= 2, isWideSpace(text[end - 2], text[end - 1]) { return (2, "Unicode white space") }
         if end - start >= 3, let phrase = isMark(text[end - 3], text[end - 2], text[end - 1]) { return (3, phrase) }
         return nil
     }

@@ -57,6 +57,10 @@ extension JWSMutationCatalogue {
                     "signedDate as the string \"NaN\": present, so never absent") { context in
             try withSignedDate(#""NaN""#, context)
         },
+        JWSMutation("revocation-date-minus-zero", layer: "payload", .reject, finding: "jws-date-unusable",
+                    "revocationDate -0.0: JavaScript's if (revocationDate) reads it as not revoked") { context in
+            try context.signed(payload: JWSMutationContext.setting("revocationDate", to: "-0.0", in: context.payload))
+        },
         JWSMutation("expires-date-beyond-2-53", layer: "payload", .reject, finding: "jws-date-unusable",
                     "expiresDate beyond 2^53: a subscription that never ends to a reader into a double") { context in
             try context.signed(payload: JWSMutationContext.setting("expiresDate", to: "90071992547409930", in: context.payload))
@@ -97,10 +101,50 @@ extension JWSMutationCatalogue {
         JWSMutation("notification-with-renewal-info", layer: "binding", .accept, finding: nil,
                     "a notification carrying a transaction and renewal info (which has no bundleId): bound by the notification") { context in
             let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
             let renewal = try context.signed(payload: bytes(
-                #"{"originalTransactionId":"2000000000000001","autoRenewProductId":"com.example.monthly","#
+                #"{"originalTransactionId":\#(original),"autoRenewProductId":"com.example.monthly","#
                 + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
             return try context.signed(payload: notification(carrying: try context.signed(), context, renewal: renewal))
+        },
+        JWSMutation("notification-data-array", layer: "binding", .reject, finding: "jws-binding-mismatch",
+                    "a notification whose data is an array holding the app's object: bound to no app") { context in
+            let payload = notification(carrying: try context.signed(), context)
+            let text = String(decoding: payload, as: UTF8.self)
+                .replacingOccurrences(of: #""data":{"#, with: #""data":[{"#)
+                .replacingOccurrences(of: #"},"version""#, with: #"}],"version""#)
+            return try context.signed(payload: bytes(text))
+        },
+        JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: "jws-binding-mismatch",
+                    "a notification with data for the app and a summary for another: Apple sends one") { context in
+            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            return try context.signed(payload: notification(
+                carrying: try context.signed(), context,
+                extra: #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#))
+        },
+        JWSMutation("notification-renewal-of-another-subscription", layer: "nesting", .reject,
+                    finding: "jws-binding-mismatch",
+                    "a notification carrying a transaction and the renewal info of another subscription") { context in
+            guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
+                throw MutationError("not-applicable", "the payload is not a transaction")
+            }
+            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
+            let other = original == #""9999999999999999""# ? #""8888888888888888""# : #""9999999999999999""#
+            let transaction = JWSMutationContext.setting("originalTransactionId", to: original, in: context.payload)
+            let renewal = try context.signed(payload: bytes(
+                #"{"originalTransactionId":\#(other),"autoRenewProductId":"com.example.monthly","#
+                + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
+            return try context.signed(payload: notification(carrying: try context.signed(payload: transaction), context,
+                                                            renewal: renewal))
+        },
+        JWSMutation("app-transaction-environment-differs", layer: "binding", .reject, finding: "jws-binding-mismatch",
+                    "an app transaction whose environment is Production and receiptType Sandbox") { context in
+            let bundle = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
+            return try context.signed(payload: bytes(
+                #"{"receiptType":"Sandbox","environment":"Production","bundleId":\#(bundle),"appAppleId":1,"#
+                + #""applicationVersion":"1","originalApplicationVersion":"1","receiptCreationDate":\#(signedDate(context)),"#
+                + #""requestDate":\#(signedDate(context)),"originalPurchaseDate":\#(signedDate(context)),"signedDate":\#(signedDate(context))}"#))
         },
         JWSMutation("notification-carries-other-app", layer: "nesting", .reject, finding: "jws-binding-mismatch",
                     "a notification for the app carrying a transaction of another app, both validly signed") { context in

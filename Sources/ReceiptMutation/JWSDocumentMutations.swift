@@ -100,6 +100,23 @@ extension JWSMutationCatalogue {
                     "a genuine body nested one level down and a forged signedPayload beside it at the top") { context in
             #"{"body":{"signedPayload":"\#(try context.signed())"},"signedPayload":"\#(try forged(context))\n"}"#
         },
+        JWSMutation("document-member-case-variant", layer: "document", .reject, finding: "json-duplicate-key",
+                    signatureValid: false,
+                    "signedTransactionInfo genuine, SignedTransactionInfo forged: Go and .NET match names without regard to case") { context in
+            #"{"signedTransactionInfo":"\#(try context.signed())","SignedTransactionInfo":"\#(try forged(context))"}"#
+        },
+        JWSMutation("document-token-no-break-space", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false,
+                    "a forged token after a no-break space (U+00A0) under a member of no special name") { context in
+            #"{"signedTransactions":["\#(try context.signed())"],"jwsRepresentation":"\u00a0\#(try forged(context))"}"#
+        },
+        JWSMutation("document-token-spaced-header", layer: "document", .reject, finding: "signature-invalid",
+                    signatureValid: false,
+                    "a forged token whose header is re-encoded as { \"alg\" … (base64 eyAi…, not eyJ) under a member of no special name") { context in
+            let parts = JWSMutationContext.parts(try forged(context))
+            let spaced = text(context.header).replacingOccurrences(of: "{", with: "{ ")
+            return #"{"signedTransactions":["\#(try context.signed())"],"other":"\#(b64(bytes(spaced))).\#(parts[1]).\#(parts[2])"}"#
+        },
         JWSMutation("document-65th-token", layer: "document", .reject, finding: "jws-too-many-tokens",
                     signatureValid: false, "64 genuine tokens and a forged 65th beyond the reader's limit") { context in
             let genuine = "\"" + (try context.signed()) + "\""

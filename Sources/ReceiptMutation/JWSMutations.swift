@@ -54,7 +54,7 @@ public enum JWSMutationCatalogue {
                                              "the input's payload re-signed by the test CA, unchanged") { try $0.signed() }
 
     public static let all: [JWSMutation] = [baseline] + validVariants + algorithms + signatures + chains + payloads
-        + encodings + nesting + documents + dates + shapes + bindings + certificates
+        + encodings + nesting + documents + dates + shapes + bindings + certificates + headers
 
     /// Variants a correct validator must accept.
     static let validVariants: [JWSMutation] = [
@@ -284,6 +284,14 @@ public enum JWSMutationCatalogue {
         JWSMutation("payload-not-json", layer: "payload", .reject, finding: "jws-payload-not-json",
                     "a signed payload that is not JSON") { context in
             try context.signed(payload: bytes("not json"))
+        },
+    ]
+
+    /// Header members that change how the payload is read.
+    static let headers: [JWSMutation] = [
+        JWSMutation("header-b64-false", layer: "header", .reject, finding: "jws-header-unsupported",
+                    "b64 false without crit (RFC 7797): a reader that honours it signs the payload unencoded") { context in
+            try context.signed(header: context.header(adding: #""b64":false"#))
         },
     ]
 

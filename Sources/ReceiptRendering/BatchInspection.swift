@@ -1,5 +1,6 @@
 import ReceiptJSON
 import Foundation
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
@@ -99,24 +100,19 @@ public struct BatchInspection: Sendable {
         return (paths, skipped)
     }
 
-    /// Whether a file's first bytes could start a receipt in any form rcpt reads: DER/BER, base64, PEM or JSON
-    /// (with a byte order mark, quotes or whitespace before them).
+    /// Whether a file in a directory holds a receipt or a JWS, as the one classifier finds them (pasted text
+    /// around them included). A file beyond `classifiedSize` is taken as it is: its reader judges it.
     static func looksLikeReceipt(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return true }
         defer { try? handle.close() }
-        var head = [UInt8](handle.readData(ofLength: 64))
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
-        guard let first = head.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
-            return false
-        }
-        if head.first == 0x30 { return true }
-        switch first {
-        case UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "-"): return true
-        case UInt8(ascii: "e"): return head.starts(with: Array("eyJ".utf8))  // a compact JWS
-        case UInt8(ascii: "M"): return head.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        default: return false
-        }
+        let head = [UInt8](handle.readData(ofLength: classifiedSize + 1))
+        guard head.count <= classifiedSize else { return true }
+        return InputClassifier.classify(head).isDocument
     }
+
+    /// The largest directory entry the classifier reads to decide whether it is a candidate.
+    static let classifiedSize = 4 << 20
+
     private struct Progress: ~Copyable {
         var next = 0
         var nextToEmit = 0
@@ -182,15 +178,19 @@ public struct BatchInspection: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (line(nil, path), .unreadable("cannot read the file"))
         }
-        let bytes = [UInt8](data)
-        if let jws, JWSInput.looksLikeJWS(bytes) {
-            let inspection = JWSInspector.inspect(bytes, options: jws.options)
+        let classified = InputClassifier.classify([UInt8](data),
+                                                  forced: options.inputFormat.map { ForcedFormat.receipt($0) })
+        let bytes = classified.bytes
+        if let jws, classified.kind == .jws {
+            var inspection = JWSInspector.inspect(bytes, options: jws.options, read: classified.jws)
+            inspection.findings = classified.findings + inspection.findings
             let output = jws.line(inspection, path)
             if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
             guard inspection.isValid else { return (output, .invalid(inspection.errorCodes.joined(separator: ", "))) }
             return (output, .valid)
         }
-        let inspection = Inspector.inspect(bytes, options: options)
+        var inspection = Inspector.inspect(bytes, options: options)
+        inspection.findings = classified.findings + inspection.findings
         let output = line(inspection, path)
         if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
         guard inspection.isValid else {

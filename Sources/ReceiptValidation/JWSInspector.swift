@@ -112,9 +112,11 @@ public struct JWSInspection: Sendable {
 /// are verified the same way when the token carrying them is trusted, must agree with it on the app and
 /// environment, and an invalid nested token makes its carrier invalid.
 public enum JWSInspector {
-    public static func inspect(_ bytes: [UInt8], options: JWSInspectionOptions) -> JWSInspection {
+    /// Inspects `bytes`; `read` is what `JWSInput.recognise` made of them when the classifier already read them.
+    public static func inspect(_ bytes: [UInt8], options: JWSInspectionOptions,
+                               read: Result<JWSInput, JWSReadError>? = nil) -> JWSInspection {
         let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
-        switch JWSInput.read(bytes) {
+        switch read ?? JWSInput.read(bytes) {
         case .failure(let error):
             return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: "jws"), jws: nil,
                                  readError: error, tokens: [])
@@ -257,6 +259,7 @@ public enum JWSInspector {
         let nested = token.nested.map {
             verify($0, carrier: Carrier(signer: signer, binding: binding, trusted: trusted), options: options, cache: cache)
         }
+        if binding.kind == .notification { findings += siblingAgreement(nested, at: payloadStart) }
         for child in nested {
             let at = payloadOffset(child.offset)
             findings += agreement(of: child.binding, path: child.path, with: binding, at: at)
@@ -414,6 +417,10 @@ public enum JWSInspector {
     static func bindingFindings(_ binding: JWSBinding, carried: Bool, _ expectations: JWSExpectations,
                                 at offset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
+        for conflict in binding.conflicts {
+            findings.append(Finding(.jwsBindingMismatch, at: offset(conflict.value.jsonOffset), conflict.reason,
+                                    fields: [FindingField("path", conflict.value.path)]))
+        }
         for misplaced in binding.misplaced {
             findings.append(Finding(.jwsClaimMisplaced, at: offset(misplaced.jsonOffset),
                                     "the notification has \(misplaced.path) at its top level: Apple reads the app and environment from data (summary, externalPurchaseToken, appData), and so does rcpt",
@@ -471,6 +478,21 @@ public enum JWSInspector {
                                              FindingField("nested", inner.text), FindingField("carrier", outer.text)]))
         }
         return findings
+    }
+
+    /// A finding when the transactions and renewal info one token carries name different subscriptions
+    /// (`originalTransactionId`): a notification's `signedTransactionInfo` and `signedRenewalInfo` are about one.
+    /// Checked on notifications, the one kind that carries both.
+    static func siblingAgreement(_ nested: [JWSVerification], at offset: Int) -> [Finding] {
+        let ids = nested.filter { $0.binding.kind == .transaction || $0.binding.kind == .renewalInfo }
+            .compactMap { child in child.token.claimString("originalTransactionId").map { (child.path, $0) } }
+        guard let first = ids.first, let other = ids.first(where: { Array($0.1.utf8) != Array(first.1.utf8) }) else {
+            return []
+        }
+        return [Finding(.jwsBindingMismatch, at: offset,
+                        "the tokens this one carries name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
+                        fields: [FindingField("claim", "originalTransactionId"), FindingField("first", first.1),
+                                 FindingField("other", other.1)])]
     }
 
     /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or

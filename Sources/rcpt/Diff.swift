@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptDiff
+import ReceiptInput
 import ReceiptModel
 import ReceiptRendering
 import ReceiptJSON
@@ -63,10 +64,11 @@ struct Diff: ParsableCommand {
         try Console.guarded {
             let patterns = try options.ignorePatterns()
             let inspectionOptions = try options.reading.inspectionOptions()
-            let bytesA = try options.readInput(options.fileA, side: "A")
-            let bytesB = try options.readInput(options.fileB, side: "B")
-            let jwsA = options.reading.readsAsJWS(bytesA)
-            let jwsB = options.reading.readsAsJWS(bytesB)
+            let classifiedA = options.reading.classify(try options.readInput(options.fileA, side: "A"))
+            let classifiedB = options.reading.classify(try options.readInput(options.fileB, side: "B"))
+            let (bytesA, bytesB) = (classifiedA.bytes, classifiedB.bytes)
+            let jwsA = classifiedA.kind == .jws
+            let jwsB = classifiedB.kind == .jws
             if jwsA || jwsB {
                 guard jwsA && jwsB else {
                     throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptInput
 import ReceiptRendering
 import ReceiptValidation
 
@@ -73,9 +74,10 @@ struct Dump: ParsableCommand {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
             let file = try InputFiles.orStandardInput(files)[0]
-            let bytes = try InputFiles.read(file)
-            if options.readsAsJWS(bytes) { return try dumpJWS(bytes, name: InputFiles.displayName(file)) }
-            let inspection = Inspector.inspect(bytes, options: try options.inspectionOptions())
+            let classified = options.classify(try InputFiles.read(file))
+            if classified.kind == .jws { return try dumpJWS(classified, name: InputFiles.displayName(file)) }
+            var inspection = Inspector.inspect(classified.bytes, options: try options.inspectionOptions())
+            inspection.findings = classified.findings + inspection.findings
             switch format {
             case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
@@ -92,8 +94,9 @@ struct Dump: ParsableCommand {
     }
 
     /// A JWS input (a token, a notification, an API response): its tokens, claims, certificates and verdicts.
-    func dumpJWS(_ bytes: [UInt8], name: String) throws -> Int32 {
-        let inspection = JWSInspector.inspect(bytes, options: try options.jwsOptions())
+    func dumpJWS(_ classified: ClassifiedInput, name: String) throws -> Int32 {
+        var inspection = JWSInspector.inspect(classified.bytes, options: try options.jwsOptions(), read: classified.jws)
+        inspection.findings = classified.findings + inspection.findings
         switch format {
         case .json, .jsonl:
             Console.write(JWSReport.dumpJSON(inspection, pretty: !options.compact))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptInput
 import ReceiptCrypto
 import ReceiptFuzzing
 import ReceiptJSON
@@ -118,12 +119,13 @@ struct FuzzValidator: ParsableCommand {
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init`)")
             }
-            if inputs.contains(where: JWSInput.looksLikeJWS), jwsKit == nil {
+            let isJWS = { (seed: [UInt8]) in InputClassifier.classify(seed).kind == .jws }
+            if inputs.contains(where: isJWS), jwsKit == nil {
                 throw CommandFailure.usage("a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
             }
             // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's bundle id.
             var expectations = ReceiptExpectations(deviceID: kit.deviceID)
-            if let receiptSeed = inputs.first(where: { !JWSInput.looksLikeJWS($0) }),
+            if let receiptSeed = inputs.first(where: { !isJWS($0) }),
                let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed) {
                 let receipt = Receipt.read(baseline)
                 if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
@@ -132,7 +134,7 @@ struct FuzzValidator: ParsableCommand {
             let receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .creation, expectations: expectations)
             var jwsOptions: JWSInspectionOptions?
             var jwsBundle: String?
-            if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: JWSInput.looksLikeJWS),
+            if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
                let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
                 jwsBundle = JWSMutationContext.value(of: "bundleId", in: context.payload)
                     .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }

@@ -1,6 +1,7 @@
 import ReceiptJSON
 import ArgumentParser
 import Foundation
+import ReceiptInput
 import ReceiptCrypto
 import ReceiptJWS
 import ReceiptMutation
@@ -91,7 +92,7 @@ struct Mutate: ParsableCommand {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
             if let output { try refuseToOverwrite(input: file, output: output) }
-            if JWSInput.looksLikeJWS(input) { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
+            if InputClassifier.classify(input).kind == .jws { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
             do throws(MutationError) {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
                     let bytes = try chosen.apply(to: input, kit: kit, seed: seed)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptRendering
@@ -117,10 +118,9 @@ struct ReceiptReadingOptions: ParsableArguments {
         return AppleDate(date)
     }
 
-    /// Whether `bytes` are read as Apple's JWS: forced with --input-format jws, or detected when no format is given.
-    func readsAsJWS(_ bytes: [UInt8]) -> Bool {
-        guard let inputFormat else { return JWSInput.looksLikeJWS(bytes) }
-        return inputFormat == .jws
+    /// What `bytes` hold, from the one classifier (`InputClassifier`), with --input-format as its force.
+    func classify(_ bytes: [UInt8]) -> ClassifiedInput {
+        InputClassifier.classify(bytes, forced: inputFormat.map { $0 == .jws ? .jws : .receipt($0.format ?? .binary) })
     }
 
     /// JWS inspection options: --root anchors (else Apple Root CA - G3, the JWS anchor), --at (creation or signed:

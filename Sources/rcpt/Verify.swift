@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptRendering
+import ReceiptInput
 import ReceiptModel
 import ReceiptValidation
 import ReceiptVerifyReceipt
@@ -92,9 +93,11 @@ struct Verify: ParsableCommand {
 
     /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
     /// markers, expectations), nested tokens too.
-    func verifyJWS(_ bytes: [UInt8], name: String) throws -> Int32 {
+    func verifyJWS(_ classified: ClassifiedInput, name: String) throws -> Int32 {
         let expectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
-        let inspection = JWSInspector.inspect(bytes, options: try options.jwsOptions(expectations))
+        var inspection = JWSInspector.inspect(classified.bytes, options: try options.jwsOptions(expectations),
+                                              read: classified.jws)
+        inspection.findings = classified.findings + inspection.findings
         switch format {
         case .json, .jsonl:
             Console.write(JWSReport.verifyJSON(inspection, pretty: !options.compact))
@@ -152,12 +155,13 @@ struct Verify: ParsableCommand {
                 }
             }
             let file = try InputFiles.orStandardInput(files)[0]
-            let input = try InputFiles.read(file)
-            if options.readsAsJWS(input) { return try verifyJWS(input, name: InputFiles.displayName(file)) }
+            let classified = options.classify(try InputFiles.read(file))
+            if classified.kind == .jws { return try verifyJWS(classified, name: InputFiles.displayName(file)) }
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
-            let inspection = Inspector.inspect(input, options: inspectionOptions)
+            var inspection = Inspector.inspect(classified.bytes, options: inspectionOptions)
+            inspection.findings = classified.findings + inspection.findings
             switch format {
             case .json, .jsonl:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))

@@ -27,7 +27,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if token.algorithm != "ES256" { fail("does not say ES256") }
         if token.signature.count != 64 || verification.signature != .valid { fail("has no verified signature") }
         if verification.chain?.chain != .valid { fail("has no valid chain") }
-        if token.header?.duplicateKeys.isEmpty == false || token.payload?.duplicateKeys.isEmpty == false {
+        if token.header?.duplicateKeys.isEmpty == false || token.payload?.duplicateKeys.isEmpty == false
+            || token.header?.caseFoldedDuplicateKeys.isEmpty == false
+            || token.payload?.caseFoldedDuplicateKeys.isEmpty == false {
             fail("names a member twice")
         }
         // Where this kind carries a bundleId (renewal info does not: its carrier binds it).

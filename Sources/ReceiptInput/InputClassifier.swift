@@ -1,0 +1,128 @@
+import ReceiptDiagnostics
+import ReceiptJWS
+import ReceiptModel
+
+/// What one input holds, decided once for every command: an App Store receipt (DER or BER, base64, PEM, a
+/// verifyReceipt body) or Apple's JWS (a token, a notification body, an API response, an array of tokens), and the
+/// bytes its reader reads: the input itself, or the document found in what people paste around it.
+public struct ClassifiedInput: Sendable {
+    public enum Kind: String, Sendable, Hashable {
+        case receipt
+        case jws
+    }
+
+    public var kind: Kind
+    /// What the reader of `kind` reads.
+    public var bytes: [UInt8]
+    /// Where `bytes` start in the input, when they are a slice of it (0 for the input itself; nil when a step
+    /// decoded the text, as URL-decoding or a JSON string does).
+    public var offset: Int?
+    /// How the document was found, one info finding (`input-repaired`) per step, with the offset where the step found
+    /// it (in the text that step read).
+    public var findings: [Finding]
+    /// For a JWS, the input as the JWS reader read it while classifying (nil when forced: the inspector reads it).
+    public var jws: Result<JWSInput, JWSReadError>?
+    /// Whether a document was found: a JWS, receipt bytes the receipt reader takes, or a document that reader
+    /// recognises and refuses on purpose (false when nothing was found, or when the format was forced).
+    public var isDocument = false
+
+    init(kind: Kind, bytes: [UInt8], offset: Int?, findings: [Finding], jws: Result<JWSInput, JWSReadError>? = nil) {
+        self.kind = kind
+        self.bytes = bytes
+        self.offset = offset
+        self.findings = findings
+        self.jws = jws
+    }
+}
+
+/// The one answer to "what is this input?". Each layer people wrap a document in is taken off in turn, at most
+/// `maximumLayers` times: a JSON string holding the document (JSON inside JSON, a JSON log line), URL-encoding (once
+/// or twice), a form body (`receipt-data=…&password=…`), text before and after it (a log line, a greeting, a
+/// signature), a token wrapped over lines. Each step is named with its offset. When nothing is found, the receipt
+/// reader says what the input is and what was looked for. A document a reader refuses on purpose (a duplicated or
+/// nested receipt-data, a legacy transaction receipt) is never dug into for another.
+public enum InputClassifier {
+    /// How many layers are taken off at most.
+    public static let maximumLayers = 4
+
+    /// Classifies `input`. `forced` is `--input-format`: a receipt format makes it a receipt (unless it is plainly a
+    /// JWS, which is said), `jws` a JWS.
+    public static func classify(_ input: [UInt8], forced: ForcedFormat? = nil) -> ClassifiedInput {
+        switch forced {
+        case .jws:
+            return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [])
+        case .receipt(let format):
+            if let read = JWSInput.recognise(input) {
+                return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [
+                    Finding(.inputRepaired, at: 0,
+                            "--input-format \(format.rawValue) is for receipts, and the input is a JWS: read as a JWS"),
+                ], jws: read)
+            }
+            return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+        case nil:
+            break
+        }
+        if input.first == 0x30 {
+            var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+            classified.isDocument = true
+            return classified
+        }
+        var text = input
+        var offset: Int? = 0
+        var findings: [Finding] = []
+        for layer in 0...maximumLayers {
+            if let read = JWSInput.recognise(text) {
+                var classified = ClassifiedInput(kind: .jws, bytes: text, offset: offset, findings: findings, jws: read)
+                classified.isDocument = true
+                return classified
+            }
+            switch InputDecoder.decode(text) {
+            case .success(let decoded):
+                var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
+                // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
+                classified.isDocument = decoded.format != .binary || text.first == 0x30
+                return classified
+            case .failure(let error) where !isDiggable(error, text):
+                var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
+                classified.isDocument = true
+                return classified
+            case .failure:
+                break
+            }
+            guard layer < maximumLayers, let step = PastedDocument.unwrap(text) else { break }
+            findings.append(Finding(.inputRepaired, at: step.offset, step.phrase))
+            offset = step.isSlice ? offset.map { $0 + step.offset } : nil
+            text = step.inner
+        }
+        return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+    }
+
+    /// The receipt reader's refusals that mean "no receipt here", after which the text is searched further. Any
+    /// other refusal is the reader's judgement of a document it recognised, and stands; so does any refusal of a
+    /// text that names a verifyReceipt member (`"receipt-data"`, `"latest_receipt"`): it is a verifyReceipt body,
+    /// malformed or not, and its reader judges it.
+    static let diggable: Set<String> = ["not-a-receipt", "base64-followed-by-text", "json-no-receipt-data",
+                                        "json-malformed"]
+
+    static func isDiggable(_ error: InputError, _ text: [UInt8]) -> Bool {
+        guard diggable.contains(error.code) else { return false }
+        return !contains(text, #""receipt-data""#) && !contains(text, #""latest_receipt""#)
+    }
+
+    static func contains(_ text: [UInt8], _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first, text.count >= pattern.count else { return false }
+        var index = 0
+        while let found = text[index...].firstIndex(of: first) {
+            if text[found...].starts(with: pattern) { return true }
+            index = found + 1
+        }
+        return false
+    }
+}
+
+/// `--input-format`, as the classifier takes it.
+public enum ForcedFormat: Sendable, Hashable {
+    case receipt(InputFormat)
+    case jws
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The shapes people paste receipts and JWS in, from logs, forms, emails, terminals and JSON logs.
+public enum PastedShapes {
+    public static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+
+    public static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
+        var lines: [Substring] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            lines.append(rest.prefix(width))
+            rest = rest.dropFirst(width)
+        }
+        return lines.joined(separator: separator)
+    }
+
+    /// Twenty-one shapes of a receipt, by name, from its DER bytes.
+    public static func receipt(_ der: [UInt8]) -> [(String, [UInt8])] {
+        let b = Data(der).base64EncodedString()
+        let shapes: [(String, String)] = [
+            ("base64 on one line", b),
+            ("base64 in 64 columns", wrapped(b, every: 64) + "\n"),
+            ("base64 in 76 columns, CRLF", wrapped(b, every: 76, separator: "\r\n") + "\r\n"),
+            ("quoted", "\"\(b)\""),
+            ("single-quoted", "'\(b)'"),
+            ("byte order mark", "\u{FEFF}\(b)"),
+            ("PEM", "-----BEGIN PKCS7-----\n" + wrapped(b, every: 64) + "\n-----END PKCS7-----\n"),
+            ("verifyReceipt request", #"{"receipt-data":"\#(b)"}"#),
+            ("request with password", #"{"receipt-data":"\#(b)","password":"secret","exclude-old-transactions":true}"#),
+            ("form body", "receipt-data=\(percentEncoded(b))&password=secret"),
+            ("URL-encoded", percentEncoded(b)),
+            ("URL-encoded twice", percentEncoded(percentEncoded(b))),
+            ("'+' become spaces", b.replacingOccurrences(of: "+", with: " ")),
+            ("log line", "2024-06-01T12:00:00Z INFO receipt=\(b) user=42\n"),
+            ("greeting before", "Hi,\nhere is the receipt you asked for:\n\n" + wrapped(b, every: 76) + "\n"),
+            ("signature after", wrapped(b, every: 76) + "\n--\nSent from my phone\n"),
+            ("JSON log line", #"{"level":"info","body":"{\"receipt-data\":\"\#(b)\"}"}"#),
+            ("verifyReceipt response", #"{"status":0,"latest_receipt":"\#(b)"}"#),
+            ("indented lines", wrapped(b, every: 64).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")),
+            ("blank lines around", "\n\n  \(b)  \n\n"),
+        ]
+        return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
+    }
+
+    /// Twenty-one shapes of a JWS input (a token, or a notification body), by name.
+    public static func jws(_ input: String) -> [(String, [UInt8])] { jwsDocuments(input).map { ($0.0, $0.1) } }
+
+    /// The shapes of `jws`, each with the document it holds (the token, or the body around it).
+    public static func jwsDocuments(_ input: String) -> [(String, [UInt8], String)] {
+        let t = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let isToken = !t.hasPrefix("{")
+        let body = isToken ? #"{"signedPayload":"\#(t)"}"# : t
+        var shapes: [(String, String, String)] = [
+            ("as shipped", input, t),
+            ("line break after", t + "\n", t),
+            ("byte order mark", "\u{FEFF}" + t, t),
+            ("no-break spaces around", "\u{00A0}" + t + "\u{00A0}", t),
+            ("URL-encoded body", percentEncoded(body), body),
+            ("URL-encoded body twice", percentEncoded(percentEncoded(body)), body),
+            ("JSON log line", #"{"level":"info","msg":"notification","body":"\#(body.replacingOccurrences(of: "\"", with: "\\\""))"}"#, body),
+            ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
+            ("pretty body", body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
+                + "\n", body),
+        ]
+        if isToken {
+            let response = #"{"signedTransactions":["\#(t)"]}"#
+            shapes += [
+                ("quoted", "\"\(t)\"", t), ("single-quoted", "'\(t)'", t), ("Bearer", "Bearer \(t)", t),
+                ("Authorization header", "Authorization: Bearer \(t)\r\n", t),
+                ("wrapped in 64 columns", wrapped(t, every: 64) + "\n", t),
+                ("wrapped in 76 columns, CRLF", wrapped(t, every: 76, separator: "\r\n"), t),
+                ("notification body", body, body), ("API response", response, response),
+                ("array of tokens", #"["\#(t)"]"#, #"["\#(t)"]"#), ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
+                ("form body", "signedPayload=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
+                ("text after", t + "\n\nThanks, support\n", t),
+            ]
+        } else {
+            shapes += [("quoted body", "'\(t)'", t), ("text before", "Body: " + t, t), ("text after", t + "\n-- end\n", t)]
+        }
+        return shapes.map { ($0.0, Array($0.1.utf8), $0.2) }
+    }
+}
