@@ -3,7 +3,8 @@ extension Array where Element == Finding {
     public static var aggregationLimit: Int { 16 }
 
     /// The findings with at most `limit` of each code listed one by one; the rest of a code become one finding of
-    /// that code (at the first one left out) that counts them, with the count as the `more` field. Repeated
+    /// that code (at the first one left out) that counts them, with the count as the `more` field (a finding that
+    /// already has one passes as it is). Repeated
     /// anomalies (400 000 duplicate names) are said once, not printed 400 000 times.
     public func aggregated(limit: Int = aggregationLimit) -> [Finding] {
         var seen: [String: Int] = [:]
@@ -12,6 +13,11 @@ extension Array where Element == Finding {
         var kept: [Finding] = []
         kept.reserveCapacity(Swift.min(count, 64))
         for finding in self {
+            // A finding that already counts others (its `more` field) is kept as it is.
+            if finding.fields.contains(where: { $0.name == "more" }) {
+                kept.append(finding)
+                continue
+            }
             let count = seen[finding.code, default: 0]
             seen[finding.code] = count + 1
             if count < limit {

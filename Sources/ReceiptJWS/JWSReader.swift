@@ -151,11 +151,17 @@ public enum JWSReader {
     public static func jsonFindings(_ document: JSONDocument, name: String, fileOffset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         var paths: [String]?
+        let limit = [Finding].aggregationLimit
         for (index, duplicate) in document.duplicateKeys.enumerated() {
             let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
-            guard index < [Finding].aggregationLimit else {
-                findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset), "a duplicate name"))
-                continue
+            guard index < limit else {
+                // The rest are counted in one finding, as `aggregated()` would, without a finding each.
+                let more = document.duplicateKeys.count - limit
+                let at = fileOffset(jsonOffset)
+                findings.append(Finding(.jsonDuplicateKey, at: at,
+                                        "\(more) more json-duplicate-key findings like the \(limit) above (the first at offset \(at))",
+                                        fields: [FindingField("more", String(more))]))
+                break
             }
             let resolved = paths ?? document.paths()
             paths = resolved
@@ -171,9 +177,13 @@ public enum JWSReader {
         // `SignedPayload` after `signedPayload` is the copy they read.
         for (index, duplicate) in document.caseFoldedDuplicateKeys.enumerated() {
             let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
-            guard index < [Finding].aggregationLimit else {
-                findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset), "a name differing only in case"))
-                continue
+            guard index < limit else {
+                let more = document.caseFoldedDuplicateKeys.count - limit
+                let at = fileOffset(jsonOffset)
+                findings.append(Finding(.jsonDuplicateKey, at: at,
+                                        "\(more) more names differing only in case (the first at offset \(at))",
+                                        fields: [FindingField("more", String(more))]))
+                break
             }
             let first = document.key(duplicate.first) ?? ""
             let later = duplicate.name

@@ -19,6 +19,14 @@ extension JWSMutationCatalogue {
 
     static func signedWithLeaf(_ context: JWSMutationContext, digest: DigestAlgorithm = .sha384,
                                extendedKeyUsage: String? = nil) throws -> String {
+        let signer = try leafSigner(context, digest: digest, extendedKeyUsage: extendedKeyUsage)
+        return try context.signed(header: signer.header(), by: signer)
+    }
+
+    /// A signer whose marked P-256 leaf the test CA's intermediate issued (with `padding` octets of an extra
+    /// extension, to vary its length).
+    static func leafSigner(_ context: JWSMutationContext, digest: DigestAlgorithm = .sha384,
+                           extendedKeyUsage: String? = nil, padding: Int = 0) throws -> JWSSigner {
         let authority = context.authority
         guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
             throw MutationError("not-applicable", "the CA has no intermediate")
@@ -29,10 +37,12 @@ extension JWSMutationCatalogue {
                                          isCertificateAuthority: false,
                                          extraExtensions: [(TestCertificateAuthority.leafMarkerOID, false, [0x05, 0x00])])
         request.extendedKeyUsage = extendedKeyUsage
+        if padding > 0 {
+            request.extraExtensions.append(("1.3.6.1.4.1.55555.1", false, [0x04, UInt8(padding)] + [UInt8](repeating: 0, count: padding)))
+        }
         let leaf = try Certificate.issue(request, subjectKey: key, issuer: intermediate, issuerKey: intermediateKey,
                                          digest: digest)
-        let signer = JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
-        return try context.signed(header: signer.header(), by: signer)
+        return JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
     }
 
     static let certificates: [JWSMutation] = [
@@ -58,12 +68,15 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("x5c-missing-padding", layer: "chain", .reject, finding: "jws-x5c-encoding",
                     "an x5c certificate without its '=' padding") { context in
-            var elements = chainBase64(context)
-            guard let index = elements.firstIndex(where: { $0.hasSuffix("=") }) else {
-                throw MutationError("not-applicable", "no x5c certificate is padded in base64")
+            // A leaf whose DER length is not a multiple of three, so its base64 has padding to drop.
+            var signer = context.signer
+            for padding in 0..<4 where signer.chain[0].derEncoded.count % 3 == 0 {
+                signer = try leafSigner(context, padding: padding + 1)
             }
-            while elements[index].hasSuffix("=") { elements[index].removeLast() }
-            return try context.signed(header: header(x5c: elements))
+            var elements = signer.chain.map { Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) }
+            guard elements[0].hasSuffix("=") else { throw MutationError("not-applicable", "no padded leaf could be made") }
+            while elements[0].hasSuffix("=") { elements[0].removeLast() }
+            return try context.signed(header: header(x5c: elements), by: signer)
         },
         JWSMutation("x5c-ber-length", layer: "chain", .reject, finding: "jws-x5c-encoding",
                     "the x5c leaf's outer length in a longer form than DER allows (OpenSSL reads it; Apple's DER reader does not)") { context in
