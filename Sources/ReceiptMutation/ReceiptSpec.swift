@@ -1,9 +1,11 @@
-import Foundation
 import ReceiptASN1
+import ReceiptJSON
 import ReceiptModel
 
-/// A JSON value as decoded from a build spec (booleans are told apart from numbers).
-enum SpecValue: Decodable {
+/// A JSON value of a build spec, read with rcpt's one JSON reader (`JSONDocument`): booleans are told apart from
+/// numbers, numbers are integers, and a name given twice in one object is refused (readers disagree on which copy
+/// counts).
+enum SpecValue {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -11,22 +13,43 @@ enum SpecValue: Decodable {
     case array([SpecValue])
     case object([String: SpecValue])
 
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([SpecValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: SpecValue].self) {
-            self = .object(value)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value rcpt can use")
+    /// The spec in `data`.
+    static func read(_ data: [UInt8]) throws(MutationError) -> SpecValue {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.read(data)
+        } catch {
+            throw MutationError("spec-invalid-json", "the spec is not valid JSON: \(error.message) at offset \(error.offset)")
+        }
+        if let duplicate = document.duplicateKeys.first {
+            let path = document.paths()[duplicate.duplicate]
+            throw MutationError("spec-duplicate-key",
+                                "the spec names \"\(duplicate.name)\" twice (\(path)): JSON readers disagree on which copy counts, so rcpt takes neither")
+        }
+        return try value(document, document.root)
+    }
+
+    /// The value of `node`; the recursion is bounded by the reader's depth limit (`JSONLimits.maximumDepth`).
+    static func value(_ document: JSONDocument, _ node: Int) throws(MutationError) -> SpecValue {
+        switch document.nodes[node].kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .string: return .string(document.string(node) ?? "")
+        case .number:
+            guard let integer = Int64(document.text(node)) else {
+                throw MutationError("spec-invalid-value",
+                                    "\(document.paths()[node]) is \(document.text(node).prefix(40)): spec numbers are 64-bit integers")
+            }
+            return .integer(integer)
+        case .array:
+            var elements: [SpecValue] = []
+            for child in document.children(of: node) { elements.append(try value(document, child)) }
+            return .array(elements)
+        case .object:
+            var members: [String: SpecValue] = [:]
+            for child in document.children(of: node) { members[document.key(child) ?? ""] = try value(document, child) }
+            return .object(members)
         }
     }
 }
@@ -40,12 +63,7 @@ enum SpecValue: Decodable {
 /// fields present with an empty value. Keys ending in `_ms` are derived and ignored. Unknown keys are errors, so typos do not vanish silently.
 public enum ReceiptSpec {
     public static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
-        let root: SpecValue
-        do {
-            root = try JSONDecoder().decode(SpecValue.self, from: Data(data))
-        } catch {
-            throw MutationError("spec-invalid-json", "the spec is not valid JSON: \(error.localizedDescription)")
-        }
+        let root = try SpecValue.read(data)
         guard case .object(var object) = root else {
             throw MutationError("spec-not-object", "the spec must be a JSON object (the receipt object of dump --format json)")
         }

@@ -59,6 +59,13 @@ struct ReceiptSpecTests {
         ("not json", "spec-invalid-json"), ("[1]", "spec-not-object"), ("{\"bundle\": \"x\"}", "spec-unknown-field"),
         ("{\"opaque_value\": \"xyz\"}", "spec-invalid-hex"), ("{\"unknown\": {\"abc\": 1}}", "spec-invalid-type"),
         ("{\"quantity\": 1}", "spec-unknown-field"), ("{\"in_app\": 3}", "spec-invalid-value"),
+        // One JSON reader (#21): a name given twice is refused (Foundation's decoder took the first copy, the dump's
+        // reader the last), and numbers are 64-bit integers.
+        ("{\"bundle_id\": \"a\", \"bundle_id\": \"b\"}", "spec-duplicate-key"),
+        ("{\"in_app\": [{\"quantity\": 1, \"quantity\": 2}]}", "spec-duplicate-key"),
+        ("{\"unknown\": {\"9999\": 1.5}}", "spec-invalid-value"),
+        ("{\"unknown\": {\"9999\": 99999999999999999999}}", "spec-invalid-value"),
+        (String(repeating: "[", count: 200_000), "spec-invalid-json"),
     ]
 
     @Test(arguments: rejected)
