@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptInputTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptInput", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptTestSupport"]
+                           "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport"]
         ),
         .testTarget(
             name: "ReceiptJWSTests",

@@ -25,6 +25,9 @@ public struct ClassifiedInput: Sendable {
     /// Whether a document was found: a JWS, receipt bytes the receipt reader takes, or a document that reader
     /// recognises and refuses on purpose (false when nothing was found, or when the format was forced).
     public var isDocument = false
+    /// Why the input is refused before any reader sees it: it holds more than one document, or copies readers take
+    /// differently (a form field or JSON name given twice). The input is then unreadable, whatever is in it.
+    public var refusal: InputError?
 
     init(kind: Kind, bytes: [UInt8], offset: Int?, findings: [Finding], jws: Result<JWSInput, JWSReadError>? = nil) {
         self.kind = kind
@@ -40,7 +43,8 @@ public struct ClassifiedInput: Sendable {
 /// or twice), a form body (`receipt-data=…&password=…`), text before and after it (a log line, a greeting, a
 /// signature), a token wrapped over lines. Each step is named with its offset. When nothing is found, the receipt
 /// reader says what the input is and what was looked for. A document a reader refuses on purpose (a duplicated or
-/// nested receipt-data, a legacy transaction receipt) is never dug into for another.
+/// nested receipt-data, a legacy transaction receipt) is never dug into for another, and an input holding two
+/// documents, or copies readers take differently, is refused (`refusal`), never half-read.
 public enum InputClassifier {
     /// How many layers are taken off at most.
     public static let maximumLayers = 4
@@ -52,7 +56,7 @@ public enum InputClassifier {
         case .jws:
             return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [])
         case .receipt(let format):
-            if let read = JWSInput.recognise(input) {
+            if let read = JWSInput.recognise(input, json: nil) {
                 return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [
                     Finding(.inputRepaired, at: 0,
                             "--input-format \(format.rawValue) is for receipts, and the input is a JWS: read as a JWS"),
@@ -70,31 +74,69 @@ public enum InputClassifier {
         var text = input
         var offset: Int? = 0
         var findings: [Finding] = []
+        // What the receipt reader said of the input itself: the refusal when nothing is found anywhere in it.
+        var firstError: InputError?
         for layer in 0...maximumLayers {
-            if let read = JWSInput.recognise(text) {
+            // JSON is parsed once a layer, for the JWS reader and the search alike.
+            let json = PastedDocument.jsonDocument(text)
+            if let read = JWSInput.recognise(text, json: json) {
                 var classified = ClassifiedInput(kind: .jws, bytes: text, offset: offset, findings: findings, jws: read)
                 classified.isDocument = true
                 return classified
             }
-            switch InputDecoder.decode(text) {
-            case .success(let decoded):
-                var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
-                // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
-                classified.isDocument = decoded.format != .binary || text.first == 0x30
-                return classified
-            case .failure(let error) where !isDiggable(error, text):
-                var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
-                classified.isDocument = true
-                return classified
-            case .failure:
-                break
+            if json == nil || readerMembers.contains(where: { contains(text, $0) }) {
+                switch InputDecoder.decode(text) {
+                case .success(let decoded):
+                    var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
+                    // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
+                    classified.isDocument = decoded.format != .binary || text.first == 0x30
+                    return classified
+                case .failure(let error) where !isDiggable(error, text):
+                    var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
+                    classified.isDocument = true
+                    return classified
+                case .failure(let error):
+                    if layer == 0 { firstError = error }
+                }
             }
-            guard layer < maximumLayers, let step = PastedDocument.unwrap(text) else { break }
-            findings.append(Finding(.inputRepaired, at: step.offset, step.phrase))
-            offset = step.isSlice ? offset.map { $0 + step.offset } : nil
-            text = step.inner
+            guard layer < maximumLayers else { break }
+            switch PastedDocument.unwrap(text, json: json) {
+            case .layer(let step):
+                findings.append(Finding(.inputRepaired, at: step.offset, step.phrase))
+                offset = step.isSlice ? offset.map { $0 + step.offset } : nil
+                text = step.inner
+            case .ambiguous(let reason):
+                var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
+                classified.refusal = InputError("input-ambiguous", reason)
+                return classified
+            case .none:
+                return nothingFound(input, firstError)
+            }
         }
-        return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+        return nothingFound(input, firstError)
+    }
+
+    /// The refusal of an input in which nothing was found: what the receipt reader said of it, with what was looked
+    /// for.
+    static func nothingFound(_ input: [UInt8], _ error: InputError?) -> ClassifiedInput {
+        var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+        let lookedFor = "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
+        if let error {
+            classified.refusal = InputError(error.code, error.message + "; " + lookedFor)
+        } else {
+            classified.refusal = InputError("json-no-receipt-data", "the input is JSON, but " + lookedFor)
+        }
+        return classified
+    }
+
+    /// The members that make a JSON document the receipt reader's to read or name (a verifyReceipt request or
+    /// response, a notification body it names).
+    static let readerMembers = [#""receipt-data""#, #""latest_receipt""#, #""status""#, #""signedPayload""#]
+
+    /// Whether the text names a verifyReceipt member (`"receipt-data"`, `"latest_receipt"`): a JSON body with one is
+    /// the receipt reader's to judge.
+    static func mentionsReceiptMember(_ text: [UInt8]) -> Bool {
+        contains(text, #""receipt-data""#) || contains(text, #""latest_receipt""#)
     }
 
     /// The receipt reader's refusals that mean "no receipt here", after which the text is searched further. Any
@@ -106,7 +148,9 @@ public enum InputClassifier {
 
     static func isDiggable(_ error: InputError, _ text: [UInt8]) -> Bool {
         guard diggable.contains(error.code) else { return false }
-        return !contains(text, #""receipt-data""#) && !contains(text, #""latest_receipt""#)
+        let trimmed = PastedDocument.trim(text)
+        let startsJSON = !trimmed.isEmpty && (text[trimmed.lowerBound] == UInt8(ascii: "{") || text[trimmed.lowerBound] == UInt8(ascii: "["))
+        return !(startsJSON && mentionsReceiptMember(text))
     }
 
     static func contains(_ text: [UInt8], _ needle: String) -> Bool {

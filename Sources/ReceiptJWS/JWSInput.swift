@@ -33,13 +33,16 @@ public struct JWSInput: Sendable {
 
     /// The input read, when `bytes` are a JWS input (nil when they are not one): the classifier's question and the
     /// reader's answer in one pass, so a JSON document is parsed once.
-    public static func recognise(_ bytes: [UInt8]) -> Result<JWSInput, JWSReadError>? {
+    /// `json`, when given, is the input already read as JSON (white space around it left out).
+    public static func recognise(_ bytes: [UInt8], json: JSONDocument? = nil) -> Result<JWSInput, JWSReadError>? {
         let located = JWSText.locate(bytes[...])
         let text = bytes[located.range]
         if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
-            guard let document = try? JSONDocument.read(Array(text)) else { return nil }
+            guard let document = json ?? (try? JSONDocument.read(Array(text))) else { return nil }
             let positions = JWSPositions.find(in: document)
-            guard !positions.isEmpty else { return nil }
+            // A document is a JWS input when a string in it is a token; one that only hides a token in a JSON string
+            // (a JSON log line) is the classifier's to open.
+            guard positions.contains(where: { $0.place == .value }) else { return nil }
             return read(document, positions: positions, at: located.range, repairs: located.repairs)
         }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.

@@ -5,10 +5,21 @@ import ReceiptJSON
 /// of its array, or any string a lenient consumer would take for a token (`JWSText.looksLikeToken`). Every one is
 /// read and judged; none is skipped because it is not exactly a compact JWS.
 public struct JWSPosition: Sendable, Hashable {
-    /// The string node in the JSON document.
+    /// Where a token stands, or hides.
+    public enum Place: Sendable, Hashable {
+        /// The string is the token (once stripped).
+        case value
+        /// The string is JSON that holds a token: a reader that parses JSON inside JSON takes an unverified token.
+        case jsonInString
+        /// The member's name is a token: a reader that walks names takes an unverified token.
+        case memberName
+    }
+
+    /// The string node in the JSON document (for a name, the node the name introduces).
     public var node: Int
     /// The member that holds it (for an array element, the array's member).
     public var member: String?
+    public var place: Place = .value
 }
 
 /// A token position whose text is not a compact JWS: where it is, and the error it would get as a whole file.
@@ -27,15 +38,23 @@ public enum JWSPositionContent: Sendable {
 }
 
 public enum JWSPositions {
-    /// The token positions of `document`, in document order, found in one pass without recursion.
+    /// The token positions of `document`, in document order, found in one pass without recursion: strings that
+    /// are tokens, and the places a token hides from a reader of strings (JSON inside a string, a member's name).
     public static func find(in document: JSONDocument) -> [JWSPosition] {
         var positions: [JWSPosition] = []
+        func hidesToken(_ body: ArraySlice<UInt8>) -> Bool {
+            body.contains(UInt8(ascii: ".")) && (contains(body, "eyJ") || contains(body, "signed") || contains(body, "Signed"))
+        }
         // Open containers: (node, whether it is an array held by a token member, that member).
         var stack: [(node: Int, member: String?)] = []
         for index in document.nodes.indices {
             while let top = stack.last, index >= document.nodes[top.node].next { stack.removeLast() }
             let entry = document.nodes[index]
             let key = document.key(index)
+            if let keyRange = entry.keyRange, document.bytes[keyRange].contains(UInt8(ascii: ".")), let key,
+               JWSText.looksLikeToken(Array(key.utf8)) {
+                positions.append(JWSPosition(node: index, member: key, place: .memberName))
+            }
             if entry.kind == .array || entry.kind == .object {
                 let holder = entry.kind == .array ? key.flatMap { JWSText.isTokenMember($0) ? $0 : nil } : nil
                 stack.append((index, holder))
@@ -56,6 +75,11 @@ public enum JWSPositions {
             }
             // A cheap test first: a token needs a dot (or an escape that could spell one).
             let body = document.bytes[entry.start + 1..<entry.end - 1]
+            if let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), hidesToken(body) {
+                positions.append(JWSPosition(node: index, member: member, place: .jsonInString))
+                continue
+            }
             guard body.contains(UInt8(ascii: ".")) || body.contains(UInt8(ascii: "\\")),
                   let value = document.string(index), JWSText.looksLikeToken(Array(value.utf8))
             else { continue }
@@ -72,6 +96,19 @@ public enum JWSPositions {
         var contents: [JWSPositionContent] = []
         for position in positions {
             let entry = document.nodes[position.node]
+            switch position.place {
+            case .value: break
+            case .jsonInString:
+                contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: entry.start + 1, error: JWSReadError(
+                    "jws-token-in-json-string",
+                    "the string is JSON holding a token: rcpt reads no JSON inside a string, and a reader that does takes a token nobody verified"))))
+                continue
+            case .memberName:
+                let offset = (entry.keyRange?.lowerBound ?? entry.start + 1)
+                contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: offset, error: JWSReadError(
+                    "jws-token-as-name", "a member's name is a token: a reader that walks names takes a token nobody verified"))))
+                continue
+            }
             let value = Array((document.string(position.node) ?? "").utf8)
             let located = JWSText.locate(value[...])
             guard !located.range.isEmpty else { continue }
@@ -86,5 +123,16 @@ public enum JWSPositions {
             }
         }
         return contents
+    }
+
+    static func contains(_ body: ArraySlice<UInt8>, _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return false }
+        var index = body.startIndex
+        while let found = body[index...].firstIndex(of: first) {
+            if body[found...].starts(with: pattern) { return true }
+            index = found + 1
+        }
+        return false
     }
 }

@@ -61,6 +61,9 @@ public enum InputDecoder {
         }
     }
 
+    /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
+    public static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
+
     /// The format `input` looks like.
     public static func detect(_ input: [UInt8]) -> InputFormat {
         guard let first = input.first(where: { !isWhitespace($0) }) else { return .binary }

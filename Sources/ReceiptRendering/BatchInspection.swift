@@ -178,19 +178,16 @@ public struct BatchInspection: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             return (line(nil, path), .unreadable("cannot read the file"))
         }
-        let classified = InputClassifier.classify([UInt8](data),
-                                                  forced: options.inputFormat.map { ForcedFormat.receipt($0) })
-        let bytes = classified.bytes
+        let input = [UInt8](data)
+        let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
         if let jws, classified.kind == .jws {
-            var inspection = JWSInspector.inspect(bytes, options: jws.options, read: classified.jws)
-            inspection.findings = classified.findings + inspection.findings
+            let inspection = ClassifiedInspection.jws(classified, input: input, options: jws.options)
             let output = jws.line(inspection, path)
             if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
             guard inspection.isValid else { return (output, .invalid(inspection.errorCodes.joined(separator: ", "))) }
             return (output, .valid)
         }
-        var inspection = Inspector.inspect(bytes, options: options)
-        inspection.findings = classified.findings + inspection.findings
+        let inspection = ClassifiedInspection.receipt(classified, input: input, options: options)
         let output = line(inspection, path)
         if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
         guard inspection.isValid else {

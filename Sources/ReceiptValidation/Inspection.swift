@@ -95,6 +95,12 @@ public struct Inspection: Sendable {
 
     /// Whether the receipt is valid: it was read completely and no finding is an error.
     public var isValid: Bool { readError == nil && !findings.contains { $0.severity == .error } }
+
+    /// The inspection of an input refused before any reader saw it (nothing found in it, or more than one thing).
+    public static func refused(_ input: InputSummary, _ error: InputError, findings: [Finding] = []) -> Inspection {
+        Inspection(input: input, inputError: error, receipt: nil, certificates: [], signers: [], verification: nil,
+                   findings: findings)
+    }
 }
 
 extension Inspection: CustomStringConvertible {

@@ -67,6 +67,9 @@ struct Diff: ParsableCommand {
             let classifiedA = options.reading.classify(try options.readInput(options.fileA, side: "A"))
             let classifiedB = options.reading.classify(try options.readInput(options.fileB, side: "B"))
             let (bytesA, bytesB) = (classifiedA.bytes, classifiedB.bytes)
+            for (side, classified) in [("A", classifiedA), ("B", classifiedB)] {
+                if let refusal = classified.refusal { throw CommandFailure.unreadable("\(side): \(refusal.message) (\(refusal.code))") }
+            }
             let jwsA = classifiedA.kind == .jws
             let jwsB = classifiedB.kind == .jws
             if jwsA || jwsB {

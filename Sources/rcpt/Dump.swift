@@ -74,10 +74,10 @@ struct Dump: ParsableCommand {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
             let file = try InputFiles.orStandardInput(files)[0]
-            let classified = options.classify(try InputFiles.read(file))
-            if classified.kind == .jws { return try dumpJWS(classified, name: InputFiles.displayName(file)) }
-            var inspection = Inspector.inspect(classified.bytes, options: try options.inspectionOptions())
-            inspection.findings = classified.findings + inspection.findings
+            let input = try InputFiles.read(file)
+            let classified = options.classify(input)
+            if classified.kind == .jws { return try dumpJWS(classified, input: input, name: InputFiles.displayName(file)) }
+            let inspection = ClassifiedInspection.receipt(classified, input: input, options: try options.inspectionOptions())
             switch format {
             case .json, .jsonl:
                 DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
@@ -94,9 +94,8 @@ struct Dump: ParsableCommand {
     }
 
     /// A JWS input (a token, a notification, an API response): its tokens, claims, certificates and verdicts.
-    func dumpJWS(_ classified: ClassifiedInput, name: String) throws -> Int32 {
-        var inspection = JWSInspector.inspect(classified.bytes, options: try options.jwsOptions(), read: classified.jws)
-        inspection.findings = classified.findings + inspection.findings
+    func dumpJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
+        let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions())
         switch format {
         case .json, .jsonl:
             Console.write(JWSReport.dumpJSON(inspection, pretty: !options.compact))

@@ -93,11 +93,9 @@ struct Verify: ParsableCommand {
 
     /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
     /// markers, expectations), nested tokens too.
-    func verifyJWS(_ classified: ClassifiedInput, name: String) throws -> Int32 {
+    func verifyJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
         let expectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
-        var inspection = JWSInspector.inspect(classified.bytes, options: try options.jwsOptions(expectations),
-                                              read: classified.jws)
-        inspection.findings = classified.findings + inspection.findings
+        let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions(expectations))
         switch format {
         case .json, .jsonl:
             Console.write(JWSReport.verifyJSON(inspection, pretty: !options.compact))
@@ -155,13 +153,13 @@ struct Verify: ParsableCommand {
                 }
             }
             let file = try InputFiles.orStandardInput(files)[0]
-            let classified = options.classify(try InputFiles.read(file))
-            if classified.kind == .jws { return try verifyJWS(classified, name: InputFiles.displayName(file)) }
+            let input = try InputFiles.read(file)
+            let classified = options.classify(input)
+            if classified.kind == .jws { return try verifyJWS(classified, input: input, name: InputFiles.displayName(file)) }
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
-            var inspection = Inspector.inspect(classified.bytes, options: inspectionOptions)
-            inspection.findings = classified.findings + inspection.findings
+            let inspection = ClassifiedInspection.receipt(classified, input: input, options: inspectionOptions)
             switch format {
             case .json, .jsonl:
                 Console.write(VerifyReport.json(inspection, pretty: !options.compact))

@@ -3,6 +3,7 @@ import ReceiptCrypto
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
+import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
@@ -112,5 +113,103 @@ struct ClassifierHostileTests {
                 _ = InputClassifier.classify(text)
             }
         }
+    }
+}
+
+/// What a second red team found in the classifier (session 6): an input holding two documents, or copies readers
+/// take differently, is refused, never half-read; and ordinary pastes it missed are found.
+@Suite("Classifier: ambiguity refused, ordinary pastes found")
+struct ClassifierAmbiguityTests {
+    static let genuine = Fixtures.realReceipt(Fixtures.sandboxReceipt)
+    static let forged: [UInt8] = {
+        var bytes = genuine
+        bytes[0x60] ^= 0x01
+        return bytes
+    }()
+    static let g = Data(genuine).base64EncodedString()
+    static let f = Data(forged).base64EncodedString()
+    static let token = String(decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    static let forgedToken: String = {
+        let parts = token.split(separator: ".").map(String.init)
+        let payload = Base64URL.encode(Array(#"{"bundleId":"com.audaos.audarecorder","productId":"lifetime","signedDate":1646387008254,"environment":"Sandbox","transactionId":"1"}"#.utf8))
+        return parts[0] + "." + payload + "." + parts[2]
+    }()
+
+    static func verdict(_ text: String) throws -> (kind: ClassifiedInput.Kind, readable: Bool, valid: Bool, refusal: String?) {
+        let classified = InputClassifier.classify(Array(text.utf8))
+        if let refusal = classified.refusal { return (classified.kind, false, false, refusal.code) }
+        switch classified.kind {
+        case .receipt:
+            let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            return (.receipt, inspection.readError == nil, inspection.isValid, nil)
+        case .jws:
+            let inspection = JWSInspector.inspect(classified.bytes, options: JWSInspectionOptions(
+                anchors: try TrustAnchors.appleRootG3(), now: 1_795_000_000), read: classified.jws)
+            return (.jws, inspection.readError == nil, inspection.isValid, nil)
+        }
+    }
+
+    static let ambiguous: [(String, String)] = [
+        ("a form field given twice", "receipt-data=\(PastedShapes.percentEncoded(g))&receipt-data=\(PastedShapes.percentEncoded(f))"),
+        ("a signedPayload field given twice", "signedPayload=\(token)&signedPayload=\(forgedToken)"),
+        ("the field a server reads holds nothing", "receipt-data=AAAA&password=\(PastedShapes.percentEncoded(g))"),
+        ("an empty receipt-data", "receipt-data=&password=\(PastedShapes.percentEncoded(g))"),
+        ("two receipts in text", "Receipt:\n\(g)\nand another:\n\(f)\n"),
+        ("a receipt and a JWS in text", "\(g)\n\(forgedToken)\n"),
+        ("two tokens in a log line", "INFO token=\(token) other=\(forgedToken)"),
+        ("a JSON name given twice", #"{"receipt":"\#(g)","receipt":"-----BEGIN PKCS7-----\n\#(f)\n-----END PKCS7-----"}"#),
+        ("two JSON strings holding documents", #"{"a":"\#(g)","b":"\#(f)"}"#),
+    ]
+
+    @Test(arguments: ambiguous.map(\.0))
+    func twoDocumentsOrDisagreeingCopiesAreRefused(_ name: String) throws {
+        let text = try #require(Self.ambiguous.first { $0.0 == name }?.1)
+        let result = try Self.verdict(text)
+        #expect(!result.valid, "\(name)")
+        #expect(result.refusal == "input-ambiguous", "\(name): \(String(describing: result.refusal))")
+    }
+
+    /// A form is split before its escapes are decoded: an escaped '&' never makes a second field.
+    @Test func anEscapedAmpersandIsNoField() throws {
+        let result = try Self.verdict("receipt-data=\(PastedShapes.percentEncoded(Self.g))%26receipt-data%3D\(PastedShapes.percentEncoded(Self.f))")
+        #expect(!result.valid)
+    }
+
+    /// In a document with tokens, a token hidden in a JSON string or written as a member's name is judged (and, not
+    /// being readable as a token there, makes the document invalid).
+    @Test func tokensHiddenInAJWSDocumentAreJudged() throws {
+        let inString = try Self.verdict(#"{"signedTransactions":["\#(Self.token)"],"extra":"{\"signedPayload\":\"\#(Self.forgedToken)\"}"}"#)
+        #expect(inString.kind == .jws && !inString.valid)
+        let inName = try Self.verdict(#"{"signedTransactions":["\#(Self.token)"],"\#(Self.forgedToken)":1}"#)
+        #expect(inName.kind == .jws && !inName.valid)
+    }
+
+    static let found: [(String, String)] = [
+        ("a token ending a sentence", "Here is the token: \(token)."),
+        ("a verifyReceipt body in a log line", #"2024-06-01 INFO request body: {"receipt-data":"\#(g)","password":"x"}"#),
+        ("a full last line, then a signature", PastedShapes.wrapped(g + String(repeating: "", count: 0), every: 76) + "\nThanks\n"),
+        ("a word starting MI on the line before", "see MIab\n" + PastedShapes.wrapped(g, every: 64) + "\n"),
+        ("e-mail quoted", PastedShapes.wrapped(g, every: 64).split(separator: "\n").map { "> " + $0 }.joined(separator: "\n")),
+        ("tab-indented", PastedShapes.wrapped(g, every: 76).split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n")),
+        ("a form with '+' become spaces", "receipt-data=\(g.replacingOccurrences(of: "+", with: " "))&password=x"),
+    ]
+
+    @Test(arguments: found.map(\.0))
+    func ordinaryPastesAreFound(_ name: String) throws {
+        let text = try #require(Self.found.first { $0.0 == name }?.1)
+        let result = try Self.verdict(text)
+        #expect(result.readable && result.valid, "\(name): \(result)")
+    }
+
+    /// The size and digest reported for a pasted document are the input's, not the document's.
+    @Test func theReportNamesTheInput() throws {
+        let text = Array("Hi,\n\(Self.g)\n-- \nJohn\n".utf8)
+        let classified = InputClassifier.classify(text)
+        var options = InspectionOptions(anchors: try TrustAnchors.appleRoot())
+        options.digestsInput = true
+        let inspection = ClassifiedInspection.receipt(classified, input: text, options: options)
+        #expect(inspection.input.size == text.count)
+        #expect(inspection.isValid)
     }
 }
