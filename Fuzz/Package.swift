@@ -27,6 +27,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", [parsing]),
     ("jws-verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    ("classifier", [parsing]),
     // A template for users' own harnesses (finds its planted bug by design: built, never run by --ci).
     ("example-validator", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptFuzzing")]),
     ("baseline-attributes", [swiftASN1]),
