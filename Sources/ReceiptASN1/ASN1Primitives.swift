@@ -151,6 +151,18 @@ public enum ASN1Primitives {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The value of one hexadecimal digit (either case), or nil: the one digit reader of every module (JSON's
+    /// `\u` escapes, percent-escapes in pasted text).
+    @inlinable
+    public static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// Bytes from hexadecimal text (whitespace and colons ignored), or nil when it is not hex.
     public static func bytes(fromHex text: String) -> [UInt8]? {
         var out: [UInt8] = []

@@ -116,8 +116,8 @@ struct PastedDocument {
         var index = 0
         var changed = false
         while index < text.count {
-            if text[index] == UInt8(ascii: "%"), index + 2 < text.count, let high = hex(text[index + 1]),
-               let low = hex(text[index + 2]) {
+            if text[index] == UInt8(ascii: "%"), index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]),
+               let low = ASN1Primitives.hexDigit(text[index + 2]) {
                 out.append(high << 4 | low)
                 index += 3
                 changed = true
@@ -416,12 +416,4 @@ struct PastedDocument {
         }
     }
 
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }

@@ -369,7 +369,7 @@ public struct JSONDocument: Sendable {
                     position += 2
                 case UInt8(ascii: "u"):
                     guard position + 6 <= bytes.count else { position = bytes.count; continue }
-                    for index in position + 2..<position + 6 where Self.hexValue(bytes[index]) == nil {
+                    for index in position + 2..<position + 6 where ASN1Primitives.hexDigit(bytes[index]) == nil {
                         throw JSONError(.invalidString, at: position, "\\u needs four hexadecimal digits")
                     }
                     position += 6
@@ -387,14 +387,6 @@ public struct JSONDocument: Sendable {
         throw JSONError(.truncated, at: start, "the string starting here has no closing quote")
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
-    }
 
     /// The text of a checked string body (between its quotes) with escapes resolved; a lone surrogate becomes
     /// U+FFFD, as most readers do.
@@ -415,7 +407,7 @@ public struct JSONDocument: Sendable {
             else { return nil }
             var value: UInt32 = 0
             for offset in 2..<6 {
-                guard let digit = hexValue(bytes[index + offset]) else { return nil }
+                guard let digit = ASN1Primitives.hexDigit(bytes[index + offset]).map(UInt32.init) else { return nil }
                 value = value << 4 | digit
             }
             return value

@@ -152,44 +152,33 @@ public enum JWSReader {
         var findings: [Finding] = []
         var paths: [String]?
         let limit = [Finding].aggregationLimit
-        for (index, duplicate) in document.duplicateKeys.enumerated() {
-            let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
-            guard index < limit else {
-                // The rest are counted in one finding, as `aggregated()` would, without a finding each.
-                let more = document.duplicateKeys.count - limit
+        // Exact duplicates, then names that differ only in case: Go's encoding/json and .NET match members without
+        // regard to case, so `SignedPayload` after `signedPayload` is the copy they read.
+        for (duplicates, byCase) in [(document.duplicateKeys, false), (document.caseFoldedDuplicateKeys, true)] {
+            for (index, duplicate) in duplicates.enumerated() {
+                let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
                 let at = fileOffset(jsonOffset)
+                guard index < limit else {
+                    // The rest are counted in one finding, as `aggregated()` would, without a finding each.
+                    let more = duplicates.count - limit
+                    findings.append(Finding(.jsonDuplicateKey, at: at,
+                                            "\(more) more \(byCase ? "names differing only in case" : "duplicate names") like the \(limit) above (the first at offset \(at))",
+                                            fields: [FindingField("more", String(more))]))
+                    break
+                }
+                let resolved = paths ?? document.paths()
+                paths = resolved
+                let path = resolved[duplicate.duplicate]
+                let first = byCase ? "\"\(document.key(duplicate.first) ?? "")\"" : document.text(duplicate.first)
+                let later = byCase ? "\"\(duplicate.name)\"" : document.text(duplicate.duplicate)
+                let why = byCase
+                    ? "names differing only in case: Go and .NET readers match names without regard to case and take the later"
+                    : "JSON.parse, Python and Foundation take the later, some readers the first"
                 findings.append(Finding(.jsonDuplicateKey, at: at,
-                                        "\(more) more json-duplicate-key findings like the \(limit) above (the first at offset \(at))",
-                                        fields: [FindingField("more", String(more))]))
-                break
+                                        "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first.prefix(80)) first, \(later.prefix(80)) later; \(why)",
+                                        fields: [FindingField("part", name), FindingField("path", path),
+                                                 FindingField("json_offset", String(jsonOffset))]))
             }
-            let resolved = paths ?? document.paths()
-            paths = resolved
-            let first = document.text(duplicate.first)
-            let later = document.text(duplicate.duplicate)
-            let path = resolved[duplicate.duplicate]
-            findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset),
-                                    "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first.prefix(80)) first, \(later.prefix(80)) later; JSON.parse, Python and Foundation take the later, some readers the first",
-                                    fields: [FindingField("part", name), FindingField("path", path),
-                                             FindingField("json_offset", String(jsonOffset))]))
-        }
-        // Names that differ only in case: Go's encoding/json and .NET match members without regard to case, so
-        // `SignedPayload` after `signedPayload` is the copy they read.
-        for (index, duplicate) in document.caseFoldedDuplicateKeys.enumerated() {
-            let jsonOffset = (document.nodes[duplicate.duplicate].keyRange?.lowerBound ?? 1) - 1
-            guard index < limit else {
-                let more = document.caseFoldedDuplicateKeys.count - limit
-                let at = fileOffset(jsonOffset)
-                findings.append(Finding(.jsonDuplicateKey, at: at,
-                                        "\(more) more names differing only in case (the first at offset \(at))",
-                                        fields: [FindingField("more", String(more))]))
-                break
-            }
-            let first = document.key(duplicate.first) ?? ""
-            let later = duplicate.name
-            findings.append(Finding(.jsonDuplicateKey, at: fileOffset(jsonOffset),
-                                    "the \(name) names \"\(first)\" and \"\(later)\", which differ only in case: Go and .NET readers match names without regard to case and take the later",
-                                    fields: [FindingField("part", name), FindingField("json_offset", String(jsonOffset))]))
         }
         for (node, entry) in document.nodes.enumerated() where entry.kind == .number {
             let text = document.text(node)

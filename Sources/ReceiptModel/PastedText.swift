@@ -1,3 +1,5 @@
+import ReceiptASN1
+
 /// What people paste instead of a clean receipt file, recognised before the input is decoded: harmless damage that
 /// can be repaired (each repair is reported), and other documents that are named with the next step to take.
 enum PastedText {
@@ -61,7 +63,7 @@ enum PastedText {
                 index += 1
                 continue
             }
-            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2]),
+            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]), let low = ASN1Primitives.hexDigit(text[index + 2]),
                   InputDecoder.isBase64Character(high << 4 | low)
             else { return nil }
             out.append(high << 4 | low)
@@ -158,12 +160,4 @@ enum PastedText {
         InputDecoder.isBase64Character(byte) && byte != UInt8(ascii: "=")
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }
