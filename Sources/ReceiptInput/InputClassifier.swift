@@ -121,7 +121,10 @@ public enum InputClassifier {
     static func nothingFound(_ input: [UInt8], _ error: InputError?) -> ClassifiedInput {
         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
         let lookedFor = "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
-        if let error {
+        if let error, error.code == "not-a-receipt" {
+            let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
+            classified.refusal = InputError(error.code, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
+        } else if let error {
             classified.refusal = InputError(error.code, error.message + "; " + lookedFor)
         } else {
             classified.refusal = InputError("json-no-receipt-data", "the input is JSON, but " + lookedFor)
