@@ -84,3 +84,18 @@ public struct TextCheck: Sendable, Hashable {
         return valid
     }
 }
+
+extension TextCheck {
+    /// Whether `needle` occurs in `bytes` (a plain scan: first byte, then the rest), without building a String.
+    public static func contains<Bytes: Collection>(_ bytes: Bytes, _ needle: String) -> Bool
+    where Bytes.Element == UInt8 {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return false }
+        var rest = bytes[...]
+        while let found = rest.firstIndex(of: first) {
+            if rest[found...].starts(with: pattern) { return true }
+            rest = rest[rest.index(after: found)...]
+        }
+        return false
+    }
+}

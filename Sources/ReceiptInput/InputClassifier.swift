@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptModel
@@ -84,7 +85,7 @@ public enum InputClassifier {
                 classified.isDocument = true
                 return classified
             }
-            if json == nil || readerMembers.contains(where: { contains(text, $0) }) {
+            if json == nil || readerMembers.contains(where: { TextCheck.contains(text, $0) }) {
                 switch InputDecoder.decode(text) {
                 case .success(let decoded):
                     var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
@@ -139,7 +140,7 @@ public enum InputClassifier {
     /// Whether the text names a verifyReceipt member (`"receipt-data"`, `"latest_receipt"`): a JSON body with one is
     /// the receipt reader's to judge.
     static func mentionsReceiptMember(_ text: [UInt8]) -> Bool {
-        contains(text, #""receipt-data""#) || contains(text, #""latest_receipt""#)
+        TextCheck.contains(text, #""receipt-data""#) || TextCheck.contains(text, #""latest_receipt""#)
     }
 
     /// The receipt reader's refusals that mean "no receipt here", after which the text is searched further. Any
@@ -156,16 +157,6 @@ public enum InputClassifier {
         return !(startsJSON && mentionsReceiptMember(text))
     }
 
-    static func contains(_ text: [UInt8], _ needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first, text.count >= pattern.count else { return false }
-        var index = 0
-        while let found = text[index...].firstIndex(of: first) {
-            if text[found...].starts(with: pattern) { return true }
-            index = found + 1
-        }
-        return false
-    }
 }
 
 /// `--input-format`, as the classifier takes it.

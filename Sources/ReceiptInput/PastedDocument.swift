@@ -246,7 +246,7 @@ struct PastedDocument {
                 }
             }
             if boundary, byte == UInt8(ascii: "M"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "I") {
-                let segments = run(text, from: index, allowed: { isBase64($0) || $0 == UInt8(ascii: "%") })
+                let segments = run(text, from: index, allowed: { InputDecoder.isStandardBase64Character($0) || $0 == UInt8(ascii: "%") })
                 if let (inner, start, end) = bestBase64(segments) {
                     return Found(inner: inner, what: "base64", start: start, end: end)
                 }
@@ -389,22 +389,12 @@ struct PastedDocument {
         var start = 0
         var end = text.count
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < end, isSpace(text[start]) { start += 1 }
-        while end > start, isSpace(text[end - 1]) { end -= 1 }
+        while start < end, InputDecoder.isWhitespace(text[start]) { start += 1 }
+        while end > start, InputDecoder.isWhitespace(text[end - 1]) { end -= 1 }
         return start..<end
     }
 
-    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
-    static func isBase64(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
-    }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {

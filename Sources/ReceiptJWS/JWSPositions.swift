@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptJSON
 
@@ -43,7 +44,7 @@ public enum JWSPositions {
     public static func find(in document: JSONDocument) -> [JWSPosition] {
         var positions: [JWSPosition] = []
         func hidesToken(_ body: ArraySlice<UInt8>) -> Bool {
-            body.contains(UInt8(ascii: ".")) && (contains(body, "eyJ") || contains(body, "signed") || contains(body, "Signed"))
+            body.contains(UInt8(ascii: ".")) && (TextCheck.contains(body, "eyJ") || TextCheck.contains(body, "signed") || TextCheck.contains(body, "Signed"))
         }
         // Open containers: (node, whether it is an array held by a token member, that member).
         var stack: [(node: Int, member: String?)] = []
@@ -125,14 +126,4 @@ public enum JWSPositions {
         return contents
     }
 
-    static func contains(_ body: ArraySlice<UInt8>, _ needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first else { return false }
-        var index = body.startIndex
-        while let found = body[index...].firstIndex(of: first) {
-            if body[found...].starts(with: pattern) { return true }
-            index = found + 1
-        }
-        return false
-    }
 }

@@ -61,6 +61,9 @@ public enum InputDecoder {
         }
     }
 
+    /// A character of standard base64 (`+`, `/`) or its `=` padding.
+    public static func isStandardBase64Character(_ byte: UInt8) -> Bool { PastedText.isStandardAlphabet(byte) }
+
     /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
     public static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
 
@@ -189,7 +192,8 @@ public enum InputDecoder {
                           "not a receipt: the input is text (\"\(preview)\"), but not base64, PEM or a verifyReceipt JSON body")
     }
 
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    /// ASCII white space as base64 and pasted text have it: space, tab, line feed, carriage return.
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
