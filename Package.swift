@@ -32,14 +32,14 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(name: "ReceiptDiagnostics"),
-        .target(name: "ReceiptASN1"),
-        .target(name: "ReceiptJSON", dependencies: ["ReceiptASN1"]),
+        .target(name: "ReceiptASN1", dependencies: ["ReceiptDiagnostics"]),
+        .target(name: "ReceiptJSON", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
         .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
-        .target(name: "ReceiptCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
         .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto", "ReceiptJWS"]),
         .target(
             name: "ReceiptValidation",

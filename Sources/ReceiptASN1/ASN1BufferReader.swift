@@ -87,7 +87,7 @@ public struct ASN1BufferReader {
 
     @usableFromInline
     static func trailing(_ end: Int, _ limit: Int) -> ASN1Error {
-        ASN1Error(.trailingBytes, at: end, "\(limit - end) bytes follow the element that should end here")
+        ASN1Error(.asn1TrailingBytes, at: end, "\(limit - end) bytes follow the element that should end here")
     }
 
     /// A cursor over the children of a constructed element.
@@ -148,16 +148,16 @@ public struct ASN1BufferReader {
     mutating func readNodeInGeneral(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         guard depth <= state.limits.maximumDepth else {
             let maximum = state.limits.maximumDepth
-            throw ASN1Error(.depthLimitExceeded, at: offset, "nesting deeper than the limit of \(maximum) levels")
+            throw ASN1Error(.asn1DepthLimit, at: offset, "nesting deeper than the limit of \(maximum) levels")
         }
         let header = try readHeader(at: offset, limit: limit)
         if header.tag == .endOfContents {
-            throw ASN1Error(.unexpectedEndOfContents, at: offset,
+            throw ASN1Error(.asn1UnexpectedEndOfContents, at: offset,
                             "end-of-contents marker where an element was expected")
         }
         // [UNIVERSAL 0] is reserved for the end-of-contents marker in every form (X.690 §8.1.5), not an element.
         if header.tag.tagClass == .universal && header.tag.number == 0 {
-            throw ASN1Error(.invalidEndOfContents, at: offset,
+            throw ASN1Error(.asn1InvalidEndOfContents, at: offset,
                             "[UNIVERSAL 0] is reserved for end-of-contents and cannot be an element")
         }
         guard header.length >= 0 else {
@@ -168,7 +168,7 @@ public struct ASN1BufferReader {
                                 contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
                                 anomalies: header.anomalies)
             } catch where state.toleratesTruncation && limit == buffer.count
-                && error.code == .unterminatedIndefiniteLength {
+                && error.kind == .asn1MissingEndOfContents {
                 noteTruncation(error)
                 return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
                                 end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
@@ -191,7 +191,7 @@ public struct ASN1BufferReader {
             guard let child = try next(&cursor) else { continue }
             stack.append(cursor)
             guard child.tag.tagClass == .universal, child.tag.number == node.tag.number else {
-                throw ASN1Error(.invalidStringSegment, at: child.offset,
+                throw ASN1Error(.asn1InvalidStringSegment, at: child.offset,
                                 "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
             }
             if child.tag.isConstructed {
@@ -199,7 +199,7 @@ public struct ASN1BufferReader {
             } else {
                 guard segments.count < state.limits.maximumSegments else {
                     let maximum = state.limits.maximumSegments
-                    throw ASN1Error(.segmentLimitExceeded, at: child.offset,
+                    throw ASN1Error(.asn1SegmentLimit, at: child.offset,
                                     "string split into more than \(maximum) segments")
                 }
                 segments.append(child.contentRange)
@@ -215,11 +215,11 @@ public struct ASN1BufferReader {
     mutating func readHeader(at offset: Int, limit: Int) throws(ASN1Error) -> Header {
         guard state.nodesRead < state.limits.maximumNodes else {
             let maximum = state.limits.maximumNodes
-            throw ASN1Error(.nodeLimitExceeded, at: offset, "more than \(maximum) elements in one input")
+            throw ASN1Error(.asn1NodeLimit, at: offset, "more than \(maximum) elements in one input")
         }
         state.nodesRead &+= 1
         guard offset >= 0, offset < limit, limit <= buffer.count else {
-            throw ASN1Error(.truncatedHeader, at: offset, "input ends where an element's tag should start")
+            throw ASN1Error(.asn1TruncatedHeader, at: offset, "input ends where an element's tag should start")
         }
         var position = offset
         let first = buffer[position]
@@ -233,14 +233,14 @@ public struct ASN1BufferReader {
             var septets = 0
             while true {
                 guard position < limit else {
-                    throw ASN1Error(.truncatedHeader, at: offset, "input ends inside a multi-octet tag number")
+                    throw ASN1Error(.asn1TruncatedHeader, at: offset, "input ends inside a multi-octet tag number")
                 }
                 let octet = buffer[position]
                 position += 1
                 if septets == 0 && octet == 0x80 { anomalies.insert(.nonMinimalTag) }
                 septets += 1
                 guard number <= (UInt64.max >> 7) else {
-                    throw ASN1Error(.tagNumberTooLarge, at: offset, "tag number does not fit in 64 bits")
+                    throw ASN1Error(.asn1TagNumberTooLarge, at: offset, "tag number does not fit in 64 bits")
                 }
                 number = number << 7 | UInt64(octet & 0x7F)
                 if octet & 0x80 == 0 { break }
@@ -251,7 +251,7 @@ public struct ASN1BufferReader {
         if constructed && tag.isStringType { anomalies.insert(.constructedString) }
 
         guard position < limit else {
-            throw ASN1Error(.truncatedHeader, at: offset, "input ends before the length of \(tag.name)")
+            throw ASN1Error(.asn1TruncatedHeader, at: offset, "input ends before the length of \(tag.name)")
         }
         let lengthOctet = buffer[position]
         position += 1
@@ -260,16 +260,16 @@ public struct ASN1BufferReader {
             length = Int(lengthOctet)
         } else if lengthOctet == 0x80 {
             guard constructed else {
-                throw ASN1Error(.indefiniteLengthOnPrimitive, at: offset,
+                throw ASN1Error(.asn1IndefinitePrimitive, at: offset,
                                 "primitive \(tag.name) with an indefinite length")
             }
             anomalies.insert(.indefiniteLength)
         } else if lengthOctet == 0xFF {
-            throw ASN1Error(.reservedLengthOctet, at: offset, "length octet 0xFF is reserved")
+            throw ASN1Error(.asn1ReservedLengthOctet, at: offset, "length octet 0xFF is reserved")
         } else {
             let count = Int(lengthOctet & 0x7F)
             guard count <= limit - position else {
-                throw ASN1Error(.truncatedHeader, at: offset,
+                throw ASN1Error(.asn1TruncatedHeader, at: offset,
                                 "input ends inside the \(count)-octet length of \(tag.name)")
             }
             var value = 0
@@ -277,7 +277,7 @@ public struct ASN1BufferReader {
                 let octet = buffer[position + index]
                 if index == 0 && octet == 0 { anomalies.insert(.nonMinimalLength) }
                 guard value <= (Int.max >> 8) else {
-                    throw ASN1Error(.lengthTooLarge, at: offset, "length of \(tag.name) does not fit in 63 bits")
+                    throw ASN1Error(.asn1LengthTooLarge, at: offset, "length of \(tag.name) does not fit in 63 bits")
                 }
                 value = value << 8 | Int(octet)
             }
@@ -287,7 +287,7 @@ public struct ASN1BufferReader {
         }
         if length >= 0, length > limit - position {
             let (claimed, remaining) = (length, limit - position)
-            let error = ASN1Error(.lengthExceedsInput, at: offset,
+            let error = ASN1Error(.asn1LengthExceedsInput, at: offset,
                                   "\(tag.name) claims \(claimed) content bytes but only \(remaining) remain")
             // Only the end of the buffer is a cut: overrunning a complete parent is damage, not truncation.
             guard state.toleratesTruncation, limit == buffer.count else { throw error }
@@ -297,7 +297,7 @@ public struct ASN1BufferReader {
         }
         if state.rules == .der && !anomalies.subtracting(.truncated).isEmpty {
             let found = anomalies
-            throw ASN1Error(.forbiddenByDER, at: offset, "\(tag.name) header is not DER: \(found.summary)")
+            throw ASN1Error(.asn1NotDER, at: offset, "\(tag.name) header is not DER: \(found.summary)")
         }
         return Header(tag: tag, contentStart: position, length: length, anomalies: anomalies)
     }
@@ -320,13 +320,13 @@ public struct ASN1BufferReader {
         var open = 1
         while true {
             guard position < limit else {
-                throw ASN1Error(.unterminatedIndefiniteLength, at: owner,
+                throw ASN1Error(.asn1MissingEndOfContents, at: owner,
                                 "input ends before the end-of-contents marker of the element at \(owner)")
             }
             let header = try readHeader(at: position, limit: limit)
             if header.tag == .endOfContents {
                 guard header.length == 0, header.anomalies.isEmpty else {
-                    throw ASN1Error(.invalidEndOfContents, at: position, "end-of-contents marker is not 00 00")
+                    throw ASN1Error(.asn1InvalidEndOfContents, at: position, "end-of-contents marker is not 00 00")
                 }
                 open -= 1
                 if open == 0 { return position }
@@ -337,7 +337,7 @@ public struct ASN1BufferReader {
                 open += 1
                 guard depth + open <= state.limits.maximumDepth else {
                     let maximum = state.limits.maximumDepth
-                    throw ASN1Error(.depthLimitExceeded, at: position,
+                    throw ASN1Error(.asn1DepthLimit, at: position,
                                     "nesting deeper than the limit of \(maximum) levels")
                 }
                 position = header.contentStart

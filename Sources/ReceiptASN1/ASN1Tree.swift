@@ -11,7 +11,7 @@ public struct ASN1Tree: Sendable {
         throws(ASN1Error) -> ASN1Tree
     {
         if bytes.isEmpty {
-            throw ASN1Error(.truncatedHeader, at: 0, "the input is empty")
+            throw ASN1Error(.asn1TruncatedHeader, at: 0, "the input is empty")
         }
         var nodes: [ASN1Node] = []
         // The buffer is borrowed once for the whole walk, not once per element.

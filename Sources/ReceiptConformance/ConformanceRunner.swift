@@ -124,7 +124,7 @@ public enum ConformanceRunner {
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         guard case .success(let pid) = spawned else {
-            throw SuiteError("validator-failed", "cannot start /bin/sh (error \(spawned))")
+            throw SuiteError(.validatorFailed, "cannot start /bin/sh (error \(spawned))")
         }
         // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
@@ -134,7 +134,7 @@ public enum ConformanceRunner {
             let reaped = waitpid(pid, &raw, WNOHANG)
             if reaped == pid { break }
             if reaped == -1 && errno != EINTR {
-                throw SuiteError("validator-failed", "lost track of the validator process (errno \(errno))")
+                throw SuiteError(.validatorFailed, "lost track of the validator process (errno \(errno))")
             }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 kill(-pid, SIGKILL)

@@ -47,7 +47,7 @@ public final class Certificate: @unchecked Sendable {
         defer { OpenSSLErrorQueue.clear() }
         let bytes = Array(derEncoded)
         guard !bytes.isEmpty else {
-            throw CryptoError(code: "certificate-decode-failed", message: "no certificate bytes")
+            throw CryptoError(.certificateDecodeFailed, message: "no certificate bytes")
         }
         var consumed = 0
         let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
@@ -59,12 +59,12 @@ public final class Certificate: @unchecked Sendable {
             return certificate
         }
         guard let parsed else {
-            throw .openSSL("certificate-decode-failed", "bytes are not a DER X.509 certificate")
+            throw .openSSL(.certificateDecodeFailed, "bytes are not a DER X.509 certificate")
         }
         guard consumed == bytes.count else {
             X509_free(parsed)
             throw CryptoError(
-                code: "certificate-decode-failed",
+                .certificateDecodeFailed,
                 message: "\(bytes.count - consumed) trailing bytes after the \(consumed)-byte certificate"
             )
         }
@@ -104,7 +104,7 @@ public final class Certificate: @unchecked Sendable {
         var output: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509(x509, &output)
         guard length > 0, let output else {
-            throw .openSSL("certificate-decode-failed", "cannot encode a certificate of the verified path")
+            throw .openSSL(.certificateDecodeFailed, "cannot encode a certificate of the verified path")
         }
         defer { rcpt_openssl_free(output) }
         try self.init(derEncoded: Array(UnsafeBufferPointer(start: output, count: Int(length))))
@@ -173,18 +173,18 @@ extension Certificate {
             guard let subjectDER = DistinguishedName.der(subjectName),
                 let issuerDER = DistinguishedName.der(issuerName)
             else {
-                throw .openSSL("certificate-decode-failed", "cannot read the subject or issuer name")
+                throw .openSSL(.certificateDecodeFailed, "cannot read the subject or issuer name")
             }
             let subject = DistinguishedName.display(subjectName)
             let issuer = DistinguishedName.display(issuerName)
             guard let notBefore = UnixTime.seconds(X509_get0_notBefore(x509)) else {
-                throw .openSSL("certificate-decode-failed", "notBefore is not a valid ASN.1 time")
+                throw .openSSL(.certificateDecodeFailed, "notBefore is not a valid ASN.1 time")
             }
             guard let notAfter = UnixTime.seconds(X509_get0_notAfter(x509)) else {
-                throw .openSSL("certificate-decode-failed", "notAfter is not a valid ASN.1 time")
+                throw .openSSL(.certificateDecodeFailed, "notAfter is not a valid ASN.1 time")
             }
             guard let signatureAlgorithm = Self.signatureAlgorithmName(x509) else {
-                throw .openSSL("certificate-decode-failed", "cannot read the signature algorithm")
+                throw .openSSL(.certificateDecodeFailed, "cannot read the signature algorithm")
             }
             let fingerprint: [UInt8]
             switch Digest.compute([der[...]], algorithm: .sha256) {
@@ -198,7 +198,7 @@ extension Certificate {
                     guard let raw = X509_get_ext(x509, index),
                         let decoded = CertificateExtension(openSSLExtension: raw)
                     else {
-                        throw .openSSL("certificate-decode-failed", "cannot read extension \(index)")
+                        throw .openSSL(.certificateDecodeFailed, "cannot read extension \(index)")
                     }
                     extensions.append(decoded)
                 }

@@ -146,6 +146,6 @@ private struct CertificateIssuer {
     }
 
     private func failure(_ message: String) -> CryptoError {
-        .openSSL("certificate-issue-failed", message)
+        .openSSL(.certificateIssueFailed, message)
     }
 }

@@ -9,7 +9,7 @@ extension Certificate {
     /// "certificate-decode-failed" when no certificate is found or any block or certificate is malformed.
     public static func load(fileContents: [UInt8]) throws(CryptoError) -> [Certificate] {
         guard let first = fileContents.first else {
-            throw CryptoError(code: "certificate-decode-failed", message: "file is empty")
+            throw CryptoError(.certificateDecodeFailed, message: "file is empty")
         }
         if first == 0x30 {
             do throws(CryptoError) {
@@ -26,11 +26,11 @@ extension Certificate {
             try readPEMCertificates(bio)
         }
         guard let certificates else {
-            throw .openSSL("certificate-decode-failed", "cannot read the file (too large or out of memory)")
+            throw .openSSL(.certificateDecodeFailed, "cannot read the file (too large or out of memory)")
         }
         guard !certificates.isEmpty else {
             throw CryptoError(
-                code: "certificate-decode-failed",
+                .certificateDecodeFailed,
                 message: "no DER certificate and no PEM CERTIFICATE block"
             )
         }
@@ -66,7 +66,7 @@ extension Certificate {
                     return certificates
                 }
                 throw .openSSL(
-                    "certificate-decode-failed",
+                    .certificateDecodeFailed,
                     "malformed PEM block after \(certificates.count) certificates"
                 )
             }

@@ -20,18 +20,18 @@ public enum Digest {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let md = algorithm.evpMD, let context = EVP_MD_CTX_new() else {
-            return .failure(.openSSL("digest-failed", "cannot create a \(algorithm.rawValue) digest context"))
+            return .failure(.openSSL(.digestFailed, "cannot create a \(algorithm.rawValue) digest context"))
         }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestInit_ex(context, md, nil) == 1 else {
-            return .failure(.openSSL("digest-failed", "EVP_DigestInit_ex failed for \(algorithm.rawValue)"))
+            return .failure(.openSSL(.digestFailed, "EVP_DigestInit_ex failed for \(algorithm.rawValue)"))
         }
         for part in parts where !part.isEmpty {
             let updated = part.withUnsafeBytes { buffer in
                 EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
             }
             guard updated == 1 else {
-                return .failure(.openSSL("digest-failed", "EVP_DigestUpdate failed"))
+                return .failure(.openSSL(.digestFailed, "EVP_DigestUpdate failed"))
             }
         }
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
@@ -40,7 +40,7 @@ public enum Digest {
             EVP_DigestFinal_ex(context, buffer.baseAddress, &length)
         }
         guard finished == 1, Int(length) == algorithm.outputLength else {
-            return .failure(.openSSL("digest-failed", "EVP_DigestFinal_ex failed"))
+            return .failure(.openSSL(.digestFailed, "EVP_DigestFinal_ex failed"))
         }
         return .success(Array(output.prefix(Int(length))))
     }

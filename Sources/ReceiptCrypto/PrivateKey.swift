@@ -23,7 +23,7 @@ public final class PrivateKey: @unchecked Sendable {
             PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
         }
         guard let decoded, let key = decoded else {
-            throw .openSSL("key-decode-failed", "bytes are not an unencrypted PEM private key")
+            throw .openSSL(.keyDecodeFailed, "bytes are not an unencrypted PEM private key")
         }
         try self.init(taking: key)
     }
@@ -35,7 +35,7 @@ public final class PrivateKey: @unchecked Sendable {
         }
         guard let pem else {
             EVP_PKEY_free(key)
-            throw .openSSL("key-encode-failed", "cannot encode the private key as PKCS#8 PEM")
+            throw .openSSL(.keyEncodeFailed, "cannot encode the private key as PKCS#8 PEM")
         }
         self.pkey = key
         self.pemEncoded = String(decoding: pem, as: UTF8.self)
@@ -51,10 +51,10 @@ public final class PrivateKey: @unchecked Sendable {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let bitCount = UInt32(exactly: bits), bitCount >= 512, bitCount <= 16_384 else {
-            throw CryptoError(code: "key-generation-failed", message: "RSA key size \(bits) is outside 512...16384")
+            throw CryptoError(.keyGenerationFailed, message: "RSA key size \(bits) is outside 512...16384")
         }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
-            throw .openSSL("key-generation-failed", "cannot create an RSA key generation context")
+            throw .openSSL(.keyGenerationFailed, "cannot create an RSA key generation context")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
@@ -63,7 +63,7 @@ public final class PrivateKey: @unchecked Sendable {
             EVP_PKEY_generate(context, &key) == 1,
             let key
         else {
-            throw .openSSL("key-generation-failed", "RSA-\(bits) key generation failed")
+            throw .openSSL(.keyGenerationFailed, "RSA-\(bits) key generation failed")
         }
         return try PrivateKey(taking: key)
     }
@@ -73,10 +73,10 @@ public final class PrivateKey: @unchecked Sendable {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard ["P-256", "P-384", "P-521"].contains(curve) else {
-            throw CryptoError(code: "key-generation-failed", message: "EC curve \(curve) is not P-256, P-384 or P-521")
+            throw CryptoError(.keyGenerationFailed, message: "EC curve \(curve) is not P-256, P-384 or P-521")
         }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-            throw .openSSL("key-generation-failed", "cannot create an EC key generation context")
+            throw .openSSL(.keyGenerationFailed, "cannot create an EC key generation context")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
@@ -85,7 +85,7 @@ public final class PrivateKey: @unchecked Sendable {
             EVP_PKEY_generate(context, &key) == 1,
             let key
         else {
-            throw .openSSL("key-generation-failed", "EC \(curve) key generation failed")
+            throw .openSSL(.keyGenerationFailed, "EC \(curve) key generation failed")
         }
         return try PrivateKey(taking: key)
     }

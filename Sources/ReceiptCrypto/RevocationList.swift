@@ -17,11 +17,11 @@ public enum RevocationList {
             return crl
         }
         guard let parsed else {
-            throw .openSSL("crl-decode-failed", "the entry is not a DER X.509 CertificateList")
+            throw .openSSL(.crlDecodeFailed, "the entry is not a DER X.509 CertificateList")
         }
         X509_CRL_free(parsed)
         guard consumed == bytes.count else {
-            throw CryptoError(code: "crl-decode-failed", message: "\(bytes.count - consumed) trailing bytes after the CRL")
+            throw CryptoError(.crlDecodeFailed, message: "\(bytes.count - consumed) trailing bytes after the CRL")
         }
     }
 }

@@ -1,14 +1,23 @@
-/// Why something could not be done, said once for people (`message`) and once for machines (a stable kebab-case
-/// `code`). The one shape of the tool's non-finding errors: an input that holds no receipt (`InputError`), a
-/// mutation that cannot be applied (`MutationError`), a suite that cannot be read or run (`SuiteError`).
+/// Why something could not be done, said once for people (`message`) and once for machines (a code from the one
+/// `ErrorCode` table), with the byte offset where the input shows it when there is one. The one shape of the tool's
+/// non-finding errors: an input that holds no document (`InputError`, `JWSReadError`), a mutation that cannot be
+/// applied (`MutationError`), a suite that cannot be read or run (`SuiteError`).
 public struct CodedError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: String
+    public var kind: ErrorCode
+    /// The stable kebab-case code (`kind`'s raw value).
+    public var code: String { kind.rawValue }
     public var message: String
+    /// The absolute byte offset in the input where the reason shows, when the error is about a place in it.
+    public var offset: Int?
 
-    public init(_ code: String, _ message: String) {
-        self.code = code
+    public init(_ kind: ErrorCode, _ message: String, at offset: Int? = nil) {
+        self.kind = kind
         self.message = message
+        self.offset = offset
     }
 
-    public var description: String { "\(message) (\(code))" }
+    public var description: String {
+        guard let offset else { return "\(message) (\(code))" }
+        return "\(message) (\(code) at offset \(offset))"
+    }
 }

@@ -108,7 +108,7 @@ public enum InputClassifier {
                 text = step.inner
             case .ambiguous(let reason):
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
-                classified.refusal = InputError("input-ambiguous", reason)
+                classified.refusal = InputError(.inputAmbiguous, reason)
                 return classified
             case .none:
                 return nothingFound(input, firstError)
@@ -122,13 +122,13 @@ public enum InputClassifier {
     static func nothingFound(_ input: [UInt8], _ error: InputError?) -> ClassifiedInput {
         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
         let lookedFor = "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
-        if let error, error.code == "not-a-receipt" {
+        if let error, error.kind == .notAReceipt {
             let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
-            classified.refusal = InputError(error.code, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
+            classified.refusal = InputError(error.kind, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
         } else if let error {
-            classified.refusal = InputError(error.code, error.message + "; " + lookedFor)
+            classified.refusal = InputError(error.kind, error.message + "; " + lookedFor, at: error.offset)
         } else {
-            classified.refusal = InputError("json-no-receipt-data", "the input is JSON, but " + lookedFor)
+            classified.refusal = InputError(.jsonNoReceiptData, "the input is JSON, but " + lookedFor)
         }
         return classified
     }

@@ -145,27 +145,27 @@ public struct JSONDocument: Sendable {
     private mutating func parse(limits: JSONLimits) throws(JSONError) {
         let count = bytes.count
         guard count <= limits.maximumSize else {
-            throw JSONError(.tooLarge, at: 0, "\(count) bytes is more than the limit of \(limits.maximumSize)")
+            throw JSONError(.jsonTooLarge, at: 0, "\(count) bytes is more than the limit of \(limits.maximumSize)")
         }
         var stack: [Open] = []
         var expect = Expect.value
         var pendingKey: Range<Int>?
         var position = skipSpace(0)
-        guard position < count else { throw JSONError(.empty, at: position, "no JSON value, only white space") }
+        guard position < count else { throw JSONError(.jsonEmpty, at: position, "no JSON value, only white space") }
         while true {
             position = skipSpace(position)
             switch expect {
             case .value:
-                guard position < count else { throw JSONError(.truncated, at: position, "the text ends where a value should start") }
+                guard position < count else { throw JSONError(.jsonTruncated, at: position, "the text ends where a value should start") }
                 guard nodes.count < limits.maximumNodes else {
                     let maximum = limits.maximumNodes
-                    throw JSONError(.nodeLimitExceeded, at: position, "more than \(maximum) values in one document")
+                    throw JSONError(.jsonNodeLimit, at: position, "more than \(maximum) values in one document")
                 }
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                     guard stack.count < limits.maximumDepth else {
                         let maximum = limits.maximumDepth
-                        throw JSONError(.depthLimitExceeded, at: position, "nesting deeper than the limit of \(maximum) levels")
+                        throw JSONError(.jsonDepthLimit, at: position, "nesting deeper than the limit of \(maximum) levels")
                     }
                     let isObject = byte == UInt8(ascii: "{")
                     noteName(pendingKey, stack: &stack)
@@ -194,14 +194,14 @@ public struct JSONDocument: Sendable {
                     expect = expect == .keyOrClose ? .key : .value
                 }
             case .key:
-                guard position < count else { throw JSONError(.truncated, at: position, "the text ends where a member name should start") }
+                guard position < count else { throw JSONError(.jsonTruncated, at: position, "the text ends where a member name should start") }
                 guard bytes[position] == UInt8(ascii: "\"") else {
                     throw unexpected(at: position, "a member name in double quotes")
                 }
                 let end = try stringEnd(from: position)
                 pendingKey = position + 1..<end - 1
                 position = skipSpace(end)
-                guard position < count else { throw JSONError(.truncated, at: position, "the text ends before ':'") }
+                guard position < count else { throw JSONError(.jsonTruncated, at: position, "the text ends before ':'") }
                 guard bytes[position] == UInt8(ascii: ":") else { throw unexpected(at: position, "':' after a member name") }
                 position += 1
                 expect = .value
@@ -209,13 +209,13 @@ public struct JSONDocument: Sendable {
                 guard let top = stack.last else {
                     guard position == count else {
                         let extra = count - position
-                        throw JSONError(.trailingBytes, at: position, "\(extra) bytes follow the top-level value")
+                        throw JSONError(.jsonTrailingBytes, at: position, "\(extra) bytes follow the top-level value")
                     }
                     return
                 }
                 guard position < count else {
                     let what = top.isObject ? "'}'" : "']'"
-                    throw JSONError(.truncated, at: position, "the text ends before ',' or \(what)")
+                    throw JSONError(.jsonTruncated, at: position, "the text ends before ',' or \(what)")
                 }
                 let byte = bytes[position]
                 if byte == UInt8(ascii: ",") {
@@ -266,7 +266,7 @@ public struct JSONDocument: Sendable {
 
     private func unexpected(at position: Int, _ wanted: String) -> JSONError {
         let byte = bytes[position]
-        return JSONError(.unexpectedByte, at: position, "\(JSONDocument.describe(byte)) where \(wanted) should be")
+        return JSONError(.jsonUnexpectedByte, at: position, "\(JSONDocument.describe(byte)) where \(wanted) should be")
     }
 
     static func describe(_ byte: UInt8) -> String {
@@ -303,11 +303,11 @@ public struct JSONDocument: Sendable {
         let length = literal.utf8CodeUnitCount
         let word = String(describing: literal)
         guard position + length <= bytes.count else {
-            throw JSONError(.truncated, at: position, "the text ends inside '\(word)'")
+            throw JSONError(.jsonTruncated, at: position, "the text ends inside '\(word)'")
         }
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: length)
         for index in 0..<length where bytes[position + index] != expected[index] {
-            throw JSONError(.unexpectedByte, at: position + index, "not the literal '\(word)'")
+            throw JSONError(.jsonUnexpectedByte, at: position + index, "not the literal '\(word)'")
         }
         return position + length
     }
@@ -323,20 +323,20 @@ public struct JSONDocument: Sendable {
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         let integerStart = position
         let integerDigits = digits()
-        guard integerDigits > 0 else { throw JSONError(.invalidNumber, at: start, "a number needs digits after '-'") }
+        guard integerDigits > 0 else { throw JSONError(.jsonInvalidNumber, at: start, "a number needs digits after '-'") }
         if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
-            throw JSONError(.invalidNumber, at: integerStart, "a number has a leading zero")
+            throw JSONError(.jsonInvalidNumber, at: integerStart, "a number has a leading zero")
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard digits() > 0 else { throw JSONError(.invalidNumber, at: position, "a number needs digits after '.'") }
+            guard digits() > 0 else { throw JSONError(.jsonInvalidNumber, at: position, "a number needs digits after '.'") }
         }
         if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
             }
-            guard digits() > 0 else { throw JSONError(.invalidNumber, at: position, "a number needs digits in its exponent") }
+            guard digits() > 0 else { throw JSONError(.jsonInvalidNumber, at: position, "a number needs digits in its exponent") }
         }
         return position
     }
@@ -353,7 +353,7 @@ public struct JSONDocument: Sendable {
                 if !asciiOnly {
                     let check = bytes.withUnsafeBufferPointer { TextCheck.of($0, start + 1..<position) }
                     guard check.isValidUTF8 else {
-                        throw JSONError(.invalidString, at: start, "the string is not valid UTF-8")
+                        throw JSONError(.jsonInvalidString, at: start, "the string is not valid UTF-8")
                     }
                 }
                 return position + 1
@@ -370,21 +370,21 @@ public struct JSONDocument: Sendable {
                 case UInt8(ascii: "u"):
                     guard position + 6 <= bytes.count else { position = bytes.count; continue }
                     for index in position + 2..<position + 6 where ASN1Primitives.hexDigit(bytes[index]) == nil {
-                        throw JSONError(.invalidString, at: position, "\\u needs four hexadecimal digits")
+                        throw JSONError(.jsonInvalidString, at: position, "\\u needs four hexadecimal digits")
                     }
                     position += 6
                 default:
-                    throw JSONError(.invalidString, at: position, "\\\(Self.describe(escaped)) is not a JSON escape")
+                    throw JSONError(.jsonInvalidString, at: position, "\\\(Self.describe(escaped)) is not a JSON escape")
                 }
             case 0x00..<0x20:
-                throw JSONError(.invalidString, at: position,
+                throw JSONError(.jsonInvalidString, at: position,
                                 "control character 0x\(ASN1Primitives.hex([byte])) inside a string (JSON needs \\u escapes)")
             default:
                 if byte >= 0x80 { asciiOnly = false }
                 position += 1
             }
         }
-        throw JSONError(.truncated, at: start, "the string starting here has no closing quote")
+        throw JSONError(.jsonTruncated, at: start, "the string starting here has no closing quote")
     }
 
 

@@ -1,25 +1,17 @@
+import ReceiptDiagnostics
+
 /// Why a JSON read stopped, with the absolute byte offset of the byte that stopped it.
 public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Stable reasons; their raw values are the kebab-case codes shown to users.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        case empty = "json-empty"
-        case truncated = "json-truncated"
-        case unexpectedByte = "json-unexpected-byte"
-        case invalidString = "json-invalid-string"
-        case invalidNumber = "json-invalid-number"
-        case trailingBytes = "json-trailing-bytes"
-        case depthLimitExceeded = "json-depth-limit"
-        case nodeLimitExceeded = "json-node-limit"
-        case tooLarge = "json-too-large"
-    }
-
-    public var code: Code
+    /// Why, from the one `ErrorCode` table (layer `json`).
+    public var kind: ErrorCode
+    /// The stable kebab-case code (`kind`'s raw value).
+    public var code: String { kind.rawValue }
     /// Absolute byte offset in the JSON text.
     public var offset: Int
     private let makeMessage: @Sendable () -> String
 
-    public init(_ code: Code, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
-        self.code = code
+    public init(_ kind: ErrorCode, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
+        self.kind = kind
         self.offset = offset
         self.makeMessage = message
     }
@@ -27,14 +19,14 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, in a sentence (built when read).
     public var message: String { makeMessage() }
 
-    public var description: String { "\(message) (\(code.rawValue) at offset \(offset))" }
+    public var description: String { "\(message) (\(code) at offset \(offset))" }
 
     public static func == (lhs: JSONError, rhs: JSONError) -> Bool {
-        lhs.code == rhs.code && lhs.offset == rhs.offset && lhs.message == rhs.message
+        lhs.kind == rhs.kind && lhs.offset == rhs.offset && lhs.message == rhs.message
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
+        hasher.combine(kind)
         hasher.combine(offset)
     }
 }

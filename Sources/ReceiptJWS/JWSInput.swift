@@ -58,7 +58,7 @@ public struct JWSInput: Sendable {
         let range = located.range
         let repairs = located.repairs
         let text = bytes[range]
-        guard !text.isEmpty else { return .failure(JWSReadError("input-empty", "the input is empty")) }
+        guard !text.isEmpty else { return .failure(JWSReadError(.inputEmpty, "the input is empty")) }
         if text.first != UInt8(ascii: "{") && text.first != UInt8(ascii: "[") {
             return JWSReader.read(text).map { token in
                 JWSInput(form: .compact, json: nil, tokens: [NestedJWS(path: "", offset: text.startIndex, token: token)],
@@ -69,8 +69,9 @@ public struct JWSInput: Sendable {
         do {
             document = try JSONDocument.read(Array(text))
         } catch {
-            return .failure(JWSReadError("json-malformed",
-                                         "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)"))
+            return .failure(JWSReadError(.jsonMalformed,
+                                         "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)",
+                                         at: range.lowerBound + error.offset))
         }
         return read(document, positions: JWSPositions.find(in: document), at: range, repairs: repairs)
     }
@@ -81,8 +82,8 @@ public struct JWSInput: Sendable {
     {
         func fileOffset(_ jsonOffset: Int) -> Int { range.lowerBound + jsonOffset }
         guard positions.count <= JWSReader.maximumNestedPerPayload else {
-            return .failure(JWSReadError("jws-too-many-tokens",
-                                         "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged"))
+            return .failure(JWSReadError(.jwsTooManyTokens,
+                                         "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged", at: range.lowerBound))
         }
         var tokens: [NestedJWS] = []
         var findings = JWSReader.jsonFindings(document, name: "document", fileOffset: fileOffset)
@@ -100,9 +101,10 @@ public struct JWSInput: Sendable {
         }
         guard !tokens.isEmpty else {
             if let first = unreadable.first {
-                return .failure(JWSReadError(first.error.code, "no readable JWS in the JSON: \(first.path): \(first.error.message)"))
+                return .failure(JWSReadError(first.error.kind, "no readable JWS in the JSON: \(first.path): \(first.error.message)",
+                                             at: fileOffset(first.offset)))
             }
-            return .failure(JWSReadError("jws-none-in-json", "the JSON holds no compact JWS string"))
+            return .failure(JWSReadError(.jwsNoneInJSON, "the JSON holds no compact JWS string", at: range.lowerBound))
         }
         return .success(JWSInput(form: .json, json: document, tokens: tokens, repairs: repairs,
                                  findings: findings.aggregated(), jsonOffset: range.lowerBound))

@@ -101,13 +101,13 @@ public enum JWSPositions {
             case .value: break
             case .jsonInString:
                 contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: entry.start + 1, error: JWSReadError(
-                    "jws-token-in-json-string",
+                    .jwsTokenInJSONString,
                     "the string is JSON holding a token: rcpt reads no JSON inside a string, and a reader that does takes a token nobody verified"))))
                 continue
             case .memberName:
                 let offset = (entry.keyRange?.lowerBound ?? entry.start + 1)
                 contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: offset, error: JWSReadError(
-                    "jws-token-as-name", "a member's name is a token: a reader that walks names takes a token nobody verified"))))
+                    .jwsTokenAsName, "a member's name is a token: a reader that walks names takes a token nobody verified"))))
                 continue
             }
             let value = Array((document.string(position.node) ?? "").utf8)

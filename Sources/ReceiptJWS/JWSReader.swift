@@ -20,7 +20,8 @@ public enum JWSReader {
             let parts = dots.count + 1
             let what = parts == 5 ? "five parts: a JWE (an encrypted token), which Apple never sends"
                 : "\(parts) part\(parts == 1 ? "" : "s")"
-            return .failure(JWSReadError("jws-part-count", "a compact JWS has three parts separated by dots; this has \(what)"))
+            return .failure(JWSReadError(.jwsPartCount, "a compact JWS has three parts separated by dots; this has \(what)",
+                                         at: dots.count > 2 ? dots[2] : text.startIndex))
         }
         var token = JWSToken(text: text, depth: depth)
         token.ranges = [
@@ -33,7 +34,8 @@ public enum JWSReader {
             guard let range = token.ranges[part] else { continue }
             switch Base64URL.decode(text[range]) {
             case .failure(let failure):
-                return .failure(JWSReadError("jws-invalid-base64url", describe(failure, part: part, start: range.lowerBound)))
+                return .failure(JWSReadError(.jwsInvalidBase64URL, describe(failure, part: part, start: range.lowerBound),
+                                             at: offset(of: failure, in: range)))
             case .success(let (bytes, anomalies)):
                 decoded[part] = bytes
                 token.findings += findings(anomalies, part: part, start: range.lowerBound)
@@ -45,23 +47,27 @@ public enum JWSReader {
         do {
             let header = try JSONDocument.read(token.headerBytes)
             guard header.nodes.first?.kind == .object else {
-                return .failure(JWSReadError("jws-header-not-object", "the JWS header is JSON but not an object"))
+                return .failure(JWSReadError(.jwsHeaderNotObject, "the JWS header is JSON but not an object",
+                                             at: token.ranges[.header]?.lowerBound))
             }
             token.header = header
         } catch {
-            return .failure(JWSReadError("jws-header-not-json",
-                                         "the JWS header is not JSON: \(error.message) at offset \(error.offset) of the decoded header"))
+            return .failure(JWSReadError(.jwsHeaderNotJSON,
+                                         "the JWS header is not JSON: \(error.message) at offset \(error.offset) of the decoded header",
+                                         at: token.ranges[.header]?.lowerBound))
         }
         do {
             let payload = try JSONDocument.read(token.payloadBytes)
             guard payload.nodes.first?.kind == .object else {
-                return .failure(JWSReadError("jws-payload-not-object",
-                                             "the JWS payload is JSON but not an object: Apple signs only JSON objects"))
+                return .failure(JWSReadError(.jwsPayloadNotObject,
+                                             "the JWS payload is JSON but not an object: Apple signs only JSON objects",
+                                             at: token.ranges[.payload]?.lowerBound))
             }
             token.payload = payload
         } catch {
-            return .failure(JWSReadError("jws-payload-not-json",
-                                         "the JWS payload is not JSON: \(error.message) at offset \(error.offset) of the decoded payload"))
+            return .failure(JWSReadError(.jwsPayloadNotJSON,
+                                         "the JWS payload is not JSON: \(error.message) at offset \(error.offset) of the decoded payload",
+                                         at: token.ranges[.payload]?.lowerBound))
         }
         if let header = token.header, let start = token.ranges[.header]?.lowerBound {
             token.findings += jsonFindings(header, part: .header, start: start)
@@ -107,6 +113,15 @@ public enum JWSReader {
     }
 
     // MARK: - Findings
+
+    /// Where in the text a base64url failure shows: the offending character, or the part's last one when its length
+    /// is impossible.
+    static func offset(of failure: Base64URL.Failure, in range: Range<Int>) -> Int {
+        switch failure {
+        case .invalidCharacter(let offset, _), .dataAfterPadding(let offset): return range.lowerBound + offset
+        case .impossibleLength: return max(range.lowerBound, range.upperBound - 1)
+        }
+    }
 
     static func describe(_ failure: Base64URL.Failure, part: JWSToken.Part, start: Int) -> String {
         switch failure {

@@ -29,7 +29,7 @@ public enum InputDecoder {
     /// The receipt bytes and the format they were found in.
     public static func decode(_ input: [UInt8], as forced: InputFormat? = nil) -> Result<DecodedInput, InputError> {
         if forced == .binary || (forced == nil && input.first == 0x30) {
-            guard !input.isEmpty else { return .failure(InputError("input-empty", "the input is empty")) }
+            guard !input.isEmpty else { return .failure(InputError(.inputEmpty, "the input is empty")) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         }
         let unwrapped = PastedText.unwrap(input)
@@ -39,7 +39,7 @@ public enum InputDecoder {
         }
         switch forced ?? detect(text) {
         case .binary:
-            guard !input.isEmpty else { return .failure(InputError("input-empty", "the input is empty")) }
+            guard !input.isEmpty else { return .failure(InputError(.inputEmpty, "the input is empty")) }
             if let error = diagnoseText(text) { return .failure(error) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         case .base64:
@@ -87,7 +87,7 @@ public enum InputDecoder {
         // Base64 lines followed by other text: a signature or a note pasted with it.
         if let offset = PastedText.textAfterBase64(text) {
             let rest = String(decoding: text[offset...].prefix(40), as: UTF8.self).filter { !$0.isNewline }
-            return InputError("base64-followed-by-text",
+            return InputError(.base64FollowedByText,
                               "the input is base64 followed by other text at offset \(offset) (\"\(rest)\"): paste the base64 alone")
         }
         return notAReceipt(text)
@@ -115,10 +115,10 @@ public enum InputDecoder {
             if inside && !trimmed.contains(":") { body += Array(trimmed.utf8) }
         }
         guard found else {
-            return .failure(InputError("pem-unterminated", "the PEM block has no matching -----END line"))
+            return .failure(InputError(.pemUnterminated, "the PEM block has no matching -----END line"))
         }
         guard let bytes = Base64.decode(body), !bytes.isEmpty else {
-            return .failure(InputError("pem-invalid-base64", "the PEM block's body is not valid base64"))
+            return .failure(InputError(.pemInvalidBase64, "the PEM block's body is not valid base64"))
         }
         return .success(bytes)
     }
@@ -146,32 +146,32 @@ public enum InputDecoder {
         let members = body.topLevel(key)
         if members.count > 1 {
             let offsets = members.map { String($0.offset) }.joined(separator: ", ")
-            return .failure(InputError("json-duplicate-receipt-data",
+            return .failure(InputError(.jsonDuplicateReceiptData,
                                        "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"))
         }
         guard let member = members.first else {
             if let nested = body.firstNested("receipt-data") {
-                return .failure(InputError("json-receipt-data-nested",
+                return .failure(InputError(.jsonReceiptDataNested,
                                            "\"receipt-data\" appears only inside a nested object or array (at offset \(nested)); a verifyReceipt request has it at the top level, and only that member is read"))
             }
             if !body.topLevel("signedPayload").isEmpty {
-                return .failure(InputError("input-is-notification",
+                return .failure(InputError(.inputIsNotification,
                                            "this is an App Store Server Notification V2 ({\"signedPayload\": …}, a JWS), not an App Store receipt: its transaction is a StoreKit 2 JWS; rcpt reads PKCS#7 receipts"))
             }
             if !body.topLevel("status").isEmpty {
-                return .failure(InputError("input-is-verify-receipt-response",
+                return .failure(InputError(.inputIsVerifyReceiptResponse,
                                            "this is a verifyReceipt response without latest_receipt: its receipt object is Apple's decoding, not the signed receipt; pass the receipt-data that was sent, or a response that carries latest_receipt"))
             }
             if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
-            return .failure(InputError("json-no-receipt-data",
+            return .failure(InputError(.jsonNoReceiptData,
                                        "the input looks like JSON but has no \"receipt-data\" string member"))
         }
         guard let value = member.value else {
-            return .failure(InputError("json-no-receipt-data",
+            return .failure(InputError(.jsonNoReceiptData,
                                        "the top-level \"\(key)\" member at offset \(member.offset) is not a string"))
         }
         guard let bytes = Base64.decode(value), !bytes.isEmpty else {
-            return .failure(InputError("json-invalid-base64", "\"\(key)\" is not valid base64"))
+            return .failure(InputError(.jsonInvalidBase64, "\"\(key)\" is not valid base64"))
         }
         return .success((bytes, repairs))
     }
@@ -180,7 +180,7 @@ public enum InputDecoder {
     static func legacyTransactionReceipt(_ input: [UInt8]) -> InputError? {
         let text = String(decoding: input.prefix(4096), as: UTF8.self)
         guard text.contains("\"purchase-info\"") || text.contains("\"signature\" =") else { return nil }
-        return InputError("legacy-transaction-receipt",
+        return InputError(.legacyTransactionReceipt,
                           "not an App Store receipt: this is a legacy iOS 6-style transaction receipt (a property list with \"signature\" and \"purchase-info\"), not PKCS#7")
     }
 
@@ -188,7 +188,7 @@ public enum InputDecoder {
 
     static func notAReceipt(_ input: [UInt8]) -> InputError {
         let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
-        return InputError("not-a-receipt",
+        return InputError(.notAReceipt,
                           "not a receipt: the input is text (\"\(preview)\"), but not base64, PEM or a verifyReceipt JSON body")
     }
 

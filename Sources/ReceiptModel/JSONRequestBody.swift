@@ -32,11 +32,11 @@ struct JSONRequestBody {
         do {
             document = try JSONDocument.read(input, limits: JSONLimits(maximumDepth: maximumDepth))
         } catch {
-            return .failure(InputError("json-malformed",
+            return .failure(InputError(.jsonMalformed,
                                        "the JSON body is malformed at offset \(error.offset): \(error.message)"))
         }
         guard document.nodes.first?.kind == .object else {
-            return .failure(InputError("json-malformed", "the JSON body is not an object"))
+            return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))
         }
         var body = JSONRequestBody()
         for (node, entry) in document.nodes.enumerated() where entry.depth >= 1 {

@@ -113,7 +113,7 @@ enum PastedText {
     /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.
     static func otherDocument(_ text: [UInt8]) -> InputError? {
         if isCompactJWS(text) {
-            return InputError("input-is-jws",
+            return InputError(.inputIsJWS,
                               "this is a JWS (three base64url parts separated by dots, starting eyJ): a StoreKit 2 signed transaction, renewal info or app transaction, not an App Store receipt; rcpt reads PKCS#7 receipts (the app receipt, or verifyReceipt's receipt-data / latest_receipt)")
         }
         return nil

@@ -35,7 +35,7 @@ public enum PayloadReader {
             let offset = segments.first?.lowerBound ?? 0
             return ReceiptPayload(index: PayloadIndex(PayloadIndex.Builder(bytes: [], map: .identity, expectedBytes: 0)),
                                   offset: offset, tag: nil, findings: [],
-                                  error: ReceiptReadError(.payload, code: "payload-too-large", at: offset,
+                                  error: ReceiptReadError(.payload, .payloadTooLarge, at: offset,
                                                           "the payload's buffer is \(size) bytes, more than the \(maximumBufferSize) rcpt can index"),
                                   encoding: EncodingSummary(), content: [])
         }
@@ -88,7 +88,7 @@ public enum PayloadReader {
     {
         let absolute = decoder.map.fileOffset
         if range.isEmpty {
-            return ReceiptReadError(.payload, code: "payload-empty", at: absolute(range.lowerBound),
+            return ReceiptReadError(.payload, .payloadEmpty, at: absolute(range.lowerBound),
                                     "the signed content is empty: there is no attribute SET")
         }
         let outer: ASN1Node
@@ -107,7 +107,7 @@ public enum PayloadReader {
             decoder.note(Finding(.payloadNotSet, at: absolute(outer.offset),
                                  "the payload is a SEQUENCE, not a SET: not the shape Apple signs"))
         } else if outer.tag != .set {
-            return ReceiptReadError(.payload, code: "payload-not-set", at: absolute(outer.offset),
+            return ReceiptReadError(.payload, .payloadNotSet, at: absolute(outer.offset),
                                     "the signed content is \(outer.tag.name), not a SET of attributes")
         }
         do {

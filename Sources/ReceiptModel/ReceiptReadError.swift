@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// Why reading a receipt stopped: the layer, a stable code, the absolute offset and a message.
@@ -23,29 +24,30 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
 
     public var layer: Layer
     /// The stable code output shows (`cause`'s code).
-    public var code: String
+    public var kind: ErrorCode
+    public var code: String { kind.rawValue }
     public var offset: Int
     public var message: String
     public var cause: Cause
 
-    public init(_ layer: Layer, code: String, at offset: Int, _ message: String, cause: Cause = .payloadShape) {
+    public init(_ layer: Layer, _ kind: ErrorCode, at offset: Int, _ message: String, cause: Cause = .payloadShape) {
         self.layer = layer
-        self.code = code
+        self.kind = kind
         self.offset = offset
         self.message = message
         self.cause = cause
     }
 
     public init(input error: InputError) {
-        self.init(.input, code: error.code, at: 0, error.message, cause: .input(error))
+        self.init(.input, error.kind, at: error.offset ?? 0, error.message, cause: .input(error))
     }
 
     public init(container error: PKCS7Error) {
-        self.init(.container, code: error.code, at: error.offset, error.message, cause: .container(error))
+        self.init(.container, error.kind, at: error.offset, error.message, cause: .container(error))
     }
 
     public init(payload error: ASN1Error, context: String, map: SegmentMap) {
-        self.init(.payload, code: error.code.rawValue, at: map.fileOffset(error.offset),
+        self.init(.payload, error.kind, at: map.fileOffset(error.offset),
                   "\(error.message) while reading \(context)", cause: .encoding(error))
     }
 

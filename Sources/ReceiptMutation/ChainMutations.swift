@@ -60,7 +60,7 @@ enum ChainMutations {
             workspace in
             let authority = workspace.kit.authority
             guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
-                throw MutationError("no-intermediate", "the CA has no intermediate")
+                throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
             let leaf = try issue(name: "Receipt Signing without marker TEST-ONLY", serial: 42, window: authority.leaf,
                                  key: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey,
@@ -73,7 +73,7 @@ enum ChainMutations {
                  "the intermediate lacks Apple's WWDR marker extension 1.2.840.113635.100.6.2.1") { workspace in
             let authority = workspace.kit.authority
             guard let intermediateKey = authority.intermediateKey else {
-                throw MutationError("no-intermediate", "the CA has no intermediate")
+                throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
             let intermediate = try issue(name: "Developer Relations CA without marker TEST-ONLY", serial: 43,
                                          window: authority.root, key: intermediateKey, issuer: authority.root,
@@ -124,7 +124,7 @@ enum ChainMutations {
             workspace in
             let authority = workspace.kit.authority
             guard let intermediate = authority.intermediate, let key = authority.intermediateKey else {
-                throw MutationError("no-intermediate", "the CA has no intermediate")
+                throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
             workspace.signWith(ReceiptSigner(signingCertificate: intermediate, key: key,
                                              embeddedCertificates: [intermediate, authority.root]))
@@ -163,7 +163,7 @@ enum ChainMutations {
             workspace in
             let authority = workspace.kit.authority
             guard let intermediateKey = authority.intermediateKey else {
-                throw MutationError("no-intermediate", "the CA has no intermediate")
+                throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
             let name = "Developer Relations CA (decoy target) TEST-ONLY"
             let unmarked = try issue(name: name, serial: 52, window: authority.root, key: intermediateKey,
@@ -191,7 +191,7 @@ enum ChainMutations {
             workspace in
             let authority = workspace.kit.authority
             guard let intermediateKey = authority.intermediateKey else {
-                throw MutationError("no-intermediate", "the CA has no intermediate")
+                throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
             let intermediate = try Certificate.issue(
                 CertificateRequest(subject: subject("Developer Relations CA (SHA-1) TEST-ONLY"), serialNumber: 56,
@@ -220,7 +220,7 @@ enum ChainMutations {
     static func resign(_ workspace: inout MutationWorkspace, leaf request: CertificateRequest, key: PrivateKey) throws {
         let authority = workspace.kit.authority
         guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
-            throw MutationError("no-intermediate", "the CA has no intermediate")
+            throw MutationError(.noIntermediate, "the CA has no intermediate")
         }
         let leaf = try Certificate.issue(request, subjectKey: key, issuer: intermediate, issuerKey: intermediateKey,
                                          digest: .sha256)
@@ -233,7 +233,7 @@ enum ChainMutations {
                                        serial: UInt64) throws {
         let authority = workspace.kit.authority
         guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
-            throw MutationError("no-intermediate", "the CA has no intermediate")
+            throw MutationError(.noIntermediate, "the CA has no intermediate")
         }
         let request = CertificateRequest(
             subject: subject("Receipt Signing (validity shifted) TEST-ONLY"), serialNumber: serial, notBefore: from,

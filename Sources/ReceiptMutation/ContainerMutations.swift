@@ -134,7 +134,7 @@ enum ContainerMutations {
             certificate: workspace.signer.signingCertificate.derEncoded, digestOID: workspace.blueprint.digest.oid,
             signature: garbage)
         else {
-            throw MutationError("signer-identity", "cannot read the signing certificate")
+            throw MutationError(.signerIdentity, "cannot read the signing certificate")
         }
         return signerInfo
     }

@@ -83,7 +83,7 @@ enum EncodingMutations {
             var reader = ASN1Reader(payload)
             guard let set = try? reader.readSingle(in: 0..<payload.count, depth: 0),
                   let first = try? reader.readNode(at: set.contentStart, limit: set.contentEnd, depth: 1)
-            else { throw MutationError("payload-unreadable", "the payload SET cannot be read") }
+            else { throw MutationError(.payloadUnreadable, "the payload SET cannot be read") }
             payload.insert(contentsOf: [0x00, 0x00], at: first.end)
             workspace.blueprint.payloadOverride = try PayloadSurgery.relength(payload, by: 2)
         },
@@ -144,10 +144,10 @@ enum PayloadSurgery {
     static func relength(_ payload: [UInt8], by delta: Int) throws(MutationError) -> [UInt8] {
         var reader = ASN1Reader(payload)
         guard let set = try? reader.readNode(at: 0, limit: payload.count, depth: 0), !set.isIndefiniteLength else {
-            throw MutationError("payload-unreadable", "the payload SET cannot be read")
+            throw MutationError(.payloadUnreadable, "the payload SET cannot be read")
         }
         let length = set.contentLength + delta
-        guard length >= 0 else { throw MutationError("payload-too-small", "the payload SET is too small") }
+        guard length >= 0 else { throw MutationError(.payloadTooSmall, "the payload SET is too small") }
         return [payload[0]] + ASN1Writer.lengthOctets(length) + payload[set.contentStart...]
     }
 }
@@ -158,7 +158,7 @@ extension MutationWorkspace {
         let payload = blueprint.payload
         var reader = ASN1Reader(payload)
         guard let set = try? reader.readNode(at: 0, limit: payload.count, depth: 0) else {
-            throw MutationError("payload-unreadable", "the payload SET cannot be read")
+            throw MutationError(.payloadUnreadable, "the payload SET cannot be read")
         }
         let wrong = [payload[0]] + ASN1Writer.lengthOctets(set.contentLength + delta) + payload[set.contentStart...]
         blueprint.payloadOverride = Array(wrong)

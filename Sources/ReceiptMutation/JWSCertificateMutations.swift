@@ -29,7 +29,7 @@ extension JWSMutationCatalogue {
                            extendedKeyUsage: String? = nil, padding: Int = 0) throws -> JWSSigner {
         let authority = context.authority
         guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
-            throw MutationError("not-applicable", "the CA has no intermediate")
+            throw MutationError(.notApplicable, "the CA has no intermediate")
         }
         let key = try PrivateKey.generateEC(curve: "P-256")
         var request = CertificateRequest(subject: name("Receipt Signing TEST-ONLY"), serialNumber: 44,
@@ -50,7 +50,7 @@ extension JWSMutationCatalogue {
                     "the x5c certificates in base64url ('-', '_') instead of standard base64") { context in
             let elements = chainBase64(context).map { String($0.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }) }
             guard elements != chainBase64(context) else {
-                throw MutationError("not-applicable", "no x5c certificate has '+' or '/' in base64")
+                throw MutationError(.notApplicable, "no x5c certificate has '+' or '/' in base64")
             }
             return try context.signed(header: header(x5c: elements))
         },
@@ -74,7 +74,7 @@ extension JWSMutationCatalogue {
                 signer = try leafSigner(context, padding: padding + 1)
             }
             var elements = signer.chain.map { Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) }
-            guard elements[0].hasSuffix("=") else { throw MutationError("not-applicable", "no padded leaf could be made") }
+            guard elements[0].hasSuffix("=") else { throw MutationError(.notApplicable, "no padded leaf could be made") }
             while elements[0].hasSuffix("=") { elements[0].removeLast() }
             return try context.signed(header: header(x5c: elements), by: signer)
         },
@@ -82,7 +82,7 @@ extension JWSMutationCatalogue {
                     "the x5c leaf's outer length in a longer form than DER allows (OpenSSL reads it; Apple's DER reader does not)") { context in
             var der = context.signer.chain[0].derEncoded
             guard der.count > 4, der[0] == 0x30, der[1] == 0x82 else {
-                throw MutationError("not-applicable", "the leaf's length is not in the two-octet form")
+                throw MutationError(.notApplicable, "the leaf's length is not in the two-octet form")
             }
             der.replaceSubrange(1..<2, with: [0x83, 0x00])
             var elements = chainBase64(context)

@@ -126,7 +126,7 @@ extension JWSMutationCatalogue {
                     finding: "jws-binding-mismatch",
                     "a notification carrying a transaction and the renewal info of another subscription") { context in
             guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
-                throw MutationError("not-applicable", "the payload is not a transaction")
+                throw MutationError(.notApplicable, "the payload is not a transaction")
             }
             let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
             let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#

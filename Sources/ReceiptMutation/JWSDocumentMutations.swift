@@ -138,7 +138,7 @@ extension JWSMutationCatalogue {
                     "a payload naming one member 5 000 times: one finding counts them") { context in
             let members = (0..<5_000).map { #""rcptDuplicate":\#($0)"# }.joined(separator: ",")
             var payload = context.payload
-            guard payload.last == UInt8(ascii: "}") else { throw MutationError("not-applicable", "no JSON object") }
+            guard payload.last == UInt8(ascii: "}") else { throw MutationError(.notApplicable, "no JSON object") }
             payload.removeLast()
             payload += Array(",\(members)}".utf8)
             return try context.signed(payload: payload)

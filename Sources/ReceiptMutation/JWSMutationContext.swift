@@ -18,13 +18,13 @@ public struct JWSMutationContext: Sendable {
     /// The baseline of `input` (a compact JWS, a notification body or an API response: its first token).
     public static func baseline(of input: [UInt8], kit: MutationKit) throws(MutationError) -> JWSMutationContext {
         guard kit.authority.leaf.keyAlgorithm == .ec, kit.foreign.leaf.keyAlgorithm == .ec else {
-            throw MutationError("ca-not-jws", "a JWS is re-signed with an EC chain: make the CA with `rcpt ca init --shape jws`")
+            throw MutationError(.caNotJWS, "a JWS is re-signed with an EC chain: make the CA with `rcpt ca init --shape jws`")
         }
         let token: JWSToken
         switch JWSInput.read(input) {
-        case .failure(let error): throw MutationError("unreadable-input", error.message)
+        case .failure(let error): throw MutationError(.inputUnreadable, error.message)
         case .success(let read):
-            guard let first = read.tokens.first else { throw MutationError("unreadable-input", "no JWS in the input") }
+            guard let first = read.tokens.first else { throw MutationError(.inputUnreadable, "no JWS in the input") }
             token = first.token
         }
         let signer = JWSSigner(authority: kit.authority)
@@ -32,7 +32,7 @@ public struct JWSMutationContext: Sendable {
         do {
             payload = try resigningNested(token.payloadBytes, signer: signer, depth: 0)
         } catch {
-            throw MutationError("signing-failed", error.message)
+            throw MutationError(.signingFailed, error.message)
         }
         return JWSMutationContext(header: signer.header(), payload: payload, signer: signer,
                                   foreign: JWSSigner(authority: kit.foreign), authority: kit.authority)
@@ -102,7 +102,7 @@ public struct JWSMutationContext: Sendable {
     /// applicable to a payload without the claim.
     public static func duplicating(_ name: String, as value: String, in json: [UInt8]) throws(MutationError) -> [UInt8] {
         guard let document = try? JSONDocument.read(json), document.member(name, of: claimObject(document, name)) != nil
-        else { throw MutationError("not-applicable", "the payload has no \(name) to duplicate") }
+        else { throw MutationError(.notApplicable, "the payload has no \(name) to duplicate") }
         return appending(name, value, to: claimObject(document, name), in: document)
     }
 

@@ -30,7 +30,7 @@ public enum JWSMutationSuite {
             }
             let file = mutation.name + (bytes.first == UInt8(ascii: "{") ? ".json" : ".jws")
             guard manager.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
-                throw MutationError("write-failed", "cannot write \(directory)/\(file)")
+                throw MutationError(.writeFailed, "cannot write \(directory)/\(file)")
             }
             manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: "jws",
                                                     layer: mutation.layer, description: mutation.summary,

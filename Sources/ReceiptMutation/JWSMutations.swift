@@ -38,7 +38,7 @@ public struct JWSMutation: Sendable {
         } catch let error as MutationError {
             throw error
         } catch {
-            throw MutationError("mutation-failed", "\(name): \(error)")
+            throw MutationError(.mutationFailed, "\(name): \(error)")
         }
     }
 }
@@ -75,7 +75,7 @@ public enum JWSMutationCatalogue {
         JWSMutation("escaped-claim-text", layer: "payload", .accept, finding: nil,
                     "the bundleId written with \\u escapes: the same string to any JSON reader") { context in
             guard let value = JWSMutationContext.value(of: "bundleId", in: context.payload), value.count > 2 else {
-                throw MutationError("not-applicable", "the payload has no bundleId")
+                throw MutationError(.notApplicable, "the payload has no bundleId")
             }
             let escaped = "\"" + String(value.dropFirst().dropLast()).unicodeScalars.map {
                 $0 == "." ? "\\u002e" : String($0)
@@ -240,7 +240,7 @@ public enum JWSMutationCatalogue {
         JWSMutation("leaf-expired-at-signed-date", layer: "chain", .reject, finding: "chain-invalid",
                     "a marked leaf that expired a year before the token's signedDate") { context in
             guard let signed = JWSMutationContext.value(of: "signedDate", in: context.payload).flatMap(JWSToken.milliseconds)
-            else { throw MutationError("not-applicable", "the payload has no signedDate") }
+            else { throw MutationError(.notApplicable, "the payload has no signedDate") }
             let (key, leaf) = try issueLeaf(context, marker: true, notAfter: signed / 1000 - 365 * 86_400,
                                             notBefore: signed / 1000 - 2 * 365 * 86_400)
             let signer = JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
@@ -271,7 +271,7 @@ public enum JWSMutationCatalogue {
         JWSMutation("bundle-id-homoglyph", layer: "payload", .reject, finding: "bundle-id-mismatch",
                     "the bundleId with a Cyrillic е (U+0435) for e: looks the same, is another app") { context in
             guard let value = JWSMutationContext.value(of: "bundleId", in: context.payload), value.contains("e") else {
-                throw MutationError("not-applicable", "the payload's bundleId has no e")
+                throw MutationError(.notApplicable, "the payload's bundleId has no e")
             }
             var replaced = value
             if let index = replaced.firstIndex(of: "e") { replaced.replaceSubrange(index...index, with: "\u{0435}") }
@@ -339,7 +339,7 @@ public enum JWSMutationCatalogue {
                           notBefore: Int64? = nil) throws -> (PrivateKey, Certificate) {
         let authority = context.authority
         guard let intermediate = authority.intermediate, let intermediateKey = authority.intermediateKey else {
-            throw MutationError("not-applicable", "the CA has no intermediate")
+            throw MutationError(.notApplicable, "the CA has no intermediate")
         }
         let key = try PrivateKey.generateEC(curve: "P-256")
         let leaf = try Certificate.issue(

@@ -72,7 +72,7 @@ public struct Mutation: Sendable {
         } catch let error as MutationError {
             throw error
         } catch {
-            throw MutationError("mutation-failed", "\(name): \(error)")
+            throw MutationError(.mutationFailed, "\(name): \(error)")
         }
         return try workspace.build()
     }

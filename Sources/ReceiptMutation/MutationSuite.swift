@@ -39,7 +39,7 @@ public enum MutationSuite {
             }
             let file = mutation.name + ".receipt"
             guard manager.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
-                throw MutationError("write-failed", "cannot write \(directory)/\(file)")
+                throw MutationError(.writeFailed, "cannot write \(directory)/\(file)")
             }
             manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: mutation.group.rawValue,
                                                     layer: mutation.layer, description: mutation.summary,
@@ -56,10 +56,10 @@ public enum MutationSuite {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw MutationError("write-failed", "cannot create \(directory): \(error.localizedDescription)")
+            throw MutationError(.writeFailed, "cannot create \(directory): \(error.localizedDescription)")
         }
         if !force, FileManager.default.fileExists(atPath: directory + "/manifest.json") {
-            throw MutationError("suite-exists", "\(directory) already holds a suite; use --force to replace it")
+            throw MutationError(.suiteExists, "\(directory) already holds a suite; use --force to replace it")
         }
     }
 
@@ -69,6 +69,6 @@ public enum MutationSuite {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(manifest),
               FileManager.default.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
-        else { throw MutationError("write-failed", "cannot write \(directory)/manifest.json") }
+        else { throw MutationError(.writeFailed, "cannot write \(directory)/manifest.json") }
     }
 }

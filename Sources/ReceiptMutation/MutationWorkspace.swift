@@ -37,7 +37,7 @@ public struct MutationWorkspace: Sendable {
         let bytes: [UInt8]
         switch InputDecoder.decode(input) {
         case .success(let decoded): bytes = decoded.bytes
-        case .failure(let error): throw MutationError("input-unreadable", error.message)
+        case .failure(let error): throw MutationError(.inputUnreadable, error.message)
         }
         var blueprint = try ReceiptBlueprint.of(Receipt.read(bytes))
         try blueprint.computeHash(forDevice: kit.deviceID)
@@ -54,7 +54,7 @@ public struct MutationWorkspace: Sendable {
             for tweak in builderTweaks { tweak(&builder) }
             bytes = try signer.sign(builder, digest: blueprint.digest)
         } catch {
-            throw MutationError("signing-failed", error.message)
+            throw MutationError(.signingFailed, error.message)
         }
         var random = self.random
         do {
@@ -62,7 +62,7 @@ public struct MutationWorkspace: Sendable {
         } catch let error as MutationError {
             throw error
         } catch {
-            throw MutationError("mutation-failed", "\(error)")
+            throw MutationError(.mutationFailed, "\(error)")
         }
         return wrap(bytes)
     }

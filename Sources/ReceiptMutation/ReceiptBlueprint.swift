@@ -29,7 +29,7 @@ public struct ReceiptBlueprint: Sendable {
     public static func of(_ receipt: Receipt) throws(MutationError) -> ReceiptBlueprint {
         guard let payload = receipt.payload, payload.error == nil, receipt.error == nil else {
             let reason = receipt.error.map { $0.description } ?? "it has no payload"
-            throw MutationError("input-unreadable", "the input receipt cannot be read completely: \(reason)")
+            throw MutationError(.inputUnreadable, "the input receipt cannot be read completely: \(reason)")
         }
         var blueprint = ReceiptBlueprint(attributes: [])
         blueprint.attributes = payload.attributes.compactMap(\.spec)
@@ -73,7 +73,7 @@ public struct ReceiptBlueprint: Sendable {
             let hash = try Digest.hash([device[...], opaque[...], bundle[...]], algorithm: .sha1)
             set(.raw(5, hash))
         } catch {
-            throw MutationError("digest-failed", error.message)
+            throw MutationError(.digestFailed, error.message)
         }
     }
 

@@ -19,11 +19,11 @@ enum SpecValue {
         do {
             document = try JSONDocument.read(data)
         } catch {
-            throw MutationError("spec-invalid-json", "the spec is not valid JSON: \(error.message) at offset \(error.offset)")
+            throw MutationError(.specInvalidJSON, "the spec is not valid JSON: \(error.message) at offset \(error.offset)")
         }
         if let duplicate = document.duplicateKeys.first {
             let path = document.paths()[duplicate.duplicate]
-            throw MutationError("spec-duplicate-key",
+            throw MutationError(.specDuplicateKey,
                                 "the spec names \"\(duplicate.name)\" twice (\(path)): JSON readers disagree on which copy counts, so rcpt takes neither")
         }
         return try value(document, document.root)
@@ -38,7 +38,7 @@ enum SpecValue {
         case .string: return .string(document.string(node) ?? "")
         case .number:
             guard let integer = Int64(document.text(node)) else {
-                throw MutationError("spec-invalid-value",
+                throw MutationError(.specInvalidValue,
                                     "\(document.paths()[node]) is \(document.text(node).prefix(40)): spec numbers are 64-bit integers")
             }
             return .integer(integer)
@@ -65,7 +65,7 @@ public enum ReceiptSpec {
     public static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
         let root = try SpecValue.read(data)
         guard case .object(var object) = root else {
-            throw MutationError("spec-not-object", "the spec must be a JSON object (the receipt object of dump --format json)")
+            throw MutationError(.specNotObject, "the spec must be a JSON object (the receipt object of dump --format json)")
         }
         if case .object(let receipt)? = object["receipt"] { object = receipt }
         var blueprint = ReceiptBlueprint(attributes: try attributes(object, scope: .receipt, path: "receipt"))
@@ -82,11 +82,11 @@ public enum ReceiptSpec {
             if key.hasSuffix("_ms") { continue }
             if key == "in_app", scope == .receipt {
                 guard case .array(let records) = value else {
-                    throw MutationError("spec-invalid-value", "\(path).in_app must be an array of objects")
+                    throw MutationError(.specInvalidValue, "\(path).in_app must be an array of objects")
                 }
                 for (index, record) in records.enumerated() {
                     guard case .object(let fields) = record else {
-                        throw MutationError("spec-invalid-value", "\(path).in_app[\(index)] must be an object")
+                        throw MutationError(.specInvalidValue, "\(path).in_app[\(index)] must be an object")
                     }
                     specs.append(.record(try attributes(fields, scope: .inApp, path: "\(path).in_app[\(index)]")))
                 }
@@ -95,13 +95,13 @@ public enum ReceiptSpec {
             if key == "empty" {
                 // Date fields present with an empty value (the dump leaves them out of the named fields).
                 guard case .array(let names) = value else {
-                    throw MutationError("spec-invalid-value", "\(path).empty must be an array of field names")
+                    throw MutationError(.specInvalidValue, "\(path).empty must be an array of field names")
                 }
                 for name in names {
                     guard case .string(let field) = name,
                           let descriptor = FieldTable.descriptor(named: field, in: scope), descriptor.kind == .date
                     else {
-                        throw MutationError("spec-invalid-value", "\(path).empty holds something that is not a date field name")
+                        throw MutationError(.specInvalidValue, "\(path).empty holds something that is not a date field name")
                     }
                     specs.append(.ia5(descriptor.type, "",
                                       version: FieldTable.conventionalVersion(of: descriptor.type, in: scope)))
@@ -110,11 +110,11 @@ public enum ReceiptSpec {
             }
             if key == "unknown" {
                 guard case .object(let unknown) = value else {
-                    throw MutationError("spec-invalid-value", "\(path).unknown must map type numbers to values")
+                    throw MutationError(.specInvalidValue, "\(path).unknown must map type numbers to values")
                 }
                 for typeKey in unknown.keys.sorted() {
                     guard let type = Int64(typeKey), let unknownValue = unknown[typeKey] else {
-                        throw MutationError("spec-invalid-type", "\(path).unknown: '\(typeKey)' is not a type number")
+                        throw MutationError(.specInvalidType, "\(path).unknown: '\(typeKey)' is not a type number")
                     }
                     if let spec = try encode(unknownValue, type: type, kind: .unknown, scope: scope,
                                              path: "\(path).unknown.\(typeKey)") {
@@ -124,7 +124,7 @@ public enum ReceiptSpec {
                 continue
             }
             guard let descriptor = FieldTable.descriptor(named: key, in: scope), descriptor.kind != .inAppRecords else {
-                throw MutationError("spec-unknown-field",
+                throw MutationError(.specUnknownField,
                                     "\(path).\(key) is not a field rcpt knows; put other types under \"unknown\": {\"<type>\": value}")
             }
             if let spec = try encode(value, type: descriptor.type, kind: descriptor.kind, scope: scope,
@@ -148,12 +148,12 @@ public enum ReceiptSpec {
             if case .integer(let explicit)? = form["version"] { version = explicit }
             if case .string(let hex)? = form["raw"] {
                 guard let bytes = ASN1Primitives.bytes(fromHex: hex) else {
-                    throw MutationError("spec-invalid-hex", "\(path).raw is not hex")
+                    throw MutationError(.specInvalidHex, "\(path).raw is not hex")
                 }
                 return AttributeSpec(type: type, version: version, value: bytes)
             }
             guard case .string(let asn1)? = form["asn1"], let inner = form["value"] else {
-                throw MutationError("spec-invalid-value", "\(path) must be {\"raw\": hex} or {\"asn1\": type, \"value\": …}")
+                throw MutationError(.specInvalidValue, "\(path) must be {\"raw\": hex} or {\"asn1\": type, \"value\": …}")
             }
             return try typed(asn1, inner, type: type, version: version, path: path)
         case .string(let text):
@@ -161,12 +161,12 @@ public enum ReceiptSpec {
             case .ia5String, .date: return .ia5(type, text, version: defaultVersion)
             case .raw:
                 guard let bytes = ASN1Primitives.bytes(fromHex: text) else {
-                    throw MutationError("spec-invalid-hex", "\(path) is raw bytes and must be hex")
+                    throw MutationError(.specInvalidHex, "\(path) is raw bytes and must be hex")
                 }
                 return .raw(type, bytes, version: defaultVersion)
             case .integer, .flag:
                 guard let number = Int64(text) else {
-                    throw MutationError("spec-invalid-value", "\(path) must be an integer")
+                    throw MutationError(.specInvalidValue, "\(path) must be an integer")
                 }
                 return .integer(type, number, version: defaultVersion)
             case .utf8String, .unknown, .inAppRecords:
@@ -177,7 +177,7 @@ public enum ReceiptSpec {
         case .bool(let flag):
             return .integer(type, flag ? 1 : 0, version: defaultVersion)
         case .array:
-            throw MutationError("spec-invalid-value", "\(path) cannot be an array")
+            throw MutationError(.specInvalidValue, "\(path) cannot be an array")
         }
     }
 
@@ -191,7 +191,7 @@ public enum ReceiptSpec {
         case ("INTEGER", .integer(let number)): writer.appendInteger(number)
         case ("BOOLEAN", .bool(let flag)): writer.appendBoolean(flag)
         default:
-            throw MutationError("spec-invalid-value",
+            throw MutationError(.specInvalidValue,
                                 "\(path): asn1 \"\(asn1)\" with this value is not supported (UTF8String, IA5String, INTEGER, BOOLEAN)")
         }
         return AttributeSpec(type: type, version: version, value: writer.bytes)

@@ -14,7 +14,7 @@ enum SignatureMutations {
             workspace.afterSigning { bytes, _ in
                 guard let content = try SignedLayout.read(bytes).encapsulatedContent?.segments.first,
                       let start = Search.first(needle, in: bytes, within: content)
-                else { throw MutationError("bundle-id-not-found", "the bundle id is not in the signed content") }
+                else { throw MutationError(.bundleIdNotFound, "the bundle id is not in the signed content") }
                 bytes[start] ^= 0x20
             }
         },
@@ -23,7 +23,7 @@ enum SignatureMutations {
                  "one bit of the RSA signature is flipped") { workspace in
             workspace.afterSigning { bytes, random in
                 guard let signature = try SignedLayout.read(bytes).signers.first?.signature, !signature.isEmpty else {
-                    throw MutationError("no-signature", "the receipt has no signature")
+                    throw MutationError(.noSignature, "the receipt has no signature")
                 }
                 let index = signature.lowerBound + Int(random.next() % UInt64(signature.count))
                 bytes[index] ^= UInt8(1 << (random.next() % 8))

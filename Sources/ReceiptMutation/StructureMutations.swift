@@ -124,7 +124,7 @@ extension MutationWorkspace {
     /// (in DER order) plus that encoding.
     mutating func replaceEncoded(type: Int64, _ encode: (AttributeSpec) -> [UInt8]) throws(MutationError) {
         guard let index = blueprint.attributes.firstIndex(where: { $0.type == type }) else {
-            throw MutationError("attribute-missing", "the input has no attribute of type \(type)")
+            throw MutationError(.attributeMissing, "the input has no attribute of type \(type)")
         }
         var encodings = blueprint.attributes.map(\.encoded)
         encodings[index] = encode(blueprint.attributes[index])

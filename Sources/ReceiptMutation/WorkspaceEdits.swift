@@ -33,7 +33,7 @@ extension MutationWorkspace {
     ) {
         afterSigning { bytes, _ in
             guard let rewritten = ASN1Reencoder.rewrite(bytes, plan: plan) else {
-                throw MutationError("reencode-failed", "the signed container could not be re-encoded")
+                throw MutationError(.reencodeFailed, "the signed container could not be re-encoded")
             }
             bytes = rewritten
         }
@@ -42,7 +42,7 @@ extension MutationWorkspace {
     /// Re-encodes the payload (before signing) with `plan`.
     mutating func reencodePayload(_ plan: (ASN1Node, [ASN1Tag]) -> ASN1Reencoder.Plan) throws(MutationError) {
         guard let rewritten = ASN1Reencoder.rewrite(blueprint.payload, plan: plan) else {
-            throw MutationError("reencode-failed", "the payload could not be re-encoded")
+            throw MutationError(.reencodeFailed, "the payload could not be re-encoded")
         }
         blueprint.payloadOverride = rewritten
     }
@@ -54,7 +54,7 @@ enum SignedLayout {
     static func read(_ bytes: [UInt8]) throws(MutationError) -> SignedData {
         let result = SignedDataReader.read(bytes)
         if let error = result.error {
-            throw MutationError("container-unreadable", "the signed container cannot be read back: \(error)")
+            throw MutationError(.containerUnreadable, "the signed container cannot be read back: \(error)")
         }
         return result.signedData
     }

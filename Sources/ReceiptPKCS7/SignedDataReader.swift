@@ -58,7 +58,7 @@ public enum SignedDataReader {
             throws(PKCS7Error) -> ASN1Node
         {
             guard let node = try next(&cursor, context) else {
-                throw PKCS7Error("pkcs7-missing-element", at: parent.offset,
+                throw PKCS7Error(.pkcs7MissingElement, at: parent.offset,
                                  "\(context) is missing: the element at \(parent.offset) ends too early")
             }
             try expect(node, tag, context)
@@ -67,7 +67,7 @@ public enum SignedDataReader {
 
         func expect(_ node: ASN1Node, _ tag: ASN1Tag, _ context: String) throws(PKCS7Error) {
             guard node.tag == tag else {
-                throw PKCS7Error("pkcs7-unexpected-element", at: node.offset,
+                throw PKCS7Error(.pkcs7UnexpectedElement, at: node.offset,
                                  "expected \(tag.name) for \(context), found \(node.tag.name)")
             }
         }
@@ -91,7 +91,7 @@ public enum SignedDataReader {
         func oid(_ node: ASN1Node, _ context: String) throws(PKCS7Error) -> String {
             try expect(node, .objectIdentifier, context)
             guard let oid = ASN1Primitives.objectIdentifier(bytes, node.contentRange) else {
-                throw PKCS7Error("pkcs7-invalid-oid", at: node.offset, "\(context) is not a valid OBJECT IDENTIFIER")
+                throw PKCS7Error(.pkcs7InvalidOID, at: node.offset, "\(context) is not a valid OBJECT IDENTIFIER")
             }
             return oid
         }
@@ -113,16 +113,16 @@ public enum SignedDataReader {
 
         mutating func readContentInfo() throws(PKCS7Error) {
             guard !bytes.isEmpty else {
-                throw PKCS7Error("pkcs7-empty-input", at: 0, "the input is empty")
+                throw PKCS7Error(.pkcs7EmptyInput, at: 0, "the input is empty")
             }
             guard bytes[0] == 0x30 else {
                 let first = String(bytes[0], radix: 16)
-                throw PKCS7Error("pkcs7-not-content-info", at: 0,
+                throw PKCS7Error(.pkcs7NotContentInfo, at: 0,
                                  "not a receipt: a PKCS#7 receipt starts with a SEQUENCE (byte 0x30), this input with 0x\(first.count == 1 ? "0" + first : first)")
             }
             let contentInfo = try node(at: 0, limit: bytes.count, depth: 0, "the ContentInfo")
             guard contentInfo.tag == .sequence else {
-                throw PKCS7Error("pkcs7-not-content-info", at: 0,
+                throw PKCS7Error(.pkcs7NotContentInfo, at: 0,
                                  "a PKCS#7 receipt starts with a SEQUENCE; this input starts with \(contentInfo.tag.name)")
             }
             if contentInfo.end < bytes.count {
@@ -136,7 +136,7 @@ public enum SignedDataReader {
             let contentType = try oid(typeNode, "the ContentInfo contentType")
             signedData.contentType = contentType
             guard contentType == ObjectIdentifierNames.signedData else {
-                throw PKCS7Error("pkcs7-not-signed-data", at: typeNode.offset,
+                throw PKCS7Error(.pkcs7NotSignedData, at: typeNode.offset,
                                  "content type is \(ObjectIdentifierNames.name(for: contentType)), not pkcs7-signedData")
             }
             let explicit = try required(&cursor, .context(0, constructed: true), "the ContentInfo content",
@@ -196,7 +196,7 @@ public enum SignedDataReader {
                 element = try next(&cursor, "SignedData")
             }
             guard let signerSet = element else {
-                throw PKCS7Error("pkcs7-missing-element", at: signed.offset, "SignedData has no signerInfos")
+                throw PKCS7Error(.pkcs7MissingElement, at: signed.offset, "SignedData has no signerInfos")
             }
             try expect(signerSet, .set, "the SignedData signerInfos")
             var signerCursor = reader.children(of: signerSet)
@@ -222,10 +222,10 @@ public enum SignedDataReader {
             try expect(explicit, .context(0, constructed: true), "the eContent")
             var inner = reader.children(of: explicit)
             guard let octets = try next(&inner, "the eContent OCTET STRING") else {
-                throw PKCS7Error("pkcs7-missing-element", at: explicit.offset, "eContent [0] is empty")
+                throw PKCS7Error(.pkcs7MissingElement, at: explicit.offset, "eContent [0] is empty")
             }
             guard octets.tag.tagClass == .universal, octets.tag.number == 4 else {
-                throw PKCS7Error("pkcs7-unexpected-element", at: octets.offset,
+                throw PKCS7Error(.pkcs7UnexpectedElement, at: octets.offset,
                                  "expected OCTET STRING for the eContent, found \(octets.tag.name)")
             }
             content.octetString = octets
@@ -253,7 +253,7 @@ public enum SignedDataReader {
             var cursor = reader.children(of: node)
             let versionNode = try required(&cursor, .integer, "the SignerInfo version", in: node)
             guard let sidNode = try next(&cursor, "the SignerInfo sid") else {
-                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signer identifier")
+                throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no signer identifier")
             }
             let identifier: SignerIdentifier
             if sidNode.tag == .sequence {
@@ -264,15 +264,15 @@ public enum SignedDataReader {
             } else if sidNode.tag == .context(0, constructed: false) {
                 identifier = .subjectKeyIdentifier(sidNode.contentRange)
             } else {
-                throw PKCS7Error("pkcs7-unexpected-element", at: sidNode.offset,
+                throw PKCS7Error(.pkcs7UnexpectedElement, at: sidNode.offset,
                                  "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name)")
             }
             guard let digestNode = try next(&cursor, "the SignerInfo digestAlgorithm") else {
-                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no digestAlgorithm")
+                throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no digestAlgorithm")
             }
             let digest = try algorithm(digestNode, "the SignerInfo digestAlgorithm")
             guard var element = try next(&cursor, "SignerInfo") else {
-                throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signatureAlgorithm")
+                throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no signatureAlgorithm")
             }
             var signedAttributes: SignedAttributes?
             if element.tag == .context(0, constructed: true) {
@@ -281,7 +281,7 @@ public enum SignedDataReader {
                 signedAttributes = SignedAttributes(encoding: element.encodingRange, content: element.contentRange,
                                                     attributes: read, isDER: isDER)
                 guard let following = try next(&cursor, "SignerInfo") else {
-                    throw PKCS7Error("pkcs7-missing-element", at: node.offset, "SignerInfo has no signatureAlgorithm")
+                    throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no signatureAlgorithm")
                 }
                 element = following
             }

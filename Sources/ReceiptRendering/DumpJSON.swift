@@ -77,15 +77,19 @@ public enum DumpJSON {
 
     /// Where and why reading stopped, as an object, or null.
     static func writeReadErrorValue(_ error: ReceiptReadError?, to json: inout JSONWriter) {
-        guard let error else {
-            json.null()
-            return
-        }
+        guard let error else { return json.null() }
+        writeErrorObject(layer: error.layer.rawValue, code: error.code, offset: error.offset, message: error.message,
+                         to: &json)
+    }
+
+    /// The one shape of an `error` object, for every document kind: layer, code, offset (null when the reason is not
+    /// about a place in the input) and message.
+    static func writeErrorObject(layer: String, code: String, offset: Int?, message: String, to json: inout JSONWriter) {
         json.object { json in
-            json.member("layer", error.layer.rawValue)
-            json.member("code", error.code)
-            json.member("offset", error.offset)
-            json.member("message", error.message)
+            json.member("layer", layer)
+            json.member("code", code)
+            json.member("offset", offset)
+            json.member("message", message)
         }
     }
 

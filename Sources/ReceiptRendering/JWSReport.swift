@@ -60,10 +60,8 @@ public enum JWSReport {
     static func writeError(_ error: JWSReadError?, to json: inout JSONWriter) {
         json.key("error")
         guard let error else { return json.null() }
-        json.object { json in
-            json.member("code", error.code)
-            json.member("message", error.message)
-        }
+        DumpJSON.writeErrorObject(layer: error.kind.layer.rawValue, code: error.code, offset: error.offset,
+                                  message: error.message, to: &json)
     }
 
     static func writeFindings(_ findings: [Finding], to json: inout JSONWriter) {

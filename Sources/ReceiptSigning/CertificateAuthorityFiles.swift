@@ -29,11 +29,11 @@ public enum CertificateAuthorityFiles {
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CryptoError(code: "ca-write-failed", message: "cannot create \(directory): \(error.localizedDescription)")
+            throw CryptoError(.caWriteFailed, message: "cannot create \(directory): \(error.localizedDescription)")
         }
         if !force {
             for (name, _) in files where manager.fileExists(atPath: directory + "/" + name) {
-                throw CryptoError(code: "ca-exists",
+                throw CryptoError(.caExists,
                                   message: "\(directory)/\(name) exists; use --force to replace the CA in \(directory)")
             }
         }
@@ -42,7 +42,7 @@ public enum CertificateAuthorityFiles {
             let permissions = name.hasSuffix(".key") ? 0o600 : 0o644
             guard manager.createFile(atPath: path, contents: Data(contents.utf8),
                                      attributes: [.posixPermissions: permissions]) else {
-                throw CryptoError(code: "ca-write-failed", message: "cannot write \(path)")
+                throw CryptoError(.caWriteFailed, message: "cannot write \(path)")
             }
         }
     }
@@ -54,16 +54,16 @@ public enum CertificateAuthorityFiles {
         }
         func certificate(_ name: String) throws(CryptoError) -> Certificate {
             guard let bytes = read(name) else {
-                throw CryptoError(code: "ca-unreadable", message: "cannot read \(directory)/\(name)")
+                throw CryptoError(.caUnreadable, message: "cannot read \(directory)/\(name)")
             }
             guard let first = try Certificate.load(fileContents: bytes).first else {
-                throw CryptoError(code: "ca-unreadable", message: "\(directory)/\(name) holds no certificate")
+                throw CryptoError(.caUnreadable, message: "\(directory)/\(name) holds no certificate")
             }
             return first
         }
         func key(_ name: String) throws(CryptoError) -> PrivateKey {
             guard let bytes = read(name) else {
-                throw CryptoError(code: "ca-unreadable", message: "cannot read \(directory)/\(name)")
+                throw CryptoError(.caUnreadable, message: "cannot read \(directory)/\(name)")
             }
             return try PrivateKey(pemEncoded: bytes)
         }

@@ -37,7 +37,7 @@ public struct JWSSigner: Sendable {
     public func signRaw(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
         let der = try Signer.sign([message[...]], digest: .sha256, key: key)
         guard let raw = ECDSASignature.raw(fromDER: der) else {
-            throw CryptoError(code: "signing-failed", message: "the key did not give an ECDSA P-256 signature")
+            throw CryptoError(.signingFailed, message: "the key did not give an ECDSA P-256 signature")
         }
         return raw
     }

@@ -31,7 +31,7 @@ public struct ReceiptSigner: Sendable {
     public func builder(for payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
                         signedAttributes: Bool = false) throws(CryptoError) -> SignedDataBuilder {
         guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: signingCertificate.derEncoded) else {
-            throw CryptoError(code: "signer-identity", message: "cannot read the signing certificate's issuer and serial")
+            throw CryptoError(.signerIdentity, message: "cannot read the signing certificate's issuer and serial")
         }
         return SignedDataBuilder(content: payload, certificates: embeddedCertificates.map(\.derEncoded),
                                  signerIssuer: identity.issuer, signerSerial: identity.serial,

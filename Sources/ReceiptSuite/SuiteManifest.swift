@@ -86,12 +86,12 @@ extension Manifest {
     /// The manifest in `directory`.
     public static func read(in directory: String) throws(SuiteError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
-            throw SuiteError("manifest-missing", "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
+            throw SuiteError(.manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
         }
         do {
             return try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw SuiteError("manifest-invalid", "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
+            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
         }
     }
 }

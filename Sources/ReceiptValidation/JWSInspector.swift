@@ -375,7 +375,7 @@ public enum JWSInspector {
             guard header.nodes[node].kind == .string else {
                 findings.append(Finding(.jwsX5cEncoding, at: offset, "x5c[\(index)] is not a string",
                                         fields: [FindingField("index", String(index))]))
-                certificates.append(.failure(CryptoError(code: "x5c-not-base64", message: "not a string")))
+                certificates.append(.failure(CryptoError(.x5cNotBase64, message: "not a string")))
                 continue
             }
             let text = Array(texts[index].utf8)
@@ -383,7 +383,7 @@ public enum JWSInspector {
             guard case .success(let result) = decoded, !result.bytes.isEmpty else {
                 findings.append(Finding(.jwsX5cEncoding, at: offset, "x5c[\(index)] is not base64",
                                         fields: [FindingField("index", String(index))]))
-                certificates.append(.failure(CryptoError(code: "x5c-not-base64", message: "not a base64 string")))
+                certificates.append(.failure(CryptoError(.x5cNotBase64, message: "not a base64 string")))
                 continue
             }
             var problems: [String] = []

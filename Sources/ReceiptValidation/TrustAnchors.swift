@@ -18,7 +18,7 @@ public struct TrustAnchors: Sendable {
     /// The bundled Apple Root CA certificate.
     static func bundledAppleRoot() throws(CryptoError) -> Certificate {
         guard let der = Data(base64Encoded: AppleRootCertificate.base64DER) else {
-            throw CryptoError(code: "anchor-missing", message: "the bundled Apple Root CA could not be decoded")
+            throw CryptoError(.anchorMissing, message: "the bundled Apple Root CA could not be decoded")
         }
         return try Certificate(derEncoded: [UInt8](der))
     }
@@ -26,7 +26,7 @@ public struct TrustAnchors: Sendable {
     /// The bundled Apple Root CA - G3, the default anchor for Apple's JWS (and only for them).
     public static func appleRootG3() throws(CryptoError) -> TrustAnchors {
         guard let der = Data(base64Encoded: AppleRootG3Certificate.base64DER) else {
-            throw CryptoError(code: "anchor-missing", message: "the bundled Apple Root CA - G3 could not be decoded")
+            throw CryptoError(.anchorMissing, message: "the bundled Apple Root CA - G3 could not be decoded")
         }
         return TrustAnchors([try Certificate(derEncoded: [UInt8](der))])
     }
@@ -44,12 +44,12 @@ public struct TrustAnchors: Sendable {
         var certificates: [Certificate] = []
         for path in files {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CryptoError(code: "anchor-unreadable", message: "cannot read the root certificate file \(path)")
+                throw CryptoError(.anchorUnreadable, message: "cannot read the root certificate file \(path)")
             }
             do {
                 certificates += try Certificate.load(fileContents: [UInt8](data))
             } catch {
-                throw CryptoError(code: error.code, message: "\(path): \(error.message)")
+                throw CryptoError(error.kind, message: "\(path): \(error.message)")
             }
         }
         return TrustAnchors(certificates)

@@ -97,7 +97,7 @@ struct Mutate: ParsableCommand {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
                     let bytes = try chosen.apply(to: input, kit: kit, seed: seed)
                     guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                        throw MutationError("write-failed", "cannot write \(output)")
+                        throw MutationError(.writeFailed, "cannot write \(output)")
                     }
                     Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
                 } else if let outDirectory {
@@ -121,11 +121,11 @@ struct Mutate: ParsableCommand {
         do throws(MutationError) {
             if let name = mutation, let output {
                 guard let chosen = JWSMutationCatalogue.named(name) else {
-                    throw MutationError("not-a-jws-mutation", "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
+                    throw MutationError(.notAJWSMutation, "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
                 }
                 let bytes = try chosen.apply(to: input, kit: kit)
                 guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                    throw MutationError("write-failed", "cannot write \(output)")
+                    throw MutationError(.writeFailed, "cannot write \(output)")
                 }
                 Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
             } else if let outDirectory {

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptTestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct AcceptCase: Sendable, CustomTestStringConvertible {
 struct RejectCase: Sendable, CustomTestStringConvertible {
     var name: String
     var hex: String
-    var code: ASN1Error.Code
+    var code: ErrorCode
     var offset: Int
     var testDescription: String { name }
 }
@@ -59,29 +60,29 @@ struct ASN1ReaderTests {
     }
 
     static let rejected: [RejectCase] = [
-        RejectCase(name: "empty input", hex: "", code: .truncatedHeader, offset: 0),
-        RejectCase(name: "tag without length", hex: "30", code: .truncatedHeader, offset: 0),
-        RejectCase(name: "length longer than input", hex: "3005 0500", code: .lengthExceedsInput, offset: 0),
-        RejectCase(name: "length field of 2^62", hex: "3088 4000000000000000 00", code: .lengthExceedsInput,
+        RejectCase(name: "empty input", hex: "", code: .asn1TruncatedHeader, offset: 0),
+        RejectCase(name: "tag without length", hex: "30", code: .asn1TruncatedHeader, offset: 0),
+        RejectCase(name: "length longer than input", hex: "3005 0500", code: .asn1LengthExceedsInput, offset: 0),
+        RejectCase(name: "length field of 2^62", hex: "3088 4000000000000000 00", code: .asn1LengthExceedsInput,
                    offset: 0),
         RejectCase(name: "1 GB claimed in 20 bytes", hex: "0484 40000000" + String(repeating: "00", count: 14),
-                   code: .lengthExceedsInput, offset: 0),
-        RejectCase(name: "length does not fit 63 bits", hex: "3089 010000000000000000", code: .lengthTooLarge,
+                   code: .asn1LengthExceedsInput, offset: 0),
+        RejectCase(name: "length does not fit 63 bits", hex: "3089 010000000000000000", code: .asn1LengthTooLarge,
                    offset: 0),
-        RejectCase(name: "truncated long-form length", hex: "3084 0000", code: .truncatedHeader, offset: 0),
-        RejectCase(name: "reserved length octet", hex: "30ff", code: .reservedLengthOctet, offset: 0),
-        RejectCase(name: "indefinite length on a primitive", hex: "0480 0000", code: .indefiniteLengthOnPrimitive,
+        RejectCase(name: "truncated long-form length", hex: "3084 0000", code: .asn1TruncatedHeader, offset: 0),
+        RejectCase(name: "reserved length octet", hex: "30ff", code: .asn1ReservedLengthOctet, offset: 0),
+        RejectCase(name: "indefinite length on a primitive", hex: "0480 0000", code: .asn1IndefinitePrimitive,
                    offset: 0),
-        RejectCase(name: "missing end-of-contents", hex: "3080 0500", code: .unterminatedIndefiniteLength,
+        RejectCase(name: "missing end-of-contents", hex: "3080 0500", code: .asn1MissingEndOfContents,
                    offset: 0),
-        RejectCase(name: "end-of-contents with content", hex: "3080 0001 00", code: .invalidEndOfContents,
+        RejectCase(name: "end-of-contents with content", hex: "3080 0001 00", code: .asn1InvalidEndOfContents,
                    offset: 2),
-        RejectCase(name: "end-of-contents where an element belongs", hex: "0000", code: .unexpectedEndOfContents,
+        RejectCase(name: "end-of-contents where an element belongs", hex: "0000", code: .asn1UnexpectedEndOfContents,
                    offset: 0),
-        RejectCase(name: "tag number beyond 64 bits", hex: "1fffffffffffffffffffff7f 00", code: .tagNumberTooLarge,
+        RejectCase(name: "tag number beyond 64 bits", hex: "1fffffffffffffffffffff7f 00", code: .asn1TagNumberTooLarge,
                    offset: 0),
-        RejectCase(name: "truncated high tag", hex: "1f81", code: .truncatedHeader, offset: 0),
-        RejectCase(name: "inner length past outer end", hex: "3003 0405 00", code: .lengthExceedsInput, offset: 2),
+        RejectCase(name: "truncated high tag", hex: "1f81", code: .asn1TruncatedHeader, offset: 0),
+        RejectCase(name: "inner length past outer end", hex: "3003 0405 00", code: .asn1LengthExceedsInput, offset: 2),
     ]
 
     @Test("rejects", arguments: rejected)
@@ -91,7 +92,7 @@ struct ASN1ReaderTests {
             _ = try ASN1Tree.read(bytes)
         } throws: { error in
             guard let error = error as? ASN1Error else { return false }
-            return error.code == testCase.code && error.offset == testCase.offset
+            return error.kind == testCase.code && error.offset == testCase.offset
         }
     }
 
@@ -109,7 +110,7 @@ struct ASN1ReaderTests {
             + Array(repeating: 0, count: depth * 2)
         #expect {
             _ = try ASN1Tree.read(bytes)
-        } throws: { ($0 as? ASN1Error)?.code == .depthLimitExceeded }
+        } throws: { ($0 as? ASN1Error)?.kind == .asn1DepthLimit }
     }
 
     @Test func rejectsDeepDefiniteNesting() {
@@ -120,7 +121,7 @@ struct ASN1ReaderTests {
         }
         #expect {
             _ = try ASN1Tree.read(bytes, limits: ASN1Limits(maximumDepth: 64))
-        } throws: { ($0 as? ASN1Error)?.code == .depthLimitExceeded }
+        } throws: { ($0 as? ASN1Error)?.kind == .asn1DepthLimit }
         #expect((try? ASN1Tree.read(bytes, limits: ASN1Limits(maximumDepth: 128))) != nil)
     }
 
@@ -128,7 +129,7 @@ struct ASN1ReaderTests {
         let bytes: [UInt8] = [0x30, 0x28] + Array(repeating: [UInt8]([0x05, 0x00]), count: 20).flatMap { $0 }
         #expect {
             _ = try ASN1Tree.read(bytes, limits: ASN1Limits(maximumNodes: 10))
-        } throws: { ($0 as? ASN1Error)?.code == .nodeLimitExceeded }
+        } throws: { ($0 as? ASN1Error)?.kind == .asn1NodeLimit }
         #expect((try? ASN1Tree.read(bytes, limits: ASN1Limits(maximumNodes: 21)))?.nodes.count == 21)
     }
 
@@ -151,13 +152,13 @@ struct ASN1ReaderTests {
         let foreign = Fixtures.hex("2403 0c01 41")
         var reader = ASN1Reader(foreign)
         let node = try reader.readNode(at: 0, limit: foreign.count, depth: 0)
-        #expect { _ = try reader.stringSegments(of: node) } throws: { ($0 as? ASN1Error)?.code == .invalidStringSegment }
+        #expect { _ = try reader.stringSegments(of: node) } throws: { ($0 as? ASN1Error)?.kind == .asn1InvalidStringSegment }
 
         let many: [UInt8] = [0x24, 0x0C] + Array(repeating: [UInt8]([0x04, 0x01, 0x00]), count: 4).flatMap { $0 }
         var limited = ASN1Reader(many, limits: ASN1Limits(maximumSegments: 3))
         let chunked = try limited.readNode(at: 0, limit: many.count, depth: 0)
         #expect { _ = try limited.stringSegments(of: chunked) } throws: {
-            ($0 as? ASN1Error)?.code == .segmentLimitExceeded
+            ($0 as? ASN1Error)?.kind == .asn1SegmentLimit
         }
     }
 
@@ -165,7 +166,7 @@ struct ASN1ReaderTests {
         let bytes = Fixtures.hex("0500 00")
         var reader = ASN1Reader(bytes)
         #expect { _ = try reader.readSingle(in: 0..<3, depth: 0) } throws: {
-            ($0 as? ASN1Error)?.code == .trailingBytes && ($0 as? ASN1Error)?.offset == 2
+            ($0 as? ASN1Error)?.kind == .asn1TrailingBytes && ($0 as? ASN1Error)?.offset == 2
         }
     }
 }

@@ -98,8 +98,8 @@ import Testing
     }
 
     @Test func describesErrorWithCodeMessageAndOpenSSLErrors() {
-        let error = CryptoError(code: "key-decode-failed", message: "bad key", openSSLErrors: ["e1", "e2"])
+        let error = CryptoError(.keyDecodeFailed, message: "bad key", openSSLErrors: ["e1", "e2"])
         #expect(error.description == "key-decode-failed: bad key [e1; e2]")
-        #expect(CryptoError(code: "x", message: "y").description == "x: y")
+        #expect(CryptoError(.digestFailed, message: "y").description == "digest-failed: y")
     }
 }

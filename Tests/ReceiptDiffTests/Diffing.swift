@@ -48,7 +48,7 @@ enum Diffing {
         let signedData = receipt.signedData
         guard let content = signedData.encapsulatedContent, let signer = signedData.signers.first,
               case .issuerAndSerialNumber(let issuer, let serial) = signer.identifier
-        else { throw CryptoError(code: "fixture", message: "the Xcode receipt does not read as expected") }
+        else { throw CryptoError(.keyGenerationFailed, message: "the Xcode receipt does not read as expected") }
         let payload = content.segments.flatMap { Array(bytes[$0]) }
         let builder = SignedDataBuilder(content: payload,
                                         certificates: signedData.certificates.map { Array(bytes[$0.encoding]) },

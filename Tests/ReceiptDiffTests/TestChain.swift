@@ -67,7 +67,7 @@ struct TestChain: Sendable {
         throws(CryptoError) -> [UInt8]
     {
         guard let identity = SignedDataBuilder.signerIdentity(ofCertificate: leaf.derEncoded) else {
-            throw CryptoError(code: "signer-identity", message: "cannot read the leaf's issuer and serial")
+            throw CryptoError(.keyGenerationFailed, message: "cannot read the leaf's issuer and serial")
         }
         let builder = SignedDataBuilder(content: payload, certificates: (order ?? embedded).map(\.derEncoded),
                                         signerIssuer: identity.issuer, signerSerial: identity.serial,

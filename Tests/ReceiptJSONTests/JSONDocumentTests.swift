@@ -1,5 +1,6 @@
 import ReceiptModel
 import Testing
+import ReceiptDiagnostics
 @testable import ReceiptJSON
 
 @Suite("JSON reader")
@@ -42,36 +43,36 @@ struct JSONDocumentTests {
     }
 
     @Test(arguments: [
-        ("", JSONError.Code.empty, 0),
-        ("   ", .empty, 3),
-        ("{", .truncated, 1),
-        ("{\"a\" 1}", .unexpectedByte, 5),
-        ("{\"a\":1,}", .unexpectedByte, 7),
-        ("[1,]", .unexpectedByte, 3),
-        ("[1 2]", .unexpectedByte, 3),
-        ("{1:2}", .unexpectedByte, 1),
-        ("01", .invalidNumber, 0),
-        ("-", .invalidNumber, 0),
-        ("1.", .invalidNumber, 2),
-        ("1e+", .invalidNumber, 3),
-        ("\"a\\qb\"", .invalidString, 2),
-        ("\"a\u{01}\"", .invalidString, 2),
-        ("\"\\u12g4\"", .invalidString, 1),
-        ("\"abc", .truncated, 0),
-        ("tru", .truncated, 0),
-        ("trve", .unexpectedByte, 2),
-        ("nul", .truncated, 0),
-        ("{} {}", .trailingBytes, 3),
-        ("[1]]", .trailingBytes, 3),
-        ("'a'", .unexpectedByte, 0),
-        ("\u{FEFF}{}", .unexpectedByte, 0),
+        ("", ErrorCode.jsonEmpty, 0),
+        ("   ", .jsonEmpty, 3),
+        ("{", .jsonTruncated, 1),
+        ("{\"a\" 1}", .jsonUnexpectedByte, 5),
+        ("{\"a\":1,}", .jsonUnexpectedByte, 7),
+        ("[1,]", .jsonUnexpectedByte, 3),
+        ("[1 2]", .jsonUnexpectedByte, 3),
+        ("{1:2}", .jsonUnexpectedByte, 1),
+        ("01", .jsonInvalidNumber, 0),
+        ("-", .jsonInvalidNumber, 0),
+        ("1.", .jsonInvalidNumber, 2),
+        ("1e+", .jsonInvalidNumber, 3),
+        ("\"a\\qb\"", .jsonInvalidString, 2),
+        ("\"a\u{01}\"", .jsonInvalidString, 2),
+        ("\"\\u12g4\"", .jsonInvalidString, 1),
+        ("\"abc", .jsonTruncated, 0),
+        ("tru", .jsonTruncated, 0),
+        ("trve", .jsonUnexpectedByte, 2),
+        ("nul", .jsonTruncated, 0),
+        ("{} {}", .jsonTrailingBytes, 3),
+        ("[1]]", .jsonTrailingBytes, 3),
+        ("'a'", .jsonUnexpectedByte, 0),
+        ("\u{FEFF}{}", .jsonUnexpectedByte, 0),
     ])
-    func rejectsMalformedTextWithAnOffset(text: String, code: JSONError.Code, offset: Int) {
+    func rejectsMalformedTextWithAnOffset(text: String, code: ErrorCode, offset: Int) {
         #expect {
             try Self.read(text)
         } throws: { error in
             guard let error = error as? JSONError else { return false }
-            return error.code == code && error.offset == offset && !error.message.isEmpty
+            return error.kind == code && error.offset == offset && !error.message.isEmpty
         }
     }
 
@@ -93,16 +94,16 @@ struct JSONDocumentTests {
         let deep = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
         #expect {
             try JSONDocument.read(deep)
-        } throws: { ($0 as? JSONError)?.code == .depthLimitExceeded && ($0 as? JSONError)?.offset == 128 }
+        } throws: { ($0 as? JSONError)?.kind == .jsonDepthLimit && ($0 as? JSONError)?.offset == 128 }
     }
 
     @Test func limitsNodesAndSize() {
         let many = Array(("[" + String(repeating: "0,", count: 100) + "0]").utf8)
         #expect { try JSONDocument.read(many, limits: JSONLimits(maximumNodes: 50)) } throws: {
-            ($0 as? JSONError)?.code == .nodeLimitExceeded
+            ($0 as? JSONError)?.kind == .jsonNodeLimit
         }
         #expect { try JSONDocument.read(many, limits: JSONLimits(maximumSize: 10)) } throws: {
-            ($0 as? JSONError)?.code == .tooLarge
+            ($0 as? JSONError)?.kind == .jsonTooLarge
         }
     }
 

@@ -16,7 +16,7 @@ enum JWSFixtures {
     static let signedDate: Int64 = 1_717_243_200_000
 
     static func signer(_ authority: TestCertificateAuthority? = authority) throws -> JWSSigner {
-        guard let authority else { throw CryptoError(code: "test-ca", message: "no JWS test CA") }
+        guard let authority else { throw CryptoError(.keyGenerationFailed, message: "no JWS test CA") }
         return JWSSigner(authority: authority)
     }
 

@@ -18,7 +18,7 @@ public enum Inspect {
     public static func testCA(_ bytes: [UInt8], time: EvaluationTime = .creation,
                               expectations: ReceiptExpectations = ReceiptExpectations()) throws -> Inspection {
         guard let root = TestReceipts.authority?.root else {
-            throw CryptoError(code: "test-ca", message: "no test CA")
+            throw CryptoError(.caUnreadable, message: "no test CA")
         }
         return Inspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([root]), time: time,
                                                                    expectations: expectations))

@@ -21,7 +21,7 @@ public enum TestReceipts {
     public static func signed(_ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,
                               layout: ContainerLayout = .der, signedAttributes: Bool = false,
                               by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
-        guard let authority else { throw CryptoError(code: "test-ca", message: "test CA generation failed") }
+        guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }
         return try ReceiptSigner(authority: authority).sign(synthetic.payload(), digest: digest, layout: layout,
                                                             signedAttributes: signedAttributes)
     }
@@ -30,7 +30,7 @@ public enum TestReceipts {
     public static func signed(payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
                               signedAttributes: Bool = false,
                               by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
-        guard let authority else { throw CryptoError(code: "test-ca", message: "test CA generation failed") }
+        guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }
         return try ReceiptSigner(authority: authority).sign(payload, digest: digest, layout: layout,
                                                             signedAttributes: signedAttributes)
     }
