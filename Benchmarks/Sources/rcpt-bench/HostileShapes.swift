@@ -86,7 +86,7 @@ enum HostileShapes {
             certificate: signer.signingCertificate.derEncoded, digestOID: DigestAlgorithm.sha256.oid,
             signature: [UInt8](repeating: 0x5A, count: 256))
         else {
-            throw CryptoError(code: "signer-identity", message: "cannot read the signing certificate")
+            throw CryptoError(.signerIdentity, message: "cannot read the signing certificate")
         }
         return signerInfo
     }
