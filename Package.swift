@@ -18,7 +18,10 @@ let package = Package(
         .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
-        .library(name: "ReceiptForging", targets: ["ReceiptSigning", "ReceiptMutation"]),
+        // Making receipts rather than reading them: builders, the synthetic receipt, signing, mutation, and the
+        // OpenSSL CMS oracle the differential harness compares the reader with.
+        .library(name: "ReceiptForging",
+                 targets: ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle"]),
         // Fuzzing a user's own validator against rcpt's verdict: the campaign engine and the in-process pieces.
         .library(name: "ReceiptFuzzing", targets: ["ReceiptFuzzing"]),
     ],
@@ -40,7 +43,13 @@ let package = Package(
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
         .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
-        .target(name: "ReceiptSigning", dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptCrypto", "ReceiptJWS"]),
+        // The payload and container builders and the synthetic receipt: writing, kept out of the reading products.
+        .target(name: "ReceiptBuilding",
+                dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
+        // OpenSSL's own CMS reading, as a second opinion for the differential harness and tests.
+        .target(name: "ReceiptOracle", dependencies: ["ReceiptCrypto", "COpenSSL"]),
+        .target(name: "ReceiptSigning",
+                dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptBuilding", "ReceiptCrypto", "ReceiptJWS"]),
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
@@ -59,7 +68,7 @@ let package = Package(
         .target(
             name: "ReceiptMutation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS"]
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS"]
         ),
         .target(
             name: "ReceiptDiff",
@@ -70,13 +79,13 @@ let package = Package(
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         .target(
             name: "ReceiptFuzzing",
-            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptSigning",
+            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning",
                            "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput"]
         ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
-                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning",
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
                 "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing", "ReceiptInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -85,20 +94,20 @@ let package = Package(
         .target(
             name: "ReceiptTestSupport",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning", "ReceiptValidation"],
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation"],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
-        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
+        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
         .testTarget(
             name: "ReceiptModelTests",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
+            dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
         ),
-        .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto"]),
-        .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptJSON", "ReceiptModel"]),
+        .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptOracle"]),
+        .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptBuilding", "ReceiptJSON", "ReceiptModel"]),
         .testTarget(
             name: "ReceiptFuzzingTests",
-            dependencies: ["ReceiptModel", "ReceiptValidation", "ReceiptSigning", "ReceiptConformance", "ReceiptFuzzing",
+            dependencies: ["ReceiptModel", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning", "ReceiptConformance", "ReceiptFuzzing",
                            "ReceiptMutation", "ReceiptTestSupport"]
         ),
         .testTarget(
@@ -109,11 +118,11 @@ let package = Package(
         .testTarget(
             name: "ReceiptJWSTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]
         ),
         .testTarget(
             name: "ReceiptVerifyReceiptTests",
-            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",
+            dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",
                            "ReceiptVerifyReceipt", "ReceiptTestSupport"],
             exclude: ["Pairs"]
         ),
@@ -121,7 +130,7 @@ let package = Package(
             name: "ReceiptValidationTests",
             dependencies: [
                 "ReceiptDiagnostics",
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptTestSupport",
             ]
         ),
@@ -129,7 +138,7 @@ let package = Package(
             name: "ReceiptMutationTests",
             dependencies: [
                 "ReceiptDiagnostics",
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation",
                 "ReceiptMutation", "ReceiptRendering", "ReceiptSuite", "ReceiptConformance", "ReceiptTestSupport",
                 "ReceiptJWS",
             ]
@@ -139,7 +148,7 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
-                "ReceiptSigning", "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
+                "ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
             ]
         ),
         .testTarget(

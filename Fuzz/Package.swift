@@ -23,7 +23,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("pkcs7", [parsing]),
     ("dump", [parsing, inspection, rcpt("ReceiptOutput")]),
     ("dates", [parsing]),
-    ("differential", ["FuzzModelSupport", parsing, inspection, swiftASN1]),
+    ("differential", ["FuzzModelSupport", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
     ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", [parsing]),
     ("jws-verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),

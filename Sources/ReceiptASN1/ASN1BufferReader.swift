@@ -34,11 +34,11 @@ public struct ASN1ReadState: Sendable {
 ///
 /// Use it inside `withUnsafeBufferPointer` (see `ASN1Reader.withBufferReader`); it must not outlive the buffer.
 public struct ASN1BufferReader {
-    public let buffer: UnsafeBufferPointer<UInt8>
+    @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
     public var state: ASN1ReadState
 
     @inlinable
-    public init(_ buffer: UnsafeBufferPointer<UInt8>, state: ASN1ReadState) {
+    package init(_ buffer: UnsafeBufferPointer<UInt8>, state: ASN1ReadState) {
         self.buffer = buffer
         self.state = state
     }
@@ -129,7 +129,7 @@ public struct ASN1BufferReader {
     /// quick header and the payload's canonical attribute shape) read lengths with it; the caller checks the
     /// length against its own limit.
     @inlinable @inline(__always)
-    public static func shortLength(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int, limit: Int)
+    package static func shortLength(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int, limit: Int)
         -> (length: Int, contentStart: Int)?
     {
         guard position >= 0, position < limit, limit <= buffer.count else { return nil }

@@ -12,7 +12,7 @@ public enum ASN1Primitives {
 
     /// The same, over a borrowed buffer (the payload's hot path).
     @inlinable @inline(__always)
-    public static func int64(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+    package static func int64(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
         guard !range.isEmpty, range.count <= 8, range.lowerBound >= 0, range.upperBound <= buffer.count else {
             return nil
         }
@@ -32,7 +32,7 @@ public enum ASN1Primitives {
 
     /// The same, over a borrowed buffer.
     @inlinable @inline(__always)
-    public static func isNonMinimalInteger(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    package static func isNonMinimalInteger(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.count >= 2, range.lowerBound >= 0, range.upperBound <= buffer.count else { return false }
         let first = buffer[range.lowerBound]
         let second = buffer[range.lowerBound + 1]
@@ -43,7 +43,7 @@ public enum ASN1Primitives {
     /// (at most `max(20, minimumDigits)`; the caller makes room). Shared by the JSON writer and date formatting,
     /// which both build text in raw buffers.
     @inlinable
-    public static func writeDecimal(_ magnitude: UInt64, minimumDigits: Int = 1,
+    package static func writeDecimal(_ magnitude: UInt64, minimumDigits: Int = 1,
                                     to out: UnsafeMutablePointer<UInt8>) -> Int {
         var digits = 1
         var scale: UInt64 = 10

@@ -18,7 +18,7 @@ public struct TextCheck: Sendable, Hashable {
 
     /// Checks `range` of `buffer` (empty when the range is outside it).
     @inlinable
-    public static func of(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> TextCheck {
+    package static func of(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> TextCheck {
         guard range.lowerBound >= 0, range.upperBound <= buffer.count else {
             return TextCheck(isValidUTF8: true, isASCII: true, containsNUL: false)
         }

@@ -2,7 +2,7 @@ import Foundation
 import ReceiptSuite
 
 /// What a conformance result means for the run.
-public enum ResultClass: String, Sendable, Hashable, CaseIterable {
+package enum ResultClass: String, Sendable, Hashable, CaseIterable {
     /// The validator did what a correct one must.
     case passed
     /// A must-reject receipt was accepted: a vulnerability (or a policy gap, by the entry's concern).
@@ -17,21 +17,21 @@ public enum ResultClass: String, Sendable, Hashable, CaseIterable {
     case couldNotRun = "could-not-run"
 
     /// Whether a result of this class makes the run fail.
-    public var isFailure: Bool { self != .passed && self != .overStrict }
+    package var isFailure: Bool { self != .passed && self != .overStrict }
 }
 
 /// One row of a conformance run.
-public struct ConformanceResult: Sendable, Hashable {
+package struct ConformanceResult: Sendable, Hashable {
     public var name: String
-    public var group: String
+    package var group: String
     /// What the mutation does, from the manifest.
-    public var description: String
-    public var concern: Concern
-    public var expected: ExpectedVerdict
-    public var run: ValidatorRun
+    package var description: String
+    package var concern: Concern
+    package var expected: ExpectedVerdict
+    package var run: ValidatorRun
 
     /// What this result means for the run.
-    public var resultClass: ResultClass {
+    package var resultClass: ResultClass {
         switch run.outcome {
         case .crashed: return .crashed
         case .timedOut: return .timedOut
@@ -46,18 +46,18 @@ public struct ConformanceResult: Sendable, Hashable {
 }
 
 /// Runs a validator command on every receipt of a mutation suite.
-public enum ConformanceRunner {
+package enum ConformanceRunner {
     /// What to run and how.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// A shell command in which `{}` (also written `"{}"` or `'{}'`) is replaced by each receipt's quoted path.
-        public var command: String
-        public var timeout: Double
+        package var command: String
+        package var timeout: Double
         /// The exit statuses that mean "rejected"; nil: every non-zero status.
-        public var rejectCodes: Set<Int32>?
+        package var rejectCodes: Set<Int32>?
         /// Only mutations of this concern (the baseline always runs).
-        public var only: Concern?
+        package var only: Concern?
 
-        public init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil) {
+        package init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil) {
             self.command = command
             self.timeout = timeout
             self.rejectCodes = rejectCodes
@@ -66,14 +66,14 @@ public enum ConformanceRunner {
     }
 
     /// Why a run stopped before judging the suite.
-    public struct BaselineFailure: Error, Sendable {
-        public var result: ConformanceResult
+    package struct BaselineFailure: Error, Sendable {
+        package var result: ConformanceResult
     }
 
     /// Runs the validator on the baseline, then (if it accepted it) on every mutation in `directory`'s manifest.
     /// `progress` is called after each run with the number done and the total. Throws `BaselineFailure` when the
     /// baseline is not accepted: the validator's options are wrong, and every other verdict would mislead.
-    public static func run(_ options: Options, directory: String,
+    package static func run(_ options: Options, directory: String,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
         let manifest = try Manifest.read(in: directory)
         let entries = manifest.mutations.filter { entry in
@@ -98,7 +98,7 @@ public enum ConformanceRunner {
     }
 
     /// `command` with each `{}` (bare or already in quotes) replaced by the shell-quoted `path`.
-    public static func commandLine(_ command: String, path: String) -> String {
+    package static func commandLine(_ command: String, path: String) -> String {
         let quoted = ShellWords.quoted(path)
         return command.replacingOccurrences(of: "\"{}\"", with: quoted)
             .replacingOccurrences(of: "'{}'", with: quoted)
@@ -107,7 +107,7 @@ public enum ConformanceRunner {
 
     /// Runs `/bin/sh -c <line>` in its own process group with standard input from /dev/null and both outputs
     /// captured to temporary files; past `timeout` seconds the whole group is killed.
-    public static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(SuiteError)
+    package static func runShell(_ line: String, timeout: Double, rejectCodes: Set<Int32>? = nil) throws(SuiteError)
         -> ValidatorRun
     {
         let started = Date()
@@ -156,7 +156,7 @@ public enum ConformanceRunner {
 
     /// Starts `/bin/sh -c line` as the leader of a new process group (so a timeout can kill everything it starts),
     /// with the file actions `configure` adds; the pid, or posix_spawn's error.
-    public static func spawnShell(_ line: String, configure: (inout posix_spawn_file_actions_t) -> Void)
+    package static func spawnShell(_ line: String, configure: (inout posix_spawn_file_actions_t) -> Void)
         -> Result<pid_t, SpawnError>
     {
         var attributes = posix_spawnattr_t()
@@ -179,9 +179,9 @@ public enum ConformanceRunner {
     }
 
     /// posix_spawn's error number.
-    public struct SpawnError: Error, Sendable, CustomStringConvertible {
+    package struct SpawnError: Error, Sendable, CustomStringConvertible {
         public var code: Int32
-        public var description: String { String(code) }
+        package var description: String { String(code) }
     }
 
     /// The last `ValidatorRun.tailBytes` of a file as text, from a line start when it was cut.

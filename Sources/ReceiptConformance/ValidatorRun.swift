@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one run of a validator came to.
-public enum RunOutcome: Sendable, Hashable {
+package enum RunOutcome: Sendable, Hashable {
     /// Exit status 0.
     case accepted
     /// A non-zero exit status that means "rejected" (any, unless `--reject-codes` names which).
@@ -16,7 +16,7 @@ public enum RunOutcome: Sendable, Hashable {
     case couldNotRun(status: Int32)
 
     /// Classifies an exit status. `rejectCodes`: the statuses that mean "rejected" (nil: every non-zero one).
-    public static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?) -> RunOutcome {
+    package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?) -> RunOutcome {
         if let signal { return .crashed(signal: signal) }
         guard let status else { return .timedOut }
         switch status {
@@ -30,7 +30,7 @@ public enum RunOutcome: Sendable, Hashable {
     }
 
     /// One word or two for tables: accepted, rejected, errored, crashed, timed out, could not run.
-    public var label: String {
+    package var label: String {
         switch self {
         case .accepted: return "accepted"
         case .rejected: return "rejected"
@@ -42,7 +42,7 @@ public enum RunOutcome: Sendable, Hashable {
     }
 
     /// The label with its detail: "rejected (exit 1)", "crashed (SIGSEGV)".
-    public var detail: String {
+    package var detail: String {
         switch self {
         case .accepted, .timedOut: return label
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "\(label) (exit \(status))"
@@ -51,7 +51,7 @@ public enum RunOutcome: Sendable, Hashable {
     }
 
     /// Whether the validator gave a verdict (accepted or rejected) at all.
-    public var isVerdict: Bool {
+    package var isVerdict: Bool {
         switch self {
         case .accepted, .rejected: return true
         default: return false
@@ -59,7 +59,7 @@ public enum RunOutcome: Sendable, Hashable {
     }
 
     /// SIGSEGV, SIGABRT … or "signal N".
-    public static func signalName(_ signal: Int32) -> String {
+    package static func signalName(_ signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
             SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
@@ -71,18 +71,18 @@ public enum RunOutcome: Sendable, Hashable {
 }
 
 /// One run of a validator: how it ended, how long it took, and the end of what it wrote.
-public struct ValidatorRun: Sendable, Hashable {
-    public var outcome: RunOutcome
-    public var seconds: Double
+package struct ValidatorRun: Sendable, Hashable {
+    package var outcome: RunOutcome
+    package var seconds: Double
     /// The last lines of its standard error (at most `tailBytes`).
-    public var stderrTail: String
+    package var stderrTail: String
     /// The last lines of its standard output (shown when the baseline is not accepted).
-    public var stdoutTail: String
+    package var stdoutTail: String
 
     /// How much of each stream is kept.
-    public static let tailBytes = 2_000
+    package static let tailBytes = 2_000
 
-    public init(outcome: RunOutcome, seconds: Double, stderrTail: String, stdoutTail: String) {
+    package init(outcome: RunOutcome, seconds: Double, stderrTail: String, stdoutTail: String) {
         self.outcome = outcome
         self.seconds = seconds
         self.stderrTail = stderrTail

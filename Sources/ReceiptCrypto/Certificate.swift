@@ -17,29 +17,29 @@ public final class Certificate: @unchecked Sendable {
     /// Issuer on one line in RFC 2253 order, formatted like `subject`.
     public let issuer: String
     /// Lowercase hex of the serial number's magnitude without leading zero bytes; "-" prefix if negative, "0" for zero.
-    public let serialHex: String
+    package let serialHex: String
     /// Start of the validity period in unix seconds.
     public let notBefore: Int64
     /// End of the validity period in unix seconds.
     public let notAfter: Int64
     /// OpenSSL's long name of the signature algorithm (e.g. "sha1WithRSAEncryption"), or its dotted OID.
-    public let signatureAlgorithm: String
+    package let signatureAlgorithm: String
     /// "RSA 2048", "EC 256 (prime256v1)", "Ed25519", or "unknown".
-    public let publicKeyDescription: String
+    package let publicKeyDescription: String
     /// Lowercase hex SHA-256 of `derEncoded`, no colons.
     public let sha256Fingerprint: String
     /// The certificate's extensions in encoded order.
-    public let extensions: [CertificateExtension]
+    package let extensions: [CertificateExtension]
     /// Whether the subject and issuer names have identical DER encodings.
-    public let isSelfIssued: Bool
+    package let isSelfIssued: Bool
     /// The public key's algorithm family.
-    public let keyAlgorithm: KeyAlgorithm
+    package let keyAlgorithm: KeyAlgorithm
     /// Whether basicConstraints says CA:TRUE.
-    public let isCertificateAuthority: Bool
+    package let isCertificateAuthority: Bool
     /// Whether the keyUsage extension allows digitalSignature (nil: no keyUsage extension, so any use is allowed).
-    public let keyUsageAllowsDigitalSignature: Bool?
+    package let keyUsageAllowsDigitalSignature: Bool?
     /// Whether the certificate carries an extendedKeyUsage extension.
-    public let hasExtendedKeyUsage: Bool
+    package let hasExtendedKeyUsage: Bool
 
     /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
     public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {
@@ -116,7 +116,7 @@ public final class Certificate: @unchecked Sendable {
 
     /// Whether the bytes it was decoded from are what OpenSSL encodes it to (i2d_X509): false for a BER length or
     /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
-    public var isDistinguishedEncoding: Bool {
+    package var isDistinguishedEncoding: Bool {
         var output: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509(x509, &output)
         guard length > 0, let output else { return false }
@@ -128,14 +128,14 @@ public final class Certificate: @unchecked Sendable {
     }
 
     /// `derEncoded` as a PEM "CERTIFICATE" block with 64-column base64 lines and a trailing newline.
-    public var pemEncoded: String {
+    package var pemEncoded: String {
         let body = Data(derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"
     }
 }
 
 /// The family of a certificate's public key, as far as signature checks care.
-public enum KeyAlgorithm: String, Sendable {
+package enum KeyAlgorithm: String, Sendable {
     case rsa = "RSA"
     case ec = "EC"
     case other

@@ -1,18 +1,18 @@
 import COpenSSL
 
 /// One X.509v3 extension of a certificate, decoded for display.
-public struct CertificateExtension: Sendable, Equatable {
+package struct CertificateExtension: Sendable, Equatable {
     /// The extension's OID in dotted decimal, e.g. "2.5.29.19".
     public var oid: String
     /// OpenSSL's long name (e.g. "X509v3 Basic Constraints"), a receipt-specific name, or the dotted OID.
     public var name: String
     /// Whether the extension is marked critical.
-    public var critical: Bool
+    package var critical: Bool
     /// `X509V3_EXT_print` output on one line ("; " between lines), or lowercase hex of the raw extnValue contents.
-    public var value: String
+    package var value: String
 
     /// Creates an extension description from its parts.
-    public init(oid: String, name: String, critical: Bool, value: String) {
+    package init(oid: String, name: String, critical: Bool, value: String) {
         self.oid = oid
         self.name = name
         self.critical = critical

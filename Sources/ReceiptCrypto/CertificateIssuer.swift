@@ -6,7 +6,7 @@ extension Certificate {
     /// The certificate is X.509 v3 with the request's subject, serial and validity, the subject key's public key,
     /// basicConstraints/keyUsage as `CertificateRequest.isCertificateAuthority` describes, a subjectKeyIdentifier, an
     /// authorityKeyIdentifier (the issuer's subjectKeyIdentifier) and the request's extra extensions, in that order.
-    public static func issue(
+    package static func issue(
         _ request: CertificateRequest,
         subjectKey: PrivateKey,
         issuer: Certificate?,

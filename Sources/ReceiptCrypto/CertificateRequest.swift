@@ -1,5 +1,5 @@
 /// What to put in a certificate issued by `Certificate.issue` (for TEST-ONLY certificate authorities).
-public struct CertificateRequest: Sendable {
+package struct CertificateRequest: Sendable {
     /// Subject attributes in encoding order, e.g. `[("C", "US"), ("O", "rcpt TEST-ONLY"), ("CN", "Test Leaf")]`.
     ///
     /// Attribute names are OpenSSL short or long names or dotted OIDs; values are encoded as UTF-8 where allowed.
@@ -7,22 +7,22 @@ public struct CertificateRequest: Sendable {
     /// The serial number.
     public var serialNumber: UInt64
     /// Start of the validity period in unix seconds.
-    public var notBefore: Int64
+    package var notBefore: Int64
     /// End of the validity period in unix seconds.
-    public var notAfter: Int64
+    package var notAfter: Int64
     /// True for a CA (critical basicConstraints CA:TRUE, keyUsage keyCertSign and cRLSign); false for an end entity
     /// (critical keyUsage digitalSignature).
-    public var isCertificateAuthority: Bool
+    package var isCertificateAuthority: Bool
     /// The keyUsage extension as OpenSSL's configuration writes it (e.g. "critical,keyEncipherment") instead of the
     /// default for `isCertificateAuthority`; for deliberately flawed test certificates.
-    public var keyUsage: String?
+    package var keyUsage: String?
     /// An extendedKeyUsage extension as OpenSSL's configuration writes it (e.g. "codeSigning"); none by default.
-    public var extendedKeyUsage: String?
+    package var extendedKeyUsage: String?
     /// Further extensions: dotted OID, criticality and the raw extnValue contents (e.g. `[0x05, 0x00]` for NULL).
-    public var extraExtensions: [(oid: String, critical: Bool, derValue: [UInt8])]
+    package var extraExtensions: [(oid: String, critical: Bool, derValue: [UInt8])]
 
     /// Creates a request from its parts.
-    public init(
+    package init(
         subject: [(attribute: String, value: String)],
         serialNumber: UInt64,
         notBefore: Int64,

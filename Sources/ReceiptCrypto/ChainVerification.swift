@@ -1,19 +1,19 @@
 /// The outcome of building and verifying a certificate chain.
-public struct ChainVerification: Sendable, Equatable {
+package struct ChainVerification: Sendable, Equatable {
     /// True when a chain to one of the anchors was built and no check failed.
     public var isValid: Bool
     /// Subject of the trusted root the chain ends at, when valid; nil otherwise.
-    public var anchorSubject: String?
+    package var anchorSubject: String?
     /// Subjects, leaf first, as OpenSSL built the chain — also when invalid, as far as it got.
     public var path: [String]
     /// Every problem found, e.g. "certificate has expired (depth 0: CN=...)"; empty when valid.
     public var errors: [String]
     /// The certificates of the path OpenSSL built, leaf first (the anchor last when one was reached): the ones
     /// policy checks must look at, never an embedded certificate that merely has a matching name.
-    public var certificates: [Certificate]
+    package var certificates: [Certificate]
 
     /// Creates a verification result from its parts.
-    public init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String],
+    package init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String],
                 certificates: [Certificate] = []) {
         self.isValid = isValid
         self.anchorSubject = anchorSubject
@@ -22,7 +22,7 @@ public struct ChainVerification: Sendable, Equatable {
         self.certificates = certificates
     }
 
-    public static func == (lhs: ChainVerification, rhs: ChainVerification) -> Bool {
+    package static func == (lhs: ChainVerification, rhs: ChainVerification) -> Bool {
         lhs.isValid == rhs.isValid && lhs.anchorSubject == rhs.anchorSubject && lhs.path == rhs.path
             && lhs.errors == rhs.errors
             && lhs.certificates.map(\.sha256Fingerprint) == rhs.certificates.map(\.sha256Fingerprint)

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// X.509 path building and verification against an explicit set of trust anchors.
-public enum ChainVerifier {
+package enum ChainVerifier {
     /// Builds and verifies leaf → intermediates → one of `anchors` at `time` (unix seconds).
     /// Only `anchors` are trusted: intermediates (which come from the untrusted receipt) go in the untrusted stack even
     /// if self-signed; no default paths, no environment. X509_V_FLAG_USE_CHECK_TIME with X509_VERIFY_PARAM_set_time;
@@ -12,7 +12,7 @@ public enum ChainVerifier {
     /// least 112-bit strong (RSA and DSA ≥ 2048 bits, EC ≥ 224 bits) and every certificate signature below the
     /// anchor uses a digest of at least 112 bits — with exactly one exception, SHA-1, which Apple's own chains
     /// used until 2023: a "digest too weak" error for a SHA-1 signature is forgiven, for MD2, MD4 or MD5 it is not.
-    public static func verify(
+    package static func verify(
         leaf: Certificate,
         intermediates: [Certificate],
         anchors: [Certificate],
@@ -41,7 +41,7 @@ public enum ChainVerifier {
     static let authenticationLevel: Int32 = 2
 
     /// The policy in one sentence, for documentation and reports.
-    public static let algorithmPolicy = "keys of at least 112-bit strength (RSA ≥ 2048 bits, EC ≥ 224 bits) and "
+    package static let algorithmPolicy = "keys of at least 112-bit strength (RSA ≥ 2048 bits, EC ≥ 224 bits) and "
         + "certificate signatures with SHA-1 or a SHA-2 digest; MD2, MD4 and MD5 are refused"
 
     /// Whether OpenSSL's "digest too weak" for `certificate` is only SHA-1, which the policy allows.

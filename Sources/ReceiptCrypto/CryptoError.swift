@@ -9,7 +9,7 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible, Equatable {
     /// Explanation for a person; not stable, do not match on it.
     public var message: String
     /// The OpenSSL error queue at the time of failure, as `ERR_error_string_n` formats each entry, oldest first.
-    public var openSSLErrors: [String]
+    package var openSSLErrors: [String]
 
     /// Creates an error from its parts.
     public init(_ kind: ErrorCode, message: String, openSSLErrors: [String] = []) {

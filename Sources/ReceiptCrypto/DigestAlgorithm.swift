@@ -33,7 +33,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// The name as standards write it: "SHA-1", "SHA-256".
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .sha1: "SHA-1"
         case .sha224: "SHA-224"
@@ -44,7 +44,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// Length of the digest in bytes.
-    public var outputLength: Int {
+    package var outputLength: Int {
         switch self {
         case .sha1: 20
         case .sha224: 28

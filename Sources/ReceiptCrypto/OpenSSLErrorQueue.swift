@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Access to OpenSSL's per-thread error queue, so that errors are reported once and never leak between calls.
-enum OpenSSLErrorQueue {
+package enum OpenSSLErrorQueue {
     /// Removes every entry from the calling thread's error queue and returns them formatted, oldest first.
-    static func drain() -> [String] {
+    package static func drain() -> [String] {
         var messages: [String] = []
         while true {
             let code = ERR_get_error()
@@ -21,7 +21,7 @@ enum OpenSSLErrorQueue {
     }
 
     /// Discards every entry in the calling thread's error queue.
-    static func clear() {
+    package static func clear() {
         ERR_clear_error()
     }
 }

@@ -1,8 +1,8 @@
 /// OpenSSL's error queue in words: each entry's reason turned into a short sentence a person can act on, with the
 /// raw entries kept in brackets (`[OpenSSL: …]`) for whoever wants them; text outputs show them under `-v` only.
-public enum OpenSSLErrorText {
+package enum OpenSSLErrorText {
     /// The marker that starts the raw part of a message.
-    public static let rawMarker = " [OpenSSL: "
+    package static let rawMarker = " [OpenSSL: "
 
     /// `message`, then what the errors mean, then the raw entries; just `message` when there are none.
     static func annotate(_ message: String, _ errors: [String]) -> String {

@@ -8,14 +8,14 @@ public final class PrivateKey: @unchecked Sendable {
     let pkey: OpaquePointer
 
     /// The key as unencrypted PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----").
-    public let pemEncoded: String
+    package let pemEncoded: String
     /// "RSA 2048", "EC 256 (prime256v1)", "Ed25519", or "unknown".
-    public let publicKeyDescription: String
+    package let publicKeyDescription: String
 
     /// Decodes an unencrypted PEM private key: PKCS#8 "PRIVATE KEY" or traditional "RSA PRIVATE KEY".
     ///
     /// Encrypted keys are rejected (never prompts for a passphrase).
-    public convenience init(pemEncoded: [UInt8]) throws(CryptoError) {
+    package convenience init(pemEncoded: [UInt8]) throws(CryptoError) {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         let decoded = try MemoryBIO.reading(pemEncoded) { bio throws(CryptoError) in
@@ -47,7 +47,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Generates a new RSA key pair with public exponent 65537.
-    public static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKey {
+    package static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKey {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let bitCount = UInt32(exactly: bits), bitCount >= 512, bitCount <= 16_384 else {
@@ -69,7 +69,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Generates a new EC key pair on the named curve (`P-256`, `P-384`).
-    public static func generateEC(curve: String) throws(CryptoError) -> PrivateKey {
+    package static func generateEC(curve: String) throws(CryptoError) -> PrivateKey {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard ["P-256", "P-384", "P-521"].contains(curve) else {

@@ -3,9 +3,9 @@ import COpenSSL
 /// Decoding of the CRLs a SignedData may carry (`crls [1] IMPLICIT RevocationInfoChoices`, RFC 5652 §10.2.1).
 /// rcpt never uses a CRL for trust; an entry that is not an X.509 CertificateList is reported, because other
 /// parsers may choke on it or read it differently.
-public enum RevocationList {
+package enum RevocationList {
     /// Throws unless `der` is exactly one DER X.509 CertificateList (d2i_X509_CRL consuming every byte).
-    public static func validate(derEncoded der: ArraySlice<UInt8>) throws(CryptoError) {
+    package static func validate(derEncoded der: ArraySlice<UInt8>) throws(CryptoError) {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         let bytes = Array(der)

@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Creation of RSA PKCS#1 v1.5 and ECDSA signatures, for building test receipts.
-public enum Signer {
+package enum Signer {
     /// RSA PKCS#1 v1.5 (or ECDSA) signature over the concatenation of `message`.
-    public static func sign(
+    package static func sign(
         _ message: [ArraySlice<UInt8>],
         digest: DigestAlgorithm,
         key: PrivateKey

@@ -10,7 +10,7 @@ public struct CodedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The absolute byte offset in the input where the reason shows, when the error is about a place in it.
     public var offset: Int?
 
-    public init(_ kind: ErrorCode, _ message: String, at offset: Int? = nil) {
+    package init(_ kind: ErrorCode, _ message: String, at offset: Int? = nil) {
         self.kind = kind
         self.message = message
         self.offset = offset

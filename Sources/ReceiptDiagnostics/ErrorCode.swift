@@ -128,7 +128,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 
     /// Where a code belongs, for the README's grouped list.
-    public var layer: ErrorLayer {
+    package var layer: ErrorLayer {
         switch self {
         case .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText, .inputIsJWS,
              .inputIsNotification, .inputIsVerifyReceiptResponse, .inputAmbiguous, .pemUnterminated, .pemInvalidBase64,
@@ -170,7 +170,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     }
 
     /// What the code means, in one line (the README's list).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .inputEmpty: return "the input is empty"
         case .notAReceipt: return "nothing in the input is a receipt or a JWS; the message says what was looked for"
@@ -278,6 +278,6 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
 }
 
 /// Where an error code belongs.
-public enum ErrorLayer: String, Sendable, Hashable, CaseIterable {
+package enum ErrorLayer: String, Sendable, Hashable, CaseIterable {
     case input, container, payload, jws, json, asn1, crypto, ca, mutation, spec, suite
 }

@@ -32,7 +32,7 @@ public struct Finding: Sendable, Hashable {
 
     /// A finding of `kind`, with its default severity unless `severity` is given. `message` is evaluated each time
     /// the message is read, never before.
-    public init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
+    package init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
                 _ message: @escaping @Sendable @autoclosure () -> String, fields: [FindingField] = []) {
         self.kind = kind
         self.severity = severity ?? kind.severity
@@ -63,7 +63,7 @@ public struct Finding: Sendable, Hashable {
 /// One named fact of a finding, as text (JSON shows it under `fields`).
 public struct FindingField: Sendable, Hashable {
     public var name: String
-    public var value: String
+    package var value: String
 
     public init(_ name: String, _ value: String) {
         self.name = name

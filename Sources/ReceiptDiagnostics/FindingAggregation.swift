@@ -1,12 +1,12 @@
 extension Array where Element == Finding {
     /// How many findings of one code are listed one by one before the rest are counted.
-    public static var aggregationLimit: Int { 16 }
+    package static var aggregationLimit: Int { 16 }
 
     /// The findings with at most `limit` of each code listed one by one; the rest of a code become one finding of
     /// that code (at the first one left out) that counts them, with the count as the `more` field (a finding that
     /// already has one passes as it is). Repeated
     /// anomalies (400 000 duplicate names) are said once, not printed 400 000 times.
-    public func aggregated(limit: Int = aggregationLimit) -> [Finding] {
+    package func aggregated(limit: Int = aggregationLimit) -> [Finding] {
         var seen: [String: Int] = [:]
         var overflow: [String: (first: Finding, count: Int)] = [:]
         var order: [String] = []

@@ -3,12 +3,12 @@
 /// never a free string.
 public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
     /// The stable kebab-case code, e.g. "chain-invalid".
-    public let rawValue: String
+    package let rawValue: String
     /// The severity a finding of this kind has unless its site says otherwise (documented in `summary`).
     public let severity: Severity
-    public let layer: FindingLayer
+    package let layer: FindingLayer
     /// What a finding of this kind means, in one line.
-    public let summary: String
+    package let summary: String
 
     init(_ rawValue: String, _ severity: Severity, _ layer: FindingLayer, _ summary: String) {
         self.rawValue = rawValue
@@ -24,7 +24,7 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The code named `rawValue`, if there is one.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard let found = FindingCode.byRawValue[rawValue] else { return nil }
         self = found
     }
@@ -34,298 +34,298 @@ public struct FindingCode: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where in a receipt a kind of finding belongs.
-public enum FindingLayer: String, Sendable, Hashable, CaseIterable {
+package enum FindingLayer: String, Sendable, Hashable, CaseIterable {
     case input, container, signature, chain, content, payload, values, encoding
 }
 
 extension FindingCode {
     // MARK: - input
 
-    public static let inputRepaired = FindingCode(
+    package static let inputRepaired = FindingCode(
         "input-repaired", .info, .input,
         "pasted text was repaired before decoding (quotes, byte order mark, percent-escapes, spaces that were +)")
 
     // MARK: - container
 
-    public static let trailingBytes = FindingCode(
+    package static let trailingBytes = FindingCode(
         "trailing-bytes", .error, .container, "bytes follow the ContentInfo, outside the signature")
-    public static let pkcs7ExtraContent = FindingCode(
+    package static let pkcs7ExtraContent = FindingCode(
         "pkcs7-extra-content", .error, .container,
         "an element where RFC 5652 has no room (an unsigned addition another parser may read)")
-    public static let pkcs7ExtraAlgorithmFields = FindingCode(
+    package static let pkcs7ExtraAlgorithmFields = FindingCode(
         "pkcs7-extra-algorithm-fields", .warning, .container, "an AlgorithmIdentifier with more than two fields")
-    public static let containerLimitExceeded = FindingCode(
+    package static let containerLimitExceeded = FindingCode(
         "container-limit-exceeded", .error, .container,
         "more signers, certificates, CRLs, digest algorithms or attributes than ContainerLimits allows")
-    public static let certificateUndecodable = FindingCode(
+    package static let certificateUndecodable = FindingCode(
         "certificate-undecodable", .error, .container, "an entry of certificates is not an X.509 certificate")
-    public static let crlUndecodable = FindingCode(
+    package static let crlUndecodable = FindingCode(
         "crl-undecodable", .error, .container, "an entry of crls is not an X.509 CertificateList")
-    public static let contentTypeNotData = FindingCode(
+    package static let contentTypeNotData = FindingCode(
         "content-type-not-data", .error, .container, "the eContentType is not pkcs7-data")
-    public static let contentDetached = FindingCode(
+    package static let contentDetached = FindingCode(
         "content-detached", .error, .container, "the signature is detached: no content")
     // MARK: - signature
 
-    public static let noSigner = FindingCode(
+    package static let noSigner = FindingCode(
         "no-signer", .error, .signature, "SignedData has no SignerInfo")
-    public static let multipleSigners = FindingCode(
+    package static let multipleSigners = FindingCode(
         "multiple-signers", .error, .signature, "more than one SignerInfo: validators disagree on which counts")
-    public static let signerCertificateMissing = FindingCode(
+    package static let signerCertificateMissing = FindingCode(
         "signer-certificate-missing", .error, .signature,
         "the SignerInfo names a certificate the receipt does not carry")
-    public static let signatureUnsupportedDigest = FindingCode(
+    package static let signatureUnsupportedDigest = FindingCode(
         "signature-unsupported-digest", .error, .signature, "the digest algorithm is not SHA-1 or SHA-2")
-    public static let digestAlgorithmNotDeclared = FindingCode(
+    package static let digestAlgorithmNotDeclared = FindingCode(
         "digest-algorithm-not-declared", .error, .signature,
         "the signer's digest algorithm is not in SignedData.digestAlgorithms")
-    public static let signatureAlgorithmMismatch = FindingCode(
+    package static let signatureAlgorithmMismatch = FindingCode(
         "signature-algorithm-mismatch", .error, .signature,
         "the signature algorithm names another digest than the digest algorithm")
-    public static let signatureAlgorithmKeyMismatch = FindingCode(
+    package static let signatureAlgorithmKeyMismatch = FindingCode(
         "signature-algorithm-key-mismatch", .error, .signature,
         "the signature algorithm is for another kind of key than the signer's")
-    public static let signatureAlgorithmUnsupported = FindingCode(
+    package static let signatureAlgorithmUnsupported = FindingCode(
         "signature-algorithm-unsupported", .error, .signature,
         "the signature algorithm is not RSA PKCS#1 v1.5 or ECDSA with SHA-1 or SHA-2")
-    public static let signedAttributesNotDer = FindingCode(
+    package static let signedAttributesNotDer = FindingCode(
         "signed-attributes-not-der", .error, .signature, "the signed attributes are not DER")
-    public static let signedAttributeDuplicate = FindingCode(
+    package static let signedAttributeDuplicate = FindingCode(
         "signed-attribute-duplicate", .error, .signature, "a signed attribute type occurs more than once")
-    public static let signedAttributeValueCount = FindingCode(
+    package static let signedAttributeValueCount = FindingCode(
         "signed-attribute-value-count", .error, .signature, "contentType or messageDigest without exactly one value")
-    public static let contentTypeAttributeMissing = FindingCode(
+    package static let contentTypeAttributeMissing = FindingCode(
         "content-type-attribute-missing", .error, .signature, "signed attributes without a contentType attribute")
-    public static let contentTypeAttributeMismatch = FindingCode(
+    package static let contentTypeAttributeMismatch = FindingCode(
         "content-type-attribute-mismatch", .error, .signature,
         "the contentType attribute differs from the eContentType")
-    public static let messageDigestMismatch = FindingCode(
+    package static let messageDigestMismatch = FindingCode(
         "message-digest-mismatch", .error, .signature, "messageDigest is missing or is not the content's digest")
-    public static let signatureInvalid = FindingCode(
+    package static let signatureInvalid = FindingCode(
         "signature-invalid", .error, .signature, "the signature does not verify")
-    public static let signatureUnsupported = FindingCode(
+    package static let signatureUnsupported = FindingCode(
         "signature-unsupported", .error, .signature, "the signature cannot be verified with this key")
     // MARK: - chain
 
-    public static let chainInvalid = FindingCode(
+    package static let chainInvalid = FindingCode(
         "chain-invalid", .error, .chain, "the signer does not chain to a trusted root at the evaluation time")
-    public static let chainShapeUnexpected = FindingCode(
+    package static let chainShapeUnexpected = FindingCode(
         "chain-shape-unexpected", .error, .chain,
         "the verified path is not leaf, intermediate, root (or the signer is the Apple root)")
-    public static let leafMarkerMissing = FindingCode(
+    package static let leafMarkerMissing = FindingCode(
         "leaf-marker-missing", .error, .chain, "the signer lacks Apple's receipt-signing marker extension")
-    public static let intermediateMarkerMissing = FindingCode(
+    package static let intermediateMarkerMissing = FindingCode(
         "intermediate-marker-missing", .error, .chain, "the path's intermediate lacks Apple's WWDR marker extension")
-    public static let storekitSignerOnAppStoreReceipt = FindingCode(
+    package static let storekitSignerOnAppStoreReceipt = FindingCode(
         "storekit-signer-on-app-store-receipt", .error, .chain,
         "a self-signed StoreKit-style signer on a receipt whose environment is not Xcode")
-    public static let signerIsCa = FindingCode(
+    package static let signerIsCa = FindingCode(
         "signer-is-ca", .error, .chain, "the signer certificate is a CA")
-    public static let signerKeyUsage = FindingCode(
+    package static let signerKeyUsage = FindingCode(
         "signer-key-usage", .error, .chain, "the signer's keyUsage does not allow digitalSignature")
-    public static let signerExtendedKeyUsage = FindingCode(
+    package static let signerExtendedKeyUsage = FindingCode(
         "signer-extended-key-usage", .warning, .chain, "the signer carries an extendedKeyUsage (Apple's do not)")
-    public static let noCreationDate = FindingCode(
+    package static let noCreationDate = FindingCode(
         "no-creation-date", .warning, .chain, "no valid creation date: the chain is evaluated now")
     // MARK: - content
 
-    public static let missingRequiredAttribute = FindingCode(
+    package static let missingRequiredAttribute = FindingCode(
         "missing-required-attribute", .error, .content,
         "a required attribute (bundle id, version, opaque value, hash, creation date) is missing")
-    public static let duplicateAttribute = FindingCode(
+    package static let duplicateAttribute = FindingCode(
         "duplicate-attribute", .error, .content, "an attribute type occurs twice (a warning for undocumented types)")
-    public static let hashWrongLength = FindingCode(
+    package static let hashWrongLength = FindingCode(
         "hash-wrong-length", .error, .content, "sha1_hash is not 20 bytes")
-    public static let hashMismatch = FindingCode(
+    package static let hashMismatch = FindingCode(
         "hash-mismatch", .error, .content, "sha1_hash is not SHA-1(device id, opaque value, bundle id)")
-    public static let hashUnverifiable = FindingCode(
+    package static let hashUnverifiable = FindingCode(
         "hash-unverifiable", .error, .content, "the device hash cannot be checked: a part is missing")
-    public static let bundleIdMismatch = FindingCode(
+    package static let bundleIdMismatch = FindingCode(
         "bundle-id-mismatch", .error, .content, "the bundle id is not the expected one")
-    public static let environmentMismatch = FindingCode(
+    package static let environmentMismatch = FindingCode(
         "environment-mismatch", .error, .content,
         "the receipt type is not from the environment --environment names")
-    public static let appVersionMismatch = FindingCode(
+    package static let appVersionMismatch = FindingCode(
         "app-version-mismatch", .error, .content, "the app version is not the expected one")
-    public static let creationDateMissing = FindingCode(
+    package static let creationDateMissing = FindingCode(
         "creation-date-missing", .error, .content, "receipt_creation_date holds no date")
-    public static let creationDateInFuture = FindingCode(
+    package static let creationDateInFuture = FindingCode(
         "creation-date-in-future", .error, .content, "the creation date is more than a day in the future")
-    public static let creationBeforeOriginalPurchase = FindingCode(
+    package static let creationBeforeOriginalPurchase = FindingCode(
         "creation-before-original-purchase", .error, .content,
         "the receipt is created before the app's original purchase")
-    public static let receiptExpired = FindingCode(
+    package static let receiptExpired = FindingCode(
         "receipt-expired", .error, .content, "the receipt's expiration date is before the evaluation time")
-    public static let expirationBeforeCreation = FindingCode(
+    package static let expirationBeforeCreation = FindingCode(
         "expiration-before-creation", .error, .content, "the expiration date precedes the creation date")
-    public static let purchaseAfterCreation = FindingCode(
+    package static let purchaseAfterCreation = FindingCode(
         "purchase-after-creation", .error, .content,
         "an in-app date lies after the receipt's creation (a warning for Xcode receipts)")
-    public static let duplicateTransactionId = FindingCode(
+    package static let duplicateTransactionId = FindingCode(
         "duplicate-transaction-id", .error, .content, "two in-app records carry the same transaction id")
-    public static let quantityOutOfRange = FindingCode(
+    package static let quantityOutOfRange = FindingCode(
         "quantity-out-of-range", .error, .content, "an in-app quantity outside 1 to 1000")
-    public static let expiryBeforePurchase = FindingCode(
+    package static let expiryBeforePurchase = FindingCode(
         "expiry-before-purchase", .error, .content, "a subscription expires before its purchase")
-    public static let subscriptionActive = FindingCode(
+    package static let subscriptionActive = FindingCode(
         "subscription-active", .info, .content, "a subscription product is active at the evaluation time")
-    public static let subscriptionExpired = FindingCode(
+    package static let subscriptionExpired = FindingCode(
         "subscription-expired", .info, .content, "a subscription product is not active at the evaluation time")
-    public static let purchaseCancelled = FindingCode(
+    package static let purchaseCancelled = FindingCode(
         "purchase-cancelled", .info, .content, "an in-app purchase was cancelled (refunded)")
     // MARK: - payload
 
-    public static let payloadNotSet = FindingCode(
+    package static let payloadNotSet = FindingCode(
         "payload-not-set", .error, .payload, "the payload is not a SET")
-    public static let payloadTrailingBytes = FindingCode(
+    package static let payloadTrailingBytes = FindingCode(
         "payload-trailing-bytes", .warning, .payload, "bytes follow the payload SET inside the content")
-    public static let attributeNotSequence = FindingCode(
+    package static let attributeNotSequence = FindingCode(
         "attribute-not-sequence", .error, .payload, "an attribute is not a SEQUENCE")
-    public static let attributeFieldCount = FindingCode(
+    package static let attributeFieldCount = FindingCode(
         "attribute-field-count", .error, .payload, "an attribute does not have three fields")
-    public static let attributeTypeNotInteger = FindingCode(
+    package static let attributeTypeNotInteger = FindingCode(
         "attribute-type-not-integer", .error, .payload, "an attribute type is not an INTEGER")
-    public static let attributeTypeOutOfRange = FindingCode(
+    package static let attributeTypeOutOfRange = FindingCode(
         "attribute-type-out-of-range", .error, .payload, "an attribute type does not fit 64 bits")
-    public static let attributeVersionNotInteger = FindingCode(
+    package static let attributeVersionNotInteger = FindingCode(
         "attribute-version-not-integer", .error, .payload, "an attribute version is not an INTEGER")
-    public static let attributeValueNotOctetString = FindingCode(
+    package static let attributeValueNotOctetString = FindingCode(
         "attribute-value-not-octet-string", .error, .payload, "an attribute value is not an OCTET STRING")
-    public static let attributeValueConstructed = FindingCode(
+    package static let attributeValueConstructed = FindingCode(
         "attribute-value-constructed", .warning, .payload, "an attribute value is a constructed OCTET STRING")
-    public static let attributeMalformed = FindingCode(
+    package static let attributeMalformed = FindingCode(
         "attribute-malformed", .error, .payload, "an attribute cannot be read")
-    public static let recordNotSet = FindingCode(
+    package static let recordNotSet = FindingCode(
         "record-not-set", .error, .payload, "an in-app record is not a SET")
-    public static let recordEmpty = FindingCode(
+    package static let recordEmpty = FindingCode(
         "record-empty", .warning, .payload, "an in-app record has no attributes")
-    public static let recordMalformed = FindingCode(
+    package static let recordMalformed = FindingCode(
         "record-malformed", .error, .payload, "an in-app record cannot be read")
     // MARK: - values
 
-    public static let valueNotAsn1 = FindingCode(
+    package static let valueNotAsn1 = FindingCode(
         "value-not-asn1", .error, .values, "a value that should hold one ASN.1 element does not")
-    public static let valueUnexpectedType = FindingCode(
+    package static let valueUnexpectedType = FindingCode(
         "value-unexpected-type", .warning, .values, "a value of another ASN.1 type than the field table expects")
-    public static let valueInvalidUtf8 = FindingCode(
+    package static let valueInvalidUtf8 = FindingCode(
         "value-invalid-utf8", .error, .values, "a UTF8String that is not UTF-8")
-    public static let valueInvalidAscii = FindingCode(
+    package static let valueInvalidAscii = FindingCode(
         "value-invalid-ascii", .error, .values, "an IA5String (or similar) with bytes above 0x7F")
-    public static let valueInvalidDate = FindingCode(
+    package static let valueInvalidDate = FindingCode(
         "value-invalid-date", .error, .values, "a date field that is not an RFC 3339 date")
-    public static let valueInvalidInteger = FindingCode(
+    package static let valueInvalidInteger = FindingCode(
         "value-invalid-integer", .error, .values, "an INTEGER with no content octets")
-    public static let valueFlagOutOfRange = FindingCode(
+    package static let valueFlagOutOfRange = FindingCode(
         "value-flag-out-of-range", .error, .values, "a flag that is not 0 or 1")
-    public static let valueEmbeddedNul = FindingCode(
+    package static let valueEmbeddedNul = FindingCode(
         "value-embedded-nul", .error, .values, "text with a NUL byte (C-string validators see a shorter value)")
     // MARK: - encoding
 
-    public static let berIndefiniteLength = FindingCode(
+    package static let berIndefiniteLength = FindingCode(
         "ber-indefinite-length", .info, .encoding, "elements with an indefinite length (not DER)")
-    public static let berConstructedString = FindingCode(
+    package static let berConstructedString = FindingCode(
         "ber-constructed-string", .info, .encoding, "constructed strings (not DER)")
-    public static let berNonMinimalLength = FindingCode(
+    package static let berNonMinimalLength = FindingCode(
         "ber-non-minimal-length", .info, .encoding, "non-minimal lengths (not DER)")
-    public static let berNonMinimalTag = FindingCode(
+    package static let berNonMinimalTag = FindingCode(
         "ber-non-minimal-tag", .info, .encoding, "non-minimal tags (not DER)")
-    public static let berNonMinimalInteger = FindingCode(
+    package static let berNonMinimalInteger = FindingCode(
         "ber-non-minimal-integer", .warning, .encoding, "an INTEGER with redundant leading octets")
-    public static let berUnsortedSet = FindingCode(
+    package static let berUnsortedSet = FindingCode(
         "ber-unsorted-set", .info, .encoding, "a SET OF not in DER order")
 
     // MARK: - JWS (StoreKit 2 and the App Store Server)
 
-    public static let jwsBase64urlPadding = FindingCode(
+    package static let jwsBase64urlPadding = FindingCode(
         "jws-base64url-padding", .warning, .container,
         "a JWS part is padded with '=': RFC 7515 base64url has no padding, and strict readers refuse it")
-    public static let jwsBase64urlAlphabet = FindingCode(
+    package static let jwsBase64urlAlphabet = FindingCode(
         "jws-base64url-alphabet", .error, .container,
         "a JWS part uses '+' or '/' (standard base64): readers disagree on whether it is the same token")
-    public static let jwsBase64urlTrailingBits = FindingCode(
+    package static let jwsBase64urlTrailingBits = FindingCode(
         "jws-base64url-trailing-bits", .warning, .container,
         "a JWS part's last character carries bits decoding drops: a second spelling of the same bytes")
-    public static let jsonDuplicateKey = FindingCode(
+    package static let jsonDuplicateKey = FindingCode(
         "json-duplicate-key", .error, .payload,
         "a JSON object names a member twice: JSON.parse, Python and Foundation take the last copy, others the first")
-    public static let jsonUnsafeInteger = FindingCode(
+    package static let jsonUnsafeInteger = FindingCode(
         "json-unsafe-integer", .warning, .payload,
         "a JSON integer beyond 2^53: JavaScript (and any reader into a double) silently rounds it")
-    public static let jwsAlgorithmNotEs256 = FindingCode(
+    package static let jwsAlgorithmNotEs256 = FindingCode(
         "jws-alg-not-es256", .error, .signature,
         "the header's alg is not ES256, the only algorithm Apple signs with (none, HS256, RS256 … are refused)")
-    public static let jwsCriticalHeader = FindingCode(
+    package static let jwsCriticalHeader = FindingCode(
         "jws-crit-header", .error, .signature,
         "the header has crit: extensions the reader must understand, and rcpt (like Apple's libraries) knows none")
-    public static let jwsHeaderUnsupported = FindingCode(
+    package static let jwsHeaderUnsupported = FindingCode(
         "jws-header-unsupported", .error, .signature,
         "the header has b64, zip or enc: members that change how the payload is read, which Apple never sends")
-    public static let jwsKeyReferenceHeader = FindingCode(
+    package static let jwsKeyReferenceHeader = FindingCode(
         "jws-key-reference-header", .warning, .signature,
         "the header names a key elsewhere (jku, x5u, jwk; kid as info): never followed, only x5c is used")
-    public static let jwsSignatureLength = FindingCode(
+    package static let jwsSignatureLength = FindingCode(
         "jws-signature-length", .error, .signature, "an ES256 signature is 64 octets (r ‖ s); this one is not")
-    public static let jwsSignatureDer = FindingCode(
+    package static let jwsSignatureDer = FindingCode(
         "jws-signature-der", .error, .signature,
         "the signature is a DER ECDSA-Sig-Value, not JOSE's raw r ‖ s (RFC 7518 §3.4): refused, as JOSE readers do")
-    public static let jwsSignatureHighS = FindingCode(
+    package static let jwsSignatureHighS = FindingCode(
         "jws-signature-high-s", .warning, .signature,
         "the ECDSA signature's s is above n/2: valid, but a second signature (n − s) of the same token exists")
-    public static let jwsKeyNotP256 = FindingCode(
+    package static let jwsKeyNotP256 = FindingCode(
         "jws-key-not-p256", .error, .signature, "the signing certificate's key is not an EC P-256 key, as ES256 needs")
-    public static let jwsX5cMissing = FindingCode(
+    package static let jwsX5cMissing = FindingCode(
         "jws-x5c-missing", .error, .chain, "the header has no x5c certificate chain to verify the signature with")
-    public static let jwsX5cLength = FindingCode(
+    package static let jwsX5cLength = FindingCode(
         "jws-x5c-length", .error, .chain,
         "x5c does not hold exactly leaf, intermediate and root, as Apple's chains do (Apple's libraries refuse others)")
-    public static let jwsClaimType = FindingCode(
+    package static let jwsClaimType = FindingCode(
         "jws-claim-type", .error, .payload,
         "a claim Apple defines has another JSON type (a transactionId as a number, a quantity as a string …)")
-    public static let jwsLimitExceeded = FindingCode(
+    package static let jwsLimitExceeded = FindingCode(
         "jws-limit-exceeded", .error, .container,
         "JWS nested deeper than three levels, or more than 64 in one payload: the ones beyond are not verified")
-    public static let jwsNestedSignerDiffers = FindingCode(
+    package static let jwsNestedSignerDiffers = FindingCode(
         "jws-nested-signer-differs", .warning, .chain,
         "a nested JWS is signed by another certificate than the token that carries it")
-    public static let jwsSignedDateMissing = FindingCode(
+    package static let jwsSignedDateMissing = FindingCode(
         "jws-signed-date-missing", .warning, .content,
         "the payload has no signedDate: the chain is evaluated now (or at --at)")
-    public static let jwsSignedDateInFuture = FindingCode(
+    package static let jwsSignedDateInFuture = FindingCode(
         "jws-signed-date-in-future", .error, .content, "signedDate is later than the time of the check")
-    public static let appAppleIdMismatch = FindingCode(
+    package static let appAppleIdMismatch = FindingCode(
         "app-apple-id-mismatch", .error, .content, "the payload's appAppleId is not the expected one")
-    public static let jwsNestedInvalid = FindingCode(
+    package static let jwsNestedInvalid = FindingCode(
         "jws-nested-invalid", .error, .content, "a JWS nested in the payload is not valid (its own findings say why)")
-    public static let jwsTokenUnreadable = FindingCode(
+    package static let jwsTokenUnreadable = FindingCode(
         "jws-token-unreadable", .error, .container,
         "a token position (a signed… member, or a string a reader would take for a token) holds no compact JWS: a lenient reader may still take an unverified token from it")
-    public static let jwsTokenSurrounded = FindingCode(
+    package static let jwsTokenSurrounded = FindingCode(
         "jws-token-surrounded", .warning, .encoding,
         "a token in JSON has characters around it (white space, quotes, a Bearer prefix, invisible marks): stripped as lenient readers do, then verified; Apple sends bare tokens")
-    public static let jwsDateUnusable = FindingCode(
+    package static let jwsDateUnusable = FindingCode(
         "jws-date-unusable", .error, .payload,
         "a millisecond date claim is present but no usable date (beyond 2^53, too long, not a number; a signing time before 1970): never read as absent")
-    public static let jwsX5cEncoding = FindingCode(
+    package static let jwsX5cEncoding = FindingCode(
         "jws-x5c-encoding", .error, .chain,
         "an x5c element is not standard base64 (padded, no line breaks) of a DER certificate, as RFC 7515 §4.1.6 and Apple's libraries require")
-    public static let jwsCertificateWeakDigest = FindingCode(
+    package static let jwsCertificateWeakDigest = FindingCode(
         "jws-certificate-weak-digest", .error, .chain,
         "a certificate of the JWS chain is signed with SHA-1 or MD5; Apple's JWS chains are signed with ECDSA and SHA-384")
-    public static let jwsBindingMismatch = FindingCode(
+    package static let jwsBindingMismatch = FindingCode(
         "jws-binding-mismatch", .error, .content,
         "tokens of one input disagree on the app (bundleId, appAppleId) or environment: a nested token and the token that carries it, or the tokens and members of one document")
-    public static let jwsNotBoundToApp = FindingCode(
+    package static let jwsNotBoundToApp = FindingCode(
         "jws-not-bound-to-app", .warning, .content,
         "renewal info carries no bundleId: on its own it cannot be bound to the expected app (a token carrying it binds it)")
-    public static let jwsClaimMisplaced = FindingCode(
+    package static let jwsClaimMisplaced = FindingCode(
         "jws-claim-misplaced", .warning, .content,
         "a notification has bundleId, appAppleId or environment at its top level: Apple reads them from data (summary, externalPurchaseToken, appData), and so does rcpt")
-    public static let jwsNestedUnverified = FindingCode(
+    package static let jwsNestedUnverified = FindingCode(
         "jws-nested-unverified", .error, .content,
         "a nested JWS was read but not verified, because the token carrying it is not trusted: work is bounded by trust")
 
     /// Every code, in the README's order.
-    public static let all: [FindingCode] = [
+    package static let all: [FindingCode] = [
         .inputRepaired,
         .trailingBytes, .pkcs7ExtraContent, .pkcs7ExtraAlgorithmFields, .containerLimitExceeded,
         .certificateUndecodable, .crlUndecodable, .contentTypeNotData, .contentDetached, .noSigner, .multipleSigners,

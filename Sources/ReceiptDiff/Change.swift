@@ -1,5 +1,5 @@
 /// One difference between receipt A and receipt B.
-public struct Change: Sendable, Hashable {
+package struct Change: Sendable, Hashable {
     /// Whether the item exists only in B, only in A, or in both with different values.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case added
@@ -9,21 +9,21 @@ public struct Change: Sendable, Hashable {
 
     public var path: DiffPath
     public var kind: Kind
-    public var layer: DiffLayer
+    package var layer: DiffLayer
     /// A's value; nil when the item was added.
-    public var old: DiffValue?
+    package var old: DiffValue?
     /// B's value; nil when the item was removed.
-    public var new: DiffValue?
+    package var new: DiffValue?
     /// Absolute byte offset of the item in A's input, when it has one there.
-    public var offsetA: Int?
+    package var offsetA: Int?
     /// Absolute byte offset of the item in B's input, when it has one there.
-    public var offsetB: Int?
+    package var offsetB: Int?
     /// Whether this is an encoding-level difference (BER vs DER, lengths, order), reported with `--encoding` only.
-    public var isEncoding: Bool
+    package var isEncoding: Bool
     /// A name for people, shown beside the path in text output (`receipt_creation_date`, `messageDigest`).
-    public var label: String?
+    package var label: String?
 
-    public init(path: DiffPath, kind: Kind, layer: DiffLayer, old: DiffValue?, new: DiffValue?, offsetA: Int?,
+    package init(path: DiffPath, kind: Kind, layer: DiffLayer, old: DiffValue?, new: DiffValue?, offsetA: Int?,
                 offsetB: Int?, isEncoding: Bool = false, label: String? = nil) {
         self.path = path
         self.kind = kind
@@ -39,5 +39,5 @@ public struct Change: Sendable, Hashable {
 
 extension Change: CustomStringConvertible {
     /// `kind path`, for test failure messages.
-    public var description: String { "\(kind.rawValue) \(path)" }
+    package var description: String { "\(kind.rawValue) \(path)" }
 }

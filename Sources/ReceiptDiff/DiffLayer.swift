@@ -1,5 +1,5 @@
 /// A layer of what `rcpt dump` shows, in the order a diff reports them.
-public enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The input file: size, digest and how it was wrapped (encoding-level facts).
     case input
     /// The PKCS#7 SignedData around the content: versions, algorithms, content type, trailing bytes.
@@ -20,5 +20,5 @@ public enum DiffLayer: String, Sendable, Hashable, CaseIterable, Comparable {
 
     private var rank: Int { DiffLayer.allCases.firstIndex(of: self) ?? 0 }
 
-    public static func < (lhs: DiffLayer, rhs: DiffLayer) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: DiffLayer, rhs: DiffLayer) -> Bool { lhs.rank < rhs.rank }
 }

@@ -1,24 +1,24 @@
 /// What a diff compares and reports.
-public struct DiffOptions: Sendable {
+package struct DiffOptions: Sendable {
     /// The layers to compare; empty means all of them.
-    public var layers: Set<DiffLayer>
+    package var layers: Set<DiffLayer>
     /// Whether to report encoding-level differences (BER vs DER, lengths, order), which are equal by default.
     public var encoding: Bool
     /// Changes at these paths, and below them, are left out.
-    public var ignore: [IgnorePattern]
+    package var ignore: [IgnorePattern]
 
-    public init(layers: Set<DiffLayer> = [], encoding: Bool = false, ignore: [IgnorePattern] = []) {
+    package init(layers: Set<DiffLayer> = [], encoding: Bool = false, ignore: [IgnorePattern] = []) {
         self.layers = layers
         self.encoding = encoding
         self.ignore = ignore
     }
 
     /// Whether `layer` is compared at all.
-    public func compares(_ layer: DiffLayer) -> Bool { layers.isEmpty || layers.contains(layer) }
+    package func compares(_ layer: DiffLayer) -> Bool { layers.isEmpty || layers.contains(layer) }
 
     /// Whether encoding-level changes of `layer` are reported: with `--encoding`, and for the input layer (whose
     /// facts are all encoding-level) also when it is asked for by name.
-    public func reportsEncoding(of layer: DiffLayer) -> Bool {
+    package func reportsEncoding(of layer: DiffLayer) -> Bool {
         encoding || (layer == .input && layers.contains(.input))
     }
 }

@@ -1,47 +1,47 @@
 /// Where a change is: a stable, dotted path such as `in_app[transaction_id=1000000156449405].expires_date`,
 /// `attributes[type=2#0].value` or `certificates[sha256=…].notAfter`.
-public struct DiffPath: Sendable, Hashable, CustomStringConvertible {
+package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path: a name with an optional selector in brackets.
-    public struct Segment: Sendable, Hashable {
+    package struct Segment: Sendable, Hashable {
         /// The name before the brackets: `in_app`, `attributes`, `expires_date`.
         public var name: String
         /// What is between the brackets, already escaped: `type=2#0`, `transaction_id=1000000156449405`, `#1`.
-        public var selector: String?
+        package var selector: String?
         /// Another name the segment answers to in `--ignore` patterns: the field name of `attributes[type=12#0]`
         /// is `receipt_creation_date`.
-        public var alias: String?
+        package var alias: String?
 
-        public init(_ name: String, selector: String? = nil, alias: String? = nil) {
+        package init(_ name: String, selector: String? = nil, alias: String? = nil) {
             self.name = name
             self.selector = selector
             self.alias = alias
         }
 
-        public var description: String { selector.map { "\(name)[\($0)]" } ?? name }
+        package var description: String { selector.map { "\(name)[\($0)]" } ?? name }
     }
 
     public var segments: [Segment]
 
-    public init(_ segments: [Segment]) {
+    package init(_ segments: [Segment]) {
         self.segments = segments
     }
 
     /// A one-segment path.
-    public init(_ name: String, selector: String? = nil, alias: String? = nil) {
+    package init(_ name: String, selector: String? = nil, alias: String? = nil) {
         self.segments = [Segment(name, selector: selector, alias: alias)]
     }
 
     /// This path with one more segment.
-    public func appending(_ name: String, selector: String? = nil, alias: String? = nil) -> DiffPath {
+    package func appending(_ name: String, selector: String? = nil, alias: String? = nil) -> DiffPath {
         DiffPath(segments + [Segment(name, selector: selector, alias: alias)])
     }
 
-    public var description: String { segments.map(\.description).joined(separator: ".") }
+    package var description: String { segments.map(\.description).joined(separator: ".") }
 
     /// A selector value as it may stand in a path: bare when it holds only letters, digits and `._:+-/@`,
     /// otherwise in double quotes with `"`, `\` and control characters escaped, so any value round-trips and no
     /// value can break out of its brackets.
-    public static func selectorValue(_ raw: String) -> String {
+    package static func selectorValue(_ raw: String) -> String {
         if !raw.isEmpty, raw.unicodeScalars.allSatisfy(isBare) { return raw }
         var out = "\""
         for scalar in raw.unicodeScalars {

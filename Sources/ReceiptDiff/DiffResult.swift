@@ -2,14 +2,14 @@ import ReceiptModel
 import ReceiptValidation
 
 /// One of the two inputs, as the diff's header shows it.
-public struct DiffSide: Sendable {
+package struct DiffSide: Sendable {
     /// The name shown for the input (its path, or `(stdin)`).
     public var name: String
-    public var input: InputSummary
+    package var input: InputSummary
     /// Where reading stopped, if it did before the end.
-    public var readError: ReceiptReadError?
+    package var readError: ReceiptReadError?
 
-    public init(name: String, input: InputSummary, readError: ReceiptReadError?) {
+    package init(name: String, input: InputSummary, readError: ReceiptReadError?) {
         self.name = name
         self.input = input
         self.readError = readError
@@ -17,26 +17,26 @@ public struct DiffSide: Sendable {
 }
 
 /// The outcome of comparing receipt A with receipt B.
-public struct DiffResult: Sendable {
-    public var a: DiffSide
-    public var b: DiffSide
+package struct DiffResult: Sendable {
+    package var a: DiffSide
+    package var b: DiffSide
     /// The changes reported under the options, layer by layer, in a stable order.
-    public var changes: [Change]
+    package var changes: [Change]
     /// Changes left out by `--ignore` patterns.
-    public var ignoredCount: Int
+    package var ignoredCount: Int
     /// Encoding-level changes found but not reported (no `--encoding`).
-    public var hiddenEncodingCount: Int
+    package var hiddenEncodingCount: Int
     /// The `--ignore` patterns that left out no change (a typo, or a path where A and B agree).
-    public var unusedIgnorePatterns: [IgnorePattern] = []
+    package var unusedIgnorePatterns: [IgnorePattern] = []
 
     /// Whether A and B are equal under the options.
-    public var isEqual: Bool { changes.isEmpty }
+    package var isEqual: Bool { changes.isEmpty }
 
     /// How many changes of `kind` are reported.
-    public func count(_ kind: Change.Kind) -> Int { changes.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
+    package func count(_ kind: Change.Kind) -> Int { changes.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
 
     /// How many changes each layer has, in layer order, leaving out layers without changes.
-    public var countsByLayer: [(layer: DiffLayer, count: Int)] {
+    package var countsByLayer: [(layer: DiffLayer, count: Int)] {
         var counts: [DiffLayer: Int] = [:]
         for change in changes { counts[change.layer, default: 0] += 1 }
         return DiffLayer.allCases.compactMap { layer in counts[layer].map { (layer, $0) } }

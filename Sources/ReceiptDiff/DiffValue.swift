@@ -1,5 +1,5 @@
 /// One side of a change, typed the way JSON shows it.
-public enum DiffValue: Sendable, Hashable {
+package enum DiffValue: Sendable, Hashable {
     /// A string from the receipt (a bundle id, a date as written): quoted in text output.
     case text(String)
     /// A name, a status or a formatted fact (an algorithm, `valid`, a certificate date): bare in text output.
@@ -16,11 +16,11 @@ public enum DiffValue: Sendable, Hashable {
 }
 
 /// One named field of a `DiffValue.fields` value.
-public struct DiffField: Sendable, Hashable {
+package struct DiffField: Sendable, Hashable {
     public var name: String
-    public var value: DiffValue
+    package var value: DiffValue
 
-    public init(_ name: String, _ value: DiffValue) {
+    package init(_ name: String, _ value: DiffValue) {
         self.name = name
         self.value = value
     }

@@ -9,7 +9,7 @@
 /// - A pattern of one segment matches at any depth; a longer one matches from the start of the path.
 /// - A path matches when a pattern matches it or any path above it, so `in_app` leaves out every in-app change.
 /// - An attribute's field name stands for its `attributes[type=N#k]` segment: `receipt_creation_date`.
-public struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
+package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     /// One segment of a pattern: a name glob and an optional selector glob.
     struct Segment: Sendable, Hashable {
         var name: [Unicode.Scalar]
@@ -18,15 +18,15 @@ public struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
 
     let segments: [Segment]
     /// The pattern as given.
-    public let description: String
+    package let description: String
 
     /// Why a pattern cannot be parsed.
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
-        public var description: String
+        package var description: String
     }
 
     /// Parses a pattern; throws on empty segments and unbalanced brackets or quotes.
-    public init(_ text: String) throws(ParseError) {
+    package init(_ text: String) throws(ParseError) {
         description = text
         var segments: [Segment] = []
         var name: [Unicode.Scalar] = []
@@ -83,7 +83,7 @@ public struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern matches `path` or a path above it.
-    public func matches(_ path: DiffPath) -> Bool {
+    package func matches(_ path: DiffPath) -> Bool {
         if segments.count == 1, let only = segments.first {
             return path.segments.contains { Self.matches(only, $0) }
         }

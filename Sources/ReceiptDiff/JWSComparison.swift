@@ -5,11 +5,11 @@ import ReceiptModel
 import ReceiptValidation
 
 /// One side of a JWS diff: the name to show and the inspection.
-public struct JWSDiffInput: Sendable {
+package struct JWSDiffInput: Sendable {
     public var name: String
-    public var inspection: JWSInspection
+    package var inspection: JWSInspection
 
-    public init(name: String, inspection: JWSInspection) {
+    package init(name: String, inspection: JWSInspection) {
         self.name = name
         self.inspection = inspection
     }
@@ -20,8 +20,8 @@ public struct JWSDiffInput: Sendable {
 /// token's under `jws.nested[data.signedTransactionInfo].…`. A token of a JSON input is `jws[signedPayload]`. The
 /// signature's octets are an encoding-level change (they differ whenever anything signed does; `--encoding` shows
 /// them).
-public enum JWSComparison {
-    public static func compare(_ a: JWSDiffInput, _ b: JWSDiffInput, options: DiffOptions = DiffOptions()) -> DiffResult {
+package enum JWSComparison {
+    package static func compare(_ a: JWSDiffInput, _ b: JWSDiffInput, options: DiffOptions = DiffOptions()) -> DiffResult {
         var sink = ChangeSink(options: options)
         let tokensA = Dictionary(a.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let tokensB = Dictionary(b.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })

@@ -3,11 +3,11 @@ import ReceiptModel
 import ReceiptValidation
 
 /// One input to a diff: the name to show for it and everything read from it.
-public struct DiffInput: Sendable {
+package struct DiffInput: Sendable {
     public var name: String
-    public var inspection: Inspection
+    package var inspection: Inspection
 
-    public init(name: String, inspection: Inspection) {
+    package init(name: String, inspection: Inspection) {
         self.name = name
         self.inspection = inspection
     }
@@ -17,11 +17,11 @@ public struct DiffInput: Sendable {
 /// signers, verification, receipt) and reports each difference with a stable path, old and new values and the
 /// byte offsets on both sides. BER and DER encodings of the same receipt are equal unless encoding-level
 /// differences are asked for.
-public enum ReceiptDiff {
-    public static let schema = "rcpt.diff/1"
+package enum ReceiptDiff {
+    package static let schema = "rcpt.diff/1"
 
     /// Compares A with B under `options`.
-    public static func compare(_ a: DiffInput, _ b: DiffInput, options: DiffOptions = DiffOptions()) -> DiffResult {
+    package static func compare(_ a: DiffInput, _ b: DiffInput, options: DiffOptions = DiffOptions()) -> DiffResult {
         var sink = ChangeSink(options: options)
         let left = a.inspection
         let right = b.inspection
@@ -65,7 +65,7 @@ public enum ReceiptDiff {
 
     /// Why an inspection holds nothing to compare (no receipt bytes, or not even a ContentInfo), or nil when it
     /// can be diffed, however malformed.
-    public static func unreadableReason(_ inspection: Inspection) -> String? {
+    package static func unreadableReason(_ inspection: Inspection) -> String? {
         if let error = inspection.inputError { return error.message }
         guard let receipt = inspection.receipt else { return "nothing could be read" }
         if let error = receipt.error, error.layer == .container, receipt.signedData.contentType == nil {
@@ -77,7 +77,7 @@ public enum ReceiptDiff {
     /// Inspects A and B at the same time, one on each core.
     /// Inspects both inputs in parallel. Content checks are skipped: their findings are consequences of field
     /// changes the diff reports itself.
-    public static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (Inspection, Inspection) {
+    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (Inspection, Inspection) {
         var reading = options
         reading.checksContent = false
         let fixed = reading

@@ -5,21 +5,21 @@ import ReceiptValidation
 
 /// One side of a response diff: a verifyReceipt response body read as JSON (Apple's, as captured, or one rcpt made
 /// from a receipt with `--format verifyreceipt`).
-public struct ResponseInput: Sendable {
+package struct ResponseInput: Sendable {
     public var name: String
-    public var document: JSONDocument
+    package var document: JSONDocument
     /// The file the side was read from: a response (`verifyreceipt-response`), or a receipt whose
     /// `--format verifyreceipt` form is `document` (offsets then point into that form, not the file).
-    public var input: InputSummary
+    package var input: InputSummary
 
-    public init(name: String, document: JSONDocument, input: InputSummary) {
+    package init(name: String, document: JSONDocument, input: InputSummary) {
         self.name = name
         self.document = document
         self.input = input
     }
 
     /// A response body as read from a file of `bytes`.
-    public init(name: String, response document: JSONDocument, bytes: [UInt8]) {
+    package init(name: String, response document: JSONDocument, bytes: [UInt8]) {
         let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? ""
         self.init(name: name, document: document,
                   input: InputSummary(size: bytes.count, sha256: digest, format: "verifyreceipt-response"))
@@ -32,15 +32,15 @@ public struct ResponseInput: Sendable {
 /// (`#N` for a repeated one), by position when they have none. Not compared: `request_date*` (the time of each
 /// request) and the server's state that no receipt holds (`latest_receipt_info`, `latest_receipt`,
 /// `pending_renewal_info`, `is-retryable`).
-public enum ResponseComparison {
+package enum ResponseComparison {
     /// Top-level members that are the server's state, not the receipt's.
-    public static let serverState: Set<String> = ["latest_receipt_info", "latest_receipt", "pending_renewal_info",
+    package static let serverState: Set<String> = ["latest_receipt_info", "latest_receipt", "pending_renewal_info",
                                                   "is-retryable"]
     /// Members of `receipt` that depend on the request, not the receipt.
-    public static let requestTime: Set<String> = ["request_date", "request_date_ms", "request_date_pst"]
+    package static let requestTime: Set<String> = ["request_date", "request_date_ms", "request_date_pst"]
 
     /// Compares A with B under `options` (only the `response` layer applies).
-    public static func compare(_ a: ResponseInput, _ b: ResponseInput, options: DiffOptions = DiffOptions())
+    package static func compare(_ a: ResponseInput, _ b: ResponseInput, options: DiffOptions = DiffOptions())
         -> DiffResult
     {
         var sink = ChangeSink(options: options)

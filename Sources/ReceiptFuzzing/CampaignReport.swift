@@ -4,10 +4,10 @@ import ReceiptSuite
 /// Writes a campaign's findings: each group's smallest input, a `manifest.json` in the schema of mutation suites
 /// (the expected verdict is `rcpt verify`'s, so `rcpt conformance` replays the disagreements as regressions: a fixed
 /// validator passes), and `report.json` (`rcpt.fuzz-validator/1`).
-public enum CampaignReport {
-    public static let schema = "rcpt.fuzz-validator/1"
+package enum CampaignReport {
+    package static let schema = "rcpt.fuzz-validator/1"
 
-    public static func write(_ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
+    package static func write(_ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
                              seeds: [String], to directory: String) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ public enum CampaignReport {
     }
 
     /// `accepted-what-rcpt-rejects-chain-invalid`: the class and the code, file-name safe.
-    public static func fileName(_ group: DisagreementGroup) -> String {
+    package static func fileName(_ group: DisagreementGroup) -> String {
         let raw = group.kind.rawValue + "-" + group.code
         return String(raw.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }

@@ -4,20 +4,21 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
 import ReceiptSigning
+import ReceiptBuilding
 
 /// One generated input and how it was made from its seed: the edits in order, smallest first when minimised.
-public struct GeneratedInput: Sendable {
+package struct GeneratedInput: Sendable {
     public var bytes: [UInt8]
     /// The index of the seed it was made from.
-    public var seed: Int
+    package var seed: Int
     /// What was done, in order (`catalogue:foreign-ca`, `payload:value type=2`, …): fewer edits is a smaller input.
-    public var edits: [String]
+    package var edits: [String]
     /// Whether the input is a JWS (else a receipt).
-    public var isJWS: Bool
+    package var isJWS: Bool
     /// For an input made by several edits, each edit applied to the seed alone: what minimisation tries first.
-    public var components: [GeneratedInput] = []
+    package var components: [GeneratedInput] = []
 
-    public init(bytes: [UInt8], seed: Int, edits: [String], isJWS: Bool, components: [GeneratedInput] = []) {
+    package init(bytes: [UInt8], seed: Int, edits: [String], isJWS: Bool, components: [GeneratedInput] = []) {
         self.bytes = bytes
         self.seed = seed
         self.edits = edits
@@ -31,16 +32,16 @@ public struct GeneratedInput: Sendable {
 /// kind), two of them composed, and payload edits (an attribute's value bytes, type or version changed, an
 /// attribute dropped or repeated, a record edited; for a JWS, a claim set, removed or repeated, or its JSON
 /// mutated), each signed again. Deterministic for a `random` state.
-public struct FuzzInputGenerator: Sendable {
-    public let seeds: [[UInt8]]
+package struct FuzzInputGenerator: Sendable {
+    package let seeds: [[UInt8]]
     /// Which seeds are JWS, as the one classifier says.
     let seedIsJWS: [Bool]
-    public let kit: MutationKit
+    package let kit: MutationKit
     /// A JWS kit (EC chain) for JWS seeds, when there is one.
-    public let jwsKit: MutationKit?
-    public var random: SplitMix64
+    package let jwsKit: MutationKit?
+    package var random: SplitMix64
 
-    public init(seeds: [[UInt8]], kit: MutationKit, jwsKit: MutationKit?, seed: UInt64) {
+    package init(seeds: [[UInt8]], kit: MutationKit, jwsKit: MutationKit?, seed: UInt64) {
         self.seeds = seeds
         self.seedIsJWS = seeds.map { InputClassifier.classify($0).kind == .jws }
         self.kit = kit

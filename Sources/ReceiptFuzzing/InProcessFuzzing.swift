@@ -12,7 +12,7 @@ import ReceiptValidation
 /// template; `Fuzz/README.md` the guide.
 public final class InProcessFuzzing: @unchecked Sendable {
     public let kit: MutationKit
-    public let jwsKit: MutationKit?
+    package let jwsKit: MutationKit?
     let judge: Judge
 
     /// The kit of `caDirectory` (made by `rcpt ca init`; `jwsCADirectory` by `rcpt ca init --shape jws`) and the
@@ -36,7 +36,7 @@ public final class InProcessFuzzing: @unchecked Sendable {
     /// Replaces the input in `data` (capacity `maxSize`) with a structure-aware mutation of it, re-signed, and
     /// returns its size; when no such mutation applies, hands over to `fallback` (pass libFuzzer's
     /// `LLVMFuzzerMutate`). Deterministic for `seed`.
-    public func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, seed: UInt32,
+    package func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, seed: UInt32,
                        fallback: (UnsafeMutablePointer<UInt8>, Int, Int) -> Int) -> Int {
         let input = Array(UnsafeBufferPointer(start: data, count: size))
         if let output = mutated(input, seed: UInt64(seed)), output.count <= maxSize, !output.isEmpty {
@@ -59,7 +59,7 @@ public final class InProcessFuzzing: @unchecked Sendable {
     }
 
     /// `rcpt verify`'s verdict on `bytes`, under the expectations given at creation.
-    public func reference(_ bytes: [UInt8]) -> ReferenceVerdict {
+    package func reference(_ bytes: [UInt8]) -> ReferenceVerdict {
         judge.verdict(GeneratedInput(bytes: bytes, seed: 0, edits: [], isJWS: InputClassifier.classify(bytes).kind == .jws))
     }
 

@@ -24,36 +24,36 @@ public struct ReferenceVerdict: Sendable, Hashable {
     public var isValid: Bool
     public var codes: [String]
 
-    public init(isValid: Bool, codes: [String]) {
+    package init(isValid: Bool, codes: [String]) {
         self.isValid = isValid
         self.codes = codes
     }
 
     /// The code a disagreement is grouped under: the first error, else the first warning, else `valid`.
-    public var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
+    package var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
 }
 
 /// One group of disagreements: a class and `rcpt verify`'s finding code, how many inputs fell in it, and the
 /// smallest representative (fewest edits of its seed, then fewest bytes).
-public struct DisagreementGroup: Sendable {
+package struct DisagreementGroup: Sendable {
     public var kind: Disagreement
     public var code: String
-    public var count: Int
-    public var representative: GeneratedInput
-    public var verdict: ReferenceVerdict
-    public var run: ValidatorRun
+    package var count: Int
+    package var representative: GeneratedInput
+    package var verdict: ReferenceVerdict
+    package var run: ValidatorRun
 
-    public var key: String { kind.rawValue + "/" + code }
+    package var key: String { kind.rawValue + "/" + code }
 }
 
 /// What a campaign did.
-public struct CampaignSummary: Sendable {
-    public var runs: Int
-    public var seconds: Double
-    public var groups: [DisagreementGroup]
+package struct CampaignSummary: Sendable {
+    package var runs: Int
+    package var seconds: Double
+    package var groups: [DisagreementGroup]
     /// Inputs per class (every input, not only representatives).
-    public var counts: [Disagreement: Int]
-    public var agreed: Int
+    package var counts: [Disagreement: Int]
+    package var agreed: Int
 }
 
 /// Fuzzes a user's validator against `rcpt verify`: generates inputs from seeds (`FuzzInputGenerator`), judges each
@@ -61,17 +61,17 @@ public struct CampaignSummary: Sendable {
 /// its own group with a timeout, `jobs` at a time, or one persistent `--batch` process reading paths), and groups
 /// every disagreement by class and finding code, keeping the smallest input of each group. Deterministic for a seed
 /// (up to timeouts).
-public struct ValidatorCampaign {
-    public struct Options: Sendable {
-        public var command: String
-        public var timeout: Double
-        public var rejectCodes: Set<Int32>?
-        public var jobs: Int
-        public var runs: Int?
-        public var seconds: Double?
-        public var batch: Bool
+package struct ValidatorCampaign {
+    package struct Options: Sendable {
+        package var command: String
+        package var timeout: Double
+        package var rejectCodes: Set<Int32>?
+        package var jobs: Int
+        package var runs: Int?
+        package var seconds: Double?
+        package var batch: Bool
 
-        public init(command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
+        package init(command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
                     runs: Int? = nil, seconds: Double? = nil, batch: Bool = false) {
             self.command = command
             self.timeout = timeout
@@ -83,14 +83,14 @@ public struct ValidatorCampaign {
         }
     }
 
-    public let options: Options
-    public var generator: FuzzInputGenerator
+    package let options: Options
+    package var generator: FuzzInputGenerator
     /// The receipt inspection options (root of the kit, expectations of the first receipt seed).
     let receiptOptions: InspectionOptions
     let jwsOptions: JWSInspectionOptions?
     let scratch: String
 
-    public init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
+    package init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
                 jwsOptions: JWSInspectionOptions?, scratch: String) {
         self.options = options
         self.generator = generator
@@ -100,12 +100,12 @@ public struct ValidatorCampaign {
     }
 
     /// `rcpt verify`'s verdict on `input`.
-    public func judge(_ input: GeneratedInput) -> ReferenceVerdict {
+    package func judge(_ input: GeneratedInput) -> ReferenceVerdict {
         Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions).verdict(input)
     }
 
     /// The class of a disagreement, or nil when the validator agrees with `rcpt verify`.
-    public static func classify(_ outcome: RunOutcome, reference: ReferenceVerdict) -> Disagreement? {
+    package static func classify(_ outcome: RunOutcome, reference: ReferenceVerdict) -> Disagreement? {
         switch outcome {
         case .accepted: return reference.isValid ? nil : .acceptedWhatRcptRejects
         case .rejected: return reference.isValid ? .rejectedWhatRcptAccepts : nil
@@ -116,7 +116,7 @@ public struct ValidatorCampaign {
     }
 
     /// Runs the campaign; `progress` is told the runs done and the groups found so far.
-    public mutating func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> CampaignSummary {
+    package mutating func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> CampaignSummary {
         let started = Date()
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var groups: [String: DisagreementGroup] = [:]

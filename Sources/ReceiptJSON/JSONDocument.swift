@@ -14,7 +14,7 @@ public struct JSONNode: Sendable, Hashable {
     /// The offset just past the value's last byte.
     public var end: Int
     /// 0 for the top-level value.
-    public var depth: Int
+    package var depth: Int
     /// The member name's text between its quotes, still escaped, for a value inside an object.
     public var keyRange: Range<Int>?
     /// The index of the first node after this one's subtree (its next sibling, or the parent's next).
@@ -27,8 +27,8 @@ public struct JSONDuplicateKey: Sendable, Hashable {
     /// The name, unescaped.
     public var name: String
     /// The node of the first copy's value, and of this later one.
-    public var first: Int
-    public var duplicate: Int
+    package var first: Int
+    package var duplicate: Int
 }
 
 /// A JSON text read once into a flat list of nodes (document order, each with its depth and subtree end), with

@@ -10,7 +10,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
     private let makeMessage: @Sendable () -> String
 
-    public init(_ kind: ErrorCode, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
+    package init(_ kind: ErrorCode, at offset: Int, _ message: @escaping @Sendable @autoclosure () -> String) {
         self.kind = kind
         self.offset = offset
         self.makeMessage = message

@@ -18,7 +18,7 @@ public struct JSONWriter: ~Copyable {
     private let sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
     /// A writer that keeps the whole document (read it with `bytes`).
-    public init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
+    package init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
         self.pretty = pretty
         self.sink = nil
         self.capacity = Swift.max(capacity, 64)
@@ -26,7 +26,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A writer that lends `sink` each chunk (valid only during the call) whenever about `chunkSize` bytes are pending; call `flush()` at the end.
-    public init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package init(pretty: Bool = true, chunkSize: Int = 1 << 20, sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         self.pretty = pretty
         self.sink = sink
         self.capacity = Swift.max(chunkSize, 64)
@@ -39,7 +39,7 @@ public struct JSONWriter: ~Copyable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// A newline-terminated JSON document that `body` writes, held whole.
-    public static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
+    package static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
                                 _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var json = JSONWriter(pretty: pretty, reservingCapacity: capacity)
         body(&json)
@@ -48,7 +48,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A newline-terminated JSON document that `body` writes, handed to `sink` in chunks, never held whole.
-    public static func streamDocument(pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
+    package static func streamDocument(pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
                                       _ body: (inout JSONWriter) -> Void) {
         var json = JSONWriter(pretty: pretty, sink: sink)
         body(&json)
@@ -57,7 +57,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Hands everything pending to the sink (no-op without one).
-    public mutating func flush() {
+    package mutating func flush() {
         guard let sink, count > 0 else { return }
         sink(UnsafeBufferPointer(start: storage, count: count))
         count = 0
@@ -111,20 +111,20 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: Containers
 
-    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"))
         body(&self)
         close(UInt8(ascii: "}"))
     }
 
-    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "["))
         body(&self)
         close(UInt8(ascii: "]"))
     }
 
     /// Writes a member name; the next value call writes its value.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         // Member names written in the source need no escaping: copied as they are, with the quotes and colon
         // around them, in one reservation.
@@ -147,7 +147,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes a member name computed at run time, followed by `suffix` (`"_ms"` after a field name).
-    public mutating func key(named name: String, suffix: StaticString = "") {
+    package mutating func key(named name: String, suffix: StaticString = "") {
         separate()
         var name = name
         name.withUTF8 { name in
@@ -166,40 +166,40 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: Values
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         appendString(value)
     }
 
-    public mutating func number(_ value: Int64) {
+    package mutating func number(_ value: Int64) {
         separate()
         appendDecimal(value)
     }
 
     /// Writes a string from the source (a static name).
-    public mutating func string(_ value: StaticString) {
+    package mutating func string(_ value: StaticString) {
         separate()
         value.withUTF8Buffer { appendUTF8($0) }
     }
 
     /// Writes text already known to be valid UTF-8 (a checked receipt string, still in its buffer) as a string.
-    public mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
+    package mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
         separate()
         appendUTF8(text)
     }
 
     /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
     /// A string of UTF-8 bytes (a slice of the payload), escaped as needed.
-    public mutating func string(utf8 text: ArraySlice<UInt8>) {
+    package mutating func string(utf8 text: ArraySlice<UInt8>) {
         text.withUnsafeBufferPointer { string(utf8: $0) }
     }
 
-    public mutating func hexString(_ raw: ArraySlice<UInt8>) {
+    package mutating func hexString(_ raw: ArraySlice<UInt8>) {
         raw.withUnsafeBufferPointer { hexString($0) }
     }
 
     /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
-    public mutating func hexString(_ raw: UnsafeBufferPointer<UInt8>) {
+    package mutating func hexString(_ raw: UnsafeBufferPointer<UInt8>) {
         separate()
         reserve(raw.count * 2 + 2)
         storage[count] = UInt8(ascii: "\"")
@@ -216,10 +216,10 @@ public struct JSONWriter: ~Copyable {
         count = position + 1
     }
 
-    public mutating func number(_ value: Int) { number(Int64(value)) }
+    package mutating func number(_ value: Int) { number(Int64(value)) }
 
     /// Writes a number as a string (`"1580444481000"`), as Apple's verifyReceipt writes its `*_ms` fields.
-    public mutating func quotedNumber(_ value: Int64) {
+    package mutating func quotedNumber(_ value: Int64) {
         separate()
         append(UInt8(ascii: "\""))
         appendDecimal(value)
@@ -228,57 +228,57 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a number exactly as a JSON reader found it (`1697679936056.485`, `12345678901234567890123`): the text
     /// must be a JSON number, as `JSONDocument` checks every number it reads.
-    public mutating func number(text: String) {
+    package mutating func number(text: String) {
         separate()
         var text = text
         text.withUTF8 { append($0) }
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         append(value ? "true" : "false")
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         append("null")
     }
 
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
-    public mutating func number(_ value: Int64?) {
+    package mutating func number(_ value: Int64?) {
         if let value { number(value) } else { null() }
     }
 
-    public mutating func number(_ value: Int?) {
+    package mutating func number(_ value: Int?) {
         if let value { number(Int64(value)) } else { null() }
     }
 
     // MARK: Member shorthands
 
-    public mutating func member(_ name: StaticString, _ value: String?) {
+    package mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
         string(value)
     }
 
-    public mutating func member(_ name: StaticString, _ value: Int64?) {
+    package mutating func member(_ name: StaticString, _ value: Int64?) {
         key(name)
         number(value)
     }
 
-    public mutating func member(_ name: StaticString, _ value: Int?) {
+    package mutating func member(_ name: StaticString, _ value: Int?) {
         key(name)
         number(value)
     }
 
-    public mutating func member(_ name: StaticString, _ value: Bool) {
+    package mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    public mutating func member(_ name: StaticString, strings: [String]) {
+    package mutating func member(_ name: StaticString, strings: [String]) {
         key(name)
         array { writer in for value in strings { writer.string(value) } }
     }

@@ -34,7 +34,7 @@ public enum AppleClaims {
     /// A finding for every claim at the top level or in a notification's `data` (`summary`,
     /// `externalPurchaseToken`, `appData`) whose JSON type is not Apple's, and for every date claim whose number is
     /// not a usable date.
-    public static func typeFindings(_ payload: JSONDocument, offset: (Int) -> Int) -> [Finding] {
+    package static func typeFindings(_ payload: JSONDocument, offset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         var objects = [(payload.root, "")]
         for name in JWSBinding.notificationObjects {

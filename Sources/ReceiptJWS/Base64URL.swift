@@ -6,13 +6,13 @@ public enum Base64URL {
     /// What was not canonical about a segment: each is accepted by some decoders and refused by others.
     public struct Anomalies: Sendable, Hashable {
         /// Offset (in the text) of the first `=`, when the segment is padded.
-        public var padding: Int?
+        package var padding: Int?
         /// Offset of the first `+` or `/` (the standard alphabet, not URL-safe).
-        public var standardAlphabet: Int?
+        package var standardAlphabet: Int?
         /// The last character carries bits that decoding drops (a second spelling of the same bytes).
-        public var nonZeroTrailingBits: Bool = false
+        package var nonZeroTrailingBits: Bool = false
 
-        public var isEmpty: Bool { padding == nil && standardAlphabet == nil && !nonZeroTrailingBits }
+        package var isEmpty: Bool { padding == nil && standardAlphabet == nil && !nonZeroTrailingBits }
     }
 
     public typealias Failure = Base64Codec.Failure
@@ -31,5 +31,5 @@ public enum Base64URL {
     }
 
     /// The offset in a segment's text of the character that carries decoded byte `index` (its first bits).
-    public static func textOffset(ofDecodedByte index: Int) -> Int { index / 3 * 4 + index % 3 }
+    package static func textOffset(ofDecodedByte index: Int) -> Int { index / 3 * 4 + index % 3 }
 }

@@ -1,14 +1,14 @@
 /// ES256 signatures in their two spellings: JOSE's raw `r ‖ s` (32 + 32 octets, RFC 7518 §3.4) and the DER
 /// `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }` OpenSSL verifies; and the P-256 order, for the high-S
 /// test (s > n/2: the same signature's twin n − s verifies too).
-public enum ECDSASignature {
+package enum ECDSASignature {
     /// The order n of P-256, big-endian.
-    public static let p256Order: [UInt8] = hexBytes("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+    package static let p256Order: [UInt8] = hexBytes("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
     /// ⌊n/2⌋.
     static let p256HalfOrder: [UInt8] = hexBytes("7FFFFFFF800000007FFFFFFFFFFFFFFFDE737D56D38BCF4279DCE5617E3192A8")
 
     /// The DER form of a 64-octet raw signature; nil for any other length.
-    public static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
+    package static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == 64 else { return nil }
         func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
             var magnitude = Array(bytes.drop { $0 == 0 })
@@ -22,7 +22,7 @@ public enum ECDSASignature {
 
     /// The raw form of a DER `ECDSA-Sig-Value` whose integers fit 32 octets, when `bytes` is exactly one such
     /// value (short-form lengths, as every P-256 signature has); nil otherwise.
-    public static func raw(fromDER bytes: [UInt8]) -> [UInt8]? {
+    package static func raw(fromDER bytes: [UInt8]) -> [UInt8]? {
         guard bytes.count >= 8, bytes.count <= 72, bytes[0] == 0x30, Int(bytes[1]) == bytes.count - 2 else { return nil }
         var position = 2
         var parts: [[UInt8]] = []
@@ -41,13 +41,13 @@ public enum ECDSASignature {
     }
 
     /// Whether the raw signature's s is above n/2.
-    public static func isHighS(_ raw: [UInt8]) -> Bool {
+    package static func isHighS(_ raw: [UInt8]) -> Bool {
         guard raw.count == 64 else { return false }
         return compare(Array(raw[32..<64]), p256HalfOrder) > 0
     }
 
     /// The raw signature with s replaced by n − s: the other valid signature of the same message.
-    public static func negatingS(_ raw: [UInt8]) -> [UInt8] {
+    package static func negatingS(_ raw: [UInt8]) -> [UInt8] {
         guard raw.count == 64 else { return raw }
         var result = [UInt8](repeating: 0, count: 32)
         var borrow = 0

@@ -10,7 +10,7 @@ public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
     case unknown
 
     /// The kind of `payload`, held (when nested or in a document) by the member `member`.
-    public static func of(_ payload: JSONDocument?, member: String?) -> JWSPayloadKind {
+    package static func of(_ payload: JSONDocument?, member: String?) -> JWSPayloadKind {
         if let payload, payload.nodes.first?.kind == .object {
             let has = { (name: String) in payload.member(name, of: payload.root) != nil }
             if has("notificationType") { return .notification }
@@ -38,9 +38,9 @@ public struct JWSBinding: Sendable, Hashable {
     public struct Value: Sendable, Hashable {
         public var text: String
         public var path: String
-        public var jsonOffset: Int
+        package var jsonOffset: Int
 
-        public init(text: String, path: String, jsonOffset: Int) {
+        package init(text: String, path: String, jsonOffset: Int) {
             self.text = text
             self.path = path
             self.jsonOffset = jsonOffset
@@ -50,31 +50,31 @@ public struct JWSBinding: Sendable, Hashable {
     public var kind: JWSPayloadKind
     public var bundleID: Value?
     /// As its decimal digits.
-    public var appAppleID: Value?
-    public var environment: Value?
+    package var appAppleID: Value?
+    package var environment: Value?
     /// Whether this kind carries a bundleId (renewal info does not).
     public var carriesBundleID: Bool
     /// Whether this kind carries appAppleId (transactions and renewal info do not).
-    public var carriesAppAppleID: Bool
+    package var carriesAppAppleID: Bool
     /// The claim the chain is evaluated at: `signedDate`, or an app transaction's `receiptCreationDate`.
-    public var timeClaim: String
+    package var timeClaim: String
     /// Members at a notification's top level that look like the bound ones but are not where Apple reads them.
-    public var misplaced: [Value]
+    package var misplaced: [Value]
     /// Shapes of the binding Apple never produces, each with why (the value is the claim it is about): a
     /// notification with more than one of `data`, `summary`, `externalPurchaseToken`, `appData`, or one that is not
     /// an object; an app transaction whose `environment` is not its `receiptType`.
-    public var conflicts: [Conflict] = []
+    package var conflicts: [Conflict] = []
 
     /// A binding shape Apple never produces: the claim it is about, and why.
-    public struct Conflict: Sendable, Hashable {
-        public var value: Value
+    package struct Conflict: Sendable, Hashable {
+        package var value: Value
         public var reason: String
     }
 
     /// The objects a notification's app and environment are read from, in Apple's order.
-    public static let notificationObjects = ["data", "summary", "externalPurchaseToken", "appData"]
+    package static let notificationObjects = ["data", "summary", "externalPurchaseToken", "appData"]
 
-    public static func of(_ payload: JSONDocument?, member: String?) -> JWSBinding {
+    package static func of(_ payload: JSONDocument?, member: String?) -> JWSBinding {
         let kind = JWSPayloadKind.of(payload, member: member)
         var binding = JWSBinding(kind: kind, carriesBundleID: kind != .renewalInfo,
                                  carriesAppAppleID: kind == .notification || kind == .appTransaction || kind == .unknown,

@@ -19,22 +19,22 @@ public struct JWSInput: Sendable {
     /// The tokens of the input, in document order: one with path `""` for a compact JWS.
     public var tokens: [NestedJWS]
     /// What was stripped to find the token (quotes, a byte order mark, a Bearer prefix …), one phrase each.
-    public var repairs: [String]
+    package var repairs: [String]
     /// What the JSON around the tokens shows (the document is unsigned: whoever handed it over wrote it): token
     /// positions that hold no readable token, tokens with characters around them, duplicate names.
     public var findings: [Finding] = []
     /// Where the JSON starts in the input (after what was stripped), for the JSON form: JSON offsets plus this are
     /// file offsets.
-    public var jsonOffset = 0
+    package var jsonOffset = 0
 
     /// Whether `bytes` are a JWS input: a compact token (quotes, white space, invisible marks or a Bearer prefix
     /// around it allowed, cut short or not), or a JSON object or array with a token position.
-    public static func looksLikeJWS(_ bytes: [UInt8]) -> Bool { recognise(bytes) != nil }
+    package static func looksLikeJWS(_ bytes: [UInt8]) -> Bool { recognise(bytes) != nil }
 
     /// The input read, when `bytes` are a JWS input (nil when they are not one): the classifier's question and the
     /// reader's answer in one pass, so a JSON document is parsed once.
     /// `json`, when given, is the input already read as JSON (white space around it left out).
-    public static func recognise(_ bytes: [UInt8], json: JSONDocument? = nil) -> Result<JWSInput, JWSReadError>? {
+    package static func recognise(_ bytes: [UInt8], json: JSONDocument? = nil) -> Result<JWSInput, JWSReadError>? {
         let located = JWSText.locate(bytes[...])
         let text = bytes[located.range]
         if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {

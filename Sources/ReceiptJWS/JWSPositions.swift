@@ -5,9 +5,9 @@ import ReceiptJSON
 /// A string in JSON where a token stands, or should: the value of one of Apple's `signed…` members or an element
 /// of its array, or any string a lenient consumer would take for a token (`JWSText.looksLikeToken`). Every one is
 /// read and judged; none is skipped because it is not exactly a compact JWS.
-public struct JWSPosition: Sendable, Hashable {
+package struct JWSPosition: Sendable, Hashable {
     /// Where a token stands, or hides.
-    public enum Place: Sendable, Hashable {
+    package enum Place: Sendable, Hashable {
         /// The string is the token (once stripped).
         case value
         /// The string is JSON that holds a token: a reader that parses JSON inside JSON takes an unverified token.
@@ -17,31 +17,31 @@ public struct JWSPosition: Sendable, Hashable {
     }
 
     /// The string node in the JSON document (for a name, the node the name introduces).
-    public var node: Int
+    package var node: Int
     /// The member that holds it (for an array element, the array's member).
-    public var member: String?
-    public var place: Place = .value
+    package var member: String?
+    package var place: Place = .value
 }
 
 /// A token position whose text is not a compact JWS: where it is, and the error it would get as a whole file.
-public struct UnreadableJWS: Sendable {
+package struct UnreadableJWS: Sendable {
     public var path: String
     /// The offset of the string's first character (after its quote) in the JSON that holds it.
     public var offset: Int
-    public var error: JWSReadError
+    package var error: JWSReadError
 }
 
 /// What one token position holds.
-public enum JWSPositionContent: Sendable {
+package enum JWSPositionContent: Sendable {
     /// A token, and what was stripped around it (quotes, white space, a Bearer prefix …; empty when bare).
     case token(NestedJWS, stripped: [String], surrounded: Bool)
     case unreadable(UnreadableJWS)
 }
 
-public enum JWSPositions {
+package enum JWSPositions {
     /// The token positions of `document`, in document order, found in one pass without recursion: strings that
     /// are tokens, and the places a token hides from a reader of strings (JSON inside a string, a member's name).
-    public static func find(in document: JSONDocument) -> [JWSPosition] {
+    package static func find(in document: JSONDocument) -> [JWSPosition] {
         var positions: [JWSPosition] = []
         func hidesToken(_ body: ArraySlice<UInt8>) -> Bool {
             body.contains(UInt8(ascii: ".")) && (TextCheck.contains(body, "eyJ") || TextCheck.contains(body, "signed") || TextCheck.contains(body, "Signed"))
@@ -91,7 +91,7 @@ public enum JWSPositions {
 
     /// Reads each position of `document` at `depth`: the token the text holds once stripped, or why it holds none.
     /// Positions whose text is empty once stripped hold nothing a consumer could read, and are left out.
-    public static func read(_ positions: [JWSPosition], in document: JSONDocument, depth: Int) -> [JWSPositionContent] {
+    package static func read(_ positions: [JWSPosition], in document: JSONDocument, depth: Int) -> [JWSPositionContent] {
         guard !positions.isEmpty else { return [] }
         let paths = document.paths()
         var contents: [JWSPositionContent] = []

@@ -8,7 +8,7 @@ public enum JWSReader {
     /// How deep JWS may nest in JWS (a notification holds a transaction: depth 1). Deeper tokens are left as strings.
     public static let maximumNesting = 3
     /// The most JWS read from one payload.
-    public static let maximumNestedPerPayload = 64
+    package static let maximumNestedPerPayload = 64
     /// 2^53: integers beyond it lose precision in JavaScript and any reader into a double.
     static let safeIntegerLimit = "9007199254740992"
 
@@ -108,7 +108,7 @@ public enum JWSReader {
 
     /// Whether `text` has the shape of a compact JWS (`JWSText.hasTokenShape`): base64url characters in dot-separated
     /// parts, the first decoding to a JSON object's start.
-    public static func looksLikeCompactJWS<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
+    package static func looksLikeCompactJWS<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
         JWSText.hasTokenShape(text)
     }
 
@@ -163,7 +163,7 @@ public enum JWSReader {
 
     /// Duplicate names and unsafe integers in JSON called `name` (the header, the payload, the document), at the
     /// offsets `fileOffset` gives for its JSON offsets. Past the aggregation limit a duplicate costs no text.
-    public static func jsonFindings(_ document: JSONDocument, name: String, fileOffset: (Int) -> Int) -> [Finding] {
+    package static func jsonFindings(_ document: JSONDocument, name: String, fileOffset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         var paths: [String]?
         let limit = [Finding].aggregationLimit
@@ -242,14 +242,14 @@ public enum JWSReader {
     }
 
     /// A token found in JSON with characters around it.
-    public static func surroundedFinding(_ path: String, _ stripped: [String], at offset: Int) -> Finding {
+    package static func surroundedFinding(_ path: String, _ stripped: [String], at offset: Int) -> Finding {
         Finding(.jwsTokenSurrounded, at: offset,
                 "the token at \(path) has characters around it\(stripped.isEmpty ? " (white space)" : ": " + stripped.joined(separator: ", ")): stripped as lenient readers do, and the token verified; Apple sends bare tokens",
                 fields: [FindingField("path", path)])
     }
 
     /// A token position that holds no compact JWS.
-    public static func unreadableFinding(_ unreadable: UnreadableJWS, at offset: Int) -> Finding {
+    package static func unreadableFinding(_ unreadable: UnreadableJWS, at offset: Int) -> Finding {
         Finding(.jwsTokenUnreadable, at: offset,
                 "\(unreadable.path) holds no readable JWS: \(unreadable.error.message); a lenient reader may still take an unverified token from it",
                 fields: [FindingField("path", unreadable.path), FindingField("reason", unreadable.error.code)])

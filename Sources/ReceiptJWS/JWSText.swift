@@ -10,13 +10,13 @@ import ReceiptASN1
 /// never a string to skip.
 public enum JWSText {
     /// Where the token is in the text, and what was stripped around it (one phrase each, in the order met).
-    public struct Located: Sendable, Hashable {
-        public var range: Range<Int>
-        public var repairs: [String]
+    package struct Located: Sendable, Hashable {
+        package var range: Range<Int>
+        package var repairs: [String]
     }
 
     /// The part of `text` a consumer would read as the token.
-    public static func locate(_ text: ArraySlice<UInt8>) -> Located {
+    package static func locate(_ text: ArraySlice<UInt8>) -> Located {
         var start = text.startIndex
         var end = text.endIndex
         var repairs: [String] = []
@@ -51,7 +51,7 @@ public enum JWSText {
     /// Whether a lenient consumer would take `text` for a token: once stripped, it is a compact token's shape
     /// (`hasTokenShape`), or it starts `eyJ` (the encoding of `{"`) and holds a dot. Such a string is a token
     /// position wherever it stands.
-    public static func looksLikeToken<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8,
+    package static func looksLikeToken<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8,
         Bytes.Index == Int
     {
         let slice = ArraySlice(text)
@@ -63,7 +63,7 @@ public enum JWSText {
     /// Whether `text` has a compact JWS's shape: base64url characters (either alphabet, padding allowed) in two or
     /// more dot-separated parts, the first of which decodes to a JSON object's start (`{`, after JSON white space:
     /// `eyJ` is `{"`, `ewo` is `{` and a line break, `eyAi` is `{ "`).
-    public static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
+    package static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
         var dots = 0
         var firstPart: [UInt8] = []
         for byte in text {
@@ -85,7 +85,7 @@ public enum JWSText {
     /// Whether a JSON member names a token position: any member whose name starts `signed` in any case
     /// (`signedPayload`, `signedTransactionInfo`, `signedTransactions`' elements; `SignedPayload` and
     /// `signed_payload` too: Go and .NET match member names without regard to case) but `signedDate`, a number.
-    public static func isTokenMember(_ name: String) -> Bool {
+    package static func isTokenMember(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
     }

@@ -30,7 +30,7 @@ public struct JWSToken: Sendable {
     public var depth: Int
 
     /// The ASCII octets the signature covers: `header.payload` as they stand (RFC 7515 §5.2).
-    public var signingInput: ArraySlice<UInt8> {
+    package var signingInput: ArraySlice<UInt8> {
         guard let header = ranges[.header], let payload = ranges[.payload] else { return [] }
         return text[header.lowerBound..<payload.upperBound]
     }
@@ -39,19 +39,19 @@ public struct JWSToken: Sendable {
     public var algorithm: String? { headerString("alg") }
 
     /// The header member `name` when it is a string.
-    public func headerString(_ name: String) -> String? {
+    package func headerString(_ name: String) -> String? {
         guard let header, let node = header.member(name, of: header.root) else { return nil }
         return header.string(node)
     }
 
     /// The payload member `name` (top level) when it is a string.
-    public func claimString(_ name: String) -> String? {
+    package func claimString(_ name: String) -> String? {
         guard let payload, let node = payload.member(name, of: payload.root) else { return nil }
         return payload.string(node)
     }
 
     /// The payload member `name` (top level) when it is a number, as written.
-    public func claimNumberText(_ name: String) -> String? {
+    package func claimNumberText(_ name: String) -> String? {
         guard let payload, let node = payload.member(name, of: payload.root), payload.nodes[node].kind == .number
         else { return nil }
         return payload.text(node)
@@ -59,7 +59,7 @@ public struct JWSToken: Sendable {
 
     /// A millisecond date claim at the top level (`signedDate`, `receiptCreationDate` …): nil when absent, else the
     /// exact reading of its number or why it is not a usable date (never "absent" when it is present).
-    public func claimDate(_ name: String) -> Result<MillisecondDate, MillisecondDate.Problem>? {
+    package func claimDate(_ name: String) -> Result<MillisecondDate, MillisecondDate.Problem>? {
         guard let payload, let node = payload.member(name, of: payload.root) else { return nil }
         guard payload.nodes[node].kind == .number else { return .failure(.notANumber) }
         return MillisecondDate.read(payload.text(node))
@@ -83,13 +83,13 @@ public struct NestedJWS: Sendable {
     public var path: String
     /// The member that holds the string (`signedTransactionInfo`, `signedTransactions` for its elements), when it
     /// is in an object or a member's array.
-    public var member: String?
+    package var member: String?
     /// The offset of the string's first character (after its quote) in the JSON that holds it: the input file for a
     /// body, the decoded payload for a token's nested JWS.
     public var offset: Int
     public var token: JWSToken
 
-    public init(path: String, member: String? = nil, offset: Int, token: JWSToken) {
+    package init(path: String, member: String? = nil, offset: Int, token: JWSToken) {
         self.path = path
         self.member = member
         self.offset = offset

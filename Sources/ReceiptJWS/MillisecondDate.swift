@@ -2,16 +2,16 @@
 /// from the JSON number's text: exponent forms (`1.7172432e12`) and fractions (Xcode writes `1697679936056.485`) are
 /// the numbers they spell, never misread and never "absent". A number that cannot be a date is refused with the
 /// reason; nothing falls back to "now".
-public struct MillisecondDate: Sendable, Hashable {
+package struct MillisecondDate: Sendable, Hashable {
     /// Whole milliseconds, rounded down (toward the past) when the number has a fraction.
-    public var milliseconds: Int64
+    package var milliseconds: Int64
     /// The text starts with '-' (`-0` included).
-    public var isNegative: Bool
+    package var isNegative: Bool
     /// The number has a non-zero fraction of a millisecond.
-    public var hasFraction: Bool
+    package var hasFraction: Bool
 
     /// Why a number is not a usable date.
-    public enum Problem: Error, Sendable, Hashable {
+    package enum Problem: Error, Sendable, Hashable {
         /// Not a JSON number at all.
         case notANumber
         /// Longer than any date's text (`maximumLength` characters): thousands of digits are a resource attack.
@@ -19,7 +19,7 @@ public struct MillisecondDate: Sendable, Hashable {
         /// Beyond ±2^53 milliseconds: JavaScript and every reader into a double lose it.
         case beyondSafeRange
 
-        public var phrase: String {
+        package var phrase: String {
             switch self {
             case .notANumber: return "not a number"
             case .tooLong: return "a number of more than \(MillisecondDate.maximumLength) characters"
@@ -29,11 +29,11 @@ public struct MillisecondDate: Sendable, Hashable {
     }
 
     /// The longest number text read as a date.
-    public static let maximumLength = 40
+    package static let maximumLength = 40
     static let safeLimit: UInt64 = 9_007_199_254_740_992
 
     /// Reads a JSON number's text exactly.
-    public static func read<Text: StringProtocol>(_ text: Text) -> Result<MillisecondDate, Problem> {
+    package static func read<Text: StringProtocol>(_ text: Text) -> Result<MillisecondDate, Problem> {
         let bytes = Array(text.utf8)
         guard bytes.count <= maximumLength else { return .failure(.tooLong) }
         var index = 0

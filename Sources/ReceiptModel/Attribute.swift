@@ -37,8 +37,8 @@ public enum AttributeValue: Sendable, Hashable {
 /// payload: nothing normalised, offsets in the file, undocumented and malformed ones kept. A read-only view of one
 /// entry of the payload's `PayloadIndex`: everything here was decoded by the reading pass.
 public struct Attribute: Sendable {
-    let index: PayloadIndex
-    let entry: Int
+    package let index: PayloadIndex
+    package let entry: Int
 
     init(_ index: PayloadIndex, _ entry: Int) {
         self.index = index
@@ -52,7 +52,7 @@ public struct Attribute: Sendable {
     /// The type number, when it is an INTEGER that fits in 64 bits.
     public var type: Int64? { index.type(entry) }
     /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
-    public var typeHex: String? {
+    package var typeHex: String? {
         guard let range = index.largeTypeRange(entry) else { return nil }
         return ASN1Primitives.hex(index.bytes, range)
     }
@@ -61,7 +61,7 @@ public struct Attribute: Sendable {
     /// Where the value octets start in the file, when there is a value.
     public var valueOffset: Int? { index.valueRange(entry).map { index.fileOffset($0.lowerBound) } }
     /// The tag of the ASN.1 element inside the value, when the value holds exactly one element.
-    public var valueTag: ASN1Tag? { index.valueTag(entry) }
+    package var valueTag: ASN1Tag? { index.valueTag(entry) }
     /// What the value decoded to.
     public var kind: ValueKind { index.kind(entry) }
     /// Whether this attribute stands in the receipt or inside an in-app record.
@@ -100,7 +100,7 @@ public struct Attribute: Sendable {
     public var date: ReceiptDate? { index.date(entry) }
 
     /// The seconds since the epoch of a date value that is a valid date (without building the date).
-    public var dateSeconds: Int64? { index.dateSeconds(entry) }
+    package var dateSeconds: Int64? { index.dateSeconds(entry) }
 
     /// The in-app record this type-17 attribute holds.
     public var record: InAppRecord? { kind == .record ? InAppRecord(index, entry) : nil }
@@ -120,20 +120,13 @@ public struct Attribute: Sendable {
     }
 
     /// The field table's row for this type in this scope, if known.
-    public var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
+    package var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
 
     /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
     public var name: String { FieldTable.displayName(of: type, in: scope) }
 
     /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
-    public var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
-
-    /// The attribute as a builder writes it again: type, version and value octets (nil without a readable type
-    /// or value).
-    public var spec: AttributeSpec? {
-        guard let type, index.valueRange(entry) != nil else { return nil }
-        return AttributeSpec(type: type, version: version ?? 1, value: Array(valueBytes))
-    }
+    package var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
 }
 
 extension Attribute: Hashable {
@@ -170,13 +163,13 @@ public struct InAppRecord: Sendable, Hashable {
     public var length: Int { index.valueRange(entry)?.count ?? 0 }
 
     /// The type-17 attribute holding the record.
-    public var attribute: Attribute { Attribute(index, entry) }
+    package var attribute: Attribute { Attribute(index, entry) }
 
     /// The record's attributes, in order.
     public var attributes: AttributeList { AttributeList(index, entries: index.children(entry)) }
 
     /// The first attribute of `type`, found by scanning the record's entries' types.
-    public func first(_ type: Int64) -> Attribute? {
+    package func first(_ type: Int64) -> Attribute? {
         guard type >= 0, type < Int64(PayloadIndex.Entry.noType) else { return attributes.first { $0.type == type } }
         let wanted = UInt16(truncatingIfNeeded: type)
         for child in index.children(entry) where index.entries[child].type == wanted { return Attribute(index, child) }

@@ -31,10 +31,10 @@ public struct FieldDescriptor: Sendable, Hashable {
     /// The key used in JSON output, following Apple's verifyReceipt JSON where one exists.
     public var name: String
     /// A short human description.
-    public var label: String
+    package var label: String
     public var kind: FieldKind
     /// Whether Apple documents this type; undocumented ones are seen in real receipts only.
-    public var isDocumented: Bool
+    package var isDocumented: Bool
 }
 
 /// The one source of truth for attribute names, meanings and encodings. Labels, JSON keys, documentation and
@@ -47,19 +47,19 @@ public enum FieldTable {
 
     /// The descriptor of `type` in `scope`, if the type is known. Constant time, no hashing: this runs for
     /// every attribute read.
-    public static func descriptor(_ type: Int64, in scope: FieldScope) -> FieldDescriptor? {
+    package static func descriptor(_ type: Int64, in scope: FieldScope) -> FieldDescriptor? {
         guard let row = row(of: type, in: scope) else { return nil }
         return scope == .receipt ? receiptFields[row] : inAppFields[row]
     }
 
     /// The version the App Store writes for `type`: 2 for the opaque value, 1 for everything else. Output that
     /// omits versions (the dump's `receipt` object) assumes it; builders default to it.
-    public static func conventionalVersion(of type: Int64, in scope: FieldScope) -> Int64 {
+    package static func conventionalVersion(of type: Int64, in scope: FieldScope) -> Int64 {
         scope == .receipt && type == 4 ? 2 : 1
     }
 
     /// The position of `type` in `receiptFields` or `inAppFields`, if the type is known.
-    public static func row(of type: Int64, in scope: FieldScope) -> Int? {
+    package static func row(of type: Int64, in scope: FieldScope) -> Int? {
         let row = scope == .receipt ? entry(receiptRows, type, base: 0) : entry(inAppRows, type, base: inAppBase)
         guard let row, row >= 0 else { return nil }
         return row
@@ -82,7 +82,7 @@ public enum FieldTable {
 
     /// The name output uses for an attribute: the field name, `type_N` when not in the table, `unknown` when the
     /// type is not a readable INTEGER.
-    public static func displayName(of type: Int64?, in scope: FieldScope) -> String {
+    package static func displayName(of type: Int64?, in scope: FieldScope) -> String {
         guard let type else { return "unknown" }
         return descriptor(type, in: scope)?.name ?? "type_\(type)"
     }
@@ -111,7 +111,7 @@ public enum FieldTable {
     static let inAppBase: Int64 = 1700
 
     /// The descriptor with JSON key `name` in `scope`.
-    public static func descriptor(named name: String, in scope: FieldScope) -> FieldDescriptor? {
+    package static func descriptor(named name: String, in scope: FieldScope) -> FieldDescriptor? {
         all.first { $0.scope == scope && $0.name == name }
     }
 
@@ -120,7 +120,7 @@ public enum FieldTable {
         FieldDescriptor(type: type, scope: scope, name: name, label: label, kind: kind, isDocumented: documented)
     }
 
-    public static let receiptFields: [FieldDescriptor] = [
+    package static let receiptFields: [FieldDescriptor] = [
         field(0, "receipt_type", "environment (Production, ProductionSandbox, Xcode)", .utf8String,
               documented: false, .receipt),
         field(1, "app_item_id", "App Store item id of the app", .integer, documented: false, .receipt),
@@ -152,7 +152,7 @@ public enum FieldTable {
               .receipt),
     ]
 
-    public static let inAppFields: [FieldDescriptor] = [
+    package static let inAppFields: [FieldDescriptor] = [
         field(1701, "quantity", "quantity", .integer, documented: true, .inApp),
         field(1702, "product_id", "product identifier", .utf8String, documented: true, .inApp),
         field(1703, "transaction_id", "transaction identifier", .utf8String, documented: true, .inApp),

@@ -16,9 +16,9 @@ public typealias InputError = CodedError
 /// The receipt bytes found in an input, the format they were found in, and any harmless damage repaired on the way.
 public struct DecodedInput: Sendable, Hashable {
     public var bytes: [UInt8]
-    public var format: InputFormat
+    package var format: InputFormat
     /// What was repaired (quotes, a byte order mark, percent-escapes, spaces that were `+` …), one phrase each.
-    public var repairs: [String]
+    package var repairs: [String]
 }
 
 /// Unwraps receipt bytes from whatever the user pasted or saved: raw DER/BER, base64 (whitespace allowed), PEM,
@@ -62,13 +62,13 @@ public enum InputDecoder {
     }
 
     /// A character of standard base64 (`+`, `/`) or its `=` padding.
-    public static func isStandardBase64Character(_ byte: UInt8) -> Bool { PastedText.isStandardAlphabet(byte) }
+    package static func isStandardBase64Character(_ byte: UInt8) -> Bool { PastedText.isStandardAlphabet(byte) }
 
     /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
-    public static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
+    package static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
 
     /// The format `input` looks like.
-    public static func detect(_ input: [UInt8]) -> InputFormat {
+    package static func detect(_ input: [UInt8]) -> InputFormat {
         guard let first = input.first(where: { !isWhitespace($0) }) else { return .binary }
         if input.first == 0x30 { return .binary }
         if first == UInt8(ascii: "{") { return .jsonRequest }
@@ -193,7 +193,7 @@ public enum InputDecoder {
     }
 
     /// ASCII white space as base64 and pasted text have it: space, tab, line feed, carriage return.
-    public static func isWhitespace(_ byte: UInt8) -> Bool {
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 

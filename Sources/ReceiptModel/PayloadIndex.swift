@@ -151,7 +151,7 @@ public final class PayloadIndex: Sendable {
 
     /// The value octets' range in `bytes`, when the attribute has a value.
     @inline(__always)
-    func valueRange(_ entry: Int) -> Range<Int>? {
+    package func valueRange(_ entry: Int) -> Range<Int>? {
         let packed = entries[entry]
         guard packed.state.kind != .absent else { return nil }
         let start = packed.valueDelta == 15

@@ -19,7 +19,7 @@ public enum PayloadReader {
 
     /// Reads `bytes` as the SET of one in-app record's attributes (the value of a type-17 attribute): its
     /// attributes are the result's top-level ones.
-    public static func readRecord(_ bytes: [UInt8], limits: ASN1Limits = .default) -> ReceiptPayload {
+    package static func readRecord(_ bytes: [UInt8], limits: ASN1Limits = .default) -> ReceiptPayload {
         read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: limits, nodesRead: 0, truncated: false,
              scope: .inApp)
     }

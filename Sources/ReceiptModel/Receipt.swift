@@ -15,7 +15,7 @@ public struct Receipt: Sendable {
     /// The error that stopped reading, if any.
     public var error: ReceiptReadError?
     /// The container's non-DER choices (the payload's are `payload.encoding`).
-    public var containerEncoding: EncodingSummary
+    package var containerEncoding: EncodingSummary
 
     /// Reads a receipt from its DER/BER bytes.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
@@ -57,7 +57,7 @@ public struct Receipt: Sendable {
     public func first(_ type: Int64) -> Attribute? { payload?.first(type) }
 
     /// The parsed creation date (type 12), when present and valid.
-    public var creationDate: ReceiptDate? { first(12)?.date }
+    package var creationDate: ReceiptDate? { first(12)?.date }
 
     /// The environment attribute (type 0) when it is text: "Production", "ProductionSandbox", "Xcode" ….
     public var environment: String? {
@@ -69,7 +69,7 @@ public struct Receipt: Sendable {
     public var encoding: EncodingSummary { containerEncoding + (payload?.encoding ?? EncodingSummary()) }
 
     /// The most severe finding's severity, if any.
-    public var worstSeverity: Severity? { findings.map(\.severity).max() }
+    package var worstSeverity: Severity? { findings.map(\.severity).max() }
 }
 
 extension Receipt: CustomStringConvertible {

@@ -13,11 +13,11 @@ public struct ReceiptDate: Sendable, Hashable {
     private var packedMinute: UInt8
     private var packedSecond: UInt8
 
-    public var year: Int { Int(packedYear) }
-    public var month: Int { Int(packedMonth) }
-    public var day: Int { Int(packedDay) }
-    public var hour: Int { Int(packedHour) }
-    public var minute: Int { Int(packedMinute) }
+    package var year: Int { Int(packedYear) }
+    package var month: Int { Int(packedMonth) }
+    package var day: Int { Int(packedDay) }
+    package var hour: Int { Int(packedHour) }
+    package var minute: Int { Int(packedMinute) }
     public var second: Int { Int(packedSecond) }
     /// Fractional seconds in nanoseconds (digits past the ninth are ignored).
     public var nanosecond: Int { Int(packedNanosecond) }
@@ -38,7 +38,7 @@ public struct ReceiptDate: Sendable, Hashable {
     }
 
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var secondsSinceEpoch: Int64 {
+    package var secondsSinceEpoch: Int64 {
         let days = ReceiptDate.daysFromCivil(year: year, month: month, day: day)
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(utcOffsetMinutes * 60)
     }
@@ -50,7 +50,7 @@ public struct ReceiptDate: Sendable, Hashable {
     public var rfc3339UTC: String { withRFC3339UTC { String(decoding: $0, as: UTF8.self) } }
 
     /// The UTC form's bytes, lent to `body` without building a String (the JSON dump writes them directly).
-    public func withRFC3339UTC<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withRFC3339UTC<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         ReceiptDate.withFormatted(epochSeconds: secondsSinceEpoch, nanosecond: nanosecond, body)
     }
 
@@ -77,7 +77,7 @@ public struct ReceiptDate: Sendable, Hashable {
     }
 
     /// Parses `range` of a borrowed buffer (the payload's hot path: no copy, no String).
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= buffer.count else { return .failure(.empty) }
         var scanner = Scanner(bytes: buffer, start: range.lowerBound, end: range.upperBound)
         do {
@@ -116,7 +116,7 @@ public struct ReceiptDate: Sendable, Hashable {
     // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's algorithms)
 
     /// Days from 1970-01-01 to the given civil date.
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -127,7 +127,7 @@ public struct ReceiptDate: Sendable, Hashable {
     }
 
     /// The civil date of a day count from 1970-01-01.
-    public static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -140,7 +140,7 @@ public struct ReceiptDate: Sendable, Hashable {
         return (Int(year), Int(month), Int(day))
     }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -155,7 +155,7 @@ public struct ReceiptDate: Sendable, Hashable {
 
     /// `format`'s bytes, built in a fixed buffer and lent to `body`: each number zero-padded (the year to four
     /// digits, more when it has more, with a leading '-' when negative).
-    public static func withFormatted<Result>(epochSeconds: Int64, nanosecond: Int = 0,
+    package static func withFormatted<Result>(epochSeconds: Int64, nanosecond: Int = 0,
                                             _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
         let secondOfDay = Int(epochSeconds - days * 86_400)

@@ -9,7 +9,7 @@ public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
     case xcode = "Xcode"
 
     /// The environment a `receipt_type` names, if it names one.
-    public init?(receiptType: String) {
+    package init?(receiptType: String) {
         if receiptType.contains("Sandbox") {
             self = .sandbox
         } else if receiptType.hasPrefix("Production") {
@@ -24,5 +24,5 @@ public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
 
 extension Receipt {
     /// The environment of the receipt's `receipt_type`, if it has a recognised one.
-    public var environmentKind: ReceiptEnvironment? { environment.flatMap(ReceiptEnvironment.init(receiptType:)) }
+    package var environmentKind: ReceiptEnvironment? { environment.flatMap(ReceiptEnvironment.init(receiptType:)) }
 }

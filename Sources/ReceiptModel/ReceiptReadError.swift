@@ -4,14 +4,14 @@ import ReceiptPKCS7
 
 /// Why reading a receipt stopped: the layer, a stable code, the absolute offset and a message.
 public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Layer: String, Sendable, Hashable {
+    package enum Layer: String, Sendable, Hashable {
         case input
         case container
         case payload
     }
 
     /// What stopped the read, typed: the error of the layer below, or the payload's own shape.
-    public enum Cause: Sendable, Hashable {
+    package enum Cause: Sendable, Hashable {
         /// The input held no receipt bytes (empty, not base64, another document…).
         case input(InputError)
         /// The container could not be read on (its ASN.1 error, if that is what stopped it, is `underlying`).
@@ -22,15 +22,15 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
         case payloadShape
     }
 
-    public var layer: Layer
+    package var layer: Layer
     /// The stable code output shows (`cause`'s code).
     public var kind: ErrorCode
     public var code: String { kind.rawValue }
     public var offset: Int
     public var message: String
-    public var cause: Cause
+    package var cause: Cause
 
-    public init(_ layer: Layer, _ kind: ErrorCode, at offset: Int, _ message: String, cause: Cause = .payloadShape) {
+    package init(_ layer: Layer, _ kind: ErrorCode, at offset: Int, _ message: String, cause: Cause = .payloadShape) {
         self.layer = layer
         self.kind = kind
         self.offset = offset
@@ -38,15 +38,15 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
         self.cause = cause
     }
 
-    public init(input error: InputError) {
+    package init(input error: InputError) {
         self.init(.input, error.kind, at: error.offset ?? 0, error.message, cause: .input(error))
     }
 
-    public init(container error: PKCS7Error) {
+    package init(container error: PKCS7Error) {
         self.init(.container, error.kind, at: error.offset, error.message, cause: .container(error))
     }
 
-    public init(payload error: ASN1Error, context: String, map: SegmentMap) {
+    package init(payload error: ASN1Error, context: String, map: SegmentMap) {
         self.init(.payload, error.kind, at: map.fileOffset(error.offset),
                   "\(error.message) while reading \(context)", cause: .encoding(error))
     }

@@ -1,14 +1,14 @@
 /// Maps offsets in a reassembled buffer (the concatenated segments of a constructed OCTET STRING) back to
 /// absolute offsets in the input file. The identity map when the payload is read in place.
-public struct SegmentMap: Sendable, Hashable {
+package struct SegmentMap: Sendable, Hashable {
     /// (start in the buffer, start in the file, length), in buffer order.
     private var pieces: [(bufferStart: Int, fileStart: Int, length: Int)]
     private var isIdentity: Bool
 
-    public static let identity = SegmentMap(pieces: [], isIdentity: true)
+    package static let identity = SegmentMap(pieces: [], isIdentity: true)
 
     /// The map for a buffer made by concatenating `segments` (file ranges) in order.
-    public init(concatenating segments: [Range<Int>]) {
+    package init(concatenating segments: [Range<Int>]) {
         var pieces: [(Int, Int, Int)] = []
         var position = 0
         for segment in segments {
@@ -25,10 +25,10 @@ public struct SegmentMap: Sendable, Hashable {
 
     /// The file offset of buffer offset `offset` (the end of the last segment for offsets past the end).
     /// Whether buffer offsets are file offsets (the payload is one segment of the file).
-    public var isIdentityMap: Bool { isIdentity }
+    package var isIdentityMap: Bool { isIdentity }
 
     @inline(__always)
-    public func fileOffset(_ offset: Int) -> Int {
+    package func fileOffset(_ offset: Int) -> Int {
         isIdentity ? offset : mappedOffset(offset)
     }
 
@@ -47,11 +47,11 @@ public struct SegmentMap: Sendable, Hashable {
         return piece.fileStart + (offset - piece.bufferStart)
     }
 
-    public static func == (lhs: SegmentMap, rhs: SegmentMap) -> Bool {
+    package static func == (lhs: SegmentMap, rhs: SegmentMap) -> Bool {
         lhs.isIdentity == rhs.isIdentity && lhs.pieces.elementsEqual(rhs.pieces) { $0 == $1 }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(isIdentity)
         hasher.combine(pieces.count)
     }

@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptSigning
 
@@ -8,11 +9,11 @@ enum ChainMutations {
 
     /// Who signed: foreign and self-signed signers, missing certificates, markers, validity.
     static let basics: [Mutation] = [
-        Mutation("foreign-ca", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
+        Mutation("foreign-ca", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
                  "re-signed by a TEST-ONLY CA the validator does not trust") { workspace in
             workspace.signWith(ReceiptSigner(authority: workspace.kit.foreign))
         },
-        Mutation("self-signed-leaf", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
+        Mutation("self-signed-leaf", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
                  "signed by a self-signed certificate for the leaf's key, embedded alone") { workspace in
             let key = workspace.kit.authority.leafKey
             let certificate = try issue(name: "Self-Signed Receipt Signing TEST-ONLY", serial: 40,
@@ -22,7 +23,7 @@ enum ChainMutations {
                                              embeddedCertificates: [certificate]))
         },
         Mutation("storekit-certificate-on-production", .chain, layer: "chain", expected: .reject,
-                 finding: "chain-invalid",
+                 finding: .chainInvalid,
                  "a \"Production\" receipt signed by a self-signed StoreKit-style test certificate") { workspace in
             let key = workspace.kit.authority.leafKey
             let certificate = try issue(name: "StoreKit TEST-ONLY", serial: 41, window: workspace.kit.authority.leaf,
@@ -32,17 +33,17 @@ enum ChainMutations {
             workspace.setText(0, "Production")
         },
         Mutation("certificates-missing-leaf", .chain, layer: "chain", expected: .reject,
-                 finding: "signer-certificate-missing", signatureValid: false,
+                 finding: .signerCertificateMissing, signatureValid: false,
                  "the signing certificate is left out of the certificates set") { workspace in
             workspace.signer.embeddedCertificates = Array(workspace.kit.authority.embeddedChain.dropFirst())
         },
         Mutation("certificates-missing-intermediate", .chain, layer: "chain", expected: .reject,
-                 finding: "chain-invalid", "the intermediate certificate is left out") { workspace in
+                 finding: .chainInvalid, "the intermediate certificate is left out") { workspace in
             let authority = workspace.kit.authority
             workspace.signer.embeddedCertificates = [authority.leaf, authority.root]
         },
         Mutation("certificates-none", .chain, layer: "chain", expected: .reject,
-                 finding: "signer-certificate-missing", signatureValid: false,
+                 finding: .signerCertificateMissing, signatureValid: false,
                  "no certificates at all") { workspace in
             workspace.signer.embeddedCertificates = []
         },
@@ -55,7 +56,7 @@ enum ChainMutations {
             let chain = workspace.kit.authority.embeddedChain
             workspace.signer.embeddedCertificates = [chain[0]] + chain
         },
-        Mutation("leaf-marker-stripped", .chain, layer: "chain", expected: .reject, finding: "leaf-marker-missing",
+        Mutation("leaf-marker-stripped", .chain, layer: "chain", expected: .reject, finding: .leafMarkerMissing,
                  "the leaf certificate lacks Apple's receipt-signing marker extension 1.2.840.113635.100.6.11.1") {
             workspace in
             let authority = workspace.kit.authority
@@ -69,7 +70,7 @@ enum ChainMutations {
                                              embeddedCertificates: [leaf, intermediate, authority.root]))
         },
         Mutation("intermediate-marker-stripped", .chain, layer: "chain", expected: .reject,
-                 finding: "intermediate-marker-missing",
+                 finding: .intermediateMarkerMissing,
                  "the intermediate lacks Apple's WWDR marker extension 1.2.840.113635.100.6.2.1") { workspace in
             let authority = workspace.kit.authority
             guard let intermediateKey = authority.intermediateKey else {
@@ -84,13 +85,13 @@ enum ChainMutations {
             workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
                                              embeddedCertificates: [leaf, intermediate, authority.root]))
         },
-        Mutation("leaf-expired-at-creation", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
+        Mutation("leaf-expired-at-creation", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
                  "the leaf certificate expired the day before the receipt's creation date") { workspace in
             try resignWithLeafValidity(&workspace, from: workspace.creationSeconds - 63_072_000,
                                        to: workspace.creationSeconds - 86_400, serial: 45)
         },
         Mutation("leaf-not-yet-valid-at-creation", .chain, layer: "chain", expected: .reject,
-                 finding: "chain-invalid", "the leaf certificate becomes valid the day after the creation date") {
+                 finding: .chainInvalid, "the leaf certificate becomes valid the day after the creation date") {
             workspace in
             try resignWithLeafValidity(&workspace, from: workspace.creationSeconds + 86_400,
                                        to: workspace.creationSeconds + 63_072_000, serial: 46)
@@ -99,7 +100,7 @@ enum ChainMutations {
 
     /// Who may sign: the path's shape, the signer's purpose, key sizes and digests (`SigningPolicy` in verify).
     static let policy: [Mutation] = [
-        Mutation("leaf-issued-by-root", .chain, layer: "chain", expected: .reject, finding: "chain-shape-unexpected",
+        Mutation("leaf-issued-by-root", .chain, layer: "chain", expected: .reject, finding: .chainShapeUnexpected,
                  "a signer without Apple's marker, issued directly by the root (no intermediate)") { workspace in
             let authority = workspace.kit.authority
             let leaf = try issue(name: "Receipt Signing under the root TEST-ONLY", serial: 47, window: authority.leaf,
@@ -109,7 +110,7 @@ enum ChainMutations {
                                              embeddedCertificates: [leaf, authority.root]))
         },
         Mutation("marked-leaf-issued-by-root", .chain, layer: "chain", expected: .reject,
-                 finding: "chain-shape-unexpected",
+                 finding: .chainShapeUnexpected,
                  "a signer with Apple's receipt-signing marker, issued directly by the root") { workspace in
             let authority = workspace.kit.authority
             let leaf = try issue(name: "Marked Receipt Signing under the root TEST-ONLY", serial: 48,
@@ -120,7 +121,7 @@ enum ChainMutations {
                                              embeddedCertificates: [leaf, authority.root]))
         },
         Mutation("signer-is-intermediate", .chain, layer: "chain", expected: .reject,
-                 finding: "chain-shape-unexpected", "signed by the intermediate CA's own key and certificate") {
+                 finding: .chainShapeUnexpected, "signed by the intermediate CA's own key and certificate") {
             workspace in
             let authority = workspace.kit.authority
             guard let intermediate = authority.intermediate, let key = authority.intermediateKey else {
@@ -129,13 +130,13 @@ enum ChainMutations {
             workspace.signWith(ReceiptSigner(signingCertificate: intermediate, key: key,
                                              embeddedCertificates: [intermediate, authority.root]))
         },
-        Mutation("signer-is-root", .chain, layer: "chain", expected: .reject, finding: "signer-key-usage",
+        Mutation("signer-is-root", .chain, layer: "chain", expected: .reject, finding: .signerKeyUsage,
                  "signed by the trusted root's own key and certificate") { workspace in
             let authority = workspace.kit.authority
             workspace.signWith(ReceiptSigner(signingCertificate: authority.root, key: authority.rootKey,
                                              embeddedCertificates: [authority.root]))
         },
-        Mutation("signer-is-ca", .chain, layer: "chain", expected: .reject, finding: "signer-is-ca",
+        Mutation("signer-is-ca", .chain, layer: "chain", expected: .reject, finding: .signerIsCa,
                  "the signer certificate (with Apple's marker, under the intermediate) is a CA: CA:TRUE") { workspace in
             let authority = workspace.kit.authority
             let request = leafRequest(authority, name: "Receipt Signing acting as CA TEST-ONLY", serial: 49,
@@ -143,14 +144,14 @@ enum ChainMutations {
             try resign(&workspace, leaf: request, key: authority.leafKey)
         },
         Mutation("signer-key-usage-without-digital-signature", .chain, layer: "chain", expected: .reject,
-                 finding: "signer-key-usage", "the signer's keyUsage allows keyEncipherment only") { workspace in
+                 finding: .signerKeyUsage, "the signer's keyUsage allows keyEncipherment only") { workspace in
             let authority = workspace.kit.authority
             var request = leafRequest(authority, name: "Receipt Signing for encryption TEST-ONLY", serial: 50)
             request.keyUsage = "critical,keyEncipherment"
             try resign(&workspace, leaf: request, key: authority.leafKey)
         },
         Mutation("signer-extended-key-usage", .chain, layer: "chain", expected: .accept,
-                 finding: "signer-extended-key-usage",
+                 finding: .signerExtendedKeyUsage,
                  "the signer carries an extendedKeyUsage (codeSigning), which Apple's do not: a warning") { workspace in
             let authority = workspace.kit.authority
             var request = leafRequest(authority, name: "Receipt Signing with EKU TEST-ONLY", serial: 51)
@@ -158,7 +159,7 @@ enum ChainMutations {
             try resign(&workspace, leaf: request, key: authority.leafKey)
         },
         Mutation("decoy-intermediate-with-marker", .chain, layer: "chain", expected: .reject,
-                 finding: "intermediate-marker-missing",
+                 finding: .intermediateMarkerMissing,
                  "the path's intermediate lacks the WWDR marker; a decoy with its subject and the marker is embedded first") {
             workspace in
             let authority = workspace.kit.authority
@@ -179,7 +180,7 @@ enum ChainMutations {
             workspace.signWith(ReceiptSigner(signingCertificate: leaf, key: authority.leafKey,
                                              embeddedCertificates: [leaf, decoy, unmarked, authority.root]))
         },
-        Mutation("leaf-key-1024", .chain, layer: "chain", expected: .reject, finding: "chain-invalid",
+        Mutation("leaf-key-1024", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
                  "the signer's RSA key has 1024 bits (the policy asks for at least 2048)") { workspace in
             let authority = workspace.kit.authority
             let weakKey = try WeakTestKey.load()

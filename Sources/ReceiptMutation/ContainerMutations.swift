@@ -1,7 +1,9 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptBuilding
 
 /// Flaws in the SignedData around a genuine signature: unsigned additions where RFC 5652 has no room (another
 /// parser may read the unsigned copy), undecodable certificates and CRLs, bogus SignerInfos, and more parts than
@@ -48,30 +50,30 @@ enum ContainerMutations {
             workspace.tweak { $0.unsignedAdditions.signerInfo = [unsigned, [0x04, 0x02, 0xDE, 0xAD]] }
         },
         Mutation("certificate-undecodable", .signature, layer: "container", expected: .reject,
-                 finding: "certificate-undecodable",
+                 finding: .certificateUndecodable,
                  "an entry of the certificates set is a SEQUENCE that is not a certificate") { workspace in
             workspace.tweak { $0.certificates.append([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]) }
         },
-        Mutation("crl-undecodable", .signature, layer: "container", expected: .reject, finding: "crl-undecodable",
+        Mutation("crl-undecodable", .signature, layer: "container", expected: .reject, finding: .crlUndecodable,
                  "a crls [1] set whose one entry is not a CertificateList") { workspace in
             workspace.tweak { $0.crls = [[0x30, 0x03, 0x02, 0x01, 0x05]] }
         },
         Mutation("bogus-signer-before-genuine", .signature, layer: "signature", expected: .reject,
-                 finding: "multiple-signers", signatureValid: false,
+                 finding: .multipleSigners, signatureValid: false,
                  "a SignerInfo with a random signature stands before the genuine one (validators that accept when any signer verifies fall for it)") {
             workspace in
             let extra = try bogusSignerInfo(workspace)
             workspace.tweak { $0.leadingSignerInfos = [extra] }
         },
         Mutation("signer-infos-over-limit", .signature, layer: "container", expected: .reject,
-                 finding: "container-limit-exceeded", signatureValid: false,
+                 finding: .containerLimitExceeded, signatureValid: false,
                  "40 copies of a bogus SignerInfo follow the genuine one (unbounded work for validators that verify each)") {
             workspace in
             let extra = try bogusSignerInfo(workspace)
             workspace.tweak { $0.extraSignerInfos = Array(repeating: extra, count: 40) }
         },
         Mutation("certificates-over-limit", .signature, layer: "container", expected: .reject,
-                 finding: "container-limit-exceeded",
+                 finding: .containerLimitExceeded,
                  "the certificates set holds the chain 12 times over (36 certificates)") { workspace in
             workspace.tweak { builder in
                 builder.certificates = Array(repeating: builder.certificates, count: 12).flatMap { $0 }
@@ -82,7 +84,7 @@ enum ContainerMutations {
     /// An unsigned addition: rejected as `pkcs7-extra-content`, the signature itself still genuine.
     static func addition(_ name: String, _ summary: String,
                          _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) -> Mutation {
-        Mutation(name, .signature, layer: "container", expected: .reject, finding: "pkcs7-extra-content", summary,
+        Mutation(name, .signature, layer: "container", expected: .reject, finding: .pkcs7ExtraContent, summary,
                  transform)
     }
 

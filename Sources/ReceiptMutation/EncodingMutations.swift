@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -6,7 +7,7 @@ import ReceiptPKCS7
 enum EncodingMutations {
     static let all: [Mutation] = [
         Mutation("ber-indefinite-lengths", .encoding, layer: "container", expected: .accept,
-                 finding: "ber-indefinite-length",
+                 finding: .berIndefiniteLength,
                  "every constructed container element uses an indefinite length (certificates and SignerInfo kept DER)") {
             workspace in
             workspace.reencodeContainer { node, ancestors in
@@ -15,17 +16,17 @@ enum EncodingMutations {
             }
         },
         Mutation("ber-chunked-content", .encoding, layer: "container", expected: .accept,
-                 finding: "ber-constructed-string",
+                 finding: .berConstructedString,
                  "the content OCTET STRING is split into 7-byte segments of a constructed OCTET STRING") { workspace in
             workspace.reencodeContainer(chunkContent(size: 7, nesting: 0))
         },
         Mutation("ber-nested-chunked-content", .encoding, layer: "container", expected: .accept,
-                 finding: "ber-constructed-string",
+                 finding: .berConstructedString,
                  "the content is split into 64-byte segments, each nested two constructed levels deep") { workspace in
             workspace.reencodeContainer(chunkContent(size: 64, nesting: 2))
         },
         Mutation("ber-non-minimal-lengths-container", .encoding, layer: "container", expected: .accept,
-                 finding: "ber-non-minimal-length",
+                 finding: .berNonMinimalLength,
                  "every container length is in long form with a leading zero (certificates and SignerInfo kept DER)") {
             workspace in
             workspace.reencodeContainer { node, ancestors in
@@ -34,12 +35,12 @@ enum EncodingMutations {
             }
         },
         Mutation("ber-non-minimal-lengths-payload", .encoding, layer: "payload", expected: .accept,
-                 finding: "ber-non-minimal-length",
+                 finding: .berNonMinimalLength,
                  "every length inside the payload is in long form with a leading zero octet (re-signed)") { workspace in
             try workspace.reencodePayload { _, _ in ASN1Reencoder.Plan(length: .nonMinimal(extraOctets: 1)) }
         },
         Mutation("ber-indefinite-payload", .encoding, layer: "payload", expected: .accept,
-                 finding: "ber-indefinite-length",
+                 finding: .berIndefiniteLength,
                  "the payload SET and every attribute SEQUENCE use indefinite lengths (re-signed)") { workspace in
             try workspace.reencodePayload { node, ancestors in
                 ASN1Reencoder.Plan(length: ancestors.count <= 1 && node.tag.isConstructed ? .indefinite : .minimal,
@@ -47,7 +48,7 @@ enum EncodingMutations {
             }
         },
         Mutation("length-huge", .encoding, layer: "container", expected: .reject,
-                 finding: "asn1-length-exceeds-input", signatureValid: false,
+                 error: .asn1LengthExceedsInput, signatureValid: false,
                  "the ContentInfo claims 2^31-1 content bytes") { workspace in
             workspace.afterSigning { bytes, _ in
                 let header = ASN1Writer.lengthOctets(bytes.count)  // replace the outer length
@@ -58,17 +59,17 @@ enum EncodingMutations {
             }
         },
         Mutation("payload-length-plus-one", .encoding, layer: "payload", expected: .reject,
-                 finding: "asn1-length-exceeds-input",
+                 error: .asn1LengthExceedsInput,
                  "the attribute SET claims one byte more than the content holds (re-signed)") { workspace in
             try workspace.adjustPayloadSetLength(by: 1)
         },
         Mutation("payload-length-minus-one", .encoding, layer: "payload", expected: .reject,
-                 finding: "asn1-length-exceeds-input",
+                 error: .asn1LengthExceedsInput,
                  "the attribute SET claims one byte less, so its last attribute overruns it (re-signed)") { workspace in
             try workspace.adjustPayloadSetLength(by: -1)
         },
         Mutation("missing-end-of-contents", .encoding, layer: "container", expected: .reject,
-                 finding: "asn1-missing-end-of-contents", signatureValid: false,
+                 error: .asn1MissingEndOfContents, signatureValid: false,
                  "an indefinite-length ContentInfo whose final end-of-contents marker is missing") { workspace in
             workspace.reencodeContainer { node, ancestors in
                 ASN1Reencoder.Plan(length: ancestors.isEmpty ? .indefinite : .minimal, descend: ancestors.isEmpty)
@@ -76,7 +77,7 @@ enum EncodingMutations {
             workspace.afterSigning { bytes, _ in bytes.removeLast(2) }
         },
         Mutation("stray-end-of-contents", .encoding, layer: "payload", expected: .reject,
-                 finding: "asn1-unexpected-end-of-contents",
+                 error: .asn1UnexpectedEndOfContents,
                  "an end-of-contents marker stands between two attributes of the definite-length SET (re-signed)") {
             workspace in
             var payload = workspace.blueprint.payload
@@ -87,13 +88,13 @@ enum EncodingMutations {
             payload.insert(contentsOf: [0x00, 0x00], at: first.end)
             workspace.blueprint.payloadOverride = try PayloadSurgery.relength(payload, by: 2)
         },
-        Mutation("nesting-bomb", .encoding, layer: "payload", expected: .reject, finding: "asn1-depth-limit",
+        Mutation("nesting-bomb", .encoding, layer: "payload", expected: .reject, error: .asn1DepthLimit,
                  "the payload is 10 000 nested indefinite-length SETs (re-signed)") { workspace in
             let depth = 10_000
             workspace.blueprint.payloadOverride = Array(repeating: [0x31, 0x80], count: depth).flatMap { $0 }
                 + [UInt8](repeating: 0, count: depth * 2)
         },
-        Mutation("trailing-garbage", .encoding, layer: "container", expected: .reject, finding: "trailing-bytes",
+        Mutation("trailing-garbage", .encoding, layer: "container", expected: .reject, finding: .trailingBytes,
                  "16 random bytes follow the ContentInfo") { workspace in
             workspace.afterSigning { bytes, random in
                 for _ in 0..<16 { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
@@ -112,13 +113,13 @@ enum EncodingMutations {
             workspace.wrapping = .jsonRequest
         },
         Mutation("verify-receipt-body-duplicate-key", .encoding, layer: "input", expected: .reject,
-                 finding: "json-duplicate-receipt-data",
+                 error: .jsonDuplicateReceiptData,
                  "a verifyReceipt body with two receipt-data members (the second spelt with a \\u escape): readers disagree on which counts") {
             workspace in
             workspace.wrapping = .jsonRequestDuplicated
         },
         Mutation("verify-receipt-body-nested-key", .encoding, layer: "input", expected: .reject,
-                 finding: "json-receipt-data-nested",
+                 error: .jsonReceiptDataNested,
                  "a JSON body with receipt-data only inside a nested object") { workspace in
             workspace.wrapping = .jsonRequestNested
         },

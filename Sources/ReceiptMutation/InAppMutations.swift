@@ -1,10 +1,12 @@
 import ReceiptModel
+import ReceiptDiagnostics
+import ReceiptBuilding
 
 /// Flaws in type-17 in-app purchase records (a plausible record is added first when the input has none).
 enum InAppMutations {
     static let all: [Mutation] = [
         Mutation("subscription-expired", .inApp, layer: "record", expected: .accept,
-                 finding: "subscription-expired",
+                 finding: .subscriptionExpired,
                  "the first record is a subscription of its own product that expired before the receipt was created") {
             workspace in
             let created = workspace.creationSeconds
@@ -15,7 +17,7 @@ enum InAppMutations {
                 set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
             }
         },
-        Mutation("purchase-cancelled", .inApp, layer: "record", expected: .accept, finding: "purchase-cancelled",
+        Mutation("purchase-cancelled", .inApp, layer: "record", expected: .accept, finding: .purchaseCancelled,
                  "the first record carries a cancellation (refund) date") { workspace in
             let created = workspace.creationSeconds
             workspace.blueprint.editFirstRecord { record in
@@ -23,18 +25,18 @@ enum InAppMutations {
             }
         },
         Mutation("expiry-before-purchase", .inApp, layer: "record", expected: .reject,
-                 finding: "expiry-before-purchase", "the first record expires before it was purchased") { workspace in
+                 finding: .expiryBeforePurchase, "the first record expires before it was purchased") { workspace in
             let created = workspace.creationSeconds
             workspace.blueprint.editFirstRecord { record in
                 set(&record, .ia5(1704, ReceiptDate.format(epochSeconds: created - DateMutations.day)))
                 set(&record, .ia5(1708, ReceiptDate.format(epochSeconds: created - 2 * DateMutations.day)))
             }
         },
-        Mutation("record-empty", .inApp, layer: "record", expected: .accept, finding: "record-empty",
+        Mutation("record-empty", .inApp, layer: "record", expected: .accept, finding: .recordEmpty,
                  "an extra in-app record with no attributes") { workspace in
             workspace.blueprint.attributes.append(AttributeSpec(type: 17, value: [0x31, 0x00]))
         },
-        Mutation("record-not-set", .inApp, layer: "record", expected: .reject, finding: "record-not-set",
+        Mutation("record-not-set", .inApp, layer: "record", expected: .reject, finding: .recordNotSet,
                  "an in-app record that is a SEQUENCE instead of a SET") { workspace in
             workspace.blueprint.editFirstRecord { _ in }
             guard let index = workspace.blueprint.attributes.firstIndex(where: { $0.type == 17 }) else { return }
@@ -48,7 +50,7 @@ enum InAppMutations {
             }
         },
         Mutation("duplicate-transaction-id", .inApp, layer: "record", expected: .reject,
-                 finding: "duplicate-transaction-id",
+                 finding: .duplicateTransactionId,
                  "a second record repeats the first record's transaction id") { workspace in
             workspace.blueprint.editFirstRecord { _ in }
             guard let first = workspace.blueprint.attributes.first(where: { $0.type == 17 }),
@@ -58,7 +60,7 @@ enum InAppMutations {
             workspace.blueprint.attributes.append(.record(copy))
         },
         Mutation("purchase-after-creation", .inApp, layer: "record", expected: .reject,
-                 finding: "purchase-after-creation",
+                 finding: .purchaseAfterCreation,
                  "the first record's purchase date is a day after the receipt's creation (a backdated receipt)") {
             workspace in
             appStoreEnvironment(&workspace)
@@ -69,7 +71,7 @@ enum InAppMutations {
             }
         },
         Mutation("cancellation-after-creation", .inApp, layer: "record", expected: .reject,
-                 finding: "purchase-after-creation",
+                 finding: .purchaseAfterCreation,
                  "the first record was cancelled a day after the receipt was created") { workspace in
             appStoreEnvironment(&workspace)
             let created = workspace.creationSeconds
@@ -78,7 +80,7 @@ enum InAppMutations {
             }
         },
         Mutation("purchase-after-creation-xcode", .inApp, layer: "record", expected: .accept,
-                 finding: "purchase-after-creation",
+                 finding: .purchaseAfterCreation,
                  "an Xcode receipt whose first purchase is an hour after its creation (Xcode writes local times with Z): a warning") {
             workspace in
             workspace.setText(0, "Xcode")
@@ -89,7 +91,7 @@ enum InAppMutations {
             }
         },
         Mutation("duplicate-transaction-id-as-integer", .inApp, layer: "record", expected: .reject,
-                 finding: "duplicate-transaction-id",
+                 finding: .duplicateTransactionId,
                  "a second record repeats the first record's transaction id as an INTEGER instead of a UTF8String") {
             workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .utf8(1703, "1000000000000042")) }
@@ -101,7 +103,7 @@ enum InAppMutations {
             workspace.blueprint.attributes.append(.record(copy))
         },
         Mutation("duplicate-transaction-id-as-octets", .inApp, layer: "record", expected: .reject,
-                 finding: "duplicate-transaction-id",
+                 finding: .duplicateTransactionId,
                  "a second record repeats the first record's transaction id as bare OCTET STRING bytes") { workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .utf8(1703, "1000000000000043")) }
             guard let first = workspace.blueprint.attributes.first(where: { $0.type == 17 }),
@@ -120,13 +122,13 @@ enum InAppMutations {
             workspace.blueprint.editFirstRecord { set(&$0, .utf8(1702, "com.attacker.app.lifetime")) }
         },
     ] + [("zero", Int64(0)), ("negative", -1), ("huge", Int64(Int32.max))].map { label, quantity in
-        Mutation("quantity-\(label)", .inApp, layer: "record", expected: .reject, finding: "quantity-out-of-range",
+        Mutation("quantity-\(label)", .inApp, layer: "record", expected: .reject, finding: .quantityOutOfRange,
                  "the first record's quantity is \(quantity)") { workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .integer(1701, quantity)) }
         }
     } + [("two", Int64(2)), ("minus-one", -1)].map { label, flag in
         Mutation("trial-flag-\(label)", .inApp, layer: "record", expected: .reject,
-                 finding: "value-flag-out-of-range", "the first record's is_trial_period flag is \(flag)") {
+                 finding: .valueFlagOutOfRange, "the first record's is_trial_period flag is \(flag)") {
             workspace in
             workspace.blueprint.editFirstRecord { set(&$0, .integer(1713, flag)) }
         }

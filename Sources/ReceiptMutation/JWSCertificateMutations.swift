@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptCrypto
 import ReceiptJWS
 import ReceiptSigning
@@ -46,7 +47,7 @@ extension JWSMutationCatalogue {
     }
 
     static let certificates: [JWSMutation] = [
-        JWSMutation("x5c-base64url", layer: "chain", .reject, finding: "jws-x5c-encoding",
+        JWSMutation("x5c-base64url", layer: "chain", .reject, finding: .jwsX5cEncoding,
                     "the x5c certificates in base64url ('-', '_') instead of standard base64") { context in
             let elements = chainBase64(context).map { String($0.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }) }
             guard elements != chainBase64(context) else {
@@ -54,7 +55,7 @@ extension JWSMutationCatalogue {
             }
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation("x5c-line-breaks", layer: "chain", .reject, finding: "jws-x5c-encoding",
+        JWSMutation("x5c-line-breaks", layer: "chain", .reject, finding: .jwsX5cEncoding,
                     "the x5c leaf in 64-column lines, as PEM writes it") { context in
             var elements = chainBase64(context)
             var lines: [String] = []
@@ -66,7 +67,7 @@ extension JWSMutationCatalogue {
             elements[0] = lines.joined(separator: #"\n"#)
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation("x5c-missing-padding", layer: "chain", .reject, finding: "jws-x5c-encoding",
+        JWSMutation("x5c-missing-padding", layer: "chain", .reject, finding: .jwsX5cEncoding,
                     "an x5c certificate without its '=' padding") { context in
             // A leaf whose DER length is not a multiple of three, so its base64 has padding to drop.
             var signer = context.signer
@@ -78,7 +79,7 @@ extension JWSMutationCatalogue {
             while elements[0].hasSuffix("=") { elements[0].removeLast() }
             return try context.signed(header: header(x5c: elements), by: signer)
         },
-        JWSMutation("x5c-ber-length", layer: "chain", .reject, finding: "jws-x5c-encoding",
+        JWSMutation("x5c-ber-length", layer: "chain", .reject, finding: .jwsX5cEncoding,
                     "the x5c leaf's outer length in a longer form than DER allows (OpenSSL reads it; Apple's DER reader does not)") { context in
             var der = context.signer.chain[0].derEncoded
             guard der.count > 4, der[0] == 0x30, der[1] == 0x82 else {
@@ -89,11 +90,11 @@ extension JWSMutationCatalogue {
             elements[0] = Base64Codec.encode(der, alphabet: .standard, padded: true)
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation("leaf-signed-with-sha1", layer: "chain", .reject, finding: "jws-certificate-weak-digest",
+        JWSMutation("leaf-signed-with-sha1", layer: "chain", .reject, finding: .jwsCertificateWeakDigest,
                     "a marked leaf the genuine intermediate signed with ECDSA and SHA-1") { context in
             try signedWithLeaf(context, digest: .sha1)
         },
-        JWSMutation("leaf-extended-key-usage", layer: "chain", .reject, finding: "signer-extended-key-usage",
+        JWSMutation("leaf-extended-key-usage", layer: "chain", .reject, finding: .signerExtendedKeyUsage,
                     "a marked leaf with an extendedKeyUsage (serverAuth) Apple's JWS leaves do not carry") { context in
             try signedWithLeaf(context, extendedKeyUsage: "serverAuth")
         },

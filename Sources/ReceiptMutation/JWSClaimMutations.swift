@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
 
@@ -29,50 +30,50 @@ extension JWSMutationCatalogue {
                     "signedDate with a fraction of a millisecond, as Xcode writes it") { context in
             try withSignedDate("\(signedDate(context)).485", context)
         },
-        JWSMutation("signed-date-negative", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-negative", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate negative: no signing time, once taken as absent (the chain judged now)") { context in
             try withSignedDate("-\(signedDate(context))", context)
         },
-        JWSMutation("signed-date-minus-zero", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-minus-zero", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate -0") { context in
             try withSignedDate("-0", context)
         },
-        JWSMutation("signed-date-beyond-2-53", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-beyond-2-53", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate 2^53 + 1: a reader into a double sees another instant") { context in
             try withSignedDate("9007199254740993", context)
         },
-        JWSMutation("signed-date-beyond-64-bits", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-beyond-64-bits", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate 2^64: beyond any integer a reader holds") { context in
             try withSignedDate("18446744073709551616", context)
         },
-        JWSMutation("signed-date-huge-exponent", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-huge-exponent", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate 1e400: infinite to a reader into a double") { context in
             try withSignedDate("1e400", context)
         },
-        JWSMutation("signed-date-thousand-digits", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("signed-date-thousand-digits", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "signedDate of 1 000 digits") { context in
             try withSignedDate(String(repeating: "7", count: 1_000), context)
         },
-        JWSMutation("signed-date-as-string", layer: "payload", .reject, finding: "jws-claim-type",
+        JWSMutation("signed-date-as-string", layer: "payload", .reject, finding: .jwsClaimType,
                     "signedDate as the string \"NaN\": present, so never absent") { context in
             try withSignedDate(#""NaN""#, context)
         },
-        JWSMutation("revocation-date-minus-zero", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("revocation-date-minus-zero", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "revocationDate -0.0: JavaScript's if (revocationDate) reads it as not revoked") { context in
             try context.signed(payload: JWSMutationContext.setting("revocationDate", to: "-0.0", in: context.payload))
         },
-        JWSMutation("expires-date-beyond-2-53", layer: "payload", .reject, finding: "jws-date-unusable",
+        JWSMutation("expires-date-beyond-2-53", layer: "payload", .reject, finding: .jwsDateUnusable,
                     "expiresDate beyond 2^53: a subscription that never ends to a reader into a double") { context in
             try context.signed(payload: JWSMutationContext.setting("expiresDate", to: "90071992547409930", in: context.payload))
         },
     ]
 
     static let shapes: [JWSMutation] = [
-        JWSMutation("payload-json-array", layer: "payload", .reject, finding: "jws-payload-not-object",
+        JWSMutation("payload-json-array", layer: "payload", .reject, error: .jwsPayloadNotObject,
                     "a signed payload that is a JSON array holding the claims") { context in
             try context.signed(payload: Array("[".utf8) + context.payload + Array("]".utf8))
         },
-        JWSMutation("payload-json-string", layer: "payload", .reject, finding: "jws-payload-not-object",
+        JWSMutation("payload-json-string", layer: "payload", .reject, error: .jwsPayloadNotObject,
                     "a signed payload that is a JSON string") { context in
             try context.signed(payload: Array(#""signed""#.utf8))
         },
@@ -91,7 +92,7 @@ extension JWSMutationCatalogue {
     }
 
     static let bindings: [JWSMutation] = [
-        JWSMutation("notification-bundle-id-look-alike", layer: "binding", .reject, finding: "bundle-id-mismatch",
+        JWSMutation("notification-bundle-id-look-alike", layer: "binding", .reject, finding: .bundleIdMismatch,
                     "a notification for another app (data.bundleId) with the expected bundleId in a top-level look-alike") { context in
             let genuine = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
             return try context.signed(payload: notification(carrying: try context.signed(), context,
@@ -107,7 +108,7 @@ extension JWSMutationCatalogue {
                 + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
             return try context.signed(payload: notification(carrying: try context.signed(), context, renewal: renewal))
         },
-        JWSMutation("notification-data-array", layer: "binding", .reject, finding: "jws-binding-mismatch",
+        JWSMutation("notification-data-array", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification whose data is an array holding the app's object: bound to no app") { context in
             let payload = notification(carrying: try context.signed(), context)
             let text = String(decoding: payload, as: UTF8.self)
@@ -115,7 +116,7 @@ extension JWSMutationCatalogue {
                 .replacingOccurrences(of: #"},"version""#, with: #"}],"version""#)
             return try context.signed(payload: bytes(text))
         },
-        JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: "jws-binding-mismatch",
+        JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification with data for the app and a summary for another: Apple sends one") { context in
             let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
             return try context.signed(payload: notification(
@@ -123,7 +124,7 @@ extension JWSMutationCatalogue {
                 extra: #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#))
         },
         JWSMutation("notification-renewal-of-another-subscription", layer: "nesting", .reject,
-                    finding: "jws-binding-mismatch",
+                    finding: .jwsBindingMismatch,
                     "a notification carrying a transaction and the renewal info of another subscription") { context in
             guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
                 throw MutationError(.notApplicable, "the payload is not a transaction")
@@ -138,7 +139,7 @@ extension JWSMutationCatalogue {
             return try context.signed(payload: notification(carrying: try context.signed(payload: transaction), context,
                                                             renewal: renewal))
         },
-        JWSMutation("app-transaction-environment-differs", layer: "binding", .reject, finding: "jws-binding-mismatch",
+        JWSMutation("app-transaction-environment-differs", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "an app transaction whose environment is Production and receiptType Sandbox") { context in
             let bundle = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
             return try context.signed(payload: bytes(
@@ -146,12 +147,12 @@ extension JWSMutationCatalogue {
                 + #""applicationVersion":"1","originalApplicationVersion":"1","receiptCreationDate":\#(signedDate(context)),"#
                 + #""requestDate":\#(signedDate(context)),"originalPurchaseDate":\#(signedDate(context)),"signedDate":\#(signedDate(context))}"#))
         },
-        JWSMutation("notification-carries-other-app", layer: "nesting", .reject, finding: "jws-binding-mismatch",
+        JWSMutation("notification-carries-other-app", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification for the app carrying a transaction of another app, both validly signed") { context in
             let other = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
             return try context.signed(payload: notification(carrying: try context.signed(payload: other), context))
         },
-        JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: "jws-binding-mismatch",
+        JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification of one environment carrying a transaction of the other, both validly signed") { context in
             let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
             let other = environment == #""Production""# ? #""Sandbox""# : #""Production""#

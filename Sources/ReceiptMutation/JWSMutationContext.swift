@@ -72,7 +72,7 @@ public struct JWSMutationContext: Sendable {
     }
 
     /// The three parts of a compact token.
-    public static func parts(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    package static func parts(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
 
     // MARK: - JSON edits
 

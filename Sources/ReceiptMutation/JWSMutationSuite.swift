@@ -4,8 +4,8 @@ import ReceiptSuite
 
 /// Writes every JWS mutation of one input into a directory, with `manifest.json` (the schema receipt suites use, so
 /// `rcpt conformance` runs a validator over it the same way).
-public enum JWSMutationSuite {
-    public static func write(input: [UInt8], inputName: String, kit: MutationKit, caDirectory: String,
+package enum JWSMutationSuite {
+    package static func write(input: [UInt8], inputName: String, kit: MutationKit, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         let manager = FileManager.default
         try MutationSuite.prepare(directory, force: force)

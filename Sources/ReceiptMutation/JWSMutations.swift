@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
 import ReceiptSuite
@@ -8,23 +9,37 @@ import ReceiptSuite
 /// from the baseline, re-signed with the TEST-ONLY key where that makes the point.
 public struct JWSMutation: Sendable {
     public let name: String
-    public let summary: String
+    package let summary: String
     /// header, signature, chain, payload, nesting or encoding.
-    public let layer: String
-    public let expected: ExpectedVerdict
-    public let finding: String?
+    package let layer: String
+    package let expected: ExpectedVerdict
+    package let finding: String?
     /// Whether the token carries a valid ES256 signature by its x5c leaf over what it holds.
-    public let signatureValid: Bool
-    public let concern: Concern
+    package let signatureValid: Bool
+    package let concern: Concern
     let make: @Sendable (JWSMutationContext) throws -> String
 
-    init(_ name: String, layer: String, _ expected: ExpectedVerdict, finding: String?, signatureValid: Bool = true,
+    /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
+    init(_ name: String, layer: String, _ expected: ExpectedVerdict, finding: FindingCode?, signatureValid: Bool = true,
          concern: Concern = .security, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
+        self.init(name, layer: layer, expected, code: finding?.rawValue, signatureValid: signatureValid, concern: concern,
+                  summary, make)
+    }
+
+    /// A mutation whose reading `rcpt verify` stops with `error`.
+    init(_ name: String, layer: String, _ expected: ExpectedVerdict, error: ErrorCode, signatureValid: Bool = true,
+         concern: Concern = .security, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
+        self.init(name, layer: layer, expected, code: error.rawValue, signatureValid: signatureValid, concern: concern,
+                  summary, make)
+    }
+
+    private init(_ name: String, layer: String, _ expected: ExpectedVerdict, code: String?, signatureValid: Bool,
+                 concern: Concern, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
         self.name = name
         self.summary = summary
         self.layer = layer
         self.expected = expected
-        self.finding = finding
+        self.finding = code
         self.signatureValid = signatureValid
         self.concern = concern
         self.make = make
@@ -87,7 +102,7 @@ public enum JWSMutationCatalogue {
             let spaced = text(context.payload).replacingOccurrences(of: "\",\"", with: "\", \"")
             return try context.signed(payload: bytes(spaced))
         },
-        JWSMutation("base64url-padded", layer: "encoding", .accept, finding: "jws-base64url-padding",
+        JWSMutation("base64url-padded", layer: "encoding", .accept, finding: .jwsBase64urlPadding,
                     concern: .policy, "the signature part padded with '=' (not base64url; the signed text is unchanged)") { context in
             let token = try context.signed()
             let signature = JWSMutationContext.parts(token)[2]
@@ -97,41 +112,41 @@ public enum JWSMutationCatalogue {
 
     /// The header's alg: anything but ES256 is refused, whatever the signature.
     static let algorithms: [JWSMutation] = [
-        JWSMutation("alg-none", layer: "header", .reject, finding: "jws-alg-not-es256", signatureValid: false,
+        JWSMutation("alg-none", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
                     "alg none and no signature: a validator that follows alg verifies nothing") { context in
             let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
             return b64(header) + "." + b64(context.payload) + "."
         },
-        JWSMutation("alg-none-signed", layer: "header", .reject, finding: "jws-alg-not-es256",
+        JWSMutation("alg-none-signed", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
                     "alg none with a real signature kept") { context in
             let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
             return try context.signed(header: header)
         },
-        JWSMutation("alg-hs256-public-key", layer: "header", .reject, finding: "jws-alg-not-es256", signatureValid: false,
+        JWSMutation("alg-hs256-public-key", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
                     "alg HS256, an HMAC keyed with the leaf's public certificate: the classic key-confusion attack") { context in
             let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""HS256""#))
             let input = b64(header) + "." + b64(context.payload)
             let key = Array(context.signer.chain[0].pemEncoded.utf8)
             return input + "." + b64(try HMAC.sha256(key: key, message: bytes(input)))
         },
-        JWSMutation("alg-rs256", layer: "header", .reject, finding: "jws-alg-not-es256",
+        JWSMutation("alg-rs256", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
                     "alg RS256 over an ES256 signature") { context in
             try context.signed(header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""RS256""#)))
         },
-        JWSMutation("alg-es384", layer: "header", .reject, finding: "jws-alg-not-es256",
+        JWSMutation("alg-es384", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
                     "alg ES384 over a P-256 ES256 signature") { context in
             try context.signed(header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""ES384""#)))
         },
-        JWSMutation("alg-missing", layer: "header", .reject, finding: "jws-alg-not-es256",
+        JWSMutation("alg-missing", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
                     "no alg member at all") { context in
             try context.signed(header: bytes(text(context.header).replacingOccurrences(of: #""alg":"ES256","#, with: "")))
         },
-        JWSMutation("alg-duplicate", layer: "header", .reject, finding: "json-duplicate-key",
+        JWSMutation("alg-duplicate", layer: "header", .reject, finding: .jsonDuplicateKey,
                     "alg none first and ES256 last: readers that take the first see none") { context in
             try context.signed(header: bytes(text(context.header).replacingOccurrences(of: #"{"alg":"ES256""#,
                                                                                         with: #"{"alg":"none","alg":"ES256""#)))
         },
-        JWSMutation("crit-header", layer: "header", .reject, finding: "jws-crit-header",
+        JWSMutation("crit-header", layer: "header", .reject, finding: .jwsCriticalHeader,
                     "a crit header naming an extension the reader must understand") { context in
             try context.signed(header: context.header(adding: #""crit":["exp"],"exp":1"#))
         },
@@ -139,50 +154,50 @@ public enum JWSMutationCatalogue {
 
     /// The signature part.
     static let signatures: [JWSMutation] = [
-        JWSMutation("signature-der", layer: "signature", .reject, finding: "jws-signature-der",
+        JWSMutation("signature-der", layer: "signature", .reject, finding: .jwsSignatureDer,
                     "the signature DER-encoded (what OpenSSL makes), not JOSE's r ‖ s") { context in
             let input = b64(context.header) + "." + b64(context.payload)
             let raw = try context.signer.signRaw(bytes(input))
             return input + "." + b64(ECDSASignature.der(fromRaw: raw) ?? raw)
         },
-        JWSMutation("signature-truncated", layer: "signature", .reject, finding: "jws-signature-length",
+        JWSMutation("signature-truncated", layer: "signature", .reject, finding: .jwsSignatureLength,
                     signatureValid: false, "the signature cut to 63 octets") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             let raw = (try? Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes) ?? []
             return parts[0] + "." + parts[1] + "." + b64(Array(raw.prefix(63)))
         },
-        JWSMutation("signature-empty", layer: "signature", .reject, finding: "jws-signature-length",
+        JWSMutation("signature-empty", layer: "signature", .reject, finding: .jwsSignatureLength,
                     signatureValid: false, "no signature octets") { context in
             b64(context.header) + "." + b64(context.payload) + "."
         },
-        JWSMutation("signature-zero", layer: "signature", .reject, finding: "signature-invalid", signatureValid: false,
+        JWSMutation("signature-zero", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
                     "64 zero octets (r = s = 0, which some ECDSA code accepts)") { context in
             b64(context.header) + "." + b64(context.payload) + "." + b64([UInt8](repeating: 0, count: 64))
         },
-        JWSMutation("signature-bit-flip", layer: "signature", .reject, finding: "signature-invalid", signatureValid: false,
+        JWSMutation("signature-bit-flip", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
                     "one bit of the signature flipped") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             var raw = (try? Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes) ?? []
             if !raw.isEmpty { raw[10] ^= 0x01 }
             return parts[0] + "." + parts[1] + "." + b64(raw)
         },
-        JWSMutation("payload-changed-after-signing", layer: "signature", .reject, finding: "signature-invalid",
+        JWSMutation("payload-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
                     signatureValid: false, "the bundleId changed after signing, the signature kept") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             let edited = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
             return parts[0] + "." + b64(edited) + "." + parts[2]
         },
-        JWSMutation("header-changed-after-signing", layer: "signature", .reject, finding: "signature-invalid",
+        JWSMutation("header-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
                     signatureValid: false, "a header member added after signing, the signature kept") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             return b64(context.header(adding: #""typ":"JWT""#)) + "." + parts[1] + "." + parts[2]
         },
-        JWSMutation("jku-foreign-key", layer: "signature", .reject, finding: "signature-invalid", signatureValid: false,
+        JWSMutation("jku-foreign-key", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
                     "signed by a foreign key that a jku URL points to; x5c still the genuine chain") { context in
             let header = context.header(adding: #""jku":"https://attacker.example/jwks.json""#)
             return try context.signed(header: header, by: JWSSigner(key: context.foreign.key, chain: context.signer.chain))
         },
-        JWSMutation("jwk-embedded-foreign-key", layer: "signature", .reject, finding: "signature-invalid",
+        JWSMutation("jwk-embedded-foreign-key", layer: "signature", .reject, finding: .signatureInvalid,
                     signatureValid: false, "signed by a foreign key carried in a jwk header member") { context in
             let header = context.header(adding: #""jwk":{"kty":"EC","crv":"P-256","x":"attacker","y":"attacker"}"#)
             return try context.signed(header: header, by: JWSSigner(key: context.foreign.key, chain: context.signer.chain))
@@ -191,34 +206,34 @@ public enum JWSMutationCatalogue {
 
     /// The x5c chain.
     static let chains: [JWSMutation] = [
-        JWSMutation("x5c-missing", layer: "chain", .reject, finding: "jws-x5c-missing",
+        JWSMutation("x5c-missing", layer: "chain", .reject, finding: .jwsX5cMissing,
                     "no x5c: nothing to verify with") { context in
             try context.signed(header: bytes(#"{"alg":"ES256"}"#))
         },
-        JWSMutation("x5c-leaf-only", layer: "chain", .reject, finding: "chain-invalid",
+        JWSMutation("x5c-leaf-only", layer: "chain", .reject, finding: .chainInvalid,
                     "only the leaf in x5c") { context in
             try context.signed(header: JWSSigner(key: context.signer.key, chain: [context.signer.chain[0]]).header())
         },
-        JWSMutation("x5c-reordered", layer: "chain", .reject, finding: "jws-key-not-p256", signatureValid: false,
+        JWSMutation("x5c-reordered", layer: "chain", .reject, finding: .jwsKeyNotP256, signatureValid: false,
                     "x5c root first, leaf last: the first certificate is the signer, and the root did not sign") { context in
             try context.signed(header: JWSSigner(key: context.signer.key, chain: context.signer.chain.reversed()).header())
         },
-        JWSMutation("x5c-extra-certificate", layer: "chain", .reject, finding: "jws-x5c-length",
+        JWSMutation("x5c-extra-certificate", layer: "chain", .reject, finding: .jwsX5cLength,
                     "a fourth certificate (the foreign root) after Apple's three") { context in
             try context.signed(header: JWSSigner(key: context.signer.key,
                                                  chain: context.signer.chain + [context.foreign.chain[2]]).header())
         },
-        JWSMutation("x5c-foreign-chain", layer: "chain", .reject, finding: "chain-invalid",
+        JWSMutation("x5c-foreign-chain", layer: "chain", .reject, finding: .chainInvalid,
                     "signed by the foreign CA, its own chain in x5c") { context in
             try context.signed(header: context.foreign.header(), by: context.foreign)
         },
-        JWSMutation("leaf-marker-missing", layer: "chain", .reject, finding: "leaf-marker-missing",
+        JWSMutation("leaf-marker-missing", layer: "chain", .reject, finding: .leafMarkerMissing,
                     "a leaf without Apple's receipt-signing marker, issued by the genuine intermediate") { context in
             let (key, leaf) = try issueLeaf(context, marker: false, notAfter: context.authority.leaf.notAfter)
             let signer = JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
             return try context.signed(header: signer.header(), by: signer)
         },
-        JWSMutation("intermediate-marker-missing", layer: "chain", .reject, finding: "intermediate-marker-missing",
+        JWSMutation("intermediate-marker-missing", layer: "chain", .reject, finding: .intermediateMarkerMissing,
                     "an intermediate without Apple's WWDR marker between the genuine root and a marked leaf") { context in
             let authority = context.authority
             let intermediateKey = try PrivateKey.generateEC(curve: "P-384")
@@ -237,7 +252,7 @@ public enum JWSMutationCatalogue {
             let signer = JWSSigner(key: leafKey, chain: [leaf, intermediate, authority.root])
             return try context.signed(header: signer.header(), by: signer)
         },
-        JWSMutation("leaf-expired-at-signed-date", layer: "chain", .reject, finding: "chain-invalid",
+        JWSMutation("leaf-expired-at-signed-date", layer: "chain", .reject, finding: .chainInvalid,
                     "a marked leaf that expired a year before the token's signedDate") { context in
             guard let signed = JWSMutationContext.value(of: "signedDate", in: context.payload).flatMap(JWSToken.milliseconds)
             else { throw MutationError(.notApplicable, "the payload has no signedDate") }
@@ -250,25 +265,25 @@ public enum JWSMutationCatalogue {
 
     /// The payload's claims, signed as they are.
     static let payloads: [JWSMutation] = [
-        JWSMutation("duplicate-bundle-id", layer: "payload", .reject, finding: "json-duplicate-key",
+        JWSMutation("duplicate-bundle-id", layer: "payload", .reject, finding: .jsonDuplicateKey,
                     "a second bundleId after the genuine one: JSON.parse takes the attacker's") { context in
             try context.signed(payload: JWSMutationContext.duplicating("bundleId", as: #""com.example.attacker""#,
                                                                      in: context.payload))
         },
-        JWSMutation("duplicate-environment", layer: "payload", .reject, finding: "json-duplicate-key",
+        JWSMutation("duplicate-environment", layer: "payload", .reject, finding: .jsonDuplicateKey,
                     "environment Sandbox then Production") { context in
             try context.signed(payload: JWSMutationContext.duplicating("environment", as: #""Production""#, in: context.payload))
         },
-        JWSMutation("duplicate-transaction-id", layer: "payload", .reject, finding: "json-duplicate-key",
+        JWSMutation("duplicate-transaction-id", layer: "payload", .reject, finding: .jsonDuplicateKey,
                     "a second transactionId: two readers see two purchases") { context in
             try context.signed(payload: JWSMutationContext.duplicating("transactionId", as: #""1000000000000001""#,
                                                                      in: context.payload))
         },
-        JWSMutation("transaction-id-beyond-2-53", layer: "payload", .reject, finding: "jws-claim-type",
+        JWSMutation("transaction-id-beyond-2-53", layer: "payload", .reject, finding: .jwsClaimType,
                     "transactionId as a number above 2^53, which JavaScript rounds to another id") { context in
             try context.signed(payload: JWSMutationContext.setting("transactionId", to: "9007199254740993", in: context.payload))
         },
-        JWSMutation("bundle-id-homoglyph", layer: "payload", .reject, finding: "bundle-id-mismatch",
+        JWSMutation("bundle-id-homoglyph", layer: "payload", .reject, finding: .bundleIdMismatch,
                     "the bundleId with a Cyrillic е (U+0435) for e: looks the same, is another app") { context in
             guard let value = JWSMutationContext.value(of: "bundleId", in: context.payload), value.contains("e") else {
                 throw MutationError(.notApplicable, "the payload's bundleId has no e")
@@ -277,11 +292,11 @@ public enum JWSMutationCatalogue {
             if let index = replaced.firstIndex(of: "e") { replaced.replaceSubrange(index...index, with: "\u{0435}") }
             return try context.signed(payload: JWSMutationContext.setting("bundleId", to: replaced, in: context.payload))
         },
-        JWSMutation("signed-date-in-future", layer: "payload", .reject, finding: "jws-signed-date-in-future",
+        JWSMutation("signed-date-in-future", layer: "payload", .reject, finding: .jwsSignedDateInFuture,
                     "signedDate in 2096: judged then, every certificate is valid") { context in
             try context.signed(payload: JWSMutationContext.setting("signedDate", to: "4000000000000", in: context.payload))
         },
-        JWSMutation("payload-not-json", layer: "payload", .reject, finding: "jws-payload-not-json",
+        JWSMutation("payload-not-json", layer: "payload", .reject, error: .jwsPayloadNotJSON,
                     "a signed payload that is not JSON") { context in
             try context.signed(payload: bytes("not json"))
         },
@@ -289,7 +304,7 @@ public enum JWSMutationCatalogue {
 
     /// Header members that change how the payload is read.
     static let headers: [JWSMutation] = [
-        JWSMutation("header-b64-false", layer: "header", .reject, finding: "jws-header-unsupported",
+        JWSMutation("header-b64-false", layer: "header", .reject, finding: .jwsHeaderUnsupported,
                     "b64 false without crit (RFC 7797): a reader that honours it signs the payload unencoded") { context in
             try context.signed(header: context.header(adding: #""b64":false"#))
         },
@@ -297,7 +312,7 @@ public enum JWSMutationCatalogue {
 
     /// How the parts are written.
     static let encodings: [JWSMutation] = [
-        JWSMutation("base64-standard-alphabet", layer: "encoding", .reject, finding: "jws-base64url-alphabet",
+        JWSMutation("base64-standard-alphabet", layer: "encoding", .reject, finding: .jwsBase64urlAlphabet,
                     "the payload in standard base64 ('+', '/'), signed as written") { context in
             var payload = context.payload
             payload = JWSMutationContext.setting("rcptPad", to: #""\u00ff\u00fe>>>???""#, in: payload)
@@ -305,7 +320,7 @@ public enum JWSMutationCatalogue {
             let input = b64(context.header) + "." + standard
             return input + "." + b64(try context.signer.signRaw(bytes(input)))
         },
-        JWSMutation("jwe-five-parts", layer: "encoding", .reject, finding: "jws-part-count", signatureValid: false,
+        JWSMutation("jwe-five-parts", layer: "encoding", .reject, error: .jwsPartCount, signatureValid: false,
                     "a five-part (JWE-shaped) token") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             return parts[0] + ".." + parts[1] + "." + parts[2] + "."
@@ -318,11 +333,11 @@ public enum JWSMutationCatalogue {
                     "a notification whose data carries the token, both signed by the test CA") { context in
             try context.signed(payload: notification(carrying: try context.signed(), context))
         },
-        JWSMutation("notification-nested-foreign-chain", layer: "nesting", .reject, finding: "jws-nested-invalid",
+        JWSMutation("notification-nested-foreign-chain", layer: "nesting", .reject, finding: .jwsNestedInvalid,
                     "a notification signed by the test CA carrying a transaction signed by the foreign CA") { context in
             try context.signed(payload: notification(carrying: try context.signed(by: context.foreign), context))
         },
-        JWSMutation("notification-nested-tampered", layer: "nesting", .reject, finding: "jws-nested-invalid",
+        JWSMutation("notification-nested-tampered", layer: "nesting", .reject, finding: .jwsNestedInvalid,
                     "a valid notification carrying a transaction whose payload changed after signing") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             let edited = JWSMutationContext.setting("productId", to: #""com.example.attacker.lifetime""#, in: context.payload)

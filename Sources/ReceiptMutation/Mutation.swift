@@ -1,7 +1,8 @@
+import ReceiptDiagnostics
 import ReceiptSuite
 
 /// The families of flaws the catalogue covers.
-public enum MutationGroup: String, Sendable, Hashable, CaseIterable {
+package enum MutationGroup: String, Sendable, Hashable, CaseIterable {
     case baseline
     case encoding
     case signature
@@ -37,29 +38,45 @@ extension Concern {
 /// signs and post-processes the result.
 public struct Mutation: Sendable {
     public let name: String
-    public let group: MutationGroup
+    package let group: MutationGroup
     /// One line saying what is wrong.
-    public let summary: String
+    package let summary: String
     /// The layer of the receipt it targets: encoding, container, signature, chain, payload, attribute, record.
-    public let layer: String
-    public let expected: ExpectedVerdict
+    package let layer: String
+    package let expected: ExpectedVerdict
     /// The finding code `rcpt verify` gives (an error for rejected receipts), if any.
-    public let finding: String?
+    package let finding: String?
     /// Whether the result still carries a valid signature by the test CA over its content.
-    public let signatureValid: Bool
+    package let signatureValid: Bool
     /// Whether rejecting it is a matter of security or of app policy.
-    public var concern: Concern { Concern.of(name: name, group: group) }
+    package var concern: Concern { Concern.of(name: name, group: group) }
     let transform: @Sendable (inout MutationWorkspace) throws -> Void
 
-    init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, finding: String?,
+    /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
+    init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, finding: FindingCode?,
          signatureValid: Bool = true, _ summary: String,
          _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
+        self.init(name, group, layer: layer, expected: expected, code: finding?.rawValue, signatureValid: signatureValid,
+                  summary, transform)
+    }
+
+    /// A mutation whose reading `rcpt verify` stops with `error`.
+    init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, error: ErrorCode,
+         signatureValid: Bool = true, _ summary: String,
+         _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
+        self.init(name, group, layer: layer, expected: expected, code: error.rawValue, signatureValid: signatureValid,
+                  summary, transform)
+    }
+
+    private init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, code: String?,
+                 signatureValid: Bool, _ summary: String,
+                 _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
         self.name = name
         self.group = group
         self.summary = summary
         self.layer = layer
         self.expected = expected
-        self.finding = finding
+        self.finding = code
         self.signatureValid = signatureValid
         self.transform = transform
     }

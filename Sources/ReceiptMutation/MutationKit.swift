@@ -27,7 +27,7 @@ public struct MutationKit: Sendable {
     }
 
     /// The device id in the textual form validators take.
-    public var deviceIDText: String {
+    package var deviceIDText: String {
         let hex = deviceID.map { byte -> String in
             let digits = String(byte, radix: 16, uppercase: true)
             return digits.count == 1 ? "0" + digits : digits

@@ -3,11 +3,11 @@ import ReceiptModel
 import ReceiptSuite
 
 /// Writes every mutation of one input into a directory, with `manifest.json`.
-public enum MutationSuite {
+package enum MutationSuite {
     /// Applies every catalogue mutation (baseline first) to `input` and writes `<name>.receipt` files and the
     /// manifest into `directory`, which must not hold an older suite's files unless `force`.
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
-    public static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
+    package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         let manager = FileManager.default
         try prepare(directory, force: force)

@@ -2,9 +2,10 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptBuilding
 
 /// How the finished receipt is written out.
-public enum OutputWrapping: Sendable, Hashable {
+package enum OutputWrapping: Sendable, Hashable {
     case binary
     /// Base64 with line breaks every `lineLength` characters (0: one line), optionally with noise whitespace.
     case base64(lineLength: Int, noisyWhitespace: Bool)
@@ -19,19 +20,19 @@ public enum OutputWrapping: Sendable, Hashable {
 /// The state a mutation edits: the blueprint of the input, who signs it, tweaks to the container builder, byte
 /// edits after signing, and how the result is wrapped. Starts as the baseline: the input re-signed unchanged by the
 /// test CA, its hash recomputed for the kit's device.
-public struct MutationWorkspace: Sendable {
-    public var blueprint: ReceiptBlueprint
+package struct MutationWorkspace: Sendable {
+    package var blueprint: ReceiptBlueprint
     public var signer: ReceiptSigner
-    public let kit: MutationKit
-    public var random: SplitMix64
+    package let kit: MutationKit
+    package var random: SplitMix64
     /// Edits to the container builder before signing.
-    public var builderTweaks: [@Sendable (inout SignedDataBuilder) -> Void] = []
+    package var builderTweaks: [@Sendable (inout SignedDataBuilder) -> Void] = []
     /// Byte edits after signing, in order.
-    public var postSign: [@Sendable (inout [UInt8], inout SplitMix64) throws -> Void] = []
-    public var wrapping: OutputWrapping = .binary
+    package var postSign: [@Sendable (inout [UInt8], inout SplitMix64) throws -> Void] = []
+    package var wrapping: OutputWrapping = .binary
 
     /// The baseline workspace for `input`.
-    public static func baseline(of input: [UInt8], kit: MutationKit, seed: UInt64) throws(MutationError)
+    package static func baseline(of input: [UInt8], kit: MutationKit, seed: UInt64) throws(MutationError)
         -> MutationWorkspace
     {
         let bytes: [UInt8]
@@ -46,7 +47,7 @@ public struct MutationWorkspace: Sendable {
     }
 
     /// Signs the blueprint, applies the byte edits and wraps the result.
-    public func build() throws(MutationError) -> [UInt8] {
+    package func build() throws(MutationError) -> [UInt8] {
         var bytes: [UInt8]
         do {
             var builder = try signer.builder(for: blueprint.payload, digest: blueprint.digest, layout: blueprint.layout,
@@ -94,13 +95,13 @@ public struct MutationWorkspace: Sendable {
     // MARK: - Conveniences for mutations
 
     /// Re-signs with another signer (a foreign CA, a self-signed certificate).
-    public mutating func signWith(_ signer: ReceiptSigner) { self.signer = signer }
+    package mutating func signWith(_ signer: ReceiptSigner) { self.signer = signer }
 
     /// Adds a container builder tweak.
-    public mutating func tweak(_ edit: @escaping @Sendable (inout SignedDataBuilder) -> Void) { builderTweaks.append(edit) }
+    package mutating func tweak(_ edit: @escaping @Sendable (inout SignedDataBuilder) -> Void) { builderTweaks.append(edit) }
 
     /// Adds a byte edit after signing.
-    public mutating func afterSigning(
+    package mutating func afterSigning(
         _ edit: @escaping @Sendable (inout [UInt8], inout SplitMix64) throws -> Void
     ) {
         postSign.append(edit)

@@ -3,6 +3,7 @@ import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptBuilding
 
 /// What to build: the payload's attributes as exact bytes, in order, and how to sign it. Mutations edit this before
 /// the receipt is (re-)signed.
@@ -12,7 +13,7 @@ public struct ReceiptBlueprint: Sendable {
     /// Write the attribute SET in DER order (as Apple does) or in the order given.
     public var sorted = true
     /// Exact payload bytes to sign instead of the attributes (for structural mutations).
-    public var payloadOverride: [UInt8]?
+    package var payloadOverride: [UInt8]?
     public var digest: DigestAlgorithm = .sha256
     public var layout: ContainerLayout = .der
     public var signedAttributes = false
@@ -83,7 +84,7 @@ public struct ReceiptBlueprint: Sendable {
     public var records: [[AttributeSpec]] { attributes.filter { $0.type == 17 }.compactMap { Self.decodeRecord($0.value) } }
 
     /// Edits the first in-app record (adding a plausible one first when the receipt has none).
-    public mutating func editFirstRecord(_ edit: (inout [AttributeSpec]) -> Void) {
+    package mutating func editFirstRecord(_ edit: (inout [AttributeSpec]) -> Void) {
         if !attributes.contains(where: { $0.type == 17 }) {
             let bundle = text(2) ?? "com.example.app"
             attributes.append(.record(Self.plausibleRecord(bundleID: bundle, transaction: "1000000000000001")))
@@ -96,7 +97,7 @@ public struct ReceiptBlueprint: Sendable {
     }
 
     /// A record like those the App Store writes.
-    public static func plausibleRecord(bundleID: String, transaction: String) -> [AttributeSpec] {
+    package static func plausibleRecord(bundleID: String, transaction: String) -> [AttributeSpec] {
         [
             .integer(1701, 1), .utf8(1702, bundleID + ".monthly"), .utf8(1703, transaction),
             .ia5(1704, "2024-01-01T00:00:00Z"), .utf8(1705, transaction), .ia5(1706, "2024-01-01T00:00:00Z"),

@@ -1,6 +1,7 @@
 import ReceiptASN1
 import ReceiptJSON
 import ReceiptModel
+import ReceiptBuilding
 
 /// A JSON value of a build spec, read with rcpt's one JSON reader (`JSONDocument`): booleans are told apart from
 /// numbers, numbers are integers, and a name given twice in one object is refused (readers disagree on which copy
@@ -61,8 +62,8 @@ enum SpecValue {
 /// type numbers to values. Any value may instead be an object: `{"raw": "<hex>"}` for exact value bytes, or
 /// `{"asn1": "UTF8String|IA5String|INTEGER|BOOLEAN", "value": …}`, with an optional `"version"`. `empty` lists date
 /// fields present with an empty value. Keys ending in `_ms` are derived and ignored. Unknown keys are errors, so typos do not vanish silently.
-public enum ReceiptSpec {
-    public static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
+package enum ReceiptSpec {
+    package static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
         let root = try SpecValue.read(data)
         guard case .object(var object) = root else {
             throw MutationError(.specNotObject, "the spec must be a JSON object (the receipt object of dump --format json)")

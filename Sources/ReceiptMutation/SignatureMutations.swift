@@ -8,7 +8,7 @@ import ReceiptPKCS7
 enum SignatureMutations {
     static let all: [Mutation] = [
         Mutation("payload-changed-after-signing", .signature, layer: "signature", expected: .reject,
-                 finding: "signature-invalid", signatureValid: false,
+                 finding: .signatureInvalid, signatureValid: false,
                  "one letter of the bundle id is changed after the receipt was signed") { workspace in
             let needle = Array(workspace.bundleID.utf8)
             workspace.afterSigning { bytes, _ in
@@ -19,7 +19,7 @@ enum SignatureMutations {
             }
         },
         Mutation("signature-bit-flip", .signature, layer: "signature", expected: .reject,
-                 finding: "signature-invalid", signatureValid: false,
+                 finding: .signatureInvalid, signatureValid: false,
                  "one bit of the RSA signature is flipped") { workspace in
             workspace.afterSigning { bytes, random in
                 guard let signature = try SignedLayout.read(bytes).signers.first?.signature, !signature.isEmpty else {
@@ -30,26 +30,26 @@ enum SignatureMutations {
             }
         },
         Mutation("signature-truncated", .signature, layer: "signature", expected: .reject,
-                 finding: "signature-invalid", signatureValid: false,
+                 finding: .signatureInvalid, signatureValid: false,
                  "the signature lacks its last byte") { workspace in
             workspace.tweak { $0.signatureTransform = { Array($0.dropLast()) } }
         },
         Mutation("digest-algorithm-mismatch", .signature, layer: "container", expected: .reject,
-                 finding: "digest-algorithm-not-declared", signatureValid: false,
+                 finding: .digestAlgorithmNotDeclared, signatureValid: false,
                  "SignedData declares a different digest algorithm than the signer uses (OpenSSL then fails)") {
             workspace in
             let other = workspace.blueprint.digest == .sha1 ? DigestAlgorithm.sha256 : .sha1
             workspace.tweak { $0.declaredDigestAlgorithmOIDs = [other.oid] }
         },
         Mutation("signature-algorithm-mismatch", .signature, layer: "signature", expected: .reject,
-                 finding: "signature-algorithm-mismatch",
+                 finding: .signatureAlgorithmMismatch,
                  "the signature algorithm names a different digest than the signer's digest algorithm") {
             workspace in
             let oid = workspace.blueprint.digest == .sha1 ? "1.2.840.113549.1.1.11" : "1.2.840.113549.1.1.5"
             workspace.tweak { $0.signatureAlgorithmOID = oid }
         },
         Mutation("signed-attributes-wrong-message-digest", .signature, layer: "signature", expected: .reject,
-                 finding: "message-digest-mismatch", signatureValid: false,
+                 finding: .messageDigestMismatch, signatureValid: false,
                  "signed attributes whose messageDigest is not the content's digest (the signature over them is valid)") {
             workspace in
             workspace.blueprint.signedAttributes = true
@@ -67,22 +67,22 @@ enum SignatureMutations {
             workspace.blueprint.digest = workspace.blueprint.digest == .sha1 ? .sha256 : .sha1
         },
         Mutation("content-type-not-data", .signature, layer: "container", expected: .reject,
-                 finding: "content-type-not-data",
+                 finding: .contentTypeNotData,
                  "eContentType is id-ct-TSTInfo instead of pkcs7-data") { workspace in
             workspace.tweak { $0.contentTypeOID = "1.2.840.113549.1.9.16.1.4" }
         },
-        Mutation("detached-content", .signature, layer: "container", expected: .reject, finding: "content-detached",
+        Mutation("detached-content", .signature, layer: "container", expected: .reject, finding: .contentDetached,
                  signatureValid: false, "the content is left out (a detached signature)") { workspace in
             workspace.tweak { $0.detachContent = true }
         },
-        Mutation("extra-signer-info", .signature, layer: "signature", expected: .reject, finding: "multiple-signers",
+        Mutation("extra-signer-info", .signature, layer: "signature", expected: .reject, finding: .multipleSigners,
                  signatureValid: false, "a second SignerInfo with a random signature follows the real one") {
             workspace in
             let extra = try ContainerMutations.bogusSignerInfo(workspace)
             workspace.tweak { $0.extraSignerInfos = [extra] }
         },
         Mutation("decoy-data-before-content", .signature, layer: "container", expected: .reject,
-                 finding: "pkcs7-not-signed-data", signatureValid: false,
+                 error: .pkcs7NotSignedData, signatureValid: false,
                  "an unsigned pkcs7-data ContentInfo with another bundle id stands before the signed receipt") {
             workspace in
             var decoy = workspace.blueprint

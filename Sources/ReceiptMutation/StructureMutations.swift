@@ -1,18 +1,20 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptModel
+import ReceiptBuilding
 
 /// Flaws in the shape of the payload: attribute field counts, INTEGER edge values, SET games, duplicates,
 /// missing attributes.
 enum StructureMutations {
     static let all: [Mutation] = [
         Mutation("attribute-two-fields", .structure, layer: "payload", expected: .reject,
-                 finding: "attribute-field-count", "the bundle id attribute has no value field") { workspace in
+                 finding: .attributeFieldCount, "the bundle id attribute has no value field") { workspace in
             try workspace.replaceEncoded(type: 2) { spec in
                 sequence { $0.appendInteger(spec.type); $0.appendInteger(spec.version) }
             }
         },
         Mutation("attribute-four-fields", .structure, layer: "payload", expected: .reject,
-                 finding: "attribute-field-count", "the bundle id attribute has a fourth field") { workspace in
+                 finding: .attributeFieldCount, "the bundle id attribute has a fourth field") { workspace in
             try workspace.replaceEncoded(type: 2) { spec in
                 sequence {
                     $0.appendInteger(spec.type); $0.appendInteger(spec.version); $0.appendOctetString(spec.value)
@@ -25,7 +27,7 @@ enum StructureMutations {
             workspace.blueprint.attributes.append(.utf8(-2, "com.attacker.app"))
         },
         Mutation("type-2-pow-63", .structure, layer: "payload", expected: .reject,
-                 finding: "attribute-type-out-of-range",
+                 finding: .attributeTypeOutOfRange,
                  "the bundle id's type is 2^63 + 2, a 9-byte INTEGER whose low byte is 2") { workspace in
             try workspace.replaceEncoded(type: 2) { spec in
                 sequence {
@@ -46,42 +48,42 @@ enum StructureMutations {
             }
         },
         Mutation("value-not-octet-string", .structure, layer: "payload", expected: .reject,
-                 finding: "attribute-value-not-octet-string",
+                 finding: .attributeValueNotOctetString,
                  "the bundle id's value is a bare UTF8String, not wrapped in an OCTET STRING") { workspace in
             try workspace.replaceEncoded(type: 2) { spec in
                 sequence { $0.appendInteger(spec.type); $0.appendInteger(spec.version); $0.appendRaw(spec.value) }
             }
         },
-        Mutation("payload-unsorted", .structure, layer: "payload", expected: .accept, finding: "ber-unsorted-set",
+        Mutation("payload-unsorted", .structure, layer: "payload", expected: .accept, finding: .berUnsortedSet,
                  "the attribute SET is in reverse DER order") { workspace in
             workspace.blueprint.attributes = PayloadOrder.derSorted(workspace.blueprint.attributes).reversed()
             workspace.blueprint.sorted = false
         },
-        Mutation("payload-sequence", .structure, layer: "payload", expected: .reject, finding: "payload-not-set",
+        Mutation("payload-sequence", .structure, layer: "payload", expected: .reject, finding: .payloadNotSet,
                  "the payload is a SEQUENCE instead of a SET") { workspace in
             var payload = workspace.blueprint.payload
             payload[0] = 0x30
             workspace.blueprint.payloadOverride = payload
         },
         Mutation("payload-application-tag", .structure, layer: "payload", expected: .reject,
-                 finding: "payload-not-set", "the payload SET is tagged [APPLICATION 17]") { workspace in
+                 finding: .payloadNotSet, "the payload SET is tagged [APPLICATION 17]") { workspace in
             var payload = workspace.blueprint.payload
             payload[0] = 0x71
             workspace.blueprint.payloadOverride = payload
         },
         Mutation("payload-empty-set", .structure, layer: "payload", expected: .reject,
-                 finding: "missing-required-attribute", "the payload is an empty SET") { workspace in
+                 finding: .missingRequiredAttribute, "the payload is an empty SET") { workspace in
             workspace.blueprint.attributes = []
         },
         Mutation("duplicate-bundle-id-first", .structure, layer: "payload", expected: .reject,
-                 finding: "duplicate-attribute",
+                 finding: .duplicateAttribute,
                  "a second bundle id (another app's) comes first in the SET") { workspace in
             workspace.blueprint.attributes = PayloadOrder.derSorted(workspace.blueprint.attributes)
             workspace.blueprint.attributes.insert(.utf8(2, "com.attacker.app"), at: 0)
             workspace.blueprint.sorted = false
         },
         Mutation("duplicate-bundle-id-last", .structure, layer: "payload", expected: .reject,
-                 finding: "duplicate-attribute",
+                 finding: .duplicateAttribute,
                  "a second bundle id (another app's) comes last in the SET") { workspace in
             workspace.blueprint.attributes = PayloadOrder.derSorted(workspace.blueprint.attributes)
             workspace.blueprint.attributes.append(.utf8(2, "com.attacker.app"))
@@ -98,7 +100,7 @@ enum StructureMutations {
     ] + [(2, "bundle id"), (3, "app version"), (4, "opaque value"), (5, "SHA-1 hash"), (12, "creation date")].map {
         type, label in
         Mutation("missing-\(label.replacingOccurrences(of: " ", with: "-").lowercased())", .structure,
-                 layer: "payload", expected: .reject, finding: "missing-required-attribute",
+                 layer: "payload", expected: .reject, finding: .missingRequiredAttribute,
                  "the \(label) attribute (type \(type)) is removed") { workspace in
             workspace.blueprint.remove(Int64(type))
         }

@@ -8,7 +8,7 @@ public struct AlgorithmIdentifier: Sendable, Hashable {
     /// The parameters' whole encoding, when present.
     public var parameters: Range<Int>?
 
-    public init(oid: String, offset: Int, parameters: Range<Int>?) {
+    package init(oid: String, offset: Int, parameters: Range<Int>?) {
         self.oid = oid
         self.offset = offset
         self.parameters = parameters

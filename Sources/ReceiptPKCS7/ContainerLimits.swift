@@ -5,17 +5,17 @@
 /// Beside `ASN1Limits`, which bounds the ASN.1 reading itself.
 public struct ContainerLimits: Sendable, Hashable {
     /// The most SignerInfos read (each one a digest and a signature verification).
-    public var maximumSignerInfos: Int
+    package var maximumSignerInfos: Int
     /// The most certificates read from `certificates` (each one decoded and fingerprinted).
-    public var maximumCertificates: Int
+    package var maximumCertificates: Int
     /// The most entries read from `crls`.
-    public var maximumCRLs: Int
+    package var maximumCRLs: Int
     /// The most AlgorithmIdentifiers read from `digestAlgorithms`.
-    public var maximumDigestAlgorithms: Int
+    package var maximumDigestAlgorithms: Int
     /// The most signed, and the most unsigned, attributes read from one SignerInfo (and values from one attribute).
-    public var maximumAttributes: Int
+    package var maximumAttributes: Int
 
-    public init(maximumSignerInfos: Int = 8, maximumCertificates: Int = 16, maximumCRLs: Int = 8,
+    package init(maximumSignerInfos: Int = 8, maximumCertificates: Int = 16, maximumCRLs: Int = 8,
                 maximumDigestAlgorithms: Int = 8, maximumAttributes: Int = 64) {
         self.maximumSignerInfos = maximumSignerInfos
         self.maximumCertificates = maximumCertificates

@@ -2,9 +2,9 @@ import ReceiptASN1
 
 /// Renders an X.501 `Name` (`SEQUENCE OF SET OF AttributeTypeAndValue`) as one RFC 2253-style line, last RDN first,
 /// the way OpenSSL prints `XN_FLAG_RFC2253`, so signer identifiers line up with certificate subjects.
-public enum DistinguishedName {
+package enum DistinguishedName {
     /// The name whose whole encoding is `range` of `bytes`, or nil when it is not a well-formed Name.
-    public static func render(_ bytes: [UInt8], _ range: Range<Int>, limits: ASN1Limits = .default) -> String? {
+    package static func render(_ bytes: [UInt8], _ range: Range<Int>, limits: ASN1Limits = .default) -> String? {
         var reader = ASN1Reader(bytes, limits: limits)
         do {
             let name = try reader.readSingle(in: range, depth: 0)

@@ -18,7 +18,7 @@ public struct EmbeddedCertificate: Sendable, Hashable {
     public var length: Int { encoding.count }
 
     /// Reads the identifying fields of the certificate at `node` (tolerant: leaves them nil when they are not there).
-    static func read(_ node: ASN1Node, index: Int, reader: inout ASN1Reader) -> EmbeddedCertificate {
+    package static func read(_ node: ASN1Node, index: Int, reader: inout ASN1Reader) -> EmbeddedCertificate {
         var certificate = EmbeddedCertificate(index: index, encoding: node.encodingRange, serialNumber: nil,
                                               issuer: nil, subject: nil)
         guard node.tag == .sequence else { return certificate }

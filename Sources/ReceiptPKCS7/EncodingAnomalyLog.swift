@@ -4,22 +4,22 @@ import ReceiptDiagnostics
 /// How far one layer of a read strays from DER: how many elements use each non-DER choice, by finding code
 /// (`ber-indefinite-length`, `ber-unsorted-set` …). A property of the read, not of its messages.
 public struct EncodingSummary: Sendable, Hashable {
-    public private(set) var counts: [FindingCode: Int] = [:]
+    package private(set) var counts: [FindingCode: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Counts `count` more elements of `code`.
-    public mutating func add(_ code: FindingCode, _ count: Int = 1) { counts[code, default: 0] += count }
+    package mutating func add(_ code: FindingCode, _ count: Int = 1) { counts[code, default: 0] += count }
 
     /// Counts the encoding findings among `findings` that are not aggregated in an anomaly log, one each.
-    public mutating func add(findings: [Finding]) {
+    package mutating func add(findings: [Finding]) {
         for finding in findings where finding.kind.layer == .encoding { add(finding.kind) }
     }
 
     /// Whether the layer is DER throughout.
-    public var isDER: Bool { counts.isEmpty }
+    package var isDER: Bool { counts.isEmpty }
 
-    public static func + (lhs: EncodingSummary, rhs: EncodingSummary) -> EncodingSummary {
+    package static func + (lhs: EncodingSummary, rhs: EncodingSummary) -> EncodingSummary {
         var sum = lhs
         for (code, count) in rhs.counts { sum.add(code, count) }
         return sum
@@ -28,18 +28,18 @@ public struct EncodingSummary: Sendable, Hashable {
 
 /// Collects the non-DER choices met while reading one layer, aggregated per kind (count and first offset), so a
 /// receipt with a million indefinite lengths yields one finding per kind, not a million.
-public struct EncodingAnomalyLog: Sendable, Hashable {
+package struct EncodingAnomalyLog: Sendable, Hashable {
     /// Where the anomalies were met, used in codes and messages: "container", "payload".
-    public var layer: String
+    package var layer: String
     private var counts: [UInt8: Int] = [:]
     private var firstOffsets: [UInt8: Int] = [:]
 
-    public init(layer: String) {
+    package init(layer: String) {
         self.layer = layer
     }
 
     /// Records the header anomalies of one node.
-    public mutating func note(_ node: ASN1Node) {
+    package mutating func note(_ node: ASN1Node) {
         guard !node.anomalies.isEmpty else { return }
         for kind in EncodingAnomalyLog.kinds where node.anomalies.contains(kind.flag) {
             counts[kind.flag.rawValue, default: 0] += 1
@@ -47,10 +47,10 @@ public struct EncodingAnomalyLog: Sendable, Hashable {
         }
     }
 
-    public var isEmpty: Bool { counts.isEmpty }
+    package var isEmpty: Bool { counts.isEmpty }
 
     /// How many elements use each kind of non-DER choice.
-    public var summary: EncodingSummary {
+    package var summary: EncodingSummary {
         var summary = EncodingSummary()
         for kind in EncodingAnomalyLog.kinds {
             if let count = counts[kind.flag.rawValue] { summary.add(kind.code, count) }

@@ -2,9 +2,9 @@
 public enum ObjectIdentifierNames {
     public static let signedData = "1.2.840.113549.1.7.2"
     public static let data = "1.2.840.113549.1.7.1"
-    public static let contentTypeAttribute = "1.2.840.113549.1.9.3"
+    package static let contentTypeAttribute = "1.2.840.113549.1.9.3"
     public static let messageDigestAttribute = "1.2.840.113549.1.9.4"
-    public static let signingTimeAttribute = "1.2.840.113549.1.9.5"
+    package static let signingTimeAttribute = "1.2.840.113549.1.9.5"
 
     /// The short name of `oid`, or `oid` itself when it has none here.
     public static func name(for oid: String) -> String { table[oid] ?? oid }

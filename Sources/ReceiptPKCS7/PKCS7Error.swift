@@ -9,7 +9,7 @@ public struct PKCS7Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
     public var message: String
     /// The lower-layer error that stopped the read, when it was an encoding error.
-    public var underlying: ASN1Error?
+    package var underlying: ASN1Error?
 
     public init(_ kind: ErrorCode, at offset: Int, _ message: String) {
         self.kind = kind

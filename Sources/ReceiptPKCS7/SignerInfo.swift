@@ -23,12 +23,12 @@ public struct SignedAttributes: Sendable, Hashable {
     /// The `[0] IMPLICIT` element's whole encoding as it stands in the input.
     public var encoding: Range<Int>
     /// The element's content: the attributes' encodings, without the `[0]` header (or end-of-contents).
-    public var content: Range<Int>
+    package var content: Range<Int>
     public var attributes: [CMSAttribute]
     /// Whether the attributes are DER as RFC 5652 §5.3 requires: DER headers, DER `SET OF` order, no extra field.
-    public var isDER: Bool
+    package var isDER: Bool
 
-    public init(encoding: Range<Int>, content: Range<Int>, attributes: [CMSAttribute], isDER: Bool) {
+    package init(encoding: Range<Int>, content: Range<Int>, attributes: [CMSAttribute], isDER: Bool) {
         self.encoding = encoding
         self.content = content
         self.attributes = attributes
@@ -37,7 +37,7 @@ public struct SignedAttributes: Sendable, Hashable {
 
     /// The bytes the signature covers (RFC 5652 §5.4): the attributes under an explicit `SET OF` tag with a DER
     /// length, whatever tag and length form the `[0] IMPLICIT` element had in the input.
-    public func signedBytes(in bytes: [UInt8]) -> [UInt8] {
+    package func signedBytes(in bytes: [UInt8]) -> [UInt8] {
         guard content.upperBound <= bytes.count, content.lowerBound >= 0 else { return [] }
         var writer = ASN1Writer(reservingCapacity: content.count + 8)
         writer.appendConstructed(.set) { writer in writer.appendRaw(bytes[content]) }
@@ -45,10 +45,10 @@ public struct SignedAttributes: Sendable, Hashable {
     }
 
     /// The first attribute with `oid`.
-    public func first(_ oid: String) -> CMSAttribute? { attributes.first { $0.oid == oid } }
+    package func first(_ oid: String) -> CMSAttribute? { attributes.first { $0.oid == oid } }
 
     /// Every attribute with `oid`, in order.
-    public func all(_ oid: String) -> [CMSAttribute] { attributes.filter { $0.oid == oid } }
+    package func all(_ oid: String) -> [CMSAttribute] { attributes.filter { $0.oid == oid } }
 }
 
 /// `SignerInfo ::= SEQUENCE { version, sid, digestAlgorithm, signedAttrs [0] IMPLICIT OPTIONAL, signatureAlgorithm,
@@ -60,7 +60,7 @@ public struct SignerInfo: Sendable, Hashable {
     public var identifier: SignerIdentifier
     public var digestAlgorithm: AlgorithmIdentifier
     public var signedAttributes: SignedAttributes?
-    public var signatureAlgorithm: AlgorithmIdentifier
+    package var signatureAlgorithm: AlgorithmIdentifier
     /// The signature OCTET STRING's content range.
     public var signature: Range<Int>
     public var unsignedAttributes: [CMSAttribute]?

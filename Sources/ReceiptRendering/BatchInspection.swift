@@ -7,36 +7,36 @@ import ReceiptValidation
 import Synchronization
 
 /// Counts of a batch run, and every input that was not valid with why.
-public struct BatchSummary: Sendable, Hashable {
-    public var receipts = 0
+package struct BatchSummary: Sendable, Hashable {
+    package var receipts = 0
     /// Read completely (valid or not).
-    public var read = 0
+    package var read = 0
     /// Read completely and valid.
     public var valid = 0
     /// Missing, not a receipt, or malformed.
-    public var unreadable = 0
+    package var unreadable = 0
     /// Each input that was invalid or unreadable, in input order, with the reason in a few words.
-    public var failures: [BatchFailure] = []
+    package var failures: [BatchFailure] = []
 }
 
 /// An input of a batch that was not valid, and why.
-public struct BatchFailure: Sendable, Hashable {
+package struct BatchFailure: Sendable, Hashable {
     public var path: String
     public var reason: String
 }
 
 /// Inspects many receipts in parallel and emits one line per input (rendered by `line`), in input order: the
 /// engine of `dump --format jsonl` and of `verify` over several files.
-public struct BatchInspection: Sendable {
-    public var paths: [String]
-    public var jobs: Int
-    public var options: InspectionOptions
+package struct BatchInspection: Sendable {
+    package var paths: [String]
+    package var jobs: Int
+    package var options: InspectionOptions
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
-    public var line: @Sendable (Inspection?, String) -> [UInt8]
+    package var line: @Sendable (Inspection?, String) -> [UInt8]
     /// How Apple's JWS among the inputs are judged, and their line; without them a JWS is an unreadable receipt.
     public var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
 
-    public init(paths: [String], jobs: Int, options: InspectionOptions,
+    package init(paths: [String], jobs: Int, options: InspectionOptions,
                 line: @escaping @Sendable (Inspection?, String) -> [UInt8] = BatchInspection.dumpLine,
                 jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
         self.paths = paths
@@ -47,7 +47,7 @@ public struct BatchInspection: Sendable {
     }
 
     /// A compact `rcpt.dump/1` object with a leading `file` member.
-    public static let dumpLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
+    package static let dumpLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
         var json = JSONWriter(pretty: false)
         guard let inspection else { return unreadableLine(path, schema: DumpJSON.schema) }
         DumpJSON.write(inspection, file: path, to: &json)
@@ -55,7 +55,7 @@ public struct BatchInspection: Sendable {
     }
 
     /// The line for a file that could not be read at all.
-    public static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
+    package static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
         var json = JSONWriter(pretty: false)
         json.object { json in
             json.member("file", path)
@@ -75,7 +75,7 @@ public struct BatchInspection: Sendable {
     /// What a directory holds: its files that look like receipts (sorted; descending into subdirectories when
     /// `recursive`), and the ones skipped because their content is clearly something else. Other arguments are
     /// taken as they are.
-    public static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [String]) {
+    package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [String]) {
         var paths: [String] = []
         var skipped: [String] = []
         var pending = arguments.map { ($0, false) }
@@ -123,7 +123,7 @@ public struct BatchInspection: Sendable {
 
     /// Inspects every path on `jobs` threads and hands each line to `emit` in input order, then returns the counts.
     /// `progress` is told how many are done, serially.
-    public func run(emit: @Sendable ([UInt8]) -> Void, progress: @Sendable (Int, Int) -> Void) -> BatchSummary {
+    package func run(emit: @Sendable ([UInt8]) -> Void, progress: @Sendable (Int, Int) -> Void) -> BatchSummary {
         let state = Mutex(Progress())
         let total = paths.count
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(total, 1))) { _ in

@@ -7,7 +7,7 @@ import ReceiptValidation
 /// An input inspected as the one classifier found it: the reader of its kind reads the document found in it, the
 /// classifier's steps come first among the findings, a refusal (two documents, copies readers take differently)
 /// makes it unreadable, and the size and digest reported are the input's own, not the document's.
-public enum ClassifiedInspection {
+package enum ClassifiedInspection {
     public static func receipt(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> Inspection {
         if let refusal = classified.refusal {
             let digest = options.digestsInput ? digest(input) : "not computed"

@@ -3,26 +3,26 @@ import ReceiptConformance
 import ReceiptSuite
 
 /// The table, summary and JSON (`rcpt.conformance/2`) of a conformance run.
-public struct ConformanceReport: Sendable {
-    public static let schema = "rcpt.conformance/2"
+package struct ConformanceReport: Sendable {
+    package static let schema = "rcpt.conformance/2"
 
-    public var results: [ConformanceResult]
+    package var results: [ConformanceResult]
 
-    public init(results: [ConformanceResult]) {
+    package init(results: [ConformanceResult]) {
         self.results = results
     }
 
     /// The results of one class.
-    public func results(_ resultClass: ResultClass) -> [ConformanceResult] {
+    package func results(_ resultClass: ResultClass) -> [ConformanceResult] {
         results.filter { $0.resultClass == resultClass }
     }
 
     /// Whether the run fails: a bad receipt accepted, a crash, a hang, an error, a validator that could not run, or
     /// the baseline rejected.
-    public var failed: Bool { results.contains { $0.resultClass.isFailure } }
+    package var failed: Bool { results.contains { $0.resultClass.isFailure } }
 
     /// Passed and judged (passed or accepted-bad) counts for one concern's must-reject receipts.
-    public func score(_ concern: Concern) -> (passed: Int, total: Int) {
+    package func score(_ concern: Concern) -> (passed: Int, total: Int) {
         let relevant = results.filter { $0.concern == concern && $0.name != "baseline" }
         return (relevant.filter { $0.resultClass == .passed }.count, relevant.count)
     }
@@ -64,7 +64,7 @@ public struct ConformanceReport: Sendable {
     }
 
     /// One line that adds up: every run is passed, failed (by class) or over-strict; then the scores by concern.
-    public var summary: String {
+    package var summary: String {
         let passed = results(.passed).count
         let overStrict = results(.overStrict).count
         let failed = results.count - passed - overStrict
@@ -86,7 +86,7 @@ public struct ConformanceReport: Sendable {
         return line
     }
 
-    public func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         var json = JSONWriter()
         json.object { json in
             json.member("schema", Self.schema)
@@ -135,7 +135,7 @@ public struct ConformanceReport: Sendable {
     }
 
     /// The report for a run stopped because the baseline was not accepted.
-    public static func baselineText(_ result: ConformanceResult, style: TextStyle) -> String {
+    package static func baselineText(_ result: ConformanceResult, style: TextStyle) -> String {
         var out = style.red(style.bold("the validator does not accept the valid baseline")) + ": "
             + result.run.outcome.detail + "\n"
         out += "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "

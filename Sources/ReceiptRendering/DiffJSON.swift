@@ -8,19 +8,19 @@ import ReceiptValidation
 /// "old", "new", "offsetA", "offsetB" } ], "errors": null | { "a": {layer, code, offset, message} | null, "b": … } }`.
 /// Values are JSON strings, numbers, booleans, arrays or objects (an added or removed record or certificate);
 /// raw bytes are lowercase hex strings; a missing value is null.
-public enum DiffJSON {
+package enum DiffJSON {
     /// The newline-terminated document's bytes.
-    public static func render(_ result: DiffResult, pretty: Bool = true) -> [UInt8] {
+    package static func render(_ result: DiffResult, pretty: Bool = true) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { write(result, to: &$0) }
     }
 
     /// Writes the newline-terminated document to `sink` in chunks.
-    public static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(result, to: &$0) }
     }
 
     /// Writes the document as one JSON value.
-    public static func write(_ result: DiffResult, to json: inout JSONWriter) {
+    package static func write(_ result: DiffResult, to json: inout JSONWriter) {
         json.object { json in
             json.member("schema", ReceiptDiff.schema)
             writeSide("a", result.a, to: &json)

@@ -4,25 +4,25 @@ import ReceiptDiff
 /// Renders a diff for people, in the style of a unified diff: a header naming A and B, the changes grouped by
 /// layer (`@@ receipt @@`), each as a path line (`~` changed, `+` added, `-` removed) with the offsets on both
 /// sides, then its old value on `-` lines and its new value on `+` lines; where reading stopped; a summary line.
-public struct DiffText {
-    public var style: TextStyle
+package struct DiffText {
+    package var style: TextStyle
     /// Raw values longer than this many bytes are shown truncated (the JSON output always has them whole).
-    public var rawPreviewBytes: Int
+    package var rawPreviewBytes: Int
 
-    public init(style: TextStyle, rawPreviewBytes: Int = 32) {
+    package init(style: TextStyle, rawPreviewBytes: Int = 32) {
         self.style = style
         self.rawPreviewBytes = rawPreviewBytes
     }
 
     /// The whole rendering as one string.
-    public func render(_ result: DiffResult) -> String {
+    package func render(_ result: DiffResult) -> String {
         var text = ""
         stream(result) { text += $0 }
         return text
     }
 
     /// Writes the rendering to `sink` in chunks of about a megabyte.
-    public func stream(_ result: DiffResult, to sink: (String) -> Void) {
+    package func stream(_ result: DiffResult, to sink: (String) -> Void) {
         var out = header("---", "A", result.a) + header("+++", "B", result.b)
         var layer: DiffLayer?
         for change in result.changes {

@@ -18,7 +18,7 @@ public enum DumpJSON {
     }
 
     /// Writes the newline-terminated document to `sink` in chunks, never holding all of it.
-    public static func stream(_ inspection: Inspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func stream(_ inspection: Inspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(inspection, to: &$0) }
     }
 

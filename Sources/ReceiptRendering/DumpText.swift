@@ -10,12 +10,12 @@ import ReceiptValidation
 public struct DumpText {
     public var style: TextStyle
     /// Raw values longer than this many bytes are shown truncated (the JSON output always has them whole).
-    public var rawPreviewBytes: Int
+    package var rawPreviewBytes: Int
 
     /// Only the header and the summary.
-    public var brief = false
+    package var brief = false
     /// Show OpenSSL's raw error entries after the sentence that explains them.
-    public var verbose = false
+    package var verbose = false
 
     /// A message as shown: OpenSSL's raw entries (`[OpenSSL: …]`) only when verbose.
     func shown(_ message: String) -> String {
@@ -36,7 +36,7 @@ public struct DumpText {
     }
 
     /// Writes the rendering to `sink` in chunks of about a megabyte, never holding all of it.
-    public func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
+    package func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
         out += style.bold("Receipt") + " \(TextLayout.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"

@@ -9,11 +9,11 @@ import ReceiptValidation
 /// text forms of both. Every token is shown with its parts and their offsets, the header's members and x5c
 /// certificates, every payload claim with its JSON type and value (millisecond dates also in UTC), the signature,
 /// the verdicts and findings, then its nested JWS, recursively.
-public enum JWSReport {
+package enum JWSReport {
     // MARK: - JSON
 
     /// The `rcpt.dump/1` document of a JWS input.
-    public static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
+    package static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
                 if let file { json.member("file", file) }
@@ -32,7 +32,7 @@ public enum JWSReport {
     }
 
     /// The `rcpt.verify/1` document of a JWS input: the verdicts and findings of each token, nested ones included.
-    public static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
+    package static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
                 if let file { json.member("file", file) }
@@ -162,7 +162,7 @@ public enum JWSReport {
     // MARK: - Text
 
     /// The dump: every token, its parts, header, certificates, claims, signature, verdicts and findings.
-    public static func dumpText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+    package static func dumpText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var out = style.bold("JWS") + " \(TextLayout.safe(name))  \(inspection.input.size) bytes, "
             + "\(inspection.input.format), sha256 \(inspection.input.sha256)\n"
         out += verdictLine(inspection, name: nil, style: style)
@@ -180,7 +180,7 @@ public enum JWSReport {
     }
 
     /// The verdict: the line, then each token's verification and its errors and warnings.
-    public static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+    package static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var out = verdictLine(inspection, name: name, style: style)
         let renderer = DumpText(style: style)
         out += documentFindings(inspection, style: style, verbose: verbose)
@@ -194,7 +194,7 @@ public enum JWSReport {
     }
 
     /// One line for many inputs: the verdict, the file, and why.
-    public static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
+    package static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
         let shown = TextLayout.safe(name)
         if let error = inspection.readError {
             return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"

@@ -1,7 +1,7 @@
 /// Small text helpers shared by the text renderings (dump, verify, diff).
-public enum TextLayout {
+package enum TextLayout {
     /// A receipt string in double quotes, with quotes, backslashes and terminal-unsafe characters escaped.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -17,7 +17,7 @@ public enum TextLayout {
     /// safe for a terminal: C0 and C1 controls (ESC, CR, BEL …), DEL, line and paragraph separators and the bidi
     /// controls that reorder what is shown (U+202E and kin) become `\u{…}`, so no receipt can move the cursor,
     /// recolour, or rewrite the verdict line.
-    public static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var out = ""
         for scalar in text.unicodeScalars { appendSafely(scalar, to: &out) }
@@ -25,7 +25,7 @@ public enum TextLayout {
     }
 
     /// Whether a scalar can change how a terminal shows what follows it.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F..<0xA0: return true
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
@@ -42,12 +42,12 @@ public enum TextLayout {
     }
 
     /// `text` padded with spaces on the left to `width` characters.
-    public static func leftPad(_ text: String, _ width: Int) -> String {
+    package static func leftPad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
     /// `text` padded with spaces on the right to `width` characters.
-    public static func rightPad(_ text: String, _ width: Int) -> String {
+    package static func rightPad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

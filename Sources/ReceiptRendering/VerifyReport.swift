@@ -4,20 +4,20 @@ import ReceiptPKCS7
 import ReceiptValidation
 
 /// Renders the verdict of `rcpt verify`: text for people, `rcpt.verify/1` JSON for machines.
-public enum VerifyReport {
-    public static let schema = "rcpt.verify/1"
+package enum VerifyReport {
+    package static let schema = "rcpt.verify/1"
 
-    public static func json(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+    package static func json(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
         document(inspection, file: nil, pretty: pretty)
     }
 
     /// One compact line of `rcpt.verify/1` with a leading `file` member, for many receipts.
-    public static func jsonLine(_ inspection: Inspection, file: String) -> [UInt8] {
+    package static func jsonLine(_ inspection: Inspection, file: String) -> [UInt8] {
         document(inspection, file: file, pretty: false)
     }
 
     /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
-    public static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
+    package static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
         let shown = TextLayout.safe(name)
         if let error = inspection.readError {
             return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"

@@ -4,7 +4,7 @@ import ReceiptCrypto
 /// Saves and loads a TEST-ONLY CA as PEM files usable by the OpenSSL CLI: `root.pem`, `intermediate.pem` (Apple
 /// shape only), `leaf.pem`, `leaf.key`, plus `root.key` and `intermediate.key` for issuing more certificates.
 public enum CertificateAuthorityFiles {
-    public static let fileNames = ["root.pem", "root.key", "intermediate.pem", "intermediate.key", "leaf.pem",
+    package static let fileNames = ["root.pem", "root.key", "intermediate.pem", "intermediate.key", "leaf.pem",
                                    "leaf.key", "README.txt"]
 
     /// The folder inside a CA directory holding a second, unrelated TEST-ONLY chain: the "foreign" CA that

@@ -5,36 +5,36 @@ import ReceiptJWS
 /// Signs compact JWS the way Apple does (ES256, raw r ‖ s, the chain in x5c), with a TEST-ONLY key: for tests,
 /// `rcpt build` of a JWS, and mutations that must get past the signature to reach a validator's parser.
 public struct JWSSigner: Sendable {
-    public var key: PrivateKey
+    package var key: PrivateKey
     /// The certificates x5c carries, leaf first.
     public var chain: [Certificate]
 
-    public init(key: PrivateKey, chain: [Certificate]) {
+    package init(key: PrivateKey, chain: [Certificate]) {
         self.key = key
         self.chain = chain
     }
 
     /// The JWS chain of a `.jws`-shaped authority: leaf, intermediate, root in x5c, signed with the leaf's key.
-    public init(authority: TestCertificateAuthority) {
+    package init(authority: TestCertificateAuthority) {
         self.init(key: authority.leafKey, chain: authority.embeddedChain)
     }
 
     /// `{"alg":"ES256","x5c":[…]}`: Apple's header members, in Apple's order.
-    public func header() -> [UInt8] {
+    package func header() -> [UInt8] {
         let certificates = chain.map { "\"" + Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) + "\"" }
             .joined(separator: ",")
         return Array("{\"alg\":\"ES256\",\"x5c\":[\(certificates)]}".utf8)
     }
 
     /// A compact JWS of `payload` under `header` (Apple's header by default): base64url parts, raw signature.
-    public func sign(payload: [UInt8], header: [UInt8]? = nil) throws(CryptoError) -> String {
+    package func sign(payload: [UInt8], header: [UInt8]? = nil) throws(CryptoError) -> String {
         let signingInput = Base64URL.encode(header ?? self.header()) + "." + Base64URL.encode(payload)
         let signature = try signRaw(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// The raw ES256 signature (r ‖ s, low S as OpenSSL makes it … or not: OpenSSL does not normalise) of `message`.
-    public func signRaw(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
+    package func signRaw(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
         let der = try Signer.sign([message[...]], digest: .sha256, key: key)
         guard let raw = ECDSASignature.raw(fromDER: der) else {
             throw CryptoError(.signingFailed, message: "the key did not give an ECDSA P-256 signature")

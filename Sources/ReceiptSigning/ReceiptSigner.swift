@@ -1,12 +1,13 @@
 import ReceiptCrypto
 import ReceiptPKCS7
+import ReceiptBuilding
 
 /// Signs a receipt payload into a PKCS#7 SignedData shaped like Apple's, with a given key and chain.
 public struct ReceiptSigner: Sendable {
     public var signingCertificate: Certificate
     public var key: PrivateKey
     /// Certificates to embed, in order (by default the signer's chain, leaf first).
-    public var embeddedCertificates: [Certificate]
+    package var embeddedCertificates: [Certificate]
 
     public init(signingCertificate: Certificate, key: PrivateKey, embeddedCertificates: [Certificate]) {
         self.signingCertificate = signingCertificate

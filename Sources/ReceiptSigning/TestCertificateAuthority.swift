@@ -16,11 +16,11 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     public var root: Certificate
-    public var rootKey: PrivateKey
-    public var intermediate: Certificate?
-    public var intermediateKey: PrivateKey?
+    package var rootKey: PrivateKey
+    package var intermediate: Certificate?
+    package var intermediateKey: PrivateKey?
     public var leaf: Certificate
-    public var leafKey: PrivateKey
+    package var leafKey: PrivateKey
 
     public init(root: Certificate, rootKey: PrivateKey, intermediate: Certificate?, intermediateKey: PrivateKey?,
                 leaf: Certificate, leafKey: PrivateKey) {
@@ -33,9 +33,9 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// OID of Apple's marker extension on WWDR intermediates.
-    public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
+    package static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
     /// OID of Apple's marker extension on receipt-signing leaves.
-    public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
+    package static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
 
     /// Certificates as a receipt embeds them: leaf first, then intermediate and root (Apple's order).
     public var embeddedChain: [Certificate] {

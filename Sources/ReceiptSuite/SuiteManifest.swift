@@ -5,7 +5,7 @@ import ReceiptDiagnostics
 /// it): `manifest.json`, its entries and verdicts. Nothing here knows how the receipts were made.
 
 /// What a correct receipt validator must do with a receipt.
-public enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
+package enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
     case accept
     case reject
 }
@@ -13,25 +13,25 @@ public enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
 /// Whether rejecting a mutation is a matter of security (signature, chain, container, parser integrity, bundle or
 /// device binding: accepting it lets a forged or foreign receipt through) or of app policy (expiry, quantities,
 /// flags, duplicate transactions, dates in the future, versions: a server may decide otherwise on purpose).
-public enum Concern: String, Sendable, Hashable, CaseIterable {
+package enum Concern: String, Sendable, Hashable, CaseIterable {
     case security
     case policy
 }
 
 /// One entry of a suite's manifest.
-public struct ManifestEntry: Sendable, Hashable, Codable {
+package struct ManifestEntry: Sendable, Hashable, Codable {
     public var name: String
-    public var file: String
-    public var group: String
-    public var layer: String
-    public var description: String
-    public var expected: String
-    public var finding: String?
-    public var signatureValid: Bool
+    package var file: String
+    package var group: String
+    package var layer: String
+    package var description: String
+    package var expected: String
+    package var finding: String?
+    package var signatureValid: Bool
     /// `security` or `policy` (`Concern`); suites written before it existed count as security.
-    public var concern: String?
+    package var concern: String?
 
-    public init(name: String, file: String, group: String, layer: String, description: String, expected: String,
+    package init(name: String, file: String, group: String, layer: String, description: String, expected: String,
                 finding: String?, signatureValid: Bool, concern: String?) {
         self.name = name
         self.file = file
@@ -46,14 +46,14 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
 }
 
 /// What a suite's validators must be told to judge the receipts as the manifest expects.
-public struct ManifestExpectations: Sendable, Hashable, Codable {
+package struct ManifestExpectations: Sendable, Hashable, Codable {
     public var bundleID: String?
-    public var appVersion: String?
-    public var deviceID: String
-    public var root: String
-    public var validator: String
+    package var appVersion: String?
+    package var deviceID: String
+    package var root: String
+    package var validator: String
 
-    public init(bundleID: String?, appVersion: String?, deviceID: String, root: String, validator: String) {
+    package init(bundleID: String?, appVersion: String?, deviceID: String, root: String, validator: String) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.deviceID = deviceID
@@ -63,16 +63,16 @@ public struct ManifestExpectations: Sendable, Hashable, Codable {
 }
 
 /// `manifest.json` of a mutation suite.
-public struct Manifest: Sendable, Hashable, Codable {
-    public var schema = "rcpt.mutations/1"
-    public var input: String
-    public var seed: UInt64
-    public var expectations: ManifestExpectations
-    public var mutations: [ManifestEntry]
+package struct Manifest: Sendable, Hashable, Codable {
+    package var schema = "rcpt.mutations/1"
+    package var input: String
+    package var seed: UInt64
+    package var expectations: ManifestExpectations
+    package var mutations: [ManifestEntry]
     /// Mutations that could not be applied to this input, with the reason.
-    public var skipped: [String: String]
+    package var skipped: [String: String]
 
-    public init(input: String, seed: UInt64, expectations: ManifestExpectations, mutations: [ManifestEntry],
+    package init(input: String, seed: UInt64, expectations: ManifestExpectations, mutations: [ManifestEntry],
                 skipped: [String: String]) {
         self.input = input
         self.seed = seed
@@ -84,7 +84,7 @@ public struct Manifest: Sendable, Hashable, Codable {
 
 extension Manifest {
     /// The manifest in `directory`.
-    public static func read(in directory: String) throws(SuiteError) -> Manifest {
+    package static func read(in directory: String) throws(SuiteError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
             throw SuiteError(.manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
         }
@@ -97,4 +97,4 @@ extension Manifest {
 }
 
 /// Why a suite could not be read or run.
-public typealias SuiteError = CodedError
+package typealias SuiteError = CodedError

@@ -10,7 +10,7 @@ public enum EvaluationTime: Sendable, Hashable {
 
     /// Parses `creation`, `now`, an RFC 3339 time (`2024-01-31T12:00:00Z`), a date (`2024-01-31`, midnight UTC)
     /// or epoch milliseconds (`1706702400000`, as verifyReceipt's `_ms` fields); nil for anything else.
-    public init?(argument: String) {
+    package init?(argument: String) {
         switch argument {
         case "creation", "signed": self = .creation
         case "now": self = .now
@@ -31,7 +31,7 @@ public enum EvaluationTime: Sendable, Hashable {
     }
 
     /// The instant in unix seconds for `receipt`, and whether it fell back to now for want of a creation date.
-    public func resolve(for receipt: Receipt, now: Int64 = Int64(Date().timeIntervalSince1970))
+    package func resolve(for receipt: Receipt, now: Int64 = Int64(Date().timeIntervalSince1970))
         -> (seconds: Int64, fellBack: Bool)
     {
         switch self {

@@ -8,7 +8,7 @@ import ReceiptPKCS7
 public struct CertificateReport: Sendable {
     public var embedded: EmbeddedCertificate
     public var certificate: Certificate?
-    public var decodeError: CryptoError?
+    package var decodeError: CryptoError?
 }
 
 /// The signature and chain verdicts in the shape of `rcpt.dump/1`'s `verification` object.
@@ -19,14 +19,14 @@ public struct VerificationSummary: Sendable {
     public var signature: SignatureStatus
     public var chain: ChainStatus
     /// Subject of the trusted root the chain ends at, when it verifies.
-    public var anchor: String?
+    package var anchor: String?
     /// The instant (unix seconds) the chain and expiry were evaluated at.
-    public var evaluatedAt: Int64
+    package var evaluatedAt: Int64
     /// Where that instant came from.
-    public var evaluatedAtSource: TimeSource = .creationDate
+    package var evaluatedAtSource: TimeSource = .creationDate
 
     /// Where an evaluation time came from.
-    public enum TimeSource: String, Sendable {
+    package enum TimeSource: String, Sendable {
         case creationDate = "creation-date"
         case now
         case given
@@ -45,7 +45,7 @@ public struct VerificationSummary: Sendable {
         }
 
         /// How the text output says it.
-        public var phrase: String {
+        package var phrase: String {
             switch self {
             case .creationDate: return "the receipt's creation date"
             case .now: return "now"
@@ -63,12 +63,12 @@ public struct VerificationSummary: Sendable {
 
 /// Where the input came from and how it was wrapped.
 public struct InputSummary: Sendable {
-    public var size: Int
-    public var sha256: String
+    package var size: Int
+    package var sha256: String
     /// `der`, `ber`, `base64`, `json-request` or `pem` (`verifyreceipt-response` for a response `rcpt diff` reads).
-    public var format: String
+    package var format: String
 
-    public init(size: Int, sha256: String, format: String) {
+    package init(size: Int, sha256: String, format: String) {
         self.size = size
         self.sha256 = sha256
         self.format = format
@@ -80,7 +80,7 @@ public struct InputSummary: Sendable {
 public struct Inspection: Sendable {
     public var input: InputSummary
     /// Set when the input held no receipt bytes at all (empty, not base64, a legacy receipt…).
-    public var inputError: InputError?
+    package var inputError: InputError?
     public var receipt: Receipt?
     public var certificates: [CertificateReport]
     public var signers: [SignerVerification]
@@ -97,7 +97,7 @@ public struct Inspection: Sendable {
     public var isValid: Bool { readError == nil && !findings.contains { $0.severity == .error } }
 
     /// The inspection of an input refused before any reader saw it (nothing found in it, or more than one thing).
-    public static func refused(_ input: InputSummary, _ error: InputError, findings: [Finding] = []) -> Inspection {
+    package static func refused(_ input: InputSummary, _ error: InputError, findings: [Finding] = []) -> Inspection {
         Inspection(input: input, inputError: error, receipt: nil, certificates: [], signers: [], verification: nil,
                    findings: findings)
     }

@@ -11,16 +11,16 @@ public struct InspectionOptions: Sendable {
     public var time: EvaluationTime
     public var expectations: ReceiptExpectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.
-    public var statusTime: EvaluationTime?
-    public var inputFormat: InputFormat?
+    package var statusTime: EvaluationTime?
+    package var inputFormat: InputFormat?
     public var limits: ASN1Limits
     /// Bounds on the SignedData's repeated parts (signers, certificates, CRLs, digest algorithms).
-    public var containerLimits: ContainerLimits = .default
+    package var containerLimits: ContainerLimits = .default
     /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
     /// and chain are always checked; callers that ignore content findings (diff) may skip them.
-    public var checksContent = true
+    package var checksContent = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
-    public var digestsInput = true
+    package var digestsInput = true
 
     public init(anchors: TrustAnchors, time: EvaluationTime = .creation,
                 expectations: ReceiptExpectations = ReceiptExpectations(), inputFormat: InputFormat? = nil,

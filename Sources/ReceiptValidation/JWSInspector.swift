@@ -10,7 +10,7 @@ import ReceiptModel
 public struct JWSExpectations: Sendable, Hashable {
     public var bundleID: String?
     /// `appAppleId`, as its decimal digits.
-    public var appAppleID: String?
+    package var appAppleID: String?
     public var environment: ReceiptEnvironment?
 
     public init(bundleID: String? = nil, appAppleID: String? = nil, environment: ReceiptEnvironment? = nil) {
@@ -56,7 +56,7 @@ public struct JWSVerification: Sendable {
     /// The kind of payload, and the app and environment it is bound to (where Apple's verifier reads them).
     public var binding: JWSBinding
     /// The x5c certificates in order, decoded (or why not).
-    public var certificates: [Result<Certificate, CryptoError>]
+    package var certificates: [Result<Certificate, CryptoError>]
     /// `valid`, `invalid` or `unsupported` (an algorithm rcpt does not verify).
     public var signature: VerificationSummary.SignatureStatus
     public var chain: VerificationSummary?
@@ -73,9 +73,9 @@ public struct JWSVerification: Sendable {
 /// Everything rcpt knows about a JWS input: how it was wrapped, each token's verdict, what the document around the
 /// tokens shows, and why it could not be read.
 public struct JWSInspection: Sendable {
-    public var input: InputSummary
+    package var input: InputSummary
     public var jws: JWSInput?
-    public var readError: JWSReadError?
+    package var readError: JWSReadError?
     public var tokens: [JWSVerification]
     /// Findings about the input as a whole: the unsigned JSON around the tokens (unreadable token positions,
     /// duplicate names, tokens with characters around them) and whether its tokens agree on the app and environment.
@@ -88,7 +88,7 @@ public struct JWSInspection: Sendable {
 
     /// The codes of every error finding, the document's first, then each token's in document order (nested ones
     /// after their carrier), each code once.
-    public var errorCodes: [String] {
+    package var errorCodes: [String] {
         var codes: [String] = []
         func add(_ findings: [Finding]) {
             for finding in findings where finding.severity == .error && !codes.contains(finding.code) {

@@ -5,7 +5,7 @@ import ReceiptModel
 import ReceiptPKCS7
 
 /// Whether a SignerInfo's messageDigest signed attribute matches the content.
-public enum MessageDigestCheck: String, Sendable, Hashable {
+package enum MessageDigestCheck: String, Sendable, Hashable {
     case matches
     case mismatch
     case missing
@@ -18,10 +18,10 @@ public struct SignerVerification: Sendable {
     public var certificateIndex: Int?
     public var digestAlgorithm: DigestAlgorithm?
     /// Present when the signer has signed attributes.
-    public var messageDigest: MessageDigestCheck?
+    package var messageDigest: MessageDigestCheck?
     public var signature: SignatureCheck
     /// What was checked, e.g. "RSA PKCS#1 v1.5 with SHA-256", once the algorithms passed the policy.
-    public var scheme: String?
+    package var scheme: String?
 }
 
 /// Verifies every SignerInfo of a receipt against its embedded certificates (RFC 5652 §5.4, §5.6, §11).

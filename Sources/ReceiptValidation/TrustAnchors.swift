@@ -24,7 +24,7 @@ public struct TrustAnchors: Sendable {
     }
 
     /// The bundled Apple Root CA - G3, the default anchor for Apple's JWS (and only for them).
-    public static func appleRootG3() throws(CryptoError) -> TrustAnchors {
+    package static func appleRootG3() throws(CryptoError) -> TrustAnchors {
         guard let der = Data(base64Encoded: AppleRootG3Certificate.base64DER) else {
             throw CryptoError(.anchorMissing, message: "the bundled Apple Root CA - G3 could not be decoded")
         }

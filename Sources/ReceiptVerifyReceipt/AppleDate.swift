@@ -3,23 +3,23 @@ import ReceiptModel
 /// One instant in the three forms Apple's verifyReceipt response gives every date `X`: `X` in UTC
 /// (`"2018-11-13 16:46:31 Etc/GMT"`), `X_ms` as a string of milliseconds since the epoch (`"1542127591000"`) and
 /// `X_pst` in Pacific time with its daylight-saving rules (`"2018-11-13 08:46:31 America/Los_Angeles"`).
-public struct AppleDate: Sendable, Hashable {
+package struct AppleDate: Sendable, Hashable {
     /// Milliseconds since 1970-01-01T00:00:00Z.
-    public var milliseconds: Int64
+    package var milliseconds: Int64
 
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
     /// The instant of a receipt date, to the millisecond (Apple's responses carry no finer part).
-    public init(_ date: ReceiptDate) { milliseconds = date.millisecondsSinceEpoch }
+    package init(_ date: ReceiptDate) { milliseconds = date.millisecondsSinceEpoch }
 
     /// `"2018-11-13 16:46:31 Etc/GMT"`.
-    public var gmt: String { Self.wallClock(seconds) + " Etc/GMT" }
+    package var gmt: String { Self.wallClock(seconds) + " Etc/GMT" }
 
     /// `"1542127591000"`.
-    public var ms: String { String(milliseconds) }
+    package var ms: String { String(milliseconds) }
 
     /// `"2018-11-13 08:46:31 America/Los_Angeles"`.
-    public var pst: String {
+    package var pst: String {
         Self.wallClock(seconds &+ PacificTime.utcOffsetSeconds(atEpochSeconds: seconds)) + " America/Los_Angeles"
     }
 

@@ -17,14 +17,14 @@ import ReceiptModel
 /// | before 1950, after 9999 | standard time all year | |
 ///
 /// Tested against the system's tz database (through Foundation's `TimeZone`) at every transition from 1950 to 2100.
-public enum PacificTime {
+package enum PacificTime {
     /// Seconds between UTC and Pacific time at the instant `epochSeconds` (UTC): −28 800 or −25 200.
-    public static func utcOffsetSeconds(atEpochSeconds epochSeconds: Int64) -> Int64 {
+    package static func utcOffsetSeconds(atEpochSeconds epochSeconds: Int64) -> Int64 {
         isDaylightSaving(atEpochSeconds: epochSeconds) ? -7 * 3600 : -8 * 3600
     }
 
     /// Whether PDT is in force at the instant `epochSeconds` (UTC).
-    public static func isDaylightSaving(atEpochSeconds epochSeconds: Int64) -> Bool {
+    package static func isDaylightSaving(atEpochSeconds epochSeconds: Int64) -> Bool {
         // The year of the instant in Pacific standard time: both transitions of a year fall inside it.
         let standard = epochSeconds &- 8 * 3600
         let days = standard >= 0 ? standard / 86_400 : (standard &- 86_399) / 86_400
@@ -34,7 +34,7 @@ public enum PacificTime {
     }
 
     /// The instants (UTC epoch seconds) at which PDT starts and ends in `year`, if it has daylight saving time.
-    public static func transitions(in year: Int) -> (start: Int64, end: Int64)? {
+    package static func transitions(in year: Int) -> (start: Int64, end: Int64)? {
         let startDay: Int64
         let endDay: Int64
         var startHourPST: Int64 = 2

@@ -3,7 +3,7 @@ import ReceiptModel
 /// One key of Apple's `receipt` object or of an `in_app` entry: its name, the receipt attribute it comes from and
 /// the form Apple gives the value. The tables are in Apple's key order; `docs/verifyreceipt-evidence.md` gives the
 /// evidence for each mapping, and the recorded responses in `Tests/ReceiptVerifyReceiptTests/Pairs/` check it.
-public struct VerifyReceiptKey: Sendable, Hashable {
+package struct VerifyReceiptKey: Sendable, Hashable {
     /// How Apple writes a value.
     public enum Form: String, Sendable, Hashable {
         /// A JSON string of the text.
@@ -19,7 +19,7 @@ public struct VerifyReceiptKey: Sendable, Hashable {
     }
 
     /// Where the value comes from.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         case attribute
         /// The time of the request (`--request-date`), not the receipt.
         case requestDate
@@ -29,11 +29,11 @@ public struct VerifyReceiptKey: Sendable, Hashable {
 
     public var name: String
     public var type: Int64
-    public var form: Form
-    public var source: Source
+    package var form: Form
+    package var source: Source
     /// Apple leaves the key out when the value is 0 (`web_order_line_item_id` of a purchase that is not a
     /// subscription).
-    public var leftOutWhenZero: Bool
+    package var leftOutWhenZero: Bool
 
     init(_ name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
         self.name = name
@@ -62,7 +62,7 @@ public struct VerifyReceiptKey: Sendable, Hashable {
     ]
 
     /// An `in_app` entry's keys, in Apple's order.
-    public static let inApp: [VerifyReceiptKey] = [
+    package static let inApp: [VerifyReceiptKey] = [
         VerifyReceiptKey("quantity", 1701, .quotedNumber),
         VerifyReceiptKey("product_id", 1702, .string),
         VerifyReceiptKey("transaction_id", 1703, .string),

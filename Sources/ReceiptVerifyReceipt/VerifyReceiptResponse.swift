@@ -8,17 +8,17 @@ import ReceiptValidation
 /// value forms (numbers Apple sends as strings are strings, flags are `"true"`/`"false"`, each date three keys).
 /// `latest_receipt_info`, `latest_receipt` and `pending_renewal_info` are the server's state, which no receipt
 /// holds: they are left out.
-public struct VerifyReceiptResponse: Sendable {
-    public var status: VerifyReceiptStatus
+package struct VerifyReceiptResponse: Sendable {
+    package var status: VerifyReceiptStatus
     /// `Production`, `Sandbox` or `Xcode`; nil when the receipt has no recognised type.
-    public var environment: ReceiptEnvironment?
+    package var environment: ReceiptEnvironment?
     /// The payload the `receipt` object is made from, when the status is 0.
-    public var payload: ReceiptPayload?
+    package var payload: ReceiptPayload?
     /// The time of the request: `request_date`.
-    public var requestDate: AppleDate
+    package var requestDate: AppleDate
 
     /// The response for `inspection`, as requested at `requestDate`.
-    public init(_ inspection: Inspection, requestDate: AppleDate) {
+    package init(_ inspection: Inspection, requestDate: AppleDate) {
         status = VerifyReceiptStatus(inspection)
         environment = inspection.receipt?.environmentKind
         payload = status.code == VerifyReceiptStatus.valid ? inspection.receipt?.payload : nil
@@ -28,21 +28,21 @@ public struct VerifyReceiptResponse: Sendable {
     /// The response as a JSON document, newline-terminated: two-space indented when `pretty`, else Apple's own
     /// bytes (`AppleWireJSON`: `", "` between members, a line break before every member or element that is an
     /// object or array), as Apple's endpoint sends them.
-    public func json(pretty: Bool) -> [UInt8] {
+    package func json(pretty: Bool) -> [UInt8] {
         let tree = self.tree()
         guard pretty else { return AppleWireJSON.bytes(tree) + [0x0A] }
         return JSONWriter.document(pretty: true) { json in tree.write(to: &json) }
     }
 
     /// The response on one line (compact JSON, not Apple's byte layout, which has line breaks), for JSON Lines.
-    public func jsonLine() -> [UInt8] {
+    package func jsonLine() -> [UInt8] {
         let tree = self.tree()
         return JSONWriter.document(pretty: false) { json in tree.write(to: &json) }
     }
 
     /// The response as an ordered tree: `receipt`, `status`, `environment`, as Apple's sandbox endpoint orders them
     /// (its production responses put `status` and `environment` first when server state follows `receipt`).
-    public func tree() -> ResponseValue {
+    package func tree() -> ResponseValue {
         var members: [(String, ResponseValue)] = []
         if let payload { members.append(("receipt", .object(receiptMembers(payload)))) }
         members.append(("status", .number(Int64(status.code))))
@@ -98,7 +98,7 @@ public struct VerifyReceiptResponse: Sendable {
 }
 
 /// A JSON value of a response, with its members in order.
-public indirect enum ResponseValue: Sendable {
+package indirect enum ResponseValue: Sendable {
     case string(String)
     case number(Int64)
     case object([(String, ResponseValue)])
@@ -113,7 +113,7 @@ public indirect enum ResponseValue: Sendable {
 
     /// Writes the value with a `JSONWriter` (pretty or compact), recursively: the tree is rcpt's own, three levels
     /// deep at most.
-    public func write(to json: inout JSONWriter) {
+    package func write(to json: inout JSONWriter) {
         switch self {
         case .string(let text): json.string(text)
         case .number(let number): json.number(number)
@@ -136,7 +136,7 @@ public indirect enum ResponseValue: Sendable {
 /// `", "`, no space after `:`, and a line break before every member or array element whose value is an object or
 /// an array (`{\n"receipt":{…, \n"in_app":[\n{…}, \n{…}]}, "status":0, "environment":"Sandbox"}`). Strings are
 /// escaped as `JSONWriter` escapes them.
-public enum AppleWireJSON {
+package enum AppleWireJSON {
     public static func bytes(_ value: ResponseValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
@@ -175,7 +175,7 @@ public enum AppleWireJSON {
 extension VerifyReceiptResponse {
     /// `bytes` read as JSON when they are a verifyReceipt response body (an object with a number `status` and no
     /// `receipt-data`; white space and a byte order mark around it allowed), nil otherwise.
-    public static func readBody(_ bytes: [UInt8]) -> JSONDocument? {
+    package static func readBody(_ bytes: [UInt8]) -> JSONDocument? {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         guard text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
               let document = try? JSONDocument.read(text), document.nodes.first?.kind == .object,

@@ -4,7 +4,7 @@ import ReceiptValidation
 /// The `status` of a verifyReceipt response: 0 when `rcpt verify` says valid, otherwise the code Apple documents for
 /// that class of failure. Apple's codes that depend on its servers (21000 not a POST, 21004 shared secret, 21005
 /// server unavailable, 21009 internal error, 21010 account not found) never come from a receipt alone.
-public struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible {
+package struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible {
     /// The number the response carries.
     public var code: Int
     /// The finding (or read error) that decided it, when the status is not 0.
@@ -14,23 +14,23 @@ public struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible {
     public static let valid = 0
     /// "The data in the receipt-data property was malformed": the input is unreadable, or an error-level finding of
     /// the input, container, payload, values or encoding layer.
-    public static let malformed = 21002
+    package static let malformed = 21002
     /// "The receipt could not be authenticated": an error-level finding of the signature, chain or content layer
     /// (a signature that does not verify, a chain that does not reach a trusted root, Apple's markers missing, a
     /// bundle id other than the one expected, duplicated fields …).
-    public static let notAuthenticated = 21003
+    package static let notAuthenticated = 21003
     /// "This receipt is from the test environment, but it was sent to the production environment": `--environment
     /// Production` was asked of a Sandbox receipt.
-    public static let sandboxReceiptSentToProduction = 21007
+    package static let sandboxReceiptSentToProduction = 21007
     /// "This receipt is from the production environment, but it was sent to the test environment": `--environment
     /// Sandbox` was asked of a Production receipt.
-    public static let productionReceiptSentToSandbox = 21008
+    package static let productionReceiptSentToSandbox = 21008
 
-    public var description: String { reason.map { "\(code) (\($0))" } ?? String(code) }
+    package var description: String { reason.map { "\(code) (\($0))" } ?? String(code) }
 
     /// The status Apple's endpoint gives the inspected receipt, as far as the receipt decides it. A malformed read
     /// outranks a failed authentication, as Apple cannot authenticate what it cannot read.
-    public init(_ inspection: Inspection) {
+    package init(_ inspection: Inspection) {
         if let error = inspection.readError {
             self.init(code: Self.malformed, reason: error.code)
             return
@@ -54,16 +54,16 @@ public struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public init(code: Int, reason: String?) {
+    package init(code: Int, reason: String?) {
         self.code = code
         self.reason = reason
     }
 
     /// The layers whose errors mean the data is malformed rather than unauthenticated.
-    public static let malformedLayers: Set<FindingLayer> = [.input, .container, .payload, .values, .encoding]
+    package static let malformedLayers: Set<FindingLayer> = [.input, .container, .payload, .values, .encoding]
 
     /// Every status a receipt can produce, with Apple's meaning: the table the README documents.
-    public static let documented: [(code: Int, meaning: String, when: String)] = [
+    package static let documented: [(code: Int, meaning: String, when: String)] = [
         (valid, "the receipt is valid", "rcpt verify says valid"),
         (malformed, "the data in the receipt-data property was malformed",
          "unreadable input, or an error of the input, container, payload, values or encoding layer"),

@@ -7,6 +7,7 @@ import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
 import ReceiptValidation
+import ReceiptBuilding
 
 /// `rcpt build`: make a signed receipt.
 struct Build: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptCrypto
 import Testing
+import ReceiptOracle
 
 /// OpenSSL's CMS decoder as the differential fuzz harness's oracle: it must report acceptance, content types and
 /// the eContent exactly, and name the failing field on rejection.

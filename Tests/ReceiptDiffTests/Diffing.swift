@@ -4,6 +4,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import ReceiptValidation
+import ReceiptBuilding
 
 /// Shorthands for inspecting and diffing test receipts.
 enum Diffing {

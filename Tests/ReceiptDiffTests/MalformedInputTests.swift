@@ -3,6 +3,7 @@ import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 @Suite("Malformed input: diff what could be read, say where reading stopped")
 struct MalformedInputTests {

@@ -2,6 +2,7 @@ import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 @Suite("Matching rules")
 struct MatchingTests {

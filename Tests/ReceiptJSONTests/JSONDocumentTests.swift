@@ -2,6 +2,7 @@ import ReceiptModel
 import Testing
 import ReceiptDiagnostics
 @testable import ReceiptJSON
+import ReceiptBuilding
 
 @Suite("JSON reader")
 struct JSONDocumentTests {

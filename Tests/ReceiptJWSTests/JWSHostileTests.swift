@@ -5,6 +5,7 @@ import ReceiptTestSupport
 import ReceiptValidation
 import ReceiptModel
 import Testing
+import ReceiptBuilding
 
 /// Bombs in the JSON and in the nesting: bounded work, an error or a finding, never a crash, a hang or recursion
 /// without a bound.

@@ -5,6 +5,7 @@ import ReceiptModel
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptBuilding
 
 /// Every public sample in `Corpus/jws/` verifies, or is rejected, as its provenance says.
 @Suite("Real JWS samples")

@@ -1,5 +1,6 @@
 @testable import ReceiptModel
 import Testing
+import ReceiptBuilding
 
 /// The date parser against a reference written here from RFC 3339's grammar for the 20-byte form Apple writes
 /// (`YYYY-MM-DDThh:mm:ssZ`): it accepts exactly the calendar-valid ones, with the same components, and the

@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 /// Reading and both renderings of any input complete, and the JSON always parses back.
 struct Rendered {

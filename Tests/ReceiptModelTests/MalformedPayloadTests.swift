@@ -3,6 +3,7 @@ import ReceiptASN1
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 /// One hand-made payload flaw and the finding (or read error) the model must report for it.
 struct PayloadFlaw: Sendable, CustomTestStringConvertible {

@@ -5,6 +5,7 @@ import ReceiptMutation
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
+import ReceiptBuilding
 
 /// The kit and inputs every mutation test uses, made once per test process.
 enum MutationFixtures {

@@ -10,6 +10,7 @@ import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptBuilding
 
 /// The attack classes `verify` closes, one table row an attack: built with the test CA from a real receipt, it
 /// must be invalid with the finding at the offset an independent tree walk finds (a path of child indexes from the

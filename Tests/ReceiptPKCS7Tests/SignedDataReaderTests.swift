@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptPKCS7
 import Testing
+import ReceiptBuilding
 
 /// The container reader on containers built without any crypto (a fixed digest and signature): what it reads,
 /// what it reports, and where its limits stop it.

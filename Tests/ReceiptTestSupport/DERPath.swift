@@ -3,9 +3,9 @@ import ReceiptASN1
 /// Finds and edits elements of a definite-length DER/BER tree by a path of child indexes from the outermost
 /// element (`[1, 0, 2]`: its second child's first child's third child), independently of the CMS reader, so
 /// tests can say where a finding must point and splice unsigned additions into genuine receipts.
-public enum DERPath {
+package enum DERPath {
     /// The element at `path`, if the tree has one there.
-    public static func node(_ bytes: [UInt8], _ path: [Int]) -> ASN1Node? {
+    package static func node(_ bytes: [UInt8], _ path: [Int]) -> ASN1Node? {
         var reader = ASN1Reader(bytes)
         let root = try? reader.readNode(at: 0, limit: bytes.count, depth: 0)
         return walk(&reader, from: root, path)
@@ -24,12 +24,12 @@ public enum DERPath {
     }
 
     /// The offset of the element at `path`.
-    public static func offset(_ bytes: [UInt8], _ path: [Int]) -> Int? { node(bytes, path)?.offset }
+    package static func offset(_ bytes: [UInt8], _ path: [Int]) -> Int? { node(bytes, path)?.offset }
 
     /// `bytes` with `element` appended as the last child of the (definite-length, constructed) element at
     /// `parentPath`, every enclosing length rewritten in DER. Nothing else changes, so a signature over content
     /// elsewhere stays valid.
-    public static func appending(_ element: [UInt8], to bytes: [UInt8], under parentPath: [Int]) -> [UInt8]? {
+    package static func appending(_ element: [UInt8], to bytes: [UInt8], under parentPath: [Int]) -> [UInt8]? {
         var reader = ASN1Reader(bytes)
         guard let root = try? reader.readNode(at: 0, limit: bytes.count, depth: 0) else { return nil }
         var chain = [root]
@@ -60,7 +60,7 @@ public enum DERPath {
     }
 
     /// A DER length: one octet below 128, else 0x80 | N and N big-endian octets.
-    public static func derLength(_ length: Int) -> [UInt8] {
+    package static func derLength(_ length: Int) -> [UInt8] {
         guard length >= 0x80 else { return [UInt8(length)] }
         var octets: [UInt8] = []
         var rest = length

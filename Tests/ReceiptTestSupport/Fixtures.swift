@@ -2,37 +2,37 @@ import Foundation
 
 /// Paths and bytes of the files the repository ships for tests: real receipts and Apple certificates under
 /// `Corpus/`. Located from this source file, so tests run from any working directory on a fresh clone.
-public enum Fixtures {
-    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+package enum Fixtures {
+    package static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func url(_ relativePath: String) -> URL { repositoryRoot.appendingPathComponent(relativePath) }
+    package static func url(_ relativePath: String) -> URL { repositoryRoot.appendingPathComponent(relativePath) }
 
-    public static func bytes(_ relativePath: String) -> [UInt8] {
+    package static func bytes(_ relativePath: String) -> [UInt8] {
         (try? [UInt8](Data(contentsOf: url(relativePath)))) ?? []
     }
 
     /// File names of the real receipts in `Corpus/receipts/`, sorted.
-    public static let realReceiptNames: [String] = {
+    package static let realReceiptNames: [String] = {
         let directory = url("Corpus/receipts").path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".receipt") }.sorted()
     }()
 
     /// The bytes of a real receipt by file name.
-    public static func realReceipt(_ name: String) -> [UInt8] { bytes("Corpus/receipts/\(name)") }
+    package static func realReceipt(_ name: String) -> [UInt8] { bytes("Corpus/receipts/\(name)") }
 
     /// Whether the receipt is an Xcode/StoreKit one (signed by the StoreKit test certificate).
-    public static func isXcodeReceipt(_ name: String) -> Bool {
+    package static func isXcodeReceipt(_ name: String) -> Bool {
         name.contains("xcode") || name.contains("storeKit")
     }
 
-    public static let xcodeReceipt = "apple-xcode-app-receipt-with-transaction.receipt"
-    public static let sandboxReceipt = "kvitto-sandboxReceipt.receipt"
-    public static let largeReceipt = "tpinappreceipt-sandbox-legacy.receipt"
+    package static let xcodeReceipt = "apple-xcode-app-receipt-with-transaction.receipt"
+    package static let sandboxReceipt = "kvitto-sandboxReceipt.receipt"
+    package static let largeReceipt = "tpinappreceipt-sandbox-legacy.receipt"
 
     /// Bytes from hex text (spaces allowed); empty for invalid text.
-    public static func hex(_ text: String) -> [UInt8] {
+    package static func hex(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         var high: UInt8?
         for character in text.utf8 {

@@ -3,19 +3,19 @@ import ReceiptModel
 import ReceiptValidation
 
 /// Shorthands for inspecting receipts against the Apple root, the StoreKit certificate or the test CA.
-public enum Inspect {
-    public static func apple(_ bytes: [UInt8], time: EvaluationTime = .creation,
+package enum Inspect {
+    package static func apple(_ bytes: [UInt8], time: EvaluationTime = .creation,
                              expectations: ReceiptExpectations = ReceiptExpectations()) throws -> Inspection {
         Inspector.inspect(bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot(), time: time,
                                                             expectations: expectations))
     }
 
-    public static func storeKit(_ bytes: [UInt8]) throws -> Inspection {
+    package static func storeKit(_ bytes: [UInt8]) throws -> Inspection {
         let anchors = try TrustAnchors.load(files: [Fixtures.url("Corpus/certs/StoreKitTestCertificate.cer").path])
         return Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
     }
 
-    public static func testCA(_ bytes: [UInt8], time: EvaluationTime = .creation,
+    package static func testCA(_ bytes: [UInt8], time: EvaluationTime = .creation,
                               expectations: ReceiptExpectations = ReceiptExpectations()) throws -> Inspection {
         guard let root = TestReceipts.authority?.root else {
             throw CryptoError(.caUnreadable, message: "no test CA")
@@ -25,15 +25,15 @@ public enum Inspect {
     }
 
     /// Whether the inspection has a finding with `code`.
-    public static func has(_ inspection: Inspection, _ code: String) -> Bool {
+    package static func has(_ inspection: Inspection, _ code: String) -> Bool {
         inspection.findings.contains { $0.code == code }
     }
 
     /// The codes of the inspection's findings, for readable failure messages.
-    public static func codes(_ inspection: Inspection) -> [String] { inspection.findings.map(\.code) }
+    package static func codes(_ inspection: Inspection) -> [String] { inspection.findings.map(\.code) }
 
     /// The error-level findings' codes, and the read error's code when reading stopped.
-    public static func errors(_ inspection: Inspection) -> [String] {
+    package static func errors(_ inspection: Inspection) -> [String] {
         inspection.findings.filter { $0.severity == .error }.map(\.code) + [inspection.readError?.code].compactMap { $0 }
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The shapes people paste receipts and JWS in, from logs, forms, emails, terminals and JSON logs.
-public enum PastedShapes {
-    public static func percentEncoded(_ text: String) -> String {
+package enum PastedShapes {
+    package static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
-    public static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
+    package static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
         var lines: [Substring] = []
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -17,7 +17,7 @@ public enum PastedShapes {
     }
 
     /// Twenty-one shapes of a receipt, by name, from its DER bytes.
-    public static func receipt(_ der: [UInt8]) -> [(String, [UInt8])] {
+    package static func receipt(_ der: [UInt8]) -> [(String, [UInt8])] {
         let b = Data(der).base64EncodedString()
         let shapes: [(String, String)] = [
             ("base64 on one line", b),
@@ -45,10 +45,10 @@ public enum PastedShapes {
     }
 
     /// Twenty-one shapes of a JWS input (a token, or a notification body), by name.
-    public static func jws(_ input: String) -> [(String, [UInt8])] { jwsDocuments(input).map { ($0.0, $0.1) } }
+    package static func jws(_ input: String) -> [(String, [UInt8])] { jwsDocuments(input).map { ($0.0, $0.1) } }
 
     /// The shapes of `jws`, each with the document it holds (the token, or the body around it).
-    public static func jwsDocuments(_ input: String) -> [(String, [UInt8], String)] {
+    package static func jwsDocuments(_ input: String) -> [(String, [UInt8], String)] {
         let t = input.trimmingCharacters(in: .whitespacesAndNewlines)
         let isToken = !t.hasPrefix("{")
         let body = isToken ? #"{"signedPayload":"\#(t)"}"# : t

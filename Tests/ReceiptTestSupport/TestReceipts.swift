@@ -2,23 +2,24 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptBuilding
 
 /// TEST-ONLY signing material generated once per test process, and receipts signed with it.
-public enum TestReceipts {
+package enum TestReceipts {
     /// 2000-01-01T00:00:00Z and 2100-01-01T00:00:00Z: a window containing every date the tests use.
-    public static let longAgo: Int64 = 946_684_800
-    public static let farFuture: Int64 = 4_102_444_800
+    package static let longAgo: Int64 = 946_684_800
+    package static let farFuture: Int64 = 4_102_444_800
 
     /// An Apple-shaped TEST-ONLY chain valid 2000–2100.
-    public static let authority: TestCertificateAuthority? = try? TestCertificateAuthority.generate(
+    package static let authority: TestCertificateAuthority? = try? TestCertificateAuthority.generate(
         shape: .apple, notBefore: longAgo, notAfter: farFuture, label: "rcpt tests")
 
     /// A second, unrelated TEST-ONLY chain: a "foreign" CA.
-    public static let foreignAuthority: TestCertificateAuthority? = try? TestCertificateAuthority.generate(
+    package static let foreignAuthority: TestCertificateAuthority? = try? TestCertificateAuthority.generate(
         shape: .apple, notBefore: longAgo, notAfter: farFuture, label: "foreign tests")
 
     /// A synthetic receipt signed by `authority`.
-    public static func signed(_ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,
+    package static func signed(_ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,
                               layout: ContainerLayout = .der, signedAttributes: Bool = false,
                               by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
         guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }
@@ -27,7 +28,7 @@ public enum TestReceipts {
     }
 
     /// A payload signed by `authority`.
-    public static func signed(payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
+    package static func signed(payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
                               signedAttributes: Bool = false,
                               by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
         guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }

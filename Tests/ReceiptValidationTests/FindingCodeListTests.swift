@@ -68,13 +68,14 @@ struct FindingCodeListTests {
         #expect(current == table, "README table differs: RCPT_UPDATE_GOLDEN=1 rewrites it")
     }
 
-    /// No error is made from a string: every error type takes an `ErrorCode`, so a code literal at a throw site does
-    /// not compile; this keeps the source free of the old spellings too.
+    /// No error or finding is made from a string: every error type takes an `ErrorCode` and every finding a
+    /// `FindingCode`, mutations name what they expect with one of them, so a code literal does not compile; this keeps
+    /// the source free of the old spellings too.
     @Test func noCodeIsAStringLiteralAtAThrowSite() throws {
         let root = Fixtures.url("Sources")
         let walker = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
         let expression = try NSRegularExpression(
-            pattern: #"(?:Error|Finding)\(\s*(?:code:\s*)?"[a-z0-9]+(?:-[a-z0-9]+)+""#)
+            pattern: #"(?:(?:Error|Finding)\(\s*(?:code:\s*)?|(?:finding|error|code): )"[a-z0-9]+(?:-[a-z0-9]+)+""#)
         for case let url as URL in walker where url.pathExtension == "swift" {
             let text = try String(contentsOf: url, encoding: .utf8)
             let hits = expression.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))

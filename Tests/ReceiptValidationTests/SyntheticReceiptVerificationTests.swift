@@ -5,6 +5,7 @@ import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptBuilding
 
 /// Receipts signed here with the TEST-ONLY CA, in every shape Apple and Xcode produce.
 @Suite("Verifying receipts signed by the test CA")

@@ -5,6 +5,7 @@ import ReceiptTestSupport
 import ReceiptValidation
 import ReceiptVerifyReceipt
 import Testing
+import ReceiptBuilding
 
 /// The response made from an inspection: status, environment, Apple's keys in Apple's order and value forms.
 @Suite("verifyReceipt response from a receipt")

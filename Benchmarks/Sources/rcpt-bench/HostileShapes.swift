@@ -4,6 +4,7 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptBuilding
 
 /// `rcpt-bench hostile DIR --ca CA_DIR`: writes the worst-case container and payload shapes we know of, each about
 /// 10 MB (the review's 3 000 SignerInfos over 4 MB of content among them), signed with the TEST-ONLY CA in CA_DIR,

@@ -75,7 +75,7 @@ public enum FuzzKeys {
     /// for `MutationKit.defaultDeviceID`.
     public static func kit(in directory: String) throws -> MutationKit {
         guard let device = VerifyExpectations.deviceID else {
-            throw CryptoError(code: "device-id", message: "MutationKit.defaultDeviceID does not parse")
+            throw CryptoError(.keyGenerationFailed, message: "MutationKit.defaultDeviceID does not parse")
         }
         return try MutationKit.load(from: directory, deviceID: device)
     }

@@ -4,6 +4,7 @@ import ReceiptASN1
 import ReceiptCrypto
 import ReceiptPKCS7
 import SwiftASN1
+import ReceiptOracle
 
 /// Our readers against independent ones on the same bytes; any disagreement that is not a documented, deliberate
 /// difference (Fuzz/README.md, "Differential: deliberate differences") traps with both verdicts printed.

@@ -30,7 +30,13 @@ func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
     guard let fuzzing = ExampleSetup.fuzzing else { return libFuzzerMutate(data, size, maxSize) }
-    return fuzzing.mutate(data, size, maxSize, seed: seed) { libFuzzerMutate($0, $1, $2) }
+    // A structure-aware mutation, re-signed, copied into libFuzzer's buffer when it fits; else libFuzzer's own.
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let output = fuzzing.mutated(input, seed: UInt64(seed)), !output.isEmpty, output.count <= maxSize else {
+        return libFuzzerMutate(data, size, maxSize)
+    }
+    for (index, byte) in output.enumerated() { data[index] = byte }
+    return output.count
 }
 
 enum ExampleSetup {

@@ -4,6 +4,7 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptBuilding
 
 /// The harnesses and the largest input each is fuzzed with (`-max_len`): real receipts are 1.5–80 KB, and big
 /// inputs slow fuzzing, so each limit holds the seeds that matter and little more. Written to

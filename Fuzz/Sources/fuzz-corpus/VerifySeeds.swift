@@ -3,6 +3,7 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
+import ReceiptBuilding
 
 /// The `verify` harness's seeds: receipts signed with the committed TEST-ONLY key that meet its expectations, and
 /// every catalogue mutation of one of them, so fuzzing starts past the signature check and next to every flaw the

@@ -68,7 +68,7 @@ struct JWSVerifySetup: Sendable {
 
     static func load() throws -> JWSVerifySetup {
         guard let keys = FuzzKeys.locateJWS() else {
-            throw CryptoError(code: "no-keys", message: "no folder with root.pem in $\(FuzzKeys.jwsEnvironmentVariable), "
+            throw CryptoError(.keyDecodeFailed, message: "no folder with root.pem in $\(FuzzKeys.jwsEnvironmentVariable), "
                               + "\(FuzzKeys.jwsBesideBinary)/ beside the binary or \(FuzzKeys.jwsInRepository) above it")
         }
         let kit = try MutationKit.load(from: keys, deviceID: [])

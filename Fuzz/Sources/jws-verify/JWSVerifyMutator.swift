@@ -4,6 +4,7 @@ import ReceiptJWS
 import ReceiptMutation
 import ReceiptModel
 import ReceiptSigning
+import ReceiptBuilding
 
 /// libFuzzer's own mutator, which writes into `data` (capacity `maxSize`) and returns the new size.
 @_silgen_name("LLVMFuzzerMutate")

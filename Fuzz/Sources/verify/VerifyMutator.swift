@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
+import ReceiptBuilding
 
 /// libFuzzer's own mutator (byte flips, inserts, dictionary entries, …), which writes into `data` (capacity
 /// `maxSize`) and returns the new size.

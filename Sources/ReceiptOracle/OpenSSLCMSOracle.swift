@@ -1,22 +1,23 @@
 import COpenSSL
+import ReceiptCrypto
 
 /// One entry of OpenSSL's error queue after a rejected decode.
 public struct OpenSSLDecodeError: Sendable, Hashable, CustomStringConvertible {
     /// The library that raised it, e.g. "asn1 encoding routines".
-    public var library: String
+    package var library: String
     /// The reason, e.g. "wrong tag", "nested asn1 error".
     public var reason: String
     /// Text OpenSSL attached, e.g. "Field=certificates, Type=CMS_SignedData" (empty when none).
-    public var data: String
+    package var data: String
 
-    public init(library: String, reason: String, data: String) {
+    package init(library: String, reason: String, data: String) {
         self.library = library
         self.reason = reason
         self.data = data
     }
 
     /// The `Field=` name in `data`, when there is one.
-    public var field: String? { Self.value(of: "Field=", in: data) }
+    package var field: String? { Self.value(of: "Field=", in: data) }
     /// The `Type=` name in `data`, when there is one.
     public var type: String? { Self.value(of: "Type=", in: data) }
 
@@ -48,7 +49,7 @@ public struct OpenSSLCMSVerdict: Sendable, Hashable, CustomStringConvertible {
     public var errors: [OpenSSLDecodeError]
 
     /// OID of PKCS#7/CMS SignedData.
-    public static let signedDataOID = "1.2.840.113549.1.7.2"
+    package static let signedDataOID = "1.2.840.113549.1.7.2"
 
     /// Whether the decoded ContentInfo holds SignedData.
     public var isSignedData: Bool { contentType == Self.signedDataOID }

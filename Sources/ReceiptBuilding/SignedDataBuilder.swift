@@ -1,4 +1,7 @@
 import ReceiptASN1
+import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptPKCS7
 
 /// How a built container is encoded.
 public enum ContainerLayout: String, Sendable, Hashable, CaseIterable {
@@ -22,7 +25,7 @@ public struct SignedDataBuilder: Sendable {
     /// The signer certificate's serial number INTEGER content octets.
     public var signerSerial: [UInt8]
     public var digestAlgorithmOID: String
-    public var signatureAlgorithmOID: String
+    package var signatureAlgorithmOID: String
     /// Whether to sign contentType and messageDigest signed attributes rather than the content itself.
     public var includeSignedAttributes: Bool
     public var layout: ContainerLayout
@@ -32,17 +35,17 @@ public struct SignedDataBuilder: Sendable {
     /// The digestAlgorithms SET as declared; nil declares the signer's digest algorithm.
     public var declaredDigestAlgorithmOIDs: [String]?
     /// The eContentType; pkcs7-data by default.
-    public var contentTypeOID: String = ObjectIdentifierNames.data
+    package var contentTypeOID: String = ObjectIdentifierNames.data
     /// Leave the content out (a detached signature) while still signing it.
-    public var detachContent = false
+    package var detachContent = false
     /// The messageDigest to put in the signed attributes instead of the content's real digest.
-    public var messageDigestOverride: [UInt8]?
+    package var messageDigestOverride: [UInt8]?
     /// Applied to the signature before it is written (truncate it, flip bits).
-    public var signatureTransform: (@Sendable ([UInt8]) -> [UInt8])?
+    package var signatureTransform: (@Sendable ([UInt8]) -> [UInt8])?
     /// Whole SignerInfo encodings written after the real one.
     public var extraSignerInfos: [[UInt8]] = []
     /// Whole SignerInfo encodings written before the real one.
-    public var leadingSignerInfos: [[UInt8]] = []
+    package var leadingSignerInfos: [[UInt8]] = []
     /// The signed attributes to write (each a whole Attribute encoding, in this order) instead of contentType and
     /// messageDigest; given the content digest. The signature covers exactly these, under a SET OF tag.
     public var signedAttributeList: (@Sendable ([UInt8]) -> [[UInt8]])?
@@ -54,19 +57,19 @@ public struct SignedDataBuilder: Sendable {
     /// Elements appended where RFC 5652 allows nothing more: the mutator's "unsigned additions".
     public struct UnsignedAdditions: Sendable, Hashable {
         /// After SignedData inside the ContentInfo's `content [0]`.
-        public var contentInfoContent: [[UInt8]] = []
+        package var contentInfoContent: [[UInt8]] = []
         /// After the ContentInfo's `content [0]`.
-        public var contentInfo: [[UInt8]] = []
+        package var contentInfo: [[UInt8]] = []
         /// After the OCTET STRING inside `eContent [0]`.
-        public var eContent: [[UInt8]] = []
+        package var eContent: [[UInt8]] = []
         /// After `eContent [0]` in EncapsulatedContentInfo.
-        public var encapsulatedContentInfo: [[UInt8]] = []
+        package var encapsulatedContentInfo: [[UInt8]] = []
         /// After `signerInfos` in SignedData.
-        public var signedData: [[UInt8]] = []
+        package var signedData: [[UInt8]] = []
         /// After the signature (and any unsigned attributes) in the real SignerInfo.
         public var signerInfo: [[UInt8]] = []
 
-        public init() {}
+        package init() {}
     }
 
     public init(content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
@@ -117,7 +120,7 @@ public struct SignedDataBuilder: Sendable {
     }
 
     /// The DER the signature covers when signed attributes are used: SET { contentType, messageDigest }.
-    public func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
+    package func signedAttributesDER(contentDigest: [UInt8]) -> [UInt8] {
         var writer = ASN1Writer()
         writer.appendConstructed(.set) { writer in
             writeSignedAttributes(&writer, contentDigest: contentDigest)
@@ -137,7 +140,7 @@ public struct SignedDataBuilder: Sendable {
     }
 
     /// The contentType and messageDigest attributes Apple-style CMS signers write, in DER order.
-    public func standardSignedAttributes(contentDigest: [UInt8]) -> [[UInt8]] {
+    package func standardSignedAttributes(contentDigest: [UInt8]) -> [[UInt8]] {
         var oid = ASN1Writer()
         oid.appendObjectIdentifier(contentTypeOID)
         var digest = ASN1Writer()

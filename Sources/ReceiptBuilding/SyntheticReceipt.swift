@@ -1,3 +1,8 @@
+import ReceiptASN1
+import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptPKCS7
+
 /// Deterministic receipt payloads shaped like real App Store ones, for tests, benchmarks and fuzz seeds.
 /// The same parameters always give the same bytes.
 public struct SyntheticReceipt: Sendable, Hashable {
@@ -5,7 +10,7 @@ public struct SyntheticReceipt: Sendable, Hashable {
     public var appVersion: String
     public var environment: String
     /// Creation date, RFC 3339.
-    public var creationDate: String
+    package var creationDate: String
     public var records: Int
     /// Seed for ids and dates.
     public var seed: UInt64

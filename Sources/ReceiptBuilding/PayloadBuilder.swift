@@ -1,4 +1,7 @@
 import ReceiptASN1
+import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptPKCS7
 
 /// One attribute to write: type, version and the exact value OCTET STRING content.
 public struct AttributeSpec: Sendable, Hashable {
@@ -66,5 +69,14 @@ public enum PayloadBuilder {
             for encoding in encodings { writer.appendRaw(encoding) }
         }
         return writer.bytes
+    }
+}
+
+extension Attribute {
+    /// The attribute as a builder writes it again: type, version and value octets (nil without a readable type
+    /// or value).
+    public var spec: AttributeSpec? {
+        guard let type, index.valueRange(entry) != nil else { return nil }
+        return AttributeSpec(type: type, version: version ?? 1, value: Array(valueBytes))
     }
 }
