@@ -17,7 +17,8 @@ let package = Package(
                            "ReceiptJWS", "ReceiptInput"]),
         .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
-        .library(name: "ReceiptOutput", targets: ["ReceiptRendering", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
+        .library(name: "ReceiptOutput",
+                 targets: ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
         // Making receipts rather than reading them: builders, the synthetic receipt, signing, mutation, and the
         // OpenSSL CMS oracle the differential harness compares the reader with.
         .library(name: "ReceiptForging",
@@ -63,7 +64,14 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptInput"]
+                           "ReceiptJWS"]
+        ),
+        // The batch engine: one classified input or many files inspected in parallel, lines in input order. Reads
+        // files and schedules threads; the renderers give it its lines.
+        .target(
+            name: "ReceiptBatch",
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptModel", "ReceiptCrypto", "ReceiptJWS",
+                           "ReceiptValidation", "ReceiptInput"]
         ),
         .target(
             name: "ReceiptMutation",
@@ -73,7 +81,7 @@ let package = Package(
         .target(
             name: "ReceiptDiff",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS"]
+                           "ReceiptValidation", "ReceiptJSON", "ReceiptJWS"]
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
@@ -86,7 +94,7 @@ let package = Package(
             name: "rcpt",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
-                "ReceiptValidation", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
+                "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
                 "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing", "ReceiptInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -112,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptInputTests",
-            dependencies: ["ReceiptDiagnostics", "ReceiptInput", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
+            dependencies: ["ReceiptBatch", "ReceiptDiagnostics", "ReceiptInput", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport"]
         ),
         .testTarget(

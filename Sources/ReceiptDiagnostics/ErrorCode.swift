@@ -4,6 +4,7 @@
 /// README's list is generated from `layer` and `summary` and checked against this table.
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     // MARK: input: what holds the document
+    case fileUnreadable = "unreadable"
     case inputEmpty = "input-empty"
     case notAReceipt = "not-a-receipt"
     case legacyTransactionReceipt = "legacy-transaction-receipt"
@@ -130,7 +131,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// Where a code belongs, for the README's grouped list.
     package var layer: ErrorLayer {
         switch self {
-        case .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText, .inputIsJWS,
+        case .fileUnreadable, .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText, .inputIsJWS,
              .inputIsNotification, .inputIsVerifyReceiptResponse, .inputAmbiguous, .pemUnterminated, .pemInvalidBase64,
              .jsonMalformed, .jsonNoReceiptData, .jsonInvalidBase64, .jsonDuplicateReceiptData, .jsonReceiptDataNested:
             return .input
@@ -172,6 +173,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// What the code means, in one line (the README's list).
     package var summary: String {
         switch self {
+        case .fileUnreadable: return "a file of a batch cannot be read (missing, a directory, no permission)"
         case .inputEmpty: return "the input is empty"
         case .notAReceipt: return "nothing in the input is a receipt or a JWS; the message says what was looked for"
         case .legacyTransactionReceipt: return "an iOS 6 transaction receipt (a NeXTSTEP plist), not a PKCS#7 receipt"

@@ -240,6 +240,30 @@ public enum DumpJSON {
             json.member("errors", strings: summary.errors)
         }
     }
+
+    // MARK: - batch lines (one compact object per input, `dump --format jsonl`)
+
+    /// A compact `rcpt.dump/1` object with a leading `file` member.
+    package static let batchLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
+        var json = JSONWriter(pretty: false)
+        guard let inspection else { return unreadableLine(path, schema: schema) }
+        write(inspection, file: path, to: &json)
+        return json.bytes + [0x0A]
+    }
+
+    /// The line for a file that could not be read at all.
+    package static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
+        var json = JSONWriter(pretty: false)
+        json.object { json in
+            json.member("file", path)
+            json.member("schema", schema)
+            json.key("error")
+            writeErrorObject(layer: ErrorCode.fileUnreadable.layer.rawValue, code: ErrorCode.fileUnreadable.rawValue,
+                             offset: nil, message: "cannot read \(path)", to: &json)
+            json.member("valid", false)
+        }
+        return json.bytes + [0x0A]
+    }
 }
 
 extension JSONWriter {
@@ -248,4 +272,5 @@ extension JSONWriter {
         key(named: name)
         array { _ in }
     }
+
 }

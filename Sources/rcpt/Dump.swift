@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptBatch
 import Foundation
 import ReceiptInput
 import ReceiptRendering
@@ -113,7 +114,7 @@ struct Dump: ParsableCommand {
                   failsOnInvalid: false,
                   jws: (try options.jwsOptions(), { inspection, path in
                       JWSReport.dumpJSON(inspection, pretty: false, file: path)
-                  }), line: BatchInspection.dumpLine)
+                  }), line: DumpJSON.batchLine)
     }
 
     func isDirectory(_ path: String) -> Bool {

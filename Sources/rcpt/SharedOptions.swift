@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptBatch
 import Foundation
 import ReceiptInput
 import ReceiptJWS

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptBatch
 import Foundation
 import ReceiptRendering
 import ReceiptInput
@@ -145,7 +146,7 @@ struct Verify: ParsableCommand {
                                  jws: (jwsOptions, jwsLine)) {
                     inspection, path in
                     guard let inspection else {
-                        return jsonl ? BatchInspection.unreadableLine(path, schema: VerifyReport.schema)
+                        return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema)
                             : Array((style.red("unreadable") + " \(TextLayout.safe(path)): cannot read the file\n").utf8)
                     }
                     return jsonl ? VerifyReport.jsonLine(inspection, file: path)

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptBatch
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel

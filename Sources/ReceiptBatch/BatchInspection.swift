@@ -1,4 +1,3 @@
-import ReceiptJSON
 import Foundation
 import ReceiptInput
 import ReceiptJWS
@@ -25,8 +24,9 @@ package struct BatchFailure: Sendable, Hashable {
     public var reason: String
 }
 
-/// Inspects many receipts in parallel and emits one line per input (rendered by `line`), in input order: the
-/// engine of `dump --format jsonl` and of `verify` over several files.
+/// Inspects many receipts in parallel and emits one line per input (rendered by `line`, which the caller takes from
+/// the renderers), in input order: the engine of `dump --format jsonl` and of `verify` over several files. It reads
+/// files and schedules threads; it renders nothing itself.
 package struct BatchInspection: Sendable {
     package var paths: [String]
     package var jobs: Int
@@ -37,39 +37,13 @@ package struct BatchInspection: Sendable {
     public var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
 
     package init(paths: [String], jobs: Int, options: InspectionOptions,
-                line: @escaping @Sendable (Inspection?, String) -> [UInt8] = BatchInspection.dumpLine,
+                line: @escaping @Sendable (Inspection?, String) -> [UInt8],
                 jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options
         self.line = line
         self.jws = jws
-    }
-
-    /// A compact `rcpt.dump/1` object with a leading `file` member.
-    package static let dumpLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
-        var json = JSONWriter(pretty: false)
-        guard let inspection else { return unreadableLine(path, schema: DumpJSON.schema) }
-        DumpJSON.write(inspection, file: path, to: &json)
-        return json.bytes + [0x0A]
-    }
-
-    /// The line for a file that could not be read at all.
-    package static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
-        var json = JSONWriter(pretty: false)
-        json.object { json in
-            json.member("file", path)
-            json.member("schema", schema)
-            json.key("error")
-            json.object { json in
-                json.member("layer", "input")
-                json.member("code", "unreadable")
-                json.member("offset", 0)
-                json.member("message", "cannot read \(path)")
-            }
-            json.member("valid", false)
-        }
-        return json.bytes + [0x0A]
     }
 
     /// What a directory holds: its files that look like receipts (sorted; descending into subdirectories when
