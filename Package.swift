@@ -83,7 +83,7 @@ let package = Package(
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptJSON", "ReceiptJWS"]
         ),
-        .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics"]),
+        .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         .target(
             name: "ReceiptFuzzing",

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptDiagnostics
+import ReceiptJSON
 
 /// The contract between `rcpt mutate` (which writes a suite) and `rcpt conformance` (which runs a validator over
 /// it): `manifest.json`, its entries and verdicts. Nothing here knows how the receipts were made.
@@ -89,9 +90,112 @@ extension Manifest {
             throw SuiteError(.manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
         }
         do {
-            return try JSONDecoder().decode(Manifest.self, from: data)
+            return try ManifestReader(try JSONDocument.read([UInt8](data))).manifest()
+        } catch let error as JSONError {
+            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not JSON: \(error.message)", at: error.offset)
+        } catch let error as ManifestReader.Failure {
+            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error.reason)",
+                             at: error.offset)
         } catch {
-            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error)")
+            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json cannot be read: \(error)")
+        }
+    }
+}
+
+/// Reads a manifest with rcpt's one JSON reader: every member typed, a name given twice refused (two readers of the
+/// suite would otherwise see two manifests).
+struct ManifestReader {
+    struct Failure: Error {
+        var reason: String
+        var offset: Int
+    }
+
+    let document: JSONDocument
+
+    init(_ document: JSONDocument) throws(Failure) {
+        if let duplicate = document.duplicateKeys.first {
+            let node = document.nodes[duplicate.duplicate]
+            throw Failure(reason: "\"\(duplicate.name)\" is given twice", offset: node.keyRange?.lowerBound ?? node.start)
+        }
+        self.document = document
+    }
+
+    func manifest() throws(Failure) -> Manifest {
+        let root = try object(document.root, "the manifest")
+        let schema = try string("schema", of: root)
+        guard schema == "rcpt.mutations/1" else {
+            throw Failure(reason: "schema is \"\(schema)\"", offset: document.nodes[root].start)
+        }
+        let expectations = try object(try member("expectations", of: root), "expectations")
+        let entries = try member("mutations", of: root)
+        guard document.nodes[entries].kind == .array else { throw Failure(reason: "mutations is not an array", offset: document.nodes[entries].start) }
+        var mutations: [ManifestEntry] = []
+        for node in document.children(of: entries) {
+            let entry = try object(node, "a mutation")
+            mutations.append(ManifestEntry(
+                name: try string("name", of: entry), file: try string("file", of: entry),
+                group: try string("group", of: entry), layer: try string("layer", of: entry),
+                description: try string("description", of: entry), expected: try string("expected", of: entry),
+                finding: try optionalString("finding", of: entry), signatureValid: try bool("signatureValid", of: entry),
+                concern: try optionalString("concern", of: entry)))
+        }
+        var skipped: [String: String] = [:]
+        if let node = document.member("skipped", of: root) {
+            let object = try object(node, "skipped")
+            for child in document.children(of: object) {
+                guard let name = document.key(child), let reason = document.string(child) else {
+                    throw Failure(reason: "skipped holds something that is not a string", offset: document.nodes[child].start)
+                }
+                skipped[name] = reason
+            }
+        }
+        let seedNode = try member("seed", of: root)
+        guard document.nodes[seedNode].kind == .number, let seed = UInt64(document.text(seedNode)) else {
+            throw Failure(reason: "seed is not an unsigned integer", offset: document.nodes[seedNode].start)
+        }
+        return Manifest(
+            input: try string("input", of: root), seed: seed,
+            expectations: ManifestExpectations(
+                bundleID: try optionalString("bundleID", of: expectations),
+                appVersion: try optionalString("appVersion", of: expectations),
+                deviceID: try string("deviceID", of: expectations), root: try string("root", of: expectations),
+                validator: try string("validator", of: expectations)),
+            mutations: mutations, skipped: skipped)
+    }
+
+    func object(_ node: Int, _ what: String) throws(Failure) -> Int {
+        guard document.nodes[node].kind == .object else {
+            throw Failure(reason: "\(what) is not an object", offset: document.nodes[node].start)
+        }
+        return node
+    }
+
+    func member(_ name: String, of object: Int) throws(Failure) -> Int {
+        guard let node = document.member(name, of: object) else {
+            throw Failure(reason: "\"\(name)\" is missing", offset: document.nodes[object].start)
+        }
+        return node
+    }
+
+    func string(_ name: String, of object: Int) throws(Failure) -> String {
+        let node = try member(name, of: object)
+        guard let text = document.string(node) else {
+            throw Failure(reason: "\"\(name)\" is not a string", offset: document.nodes[node].start)
+        }
+        return text
+    }
+
+    func optionalString(_ name: String, of object: Int) throws(Failure) -> String? {
+        guard let node = document.member(name, of: object), document.nodes[node].kind != .null else { return nil }
+        return try string(name, of: object)
+    }
+
+    func bool(_ name: String, of object: Int) throws(Failure) -> Bool {
+        let node = try member(name, of: object)
+        switch document.nodes[node].kind {
+        case .true: return true
+        case .false: return false
+        default: throw Failure(reason: "\"\(name)\" is not true or false", offset: document.nodes[node].start)
         }
     }
 }

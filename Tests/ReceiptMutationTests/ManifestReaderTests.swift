@@ -1,0 +1,46 @@
+import Foundation
+import ReceiptDiagnostics
+import ReceiptSuite
+import Testing
+
+/// `manifest.json` is read with rcpt's one JSON reader: typed members, and a name given twice refused (Foundation's
+/// decoder took the first copy where every other reader of the suite takes the last).
+@Suite("Suite manifest reader")
+struct ManifestReaderTests {
+    static let entry = #"{"name":"foreign-ca","file":"foreign-ca.receipt","group":"chain","layer":"chain","description":"d","expected":"reject","finding":"chain-invalid","signatureValid":true,"concern":"security"}"#
+    static let expectations = #"{"bundleID":"com.example","appVersion":"1","deviceID":"00","root":"root.pem","validator":"v"}"#
+
+    func read(_ text: String) throws(SuiteError) -> Manifest {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        FileManager.default.createFile(atPath: directory.path + "/manifest.json", contents: Data(text.utf8))
+        return try Manifest.read(in: directory.path)
+    }
+
+    @Test func readsAManifest() throws {
+        let manifest = try read(#"{"schema":"rcpt.mutations/1","input":"in.receipt","seed":7,"expectations":"# + Self.expectations
+                                + #","mutations":["# + Self.entry + #"],"skipped":{"x":"why"}}"#)
+        #expect(manifest.seed == 7 && manifest.input == "in.receipt" && manifest.skipped == ["x": "why"])
+        #expect(manifest.mutations.map(\.name) == ["foreign-ca"] && manifest.mutations.first?.finding == "chain-invalid")
+        #expect(manifest.expectations.bundleID == "com.example" && manifest.expectations.root == "root.pem")
+    }
+
+    @Test func refusesANameGivenTwiceWithItsOffset() {
+        let text = #"{"schema":"rcpt.mutations/1","input":"a","input":"b","seed":7,"expectations":"# + Self.expectations
+            + #","mutations":[],"skipped":{}}"#
+        #expect {
+            _ = try read(text)
+        } throws: { error in
+            guard let error = error as? SuiteError else { return false }
+            return error.kind == .manifestInvalid && error.offset == 42 && error.message.contains("\"input\" is given twice")
+        }
+    }
+
+    @Test func refusesMistypedMembers() {
+        for text in [#"{"schema":"rcpt.mutations/2"}"#, #"[]"#, #"{"schema":"rcpt.mutations/1","input":"a","seed":-1}"#,
+                     #"{"schema":"rcpt.mutations/1","input":"a","seed":1,"expectations":{},"mutations":[]}"#, "{"] {
+            #expect(throws: SuiteError.self, "\(text)") { _ = try read(text) }
+        }
+    }
+}
