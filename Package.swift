@@ -166,3 +166,8 @@ let package = Package(
         ),
     ]
 )
+
+// Members are visible only from modules a file imports itself (SE-0444): a file's imports say what it uses.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

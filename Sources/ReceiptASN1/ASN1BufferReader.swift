@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 /// What a read carries from one call to the next: the rules and limits, the node budget spent, and the first
 /// truncation met. `ASN1Reader` and `ASN1BufferReader` share it, so a budget carries across both.
 public struct ASN1ReadState: Sendable {

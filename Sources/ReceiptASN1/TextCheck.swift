@@ -11,9 +11,7 @@ public struct TextCheck: Sendable, Hashable {
 
     @inlinable
     public init(isValidUTF8: Bool, isASCII: Bool, containsNUL: Bool) {
-        self.isValidUTF8 = isValidUTF8
-        self.isASCII = isASCII
-        self.containsNUL = containsNUL
+        (self.isValidUTF8, self.isASCII, self.containsNUL) = (isValidUTF8, isASCII, containsNUL)
     }
 
     /// Checks `range` of `buffer` (empty when the range is outside it).

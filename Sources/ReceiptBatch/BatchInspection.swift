@@ -4,6 +4,7 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
 import Synchronization
+import ReceiptDiagnostics
 
 /// Counts of a batch run, and every input that was not valid with why.
 package struct BatchSummary: Sendable, Hashable {

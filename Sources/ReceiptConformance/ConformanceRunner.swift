@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptSuite
+import ReceiptDiagnostics
 
 /// What a conformance result means for the run.
 package enum ResultClass: String, Sendable, Hashable, CaseIterable {

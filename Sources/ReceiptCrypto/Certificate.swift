@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import ReceiptDiagnostics
 
 /// A decoded X.509 certificate: an owned OpenSSL `X509` plus its fields, read once at decode time.
 ///

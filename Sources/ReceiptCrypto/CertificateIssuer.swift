@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 extension Certificate {
     /// Issues a new certificate signed by `issuerKey` (self-signed when `issuer` is nil). For test CAs.

@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 extension Certificate {
     /// Every certificate in a file that is DER (one cert) or PEM (one or more "CERTIFICATE" blocks).

@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 /// One-shot message digests over byte arrays or lists of slices.
 public enum Digest {

@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 /// An owned OpenSSL private key (`EVP_PKEY`), used to sign test receipts and issue test certificates.
 ///

@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 /// Decoding of the CRLs a SignedData may carry (`crls [1] IMPLICIT RevocationInfoChoices`, RFC 5652 §10.2.1).
 /// rcpt never uses a CRL for trust; an entry that is not an X.509 CertificateList is reported, because other

@@ -1,4 +1,5 @@
 import COpenSSL
+import ReceiptDiagnostics
 
 /// Creation of RSA PKCS#1 v1.5 and ECDSA signatures, for building test receipts.
 package enum Signer {

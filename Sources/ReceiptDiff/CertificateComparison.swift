@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptValidation
+import ReceiptPKCS7
 
 /// Compares the embedded certificates. They are matched by SHA-256 fingerprint (a hash join); what is left is
 /// paired by subject, so a renewed certificate shows as changed field by field; the rest is removed or added.

@@ -3,6 +3,7 @@ import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// One side of a JWS diff: the name to show and the inspection.
 package struct JWSDiffInput: Sendable {

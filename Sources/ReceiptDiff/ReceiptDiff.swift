@@ -1,6 +1,8 @@
 import Dispatch
 import ReceiptModel
 import ReceiptValidation
+import ReceiptDiagnostics
+import ReceiptPKCS7
 
 /// One input to a diff: the name to show for it and everything read from it.
 package struct DiffInput: Sendable {

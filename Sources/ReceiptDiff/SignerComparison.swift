@@ -1,6 +1,7 @@
 import ReceiptASN1
 import ReceiptPKCS7
 import ReceiptValidation
+import ReceiptModel
 
 /// Compares the SignerInfos, matched by position: identifier, algorithms, signed and unsigned attributes, the
 /// signature, and which certificate (by fingerprint) the signer uses.

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptSuite
+import ReceiptConformance
 
 /// Writes a campaign's findings: each group's smallest input, a `manifest.json` in the schema of mutation suites
 /// (the expected verdict is `rcpt verify`'s, so `rcpt conformance` replays the disagreements as regressions: a fixed

@@ -4,6 +4,7 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
 import ReceiptValidation
+import ReceiptSigning
 
 /// For a Swift validator's own libFuzzer harness: rcpt's structure-aware mutator, which re-signs what it changes
 /// with a TEST-ONLY CA (call `mutate` from `LLVMFuzzerCustomMutator`), and `rcpt verify`'s verdict as the oracle

@@ -6,6 +6,7 @@ import ReceiptModel
 import ReceiptMutation
 import ReceiptSuite
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// How a validator's verdict on an input disagrees with `rcpt verify`'s.
 public enum Disagreement: String, Sendable, Hashable, CaseIterable, Codable {

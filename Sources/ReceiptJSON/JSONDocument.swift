@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 
 /// The kind of one JSON value.
 public enum JSONKind: UInt8, Sendable, Hashable {

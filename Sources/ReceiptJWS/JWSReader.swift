@@ -1,5 +1,6 @@
 import ReceiptDiagnostics
 import ReceiptJSON
+import ReceiptASN1
 
 /// Reads compact JWS: splits the parts, decodes each strictly (anomalies as findings with offsets), reads the header
 /// and payload with the JSON reader, notes what a validator should know about the header, and reads the JWS held in

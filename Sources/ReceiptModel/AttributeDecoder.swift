@@ -288,23 +288,16 @@ struct AttributeDecoder {
                 return
             }
             attribute.kind = .largeInteger
-        case 12:
+        case 12, 18, 19, 22, 26:
+            // UTF8String must be UTF-8; NumericString, PrintableString, IA5String and VisibleString ASCII.
             let check = TextCheck.of(buffer, range)
             lastTextContainsNUL = check.containsNUL
-            guard check.isValidUTF8 else {
+            let isUTF8String = tag.number == 12
+            guard isUTF8String ? check.isValidUTF8 : check.isASCII else {
                 let place = ValuePlace(attribute, self)
-                note(Finding(.valueInvalidUtf8, at: absolute(node.offset),
-                             "\(place): UTF8String is not valid UTF-8"))
-                return
-            }
-            attribute.kind = .text
-        case 18, 19, 22, 26:
-            let check = TextCheck.of(buffer, range)
-            lastTextContainsNUL = check.containsNUL
-            guard check.isASCII else {
-                let place = ValuePlace(attribute, self)
-                note(Finding(.valueInvalidAscii, at: absolute(node.offset),
-                             "\(place): \(tag.name) holds bytes above 0x7F"))
+                note(isUTF8String
+                     ? Finding(.valueInvalidUtf8, at: absolute(node.offset), "\(place): UTF8String is not valid UTF-8")
+                     : Finding(.valueInvalidAscii, at: absolute(node.offset), "\(place): \(tag.name) holds bytes above 0x7F"))
                 return
             }
             attribute.kind = .text

@@ -1,4 +1,5 @@
 import ReceiptJSON
+import ReceiptDiagnostics
 
 /// The members of interest of a JSON body (a verifyReceipt request or response, a notification), read with the one
 /// JSON reader (`JSONDocument`: bounded, non-recursive, strict): every member with one of the wanted names is found

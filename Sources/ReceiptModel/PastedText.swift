@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 
 /// What people paste instead of a clean receipt file, recognised before the input is decoded: harmless damage that
 /// can be repaired (each repair is reported), and other documents that are named with the next step to take.

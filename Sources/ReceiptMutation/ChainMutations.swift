@@ -2,6 +2,7 @@ import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptSigning
+import ReceiptSuite
 
 /// Flaws in who signed: foreign and self-signed signers, missing certificates, markers, validity.
 enum ChainMutations {

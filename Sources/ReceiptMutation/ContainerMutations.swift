@@ -4,6 +4,8 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptBuilding
+import ReceiptSigning
+import ReceiptSuite
 
 /// Flaws in the SignedData around a genuine signature: unsigned additions where RFC 5652 has no room (another
 /// parser may read the unsigned copy), undecodable certificates and CRLs, bogus SignerInfos, and more parts than

@@ -1,5 +1,7 @@
 import ReceiptModel
 import ReceiptDiagnostics
+import Foundation
+import ReceiptSuite
 
 /// Expiry, cancellation and impossible or malformed dates.
 enum DateMutations {

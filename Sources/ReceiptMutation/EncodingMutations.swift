@@ -2,6 +2,8 @@ import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptBuilding
+import ReceiptSuite
 
 /// BER forms validators must read, and broken lengths and markers they must not.
 enum EncodingMutations {

@@ -1,6 +1,7 @@
 import ReceiptModel
 import ReceiptDiagnostics
 import ReceiptBuilding
+import ReceiptSuite
 
 /// Flaws in type-17 in-app purchase records (a plausible record is added first when the input has none).
 enum InAppMutations {

@@ -3,6 +3,7 @@ import ReceiptDiagnostics
 import ReceiptCrypto
 import ReceiptJWS
 import ReceiptSigning
+import ReceiptSuite
 
 /// Attacks on the x5c chain that OpenSSL alone lets through: certificates written in a way Apple never writes them
 /// (RFC 7515 §4.1.6 says standard base64 of DER; Apple's libraries refuse anything else), and leaves Apple's policy

@@ -2,6 +2,8 @@ import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
+import Foundation
+import ReceiptSuite
 
 /// Attacks on what a signed payload says, signed as they are: dates that are present but no date (a verifier that
 /// takes them as absent judges the chain now and skips the future-date check), payloads that are not JSON objects,
@@ -17,6 +19,23 @@ extension JWSMutationCatalogue {
         try context.signed(payload: JWSMutationContext.setting("signedDate", to: text, in: context.payload))
     }
 
+    /// `signedDate` values that are present but no usable date, each refused as `jws-date-unusable`: name, the claim's text
+    /// and a summary.
+    static let unusableSignedDates: [(name: String, text: @Sendable (JWSMutationContext) -> String, summary: String)] = [
+        ("signed-date-negative", { context in "-\(signedDate(context))" },
+         "signedDate negative: no signing time, once taken as absent (the chain judged now)"),
+        ("signed-date-minus-zero", { _ in "-0" },
+         "signedDate -0"),
+        ("signed-date-beyond-2-53", { _ in "9007199254740993" },
+         "signedDate 2^53 + 1: a reader into a double sees another instant"),
+        ("signed-date-beyond-64-bits", { _ in "18446744073709551616" },
+         "signedDate 2^64: beyond any integer a reader holds"),
+        ("signed-date-huge-exponent", { _ in "1e400" },
+         "signedDate 1e400: infinite to a reader into a double"),
+        ("signed-date-thousand-digits", { _ in String(repeating: "7", count: 1_000) },
+         "signedDate of 1 000 digits"),
+    ]
+
     static let dates: [JWSMutation] = [
         JWSMutation("signed-date-exponent-form", layer: "payload", .accept, finding: nil,
                     "signedDate written in exponent form (1.7172432e12): the same instant, read exactly") { context in
@@ -30,30 +49,11 @@ extension JWSMutationCatalogue {
                     "signedDate with a fraction of a millisecond, as Xcode writes it") { context in
             try withSignedDate("\(signedDate(context)).485", context)
         },
-        JWSMutation("signed-date-negative", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate negative: no signing time, once taken as absent (the chain judged now)") { context in
-            try withSignedDate("-\(signedDate(context))", context)
-        },
-        JWSMutation("signed-date-minus-zero", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate -0") { context in
-            try withSignedDate("-0", context)
-        },
-        JWSMutation("signed-date-beyond-2-53", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate 2^53 + 1: a reader into a double sees another instant") { context in
-            try withSignedDate("9007199254740993", context)
-        },
-        JWSMutation("signed-date-beyond-64-bits", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate 2^64: beyond any integer a reader holds") { context in
-            try withSignedDate("18446744073709551616", context)
-        },
-        JWSMutation("signed-date-huge-exponent", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate 1e400: infinite to a reader into a double") { context in
-            try withSignedDate("1e400", context)
-        },
-        JWSMutation("signed-date-thousand-digits", layer: "payload", .reject, finding: .jwsDateUnusable,
-                    "signedDate of 1 000 digits") { context in
-            try withSignedDate(String(repeating: "7", count: 1_000), context)
-        },
+    ] + unusableSignedDates.map { entry in
+        JWSMutation(entry.name, layer: "payload", .reject, finding: .jwsDateUnusable, entry.summary) { context in
+            try withSignedDate(entry.text(context), context)
+        }
+    } + [
         JWSMutation("signed-date-as-string", layer: "payload", .reject, finding: .jwsClaimType,
                     "signedDate as the string \"NaN\": present, so never absent") { context in
             try withSignedDate(#""NaN""#, context)

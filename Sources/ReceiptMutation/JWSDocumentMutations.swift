@@ -3,6 +3,8 @@ import ReceiptDiagnostics
 import ReceiptCrypto
 import ReceiptJWS
 import ReceiptSigning
+import Foundation
+import ReceiptSuite
 
 /// Attacks on the unsigned JSON around Apple's tokens (a notification body, an App Store Server API response) and on
 /// the work a verifier spends: each puts a genuine token beside a forged one (the genuine payload edited after

@@ -2,6 +2,7 @@ import ReceiptCrypto
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptSigning
+import ReceiptDiagnostics
 
 /// What every JWS mutation starts from: the input token's payload with the JWS it carries re-signed by the
 /// TEST-ONLY CA (so the baseline is valid under `--root`), Apple's header shape with the test chain in x5c, the

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptJSON
 import ReceiptSuite
+import ReceiptDiagnostics
 
 /// Writes every JWS mutation of one input into a directory, with `manifest.json` (the schema receipt suites use, so
 /// `rcpt conformance` runs a validator over it the same way).

@@ -3,6 +3,7 @@ import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
 import ReceiptSuite
+import Foundation
 
 /// One named attack on a JWS validator (or a valid variant a correct one must accept): what it does, the layer it
 /// targets, the verdict a correct validator reaches and the finding `rcpt verify` gives. `make` builds the token

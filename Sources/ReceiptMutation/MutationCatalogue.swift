@@ -1,3 +1,4 @@
+import ReceiptSuite
 /// Every named mutation, in a fixed order: the baseline first, then by group.
 public enum MutationCatalogue {
     public static let all: [Mutation] = [baseline] + EncodingMutations.all + SignatureMutations.all

@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptModel
 import ReceiptSuite
+import ReceiptDiagnostics
 
 /// Writes every mutation of one input into a directory, with `manifest.json`.
 package enum MutationSuite {

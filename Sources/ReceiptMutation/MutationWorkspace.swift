@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// How the finished receipt is written out.
 package enum OutputWrapping: Sendable, Hashable {

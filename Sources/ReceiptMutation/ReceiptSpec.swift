@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptJSON
 import ReceiptModel
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// A JSON value of a build spec, read with rcpt's one JSON reader (`JSONDocument`): booleans are told apart from
 /// numbers, numbers are integers, and a name given twice in one object is refused (readers disagree on which copy

@@ -1,6 +1,8 @@
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
+import ReceiptBuilding
+import ReceiptSuite
 
 /// Attribute values that are well-formed but wrong: another app, look-alike bundle ids, bad hashes, versions,
 /// environments.

@@ -3,6 +3,8 @@ import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptBuilding
+import ReceiptSuite
 
 /// Flaws in the signature and the SignedData around it.
 enum SignatureMutations {

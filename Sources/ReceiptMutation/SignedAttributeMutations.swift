@@ -4,6 +4,7 @@ import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptBuilding
+import ReceiptSuite
 
 /// Flaws in what the signature is over and how it is named: signed attributes that break RFC 5652's rules
 /// (§5.3, §11.1, §11.2) while the signature over them is genuine, and signature and digest algorithms that do not

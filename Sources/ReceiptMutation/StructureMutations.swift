@@ -2,6 +2,8 @@ import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptBuilding
+import Foundation
+import ReceiptSuite
 
 /// Flaws in the shape of the payload: attribute field counts, INTEGER edge values, SET games, duplicates,
 /// missing attributes.

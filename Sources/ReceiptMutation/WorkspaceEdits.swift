@@ -1,6 +1,8 @@
 import ReceiptASN1
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// Edits shared by many mutations.
 extension MutationWorkspace {

@@ -1,5 +1,6 @@
 import COpenSSL
 import ReceiptCrypto
+import Foundation
 
 /// One entry of OpenSSL's error queue after a rejected decode.
 public struct OpenSSLDecodeError: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,7 @@
 import ReceiptASN1
 import ReceiptDiff
+import ReceiptModel
+import ReceiptValidation
 
 /// Renders a diff for people, in the style of a unified diff: a header naming A and B, the changes grouped by
 /// layer (`@@ receipt @@`), each as a path line (`~` changed, `+` added, `-` removed) with the offsets on both

@@ -4,6 +4,7 @@ import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
+import Foundation
 
 /// Renders an inspection as a readable tree: container, certificates, signers, verification, every attribute
 /// with offset, version, ASN.1 type and decoded value (hex for raw bytes), findings, then the read error if any.

@@ -2,6 +2,7 @@ import ReceiptJSON
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// Renders the verdict of `rcpt verify`: text for people, `rcpt.verify/1` JSON for machines.
 package enum VerifyReport {

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiagnostics
 
 /// Saves and loads a TEST-ONLY CA as PEM files usable by the OpenSSL CLI: `root.pem`, `intermediate.pem` (Apple
 /// shape only), `leaf.pem`, `leaf.key`, plus `root.key` and `intermediate.key` for issuing more certificates.

@@ -1,6 +1,7 @@
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptJWS
+import ReceiptDiagnostics
 
 /// Signs compact JWS the way Apple does (ES256, raw r ‖ s, the chain in x5c), with a TEST-ONLY key: for tests,
 /// `rcpt build` of a JWS, and mutations that must get past the signature to reach a validator's parser.

@@ -1,6 +1,7 @@
 import ReceiptCrypto
 import ReceiptPKCS7
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// Signs a receipt payload into a PKCS#7 SignedData shaped like Apple's, with a given key and chain.
 public struct ReceiptSigner: Sendable {

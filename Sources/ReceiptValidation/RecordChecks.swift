@@ -1,6 +1,7 @@
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptASN1
 
 /// Checks of the in-app records, in one pass that decodes each record once: unique transaction ids (compared by
 /// value, whatever their encoding), plausible quantities, expiry after purchase, no purchase or cancellation after

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiagnostics
 
 /// The certificates a chain may end at. Only these are trusted: never a root embedded in a receipt, never one
 /// chosen from receipt content.

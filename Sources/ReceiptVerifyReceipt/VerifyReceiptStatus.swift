@@ -1,5 +1,6 @@
 import ReceiptDiagnostics
 import ReceiptValidation
+import ReceiptModel
 
 /// The `status` of a verifyReceipt response: 0 when `rcpt verify` says valid, otherwise the code Apple documents for
 /// that class of failure. Apple's codes that depend on its servers (21000 not a POST, 21004 shared secret, 21005

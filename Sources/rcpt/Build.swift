@@ -8,6 +8,7 @@ import ReceiptPKCS7
 import ReceiptSigning
 import ReceiptValidation
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// `rcpt build`: make a signed receipt.
 struct Build: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import ReceiptConformance
 import ReceiptSuite
 import ReceiptRendering
+import ReceiptDiagnostics
 
 /// `rcpt conformance`: run a validator against a mutation suite.
 struct Conformance: ParsableCommand {

@@ -7,6 +7,7 @@ import ReceiptRendering
 import ReceiptJSON
 import ReceiptValidation
 import ReceiptVerifyReceipt
+import ReceiptDiagnostics
 
 /// `rcpt diff`: compare two receipts, field by field and layer by layer.
 struct Diff: ParsableCommand {

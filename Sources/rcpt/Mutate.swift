@@ -8,6 +8,7 @@ import ReceiptMutation
 import ReceiptSuite
 import ReceiptRendering
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// `rcpt mutate`: build malformed and re-signed receipts from the catalogue.
 struct Mutate: ParsableCommand {

@@ -7,6 +7,7 @@ import ReceiptModel
 import ReceiptRendering
 import ReceiptValidation
 import ReceiptVerifyReceipt
+import ReceiptCrypto
 
 /// How a command writes its result.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,5 +1,7 @@
 import ReceiptCrypto
 import Testing
+import Foundation
+import ReceiptDiagnostics
 
 @Suite struct CertificateLoadingTests {
     @Test func loadsSingleDERFile() throws {

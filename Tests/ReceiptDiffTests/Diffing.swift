@@ -5,6 +5,9 @@ import ReceiptPKCS7
 import ReceiptTestSupport
 import ReceiptValidation
 import ReceiptBuilding
+import FoundationEssentials
+import ReceiptDiagnostics
+import ReceiptSigning
 
 /// Shorthands for inspecting and diffing test receipts.
 enum Diffing {

@@ -2,6 +2,8 @@ import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
+import ReceiptValidation
 
 @Suite("Equal receipts: a receipt against itself, and BER against DER")
 struct EqualityTests {

@@ -5,6 +5,7 @@ import ReceiptModel
 import ReceiptValidation
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 /// Writes the receipts the CLI's diff goldens compare (`Tests/RcptCLITests/Golden/diff-*.receipt`, and the root
 /// that signs them). They hold fresh keys, so they are written only when asked, with

@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptTestSupport
 import Testing
 import ReceiptBuilding
+import ReceiptCrypto
 
 @Suite("Matching rules")
 struct MatchingTests {

@@ -3,6 +3,7 @@ import ReceiptDiff
 import ReceiptRendering
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
 
 @Suite("Text and JSON output")
 struct RenderingTests {

@@ -2,6 +2,8 @@ import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
+import ReceiptBuilding
+import ReceiptValidation
 
 /// One field changed, re-signed: the diff reports that change, plus the signature the change invalidated.
 @Suite("Single-field changes are reported exactly")

@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// A TEST-ONLY chain shaped like Apple's (root → intermediate → leaf) whose leaves can be renewed: a new leaf has
 /// the same subject and issuer and a new key, serial and validity, as when Apple renews its signing certificate.

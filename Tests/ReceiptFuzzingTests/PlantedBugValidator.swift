@@ -1,5 +1,6 @@
 import ReceiptModel
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// A small Swift receipt validator written for the purpose (TEST FIXTURE), with one planted bug: it verifies the
 /// signature and chain and checks the bundle id, but when the bundle id attribute occurs more than once it takes the

@@ -8,6 +8,7 @@ import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptDiagnostics
 
 /// One input, one judgement: every real receipt and JWS we ship, pasted in the shapes people produce, is found by
 /// the one classifier as the same kind of document and gets the verdict the clean file gets.

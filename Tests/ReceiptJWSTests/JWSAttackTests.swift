@@ -5,6 +5,8 @@ import ReceiptJWS
 import ReceiptSigning
 import ReceiptValidation
 import Testing
+import ReceiptASN1
+import ReceiptModel
 
 /// The attacks JWS validators fall for, each built with the TEST-ONLY chain (re-signed where that makes the point),
 /// and the finding that refuses it.

@@ -6,6 +6,8 @@ import ReceiptValidation
 import ReceiptModel
 import Testing
 import ReceiptBuilding
+import ReceiptDiagnostics
+import ReceiptSigning
 
 /// Bombs in the JSON and in the nesting: bounded work, an error or a finding, never a crash, a hang or recursion
 /// without a bound.

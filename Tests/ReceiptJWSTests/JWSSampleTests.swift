@@ -6,6 +6,7 @@ import ReceiptTestSupport
 import ReceiptValidation
 import Testing
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// Every public sample in `Corpus/jws/` verifies, or is rejected, as its provenance says.
 @Suite("Real JWS samples")

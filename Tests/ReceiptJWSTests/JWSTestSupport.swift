@@ -4,6 +4,7 @@ import ReceiptJWS
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
+import ReceiptDiagnostics
 
 /// TEST-ONLY JWS chains (Apple-shaped, EC) made once per test process, and tokens signed with them.
 enum JWSFixtures {

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
+import ReceiptDiagnostics
 
 @Suite("Input format detection")
 struct InputDecoderTests {

@@ -4,6 +4,7 @@ import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// One hand-made payload flaw and the finding (or read error) the model must report for it.
 struct PayloadFlaw: Sendable, CustomTestStringConvertible {

@@ -4,6 +4,7 @@ import ReceiptASN1
 import ReceiptTestSupport
 import Testing
 import ReceiptBuilding
+import ReceiptPKCS7
 
 /// The payload index against an independent reader: the generic BER tree walker (`ASN1Tree`), which knows nothing
 /// of attributes. Wherever the tree reads a payload, every attribute the index holds must be the tree's element at

@@ -2,6 +2,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
+import ReceiptDiagnostics
 
 /// What a real receipt must read as. Creation dates and record counts are those PROVENANCE.md records from the
 /// OpenSSL CLI; bundle ids and versions were checked by hand.

@@ -4,6 +4,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
+import ReceiptDiagnostics
 
 /// Replays every input in `Corpus/regressions/` (inputs that once crashed, hung or broke an oracle in a fuzz
 /// harness; see its README.md) through the library's entry points, without a fuzzer build, with the harnesses'

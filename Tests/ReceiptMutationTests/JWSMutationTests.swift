@@ -6,6 +6,8 @@ import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptDiagnostics
+import ReceiptSuite
 
 /// Every JWS mutation gets the verdict its catalogue entry promises from `rcpt verify`, for the finding it names, on
 /// a transaction and on a real Apple notification; and the OpenSSL CLI agrees on every raw signature verdict.

@@ -6,6 +6,7 @@ import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptSuite
 
 /// Every mutation, applied to inputs of every shape, does what its manifest entry says.
 @Suite("Every mutation on every kind of input")

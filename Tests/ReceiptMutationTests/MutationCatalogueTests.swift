@@ -1,6 +1,7 @@
 import ReceiptModel
 import ReceiptMutation
 import Testing
+import ReceiptSuite
 
 @Suite("The mutation catalogue")
 struct MutationCatalogueTests {

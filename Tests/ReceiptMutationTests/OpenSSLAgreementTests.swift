@@ -4,6 +4,7 @@ import ReceiptMutation
 import ReceiptSigning
 import ReceiptTestSupport
 import Testing
+import ReceiptSuite
 
 /// The signatures are real: the OpenSSL CLI verifies exactly the mutations that claim a valid signature, except
 /// where its own parser refuses a structure around a genuine signature. And where OpenSSL's full verification

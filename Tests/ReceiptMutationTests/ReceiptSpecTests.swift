@@ -4,6 +4,8 @@ import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptASN1
+import ReceiptDiagnostics
 
 @Suite("Build specs: the dump's receipt object builds the same receipt back")
 struct ReceiptSpecTests {

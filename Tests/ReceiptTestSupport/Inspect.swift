@@ -1,6 +1,9 @@
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptValidation
+import FoundationEssentials
+import ReceiptDiagnostics
+import ReceiptSigning
 
 /// Shorthands for inspecting receipts against the Apple root, the StoreKit certificate or the test CA.
 package enum Inspect {

@@ -3,6 +3,7 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
 import ReceiptBuilding
+import ReceiptDiagnostics
 
 /// TEST-ONLY signing material generated once per test process, and receipts signed with it.
 package enum TestReceipts {

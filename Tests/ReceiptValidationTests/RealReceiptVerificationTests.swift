@@ -2,6 +2,8 @@ import ReceiptModel
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+import ReceiptDiagnostics
+import ReceiptPKCS7
 
 @Suite("Verifying real receipts")
 struct RealReceiptVerificationTests {
