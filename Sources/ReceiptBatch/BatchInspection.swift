@@ -12,7 +12,7 @@ package struct BatchSummary: Sendable, Hashable {
     /// Read completely (valid or not).
     package var read = 0
     /// Read completely and valid.
-    public var valid = 0
+    package var valid = 0
     /// Missing, not a receipt, or malformed.
     package var unreadable = 0
     /// Each input that was invalid or unreadable, in input order, with the reason in a few words.
@@ -21,8 +21,8 @@ package struct BatchSummary: Sendable, Hashable {
 
 /// An input of a batch that was not valid, and why.
 package struct BatchFailure: Sendable, Hashable {
-    public var path: String
-    public var reason: String
+    package var path: String
+    package var reason: String
 }
 
 /// Inspects many receipts in parallel and emits one line per input (rendered by `line`, which the caller takes from
@@ -35,7 +35,7 @@ package struct BatchInspection: Sendable {
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
     package var line: @Sendable (Inspection?, String) -> [UInt8]
     /// How Apple's JWS among the inputs are judged, and their line; without them a JWS is an unreadable receipt.
-    public var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
+    package var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
 
     package init(paths: [String], jobs: Int, options: InspectionOptions,
                 line: @escaping @Sendable (Inspection?, String) -> [UInt8],

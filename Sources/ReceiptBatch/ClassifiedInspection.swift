@@ -8,7 +8,7 @@ import ReceiptValidation
 /// classifier's steps come first among the findings, a refusal (two documents, copies readers take differently)
 /// makes it unreadable, and the size and digest reported are the input's own, not the document's.
 package enum ClassifiedInspection {
-    public static func receipt(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> Inspection {
+    package static func receipt(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> Inspection {
         if let refusal = classified.refusal {
             let digest = options.digestsInput ? digest(input) : "not computed"
             let format = options.inputFormat ?? InputDecoder.detect(input)
@@ -24,7 +24,7 @@ package enum ClassifiedInspection {
         return inspection
     }
 
-    public static func jws(_ classified: ClassifiedInput, input: [UInt8], options: JWSInspectionOptions) -> JWSInspection {
+    package static func jws(_ classified: ClassifiedInput, input: [UInt8], options: JWSInspectionOptions) -> JWSInspection {
         var inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
         inspection.findings = classified.findings + inspection.findings
         if classified.bytes.count != input.count || classified.offset != 0 {

@@ -23,7 +23,7 @@ package enum ResultClass: String, Sendable, Hashable, CaseIterable {
 
 /// One row of a conformance run.
 package struct ConformanceResult: Sendable, Hashable {
-    public var name: String
+    package var name: String
     package var group: String
     /// What the mutation does, from the manifest.
     package var description: String
@@ -181,7 +181,7 @@ package enum ConformanceRunner {
 
     /// posix_spawn's error number.
     package struct SpawnError: Error, Sendable, CustomStringConvertible {
-        public var code: Int32
+        package var code: Int32
         package var description: String { String(code) }
     }
 

@@ -3,9 +3,9 @@ import COpenSSL
 /// One X.509v3 extension of a certificate, decoded for display.
 package struct CertificateExtension: Sendable, Equatable {
     /// The extension's OID in dotted decimal, e.g. "2.5.29.19".
-    public var oid: String
+    package var oid: String
     /// OpenSSL's long name (e.g. "X509v3 Basic Constraints"), a receipt-specific name, or the dotted OID.
-    public var name: String
+    package var name: String
     /// Whether the extension is marked critical.
     package var critical: Bool
     /// `X509V3_EXT_print` output on one line ("; " between lines), or lowercase hex of the raw extnValue contents.

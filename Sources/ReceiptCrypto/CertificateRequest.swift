@@ -3,9 +3,9 @@ package struct CertificateRequest: Sendable {
     /// Subject attributes in encoding order, e.g. `[("C", "US"), ("O", "rcpt TEST-ONLY"), ("CN", "Test Leaf")]`.
     ///
     /// Attribute names are OpenSSL short or long names or dotted OIDs; values are encoded as UTF-8 where allowed.
-    public var subject: [(attribute: String, value: String)]
+    package var subject: [(attribute: String, value: String)]
     /// The serial number.
-    public var serialNumber: UInt64
+    package var serialNumber: UInt64
     /// Start of the validity period in unix seconds.
     package var notBefore: Int64
     /// End of the validity period in unix seconds.

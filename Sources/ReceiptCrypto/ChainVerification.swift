@@ -1,13 +1,13 @@
 /// The outcome of building and verifying a certificate chain.
 package struct ChainVerification: Sendable, Equatable {
     /// True when a chain to one of the anchors was built and no check failed.
-    public var isValid: Bool
+    package var isValid: Bool
     /// Subject of the trusted root the chain ends at, when valid; nil otherwise.
     package var anchorSubject: String?
     /// Subjects, leaf first, as OpenSSL built the chain — also when invalid, as far as it got.
-    public var path: [String]
+    package var path: [String]
     /// Every problem found, e.g. "certificate has expired (depth 0: CN=...)"; empty when valid.
-    public var errors: [String]
+    package var errors: [String]
     /// The certificates of the path OpenSSL built, leaf first (the anchor last when one was reached): the ones
     /// policy checks must look at, never an embedded certificate that merely has a matching name.
     package var certificates: [Certificate]

@@ -20,11 +20,8 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         x509: OpaquePointer
     ) -> SignatureCheck {
-        let key: OpaquePointer
-        switch usableKey(x509, signature: signature) {
-        case .failure(let refusal): return refusal.check
-        case .success(let found): key = found
-        }
+        let usable = usableKey(x509, signature: signature)
+        guard case .success(let key) = usable else { return usable.refusal }
         guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
             return .invalid(reason: reason("cannot create a verification context"))
         }
@@ -74,11 +71,8 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         x509: OpaquePointer
     ) -> SignatureCheck {
-        let key: OpaquePointer
-        switch usableKey(x509, signature: signature) {
-        case .failure(let refusal): return refusal.check
-        case .success(let found): key = found
-        }
+        let usable = usableKey(x509, signature: signature)
+        guard case .success(let key) = usable else { return usable.refusal }
         guard digestValue.count == digest.outputLength, let md = digest.evpMD,
               let context = EVP_PKEY_CTX_new(key, nil)
         else {
@@ -147,4 +141,12 @@ struct SignatureCheckRefusal: Error {
     let check: SignatureCheck
 
     init(_ check: SignatureCheck) { self.check = check }
+}
+
+extension Result where Failure == SignatureCheckRefusal {
+    /// The check a refused key ends with (`.valid` never: a success has no refusal, and is not asked).
+    var refusal: SignatureCheck {
+        if case .failure(let refusal) = self { return refusal.check }
+        return .invalid(reason: "no refusal")
+    }
 }

@@ -1,14 +1,14 @@
 /// One difference between receipt A and receipt B.
 package struct Change: Sendable, Hashable {
     /// Whether the item exists only in B, only in A, or in both with different values.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case added
         case removed
         case changed
     }
 
-    public var path: DiffPath
-    public var kind: Kind
+    package var path: DiffPath
+    package var kind: Kind
     package var layer: DiffLayer
     /// A's value; nil when the item was added.
     package var old: DiffValue?

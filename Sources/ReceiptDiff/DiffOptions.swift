@@ -3,7 +3,7 @@ package struct DiffOptions: Sendable {
     /// The layers to compare; empty means all of them.
     package var layers: Set<DiffLayer>
     /// Whether to report encoding-level differences (BER vs DER, lengths, order), which are equal by default.
-    public var encoding: Bool
+    package var encoding: Bool
     /// Changes at these paths, and below them, are left out.
     package var ignore: [IgnorePattern]
 

@@ -4,7 +4,7 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path: a name with an optional selector in brackets.
     package struct Segment: Sendable, Hashable {
         /// The name before the brackets: `in_app`, `attributes`, `expires_date`.
-        public var name: String
+        package var name: String
         /// What is between the brackets, already escaped: `type=2#0`, `transaction_id=1000000156449405`, `#1`.
         package var selector: String?
         /// Another name the segment answers to in `--ignore` patterns: the field name of `attributes[type=12#0]`
@@ -20,7 +20,7 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
         package var description: String { selector.map { "\(name)[\($0)]" } ?? name }
     }
 
-    public var segments: [Segment]
+    package var segments: [Segment]
 
     package init(_ segments: [Segment]) {
         self.segments = segments

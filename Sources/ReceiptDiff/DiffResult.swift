@@ -4,7 +4,7 @@ import ReceiptValidation
 /// One of the two inputs, as the diff's header shows it.
 package struct DiffSide: Sendable {
     /// The name shown for the input (its path, or `(stdin)`).
-    public var name: String
+    package var name: String
     package var input: InputSummary
     /// Where reading stopped, if it did before the end.
     package var readError: ReceiptReadError?

@@ -17,7 +17,7 @@ package enum DiffValue: Sendable, Hashable {
 
 /// One named field of a `DiffValue.fields` value.
 package struct DiffField: Sendable, Hashable {
-    public var name: String
+    package var name: String
     package var value: DiffValue
 
     package init(_ name: String, _ value: DiffValue) {

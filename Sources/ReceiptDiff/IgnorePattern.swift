@@ -21,7 +21,7 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     package let description: String
 
     /// Why a pattern cannot be parsed.
-    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         package var description: String
     }
 

@@ -6,15 +6,7 @@ import ReceiptValidation
 import ReceiptDiagnostics
 
 /// One side of a JWS diff: the name to show and the inspection.
-package struct JWSDiffInput: Sendable {
-    public var name: String
-    package var inspection: JWSInspection
-
-    package init(name: String, inspection: JWSInspection) {
-        self.name = name
-        self.inspection = inspection
-    }
-}
+package typealias JWSDiffInput = ComparedInput<JWSInspection>
 
 /// Compares two JWS inputs (tokens, notifications, API responses) token by token, matched by where they are:
 /// `jws.header.alg`, `jws.payload.data.bundleId`, `jws.x5c[0].notAfter`, `jws.verification.chain`, and a nested
@@ -149,13 +141,12 @@ package enum JWSComparison {
         return result
     }
 
+    /// A claim's value: a leaf as the response diff shows it; a container is null here (its members are compared one
+    /// by one, each at its own path).
     static func value(_ document: JSONDocument, _ node: Int) -> DiffValue {
         switch document.nodes[node].kind {
-        case .string: return .text(document.string(node) ?? "")
-        case .number: return .word(document.text(node))
-        case .true: return .bool(true)
-        case .false: return .bool(false)
-        case .null, .object, .array: return .null
+        case .object, .array: return .null
+        default: return ResponseComparison.value(document, node)
         }
     }
 }

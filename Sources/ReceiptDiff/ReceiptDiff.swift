@@ -5,11 +5,15 @@ import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// One input to a diff: the name to show for it and everything read from it.
-package struct DiffInput: Sendable {
-    public var name: String
-    package var inspection: Inspection
+package typealias DiffInput = ComparedInput<Inspection>
 
-    package init(name: String, inspection: Inspection) {
+/// One input of a diff: the name it is shown by and what was inspected (a receipt's `Inspection`, a JWS input's
+/// `JWSInspection`).
+package struct ComparedInput<Inspected: Sendable>: Sendable {
+    package var name: String
+    package var inspection: Inspected
+
+    package init(name: String, inspection: Inspected) {
         self.name = name
         self.inspection = inspection
     }

@@ -6,7 +6,7 @@ import ReceiptValidation
 /// One side of a response diff: a verifyReceipt response body read as JSON (Apple's, as captured, or one rcpt made
 /// from a receipt with `--format verifyreceipt`).
 package struct ResponseInput: Sendable {
-    public var name: String
+    package var name: String
     package var document: JSONDocument
     /// The file the side was read from: a response (`verifyreceipt-response`), or a receipt whose
     /// `--format verifyreceipt` form is `document` (offsets then point into that form, not the file).

@@ -39,7 +39,7 @@ package enum CampaignReport {
     }
 
     /// The summary as people read it.
-    public static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>) -> String {
+    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>) -> String {
         let rate = summary.seconds > 0 ? Double(summary.runs) / summary.seconds : 0
         var out = "\(summary.runs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.0f", rate)) inputs/s): "
             + "\(summary.agreed) agreed with rcpt verify, \(summary.runs - summary.agreed) disagreed\n"

@@ -8,7 +8,7 @@ import ReceiptBuilding
 
 /// One generated input and how it was made from its seed: the edits in order, smallest first when minimised.
 package struct GeneratedInput: Sendable {
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The index of the seed it was made from.
     package var seed: Int
     /// What was done, in order (`catalogue:foreign-ca`, `payload:value type=2`, …): fewer edits is a smaller input.
@@ -52,7 +52,7 @@ package struct FuzzInputGenerator: Sendable {
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
 
     /// The next input, or nil when the chosen edit does not apply to the chosen seed (the caller draws again).
-    public mutating func next() -> GeneratedInput? {
+    package mutating func next() -> GeneratedInput? {
         let index = below(seeds.count)
         let seed = seeds[index]
         let isJWS = seedIsJWS[index]

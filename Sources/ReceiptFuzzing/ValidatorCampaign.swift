@@ -37,8 +37,8 @@ public struct ReferenceVerdict: Sendable, Hashable {
 /// One group of disagreements: a class and `rcpt verify`'s finding code, how many inputs fell in it, and the
 /// smallest representative (fewest edits of its seed, then fewest bytes).
 package struct DisagreementGroup: Sendable {
-    public var kind: Disagreement
-    public var code: String
+    package var kind: Disagreement
+    package var code: String
     package var count: Int
     package var representative: GeneratedInput
     package var verdict: ReferenceVerdict

@@ -68,7 +68,7 @@ public struct JWSBinding: Sendable, Hashable {
     /// A binding shape Apple never produces: the claim it is about, and why.
     package struct Conflict: Sendable, Hashable {
         package var value: Value
-        public var reason: String
+        package var reason: String
     }
 
     /// The objects a notification's app and environment are read from, in Apple's order.

@@ -25,9 +25,9 @@ package struct JWSPosition: Sendable, Hashable {
 
 /// A token position whose text is not a compact JWS: where it is, and the error it would get as a whole file.
 package struct UnreadableJWS: Sendable {
-    public var path: String
+    package var path: String
     /// The offset of the string's first character (after its quote) in the JSON that holds it.
-    public var offset: Int
+    package var offset: Int
     package var error: JWSReadError
 }
 

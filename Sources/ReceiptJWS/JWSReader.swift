@@ -45,30 +45,13 @@ public enum JWSReader {
         token.headerBytes = decoded[.header] ?? []
         token.payloadBytes = decoded[.payload] ?? []
         token.signature = decoded[.signature] ?? []
-        do {
-            let header = try JSONDocument.read(token.headerBytes)
-            guard header.nodes.first?.kind == .object else {
-                return .failure(JWSReadError(.jwsHeaderNotObject, "the JWS header is JSON but not an object",
-                                             at: token.ranges[.header]?.lowerBound))
-            }
-            token.header = header
-        } catch {
-            return .failure(JWSReadError(.jwsHeaderNotJSON,
-                                         "the JWS header is not JSON: \(error.message) at offset \(error.offset) of the decoded header",
-                                         at: token.ranges[.header]?.lowerBound))
+        switch object(token.headerBytes, part: .header, at: token.ranges[.header]?.lowerBound) {
+        case .success(let header): token.header = header
+        case .failure(let error): return .failure(error)
         }
-        do {
-            let payload = try JSONDocument.read(token.payloadBytes)
-            guard payload.nodes.first?.kind == .object else {
-                return .failure(JWSReadError(.jwsPayloadNotObject,
-                                             "the JWS payload is JSON but not an object: Apple signs only JSON objects",
-                                             at: token.ranges[.payload]?.lowerBound))
-            }
-            token.payload = payload
-        } catch {
-            return .failure(JWSReadError(.jwsPayloadNotJSON,
-                                         "the JWS payload is not JSON: \(error.message) at offset \(error.offset) of the decoded payload",
-                                         at: token.ranges[.payload]?.lowerBound))
+        switch object(token.payloadBytes, part: .payload, at: token.ranges[.payload]?.lowerBound) {
+        case .success(let payload): token.payload = payload
+        case .failure(let error): return .failure(error)
         }
         if let header = token.header, let start = token.ranges[.header]?.lowerBound {
             token.findings += jsonFindings(header, part: .header, start: start)
@@ -114,6 +97,25 @@ public enum JWSReader {
     }
 
     // MARK: - Findings
+
+    /// A decoded part read as a JSON object, or why it is not one (`offset`: where the part starts in the text).
+    static func object(_ bytes: [UInt8], part: JWSToken.Part, at offset: Int?) -> Result<JSONDocument, JWSReadError> {
+        let isHeader = part == .header
+        do {
+            let document = try JSONDocument.read(bytes)
+            guard document.nodes.first?.kind == .object else {
+                return .failure(JWSReadError(isHeader ? .jwsHeaderNotObject : .jwsPayloadNotObject,
+                                             isHeader ? "the JWS header is JSON but not an object"
+                                                 : "the JWS payload is JSON but not an object: Apple signs only JSON objects",
+                                             at: offset))
+            }
+            return .success(document)
+        } catch {
+            return .failure(JWSReadError(isHeader ? .jwsHeaderNotJSON : .jwsPayloadNotJSON,
+                                         "the JWS \(part.rawValue) is not JSON: \(error.message) at offset \(error.offset) of the decoded \(part.rawValue)",
+                                         at: offset))
+        }
+    }
 
     /// Where in the text a base64url failure shows: the offending character, or the part's last one when its length
     /// is impossible.

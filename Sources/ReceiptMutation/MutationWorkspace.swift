@@ -23,7 +23,7 @@ package enum OutputWrapping: Sendable, Hashable {
 /// test CA, its hash recomputed for the kit's device.
 package struct MutationWorkspace: Sendable {
     package var blueprint: ReceiptBlueprint
-    public var signer: ReceiptSigner
+    package var signer: ReceiptSigner
     package let kit: MutationKit
     package var random: SplitMix64
     /// Edits to the container builder before signing.

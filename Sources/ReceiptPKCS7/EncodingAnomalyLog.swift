@@ -59,7 +59,7 @@ package struct EncodingAnomalyLog: Sendable, Hashable {
     }
 
     /// One info finding per kind of anomaly met, in a fixed order.
-    public var findings: [Finding] {
+    package var findings: [Finding] {
         EncodingAnomalyLog.kinds.compactMap { kind in
             guard let count = counts[kind.flag.rawValue] else { return nil }
             let first = firstOffsets[kind.flag.rawValue]

@@ -27,7 +27,7 @@ package struct ConformanceReport: Sendable {
         return (relevant.filter { $0.resultClass == .passed }.count, relevant.count)
     }
 
-    public func text(style: TextStyle) -> String {
+    package func text(style: TextStyle) -> String {
         var out = style.bold(pad("mutation", 40) + " " + pad("group", 10) + " " + pad("concern", 8) + " "
                              + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
         for result in results {

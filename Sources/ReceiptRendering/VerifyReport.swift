@@ -48,7 +48,7 @@ package enum VerifyReport {
         return json.bytes + [0x0A]
     }
 
-    public static func text(_ inspection: Inspection, name: String, style: TextStyle, verbose: Bool) -> String {
+    package static func text(_ inspection: Inspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var renderer = DumpText(style: style)
         renderer.verbose = verbose
         var out = ""

@@ -21,7 +21,7 @@ package enum Concern: String, Sendable, Hashable, CaseIterable {
 
 /// One entry of a suite's manifest.
 package struct ManifestEntry: Sendable, Hashable, Codable {
-    public var name: String
+    package var name: String
     package var file: String
     package var group: String
     package var layer: String
@@ -48,7 +48,7 @@ package struct ManifestEntry: Sendable, Hashable, Codable {
 
 /// What a suite's validators must be told to judge the receipts as the manifest expects.
 package struct ManifestExpectations: Sendable, Hashable, Codable {
-    public var bundleID: String?
+    package var bundleID: String?
     package var appVersion: String?
     package var deviceID: String
     package var root: String

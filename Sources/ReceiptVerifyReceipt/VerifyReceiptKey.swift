@@ -5,7 +5,7 @@ import ReceiptModel
 /// evidence for each mapping, and the recorded responses in `Tests/ReceiptVerifyReceiptTests/Pairs/` check it.
 package struct VerifyReceiptKey: Sendable, Hashable {
     /// How Apple writes a value.
-    public enum Form: String, Sendable, Hashable {
+    package enum Form: String, Sendable, Hashable {
         /// A JSON string of the text.
         case string
         /// A JSON number.
@@ -27,8 +27,8 @@ package struct VerifyReceiptKey: Sendable, Hashable {
         case inAppRecords
     }
 
-    public var name: String
-    public var type: Int64
+    package var name: String
+    package var type: Int64
     package var form: Form
     package var source: Source
     /// Apple leaves the key out when the value is 0 (`web_order_line_item_id` of a purchase that is not a
@@ -44,7 +44,7 @@ package struct VerifyReceiptKey: Sendable, Hashable {
     }
 
     /// The `receipt` object's keys, in Apple's order.
-    public static let receipt: [VerifyReceiptKey] = [
+    package static let receipt: [VerifyReceiptKey] = [
         VerifyReceiptKey("receipt_type", 0, .string),
         VerifyReceiptKey("adam_id", 1, .number),
         VerifyReceiptKey("app_item_id", 1, .number),

@@ -137,7 +137,7 @@ package indirect enum ResponseValue: Sendable {
 /// an array (`{\n"receipt":{…, \n"in_app":[\n{…}, \n{…}]}, "status":0, "environment":"Sandbox"}`). Strings are
 /// escaped as `JSONWriter` escapes them.
 package enum AppleWireJSON {
-    public static func bytes(_ value: ResponseValue) -> [UInt8] {
+    package static func bytes(_ value: ResponseValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
         return out

@@ -7,12 +7,12 @@ import ReceiptModel
 /// server unavailable, 21009 internal error, 21010 account not found) never come from a receipt alone.
 package struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible {
     /// The number the response carries.
-    public var code: Int
+    package var code: Int
     /// The finding (or read error) that decided it, when the status is not 0.
-    public var reason: String?
+    package var reason: String?
 
     /// The receipt is valid.
-    public static let valid = 0
+    package static let valid = 0
     /// "The data in the receipt-data property was malformed": the input is unreadable, or an error-level finding of
     /// the input, container, payload, values or encoding layer.
     package static let malformed = 21002

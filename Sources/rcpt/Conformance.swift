@@ -109,15 +109,7 @@ struct Conformance: ParsableCommand {
         }
     }
 
-    var useColor: Bool {
-        switch color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(STDOUT_FILENO) != 0
-        }
-    }
+    var useColor: Bool { color.isOn }
 }
 
 extension Concern: ExpressibleByArgument {}

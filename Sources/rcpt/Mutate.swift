@@ -96,19 +96,12 @@ struct Mutate: ParsableCommand {
             if InputClassifier.classify(input).kind == .jws { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
             do throws(MutationError) {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
-                    let bytes = try chosen.apply(to: input, kit: kit, seed: seed)
-                    guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                        throw MutationError(.writeFailed, "cannot write \(output)")
-                    }
-                    Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
+                    try write(try chosen.apply(to: input, kit: kit, seed: seed), to: output, chosen.name,
+                              expected: chosen.expected)
                 } else if let outDirectory {
-                    let manifest = try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed,
-                                                           caDirectory: ca, to: outDirectory, force: force,
-                                                           rcpt: Console.executablePath)
-                    Console.error("wrote \(manifest.mutations.count) receipts and manifest.json to \(outDirectory)"
-                                  + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
-                                     + manifest.skipped.keys.sorted().joined(separator: ", ")))
-                    Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(outDirectory)))")
+                    report(try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed, caDirectory: ca,
+                                                   to: outDirectory, force: force, rcpt: Console.executablePath),
+                           of: "receipts", in: outDirectory)
                 }
             } catch {
                 throw CommandFailure.unreadable(error.message)
@@ -124,23 +117,32 @@ struct Mutate: ParsableCommand {
                 guard let chosen = JWSMutationCatalogue.named(name) else {
                     throw MutationError(.notAJWSMutation, "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
                 }
-                let bytes = try chosen.apply(to: input, kit: kit)
-                guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                    throw MutationError(.writeFailed, "cannot write \(output)")
-                }
-                Console.error("wrote \(output): \(chosen.name) (expected: \(chosen.expected.rawValue))")
+                try write(try chosen.apply(to: input, kit: kit), to: output, chosen.name, expected: chosen.expected)
             } else if let outDirectory {
-                let manifest = try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,
-                                                          to: outDirectory, force: force, rcpt: Console.executablePath)
-                Console.error("wrote \(manifest.mutations.count) JWS and manifest.json to \(outDirectory)"
-                              + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
-                                 + manifest.skipped.keys.sorted().joined(separator: ", ")))
-                Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(outDirectory)))")
+                report(try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,
+                                                  to: outDirectory, force: force, rcpt: Console.executablePath),
+                       of: "JWS", in: outDirectory)
             }
         } catch {
             throw CommandFailure.unreadable(error.message)
         }
         return 0
+    }
+
+    /// Writes one mutated input and says so.
+    func write(_ bytes: [UInt8], to output: String, _ name: String, expected: ExpectedVerdict) throws(MutationError) {
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            throw MutationError(.writeFailed, "cannot write \(output)")
+        }
+        Console.error("wrote \(output): \(name) (expected: \(expected.rawValue))")
+    }
+
+    /// Says what a suite holds and how to run a validator over it.
+    func report(_ manifest: Manifest, of kind: String, in directory: String) {
+        Console.error("wrote \(manifest.mutations.count) \(kind) and manifest.json to \(directory)"
+                      + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
+                         + manifest.skipped.keys.sorted().joined(separator: ", ")))
+        Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(directory)))")
     }
 
     func refuseToOverwrite(input: String, output: String) throws {

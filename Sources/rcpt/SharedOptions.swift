@@ -20,6 +20,17 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto
     case always
     case never
+
+    /// Whether to colour: `auto` colours a terminal unless NO_COLOR is set (no-color.org).
+    var isOn: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(STDOUT_FILENO) != 0
+        }
+    }
 }
 
 /// The words `--input-format` takes: the ones the dump prints (der, ber, base64, pem, json), and the older names.
@@ -156,15 +167,7 @@ struct ReceiptReadingOptions: ParsableArguments {
         return options
     }
 
-    func useColor() -> Bool {
-        switch color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(STDOUT_FILENO) != 0
-        }
-    }
+    func useColor() -> Bool { color.isOn }
 }
 
 /// The C library's read(2), named apart from `InputFiles.read`.
