@@ -10,7 +10,7 @@ public struct ASN1ReadState: Sendable {
     /// buffer (or whose end-of-contents marker is missing there) is cut at the end of what is there and marked
     /// `.truncated`, and the first such cut is kept in `truncation`. An element that overruns a complete parent is
     /// still an error. Off for strict reads such as the round-trip tree.
-    public let toleratesTruncation: Bool
+    @usableFromInline package let toleratesTruncation: Bool
     /// The first truncation met, when truncation is tolerated.
     public var truncation: ASN1Error?
 
@@ -36,7 +36,7 @@ public struct ASN1ReadState: Sendable {
 /// Use it inside `withUnsafeBufferPointer` (see `ASN1Reader.withBufferReader`); it must not outlive the buffer.
 public struct ASN1BufferReader {
     @usableFromInline package let buffer: UnsafeBufferPointer<UInt8>
-    public var state: ASN1ReadState
+    @usableFromInline package var state: ASN1ReadState
 
     @inlinable
     package init(_ buffer: UnsafeBufferPointer<UInt8>, state: ASN1ReadState) {
@@ -66,7 +66,7 @@ public struct ASN1BufferReader {
 
     /// Reads the element that starts at `offset` and must end by `limit`, at nesting `depth`.
     @inlinable @inline(__always)
-    public mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
+    package mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         let limit = Swift.min(limit, buffer.count)
         if depth <= state.limits.maximumDepth, let header = quickHeader(at: offset, limit: limit),
            header.tag.number != 0 || header.tag.tagClass != .universal {
@@ -80,7 +80,7 @@ public struct ASN1BufferReader {
 
     /// Reads the one element that must fill `range` exactly.
     @inlinable @inline(__always)
-    public mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
+    package mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
         let node = try readNode(at: range.lowerBound, limit: range.upperBound, depth: depth)
         guard node.end == range.upperBound else { throw Self.trailing(node.end, range.upperBound) }
         return node
@@ -184,7 +184,7 @@ public struct ASN1BufferReader {
 
     /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
     /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
-    public mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
+    package mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
         guard node.tag.isConstructed else { return [node.contentRange] }
         var segments: [Range<Int>] = []
         var stack: [ASN1Cursor] = [children(of: node)]

@@ -34,7 +34,7 @@ public struct ASN1Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(message) (\(code) at offset \(offset))" }
 
     /// The same error with its offset translated, e.g. from a reassembled buffer back to the file.
-    public func mapOffset(_ transform: (Int) -> Int) -> ASN1Error {
+    package func mapOffset(_ transform: (Int) -> Int) -> ASN1Error {
         ASN1Error(kind, at: transform(offset), makeMessage())
     }
 }

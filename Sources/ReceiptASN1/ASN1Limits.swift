@@ -3,14 +3,14 @@
 public struct ASN1Limits: Sendable, Hashable {
     /// The deepest nesting of constructed elements, counted from the outermost element of the input file.
     /// Real receipts need about 16 (certificate extensions inside SignedData, in-app records inside the payload).
-    public var maximumDepth: Int
+    @usableFromInline package var maximumDepth: Int
 
     /// The most element headers one read of one input may decode (each costs constant time).
     /// A 100 000-record receipt (~40 MB) needs about 6 million.
-    public var maximumNodes: Int
+    @usableFromInline package var maximumNodes: Int
 
     /// The most segments one constructed string may be split into, nested segments included.
-    public var maximumSegments: Int
+    @usableFromInline package var maximumSegments: Int
 
     @inlinable
     public init(maximumDepth: Int = 64, maximumNodes: Int = 50_000_000, maximumSegments: Int = 100_000) {

@@ -29,11 +29,11 @@ public struct ASN1Node: Sendable, Hashable {
         self.anomalies = anomalies
     }
 
-    @inlinable public var isIndefiniteLength: Bool { anomalies.contains(.indefiniteLength) }
-    @inlinable public var headerLength: Int { contentStart - offset }
-    @inlinable public var contentLength: Int { contentEnd - contentStart }
-    @inlinable public var encodedLength: Int { end - offset }
-    @inlinable public var headerRange: Range<Int> { offset..<contentStart }
+    @inlinable package var isIndefiniteLength: Bool { anomalies.contains(.indefiniteLength) }
+    @inlinable package var headerLength: Int { contentStart - offset }
+    @inlinable package var contentLength: Int { contentEnd - contentStart }
+    @inlinable package var encodedLength: Int { end - offset }
+    @inlinable package var headerRange: Range<Int> { offset..<contentStart }
     @inlinable public var contentRange: Range<Int> { contentStart..<contentEnd }
     @inlinable public var encodingRange: Range<Int> { offset..<end }
 }

@@ -2,11 +2,11 @@
 public enum ASN1Primitives {
     /// An INTEGER that fits in 64 bits, or nil when it does not (or is empty).
     /// Whether two element encodings stand in DER `SET OF` order (X.690 §11.6: compared as octet strings).
-    public static func isDEROrdered(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
+    package static func isDEROrdered(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
         !rhs.lexicographicallyPrecedes(lhs) || lhs.starts(with: rhs) && lhs.dropFirst(rhs.count).allSatisfy { $0 == 0 }
     }
 
-    public static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
+    package static func int64(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
         bytes.withUnsafeBufferPointer { int64($0, range) }
     }
 
@@ -26,7 +26,7 @@ public enum ASN1Primitives {
     }
 
     /// Whether an INTEGER's content has a redundant leading 0x00 or 0xFF octet (forbidden by X.690 §8.3.2).
-    public static func isNonMinimalInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    package static func isNonMinimalInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         bytes.withUnsafeBufferPointer { isNonMinimalInteger($0, range) }
     }
 
@@ -109,7 +109,7 @@ public enum ASN1Primitives {
     }
 
     /// ASCII text (IA5String, PrintableString), or nil when a byte is above 0x7F.
-    public static func asciiString(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    package static func asciiString(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
         for index in range where bytes[index] >= 0x80 {
             return nil
@@ -154,7 +154,7 @@ public enum ASN1Primitives {
     /// The value of one hexadecimal digit (either case), or nil: the one digit reader of every module (JSON's
     /// `\u` escapes, percent-escapes in pasted text).
     @inlinable
-    public static func hexDigit(_ byte: UInt8) -> UInt8? {
+    package static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

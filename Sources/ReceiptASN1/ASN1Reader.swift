@@ -6,7 +6,7 @@ public struct ASN1Reader: Sendable {
     /// The buffer being read. Node offsets index into it.
     public let bytes: [UInt8]
     /// Rules, limits, budget spent and the first truncation met.
-    public var state: ASN1ReadState
+    @usableFromInline package var state: ASN1ReadState
 
     public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
                 toleratesTruncation: Bool = false) {
@@ -20,13 +20,13 @@ public struct ASN1Reader: Sendable {
     /// Headers decoded so far, including those of earlier reads this reader's budget was carried from.
     public var nodesRead: Int { state.nodesRead }
     /// Whether a truncated input is read as far as it goes: see `ASN1ReadState.toleratesTruncation`.
-    public var toleratesTruncation: Bool { state.toleratesTruncation }
+    @usableFromInline package var toleratesTruncation: Bool { state.toleratesTruncation }
     /// The first truncation met, when truncation is tolerated.
     public var truncation: ASN1Error? { state.truncation }
 
     /// Runs `body` with the engine over this reader's buffer; the budget and truncation it spends carry back.
     @inlinable
-    public mutating func withBufferReader<Result, Failure: Error>(
+    package mutating func withBufferReader<Result, Failure: Error>(
         _ body: (inout ASN1BufferReader) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let bytes = self.bytes
@@ -40,12 +40,12 @@ public struct ASN1Reader: Sendable {
     // MARK: - Elements
 
     /// Reads the element that starts at `offset` and must end by `limit`, at nesting `depth`.
-    public mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
+    package mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         try withBufferReader { (engine) throws(ASN1Error) in try engine.readNode(at: offset, limit: limit, depth: depth) }
     }
 
     /// Reads the one element that must fill `range` exactly.
-    public mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
+    package mutating func readSingle(in range: Range<Int>, depth: Int) throws(ASN1Error) -> ASN1Node {
         try withBufferReader { (engine) throws(ASN1Error) in try engine.readSingle(in: range, depth: depth) }
     }
 
@@ -70,7 +70,7 @@ public struct ASN1Reader: Sendable {
     }
 
     /// All children of `node`, in order. Bounded by the node limit.
-    public mutating func allChildren(of node: ASN1Node) throws(ASN1Error) -> [ASN1Node] {
+    package mutating func allChildren(of node: ASN1Node) throws(ASN1Error) -> [ASN1Node] {
         var cursor = children(of: node)
         var result: [ASN1Node] = []
         while let child = try next(&cursor) {
@@ -83,7 +83,7 @@ public struct ASN1Reader: Sendable {
 
     /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
     /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
-    public mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
+    package mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
         try withBufferReader { (engine) throws(ASN1Error) in try engine.stringSegments(of: node) }
     }
 }
@@ -101,7 +101,7 @@ public struct ASN1Cursor: Sendable, Hashable {
         self.depth = depth
     }
 
-    public var isAtEnd: Bool { position >= end }
+    package var isAtEnd: Bool { position >= end }
 }
 
 extension ASN1HeaderAnomalies {

@@ -44,7 +44,7 @@ public struct ASN1Tag: Sendable, Hashable {
         ASN1Tag(.contextSpecific, number: number, constructed: constructed)
     }
 
-    @inlinable public static var endOfContents: ASN1Tag { universal(0) }
+    @inlinable package static var endOfContents: ASN1Tag { universal(0) }
     @inlinable public static var boolean: ASN1Tag { universal(1) }
     @inlinable public static var integer: ASN1Tag { universal(2) }
     @inlinable public static var bitString: ASN1Tag { universal(3) }
@@ -111,7 +111,7 @@ public struct ASN1Tag: Sendable, Hashable {
 
     /// The name of a universal tag number, when it has one. A switch over static strings: names are read for
     /// every attribute the JSON dump writes, so no hashing and no allocation.
-    public static func universalName(_ number: UInt64) -> StaticString? {
+    package static func universalName(_ number: UInt64) -> StaticString? {
         switch number {
         case 0: return "END OF CONTENTS"
         case 1: return "BOOLEAN"

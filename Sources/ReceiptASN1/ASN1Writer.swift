@@ -73,7 +73,7 @@ public struct ASN1Writer: Sendable {
     }
 
     /// Appends an INTEGER whose content is the given two's-complement big-endian bytes, as they are.
-    public mutating func appendIntegerContent(_ content: [UInt8]) {
+    package mutating func appendIntegerContent(_ content: [UInt8]) {
         appendPrimitive(.integer, content: content)
     }
 
@@ -106,7 +106,7 @@ public struct ASN1Writer: Sendable {
     }
 
     /// Minimal two's-complement content octets of an INTEGER.
-    public static func integerContent(_ value: Int64) -> [UInt8] {
+    package static func integerContent(_ value: Int64) -> [UInt8] {
         var octets: [UInt8] = []
         var remaining = value
         repeat {
@@ -118,7 +118,7 @@ public struct ASN1Writer: Sendable {
     }
 
     /// Content octets of an OBJECT IDENTIFIER in dotted form, or nil when the text is not one.
-    public static func objectIdentifierContent(_ dotted: String) -> [UInt8]? {
+    package static func objectIdentifierContent(_ dotted: String) -> [UInt8]? {
         var arcs: [UInt64] = []
         for part in dotted.split(separator: ".", omittingEmptySubsequences: false) {
             guard let arc = UInt64(part) else { return nil }

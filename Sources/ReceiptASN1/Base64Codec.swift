@@ -8,15 +8,15 @@ public enum Base64Codec {
     public struct Decoded: Sendable, Hashable {
         public var bytes: [UInt8]
         /// Offset (in the text) of the first `=`, and how many there were.
-        public var paddingOffset: Int?
-        public var paddingCount = 0
+        package var paddingOffset: Int?
+        package var paddingCount = 0
         /// Offset of the first `+` or `/` (standard alphabet), and of the first `-` or `_` (URL alphabet).
-        public var standardOffset: Int?
-        public var urlOffset: Int?
+        package var standardOffset: Int?
+        package var urlOffset: Int?
         /// The last character carries bits decoding drops (a second spelling of the same bytes).
-        public var nonZeroTrailingBits = false
+        package var nonZeroTrailingBits = false
         /// Data characters in the last, incomplete quantum (0, 2 or 3).
-        public var remainder = 0
+        package var remainder = 0
     }
 
     /// Why a text is not base64 at all.

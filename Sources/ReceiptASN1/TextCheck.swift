@@ -3,11 +3,11 @@
 public struct TextCheck: Sendable, Hashable {
     /// Well-formed UTF-8 (no overlong forms, surrogates, code points above U+10FFFF or cut sequences): exactly
     /// what `String(validating:as: UTF8.self)` accepts.
-    public var isValidUTF8: Bool
+    @usableFromInline package var isValidUTF8: Bool
     /// Every byte below 0x80.
     public var isASCII: Bool
     /// A 0x00 byte is present (C-string validators see a shorter value).
-    public var containsNUL: Bool
+    @usableFromInline package var containsNUL: Bool
 
     @inlinable
     public init(isValidUTF8: Bool, isASCII: Bool, containsNUL: Bool) {

@@ -34,11 +34,11 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 /// How much a JSON read may take on: named bounds, so a hostile document costs at most this much.
 public struct JSONLimits: Sendable, Hashable {
     /// The deepest nesting of objects and arrays.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
     /// The most values (objects, arrays, strings, numbers, literals) in one document.
-    public var maximumNodes: Int
+    package var maximumNodes: Int
     /// The largest document, in bytes.
-    public var maximumSize: Int
+    package var maximumSize: Int
 
     public init(maximumDepth: Int = 128, maximumNodes: Int = 4_000_000, maximumSize: Int = 256 << 20) {
         self.maximumDepth = maximumDepth
