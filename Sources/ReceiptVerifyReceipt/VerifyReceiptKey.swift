@@ -35,7 +35,16 @@ package struct VerifyReceiptKey: Sendable, Hashable {
     /// subscription).
     package var leftOutWhenZero: Bool
 
-    init(_ name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
+    /// The key of attribute `type`, named as the one field table names it (`FieldTable`), so the dump, this JSON,
+    /// the diff and build specs say the same name for the same attribute.
+    init(_ type: Int64, _ scope: FieldScope, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
+        self.init(named: FieldTable.descriptor(type, in: scope)?.name ?? "type_\(type)", type, form, source,
+                  leftOutWhenZero: leftOutWhenZero)
+    }
+
+    /// A key Apple writes under a name of its own: `adam_id` (a second name for the app's item id) and
+    /// `request_date` (not an attribute).
+    init(named name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
         self.name = name
         self.type = type
         self.form = form
@@ -45,35 +54,35 @@ package struct VerifyReceiptKey: Sendable, Hashable {
 
     /// The `receipt` object's keys, in Apple's order.
     package static let receipt: [VerifyReceiptKey] = [
-        VerifyReceiptKey("receipt_type", 0, .string),
-        VerifyReceiptKey("adam_id", 1, .number),
-        VerifyReceiptKey("app_item_id", 1, .number),
-        VerifyReceiptKey("bundle_id", 2, .string),
-        VerifyReceiptKey("application_version", 3, .string),
-        VerifyReceiptKey("download_id", 15, .number),
-        VerifyReceiptKey("version_external_identifier", 16, .number),
-        VerifyReceiptKey("receipt_creation_date", 12, .date),
-        VerifyReceiptKey("request_date", -1, .date, .requestDate),
-        VerifyReceiptKey("original_purchase_date", 18, .date),
-        VerifyReceiptKey("original_application_version", 19, .string),
-        VerifyReceiptKey("expiration_date", 21, .date),
-        VerifyReceiptKey("preorder_date", 32, .date),
-        VerifyReceiptKey("in_app", 17, .string, .inAppRecords),
+        VerifyReceiptKey(0, .receipt, .string),  // receipt_type
+        VerifyReceiptKey(named: "adam_id", 1, .number),
+        VerifyReceiptKey(1, .receipt, .number),  // app_item_id
+        VerifyReceiptKey(2, .receipt, .string),  // bundle_id
+        VerifyReceiptKey(3, .receipt, .string),  // application_version
+        VerifyReceiptKey(15, .receipt, .number),  // download_id
+        VerifyReceiptKey(16, .receipt, .number),  // version_external_identifier
+        VerifyReceiptKey(12, .receipt, .date),  // receipt_creation_date
+        VerifyReceiptKey(named: "request_date", -1, .date, .requestDate),
+        VerifyReceiptKey(18, .receipt, .date),  // original_purchase_date
+        VerifyReceiptKey(19, .receipt, .string),  // original_application_version
+        VerifyReceiptKey(21, .receipt, .date),  // expiration_date
+        VerifyReceiptKey(32, .receipt, .date),  // preorder_date
+        VerifyReceiptKey(17, .receipt, .string, .inAppRecords),  // in_app
     ]
 
     /// An `in_app` entry's keys, in Apple's order.
     package static let inApp: [VerifyReceiptKey] = [
-        VerifyReceiptKey("quantity", 1701, .quotedNumber),
-        VerifyReceiptKey("product_id", 1702, .string),
-        VerifyReceiptKey("transaction_id", 1703, .string),
-        VerifyReceiptKey("original_transaction_id", 1705, .string),
-        VerifyReceiptKey("purchase_date", 1704, .date),
-        VerifyReceiptKey("original_purchase_date", 1706, .date),
-        VerifyReceiptKey("expires_date", 1708, .date),
-        VerifyReceiptKey("cancellation_date", 1712, .date),
-        VerifyReceiptKey("web_order_line_item_id", 1711, .quotedNumber, leftOutWhenZero: true),
-        VerifyReceiptKey("is_trial_period", 1713, .flag),
-        VerifyReceiptKey("is_in_intro_offer_period", 1719, .flag),
-        VerifyReceiptKey("promotional_offer_id", 1721, .string),
+        VerifyReceiptKey(1701, .inApp, .quotedNumber),  // quantity
+        VerifyReceiptKey(1702, .inApp, .string),  // product_id
+        VerifyReceiptKey(1703, .inApp, .string),  // transaction_id
+        VerifyReceiptKey(1705, .inApp, .string),  // original_transaction_id
+        VerifyReceiptKey(1704, .inApp, .date),  // purchase_date
+        VerifyReceiptKey(1706, .inApp, .date),  // original_purchase_date
+        VerifyReceiptKey(1708, .inApp, .date),  // expires_date
+        VerifyReceiptKey(1712, .inApp, .date),  // cancellation_date
+        VerifyReceiptKey(1711, .inApp, .quotedNumber, leftOutWhenZero: true),  // web_order_line_item_id
+        VerifyReceiptKey(1713, .inApp, .flag),  // is_trial_period
+        VerifyReceiptKey(1719, .inApp, .flag),  // is_in_intro_offer_period
+        VerifyReceiptKey(1721, .inApp, .string),  // promotional_offer_id
     ]
 }
