@@ -154,6 +154,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptDiffTests",
             dependencies: [
+                "ReceiptJSON",
                 "ReceiptDiagnostics",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptDiff",
                 "ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",

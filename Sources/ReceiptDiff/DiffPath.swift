@@ -17,7 +17,12 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
             self.alias = alias
         }
 
-        package var description: String { selector.map { "\(name)[\($0)]" } ?? name }
+        /// The segment as a path shows it: a name that is not only letters, digits, `_` and `-` in double quotes
+        /// (`"a.b"`), so a name holding a dot or a bracket stays one segment, and `--ignore` can name it.
+        package var description: String {
+            let shown = DiffPath.isPlainName(name) ? name : DiffPath.quoted(name)
+            return selector.map { "\(shown)[\($0)]" } ?? shown
+        }
     }
 
     package var segments: [Segment]
@@ -38,11 +43,23 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { segments.map(\.description).joined(separator: ".") }
 
+    /// Whether a name stands bare in a path: letters, digits, `_` and `-` only.
+    package static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+    }
+
     /// A selector value as it may stand in a path: bare when it holds only letters, digits and `._:+-/@`,
     /// otherwise in double quotes with `"`, `\` and control characters escaped, so any value round-trips and no
     /// value can break out of its brackets.
     package static func selectorValue(_ raw: String) -> String {
         if !raw.isEmpty, raw.unicodeScalars.allSatisfy(isBare) { return raw }
+        return quoted(raw)
+    }
+
+    /// `raw` in double quotes with `"`, `\` and control characters escaped.
+    package static func quoted(_ raw: String) -> String {
         var out = "\""
         for scalar in raw.unicodeScalars {
             switch scalar {

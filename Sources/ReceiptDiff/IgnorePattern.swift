@@ -9,6 +9,8 @@
 /// - A pattern of one segment matches at any depth; a longer one matches from the start of the path.
 /// - A path matches when a pattern matches it or any path above it, so `in_app` leaves out every in-app change.
 /// - An attribute's field name stands for its `attributes[type=N#k]` segment: `receipt_creation_date`.
+/// - A name in double quotes is one segment whatever it holds (`jws.payload."a.b"`), as the diff prints it; `\`
+///   escapes a quote or a backslash inside it.
 package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     /// One segment of a pattern: a name glob and an optional selector glob.
     struct Segment: Sendable, Hashable {
@@ -35,8 +37,22 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
         var inQuotes = false
         var escaped = false
         var closed = false
+        var inQuotedName = false
         func fail(_ why: String) -> ParseError { ParseError(description: "--ignore '\(text)': \(why)") }
         for scalar in text.unicodeScalars {
+            if inQuotedName {
+                if escaped {
+                    escaped = false
+                    name.append(scalar)
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inQuotedName = false
+                } else {
+                    name.append(scalar)
+                }
+                continue
+            }
             if inBrackets {
                 if inQuotes {
                     if escaped {
@@ -71,12 +87,15 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
                 selector = []
             case "]":
                 throw fail("']' without '['")
+            case "\"" where name.isEmpty && !closed:
+                inQuotedName = true
             default:
                 guard !closed else { throw fail("text after ']' must start a new segment with '.'") }
                 name.append(scalar)
             }
         }
         guard !inBrackets else { throw fail("'[' without ']'") }
+        guard !inQuotedName else { throw fail("'\"' without a closing '\"'") }
         guard !name.isEmpty else { throw fail(text.isEmpty ? "empty pattern" : "empty segment") }
         segments.append(Segment(name: name, selector: selector))
         self.segments = segments

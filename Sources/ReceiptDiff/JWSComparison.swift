@@ -53,14 +53,14 @@ package enum JWSComparison {
         while let (left, right, path) = pending.popLast() {
             let factsA = left.map(facts) ?? []
             let factsB = right.map(facts) ?? []
-            let byPathB = Dictionary(factsB.map { (DiffPath($0.path).description, $0) }, uniquingKeysWith: { first, _ in first })
-            let keysA = Set(factsA.map { DiffPath($0.path).description })
+            let byPathB = Dictionary(factsB.map { (DiffPath($0.path), $0) }, uniquingKeysWith: { first, _ in first })
+            let keysA = Set(factsA.map { DiffPath($0.path) })
             for fact in factsA where options.compares(fact.layer) {
-                let other = byPathB[DiffPath(fact.path).description]
+                let other = byPathB[DiffPath(fact.path)]
                 sink.compare(DiffPath(path.segments + fact.path), fact.layer, fact.value, other?.value,
                              offsetA: fact.offset, offsetB: other?.offset, isEncoding: fact.isEncoding)
             }
-            for fact in factsB where options.compares(fact.layer) && !keysA.contains(DiffPath(fact.path).description) {
+            for fact in factsB where options.compares(fact.layer) && !keysA.contains(DiffPath(fact.path)) {
                 sink.compare(DiffPath(path.segments + fact.path), fact.layer, nil, fact.value, offsetA: nil,
                              offsetB: fact.offset, isEncoding: fact.isEncoding)
             }
@@ -84,14 +84,16 @@ package enum JWSComparison {
         for (part, document) in [(JWSToken.Part.header, token.header), (.payload, token.payload)] {
             guard let document else { continue }
             let paths = document.paths()
+            let steps = document.pathSteps()
             for (node, entry) in document.nodes.enumerated() where node != document.root {
-                guard entry.kind != .object, entry.kind != .array, !paths[node].hasPrefix("x5c[") else { continue }
+                guard entry.kind != .object, entry.kind != .array,
+                      part != .header || steps[node].first != .member("x5c") else { continue }
                 // A string holding a JWS is compared as that token, under nested[path].
                 if entry.kind == .string, let text = document.string(node), JWSReader.looksLikeCompactJWS(text.utf8),
                    verification.nested.contains(where: { $0.path == paths[node] }) {
                     continue
                 }
-                facts.append(Fact(path: [DiffPath.Segment(part.rawValue)] + segments(paths[node]), layer: .jws,
+                facts.append(Fact(path: [DiffPath.Segment(part.rawValue)] + segments(steps[node]), layer: .jws,
                                   value: value(document, node), offset: mapped(part, entry.start)))
             }
         }
@@ -126,16 +128,19 @@ package enum JWSComparison {
         return facts
     }
 
-    /// `data.signedTransactionInfo` → `data`, `signedTransactionInfo`; `a[2].b` → `a[2]`, `b`.
-    static func segments(_ path: String) -> [DiffPath.Segment] {
+    /// A JSON path's steps as diff segments: a member is a segment of its name, an element the selector of the
+    /// member holding it (`signedTransactions[2]`), or an `element` segment of its own when another element holds it.
+    static func segments(_ steps: [JSONPathStep]) -> [DiffPath.Segment] {
         var result: [DiffPath.Segment] = []
-        for piece in path.split(separator: ".", omittingEmptySubsequences: true) {
-            if let open = piece.firstIndex(of: "["), piece.hasSuffix("]") {
-                let name = String(piece[..<open])
-                let selector = String(piece[piece.index(after: open)..<piece.index(before: piece.endIndex)])
-                result.append(DiffPath.Segment(name.isEmpty ? "element" : name, selector: selector))
-            } else {
-                result.append(DiffPath.Segment(String(piece)))
+        for step in steps {
+            switch step {
+            case .member(let name): result.append(DiffPath.Segment(name))
+            case .element(let index):
+                if let last = result.last, last.selector == nil, last.name != "element" {
+                    result[result.count - 1].selector = String(index)
+                } else {
+                    result.append(DiffPath.Segment("element", selector: String(index)))
+                }
             }
         }
         return result

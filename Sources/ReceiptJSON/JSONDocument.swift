@@ -1,6 +1,28 @@
 import ReceiptASN1
 import ReceiptDiagnostics
 
+/// One step of a JSON path: a member's name or an element's index.
+public enum JSONPathStep: Sendable, Hashable {
+    case member(String)
+    case element(Int)
+
+    /// Steps as people write them: `a.b[2]`, and `["a.b"]` for a name that is not only letters, digits and `_`.
+    public static func render(_ steps: [JSONPathStep]) -> String {
+        var text = ""
+        for step in steps {
+            switch step {
+            case .element(let index): text += "[\(index)]"
+            case .member(let name):
+                let plain = !name.isEmpty && name.utf8.allSatisfy {
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
+                }
+                if !plain { text += "[\"\(name)\"]" } else { text += text.isEmpty ? name : "." + name }
+            }
+        }
+        return text
+    }
+}
+
 /// The kind of one JSON value.
 public enum JSONKind: UInt8, Sendable, Hashable {
     case object, array, string, number, `true`, `false`, null
@@ -97,37 +119,29 @@ public struct JSONDocument: Sendable {
         return found
     }
 
-    /// Every node's path from the top-level value, computed in one pass without recursion: `""` for the top-level
-    /// value, `data.signedTransactionInfo` for a member, `signedTransactions[2]` for an element (a name that is not
-    /// a plain identifier is quoted: `["a.b"]`).
-    public func paths() -> [String] {
-        var paths = [String](repeating: "", count: nodes.count)
-        // Open containers: (node, its path, how many children seen).
-        var stack: [(node: Int, path: String, seen: Int)] = []
+    /// Every node's path from the top-level value as steps (a member's name, an element's index), computed in one
+    /// pass without recursion: `[]` for the top-level value. The one path of a JSON value: `paths()` renders it, and
+    /// the diff takes its segments from it, never from a rendered string.
+    public func pathSteps() -> [[JSONPathStep]] {
+        var steps = [[JSONPathStep]](repeating: [], count: nodes.count)
+        // Open containers: (node, how many children seen).
+        var stack: [(node: Int, seen: Int)] = []
         for index in nodes.indices {
             while let top = stack.last, index >= nodes[top.node].next { stack.removeLast() }
             if let top = stack.last {
-                let parentPath = top.path
-                if nodes[top.node].kind == .object {
-                    let name = key(index) ?? ""
-                    let plain = !name.isEmpty && name.utf8.allSatisfy {
-                        (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
-                    }
-                    if !plain {
-                        paths[index] = parentPath + "[\"\(name)\"]"
-                    } else {
-                        paths[index] = parentPath.isEmpty ? name : parentPath + "." + name
-                    }
-                } else {
-                    paths[index] = parentPath + "[\(top.seen)]"
-                }
+                let step: JSONPathStep = nodes[top.node].kind == .object ? .member(key(index) ?? "") : .element(top.seen)
+                steps[index] = steps[top.node] + [step]
                 stack[stack.count - 1].seen += 1
             }
-            if nodes[index].kind == .object || nodes[index].kind == .array {
-                stack.append((index, paths[index], 0))
-            }
+            if nodes[index].kind == .object || nodes[index].kind == .array { stack.append((index, 0)) }
         }
-        return paths
+        return steps
+    }
+
+    /// Every node's path rendered: `""` for the top-level value, `data.signedTransactionInfo` for a member,
+    /// `signedTransactions[2]` for an element, `["a.b"]` for a name that is not only letters, digits and `_`.
+    public func paths() -> [String] {
+        pathSteps().map(JSONPathStep.render)
     }
 
     // MARK: - The reader

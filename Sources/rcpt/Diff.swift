@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptBatch
 import Foundation
 import ReceiptDiff
 import ReceiptInput
@@ -36,6 +37,7 @@ struct Diff: ParsableCommand {
               a selector without #N matches all occurrences: attributes[type=12]
               a single name matches that field at any depth: purchase_date
               an attribute's field name stands for it: receipt_creation_date
+              a name in double quotes is one segment, dots and all: jws.payload."a.b"
 
             A verifyReceipt response body (JSON with a status, as captured from Apple) on either side is compared \
             with the other side's receipt as --format verifyreceipt makes it (or with another response): what \
@@ -65,8 +67,10 @@ struct Diff: ParsableCommand {
         try Console.guarded {
             let patterns = try options.ignorePatterns()
             let inspectionOptions = try options.reading.inspectionOptions()
-            let classifiedA = options.reading.classify(try options.readInput(options.fileA, side: "A"))
-            let classifiedB = options.reading.classify(try options.readInput(options.fileB, side: "B"))
+            let inputA = try options.readInput(options.fileA, side: "A")
+            let inputB = try options.readInput(options.fileB, side: "B")
+            let classifiedA = options.reading.classify(inputA)
+            let classifiedB = options.reading.classify(inputB)
             let (bytesA, bytesB) = (classifiedA.bytes, classifiedB.bytes)
             for (side, classified) in [("A", classifiedA), ("B", classifiedB)] {
                 if let refusal = classified.refusal { throw CommandFailure.unreadable("\(side): \(refusal.message) (\(refusal.code))") }
@@ -78,9 +82,12 @@ struct Diff: ParsableCommand {
                     throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")
                 }
                 let jwsOptions = try options.reading.jwsOptions()
+                // Each side as verify judges it: the classifier's document, already read, and its findings.
+                let inspectionA = ClassifiedInspection.jws(classifiedA, input: inputA, options: jwsOptions)
+                let inspectionB = ClassifiedInspection.jws(classifiedB, input: inputB, options: jwsOptions)
                 let result = JWSComparison.compare(
-                    JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: JWSInspector.inspect(bytesA, options: jwsOptions)),
-                    JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: JWSInspector.inspect(bytesB, options: jwsOptions)),
+                    JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
+                    JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
                     options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
                 return render(result)
             }
@@ -100,15 +107,16 @@ struct Diff: ParsableCommand {
                 DiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                 DiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
                 options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
-            for pattern in result.unusedIgnorePatterns {
-                Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
-                              + "prints (A and B may also simply agree there)")
-            }
             return render(result)
         }
     }
 
+    /// Renders a diff of any kind, after warning of each `--ignore` pattern that matched nothing.
     func render(_ result: DiffResult) -> Int32 {
+        for pattern in result.unusedIgnorePatterns {
+            Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
+                          + "prints (A and B may also simply agree there)")
+        }
         switch options.format {
         case .json:
             DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }
@@ -142,10 +150,6 @@ struct Diff: ParsableCommand {
             try side(bytesA, responseA, file: options.fileA, name: "A"),
             try side(bytesB, responseB, file: options.fileB, name: "B"),
             options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
-        for pattern in result.unusedIgnorePatterns {
-            Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
-                          + "prints (A and B may also simply agree there)")
-        }
         return render(result)
     }
 }

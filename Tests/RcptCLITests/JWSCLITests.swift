@@ -156,6 +156,18 @@ struct JWSCLITests {
         #expect(try CLI.run(["diff", Self.transaction, "Corpus/receipts/\(Fixtures.sandboxReceipt)"]).status == 2)
     }
 
+    /// `--ignore` works on JWS diffs as on receipts: a claim's path hides its change, and a pattern that hides
+    /// nothing is named on standard error.
+    @Test func diffOfTwoTransactionsHonoursAndChecksIgnorePatterns() throws {
+        let other = "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws"
+        let ignored = try CLI.run(["diff", "--format", "json", "--only", "jws", "--ignore", "jws.payload.transactionId",
+                                   "--ignore", "no.such.claim", Self.transaction, other])
+        let changes = try #require(try Self.object(ignored.stdoutBytes)["changes"] as? [[String: Any]])
+        #expect(!changes.contains { ($0["path"] as? String) == "jws.payload.transactionId" })
+        #expect(ignored.stderr.contains("--ignore 'no.such.claim' matched no change"), "\(ignored)")
+        #expect(!ignored.stderr.contains("jws.payload.transactionId' matched no change"), "\(ignored)")
+    }
+
     @Test func buildSignsAPayloadThatVerifiesWithTheTestRoot() throws {
         let workspace = try #require(Self.workspace)
         let ca = workspace.appendingPathComponent("ca").path

@@ -1,4 +1,5 @@
-import ReceiptDiff
+@testable import ReceiptDiff
+import ReceiptJSON
 import ReceiptTestSupport
 import Testing
 
@@ -81,5 +82,27 @@ struct IgnorePatternTests {
             ignore: try Diffing.patterns(["receipt_creation_date", "signers[*].signature"])))
         #expect(ignoring.isEqual)
         #expect(ignoring.ignoredCount == 2)
+    }
+}
+
+/// One path type: a JSON member whose name holds a dot is one segment from the JSON reader to the diff's path, and
+/// `--ignore` names it in double quotes, as the diff prints it.
+@Suite("Paths with names that hold dots")
+struct DottedNamePathTests {
+    @Test func aDottedNameIsOneSegmentFromTheReaderToThePattern() throws {
+        let document = try JSONDocument.read(Array(#"{"a.b":{"c":[1,[2]]}}"#.utf8))
+        let steps = document.pathSteps()
+        let deepest = try #require(steps.max { $0.count < $1.count })
+        #expect(deepest == [.member("a.b"), .member("c"), .element(1), .element(0)])
+        #expect(JSONPathStep.render(deepest) == #"["a.b"].c[1][0]"#)
+        let segments = JWSComparison.segments(deepest)
+        #expect(segments.map(\.name) == ["a.b", "c", "element"] && segments[1].selector == "1")
+        let path = DiffPath([DiffPath.Segment("jws"), DiffPath.Segment("payload")] + segments)
+        #expect(path.description == #"jws.payload."a.b".c[1].element[0]"#)
+        #expect(try IgnorePattern(#"jws.payload."a.b""#).matches(path))
+        #expect(try IgnorePattern(#""a.b""#).matches(path))
+        #expect(try !IgnorePattern("jws.payload.a").matches(path))
+        #expect(try IgnorePattern(#"jws.payload."a\"b""#).description == #"jws.payload."a\"b""#)
+        #expect(throws: IgnorePattern.ParseError.self) { try IgnorePattern(#"jws."a.b"#) }
     }
 }
