@@ -124,22 +124,16 @@ public enum Inspector {
             return summary
         }
         let intermediates = certificates.enumerated().compactMap { $0.offset == leafIndex ? nil : $0.element.certificate }
-        let chain = ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors.certificates,
-                                         at: time)
+        let (chain, policyFindings) = ChainCheck.receipts(anchors).check(
+            leaf: leaf, intermediates: intermediates, at: time, environment: receipt.environment,
+            offset: { certificate in
+                certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?.embedded.offset
+            })
         summary.chain = chain.isValid ? .valid : .invalid
         summary.anchor = chain.anchorSubject
         summary.path = chain.path
         summary.errors += chain.errors
-        if chain.isValid {
-            let builtIn = anchors.builtInFingerprints
-            findings += SigningPolicy.check(
-                path: chain.certificates, environment: receipt.environment,
-                offset: { certificate in
-                    certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?
-                        .embedded.offset
-                },
-                isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) })
-        }
+        findings += policyFindings
         if !chain.isValid {
             let reason = chain.errors.first ?? "no path to a trusted root"
             var advice = ""

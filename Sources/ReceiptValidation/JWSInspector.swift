@@ -121,7 +121,7 @@ public enum JWSInspector {
             return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: "jws"), jws: nil,
                                  readError: error, tokens: [])
         case .success(let input):
-            let cache = ChainCache()
+            let cache = ChainCache(anchors: options.anchors)
             let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
             var findings = input.findings
             if let document = input.json {
@@ -143,12 +143,10 @@ public enum JWSInspector {
     /// one chain, which is then decoded and verified once.
     final class ChainCache {
         var certificates: [[String]: ([Result<Certificate, CryptoError>], [Finding])] = [:]
-        var chains: [ChainKey: ChainVerification] = [:]
+        /// The one chain check, under Apple's JWS policy, remembering each path it verified.
+        let chain: ChainCheck
 
-        struct ChainKey: Hashable {
-            var fingerprints: [String]
-            var at: Int64
-        }
+        init(anchors: TrustAnchors) { chain = .jws(anchors) }
     }
 
     /// Verifies one token and, when it is trusted, its nested ones.
@@ -224,10 +222,9 @@ public enum JWSInspector {
         var chainValid = false
         if let signer {
             let intermediates = certificates.dropFirst().compactMap { try? $0.get() }
-            let key = ChainCache.ChainKey(fingerprints: ([signer] + intermediates).map(\.sha256Fingerprint), at: evaluatedAt)
-            let verified = cache.chains[key] ?? ChainVerifier.verify(leaf: signer, intermediates: intermediates,
-                                                                     anchors: options.anchors.certificates, at: evaluatedAt)
-            cache.chains[key] = verified
+            let (verified, policyFindings) = cache.chain.check(leaf: signer, intermediates: intermediates,
+                                                               at: evaluatedAt, environment: binding.environment?.text,
+                                                               offset: { _ in signerOffset })
             chainValid = verified.isValid
             chain = VerificationSummary(signature: signatureStatus, chain: verified.isValid ? .valid : .invalid,
                                         anchor: verified.anchorSubject, evaluatedAt: evaluatedAt,
@@ -245,8 +242,7 @@ public enum JWSInspector {
                     findings.append(Finding(.jwsX5cLength, at: headerStart,
                                             "x5c holds \(certificates.count) certificates; Apple's holds leaf, WWDR intermediate and root"))
                 }
-                findings += certificatePolicy(verified.certificates, environment: binding.environment?.text,
-                                              options: options, at: signerOffset)
+                findings += policyFindings
             }
         }
         if let carrierSigner = carrier?.signer, let signer, carrierSigner.sha256Fingerprint != signer.sha256Fingerprint {
@@ -330,27 +326,6 @@ public enum JWSInspector {
                                     "the payload has no \(name): the chain is evaluated now"))
         }
         return (options.now, .nowForWantOfSignedDate, findings)
-    }
-
-    /// Apple's certificate policy on the verified path: markers and shape (`SigningPolicy`, as receipts get), no
-    /// extendedKeyUsage on a leaf below an intermediate (Apple's JWS leaves carry none), and no certificate below
-    /// the anchor signed with SHA-1 or MD5.
-    static func certificatePolicy(_ path: [Certificate], environment: String?, options: JWSInspectionOptions,
-                                  at offset: Int) -> [Finding] {
-        let builtIn = options.anchors.builtInFingerprints
-        var findings = SigningPolicy.check(path: path, environment: environment, offset: { _ in offset },
-                                           isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) }, signing: "JWS")
-        for index in findings.indices where findings[index].kind == .signerExtendedKeyUsage && path.count > 1 {
-            findings[index].severity = .error
-        }
-        for (index, certificate) in path.dropLast().enumerated() {
-            let algorithm = certificate.signatureAlgorithm.lowercased()
-            guard algorithm.contains("sha1") || algorithm.contains("md5") else { continue }
-            findings.append(Finding(.jwsCertificateWeakDigest, at: offset,
-                                    "\(index == 0 ? "the leaf" : "certificate \(index) of the path") (\(certificate.subject)) is signed with \(certificate.signatureAlgorithm)",
-                                    fields: [FindingField("certificate", String(index))]))
-        }
-        return findings
     }
 
     /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its
