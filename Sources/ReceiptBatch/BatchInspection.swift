@@ -35,11 +35,11 @@ package struct BatchInspection: Sendable {
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
     package var line: @Sendable (Inspection?, String) -> [UInt8]
     /// How Apple's JWS among the inputs are judged, and their line; without them a JWS is an unreadable receipt.
-    package var jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
+    package var jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
 
     package init(paths: [String], jobs: Int, options: InspectionOptions,
                 line: @escaping @Sendable (Inspection?, String) -> [UInt8],
-                jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
+                jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options

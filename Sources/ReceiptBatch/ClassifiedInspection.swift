@@ -24,7 +24,7 @@ package enum ClassifiedInspection {
         return inspection
     }
 
-    package static func jws(_ classified: ClassifiedInput, input: [UInt8], options: JWSInspectionOptions) -> JWSInspection {
+    package static func jws(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> JWSInspection {
         var inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
         inspection.findings = classified.findings + inspection.findings
         if classified.bytes.count != input.count || classified.offset != 0 {

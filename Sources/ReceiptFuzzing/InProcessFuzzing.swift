@@ -22,14 +22,14 @@ public final class InProcessFuzzing: @unchecked Sendable {
         throws
     {
         kit = try MutationKit.load(from: caDirectory,
-                                   deviceID: ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+                                   deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
         jwsKit = try jwsCADirectory.map { directory throws(CryptoError) in try MutationKit.load(from: directory, deviceID: []) }
-        let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion, deviceID: kit.deviceID)
-        let receiptOptions = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .creation,
+        let expectations = Expectations(bundleID: bundleID, appVersion: appVersion, deviceID: kit.deviceID)
+        let receiptOptions = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
                                                expectations: expectations)
         let jwsOptions = jwsKit.map { kit in
-            JWSInspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
-                                 expectations: JWSExpectations(bundleID: bundleID))
+            InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
+                                 expectations: Expectations(bundleID: bundleID))
         }
         judge = Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions)
     }

@@ -88,11 +88,11 @@ package struct ValidatorCampaign {
     package var generator: FuzzInputGenerator
     /// The receipt inspection options (root of the kit, expectations of the first receipt seed).
     let receiptOptions: InspectionOptions
-    let jwsOptions: JWSInspectionOptions?
+    let jwsOptions: InspectionOptions?
     let scratch: String
 
     package init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
-                jwsOptions: JWSInspectionOptions?, scratch: String) {
+                jwsOptions: InspectionOptions?, scratch: String) {
         self.options = options
         self.generator = generator
         self.receiptOptions = receiptOptions
@@ -250,7 +250,7 @@ struct SendableBuffer<Element>: @unchecked Sendable {
 /// `rcpt verify`'s checks, as the campaign judges with them.
 struct Judge: Sendable {
     let receiptOptions: InspectionOptions
-    let jwsOptions: JWSInspectionOptions?
+    let jwsOptions: InspectionOptions?
 
     func verdict(_ input: GeneratedInput) -> ReferenceVerdict {
         if input.isJWS, let jwsOptions {

@@ -1,10 +1,11 @@
 import Foundation
 import ReceiptModel
 
-/// When to evaluate certificate validity and expiry: at the receipt's creation date (the default, since Apple's
-/// leaf certificates last about two years), now, or a given instant.
+/// When to evaluate certificate validity and expiry, for every document kind: at the document's own signing time
+/// (the default: a receipt's creation date, a JWS payload's `signedDate`; Apple's leaf certificates last about two
+/// years), now, or a given instant.
 public enum EvaluationTime: Sendable, Hashable {
-    case creation
+    case signed
     case now
     case date(ReceiptDate)
 
@@ -12,7 +13,7 @@ public enum EvaluationTime: Sendable, Hashable {
     /// or epoch milliseconds (`1706702400000`, as verifyReceipt's `_ms` fields); nil for anything else.
     package init?(argument: String) {
         switch argument {
-        case "creation", "signed": self = .creation
+        case "creation", "signed": self = .signed
         case "now": self = .now
         default:
             if !argument.isEmpty, argument.count <= 15, argument.allSatisfy(\.isASCII), argument.allSatisfy(\.isNumber),
@@ -37,7 +38,7 @@ public enum EvaluationTime: Sendable, Hashable {
         switch self {
         case .now: return (now, false)
         case .date(let date): return (date.secondsSinceEpoch, false)
-        case .creation:
+        case .signed:
             guard let created = receipt.creationDate else { return (now, true) }
             return (created.secondsSinceEpoch, false)
         }

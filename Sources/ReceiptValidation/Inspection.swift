@@ -38,7 +38,7 @@ public struct VerificationSummary: Sendable {
 
         init(_ time: EvaluationTime) {
             switch time {
-            case .creation: self = .creationDate
+            case .signed: self = .creationDate
             case .now: self = .now
             case .date: self = .given
             }

@@ -5,11 +5,13 @@ import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 
-/// Options for inspecting a receipt.
+/// How a document is judged, whatever its kind: the anchors, when, what is expected of it, and the bounds of the
+/// read. Receipts and JWS take the same options; what a kind does not use (a receipt's container limits for a JWS)
+/// is ignored there.
 public struct InspectionOptions: Sendable {
     public var anchors: TrustAnchors
     public var time: EvaluationTime
-    public var expectations: ReceiptExpectations
+    public var expectations: Expectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.
     package var statusTime: EvaluationTime?
     package var inputFormat: InputFormat?
@@ -21,11 +23,14 @@ public struct InspectionOptions: Sendable {
     package var checksContent = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
+    /// The current time, unix seconds: what `now`, "expired" and "in the future" mean.
+    public var now: Int64
 
-    public init(anchors: TrustAnchors, time: EvaluationTime = .creation,
-                expectations: ReceiptExpectations = ReceiptExpectations(), inputFormat: InputFormat? = nil,
-                limits: ASN1Limits = .default) {
+    public init(anchors: TrustAnchors, time: EvaluationTime = .signed,
+                expectations: Expectations = Expectations(), inputFormat: InputFormat? = nil,
+                limits: ASN1Limits = .default, now: Int64 = Int64(Date().timeIntervalSince1970)) {
         self.anchors = anchors
+        self.now = now
         self.time = time
         self.expectations = expectations
         self.inputFormat = inputFormat
@@ -35,8 +40,7 @@ public struct InspectionOptions: Sendable {
 
 /// Reads, verifies and checks one receipt. Never throws: every problem becomes a finding or a read error.
 public enum Inspector {
-    public static func inspect(_ input: [UInt8], options: InspectionOptions,
-                               now: Int64? = nil) -> Inspection {
+    public static func inspect(_ input: [UInt8], options: InspectionOptions) -> Inspection {
         let digest = options.digestsInput
             ? (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
             : "not computed"
@@ -75,7 +79,7 @@ public enum Inspector {
         }
         guard receipt.error == nil || !receipt.signedData.signers.isEmpty else { return inspection }
 
-        let resolved = options.time.resolve(for: receipt, now: now ?? currentTime())
+        let resolved = options.time.resolve(for: receipt, now: options.now)
         if resolved.fellBack {
             inspection.findings.append(Finding(.noCreationDate, at: nil,
                                                "the receipt has no valid creation date: the chain is evaluated now"))
@@ -89,10 +93,10 @@ public enum Inspector {
         inspection.verification?.evaluatedAtSource = resolved.fellBack ? .nowForWantOfCreationDate
             : VerificationSummary.TimeSource(options.time)
         if options.checksContent {
-            let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: now ?? currentTime()).seconds }
+            let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: options.now).seconds }
             inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
                                                        at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
-                                                       now: now ?? currentTime())
+                                                       now: options.now)
         }
         return inspection
     }

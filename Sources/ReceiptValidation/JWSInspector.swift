@@ -6,46 +6,6 @@ import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 
-/// What the caller expects of Apple's JWS payloads (top level, or in a notification's `data`).
-public struct JWSExpectations: Sendable, Hashable {
-    public var bundleID: String?
-    /// `appAppleId`, as its decimal digits.
-    package var appAppleID: String?
-    public var environment: ReceiptEnvironment?
-
-    public init(bundleID: String? = nil, appAppleID: String? = nil, environment: ReceiptEnvironment? = nil) {
-        self.bundleID = bundleID
-        self.appAppleID = appAppleID
-        self.environment = environment
-    }
-}
-
-/// How JWS are judged: the anchors (Apple Root CA - G3 unless `--root`), when, and what the payload must say.
-public struct JWSInspectionOptions: Sendable {
-    /// When the chain is evaluated.
-    public enum Time: Sendable, Hashable {
-        /// At the payload's `signedDate` (now when it has none).
-        case signed
-        case now
-        /// At this instant, in unix seconds.
-        case date(Int64)
-    }
-
-    public var anchors: TrustAnchors
-    public var time: Time
-    public var expectations: JWSExpectations
-    /// The current time, unix seconds (what "now" and "in the future" mean).
-    public var now: Int64
-
-    public init(anchors: TrustAnchors, time: Time = .signed, expectations: JWSExpectations = JWSExpectations(),
-                now: Int64 = Int64(Date().timeIntervalSince1970)) {
-        self.anchors = anchors
-        self.time = time
-        self.expectations = expectations
-        self.now = now
-    }
-}
-
 /// The verdict on one JWS and, recursively, on the JWS nested in its payload.
 public struct JWSVerification: Sendable {
     /// Where the token is: `""` for the input's own, `data.signedTransactionInfo` for a nested one.
@@ -113,7 +73,7 @@ public struct JWSInspection: Sendable {
 /// environment, and an invalid nested token makes its carrier invalid.
 public enum JWSInspector {
     /// Inspects `bytes`; `read` is what `JWSInput.recognise` made of them when the classifier already read them.
-    public static func inspect(_ bytes: [UInt8], options: JWSInspectionOptions,
+    public static func inspect(_ bytes: [UInt8], options: InspectionOptions,
                                read: Result<JWSInput, JWSReadError>? = nil) -> JWSInspection {
         let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
         switch read ?? JWSInput.read(bytes) {
@@ -150,7 +110,7 @@ public enum JWSInspector {
     }
 
     /// Verifies one token and, when it is trusted, its nested ones.
-    static func verify(_ held: NestedJWS, carrier: Carrier?, options: JWSInspectionOptions, cache: ChainCache)
+    static func verify(_ held: NestedJWS, carrier: Carrier?, options: InspectionOptions, cache: ChainCache)
         -> JWSVerification
     {
         let token = held.token
@@ -273,7 +233,7 @@ public enum JWSInspector {
     /// When the chain is evaluated, why, and what is wrong with the claim that says so. The claim is `signedDate`
     /// (`receiptCreationDate` for an app transaction); a present claim is read exactly or refused, never taken as
     /// absent. A notification without one is evaluated at the latest signedDate of the tokens it carries.
-    static func evaluationTime(_ token: JWSToken, binding: JWSBinding, options: JWSInspectionOptions,
+    static func evaluationTime(_ token: JWSToken, binding: JWSBinding, options: InspectionOptions,
                                at offset: (Int) -> Int) -> (Int64, VerificationSummary.TimeSource, [Finding]) {
         var findings: [Finding] = []
         let name = binding.timeClaim
@@ -306,7 +266,7 @@ public enum JWSInspector {
         }
         switch options.time {
         case .now: return (options.now, .now, findings)
-        case .date(let seconds): return (seconds, .given, findings)
+        case .date(let date): return (date.secondsSinceEpoch, .given, findings)
         case .signed: break
         }
         if let signed { return (signed / 1000, .signedDate, findings) }
@@ -389,7 +349,7 @@ public enum JWSInspector {
     /// bundleId a renewal info does not carry is bound by its carrier (alone, it is a warning); appAppleId is checked
     /// where the kind carries it, and required only in Production; a notification's top-level look-alikes are not
     /// read, only reported.
-    static func bindingFindings(_ binding: JWSBinding, carried: Bool, _ expectations: JWSExpectations,
+    static func bindingFindings(_ binding: JWSBinding, carried: Bool, _ expectations: Expectations,
                                 at offset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         for conflict in binding.conflicts {

@@ -11,7 +11,7 @@ enum ReceiptChecks {
 
     /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
     /// are judged active or expired.
-    static func check(_ receipt: Receipt, expectations: ReceiptExpectations, at time: Int64, statusAt: Int64,
+    static func check(_ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
                       now: Int64) -> [Finding]
     {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
@@ -62,7 +62,7 @@ enum ReceiptChecks {
         return findings
     }
 
-    static func expectedValues(_ payload: ReceiptPayload, _ expectations: ReceiptExpectations) -> [Finding] {
+    static func expectedValues(_ payload: ReceiptPayload, _ expectations: Expectations) -> [Finding] {
         var findings: [Finding] = []
         if let expected = expectations.bundleID {
             findings += compareText(payload, type: 2, expected: expected, code: .bundleIdMismatch)

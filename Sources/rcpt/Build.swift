@@ -81,7 +81,7 @@ struct Build: ParsableCommand {
         if let synthetic, !(0...10_000_000).contains(synthetic) {
             throw ValidationError("--synthetic takes 0 to 10000000 records")
         }
-        if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
+        if let deviceID, Expectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID or a MAC address, not '\(deviceID)'")
         }
         if jws && spec == nil { throw ValidationError("--jws signs a payload JSON SPEC (or -)") }
@@ -138,7 +138,7 @@ struct Build: ParsableCommand {
                 let synthetic = SyntheticReceipt(bundleID: bundleID, records: synthetic ?? 0, seed: seed)
                 blueprint = ReceiptBlueprint(attributes: synthetic.attributes())
             }
-            if let device = deviceID.flatMap(ReceiptExpectations.parseDeviceID) {
+            if let device = deviceID.flatMap(Expectations.parseDeviceID) {
                 do throws(MutationError) {
                     try blueprint.computeHash(forDevice: device)
                 } catch {

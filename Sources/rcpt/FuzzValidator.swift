@@ -114,7 +114,7 @@ struct FuzzValidator: ParsableCommand {
             let kit: MutationKit
             var jwsKit: MutationKit?
             do throws(CryptoError) {
-                kit = try MutationKit.load(from: ca, deviceID: ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+                kit = try MutationKit.load(from: ca, deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
                 if let jwsCA { jwsKit = try MutationKit.load(from: jwsCA, deviceID: []) }
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init`)")
@@ -124,22 +124,22 @@ struct FuzzValidator: ParsableCommand {
                 throw CommandFailure.usage("a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
             }
             // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's bundle id.
-            var expectations = ReceiptExpectations(deviceID: kit.deviceID)
+            var expectations = Expectations(deviceID: kit.deviceID)
             if let receiptSeed = inputs.first(where: { !isJWS($0) }),
                let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed) {
                 let receipt = Receipt.read(baseline)
                 if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
                 if case .text(let text)? = receipt.first(3)?.value { expectations.appVersion = text }
             }
-            let receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .creation, expectations: expectations)
-            var jwsOptions: JWSInspectionOptions?
+            let receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
+            var jwsOptions: InspectionOptions?
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
                let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
                 jwsBundle = JWSMutationContext.value(of: "bundleId", in: context.payload)
                     .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
-                jwsOptions = JWSInspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
-                                                  expectations: JWSExpectations(bundleID: jwsBundle))
+                jwsOptions = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
+                                                  expectations: Expectations(bundleID: jwsBundle))
             }
             Console.error("rcpt judges with --root \(ca)/root.pem"
                           + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")

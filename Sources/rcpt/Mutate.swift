@@ -73,7 +73,7 @@ struct Mutate: ParsableCommand {
         }
         if mutation != nil, output == nil { throw ValidationError("--mutation needs -o FILE") }
         if all, outDirectory == nil { throw ValidationError("--all needs --out-dir DIR") }
-        guard ReceiptExpectations.parseDeviceID(deviceID) != nil else {
+        guard Expectations.parseDeviceID(deviceID) != nil else {
             throw ValidationError("--device-id takes a UUID or a MAC address, not '\(deviceID)'")
         }
     }
@@ -88,7 +88,7 @@ struct Mutate: ParsableCommand {
             let input = try InputFiles.read(file)
             let kit: MutationKit
             do throws(CryptoError) {
-                kit = try MutationKit.load(from: ca, deviceID: ReceiptExpectations.parseDeviceID(deviceID) ?? [])
+                kit = try MutationKit.load(from: ca, deviceID: Expectations.parseDeviceID(deviceID) ?? [])
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }

@@ -97,7 +97,7 @@ struct ReceiptReadingOptions: ParsableArguments {
         }
     }
 
-    var evaluationTime: EvaluationTime { EvaluationTime(argument: at) ?? .creation }
+    var evaluationTime: EvaluationTime { EvaluationTime(argument: at) ?? .signed }
 
     /// The anchors to trust: the given roots, or the bundled Apple Root CA.
     func anchors() throws -> TrustAnchors {
@@ -138,20 +138,14 @@ struct ReceiptReadingOptions: ParsableArguments {
 
     /// JWS inspection options: --root anchors (else Apple Root CA - G3, the JWS anchor), --at (creation or signed:
     /// the payload's signedDate) and `expectations`.
-    func jwsOptions(_ expectations: JWSExpectations = JWSExpectations()) throws -> JWSInspectionOptions {
+    func jwsOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
         let anchors: TrustAnchors
         do {
             anchors = roots.isEmpty ? try TrustAnchors.appleRootG3() : try TrustAnchors.load(files: roots)
         } catch {
             throw CommandFailure.usage(error.message)
         }
-        let time: JWSInspectionOptions.Time
-        switch evaluationTime {
-        case .creation: time = .signed
-        case .now: time = .now
-        case .date(let date): time = .date(date.secondsSinceEpoch)
-        }
-        return JWSInspectionOptions(anchors: anchors, time: time, expectations: expectations)
+        return InspectionOptions(anchors: anchors, time: evaluationTime, expectations: expectations)
     }
 
     /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
@@ -160,7 +154,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     }
 
     /// Inspection options from these flags and `expectations`.
-    func inspectionOptions(_ expectations: ReceiptExpectations = ReceiptExpectations()) throws -> InspectionOptions {
+    func inspectionOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
         var options = InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
                                         inputFormat: inputFormat?.format ?? nil)
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
@@ -182,7 +176,7 @@ enum Batch {
     /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
                     failsOnInvalid: Bool,
-                    jws: (options: JWSInspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil,
+                    jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil,
                     line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
         let expanded = BatchInspection.expand(files, recursive: recursive)
         for path in expanded.skipped {

@@ -87,7 +87,7 @@ struct Verify: ParsableCommand {
             throw ValidationError("several receipts are verified with --format text or jsonl, not json")
         }
         if isBatch, files.contains("-") { throw ValidationError("several receipts are read from files, not standard input") }
-        if let deviceID, ReceiptExpectations.parseDeviceID(deviceID) == nil {
+        if let deviceID, Expectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
         }
     }
@@ -95,7 +95,7 @@ struct Verify: ParsableCommand {
     /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
     /// markers, expectations), nested tokens too.
     func verifyJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
-        let expectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
+        let expectations = Expectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
         let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions(expectations))
         switch format {
         case .json, .jsonl:
@@ -120,8 +120,8 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Console.guarded {
-            let expectations = ReceiptExpectations(bundleID: bundleID, appVersion: appVersion,
-                                                   deviceID: deviceID.flatMap(ReceiptExpectations.parseDeviceID),
+            let expectations = Expectations(bundleID: bundleID, appVersion: appVersion,
+                                                   deviceID: deviceID.flatMap(Expectations.parseDeviceID),
                                                    environment: environment)
             if isBatch {
                 let style = TextStyle(useColor: options.useColor())
@@ -135,7 +135,7 @@ struct Verify: ParsableCommand {
                         return VerifyReceiptResponse(inspection, requestDate: requestDate).jsonLine()
                     }
                 }
-                let jwsExpectations = JWSExpectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
+                let jwsExpectations = Expectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
                 let jwsOptions = try options.jwsOptions(jwsExpectations)
                 let jwsLine: @Sendable (JWSInspection, String) -> [UInt8] = { inspection, path in
                     jsonl ? JWSReport.verifyJSON(inspection, pretty: false, file: path)

@@ -33,7 +33,7 @@ struct CatalogueDiffTests {
     func reportsTheMutatedFieldAndNothingElse(_ name: String, _ fields: Set<String>) throws {
         let authority = try #require(TestReceipts.authority)
         let foreign = try #require(TestReceipts.foreignAuthority)
-        let device = try #require(ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID))
+        let device = try #require(Expectations.parseDeviceID(MutationKit.defaultDeviceID))
         let kit = MutationKit(authority: authority, foreign: foreign, deviceID: device)
         let input = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         let baseline = try #require(MutationCatalogue.named("baseline")).apply(to: input, kit: kit, seed: 1)

@@ -12,8 +12,8 @@ struct PlantedBugValidator {
     let deviceID: [UInt8]
 
     func accepts(_ bytes: [UInt8]) -> Bool {
-        let options = InspectionOptions(anchors: anchors, time: .creation,
-                                        expectations: ReceiptExpectations(appVersion: appVersion, deviceID: deviceID))
+        let options = InspectionOptions(anchors: anchors, time: .signed,
+                                        expectations: Expectations(appVersion: appVersion, deviceID: deviceID))
         let inspection = Inspector.inspect(bytes, options: options)
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         // Every error but the duplicate (the bug: a duplicated bundle id is "fine").

@@ -53,7 +53,7 @@ struct PastedShapesTests {
     @Test(arguments: jwsSamples)
     func everyJWSInEveryShape(_ name: String) throws {
         let text = String(decoding: Fixtures.bytes("Corpus/jws/" + name), as: UTF8.self)
-        let options = JWSInspectionOptions(anchors: try Self.jwsAnchors(name), now: 1_795_000_000)
+        let options = InspectionOptions(anchors: try Self.jwsAnchors(name), now: 1_795_000_000)
         let clean = JWSInspector.inspect(Array(text.utf8), options: options)
         #expect(clean.isValid, "\(name): \(clean.errorCodes)")
         let shapes = PastedShapes.jws(text)
@@ -146,7 +146,7 @@ struct ClassifierAmbiguityTests {
             let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
             return (.receipt, inspection.readError == nil, inspection.isValid, nil)
         case .jws:
-            let inspection = JWSInspector.inspect(classified.bytes, options: JWSInspectionOptions(
+            let inspection = JWSInspector.inspect(classified.bytes, options: InspectionOptions(
                 anchors: try TrustAnchors.appleRootG3(), now: 1_795_000_000), read: classified.jws)
             return (.jws, inspection.readError == nil, inspection.isValid, nil)
         }

@@ -18,8 +18,8 @@ import Testing
 struct JWSAirtightTests {
     // MARK: - No false reject: every real sample with its own expectations
 
-    static func expectations(_ binding: JWSBinding) -> JWSExpectations {
-        JWSExpectations(bundleID: binding.bundleID?.text ?? (binding.kind == .renewalInfo ? "com.example.any" : nil),
+    static func expectations(_ binding: JWSBinding) -> Expectations {
+        Expectations(bundleID: binding.bundleID?.text ?? (binding.kind == .renewalInfo ? "com.example.any" : nil),
                         appAppleID: binding.appAppleID?.text,
                         environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
     }
@@ -30,9 +30,9 @@ struct JWSAirtightTests {
     func everySampleVerifiesWithItsOwnExpectations(_ name: String) throws {
         let anchors = try JWSSampleTests.anchors(for: name)
         let bytes = Fixtures.bytes(JWSSampleTests.directory + name)
-        let first = try #require(JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, now: 1_795_000_000)).tokens.first)
+        let first = try #require(JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_795_000_000)).tokens.first)
         let expected = Self.expectations(first.binding)
-        let inspection = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: expected,
+        let inspection = JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
                                                                                    now: 1_795_000_000))
         #expect(inspection.isValid == true, "\(name): \(inspection.errorCodes)")
         if first.binding.kind == .renewalInfo {
@@ -40,7 +40,7 @@ struct JWSAirtightTests {
             #expect(JWSFixtures.codes(inspection).contains("jws-not-bound-to-app"))
         }
         for nested in first.nested {
-            let alone = JWSInspector.inspect(Array(nested.token.text), options: JWSInspectionOptions(
+            let alone = JWSInspector.inspect(Array(nested.token.text), options: InspectionOptions(
                 anchors: anchors, expectations: expected, now: 1_795_000_000))
             #expect(alone.isValid == true, "\(name) \(nested.path) alone: \(alone.errorCodes)")
         }
@@ -51,16 +51,16 @@ struct JWSAirtightTests {
     @Test func aRealNotificationPassesItsOwnAppIdentifiers() throws {
         let bytes = Fixtures.bytes("Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws")
         let anchors = try TrustAnchors.appleRootG3()
-        let plain = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, now: 1_795_000_000))
+        let plain = JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_795_000_000))
         let binding = try #require(plain.tokens.first?.binding)
         #expect(binding.kind == .notification)
         #expect(binding.bundleID?.path == "data.bundleId")
         let appID = try #require(binding.appAppleID?.text)
-        let expected = JWSExpectations(bundleID: binding.bundleID?.text, appAppleID: appID, environment: .production)
-        #expect(JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: expected,
+        let expected = Expectations(bundleID: binding.bundleID?.text, appAppleID: appID, environment: .production)
+        #expect(JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
                                                                           now: 1_795_000_000)).isValid)
-        let other = JWSExpectations(appAppleID: appID + "1")
-        let codes = JWSInspector.inspect(bytes, options: JWSInspectionOptions(anchors: anchors, expectations: other,
+        let other = Expectations(appAppleID: appID + "1")
+        let codes = JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: other,
                                                                               now: 1_795_000_000)).errorCodes
         #expect(codes == ["app-apple-id-mismatch"])
     }

@@ -26,7 +26,7 @@ struct JWSAttackTests {
         #expect(inspection.isValid, "\(JWSFixtures.codes(inspection))")
         #expect(inspection.tokens.first?.chain?.evaluatedAt == JWSFixtures.signedDate / 1000)
         // The built-in Apple Root CA - G3 does not trust it.
-        let untrusted = JWSInspector.inspect(Array(token.utf8), options: JWSInspectionOptions(
+        let untrusted = JWSInspector.inspect(Array(token.utf8), options: InspectionOptions(
             anchors: try TrustAnchors.appleRootG3(), time: .signed, now: 1_800_000_000))
         #expect(JWSFixtures.codes(untrusted).contains("chain-invalid"))
     }
@@ -183,14 +183,14 @@ struct JWSAttackTests {
         #expect(JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: Array(future.utf8))))
                 .contains("jws-signed-date-in-future"))
         let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
-        let expectations = JWSExpectations(bundleID: "com.example.other", appAppleID: "123", environment: .production)
+        let expectations = Expectations(bundleID: "com.example.other", appAppleID: "123", environment: .production)
         let codes = JWSFixtures.codes(JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: expectations)))
         #expect(codes.contains("bundle-id-mismatch"))
         // A transaction carries no appAppleId (Apple's verifier checks it on notifications and app transactions
         // only), so an expected one is not a mismatch here: it once failed every notification carrying one.
         #expect(!codes.contains("app-apple-id-mismatch"))
         #expect(codes.contains("environment-mismatch"))
-        let matching = JWSExpectations(bundleID: "com.example.app", environment: .sandbox)
+        let matching = Expectations(bundleID: "com.example.app", environment: .sandbox)
         #expect(JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: matching)).isValid)
     }
 

@@ -29,11 +29,11 @@ struct JWSSampleTests {
         return try TrustAnchors.appleRootG3()
     }
 
-    static func inspect(_ name: String, anchors: TrustAnchors, time: JWSInspectionOptions.Time = .signed)
+    static func inspect(_ name: String, anchors: TrustAnchors, time: EvaluationTime = .signed)
         -> JWSInspection
     {
         JWSInspector.inspect(Fixtures.bytes(directory + name),
-                             options: JWSInspectionOptions(anchors: anchors, time: time, now: 1_795_000_000))
+                             options: InspectionOptions(anchors: anchors, time: time, now: 1_795_000_000))
     }
 
     @Test func everySampleIsHere() {
@@ -86,8 +86,8 @@ struct JWSSampleTests {
 
     @Test func expectationsAreChecked() throws {
         let name = "apple-swift-mock-wrongBundleId.jws"
-        let options = JWSInspectionOptions(anchors: try Self.anchors(for: name), time: .signed,
-                                           expectations: JWSExpectations(bundleID: "com.example"), now: 1_795_000_000)
+        let options = InspectionOptions(anchors: try Self.anchors(for: name), time: .signed,
+                                           expectations: Expectations(bundleID: "com.example"), now: 1_795_000_000)
         let inspection = JWSInspector.inspect(Fixtures.bytes(Self.directory + name), options: options)
         #expect(!inspection.isValid)
         #expect(JWSFixtures.codes(inspection).contains("bundle-id-mismatch"))
@@ -105,7 +105,7 @@ struct JWSSampleTests {
     func everyTruncationAndRandomEditsNeverCrashOrPass(_ name: String) throws {
         let bytes = Fixtures.bytes(Self.directory + name)
         let anchors = try Self.anchors(for: name)
-        let options = JWSInspectionOptions(anchors: anchors, time: .signed, now: 1_795_000_000)
+        let options = InspectionOptions(anchors: anchors, time: .signed, now: 1_795_000_000)
         // Every prefix through the reader (cheap); one in forty also through the whole verification.
         for length in 0..<bytes.count {
             if case .success(let input) = JWSInput.read(Array(bytes[..<length])) {

@@ -27,13 +27,13 @@ enum JWSFixtures {
             + #""type":"Auto-Renewable Subscription","signedDate":\#(signedDate),"environment":"Sandbox"\#(extra)}"#
     }
 
-    static func options(anchors: [TestCertificateAuthority?] = [authority], time: JWSInspectionOptions.Time = .signed,
-                        expectations: JWSExpectations = JWSExpectations()) -> JWSInspectionOptions {
-        JWSInspectionOptions(anchors: TrustAnchors(anchors.compactMap { $0?.root }), time: time,
+    static func options(anchors: [TestCertificateAuthority?] = [authority], time: EvaluationTime = .signed,
+                        expectations: Expectations = Expectations()) -> InspectionOptions {
+        InspectionOptions(anchors: TrustAnchors(anchors.compactMap { $0?.root }), time: time,
                              expectations: expectations, now: 1_800_000_000)
     }
 
-    static func inspect(_ text: String, options: JWSInspectionOptions = options()) -> JWSInspection {
+    static func inspect(_ text: String, options: InspectionOptions = options()) -> JWSInspection {
         JWSInspector.inspect(Array(text.utf8), options: options)
     }
 

@@ -48,8 +48,8 @@ struct JWSMutationTests {
                 #expect(error.code == "not-applicable", "\(name) on \(input): \(error.message)")
                 continue
             }
-            let options = JWSInspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
-                                               expectations: JWSExpectations(bundleID: bundle), now: 1_800_000_000)
+            let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
+                                               expectations: Expectations(bundleID: bundle), now: 1_800_000_000)
             let inspection = JWSInspector.inspect(bytes, options: options)
             let valid = inspection.isValid
             #expect(valid == (mutation.expected == .accept), "\(name) on \(input)")
@@ -76,7 +76,7 @@ struct JWSMutationTests {
             #expect(mutation.expected == .reject, "\(name) does not read")
             return
         }
-        let verification = JWSInspector.inspect(bytes, options: JWSInspectionOptions(
+        let verification = JWSInspector.inspect(bytes, options: InspectionOptions(
             anchors: TrustAnchors([kit.authority.root]), time: .signed, now: 1_800_000_000)).tokens.first
         let oursValid = verification?.signature == .valid
         guard token.signature.count == 64, let der = ECDSASignature.der(fromRaw: token.signature),

@@ -11,7 +11,7 @@ import ReceiptBuilding
 enum MutationFixtures {
     static let kit: MutationKit? = {
         guard let authority = TestReceipts.authority, let foreign = TestReceipts.foreignAuthority,
-              let device = ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID)
+              let device = Expectations.parseDeviceID(MutationKit.defaultDeviceID)
         else { return nil }
         return MutationKit(authority: authority, foreign: foreign, deviceID: device)
     }()
@@ -26,7 +26,7 @@ enum MutationFixtures {
     /// Inspects a mutated receipt the way `rcpt verify` does with the suite's expectations.
     static func verify(_ bytes: [UInt8], baseline: [UInt8], kit: MutationKit) -> Inspection {
         let receipt = Receipt.read(InputDecoder.decode(baseline).map(\.bytes).get(or: baseline))
-        var expectations = ReceiptExpectations(deviceID: kit.deviceID)
+        var expectations = Expectations(deviceID: kit.deviceID)
         if case .text(let bundle)? = receipt.first(2)?.value { expectations.bundleID = bundle }
         if case .text(let version)? = receipt.first(3)?.value { expectations.appVersion = version }
         return Inspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([kit.authority.root]),

@@ -7,8 +7,8 @@ import ReceiptSigning
 
 /// Shorthands for inspecting receipts against the Apple root, the StoreKit certificate or the test CA.
 package enum Inspect {
-    package static func apple(_ bytes: [UInt8], time: EvaluationTime = .creation,
-                             expectations: ReceiptExpectations = ReceiptExpectations()) throws -> Inspection {
+    package static func apple(_ bytes: [UInt8], time: EvaluationTime = .signed,
+                             expectations: Expectations = Expectations()) throws -> Inspection {
         Inspector.inspect(bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot(), time: time,
                                                             expectations: expectations))
     }
@@ -18,8 +18,8 @@ package enum Inspect {
         return Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
     }
 
-    package static func testCA(_ bytes: [UInt8], time: EvaluationTime = .creation,
-                              expectations: ReceiptExpectations = ReceiptExpectations()) throws -> Inspection {
+    package static func testCA(_ bytes: [UInt8], time: EvaluationTime = .signed,
+                              expectations: Expectations = Expectations()) throws -> Inspection {
         guard let root = TestReceipts.authority?.root else {
             throw CryptoError(.caUnreadable, message: "no test CA")
         }

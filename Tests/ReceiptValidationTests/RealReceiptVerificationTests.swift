@@ -69,25 +69,25 @@ struct RealReceiptVerificationTests {
 
     @Test func checksBundleIDVersionAndDeviceHash() throws {
         let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
-        let right = try Inspect.apple(bytes, expectations: ReceiptExpectations(bundleID: "com.cocoanetics.EmmiView",
+        let right = try Inspect.apple(bytes, expectations: Expectations(bundleID: "com.cocoanetics.EmmiView",
                                                                                appVersion: "246"))
         #expect(right.isValid)
-        let wrong = try Inspect.apple(bytes, expectations: ReceiptExpectations(bundleID: "com.cocoanetics.EmmiVieW",
+        let wrong = try Inspect.apple(bytes, expectations: Expectations(bundleID: "com.cocoanetics.EmmiVieW",
                                                                                appVersion: "247"))
         #expect(Inspect.codes(wrong).contains("bundle-id-mismatch"), "\(Inspect.codes(wrong))")
         #expect(Inspect.codes(wrong).contains("app-version-mismatch"), "\(Inspect.codes(wrong))")
         #expect(!wrong.isValid)
-        let device = try #require(ReceiptExpectations.parseDeviceID("00000000-0000-0000-0000-000000000000"))
-        let otherDevice = try Inspect.apple(bytes, expectations: ReceiptExpectations(deviceID: device))
+        let device = try #require(Expectations.parseDeviceID("00000000-0000-0000-0000-000000000000"))
+        let otherDevice = try Inspect.apple(bytes, expectations: Expectations(deviceID: device))
         #expect(Inspect.codes(otherDevice).contains("hash-mismatch"), "\(Inspect.codes(otherDevice))")
     }
 
     @Test func parsesDeviceIdentifiers() {
-        #expect(ReceiptExpectations.parseDeviceID("A1B2C3D4-0000-1111-2222-333344445555")?.count == 16)
-        #expect(ReceiptExpectations.parseDeviceID("00:1b:63:84:45:e6") == [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6])
-        #expect(ReceiptExpectations.parseDeviceID("00-1b-63-84-45-e6")?.count == 6)
-        #expect(ReceiptExpectations.parseDeviceID("not-a-device") == nil)
-        #expect(ReceiptExpectations.parseDeviceID("00:1b:63:84:45") == nil)
+        #expect(Expectations.parseDeviceID("A1B2C3D4-0000-1111-2222-333344445555")?.count == 16)
+        #expect(Expectations.parseDeviceID("00:1b:63:84:45:e6") == [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6])
+        #expect(Expectations.parseDeviceID("00-1b-63-84-45-e6")?.count == 6)
+        #expect(Expectations.parseDeviceID("not-a-device") == nil)
+        #expect(Expectations.parseDeviceID("00:1b:63:84:45") == nil)
     }
 
     @Test func subscriptionStateFollowsTheEvaluationTime() throws {

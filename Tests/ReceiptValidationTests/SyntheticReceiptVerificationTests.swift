@@ -93,10 +93,10 @@ struct SyntheticReceiptVerificationTests {
         attributes.removeAll { $0.type == 5 }
         attributes.append(.raw(5, hash))
         let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
-        let right = try Inspect.testCA(bytes, expectations: ReceiptExpectations(deviceID: device))
+        let right = try Inspect.testCA(bytes, expectations: Expectations(deviceID: device))
         let errors = Inspect.errors(right)
         #expect(errors.isEmpty, "\(errors)")
-        let wrong = try Inspect.testCA(bytes, expectations: ReceiptExpectations(deviceID: Array(1...16)))
+        let wrong = try Inspect.testCA(bytes, expectations: Expectations(deviceID: Array(1...16)))
         #expect(Inspect.codes(wrong).contains("hash-mismatch"), "\(Inspect.codes(wrong))")
     }
 
@@ -117,7 +117,7 @@ struct ReceiptChecksCase: Sendable, CustomTestStringConvertible {
     var code: String
     var valid: Bool
     var sorted = true
-    var time: EvaluationTime = .creation
+    var time: EvaluationTime = .signed
     var edit: @Sendable (inout [AttributeSpec]) -> Void
     var testDescription: String { code }
 

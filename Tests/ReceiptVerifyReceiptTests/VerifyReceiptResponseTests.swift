@@ -12,7 +12,7 @@ import ReceiptBuilding
 struct VerifyReceiptResponseTests {
     static let requestDate = AppleDate(milliseconds: 1_767_225_600_123)  // 2026-01-01T00:00:00.123Z
 
-    static func response(_ attributes: [AttributeSpec], expectations: ReceiptExpectations = ReceiptExpectations())
+    static func response(_ attributes: [AttributeSpec], expectations: Expectations = Expectations())
         throws -> (VerifyReceiptResponse, JSONDocument)
     {
         let receipt = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
@@ -130,7 +130,7 @@ struct VerifyReceiptResponseTests {
 
     @Test func contentErrorsAre21003() throws {
         let (response, _) = try Self.response(SyntheticReceipt().attributes(),
-                                              expectations: ReceiptExpectations(bundleID: "com.example.other"))
+                                              expectations: Expectations(bundleID: "com.example.other"))
         #expect(response.status.code == VerifyReceiptStatus.notAuthenticated)
         #expect(response.status.reason == "bundle-id-mismatch")
     }
@@ -146,7 +146,7 @@ struct VerifyReceiptResponseTests {
     ])
     func environmentExpectationGivesApplesStatus(type: String, expected: ReceiptEnvironment, status: Int) throws {
         let (response, _) = try Self.response(SyntheticReceipt(environment: type).attributes(),
-                                              expectations: ReceiptExpectations(environment: expected))
+                                              expectations: Expectations(environment: expected))
         #expect(response.status.code == status)
     }
 

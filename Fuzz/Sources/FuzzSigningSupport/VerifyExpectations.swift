@@ -9,11 +9,11 @@ import ReceiptBuilding
 public enum VerifyExpectations {
     public static let bundleID = SyntheticReceipt().bundleID
     public static let appVersion = SyntheticReceipt().appVersion
-    public static let deviceID = ReceiptExpectations.parseDeviceID(MutationKit.defaultDeviceID)
+    public static let deviceID = Expectations.parseDeviceID(MutationKit.defaultDeviceID)
     /// 2025-06-15T15:06:40Z: after every seed's creation date, well inside the TEST-ONLY chain's validity.
     public static let now: Int64 = 1_750_000_000
 
-    public static var expectations: ReceiptExpectations {
-        ReceiptExpectations(bundleID: bundleID, appVersion: appVersion, deviceID: deviceID)
+    public static var expectations: Expectations {
+        Expectations(bundleID: bundleID, appVersion: appVersion, deviceID: deviceID)
     }
 }

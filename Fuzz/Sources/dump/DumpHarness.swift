@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     guard let anchors = DumpHarness.anchors else { Fuzz.fail("dump", "the bundled Apple Root CA did not load") }
     // A fixed "now", so a run is reproducible when the receipt has no creation date.
-    let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors), now: 1_750_000_000)
+    let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_750_000_000))
     let json = DumpJSON.render(inspection)
     let parsed: Any
     do {

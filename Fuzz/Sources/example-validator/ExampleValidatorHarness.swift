@@ -49,7 +49,7 @@ enum ExampleSetup {
 /// Stands for your validator. Its planted bug: a duplicated bundle id is "fine", and the last copy counts.
 enum YourValidator {
     static func accepts(_ bytes: [UInt8], anchors: TrustAnchors, deviceID: [UInt8]) -> Bool {
-        let expectations = ReceiptExpectations(appVersion: VerifyExpectations.expectations.appVersion, deviceID: deviceID)
+        let expectations = Expectations(appVersion: VerifyExpectations.expectations.appVersion, deviceID: deviceID)
         let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expectations))
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         let errors = inspection.findings.filter { $0.severity == .error && $0.code != "duplicate-attribute" }

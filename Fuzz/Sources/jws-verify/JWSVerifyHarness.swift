@@ -52,7 +52,7 @@ struct JWSVerifySetup: Sendable {
     static let now: Int64 = 1_893_456_000
 
     let kit: MutationKit
-    let options: JWSInspectionOptions
+    let options: InspectionOptions
     var chain: [Certificate] { kit.authority.embeddedChain }
 
     static let shared: JWSVerifySetup? = try? load()
@@ -72,8 +72,8 @@ struct JWSVerifySetup: Sendable {
                               + "\(FuzzKeys.jwsBesideBinary)/ beside the binary or \(FuzzKeys.jwsInRepository) above it")
         }
         let kit = try MutationKit.load(from: keys, deviceID: [])
-        let options = JWSInspectionOptions(anchors: try FuzzKeys.anchors(in: keys), time: .signed,
-                                           expectations: JWSExpectations(bundleID: bundleID), now: now)
+        let options = InspectionOptions(anchors: try FuzzKeys.anchors(in: keys), time: .signed,
+                                           expectations: Expectations(bundleID: bundleID), now: now)
         return JWSVerifySetup(kit: kit, options: options)
     }
 }

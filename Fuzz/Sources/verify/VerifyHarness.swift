@@ -11,7 +11,7 @@ import ReceiptValidation
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     guard let setup = VerifySetup.shared else { Fuzz.fail("verify", VerifySetup.problem) }
-    let inspection = Inspector.inspect(bytes, options: setup.options, now: VerifyExpectations.now)
+    let inspection = Inspector.inspect(bytes, options: setup.options)
     VerifyStatistics.count(inspection)
     VerifyOracles(input: bytes, setup: setup).check(inspection)
     blackHole(inspection.description)
@@ -45,7 +45,7 @@ struct VerifySetup: Sendable {
                              + "\(FuzzKeys.besideBinary)/ beside the binary or \(FuzzKeys.inRepository) above it")
         }
         let kit = try FuzzKeys.kit(in: keys)
-        var options = InspectionOptions(anchors: try FuzzKeys.anchors(in: keys))
+        var options = InspectionOptions(anchors: try FuzzKeys.anchors(in: keys), now: VerifyExpectations.now)
         options.expectations = VerifyExpectations.expectations
         return VerifySetup(keys: keys, kit: kit, options: options)
     }

@@ -132,7 +132,7 @@ struct VerifyOracles {
     // MARK: - 4. Determinism
 
     func determinism(_ first: Inspection) {
-        let again = Inspector.inspect(input, options: setup.options, now: VerifyExpectations.now)
+        let again = Inspector.inspect(input, options: setup.options)
         guard again.findings == first.findings else {
             let before = first.findings.map { "\($0.code)@\($0.offset.map(String.init) ?? "-")" }
             let after = again.findings.map { "\($0.code)@\($0.offset.map(String.init) ?? "-")" }

@@ -1,21 +1,28 @@
 import ReceiptASN1
 import ReceiptModel
 
-/// What the caller expects of a receipt: the app it belongs to and the device it was issued for.
-public struct ReceiptExpectations: Sendable, Hashable {
+/// What the caller expects of a signed document, whatever its kind: the app it belongs to, the device it was issued
+/// for, the environment it comes from. Each value is checked where that kind of document carries it: a receipt's
+/// bundle id, app version, device hash and environment; a JWS payload's bundleId, appAppleId and environment, where
+/// Apple's verifier reads them for that payload kind (`JWSBinding`). A value a kind does not carry is not checked
+/// there.
+public struct Expectations: Sendable, Hashable {
     public var bundleID: String?
     public var appVersion: String?
     /// The device identifier bytes: 16 for an identifierForVendor UUID, 6 for a Mac's primary MAC address.
     public var deviceID: [UInt8]?
-    /// The environment the receipt must come from: what the endpoint a receipt is sent to would insist on.
+    /// The environment the document must come from: what the endpoint it is sent to would insist on.
     public var environment: ReceiptEnvironment?
+    /// A JWS payload's `appAppleId`, as its decimal digits.
+    public var appAppleID: String?
 
     public init(bundleID: String? = nil, appVersion: String? = nil, deviceID: [UInt8]? = nil,
-                environment: ReceiptEnvironment? = nil) {
+                appAppleID: String? = nil, environment: ReceiptEnvironment? = nil) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.deviceID = deviceID
         self.environment = environment
+        self.appAppleID = appAppleID
     }
 
     /// Parses a device id given as a UUID (`8-4-4-4-12` hex) or a MAC address (`aa:bb:cc:dd:ee:ff` or with `-`).
