@@ -95,7 +95,6 @@ struct Verify: ParsableCommand {
     /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
     /// markers, expectations), nested tokens too.
     func verifyJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
-        let expectations = Expectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
         let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions(expectations))
         switch format {
         case .json, .jsonl:
@@ -118,11 +117,15 @@ struct Verify: ParsableCommand {
         }
     }
 
+    /// What the flags expect of every input: each kind checks what it carries (a receipt its bundle id, version,
+    /// device and environment; a JWS its bundleId, appAppleId and environment).
+    var expectations: Expectations {
+        Expectations(bundleID: bundleID, appVersion: appVersion, deviceID: deviceID.flatMap(Expectations.parseDeviceID),
+                     appAppleID: appAppleID, environment: environment)
+    }
+
     func run() throws {
         try Console.guarded {
-            let expectations = Expectations(bundleID: bundleID, appVersion: appVersion,
-                                                   deviceID: deviceID.flatMap(Expectations.parseDeviceID),
-                                                   environment: environment)
             if isBatch {
                 let style = TextStyle(useColor: options.useColor())
                 let jsonl = format == .jsonl
@@ -135,8 +138,7 @@ struct Verify: ParsableCommand {
                         return VerifyReceiptResponse(inspection, requestDate: requestDate).jsonLine()
                     }
                 }
-                let jwsExpectations = Expectations(bundleID: bundleID, appAppleID: appAppleID, environment: environment)
-                let jwsOptions = try options.jwsOptions(jwsExpectations)
+                let jwsOptions = try options.jwsOptions(expectations)
                 let jwsLine: @Sendable (JWSInspection, String) -> [UInt8] = { inspection, path in
                     jsonl ? JWSReport.verifyJSON(inspection, pretty: false, file: path)
                         : Array(JWSReport.line(inspection, name: path, style: style).utf8)
