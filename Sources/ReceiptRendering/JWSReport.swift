@@ -16,10 +16,7 @@ package enum JWSReport {
     package static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
-                if let file { json.member("file", file) }
-                json.member("schema", DumpJSON.schema)
-                json.member("kind", "jws")
-                DumpJSON.writeInput(inspection.input, to: &json)
+                writeHeader(file: file, schema: DumpJSON.schema, inspection, to: &json)
                 json.key("tokens")
                 json.array { json in
                     for token in inspection.tokens { writeToken(token, to: &json) }
@@ -35,10 +32,7 @@ package enum JWSReport {
     package static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
-                if let file { json.member("file", file) }
-                json.member("schema", VerifyReport.schema)
-                json.member("kind", "jws")
-                DumpJSON.writeInput(inspection.input, to: &json)
+                writeHeader(file: file, schema: VerifyReport.schema, inspection, to: &json)
                 json.member("valid", inspection.isValid)
                 json.key("tokens")
                 json.array { json in
@@ -55,6 +49,14 @@ package enum JWSReport {
                 writeError(inspection.readError, to: &json)
             }
         }
+    }
+
+    /// The members every JWS document starts with: the file (in a batch), the schema, the kind and the input.
+    static func writeHeader(file: String?, schema: String, _ inspection: JWSInspection, to json: inout JSONWriter) {
+        if let file { json.member("file", file) }
+        json.member("schema", schema)
+        json.member("kind", "jws")
+        DumpJSON.writeInput(inspection.input, to: &json)
     }
 
     static func writeError(_ error: JWSReadError?, to json: inout JSONWriter) {

@@ -76,17 +76,7 @@ struct ArchitectureTests {
     }
 
     @Test func moduleTableIsTheCode() throws {
-        let text = try String(contentsOf: Self.document, encoding: .utf8)
-        let start = try #require(text.range(of: Self.begin))
-        let stop = try #require(text.range(of: Self.end, range: start.upperBound..<text.endIndex))
-        let current = text[start.upperBound..<stop.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        let table = try Self.generatedTable()
-        if ProcessInfo.processInfo.environment["RCPT_UPDATE_GOLDEN"] == "1" {
-            let updated = text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: "\n" + table + "\n")
-            try updated.write(to: Self.document, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(current == table, "ARCHITECTURE.md's module table differs: RCPT_UPDATE_GOLDEN=1 rewrites it")
+        try GeneratedSection.check(Self.document, begin: Self.begin, end: Self.end, generated: try Self.generatedTable())
     }
 
     @Test func readingModulesImportNeitherFoundationNorOpenSSL() throws {

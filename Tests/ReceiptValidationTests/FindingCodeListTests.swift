@@ -56,16 +56,7 @@ struct FindingCodeListTests {
     }
 
     static func check(_ section: (begin: String, end: String), _ table: String) throws {
-        let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let start = try #require(text.range(of: section.begin))
-        let stop = try #require(text.range(of: section.end, range: start.upperBound..<text.endIndex))
-        let current = text[start.upperBound..<stop.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        if ProcessInfo.processInfo.environment["RCPT_UPDATE_GOLDEN"] == "1" {
-            let updated = text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: "\n" + table + "\n")
-            try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(current == table, "README table differs: RCPT_UPDATE_GOLDEN=1 rewrites it")
+        try GeneratedSection.check(Self.readme, begin: section.begin, end: section.end, generated: table)
     }
 
     /// No error or finding is made from a string: every error type takes an `ErrorCode` and every finding a
