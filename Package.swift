@@ -169,12 +169,6 @@ let package = Package(
 )
 
 // Members are visible only from modules a file imports itself (SE-0444): a file's imports say what it uses.
-// Release builds optimize across the package's modules through `package` declarations as they would through public
-// ones (package CMO): the small public surface costs no speed.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .unsafeFlags(["-cross-module-optimization"],
-                     .when(configuration: .release)),
-    ]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -38,12 +38,29 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
         var escaped = false
         var closed = false
         var inQuotedName = false
+        // The segment's name was quoted (it may be empty, and nothing but '.' or '[' may follow it).
+        var quotedName = false
+        // Inside `\u{…}` of a quoted name: the hex digits so far.
+        var unicodeEscape: String?
         func fail(_ why: String) -> ParseError { ParseError(description: "--ignore '\(text)': \(why)") }
         for scalar in text.unicodeScalars {
             if inQuotedName {
-                if escaped {
+                if var digits = unicodeEscape {
+                    if digits.isEmpty && scalar == "{" && !digits.hasPrefix("{") {
+                        unicodeEscape = "{"
+                    } else if scalar == "}", digits.hasPrefix("{"), digits.count > 1, digits.count <= 9,
+                              let value = UInt32(digits.dropFirst(), radix: 16), let decoded = Unicode.Scalar(value) {
+                        name.append(decoded)
+                        unicodeEscape = nil
+                    } else if digits.hasPrefix("{"), digits.count <= 8, scalar.properties.isASCIIHexDigit {
+                        digits.unicodeScalars.append(scalar)
+                        unicodeEscape = digits
+                    } else {
+                        throw fail("a \\u escape is \\u{hex}, as the diff prints it")
+                    }
+                } else if escaped {
                     escaped = false
-                    name.append(scalar)
+                    if scalar == "u" { unicodeEscape = "" } else { name.append(scalar) }
                 } else if scalar == "\\" {
                     escaped = true
                 } else if scalar == "\"" {
@@ -76,27 +93,31 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
             }
             switch scalar {
             case ".":
-                guard !name.isEmpty else { throw fail("empty segment") }
+                guard !name.isEmpty || quotedName else { throw fail("empty segment") }
                 segments.append(Segment(name: name, selector: selector))
                 name = []
                 selector = nil
                 closed = false
+                quotedName = false
             case "[":
-                guard !name.isEmpty, !closed else { throw fail("'[' must follow a name, once per segment") }
+                guard !name.isEmpty || quotedName, !closed else { throw fail("'[' must follow a name, once per segment") }
                 inBrackets = true
                 selector = []
             case "]":
                 throw fail("']' without '['")
-            case "\"" where name.isEmpty && !closed:
+            case "\"":
+                guard name.isEmpty, !closed, !quotedName else { throw fail("a '\"' may only open a segment's name") }
                 inQuotedName = true
+                quotedName = true
             default:
                 guard !closed else { throw fail("text after ']' must start a new segment with '.'") }
+                guard !quotedName else { throw fail("text after a quoted name must start a new segment with '.'") }
                 name.append(scalar)
             }
         }
         guard !inBrackets else { throw fail("'[' without ']'") }
         guard !inQuotedName else { throw fail("'\"' without a closing '\"'") }
-        guard !name.isEmpty else { throw fail(text.isEmpty ? "empty pattern" : "empty segment") }
+        guard !name.isEmpty || quotedName else { throw fail(text.isEmpty ? "empty pattern" : "empty segment") }
         segments.append(Segment(name: name, selector: selector))
         self.segments = segments
     }

@@ -84,16 +84,15 @@ package enum JWSComparison {
         for (part, document) in [(JWSToken.Part.header, token.header), (.payload, token.payload)] {
             guard let document else { continue }
             let paths = document.paths()
-            let steps = document.pathSteps()
+            let index = document.pathIndex()
             for (node, entry) in document.nodes.enumerated() where node != document.root {
-                guard entry.kind != .object, entry.kind != .array,
-                      part != .header || steps[node].first != .member("x5c") else { continue }
+                guard entry.kind != .object, entry.kind != .array, !paths[node].hasPrefix("x5c[") else { continue }
                 // A string holding a JWS is compared as that token, under nested[path].
                 if entry.kind == .string, let text = document.string(node), JWSReader.looksLikeCompactJWS(text.utf8),
                    verification.nested.contains(where: { $0.path == paths[node] }) {
                     continue
                 }
-                facts.append(Fact(path: [DiffPath.Segment(part.rawValue)] + segments(steps[node]), layer: .jws,
+                facts.append(Fact(path: [DiffPath.Segment(part.rawValue)] + segments(document.steps(of: node, in: index)), layer: .jws,
                                   value: value(document, node), offset: mapped(part, entry.start)))
             }
         }

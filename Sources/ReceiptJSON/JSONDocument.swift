@@ -8,19 +8,28 @@ public enum JSONPathStep: Sendable, Hashable {
 
     /// Steps as people write them: `a.b[2]`, and `["a.b"]` for a name that is not only letters, digits and `_`.
     public static func render(_ steps: [JSONPathStep]) -> String {
-        var text = ""
-        for step in steps {
-            switch step {
-            case .element(let index): text += "[\(index)]"
-            case .member(let name):
-                let plain = !name.isEmpty && name.utf8.allSatisfy {
-                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
-                }
-                if !plain { text += "[\"\(name)\"]" } else { text += text.isEmpty ? name : "." + name }
-            }
-        }
-        return text
+        steps.reduce("") { $1.appended(to: $0) }
     }
+
+    /// `path` followed by this step.
+    public func appended(to path: String) -> String {
+        switch self {
+        case .element(let index): return path + "[\(index)]"
+        case .member(let name):
+            let plain = !name.isEmpty && name.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
+            }
+            if !plain { return path + "[\"\(name)\"]" }
+            return path.isEmpty ? name : path + "." + name
+        }
+    }
+}
+
+/// Where each node of a document stands: its parent (-1 for the top-level value) and its position among the
+/// parent's children.
+public struct JSONPathIndex: Sendable {
+    public var parents: [Int]
+    public var ordinals: [Int]
 }
 
 /// The kind of one JSON value.
@@ -119,29 +128,57 @@ public struct JSONDocument: Sendable {
         return found
     }
 
-    /// Every node's path from the top-level value as steps (a member's name, an element's index), computed in one
-    /// pass without recursion: `[]` for the top-level value. The one path of a JSON value: `paths()` renders it, and
-    /// the diff takes its segments from it, never from a rendered string.
-    public func pathSteps() -> [[JSONPathStep]] {
-        var steps = [[JSONPathStep]](repeating: [], count: nodes.count)
+    /// Where each node stands in its container: its parent node (-1 for the top-level value) and its position among
+    /// the parent's children. Computed in one pass without recursion, 16 bytes a node: the paths of the nodes one
+    /// needs are then built from it (`steps(of:in:)`), never all of them at once.
+    public func pathIndex() -> JSONPathIndex {
+        var index = JSONPathIndex(parents: [Int](repeating: -1, count: nodes.count),
+                                  ordinals: [Int](repeating: 0, count: nodes.count))
         // Open containers: (node, how many children seen).
         var stack: [(node: Int, seen: Int)] = []
-        for index in nodes.indices {
-            while let top = stack.last, index >= nodes[top.node].next { stack.removeLast() }
+        for node in nodes.indices {
+            while let top = stack.last, node >= nodes[top.node].next { stack.removeLast() }
             if let top = stack.last {
-                let step: JSONPathStep = nodes[top.node].kind == .object ? .member(key(index) ?? "") : .element(top.seen)
-                steps[index] = steps[top.node] + [step]
+                index.parents[node] = top.node
+                index.ordinals[node] = top.seen
                 stack[stack.count - 1].seen += 1
             }
-            if nodes[index].kind == .object || nodes[index].kind == .array { stack.append((index, 0)) }
+            if nodes[node].kind == .object || nodes[node].kind == .array { stack.append((node, 0)) }
         }
-        return steps
+        return index
     }
 
-    /// Every node's path rendered: `""` for the top-level value, `data.signedTransactionInfo` for a member,
-    /// `signedTransactions[2]` for an element, `["a.b"]` for a name that is not only letters, digits and `_`.
+    /// The path of `node` from the top-level value as steps (a member's name, an element's index): `[]` for the
+    /// top-level value. The one path of a JSON value: `paths()` renders it, and the diff takes its segments from it,
+    /// never from a rendered string. At most as many steps as the document is deep.
+    public func steps(of node: Int, in index: JSONPathIndex) -> [JSONPathStep] {
+        var steps: [JSONPathStep] = []
+        var current = node
+        while index.parents.indices.contains(current), index.parents[current] >= 0 {
+            let parent = index.parents[current]
+            steps.append(nodes[parent].kind == .object ? .member(key(current) ?? "") : .element(index.ordinals[current]))
+            current = parent
+        }
+        return steps.reversed()
+    }
+
+    /// Every node's path rendered, computed in one pass without recursion: `""` for the top-level value,
+    /// `data.signedTransactionInfo` for a member, `signedTransactions[2]` for an element, `["a.b"]` for a name that is
+    /// not only letters, digits and `_` (the rendering of `JSONPathStep`).
     public func paths() -> [String] {
-        pathSteps().map(JSONPathStep.render)
+        var paths = [String](repeating: "", count: nodes.count)
+        // Open containers: (node, how many children seen).
+        var stack: [(node: Int, seen: Int)] = []
+        for node in nodes.indices {
+            while let top = stack.last, node >= nodes[top.node].next { stack.removeLast() }
+            if let top = stack.last {
+                let step: JSONPathStep = nodes[top.node].kind == .object ? .member(key(node) ?? "") : .element(top.seen)
+                paths[node] = step.appended(to: paths[top.node])
+                stack[stack.count - 1].seen += 1
+            }
+            if nodes[node].kind == .object || nodes[node].kind == .array { stack.append((node, 0)) }
+        }
+        return paths
     }
 
     // MARK: - The reader

@@ -23,12 +23,23 @@ public struct InspectionOptions: Sendable {
     package var checksContent = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
-    /// The current time, unix seconds: what `now`, "expired" and "in the future" mean.
-    public var now: Int64
+    /// The current time, unix seconds: what `now`, "expired" and "in the future" mean; nil: the clock, read once
+    /// when an inspection starts (so options built once serve a long-running server).
+    public var now: Int64?
+
+    /// `now`, or the clock.
+    package var clock: Int64 { now ?? Int64(Date().timeIntervalSince1970) }
+
+    /// These options with `now` fixed for one inspection.
+    package var pinned: InspectionOptions {
+        var options = self
+        options.now = clock
+        return options
+    }
 
     public init(anchors: TrustAnchors, time: EvaluationTime = .signed,
                 expectations: Expectations = Expectations(), inputFormat: InputFormat? = nil,
-                limits: ASN1Limits = .default, now: Int64 = Int64(Date().timeIntervalSince1970)) {
+                limits: ASN1Limits = .default, now: Int64? = nil) {
         self.anchors = anchors
         self.now = now
         self.time = time
@@ -41,6 +52,7 @@ public struct InspectionOptions: Sendable {
 /// Reads, verifies and checks one receipt. Never throws: every problem becomes a finding or a read error.
 public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions) -> Inspection {
+        let options = options.pinned
         let digest = options.digestsInput
             ? (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
             : "not computed"
@@ -79,7 +91,7 @@ public enum Inspector {
         }
         guard receipt.error == nil || !receipt.signedData.signers.isEmpty else { return inspection }
 
-        let resolved = options.time.resolve(for: receipt, now: options.now)
+        let resolved = options.time.resolve(for: receipt, now: options.clock)
         if resolved.fellBack {
             inspection.findings.append(Finding(.noCreationDate, at: nil,
                                                "the receipt has no valid creation date: the chain is evaluated now"))
@@ -93,10 +105,10 @@ public enum Inspector {
         inspection.verification?.evaluatedAtSource = resolved.fellBack ? .nowForWantOfCreationDate
             : VerificationSummary.TimeSource(options.time)
         if options.checksContent {
-            let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: options.now).seconds }
+            let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: options.clock).seconds }
             inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
                                                        at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
-                                                       now: options.now)
+                                                       now: options.clock)
         }
         return inspection
     }
@@ -168,7 +180,4 @@ public enum Inspector {
         }
     }
 
-    static func currentTime() -> Int64 {
-        Int64(Date().timeIntervalSince1970)
-    }
 }

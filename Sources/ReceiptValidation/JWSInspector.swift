@@ -75,6 +75,7 @@ public enum JWSInspector {
     /// Inspects `bytes`; `read` is what `JWSInput.recognise` made of them when the classifier already read them.
     public static func inspect(_ bytes: [UInt8], options: InspectionOptions,
                                read: Result<JWSInput, JWSReadError>? = nil) -> JWSInspection {
+        let options = options.pinned
         let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
         switch read ?? JWSInput.read(bytes) {
         case .failure(let error):
@@ -259,13 +260,13 @@ public enum JWSInspector {
         }
         // signedDate and, for an app transaction, receiptCreationDate must not be in the future.
         for claim in Set([name, "signedDate"]) {
-            guard case .some(.success(let date)) = token.claimDate(claim), date.milliseconds / 1000 > options.now + 300
+            guard case .some(.success(let date)) = token.claimDate(claim), date.milliseconds / 1000 > options.clock + 300
             else { continue }
             findings.append(Finding(.jwsSignedDateInFuture, at: claimOffset,
-                                    "\(claim) \(ReceiptDate.format(epochSeconds: date.milliseconds / 1000)) is after now (\(ReceiptDate.format(epochSeconds: options.now)))"))
+                                    "\(claim) \(ReceiptDate.format(epochSeconds: date.milliseconds / 1000)) is after now (\(ReceiptDate.format(epochSeconds: options.clock)))"))
         }
         switch options.time {
-        case .now: return (options.now, .now, findings)
+        case .now: return (options.clock, .now, findings)
         case .date(let date): return (date.secondsSinceEpoch, .given, findings)
         case .signed: break
         }
@@ -285,7 +286,7 @@ public enum JWSInspector {
             findings.append(Finding(.jwsSignedDateMissing, at: token.ranges[.payload]?.lowerBound,
                                     "the payload has no \(name): the chain is evaluated now"))
         }
-        return (options.now, .nowForWantOfSignedDate, findings)
+        return (options.clock, .nowForWantOfSignedDate, findings)
     }
 
     /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its

@@ -91,10 +91,12 @@ struct IgnorePatternTests {
 struct DottedNamePathTests {
     @Test func aDottedNameIsOneSegmentFromTheReaderToThePattern() throws {
         let document = try JSONDocument.read(Array(#"{"a.b":{"c":[1,[2]]}}"#.utf8))
-        let steps = document.pathSteps()
-        let deepest = try #require(steps.max { $0.count < $1.count })
+        let index = document.pathIndex()
+        let deepest = try #require(document.nodes.indices.map { document.steps(of: $0, in: index) }
+            .max { $0.count < $1.count })
         #expect(deepest == [.member("a.b"), .member("c"), .element(1), .element(0)])
         #expect(JSONPathStep.render(deepest) == #"["a.b"].c[1][0]"#)
+        #expect(document.paths().contains(#"["a.b"].c[1][0]"#))
         let segments = JWSComparison.segments(deepest)
         #expect(segments.map(\.name) == ["a.b", "c", "element"] && segments[1].selector == "1")
         let path = DiffPath([DiffPath.Segment("jws"), DiffPath.Segment("payload")] + segments)
@@ -104,5 +106,20 @@ struct DottedNamePathTests {
         #expect(try !IgnorePattern("jws.payload.a").matches(path))
         #expect(try IgnorePattern(#"jws.payload."a\"b""#).description == #"jws.payload."a\"b""#)
         #expect(throws: IgnorePattern.ParseError.self) { try IgnorePattern(#"jws."a.b"#) }
+        for malformed in [#""a"b"#, #"a"b""#, #""a""b""#, #""a\u{zz}""#, #""a\u12""#] {
+            #expect(throws: IgnorePattern.ParseError.self, "\(malformed)") { try IgnorePattern(malformed) }
+        }
+    }
+
+    /// Whatever name a path prints, the printed segment pasted into `--ignore` matches it: dots, quotes, control
+    /// characters and the empty name.
+    @Test func everyPrintedNameMatchesItself() throws {
+        for name in ["a.b", "", "say \"hi\"", "back\\slash", "tab\there", "line\u{1}feed", "[x]", "é"] {
+            let path = DiffPath([DiffPath.Segment("jws"), DiffPath.Segment(name)])
+            let printed = path.description
+            #expect(try IgnorePattern(printed).matches(path), "\(printed)")
+            #expect(try !IgnorePattern(printed).matches(DiffPath([DiffPath.Segment("jws"), DiffPath.Segment(name + "x")])) || name.isEmpty,
+                    "\(printed)")
+        }
     }
 }
