@@ -54,6 +54,7 @@ public enum FieldTable {
 
     /// The version the App Store writes for `type`: 2 for the opaque value, 1 for everything else. Output that
     /// omits versions (the dump's `receipt` object) assumes it; builders default to it.
+    @inlinable
     package static func conventionalVersion(of type: Int64, in scope: FieldScope) -> Int64 {
         scope == .receipt && type == 4 ? 2 : 1
     }
