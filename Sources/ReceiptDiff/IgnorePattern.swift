@@ -45,14 +45,15 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
         func fail(_ why: String) -> ParseError { ParseError(description: "--ignore '\(text)': \(why)") }
         for scalar in text.unicodeScalars {
             if inQuotedName {
+                // `\u{…}`: "" after the `u`, then "{" and the hex digits so far.
                 if var digits = unicodeEscape {
-                    if digits.isEmpty && scalar == "{" && !digits.hasPrefix("{") {
+                    if digits.isEmpty, scalar == "{" {
                         unicodeEscape = "{"
-                    } else if scalar == "}", digits.hasPrefix("{"), digits.count > 1, digits.count <= 9,
-                              let value = UInt32(digits.dropFirst(), radix: 16), let decoded = Unicode.Scalar(value) {
+                    } else if !digits.isEmpty, scalar == "}", let value = UInt32(digits.dropFirst(), radix: 16),
+                              let decoded = Unicode.Scalar(value) {
                         name.append(decoded)
                         unicodeEscape = nil
-                    } else if digits.hasPrefix("{"), digits.count <= 8, scalar.properties.isASCIIHexDigit {
+                    } else if !digits.isEmpty, digits.count <= 8, scalar.properties.isASCIIHexDigit {
                         digits.unicodeScalars.append(scalar)
                         unicodeEscape = digits
                     } else {

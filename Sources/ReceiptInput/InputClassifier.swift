@@ -147,11 +147,10 @@ public enum InputClassifier {
     /// other refusal is the reader's judgement of a document it recognised, and stands; so does any refusal of a
     /// text that names a verifyReceipt member (`"receipt-data"`, `"latest_receipt"`): it is a verifyReceipt body,
     /// malformed or not, and its reader judges it.
-    static let diggable: Set<String> = ["not-a-receipt", "base64-followed-by-text", "json-no-receipt-data",
-                                        "json-malformed"]
+    static let diggable: Set<ErrorCode> = [.notAReceipt, .base64FollowedByText, .jsonNoReceiptData, .jsonMalformed]
 
     static func isDiggable(_ error: InputError, _ text: [UInt8]) -> Bool {
-        guard diggable.contains(error.code) else { return false }
+        guard diggable.contains(error.kind) else { return false }
         let trimmed = PastedDocument.trim(text)
         let startsJSON = !trimmed.isEmpty && (text[trimmed.lowerBound] == UInt8(ascii: "{") || text[trimmed.lowerBound] == UInt8(ascii: "["))
         return !(startsJSON && mentionsReceiptMember(text))

@@ -28,8 +28,8 @@ public enum JSONPathStep: Sendable, Hashable {
 /// Where each node of a document stands: its parent (-1 for the top-level value) and its position among the
 /// parent's children.
 public struct JSONPathIndex: Sendable {
-    public var parents: [Int]
-    public var ordinals: [Int]
+    public internal(set) var parents: [Int]
+    public internal(set) var ordinals: [Int]
 }
 
 /// The kind of one JSON value.

@@ -59,6 +59,25 @@ struct FindingCodeListTests {
         try GeneratedSection.check(Self.readme, begin: section.begin, end: section.end, generated: table)
     }
 
+    /// No error code is spelled out anywhere but its table: a literal equal to a code (a set of codes to compare
+    /// with, a switch on `code`) is a second spelling that drifts when the table changes.
+    @Test func noErrorCodeIsSpelledOutsideItsTable() throws {
+        let root = Fixtures.url("Sources")
+        let walker = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        let literal = try NSRegularExpression(pattern: #""([a-z0-9]+(?:-[a-z0-9]+)+)""#)
+        let codes = Set(ErrorCode.allCases.map(\.rawValue))
+        for case let url as URL in walker
+        where url.pathExtension == "swift" && !["ErrorCode.swift", "FindingCode.swift"].contains(url.lastPathComponent) {
+            // Code, not comments: a comment may name a code it explains.
+            let text = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            for match in literal.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                #expect(!codes.contains(String(text[range])), "\(url.lastPathComponent) spells \(text[range])")
+            }
+        }
+    }
+
     /// No error or finding is made from a string: every error type takes an `ErrorCode` and every finding a
     /// `FindingCode`, mutations name what they expect with one of them, so a code literal does not compile; this keeps
     /// the source free of the old spellings too.
