@@ -10,16 +10,14 @@ import ReceiptValidation
 package enum ClassifiedInspection {
     package static func receipt(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> Inspection {
         if let refusal = classified.refusal {
-            let digest = options.digestsInput ? digest(input) : "not computed"
             let format = options.inputFormat ?? InputDecoder.detect(input)
-            return .refused(InputSummary(size: input.count, sha256: digest, format: format.rawValue), refusal,
+            return .refused(InputSummary(of: input, format: format.rawValue, digested: options.digestsInput), refusal,
                             findings: classified.findings)
         }
         var inspection = Inspector.inspect(classified.bytes, options: options)
         inspection.findings = classified.findings + inspection.findings
         if classified.bytes.count != input.count || classified.offset != 0 {
-            inspection.input.size = input.count
-            if options.digestsInput { inspection.input.sha256 = digest(input) }
+            inspection.input = InputSummary(of: input, format: inspection.input.format, digested: options.digestsInput)
         }
         return inspection
     }
@@ -28,13 +26,8 @@ package enum ClassifiedInspection {
         var inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
         inspection.findings = classified.findings + inspection.findings
         if classified.bytes.count != input.count || classified.offset != 0 {
-            inspection.input.size = input.count
-            inspection.input.sha256 = digest(input)
+            inspection.input = InputSummary(of: input, format: inspection.input.format, digested: options.digestsInput)
         }
         return inspection
-    }
-
-    static func digest(_ bytes: [UInt8]) -> String {
-        (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
     }
 }

@@ -49,44 +49,35 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Generates a new RSA key pair with public exponent 65537.
     package static func generateRSA(bits: Int) throws(CryptoError) -> PrivateKey {
-        OpenSSLErrorQueue.clear()
-        defer { OpenSSLErrorQueue.clear() }
-        guard let bitCount = UInt32(exactly: bits), bitCount >= 512, bitCount <= 16_384 else {
+        guard let bitCount = Int32(exactly: bits), bitCount >= 512, bitCount <= 16_384 else {
             throw CryptoError(.keyGenerationFailed, message: "RSA key size \(bits) is outside 512...16384")
         }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
-            throw .openSSL(.keyGenerationFailed, "cannot create an RSA key generation context")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bitCount)) == 1,
-            EVP_PKEY_generate(context, &key) == 1,
-            let key
-        else {
-            throw .openSSL(.keyGenerationFailed, "RSA-\(bits) key generation failed")
-        }
-        return try PrivateKey(taking: key)
+        return try generate("RSA", described: "RSA-\(bits)") { EVP_PKEY_CTX_set_rsa_keygen_bits($0, bitCount) }
     }
 
     /// Generates a new EC key pair on the named curve (`P-256`, `P-384`).
     package static func generateEC(curve: String) throws(CryptoError) -> PrivateKey {
-        OpenSSLErrorQueue.clear()
-        defer { OpenSSLErrorQueue.clear() }
         guard ["P-256", "P-384", "P-521"].contains(curve) else {
             throw CryptoError(.keyGenerationFailed, message: "EC curve \(curve) is not P-256, P-384 or P-521")
         }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-            throw .openSSL(.keyGenerationFailed, "cannot create an EC key generation context")
+        return try generate("EC", described: "EC \(curve)") { EVP_PKEY_CTX_set_group_name($0, curve) }
+    }
+
+    /// Generates a key of OpenSSL's `algorithm`, its parameters set by `configure` (which returns OpenSSL's 1 on
+    /// success).
+    private static func generate(_ algorithm: String, described: String,
+                                 configure: (OpaquePointer) -> Int32) throws(CryptoError) -> PrivateKey {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil) else {
+            throw .openSSL(.keyGenerationFailed, "cannot create an \(algorithm) key generation context")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_group_name(context, curve) == 1,
-            EVP_PKEY_generate(context, &key) == 1,
-            let key
+        guard EVP_PKEY_keygen_init(context) == 1, configure(context) == 1, EVP_PKEY_generate(context, &key) == 1,
+              let key
         else {
-            throw .openSSL(.keyGenerationFailed, "EC \(curve) key generation failed")
+            throw .openSSL(.keyGenerationFailed, "\(described) key generation failed")
         }
         return try PrivateKey(taking: key)
     }

@@ -1,3 +1,5 @@
+import ReceiptDiagnostics
+
 /// Where a change is: a stable, dotted path such as `in_app[transaction_id=1000000156449405].expires_date`,
 /// `attributes[type=2#0].value` or `certificates[sha256=…].notAfter`.
 package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
@@ -20,7 +22,7 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
         /// The segment as a path shows it: a name that is not only letters, digits, `_` and `-` in double quotes
         /// (`"a.b"`), so a name holding a dot or a bracket stays one segment, and `--ignore` can name it.
         package var description: String {
-            let shown = DiffPath.isPlainName(name) ? name : DiffPath.quoted(name)
+            let shown = DiffPath.isPlainName(name) ? name : TerminalText.quoted(name)
             return selector.map { "\(shown)[\($0)]" } ?? shown
         }
     }
@@ -55,25 +57,7 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
     /// value can break out of its brackets.
     package static func selectorValue(_ raw: String) -> String {
         if !raw.isEmpty, raw.unicodeScalars.allSatisfy(isBare) { return raw }
-        return quoted(raw)
-    }
-
-    /// `raw` in double quotes with `"`, `\` and control characters escaped.
-    package static func quoted(_ raw: String) -> String {
-        var out = "\""
-        for scalar in raw.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        return TerminalText.quoted(raw)
     }
 
     private static func isBare(_ scalar: Unicode.Scalar) -> Bool {

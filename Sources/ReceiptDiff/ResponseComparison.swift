@@ -12,17 +12,19 @@ package struct ResponseInput: Sendable {
     /// `--format verifyreceipt` form is `document` (offsets then point into that form, not the file).
     package var input: InputSummary
 
-    package init(name: String, document: JSONDocument, input: InputSummary) {
-        self.name = name
-        self.document = document
-        self.input = input
-    }
-
     /// A response body as read from a file of `bytes`.
     package init(name: String, response document: JSONDocument, bytes: [UInt8]) {
-        let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? ""
-        self.init(name: name, document: document,
-                  input: InputSummary(size: bytes.count, sha256: digest, format: "verifyreceipt-response"))
+        self.name = name
+        self.document = document
+        input = InputSummary(of: bytes, format: "verifyreceipt-response")
+    }
+
+    /// The `--format verifyreceipt` form `document` of the receipt `inspection` read.
+    package init(name: String, verifyReceiptForm document: JSONDocument, of inspection: Inspection) {
+        self.name = name
+        self.document = document
+        input = inspection.input
+        input.format += " as verifyreceipt"
     }
 }
 

@@ -143,7 +143,7 @@ struct PastedDocument {
     static func formField(_ text: [UInt8], _ trimmed: Range<Int>) -> Outcome {
         let body = text[trimmed]
         guard body.contains(UInt8(ascii: "=")), !body.contains(0x0A), !body.contains(0x0D),
-              body.first.map(isFormKeyCharacter) == true else { return .none }
+              body.first.map(ByteSet.formKey.contains) == true else { return .none }
         var fields: [(key: String, start: Int, value: [UInt8])] = []
         var start = trimmed.lowerBound
         while start < trimmed.upperBound {
@@ -152,7 +152,7 @@ struct PastedDocument {
             // Every field is name=value with a plain name; anything else (base64 with its padding, prose with an
             // '=' in it) is not a form.
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")), equals > pair.startIndex,
-                  pair[..<equals].allSatisfy(isFormKeyCharacter) else { return .none }
+                  pair[..<equals].allSatisfy(ByteSet.formKey.contains) else { return .none }
             guard fields.count < mostFormFields else { return .none }
             fields.append((String(decoding: pair[..<equals], as: UTF8.self), equals + 1, Array(pair[(equals + 1)...])))
             start = end + 1
@@ -185,16 +185,6 @@ struct PastedDocument {
                                      offset: chosen.start, isSlice: true))
     }
 
-    static func isFormKeyCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-             UInt8(ascii: "%"), UInt8(ascii: "["), UInt8(ascii: "]"):
-            return true
-        default:
-            return false
-        }
-    }
 
     // MARK: - Text around the document
 
@@ -231,10 +221,10 @@ struct PastedDocument {
         var objectsTried = 0
         while index < text.count {
             let byte = text[index]
-            let boundary = index == 0 || !isTokenCharacter(text[index - 1])
+            let boundary = index == 0 || !ByteSet.compactJWS.contains(text[index - 1])
             // A run that is not the document is skipped whole, so every byte is looked at a bounded number of times.
             if boundary, byte == UInt8(ascii: "e"), text[index...].starts(with: Array("eyJ".utf8)) {
-                let segments = run(text, from: index, allowed: isTokenCharacter)
+                let segments = run(text, from: index, allowed: ByteSet.compactJWS.contains)
                 if let (inner, end) = bestToken(segments) { return Found(inner: inner, what: "a JWS", start: index, end: end) }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
@@ -246,7 +236,7 @@ struct PastedDocument {
                 }
             }
             if boundary, byte == UInt8(ascii: "M"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "I") {
-                let segments = run(text, from: index, allowed: { InputDecoder.isStandardBase64Character($0) || $0 == UInt8(ascii: "%") })
+                let segments = run(text, from: index, allowed: ByteSet.urlEncodedStandardBase64.contains)
                 if let (inner, start, end) = bestBase64(segments) {
                     return Found(inner: inner, what: "base64", start: start, end: end)
                 }
@@ -389,21 +379,19 @@ struct PastedDocument {
         var start = 0
         var end = text.count
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < end, InputDecoder.isWhitespace(text[start]) { start += 1 }
-        while end > start, InputDecoder.isWhitespace(text[end - 1]) { end -= 1 }
+        while start < end, ByteSet.whitespace.contains(text[start]) { start += 1 }
+        while end > start, ByteSet.whitespace.contains(text[end - 1]) { end -= 1 }
         return start..<end
     }
 
 
 
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-            return true
-        default:
-            return false
-        }
-    }
 
+}
+
+extension ByteSet {
+    /// A form body's key (`receipt-data`, `a[b]`, percent-encoded names).
+    static let formKey = ByteSet("A-Za-z0-9_.%[]-")
+    /// Standard base64 as a form or query string carries it, percent-encoded or not.
+    static let urlEncodedStandardBase64 = standardBase64.union(ByteSet("%"))
 }

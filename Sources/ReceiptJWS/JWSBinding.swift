@@ -40,10 +40,17 @@ public struct JWSBinding: Sendable, Hashable {
         public var path: String
         package var jsonOffset: Int
 
-        package init(text: String, path: String, jsonOffset: Int) {
-            self.text = text
-            self.path = path
-            self.jsonOffset = jsonOffset
+        /// The member `name` of `object` in `document` as a bound value (a string's text, any other value as
+        /// written), its path `prefix` + `name`; nil when there is no such member.
+        package static func member(_ name: String, of object: Int, in document: JSONDocument, prefix: String) -> Value? {
+            guard let node = document.member(name, of: object) else { return nil }
+            let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
+            return Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start)
+        }
+
+        /// The value as a carrier sees it: its path under the carried token's.
+        package func carried(by tokenPath: String) -> Value {
+            Value(text: text, path: "\(tokenPath) → \(path)", jsonOffset: jsonOffset)
         }
     }
 
@@ -81,9 +88,7 @@ public struct JWSBinding: Sendable, Hashable {
                                  timeClaim: kind == .appTransaction ? "receiptCreationDate" : "signedDate", misplaced: [])
         guard let payload, payload.nodes.first?.kind == .object else { return binding }
         func value(_ name: String, in object: Int, prefix: String) -> Value? {
-            guard let node = payload.member(name, of: object) else { return nil }
-            let text = payload.nodes[node].kind == .string ? (payload.string(node) ?? "") : payload.text(node)
-            return Value(text: text, path: prefix + name, jsonOffset: payload.nodes[node].start)
+            Value.member(name, of: object, in: payload, prefix: prefix)
         }
         let root = payload.root
         switch kind {

@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptJSON
 
@@ -47,7 +48,7 @@ public struct JWSInput: Sendable {
         }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
         guard JWSReader.looksLikeCompactJWS(text)
-                || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(isTokenCharacter)) else { return nil }
+                || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(ByteSet.wrappedJWS.contains)) else { return nil }
         return read(bytes)
     }
 
@@ -110,15 +111,11 @@ public struct JWSInput: Sendable {
                                  findings: findings.aggregated(), jsonOffset: range.lowerBound))
     }
 
-    /// A character of a compact JWS: base64url (either alphabet, padding) or a dot.
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
-             UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "."):
-            return true
-        default:
-            return false
-        }
-    }
+}
+
+extension ByteSet {
+    /// A compact JWS as RFC 7515 §7.1 writes it: base64url segments and their dots.
+    package static let compactJWS = base64URL.union(ByteSet("."))
+    /// A JWS as people paste it: segments in either base64 alphabet, padded or not, and their dots.
+    package static let wrappedJWS = anyBase64.union(ByteSet("."))
 }

@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 
 /// How a receipt was wrapped in the input.
@@ -61,26 +62,24 @@ public enum InputDecoder {
         }
     }
 
-    /// A character of standard base64 (`+`, `/`) or its `=` padding.
-    package static func isStandardBase64Character(_ byte: UInt8) -> Bool { PastedText.isStandardAlphabet(byte) }
 
     /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
     package static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
 
     /// The format `input` looks like.
     package static func detect(_ input: [UInt8]) -> InputFormat {
-        guard let first = input.first(where: { !isWhitespace($0) }) else { return .binary }
+        guard let first = input.first(where: { !ByteSet.whitespace.contains($0) }) else { return .binary }
         if input.first == 0x30 { return .binary }
         if first == UInt8(ascii: "{") { return .jsonRequest }
-        if first == UInt8(ascii: "-"), startsWith(input.drop(while: isWhitespace), "-----BEGIN") { return .pem }
-        if input.allSatisfy({ isBase64Character($0) || isWhitespace($0) || $0 == UInt8(ascii: "%") }) { return .base64 }
+        if first == UInt8(ascii: "-"), startsWith(input.drop(while: ByteSet.whitespace.contains), "-----BEGIN") { return .pem }
+        if input.allSatisfy(ByteSet.pastedBase64.contains) { return .base64 }
         return .binary
     }
 
     /// Why a text input is not a receipt, in words: another kind of document, or base64 with text after it. Nil
     /// for input that is not text at all (the container reader says what is wrong with it).
     static func diagnoseText(_ text: [UInt8]) -> InputError? {
-        guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || isWhitespace($0) }),
+        guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || ByteSet.whitespace.contains($0) }),
               String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
         else { return nil }
         if let other = PastedText.otherDocument(text) { return other }
@@ -192,21 +191,7 @@ public enum InputDecoder {
                           "not a receipt: the input is text (\"\(preview)\"), but not base64, PEM or a verifyReceipt JSON body")
     }
 
-    /// ASCII white space as base64 and pasted text have it: space, tab, line feed, carriage return.
-    package static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
 
-    static func isBase64Character(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
-            UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
-    }
 
     static func startsWith<Bytes: Collection>(_ bytes: Bytes, _ prefix: String) -> Bool where Bytes.Element == UInt8 {
         bytes.starts(with: prefix.utf8)

@@ -18,8 +18,8 @@ enum PastedText {
             text = text.dropFirst(3)
             repairs.append("removed a UTF-8 byte order mark")
         }
-        if let start = text.firstIndex(where: { !InputDecoder.isWhitespace($0) }),
-           let end = text.lastIndex(where: { !InputDecoder.isWhitespace($0) }) {
+        if let start = text.firstIndex(where: { !ByteSet.whitespace.contains($0) }),
+           let end = text.lastIndex(where: { !ByteSet.whitespace.contains($0) }) {
             text = text[start...end]
         } else {
             text = text[text.endIndex...]
@@ -27,7 +27,7 @@ enum PastedText {
         if text.count >= 2, let first = text.first, let last = text.last, first == last,
            first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             let inner = text.dropFirst().dropLast()
-            if !inner.contains(first), inner.allSatisfy({ InputDecoder.isBase64Character($0) || InputDecoder.isWhitespace($0) || $0 == UInt8(ascii: "%") }) {
+            if !inner.contains(first), inner.allSatisfy(ByteSet.pastedBase64.contains) {
                 text = inner
                 repairs.append("removed the quotes around the base64")
             }
@@ -65,7 +65,7 @@ enum PastedText {
                 continue
             }
             guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]), let low = ASN1Primitives.hexDigit(text[index + 2]),
-                  InputDecoder.isBase64Character(high << 4 | low)
+                  ByteSet.anyBase64.contains(high << 4 | low)
             else { return nil }
             out.append(high << 4 | low)
             index += 3
@@ -81,13 +81,13 @@ enum PastedText {
         var count = 0
         var index = 1
         while index < text.count {
-            guard text[index] == UInt8(ascii: " "), isAlphabet(text[index - 1]) else {
+            guard text[index] == UInt8(ascii: " "), ByteSet.base64Letters.contains(text[index - 1]) else {
                 index += 1
                 continue
             }
             var end = index
             while end < text.count, text[end] == UInt8(ascii: " ") { end += 1 }
-            if end < text.count, isAlphabet(text[end]) || text[end] == UInt8(ascii: "=") {
+            if end < text.count, ByteSet.anyBase64.contains(text[end]) {
                 for position in index..<end { out[position] = UInt8(ascii: "+") }
                 count += end - index
             }
@@ -125,7 +125,7 @@ enum PastedText {
         guard text.starts(with: Array("eyJ".utf8)) else { return false }
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return parts.count == 3 && parts.prefix(2).allSatisfy { !$0.isEmpty }
-            && parts.allSatisfy { $0.allSatisfy { InputDecoder.isBase64Character($0) && $0 != UInt8(ascii: "=") } }
+            && parts.allSatisfy { $0.allSatisfy(ByteSet.base64Letters.contains) }
     }
 
     /// Where text that is not base64 starts after a block of base64 lines (a signature, a note), when the block
@@ -136,7 +136,7 @@ enum PastedText {
         while lineStart < text.count {
             let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count
             let line = text[lineStart..<lineEnd].filter { $0 != UInt8(ascii: "\r") }
-            if line.contains(where: { !isStandardAlphabet($0) }) {
+            if line.contains(where: { !ByteSet.standardBase64.contains($0) }) {
                 guard lineStart > 0, let bytes = Base64.decode(text[..<lineStart]), bytes.first == 0x30,
                       bytes.count >= 64
                 else { return nil }
@@ -147,18 +147,13 @@ enum PastedText {
         return nil
     }
 
-    static func isStandardAlphabet(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
-    }
 
-    static func isAlphabet(_ byte: UInt8) -> Bool {
-        InputDecoder.isBase64Character(byte) && byte != UInt8(ascii: "=")
-    }
 
+}
+
+extension ByteSet {
+    /// The letters of either base64 alphabet, without the `=` padding.
+    package static let base64Letters = anyBase64.subtracting(ByteSet("="))
+    /// What pasted base64 may hold: either alphabet, padding, white space, and `%` of URL-encoding.
+    package static let pastedBase64 = anyBase64.union(whitespace).union(ByteSet("%"))
 }

@@ -139,25 +139,22 @@ enum ChainMutations {
         },
         Mutation("signer-is-ca", .chain, layer: "chain", expected: .reject, finding: .signerIsCa,
                  "the signer certificate (with Apple's marker, under the intermediate) is a CA: CA:TRUE") { workspace in
-            let authority = workspace.kit.authority
-            let request = leafRequest(authority, name: "Receipt Signing acting as CA TEST-ONLY", serial: 49,
-                                      isCA: true)
-            try resign(&workspace, leaf: request, key: authority.leafKey)
+            try resignWithLeaf(&workspace, "Receipt Signing acting as CA TEST-ONLY", serial: 49) {
+                $0.isCertificateAuthority = true
+            }
         },
         Mutation("signer-key-usage-without-digital-signature", .chain, layer: "chain", expected: .reject,
                  finding: .signerKeyUsage, "the signer's keyUsage allows keyEncipherment only") { workspace in
-            let authority = workspace.kit.authority
-            var request = leafRequest(authority, name: "Receipt Signing for encryption TEST-ONLY", serial: 50)
-            request.keyUsage = "critical,keyEncipherment"
-            try resign(&workspace, leaf: request, key: authority.leafKey)
+            try resignWithLeaf(&workspace, "Receipt Signing for encryption TEST-ONLY", serial: 50) {
+                $0.keyUsage = "critical,keyEncipherment"
+            }
         },
         Mutation("signer-extended-key-usage", .chain, layer: "chain", expected: .accept,
                  finding: .signerExtendedKeyUsage,
                  "the signer carries an extendedKeyUsage (codeSigning), which Apple's do not: a warning") { workspace in
-            let authority = workspace.kit.authority
-            var request = leafRequest(authority, name: "Receipt Signing with EKU TEST-ONLY", serial: 51)
-            request.extendedKeyUsage = "codeSigning"
-            try resign(&workspace, leaf: request, key: authority.leafKey)
+            try resignWithLeaf(&workspace, "Receipt Signing with EKU TEST-ONLY", serial: 51) {
+                $0.extendedKeyUsage = "codeSigning"
+            }
         },
         Mutation("decoy-intermediate-with-marker", .chain, layer: "chain", expected: .reject,
                  finding: .intermediateMarkerMissing,
@@ -210,12 +207,20 @@ enum ChainMutations {
     ]
 
     /// A leaf request shaped like the CA's leaf (validity, marker), for a flawed variant.
-    static func leafRequest(_ authority: TestCertificateAuthority, name: String, serial: UInt64, isCA: Bool = false)
-        -> CertificateRequest
-    {
+    static func leafRequest(_ authority: TestCertificateAuthority, name: String, serial: UInt64) -> CertificateRequest {
         CertificateRequest(subject: subject(name), serialNumber: serial, notBefore: authority.leaf.notBefore,
-                           notAfter: authority.leaf.notAfter, isCertificateAuthority: isCA,
+                           notAfter: authority.leaf.notAfter, isCertificateAuthority: false,
                            extraExtensions: [(TestCertificateAuthority.leafMarkerOID, false, [0x05, 0x00])])
+    }
+
+    /// Re-signs with the CA's leaf key under a leaf named `name`, its request shaped like the CA's leaf and then
+    /// changed by `flaw`.
+    static func resignWithLeaf(_ workspace: inout MutationWorkspace, _ name: String, serial: UInt64,
+                               flaw: (inout CertificateRequest) -> Void) throws {
+        let authority = workspace.kit.authority
+        var request = leafRequest(authority, name: name, serial: serial)
+        flaw(&request)
+        try resign(&workspace, leaf: request, key: authority.leafKey)
     }
 
     /// Re-signs with a leaf issued from `request` for `key` by the CA's intermediate.

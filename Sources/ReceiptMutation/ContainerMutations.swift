@@ -12,23 +12,14 @@ import ReceiptSuite
 /// any receipt needs. The signature over the content stays genuine in every one.
 enum ContainerMutations {
     static let all: [Mutation] = [
-        addition("econtent-second-octet-string",
-                 "a second OCTET STRING holding another app's payload follows the content inside eContent [0]") {
-            workspace in
-            let decoy = decoyPayload(workspace)
-            workspace.tweak { $0.unsignedAdditions.eContent = [octetString(decoy)] }
-        },
-        addition("encapsulated-content-second-econtent",
-                 "a second eContent [0] with another app's payload follows the first in EncapsulatedContentInfo") {
-            workspace in
-            let decoy = decoyPayload(workspace)
-            workspace.tweak { $0.unsignedAdditions.encapsulatedContentInfo = [explicitZero(octetString(decoy))] }
-        },
-        addition("content-info-extra-field", "a third field (an OCTET STRING) follows content [0] in the ContentInfo") {
-            workspace in
-            let decoy = decoyPayload(workspace)
-            workspace.tweak { $0.unsignedAdditions.contentInfo = [octetString(decoy)] }
-        },
+        decoyAddition("econtent-second-octet-string",
+                      "a second OCTET STRING holding another app's payload follows the content inside eContent [0]",
+                      after: \.eContent) { octetString($0) },
+        decoyAddition("encapsulated-content-second-econtent",
+                      "a second eContent [0] with another app's payload follows the first in EncapsulatedContentInfo",
+                      after: \.encapsulatedContentInfo) { explicitZero(octetString($0)) },
+        decoyAddition("content-info-extra-field", "a third field (an OCTET STRING) follows content [0] in the ContentInfo",
+                      after: \.contentInfo) { octetString($0) },
         addition("second-signed-data",
                  "a second, unsigned SignedData with another app's payload follows the first inside content [0]") {
             workspace in
@@ -88,6 +79,16 @@ enum ContainerMutations {
                          _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) -> Mutation {
         Mutation(name, .signature, layer: "container", expected: .reject, finding: .pkcs7ExtraContent, summary,
                  transform)
+    }
+
+    /// An unsigned copy of the payload naming another app, `wrapped` and added after the element `place` names.
+    static func decoyAddition(_ name: String, _ summary: String,
+                              after place: any WritableKeyPath<SignedDataBuilder.UnsignedAdditions, [[UInt8]]> & Sendable,
+                              wrapped wrap: @escaping @Sendable ([UInt8]) -> [UInt8]) -> Mutation {
+        addition(name, summary) { workspace in
+            let decoy = wrap(decoyPayload(workspace))
+            workspace.tweak { $0.unsignedAdditions[keyPath: place] = [decoy] }
+        }
     }
 
     /// The payload with another app's bundle id: what an unsigned copy would carry.

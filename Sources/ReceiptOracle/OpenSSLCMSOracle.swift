@@ -11,12 +11,6 @@ public struct OpenSSLDecodeError: Sendable, Hashable, CustomStringConvertible {
     /// Text OpenSSL attached, e.g. "Field=certificates, Type=CMS_SignedData" (empty when none).
     package var data: String
 
-    package init(library: String, reason: String, data: String) {
-        self.library = library
-        self.reason = reason
-        self.data = data
-    }
-
     /// The `Field=` name in `data`, when there is one.
     package var field: String? { Self.value(of: "Field=", in: data) }
     /// The `Type=` name in `data`, when there is one.

@@ -78,14 +78,32 @@ public enum SignedDataReader {
                                     "\(message): RFC 5652 has no room for it, it is not signed, and another parser may read it instead"))
         }
 
-        /// Whether `count` parts already read leave room for one more under `limit`; records the error once if not.
-        mutating func withinLimit(_ count: Int, _ limit: Int, _ what: String, at offset: Int) -> Bool {
-            guard count >= limit else { return true }
-            if count == limit {
-                findings.append(Finding(.containerLimitExceeded, at: offset,
-                                        "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
+        /// The children of a repeated part (a SET OF, a [n] IMPLICIT SET OF), read up to a limit.
+        struct LimitedCursor {
+            var cursor: ASN1Cursor
+            let limit: Int
+            /// What the children are, in the plural ("certificates"), for the finding when there are too many.
+            let what: String
+            var count = 0
+        }
+
+        func children(of node: ASN1Node, upTo limit: Int, _ what: String) -> LimitedCursor {
+            LimitedCursor(cursor: reader.children(of: node), limit: limit, what: what)
+        }
+
+        /// The next child within the limit; children past it are walked (their lengths still checked) but not
+        /// returned, and the first of them is recorded once (`containerLimitExceeded`).
+        mutating func next(_ limited: inout LimitedCursor, _ context: String) throws(PKCS7Error) -> ASN1Node? {
+            while let node = try next(&limited.cursor, context) {
+                defer { limited.count += 1 }
+                if limited.count < limited.limit { return node }
+                if limited.count == limited.limit {
+                    let (limit, what) = (limited.limit, limited.what)
+                    findings.append(Finding(.containerLimitExceeded, at: node.offset,
+                                            "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
+                }
             }
-            return false
+            return nil
         }
 
         func oid(_ node: ASN1Node, _ context: String) throws(PKCS7Error) -> String {
@@ -159,12 +177,8 @@ public enum SignedDataReader {
             signedData.version = ASN1Primitives.int64(bytes, versionNode.contentRange)
 
             let digestSet = try required(&cursor, .set, "the SignedData digestAlgorithms", in: signed)
-            var digestCursor = reader.children(of: digestSet)
-            var digestCount = 0
+            var digestCursor = children(of: digestSet, upTo: containerLimits.maximumDigestAlgorithms, "digest algorithms")
             while let algorithmNode = try next(&digestCursor, "a digest algorithm") {
-                defer { digestCount += 1 }
-                guard withinLimit(digestCount, containerLimits.maximumDigestAlgorithms, "digest algorithms",
-                                  at: algorithmNode.offset) else { continue }
                 signedData.digestAlgorithms.append(try algorithm(algorithmNode, "a digest algorithm"))
             }
 
@@ -173,12 +187,9 @@ public enum SignedDataReader {
 
             var element = try next(&cursor, "SignedData")
             if let certificatesNode = element, certificatesNode.tag == .context(0, constructed: true) {
-                var certificateCursor = reader.children(of: certificatesNode)
-                var certificateCount = 0
+                var certificateCursor = children(of: certificatesNode, upTo: containerLimits.maximumCertificates,
+                                                 "certificates")
                 while let certificateNode = try next(&certificateCursor, "a certificate") {
-                    defer { certificateCount += 1 }
-                    guard withinLimit(certificateCount, containerLimits.maximumCertificates, "certificates",
-                                      at: certificateNode.offset) else { continue }
                     let index = signedData.certificates.count
                     signedData.certificates.append(EmbeddedCertificate.read(certificateNode, index: index,
                                                                             reader: &reader))
@@ -186,11 +197,8 @@ public enum SignedDataReader {
                 element = try next(&cursor, "SignedData")
             }
             if let crlsNode = element, crlsNode.tag == .context(1, constructed: true) {
-                var crlCursor = reader.children(of: crlsNode)
-                var crlCount = 0
+                var crlCursor = children(of: crlsNode, upTo: containerLimits.maximumCRLs, "CRLs")
                 while let crl = try next(&crlCursor, "a CRL") {
-                    defer { crlCount += 1 }
-                    guard withinLimit(crlCount, containerLimits.maximumCRLs, "CRLs", at: crl.offset) else { continue }
                     signedData.crls.append(crl.encodingRange)
                 }
                 element = try next(&cursor, "SignedData")
@@ -199,12 +207,8 @@ public enum SignedDataReader {
                 throw PKCS7Error(.pkcs7MissingElement, at: signed.offset, "SignedData has no signerInfos")
             }
             try expect(signerSet, .set, "the SignedData signerInfos")
-            var signerCursor = reader.children(of: signerSet)
-            var signerCount = 0
+            var signerCursor = children(of: signerSet, upTo: containerLimits.maximumSignerInfos, "SignerInfos")
             while let signerNode = try next(&signerCursor, "a SignerInfo") {
-                defer { signerCount += 1 }
-                guard withinLimit(signerCount, containerLimits.maximumSignerInfos, "SignerInfos",
-                                  at: signerNode.offset) else { continue }
                 signedData.signers.append(try signerInfo(signerNode))
             }
             if let extra = try next(&cursor, "SignedData") {
@@ -310,13 +314,10 @@ public enum SignedDataReader {
             throws(PKCS7Error) -> [CMSAttribute]
         {
             var result: [CMSAttribute] = []
-            var cursor = reader.children(of: container)
+            var cursor = children(of: container, upTo: containerLimits.maximumAttributes,
+                                  "attributes in one SignerInfo field")
             var previous: Range<Int>?
-            var count = 0
             while let attribute = try next(&cursor, context) {
-                defer { count += 1 }
-                guard withinLimit(count, containerLimits.maximumAttributes, "attributes in one SignerInfo field",
-                                  at: attribute.offset) else { continue }
                 try expect(attribute, .sequence, context)
                 if let previous, !ASN1Primitives.isDEROrdered(bytes[previous], bytes[attribute.encodingRange]) {
                     isDER = false
@@ -327,12 +328,8 @@ public enum SignedDataReader {
                 let valueSet = try required(&fields, .set, "\(context) values", in: attribute)
                 isDER = isDER && attribute.anomalies.isEmpty && typeNode.anomalies.isEmpty && valueSet.anomalies.isEmpty
                 var values: [Range<Int>] = []
-                var valueCursor = reader.children(of: valueSet)
-                var valueCount = 0
+                var valueCursor = children(of: valueSet, upTo: containerLimits.maximumAttributes, "values in one attribute")
                 while let value = try next(&valueCursor, "\(context) value") {
-                    defer { valueCount += 1 }
-                    guard withinLimit(valueCount, containerLimits.maximumAttributes, "values in one attribute",
-                                      at: value.offset) else { continue }
                     isDER = isDER && value.anomalies.isEmpty
                     values.append(value.encodingRange)
                 }

@@ -1,5 +1,6 @@
-import ReceiptJSON
 import ReceiptConformance
+import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptSuite
 
 /// The table, summary and JSON (`rcpt.conformance/2`) of a conformance run.
@@ -43,7 +44,7 @@ package struct ConformanceReport: Sendable {
             case .overStrict: verdict = style.yellow("over-strict")
             }
             // Names come from the suite's manifest, which anyone can edit: shown terminal-safe.
-            out += pad(TextLayout.safe(result.name), 40) + " " + pad(TextLayout.safe(result.group), 10) + " "
+            out += pad(TerminalText.safe(result.name), 40) + " " + pad(TerminalText.safe(result.group), 10) + " "
                 + pad(result.concern.rawValue, 8) + " " + pad(result.expected.rawValue, 8) + " "
                 + pad(result.run.outcome.detail, 22) + " " + verdict + "\n"
         }
@@ -51,11 +52,11 @@ package struct ConformanceReport: Sendable {
         if !problems.isEmpty {
             out += "\n" + style.bold("What went wrong") + "\n"
             for result in problems {
-                out += "  \(TextLayout.safe(result.name)) (\(TextLayout.safe(result.group)), \(result.concern.rawValue)): "
-                    + "\(TextLayout.safe(result.description)) — \(result.run.outcome.detail)\n"
+                out += "  \(TerminalText.safe(result.name)) (\(TerminalText.safe(result.group)), \(result.concern.rawValue)): "
+                    + "\(TerminalText.safe(result.description)) — \(result.run.outcome.detail)\n"
                 if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
                     for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false).suffix(5) {
-                        out += style.dim("    | " + TextLayout.safe(String(line))) + "\n"
+                        out += style.dim("    | " + TerminalText.safe(String(line))) + "\n"
                     }
                 }
             }
@@ -143,7 +144,7 @@ package struct ConformanceReport: Sendable {
         for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty {
             out += style.dim("\(title):") + "\n"
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).suffix(10) {
-                out += "    | " + TextLayout.safe(String(line)) + "\n"
+                out += "    | " + TerminalText.safe(String(line)) + "\n"
             }
         }
         return out

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptDiff
 import ReceiptModel
 import ReceiptValidation
@@ -41,7 +42,7 @@ package struct DiffText {
         for (name, side) in [("A", result.a), ("B", result.b)] {
             guard let error = side.readError else { continue }
             out += style.yellow("! \(name) stopped reading at offset \(error.offset): ")
-                + "\(error.layer.rawValue): \(TextLayout.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
+                + "\(error.layer.rawValue): \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         out += "\n" + summary(result) + "\n"
         sink(out)
@@ -50,7 +51,7 @@ package struct DiffText {
     /// `--- A name  size, format, sha256` (or `+++ B …`).
     func header(_ marker: String, _ name: String, _ side: DiffSide) -> String {
         let input = side.input
-        return style.bold("\(marker) \(name) \(TextLayout.safe(side.name))")
+        return style.bold("\(marker) \(name) \(TerminalText.safe(side.name))")
             + style.dim("  \(input.size) bytes, \(input.format), sha256 \(input.sha256)") + "\n"
     }
 
@@ -62,8 +63,8 @@ package struct DiffText {
         case .added: marker = style.green("+")
         case .removed: marker = style.red("-")
         }
-        var out = marker + " " + style.bold(TextLayout.safe(change.path.description))
-        if let label = change.label { out += "  " + style.dim(TextLayout.safe(label)) }
+        var out = marker + " " + style.bold(TerminalText.safe(change.path.description))
+        if let label = change.label { out += "  " + style.dim(TerminalText.safe(label)) }
         let offsets = [change.offsetA.map { "a@\($0)" }, change.offsetB.map { "b@\($0)" }].compactMap { $0 }
         if !offsets.isEmpty { out += "  " + style.dim(offsets.joined(separator: " ")) }
         out += "\n"
@@ -81,7 +82,7 @@ package struct DiffText {
             guard !fields.isEmpty else { return color("\(marker)     (no fields)") + "\n" }
             let width = min(28, fields.map(\.name.count).max() ?? 0)
             return fields.map { field in
-                let head = "\(marker)     \(TextLayout.rightPad(TextLayout.safe(field.name), width))  "
+                let head = "\(marker)     \(TextLayout.rightPad(TerminalText.safe(field.name), width))  "
                 guard case .list(let items) = field.value, !items.isEmpty else {
                     return color(head + inline(field.value)) + "\n"
                 }
@@ -102,14 +103,14 @@ package struct DiffText {
     /// A value on one line.
     func inline(_ value: DiffValue) -> String {
         switch value {
-        case .text(let text): return TextLayout.quoted(text)
-        case .word(let word): return TextLayout.safe(word)
+        case .text(let text): return TerminalText.quoted(text)
+        case .word(let word): return TerminalText.safe(word)
         case .number(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .bytes(let bytes): return preview(bytes)
         case .list(let items): return items.isEmpty ? "(none)" : items.map(inline).joined(separator: "; ")
         case .fields(let fields):
-            return "{" + fields.map { "\(TextLayout.safe($0.name)): \(inline($0.value))" }.joined(separator: ", ") + "}"
+            return "{" + fields.map { "\(TerminalText.safe($0.name)): \(inline($0.value))" }.joined(separator: ", ") + "}"
         case .null: return "(no value)"
         }
     }

@@ -14,8 +14,8 @@ struct DumpSummary {
         let payload = inspection.receipt?.payload
         func text(_ type: Int64) -> String {
             switch payload?.first(type)?.value {
-            case .text(let value)?: return TextLayout.safe(value)
-            case .date(let value, _)?: return value.isEmpty ? "-" : TextLayout.safe(value)
+            case .text(let value)?: return TerminalText.safe(value)
+            case .date(let value, _)?: return value.isEmpty ? "-" : TerminalText.safe(value)
             case .integer(let number)?: return String(number)
             default: return "-"
             }
@@ -32,7 +32,7 @@ struct DumpSummary {
     /// "valid", or "invalid: code, code …", or "unreadable: why".
     func verdict(_ inspection: Inspection) -> String {
         if let error = inspection.readError {
-            return style.red("unreadable") + ": " + TextLayout.safe(error.message)
+            return style.red("unreadable") + ": " + TerminalText.safe(error.message)
         }
         let errors = inspection.findings.filter { $0.severity == .error }.map(\.code)
         guard !errors.isEmpty else { return style.green("valid") }
@@ -78,8 +78,8 @@ struct DumpSummary {
                 }
                 guard cells[column] == "-" else { continue }
                 switch attribute.value {
-                case .text(let value): cells[column] = TextLayout.safe(value)
-                case .date(let value, _): cells[column] = value.isEmpty ? "-" : TextLayout.safe(value)
+                case .text(let value): cells[column] = TerminalText.safe(value)
+                case .date(let value, _): cells[column] = value.isEmpty ? "-" : TerminalText.safe(value)
                 case .integer(let number) where column == 5: cells[column] = number == 1 ? "yes" : number == 0 ? "no" : String(number)
                 case .boolean(let flag) where column == 5: cells[column] = flag ? "yes" : "no"
                 case .integer(let number): cells[column] = String(number)

@@ -40,7 +40,7 @@ public struct DumpText {
     package func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
-        out += style.bold("Receipt") + " \(TextLayout.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
+        out += style.bold("Receipt") + " \(TerminalText.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
         out += DumpSummary(style: style).render(inspection)
         if brief {
             sink(out)
@@ -59,7 +59,7 @@ public struct DumpText {
         }
         out += findings(inspection.findings)
         if let error = inspection.readError {
-            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TextLayout.safe(error.message)) "
+            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
         } else {
             out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
@@ -109,11 +109,11 @@ public struct DumpText {
             let place = style.dim("@\(report.embedded.offset) (\(report.embedded.length) bytes)")
             guard let certificate = report.certificate else {
                 out += "  [\(report.embedded.index)] \(place) " + style.red("undecodable") + ": "
-                    + TextLayout.safe(report.decodeError?.message ?? "") + "\n"
+                    + TerminalText.safe(report.decodeError?.message ?? "") + "\n"
                 continue
             }
-            out += "  [\(report.embedded.index)] \(place) " + style.cyan(TextLayout.safe(certificate.subject)) + "\n"
-            out += row("issuer", TextLayout.safe(certificate.issuer), indent: 3)
+            out += "  [\(report.embedded.index)] \(place) " + style.cyan(TerminalText.safe(certificate.subject)) + "\n"
+            out += row("issuer", TerminalText.safe(certificate.issuer), indent: 3)
             out += row("serial", certificate.serialHex, indent: 3)
             out += row("validity", ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
                        + ReceiptDate.format(epochSeconds: certificate.notAfter), indent: 3)
@@ -122,7 +122,7 @@ public struct DumpText {
             out += row("sha256", certificate.sha256Fingerprint, indent: 3)
             for item in certificate.extensions {
                 let label = item.name + (item.critical ? " (critical)" : "")
-                out += row(TextLayout.safe(label), TextLayout.safe(item.value), indent: 3)
+                out += row(TerminalText.safe(label), TerminalText.safe(item.value), indent: 3)
             }
         }
         return out
@@ -136,7 +136,7 @@ public struct DumpText {
             out += row("offset", String(signer.offset))
             switch signer.identifier {
             case .issuerAndSerialNumber(let issuer, let serial):
-                out += row("issuer", TextLayout.safe(DistinguishedName.render(bytes, issuer) ?? "(unreadable name)"))
+                out += row("issuer", TerminalText.safe(DistinguishedName.render(bytes, issuer) ?? "(unreadable name)"))
                 out += row("serial", SignerText.serialHex(bytes, serial))
             case .subjectKeyIdentifier(let identifier):
                 out += row("key identifier", ASN1Primitives.hex(bytes, identifier))
@@ -162,13 +162,13 @@ public struct DumpText {
                           + "(\(summary.evaluatedAtSource.phrase))")
         out += row("signature", colored(summary.signature.rawValue))
         var chain = colored(summary.chain.rawValue)
-        if let anchor = summary.anchor { chain += " → " + TextLayout.safe(anchor) }
+        if let anchor = summary.anchor { chain += " → " + TerminalText.safe(anchor) }
         out += row("chain", chain)
         for (depth, subject) in summary.path.enumerated() {
-            out += row("  depth \(depth)", TextLayout.safe(subject))
+            out += row("  depth \(depth)", TerminalText.safe(subject))
         }
         for error in summary.errors {
-            out += row("error", style.red(TextLayout.safe(shown(error))))
+            out += row("error", style.red(TerminalText.safe(shown(error))))
         }
         return out
     }
@@ -205,12 +205,12 @@ public struct DumpText {
 
     func valueText(_ attribute: Attribute) -> String {
         switch attribute.value {
-        case .text(let text): return style.green(TextLayout.quoted(text))
+        case .text(let text): return style.green(TerminalText.quoted(text))
         case .date(let text, let parsed):
             if text.isEmpty { return style.dim("\"\" (no date)") }
-            guard let parsed else { return style.red(TextLayout.quoted(text)) + " (not a date)" }
+            guard let parsed else { return style.red(TerminalText.quoted(text)) + " (not a date)" }
             let utc = parsed.rfc3339UTC
-            return style.green(TextLayout.quoted(text)) + (utc == text ? "" : style.dim(" = \(utc)"))
+            return style.green(TerminalText.quoted(text)) + (utc == text ? "" : style.dim(" = \(utc)"))
         case .integer(let number): return String(number)
         case .largeInteger(let hex): return "0x" + hex
         case .boolean(let flag): return flag ? "true" : "false"
@@ -233,7 +233,7 @@ public struct DumpText {
             case .info: severity = style.dim(TextLayout.rightPad("info", 7))
             }
             let place = finding.offset.map { "@\($0)" } ?? ""
-            out += "  \(severity) \(finding.code) \(style.dim(place))  \(TextLayout.safe(shown(finding.message)))\n"
+            out += "  \(severity) \(finding.code) \(style.dim(place))  \(TerminalText.safe(shown(finding.message)))\n"
         }
         return out
     }

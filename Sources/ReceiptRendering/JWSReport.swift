@@ -10,10 +10,33 @@ import ReceiptValidation
 /// certificates, every payload claim with its JSON type and value (millisecond dates also in UTC), the signature,
 /// the verdicts and findings, then its nested JWS, recursively.
 package enum JWSReport {
+    /// What a report is for: the dump (everything read) or the verdicts (`verify`).
+    package enum Purpose: Sendable {
+        case dump
+        case verify
+    }
+
+    /// The JSON document of a JWS input for `purpose`.
+    package static func json(_ inspection: JWSInspection, _ purpose: Purpose, pretty: Bool, file: String? = nil) -> [UInt8] {
+        switch purpose {
+        case .dump: return dumpJSON(inspection, pretty: pretty, file: file)
+        case .verify: return verifyJSON(inspection, pretty: pretty, file: file)
+        }
+    }
+
+    /// The text report of a JWS input for `purpose`.
+    package static func text(_ inspection: JWSInspection, _ purpose: Purpose, name: String, style: TextStyle,
+                             verbose: Bool) -> String {
+        switch purpose {
+        case .dump: return dumpText(inspection, name: name, style: style, verbose: verbose)
+        case .verify: return verifyText(inspection, name: name, style: style, verbose: verbose)
+        }
+    }
+
     // MARK: - JSON
 
     /// The `rcpt.dump/1` document of a JWS input.
-    package static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
+    static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
                 writeHeader(file: file, schema: DumpJSON.schema, inspection, to: &json)
@@ -29,7 +52,7 @@ package enum JWSReport {
     }
 
     /// The `rcpt.verify/1` document of a JWS input: the verdicts and findings of each token, nested ones included.
-    package static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
+    static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
                 writeHeader(file: file, schema: VerifyReport.schema, inspection, to: &json)
@@ -164,8 +187,8 @@ package enum JWSReport {
     // MARK: - Text
 
     /// The dump: every token, its parts, header, certificates, claims, signature, verdicts and findings.
-    package static func dumpText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
-        var out = style.bold("JWS") + " \(TextLayout.safe(name))  \(inspection.input.size) bytes, "
+    static func dumpText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+        var out = style.bold("JWS") + " \(TerminalText.safe(name))  \(inspection.input.size) bytes, "
             + "\(inspection.input.format), sha256 \(inspection.input.sha256)\n"
         out += verdictLine(inspection, name: nil, style: style)
         if let repairs = inspection.jws?.repairs, !repairs.isEmpty {
@@ -176,18 +199,18 @@ package enum JWSReport {
             out += tokenText(token, style: style, verbose: verbose, indent: "", nested: false)
         }
         if let error = inspection.readError {
-            out += "\n" + style.red("Unreadable") + ": \(TextLayout.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
+            out += "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         return out
     }
 
     /// The verdict: the line, then each token's verification and its errors and warnings.
-    package static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
+    static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var out = verdictLine(inspection, name: name, style: style)
         let renderer = DumpText(style: style)
         out += documentFindings(inspection, style: style, verbose: verbose)
         for token in flattened(inspection.tokens) {
-            out += "\n" + style.bold(token.path.isEmpty ? "token" : "nested \(TextLayout.safe(token.path))")
+            out += "\n" + style.bold(token.path.isEmpty ? "token" : "nested \(TerminalText.safe(token.path))")
                 + (token.isValid ? style.green(" valid") : style.red(" invalid")) + "\n"
             if let chain = token.chain { out += renderer.verification(chain) }
             out += renderer.findings(token.findings.filter { verbose || $0.severity != .info })
@@ -197,9 +220,9 @@ package enum JWSReport {
 
     /// One line for many inputs: the verdict, the file, and why.
     package static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
-        let shown = TextLayout.safe(name)
+        let shown = TerminalText.safe(name)
         if let error = inspection.readError {
-            return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"
+            return style.red("unreadable") + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
         guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
         return style.red("invalid") + " \(shown): \(inspection.errorCodes.joined(separator: ", "))\n"
@@ -214,9 +237,9 @@ package enum JWSReport {
     }
 
     static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {
-        let shown = name.map { " " + TextLayout.safe($0) } ?? ""
+        let shown = name.map { " " + TerminalText.safe($0) } ?? ""
         if let error = inspection.readError {
-            return style.red(style.bold("unreadable")) + "\(shown): \(TextLayout.safe(error.message)) "
+            return style.red(style.bold("unreadable")) + "\(shown): \(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code))") + "\n"
         }
         let tokens = flattened(inspection.tokens)
@@ -229,7 +252,7 @@ package enum JWSReport {
                           nested: Bool) -> String {
         let token = verification.token
         let renderer = DumpText(style: style)
-        let place = verification.path.isEmpty ? "" : " at \(TextLayout.safe(verification.path))"
+        let place = verification.path.isEmpty ? "" : " at \(TerminalText.safe(verification.path))"
         var out = "\n" + indent + style.bold((nested ? "Nested JWS" : "Token") + place)
             + "  " + (verification.isValid ? style.green("valid") : style.red("invalid"))
             + style.dim("  @\(verification.offset)") + "\n"
@@ -244,15 +267,15 @@ package enum JWSReport {
         for (index, entry) in verification.certificates.enumerated() {
             switch entry {
             case .success(let certificate):
-                out += indent + "    x5c[\(index)]  " + TextLayout.safe(certificate.subject) + "\n"
-                out += indent + "             issuer " + TextLayout.safe(certificate.issuer) + "\n"
+                out += indent + "    x5c[\(index)]  " + TerminalText.safe(certificate.subject) + "\n"
+                out += indent + "             issuer " + TerminalText.safe(certificate.issuer) + "\n"
                 out += indent + "             valid " + ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
                     + ReceiptDate.format(epochSeconds: certificate.notAfter) + ", key " + certificate.publicKeyDescription + "\n"
                 let markers = appleMarkers(certificate)
                 if !markers.isEmpty { out += indent + "             Apple markers " + markers.joined(separator: ", ") + "\n" }
                 out += indent + style.dim("             sha256 " + certificate.sha256Fingerprint) + "\n"
             case .failure(let error):
-                out += indent + "    x5c[\(index)]  " + style.red("undecodable: ") + TextLayout.safe(error.message) + "\n"
+                out += indent + "    x5c[\(index)]  " + style.red("undecodable: ") + TerminalText.safe(error.message) + "\n"
             }
         }
         if let payload = token.payload {
@@ -279,8 +302,8 @@ package enum JWSReport {
                 let text = document.string(node) ?? ""
                 value = JWSReader.looksLikeCompactJWS(text.utf8)
                     ? style.dim("(a JWS, \(text.utf8.count) characters: shown below)")
-                    : (text.count > 120 ? style.green(TextLayout.quoted(String(text.prefix(100)))) + style.dim("… (\(text.count) characters)")
-                        : style.green(TextLayout.quoted(text)))
+                    : (text.count > 120 ? style.green(TerminalText.quoted(String(text.prefix(100)))) + style.dim("… (\(text.count) characters)")
+                        : style.green(TerminalText.quoted(text)))
             case .number:
                 value = document.text(node) + (utc(document, node, paths[node]).map { style.dim(" = \($0)") } ?? "")
             case .true: value = "true"
@@ -290,7 +313,7 @@ package enum JWSReport {
             case .array: value = style.dim("\(document.children(of: node).count) elements")
             }
             if paths[node].hasPrefix("x5c[") { continue }
-            out += indent + TextLayout.rightPad(TextLayout.safe(paths[node]), 34) + " "
+            out += indent + TextLayout.rightPad(TerminalText.safe(paths[node]), 34) + " "
                 + style.dim(TextLayout.rightPad(typeName(entry.kind), 7)) + " " + value
                 + style.dim("  @\(entry.start)") + "\n"
         }

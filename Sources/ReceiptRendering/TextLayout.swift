@@ -1,46 +1,5 @@
 /// Small text helpers shared by the text renderings (dump, verify, diff).
 package enum TextLayout {
-    /// A receipt string in double quotes, with quotes, backslashes and terminal-unsafe characters escaped.
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default: appendSafely(scalar, to: &out)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Text that came from the input (a finding message, a certificate subject, an OpenSSL error naming one) made
-    /// safe for a terminal: C0 and C1 controls (ESC, CR, BEL …), DEL, line and paragraph separators and the bidi
-    /// controls that reorder what is shown (U+202E and kin) become `\u{…}`, so no receipt can move the cursor,
-    /// recolour, or rewrite the verdict line.
-    package static func safe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars { appendSafely(scalar, to: &out) }
-        return out
-    }
-
-    /// Whether a scalar can change how a terminal shows what follows it.
-    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F..<0xA0: return true
-        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
-
-    private static func appendSafely(_ scalar: Unicode.Scalar, to out: inout String) {
-        if isUnsafe(scalar) {
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-
     /// `text` padded with spaces on the left to `width` characters.
     package static func leftPad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text

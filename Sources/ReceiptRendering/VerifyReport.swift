@@ -19,9 +19,9 @@ package enum VerifyReport {
 
     /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
     package static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
-        let shown = TextLayout.safe(name)
+        let shown = TerminalText.safe(name)
         if let error = inspection.readError {
-            return style.red("unreadable") + " \(shown): \(error.code): \(TextLayout.safe(error.message))\n"
+            return style.red("unreadable") + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
         guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
         var codes: [String] = []
@@ -53,12 +53,12 @@ package enum VerifyReport {
         renderer.verbose = verbose
         var out = ""
         if let error = inspection.readError {
-            out += style.red(style.bold("unreadable")) + " \(TextLayout.safe(name)): \(error.layer.rawValue): "
-                + "\(TextLayout.safe(error.message)) "
+            out += style.red(style.bold("unreadable")) + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
+                + "\(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
         } else {
             out += (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid")))
-                + " \(TextLayout.safe(name))\n"
+                + " \(TerminalText.safe(name))\n"
         }
         if let summary = inspection.verification { out += renderer.verification(summary) }
         let shown = inspection.findings.filter { verbose || $0.severity != .info }

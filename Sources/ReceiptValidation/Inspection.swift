@@ -68,9 +68,12 @@ public struct InputSummary: Sendable {
     /// `der`, `ber`, `base64`, `json-request` or `pem` (`verifyreceipt-response` for a response `rcpt diff` reads).
     package var format: String
 
-    package init(size: Int, sha256: String, format: String) {
-        self.size = size
-        self.sha256 = sha256
+    /// `bytes` as read in `format`; their SHA-256 unless `digested` is false (text output that never shows it).
+    package init(of bytes: [UInt8], format: String, digested: Bool = true) {
+        size = bytes.count
+        sha256 = digested
+            ? (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
+            : "not computed"
         self.format = format
     }
 }

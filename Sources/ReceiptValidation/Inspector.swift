@@ -53,11 +53,8 @@ public struct InspectionOptions: Sendable {
 public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions) -> Inspection {
         let options = options.pinned
-        let digest = options.digestsInput
-            ? (try? Digest.hash(input, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
-            : "not computed"
         let detected = options.inputFormat ?? InputDecoder.detect(input)
-        var inspection = Inspection(input: InputSummary(size: input.count, sha256: digest, format: detected.rawValue),
+        var inspection = Inspection(input: InputSummary(of: input, format: detected.rawValue, digested: options.digestsInput),
                                     inputError: nil, receipt: nil, certificates: [], signers: [],
                                     verification: nil, findings: [])
         let bytes: [UInt8]

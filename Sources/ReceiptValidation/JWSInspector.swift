@@ -76,10 +76,9 @@ public enum JWSInspector {
     public static func inspect(_ bytes: [UInt8], options: InspectionOptions,
                                read: Result<JWSInput, JWSReadError>? = nil) -> JWSInspection {
         let options = options.pinned
-        let digest = (try? Digest.hash(bytes, algorithm: .sha256)).map { ASN1Primitives.hex($0) } ?? "unavailable"
         switch read ?? JWSInput.read(bytes) {
         case .failure(let error):
-            return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: "jws"), jws: nil,
+            return JWSInspection(input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
                                  readError: error, tokens: [])
         case .success(let input):
             let cache = ChainCache(anchors: options.anchors)
@@ -88,7 +87,7 @@ public enum JWSInspector {
             if let document = input.json {
                 findings += documentAgreement(document, tokens: tokens, offset: input.jsonOffset)
             }
-            return JWSInspection(input: InputSummary(size: bytes.count, sha256: digest, format: input.form.rawValue),
+            return JWSInspection(input: InputSummary(of: bytes, format: input.form.rawValue, digested: options.digestsInput),
                                  jws: input, readError: nil, tokens: tokens, findings: findings)
         }
     }
@@ -443,10 +442,8 @@ public enum JWSInspector {
         }
         for (object, prefix) in objects {
             for name in ["bundleId", "appAppleId", "environment"] {
-                guard let node = document.member(name, of: object) else { continue }
-                let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
-                sources.append((name, JWSBinding.Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start),
-                                offset + document.nodes[node].start))
+                guard let value = JWSBinding.Value.member(name, of: object, in: document, prefix: prefix) else { continue }
+                sources.append((name, value, offset + value.jsonOffset))
             }
         }
         for token in tokens {
@@ -454,8 +451,7 @@ public enum JWSInspector {
             for (name, value) in [("bundleId", binding.bundleID), ("appAppleId", binding.appAppleID),
                                   ("environment", binding.environment)] {
                 guard let value else { continue }
-                sources.append((name, JWSBinding.Value(text: value.text, path: "\(token.path) → \(value.path)",
-                                                       jsonOffset: value.jsonOffset), token.offset))
+                sources.append((name, value.carried(by: token.path), token.offset))
             }
         }
         var findings: [Finding] = []

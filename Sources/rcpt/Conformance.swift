@@ -31,19 +31,10 @@ struct Conformance: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The validator command, with {} for the receipt's path.", valueName: "command"))
-    var validator: String
+    @OptionGroup var validatorOptions: ValidatorOptions
 
     @Argument(help: ArgumentHelp("The suite directory written by `rcpt mutate --all`.", valueName: "dir"))
     var directory: String
-
-    @Option(help: "Seconds each validator run may take before its process group is killed (a timeout is a failure).")
-    var timeout: Double = 10
-
-    @Option(name: .customLong("reject-codes"),
-            help: ArgumentHelp("Exit statuses that mean \"rejected\", comma-separated; any other non-zero status is then \"errored\".",
-                               valueName: "codes"))
-    var rejectCodes: String?
 
     @Option(help: ArgumentHelp("Run only security or only policy mutations (the baseline always runs).",
                                valueName: "concern"))
@@ -56,30 +47,15 @@ struct Conformance: ParsableCommand {
     var color: ColorChoice = .auto
 
     func validate() throws {
-        guard validator.contains("{}") else { throw ValidationError("--validator must contain {} for the receipt's path") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        _ = try parsedRejectCodes()
-    }
-
-    func parsedRejectCodes() throws -> Set<Int32>? {
-        guard let rejectCodes else { return nil }
-        var codes: Set<Int32> = []
-        for part in rejectCodes.split(separator: ",") {
-            guard let code = Int32(part.trimmingCharacters(in: .whitespaces)), (1...255).contains(code) else {
-                throw ValidationError("--reject-codes takes exit statuses from 1 to 255, comma-separated: \"\(part)\"")
-            }
-            codes.insert(code)
-        }
-        guard !codes.isEmpty else { throw ValidationError("--reject-codes names no exit status") }
-        return codes
+        guard validatorOptions.validator.contains("{}") else { throw ValidationError("--validator must contain {} for the receipt's path") }
     }
 
     func run() throws {
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)
-            let options = ConformanceRunner.Options(command: validator, timeout: timeout,
-                                                    rejectCodes: try parsedRejectCodes(), only: only)
+            let options = ConformanceRunner.Options(command: validatorOptions.validator, timeout: validatorOptions.timeout,
+                                                    rejectCodes: validatorOptions.rejectCodes?.statuses, only: only)
             let results: [ConformanceResult]
             do {
                 results = try ConformanceRunner.run(options, directory: directory) { done, total in

@@ -142,9 +142,7 @@ struct Diff: ParsableCommand {
             guard let document = try? JSONDocument.read(body) else {
                 throw CommandFailure.unreadable("\(name): its verifyreceipt form could not be read back")
             }
-            var input = inspection.input
-            input.format += " as verifyreceipt"
-            return ResponseInput(name: display, document: document, input: input)
+            return ResponseInput(name: display, verifyReceiptForm: document, of: inspection)
         }
         let result = ResponseComparison.compare(
             try side(bytesA, responseA, file: options.fileA, name: "A"),

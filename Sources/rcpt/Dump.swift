@@ -30,20 +30,12 @@ struct Dump: ParsableCommand {
             """
     )
 
-    /// Output formats of `dump`.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-        case jsonl
-        case verifyreceipt
-    }
-
     @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
                                  valueName: "file"))
     var files: [String] = []
 
     @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns for it).")
-    var format: Format = .text
+    var format: DocumentFormat = .text
 
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
@@ -62,8 +54,7 @@ struct Dump: ParsableCommand {
     func validate() throws {
         let files = try InputFiles.orStandardInput(self.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        let several = files.count > 1 || files.contains { isDirectory($0) }
-        if several && format != .jsonl {
+        if InputFiles.areSeveral(files) && format != .jsonl {
             throw ValidationError("several receipts are dumped with --format jsonl")
         }
         if format == .jsonl && files.contains("-") {
@@ -97,15 +88,7 @@ struct Dump: ParsableCommand {
     /// A JWS input (a token, a notification, an API response): its tokens, claims, certificates and verdicts.
     func dumpJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
         let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions())
-        switch format {
-        case .json, .jsonl:
-            Console.write(JWSReport.dumpJSON(inspection, pretty: !options.compact))
-        case .verifyreceipt:
-            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
-        case .text:
-            Console.write(JWSReport.dumpText(inspection, name: name, style: TextStyle(useColor: options.useColor()),
-                                             verbose: verbose))
-        }
+        try options.write(inspection, .dump, format: format, name: name, verbose: verbose)
         return inspection.readError == nil ? 0 : 2
     }
 
@@ -113,12 +96,7 @@ struct Dump: ParsableCommand {
         Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
                   failsOnInvalid: false,
                   jws: (try options.jwsOptions(), { inspection, path in
-                      JWSReport.dumpJSON(inspection, pretty: false, file: path)
+                      JWSReport.json(inspection, .dump, pretty: false, file: path)
                   }), line: DumpJSON.batchLine)
-    }
-
-    func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 }

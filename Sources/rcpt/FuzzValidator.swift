@@ -42,9 +42,7 @@ struct FuzzValidator: ParsableCommand {
     @Argument(help: ArgumentHelp("Seed receipts or JWS (any wrapper rcpt reads).", valueName: "seed"))
     var seeds: [String] = []
 
-    @Option(help: ArgumentHelp("The validator: a shell command; {} is replaced by the input's path (not with --batch).",
-                               valueName: "command"))
-    var validator: String
+    @OptionGroup var validatorOptions: ValidatorOptions
 
     @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init` that re-signs receipts.", valueName: "dir"))
     var ca: String
@@ -65,16 +63,8 @@ struct FuzzValidator: ParsableCommand {
     @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Seconds a validator may take on one input.", valueName: "seconds"))
-    var timeout: Double = 10
-
     @Flag(help: "Run the validator once: input paths on its standard input, one verdict per line on its output.")
     var batch = false
-
-    @Option(name: .customLong("reject-codes"),
-            help: ArgumentHelp("Exit statuses that mean rejected (default: any non-zero); others are errored.",
-                               valueName: "n,…"))
-    var rejectCodes: String?
 
     @Option(help: ArgumentHelp("A disagreement class that does not fail the run (repeatable): accepted-what-rcpt-rejects, rejected-what-rcpt-accepts, crashed, timed-out, errored.",
                                valueName: "class"))
@@ -88,24 +78,14 @@ struct FuzzValidator: ParsableCommand {
 
     func validate() throws {
         guard !seeds.isEmpty else { throw ValidationError("give at least one seed receipt or JWS") }
-        if !batch, !validator.contains("{}") {
+        if !batch, !validatorOptions.validator.contains("{}") {
             throw ValidationError("--validator needs {} where the input's path goes (or --batch)")
         }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let time, time <= 0 { throw ValidationError("--time must be positive") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         for name in allow where Disagreement(rawValue: name) == nil {
             throw ValidationError("--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
         }
-        if let rejectCodes, parsedRejectCodes(rejectCodes) == nil {
-            throw ValidationError("--reject-codes takes exit statuses such as 1,2")
-        }
-    }
-
-    func parsedRejectCodes(_ text: String) -> Set<Int32>? {
-        let parts = text.split(separator: ",").map { Int32($0.trimmingCharacters(in: .whitespaces)) }
-        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
-        return Set(parts.compactMap { $0 })
     }
 
     func run() throws {
@@ -150,7 +130,7 @@ struct FuzzValidator: ParsableCommand {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzz-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let options = ValidatorCampaign.Options(
-                command: validator, timeout: timeout, rejectCodes: rejectCodes.flatMap(parsedRejectCodes),
+                command: validatorOptions.validator, timeout: validatorOptions.timeout, rejectCodes: validatorOptions.rejectCodes?.statuses,
                 jobs: batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount), runs: runs, seconds: time,
                 batch: batch)
             var campaign = ValidatorCampaign(
@@ -166,7 +146,7 @@ struct FuzzValidator: ParsableCommand {
             if let outDirectory {
                 let manifestExpectations = ManifestExpectations(
                     bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
-                    root: ShellWords.absolute(ca + "/root.pem"), validator: validator)
+                    root: ShellWords.absolute(ca + "/root.pem"), validator: validatorOptions.validator)
                 try CampaignReport.write(summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
                                          to: outDirectory)
             }
@@ -174,13 +154,13 @@ struct FuzzValidator: ParsableCommand {
             case .json:
                 let scratchReport = scratch + "/report"
                 try CampaignReport.write(summary, expectations: ManifestExpectations(
-                    bundleID: nil, appVersion: nil, deviceID: "", root: "", validator: validator),
+                    bundleID: nil, appVersion: nil, deviceID: "", root: "", validator: validatorOptions.validator),
                                          seed: seed, seeds: seeds, to: scratchReport)
                 Console.write(Array((try? Data(contentsOf: URL(fileURLWithPath: scratchReport + "/report.json"))) ?? Data()))
             case .text:
                 Console.write(Array(CampaignReport.text(summary, allowed: allowed).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
-                    Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
+                    Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
                 }
             }
             return summary.groups.contains { !allowed.contains($0.kind) } ? 1 : 0

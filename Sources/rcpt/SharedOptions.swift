@@ -1,18 +1,28 @@
 import ArgumentParser
-import ReceiptBatch
 import Foundation
+import ReceiptBatch
+import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptRendering
 import ReceiptValidation
 import ReceiptVerifyReceipt
-import ReceiptCrypto
 
 /// How a command writes its result.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
+}
+
+/// How `dump` and `verify` write a document: text, one JSON document, one JSON line per input, or the body Apple's
+/// verifyReceipt endpoint returns.
+enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+    case jsonl
+    case verifyreceipt
 }
 
 /// When to colour text output.
@@ -148,6 +158,20 @@ struct ReceiptReadingOptions: ParsableArguments {
         return InspectionOptions(anchors: anchors, time: evaluationTime, expectations: expectations)
     }
 
+    /// A JWS input's report as `dump` or `verify` writes it in `format`.
+    func write(_ inspection: JWSInspection, _ purpose: JWSReport.Purpose, format: DocumentFormat, name: String,
+               verbose: Bool) throws {
+        switch format {
+        case .json, .jsonl:
+            Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
+        case .verifyreceipt:
+            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
+        case .text:
+            Console.write(JWSReport.text(inspection, purpose, name: name, style: TextStyle(useColor: useColor()),
+                                         verbose: verbose))
+        }
+    }
+
     /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
     func verifyReceiptResponse(_ inspection: Inspection) throws -> [UInt8] {
         VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !compact)
@@ -196,7 +220,7 @@ enum Batch {
         })
         let seconds = Date().timeIntervalSince(started)
         for failure in summary.failures {
-            Console.error("failed \(TextLayout.safe(failure.path)): \(TextLayout.safe(failure.reason))")
+            Console.error("failed \(TerminalText.safe(failure.path)): \(TerminalText.safe(failure.reason))")
         }
         Console.error("\(summary.receipts) receipts: \(summary.read) read (\(summary.valid) valid, "
                       + "\(summary.read - summary.valid) invalid), \(summary.unreadable) unreadable"
@@ -219,16 +243,24 @@ enum InputFiles {
         return ["-"]
     }
 
+    /// Whether `path` names a directory.
+    static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    /// Whether `files` are more than one input: several paths, or a directory.
+    static func areSeveral(_ files: [String]) -> Bool { files.count > 1 || files.contains(where: isDirectory) }
+
     /// The bytes of `file`, or of standard input for `-`.
     static func read(_ file: String) throws -> [UInt8] {
         if file == "-" {
             return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: file) else {
             throw CommandFailure.unreadable("cannot read \(file): no such file")
         }
-        guard !isDirectory.boolValue else { throw CommandFailure.unreadable("cannot read \(file): it is a directory") }
+        guard !isDirectory(file) else { throw CommandFailure.unreadable("cannot read \(file): it is a directory") }
         guard let bytes = readWhole(file) else {
             throw CommandFailure.unreadable("cannot read \(file): permission denied or I/O error")
         }

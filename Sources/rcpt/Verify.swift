@@ -1,9 +1,10 @@
 import ArgumentParser
-import ReceiptBatch
 import Foundation
-import ReceiptRendering
+import ReceiptBatch
+import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptModel
+import ReceiptRendering
 import ReceiptValidation
 import ReceiptVerifyReceipt
 
@@ -40,16 +41,8 @@ struct Verify: ParsableCommand {
                                  valueName: "file"))
     var files: [String] = []
 
-    /// How verdicts are written.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-        case jsonl
-        case verifyreceipt
-    }
-
     @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts).")
-    var format: Format = .text
+    var format: DocumentFormat = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
     var recursive = false
@@ -96,25 +89,14 @@ struct Verify: ParsableCommand {
     /// markers, expectations), nested tokens too.
     func verifyJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
         let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions(expectations))
-        switch format {
-        case .json, .jsonl:
-            Console.write(JWSReport.verifyJSON(inspection, pretty: !options.compact))
-        case .verifyreceipt:
-            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
-        case .text:
-            Console.write(JWSReport.verifyText(inspection, name: name, style: TextStyle(useColor: options.useColor()),
-                                               verbose: verbose))
-        }
+        try options.write(inspection, .verify, format: format, name: name, verbose: verbose)
         if inspection.readError != nil { return 2 }
         return inspection.isValid ? 0 : 1
     }
 
     /// Several files, a directory, or jsonl: one line per receipt.
     var isBatch: Bool {
-        format == .jsonl || files.count > 1 || files.contains { path in
-            var directory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
-        }
+        format == .jsonl || InputFiles.areSeveral(files)
     }
 
     /// What the flags expect of every input: each kind checks what it carries (a receipt its bundle id, version,
@@ -140,7 +122,7 @@ struct Verify: ParsableCommand {
                 }
                 let jwsOptions = try options.jwsOptions(expectations)
                 let jwsLine: @Sendable (JWSInspection, String) -> [UInt8] = { inspection, path in
-                    jsonl ? JWSReport.verifyJSON(inspection, pretty: false, file: path)
+                    jsonl ? JWSReport.json(inspection, .verify, pretty: false, file: path)
                         : Array(JWSReport.line(inspection, name: path, style: style).utf8)
                 }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
@@ -149,7 +131,7 @@ struct Verify: ParsableCommand {
                     inspection, path in
                     guard let inspection else {
                         return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema)
-                            : Array((style.red("unreadable") + " \(TextLayout.safe(path)): cannot read the file\n").utf8)
+                            : Array((style.red("unreadable") + " \(TerminalText.safe(path)): cannot read the file\n").utf8)
                     }
                     return jsonl ? VerifyReport.jsonLine(inspection, file: path)
                         : Array(VerifyReport.line(inspection, name: path, style: style).utf8)

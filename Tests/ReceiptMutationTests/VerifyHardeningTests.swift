@@ -257,10 +257,10 @@ struct VerifyHardeningTests {
     @Test func escapesEveryKindOfUnsafeScalar() {
         for scalar in ["\u{0}", "\u{7}", "\u{1B}", "\r", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{202A}",
                        "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\u{61C}"] {
-            let shown = TextLayout.safe("a\(scalar)b")
-            #expect(!shown.unicodeScalars.contains { TextLayout.isUnsafe($0) }, "\(shown)")
+            let shown = TerminalText.safe("a\(scalar)b")
+            #expect(!shown.unicodeScalars.contains { TerminalText.isUnsafe($0) }, "\(shown)")
             #expect(shown.hasPrefix("a\\u{") && shown.hasSuffix("}b"))
         }
-        #expect(TextLayout.safe("com.example.app é 日本") == "com.example.app é 日本")
+        #expect(TerminalText.safe("com.example.app é 日本") == "com.example.app é 日本")
     }
 }

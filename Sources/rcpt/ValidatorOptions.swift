@@ -1,0 +1,40 @@
+import Foundation
+import ArgumentParser
+
+/// How `conformance` and `fuzz-validator` run the user's validator: the command, how long one run may take, and
+/// which exit statuses mean "rejected".
+struct ValidatorOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The validator: a shell command run by /bin/sh; {} is replaced by the input's path, already shell-quoted.",
+                               valueName: "command"))
+    var validator: String
+
+    @Option(help: ArgumentHelp("Seconds the validator may take on one input before its process group is killed (a timeout is a failure).",
+                               valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(name: .customLong("reject-codes"),
+            help: ArgumentHelp("Exit statuses from 1 to 255 that mean \"rejected\", comma-separated (default: any non-zero); any other non-zero status is then \"errored\".",
+                               valueName: "codes"))
+    var rejectCodes: ExitStatuses?
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+}
+
+/// Exit statuses as `--reject-codes` takes them: `1,3`, each from 1 to 255.
+struct ExitStatuses: ExpressibleByArgument {
+    var statuses: Set<Int32>
+
+    init?(argument: String) {
+        var statuses: Set<Int32> = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let status = Int32(part.trimmingCharacters(in: .whitespaces)), (1...255).contains(status) else {
+                return nil
+            }
+            statuses.insert(status)
+        }
+        guard !statuses.isEmpty else { return nil }
+        self.statuses = statuses
+    }
+}
