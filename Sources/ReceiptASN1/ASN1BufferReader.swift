@@ -21,7 +21,6 @@ public struct ASN1ReadState: Sendable {
         self.limits = limits
         self.nodesRead = nodesRead
         self.toleratesTruncation = toleratesTruncation
-        self.truncation = nil
     }
 }
 

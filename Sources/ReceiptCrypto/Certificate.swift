@@ -70,19 +70,34 @@ public final class Certificate: @unchecked Sendable {
             )
         }
         do throws(CryptoError) {
-            let fields = try Fields(parsed, der: bytes)
+            let subjectName = X509_get_subject_name(parsed)
+            let issuerName = X509_get_issuer_name(parsed)
+            guard let subjectDER = DistinguishedName.der(subjectName),
+                let issuerDER = DistinguishedName.der(issuerName)
+            else {
+                throw .openSSL(.certificateDecodeFailed, "cannot read the subject or issuer name")
+            }
+            guard let notBefore = UnixTime.seconds(X509_get0_notBefore(parsed)) else {
+                throw .openSSL(.certificateDecodeFailed, "notBefore is not a valid ASN.1 time")
+            }
+            guard let notAfter = UnixTime.seconds(X509_get0_notAfter(parsed)) else {
+                throw .openSSL(.certificateDecodeFailed, "notAfter is not a valid ASN.1 time")
+            }
+            guard let signatureAlgorithm = Self.signatureAlgorithmName(parsed) else {
+                throw .openSSL(.certificateDecodeFailed, "cannot read the signature algorithm")
+            }
+            self.sha256Fingerprint = Hex.lowercase(try Digest.compute([bytes[...]], algorithm: .sha256).get())
+            self.extensions = try Self.extensions(parsed)
             self.x509 = parsed
             self.derEncoded = bytes
-            self.subject = fields.subject
-            self.issuer = fields.issuer
-            self.serialHex = fields.serialHex
-            self.notBefore = fields.notBefore
-            self.notAfter = fields.notAfter
-            self.signatureAlgorithm = fields.signatureAlgorithm
-            self.publicKeyDescription = fields.publicKeyDescription
-            self.sha256Fingerprint = fields.sha256Fingerprint
-            self.extensions = fields.extensions
-            self.isSelfIssued = fields.isSelfIssued
+            self.subject = DistinguishedName.display(subjectName)
+            self.issuer = DistinguishedName.display(issuerName)
+            self.serialHex = Self.serialHex(X509_get0_serialNumber(parsed))
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.signatureAlgorithm = signatureAlgorithm
+            self.publicKeyDescription = PublicKeyDescription.describe(X509_get0_pubkey(parsed))
+            self.isSelfIssued = subjectDER == issuerDER
             self.keyAlgorithm = KeyAlgorithm(X509_get0_pubkey(parsed))
             let flags = X509_get_extension_flags(parsed)
             self.isCertificateAuthority = flags & UInt32(EXFLAG_CA) != 0
@@ -155,95 +170,49 @@ package enum KeyAlgorithm: String, Sendable {
 }
 
 extension Certificate {
-    /// The fields of a parsed certificate, extracted before the `Certificate` takes ownership.
-    private struct Fields {
-        var subject: String
-        var issuer: String
-        var serialHex: String
-        var notBefore: Int64
-        var notAfter: Int64
-        var signatureAlgorithm: String
-        var publicKeyDescription: String
-        var sha256Fingerprint: String
-        var extensions: [CertificateExtension]
-        var isSelfIssued: Bool
-
-        init(_ x509: OpaquePointer, der: [UInt8]) throws(CryptoError) {
-            let subjectName = X509_get_subject_name(x509)
-            let issuerName = X509_get_issuer_name(x509)
-            guard let subjectDER = DistinguishedName.der(subjectName),
-                let issuerDER = DistinguishedName.der(issuerName)
-            else {
-                throw .openSSL(.certificateDecodeFailed, "cannot read the subject or issuer name")
-            }
-            let subject = DistinguishedName.display(subjectName)
-            let issuer = DistinguishedName.display(issuerName)
-            guard let notBefore = UnixTime.seconds(X509_get0_notBefore(x509)) else {
-                throw .openSSL(.certificateDecodeFailed, "notBefore is not a valid ASN.1 time")
-            }
-            guard let notAfter = UnixTime.seconds(X509_get0_notAfter(x509)) else {
-                throw .openSSL(.certificateDecodeFailed, "notAfter is not a valid ASN.1 time")
-            }
-            guard let signatureAlgorithm = Self.signatureAlgorithmName(x509) else {
-                throw .openSSL(.certificateDecodeFailed, "cannot read the signature algorithm")
-            }
-            let fingerprint: [UInt8]
-            switch Digest.compute([der[...]], algorithm: .sha256) {
-            case .success(let digest): fingerprint = digest
-            case .failure(let error): throw error
-            }
-            var extensions: [CertificateExtension] = []
-            let count = X509_get_ext_count(x509)
-            if count > 0 {
-                for index in 0..<count {
-                    guard let raw = X509_get_ext(x509, index),
-                        let decoded = CertificateExtension(openSSLExtension: raw)
-                    else {
-                        throw .openSSL(.certificateDecodeFailed, "cannot read extension \(index)")
-                    }
-                    extensions.append(decoded)
+    /// The extensions of `x509` in encoded order.
+    private static func extensions(_ x509: OpaquePointer) throws(CryptoError) -> [CertificateExtension] {
+        var extensions: [CertificateExtension] = []
+        let count = X509_get_ext_count(x509)
+        if count > 0 {
+            for index in 0..<count {
+                guard let raw = X509_get_ext(x509, index), let decoded = CertificateExtension(openSSLExtension: raw)
+                else {
+                    throw .openSSL(.certificateDecodeFailed, "cannot read extension \(index)")
                 }
+                extensions.append(decoded)
             }
-            self.subject = subject
-            self.issuer = issuer
-            self.serialHex = Self.serialHex(X509_get0_serialNumber(x509))
-            self.notBefore = notBefore
-            self.notAfter = notAfter
-            self.signatureAlgorithm = signatureAlgorithm
-            self.publicKeyDescription = PublicKeyDescription.describe(X509_get0_pubkey(x509))
-            self.sha256Fingerprint = Hex.lowercase(fingerprint)
-            self.extensions = extensions
-            self.isSelfIssued = subjectDER == issuerDER
         }
+        return extensions
+    }
 
-        /// Long name of the outer signature algorithm, falling back to its dotted OID.
-        static func signatureAlgorithmName(_ x509: OpaquePointer) -> String? {
-            var algorithm: UnsafePointer<X509_ALGOR>?
-            X509_get0_signature(nil, &algorithm, x509)
-            var object: OpaquePointer?
-            X509_ALGOR_get0(&object, nil, nil, algorithm)
-            guard let dotted = ObjectName.dotted(object) else {
-                return nil
-            }
-            return ObjectName.longName(object, dotted: dotted)
+    /// Long name of the outer signature algorithm, falling back to its dotted OID.
+    static func signatureAlgorithmName(_ x509: OpaquePointer) -> String? {
+        var algorithm: UnsafePointer<X509_ALGOR>?
+        X509_get0_signature(nil, &algorithm, x509)
+        var object: OpaquePointer?
+        X509_ALGOR_get0(&object, nil, nil, algorithm)
+        guard let dotted = ObjectName.dotted(object) else {
+            return nil
         }
+        return ObjectName.longName(object, dotted: dotted)
+    }
 
-        /// Hex of an ASN.1 INTEGER's magnitude with a "-" for negatives and "0" for zero.
-        static func serialHex(_ serial: UnsafePointer<ASN1_INTEGER>?) -> String {
-            guard let serial else {
-                return "0"
-            }
-            let length = Int(ASN1_STRING_length(serial))
-            var magnitude: ArraySlice<UInt8> = []
-            if length > 0, let data = ASN1_STRING_get0_data(serial) {
-                magnitude = Array(UnsafeBufferPointer(start: data, count: length))[...]
-            }
-            magnitude = magnitude.drop(while: { $0 == 0 })
-            guard !magnitude.isEmpty else {
-                return "0"
-            }
-            let negative = (ASN1_STRING_type(serial) & V_ASN1_NEG) != 0
-            return (negative ? "-" : "") + Hex.lowercase(magnitude)
+    /// Hex of an ASN.1 INTEGER's magnitude with a "-" for negatives and "0" for zero.
+    private static func serialHex(_ serial: UnsafePointer<ASN1_INTEGER>?) -> String {
+        guard let serial else {
+            return "0"
         }
+        let length = Int(ASN1_STRING_length(serial))
+        var magnitude: ArraySlice<UInt8> = []
+        if length > 0, let data = ASN1_STRING_get0_data(serial) {
+            magnitude = Array(UnsafeBufferPointer(start: data, count: length))[...]
+        }
+        magnitude = magnitude.drop(while: { $0 == 0 })
+        guard !magnitude.isEmpty else {
+            return "0"
+        }
+        let negative = (ASN1_STRING_type(serial) & V_ASN1_NEG) != 0
+        return (negative ? "-" : "") + Hex.lowercase(magnitude)
     }
 }

@@ -84,8 +84,8 @@ enum CertificateComparison {
         let partner = HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
         func extensionPath(_ key: String) -> DiffPath { path.appending("extensions", selector: "oid=\(key)") }
         func summary(_ item: CertificateExtension) -> DiffValue {
-            .fields([DiffField("name", .word(item.name)), DiffField("critical", .bool(item.critical)),
-                     DiffField("value", .word(item.value))])
+            .fields([DiffField(name: "name", value: .word(item.name)), DiffField(name: "critical", value: .bool(item.critical)),
+                     DiffField(name: "value", value: .word(item.value))])
         }
         for (index, item) in a.enumerated() {
             guard let other = partner[index].map({ b[$0] }) else {
@@ -118,19 +118,19 @@ enum CertificateComparison {
     /// The compared fields of a certificate, in the order `rcpt dump` shows them.
     static func fields(_ entry: Entry) -> [DiffField] {
         guard let certificate = entry.report.certificate else {
-            return [DiffField("sha256Fingerprint", .word(entry.fingerprint)),
-                    DiffField("error", .word(entry.report.decodeError?.message ?? "undecodable"))]
+            return [DiffField(name: "sha256Fingerprint", value: .word(entry.fingerprint)),
+                    DiffField(name: "error", value: .word(entry.report.decodeError?.message ?? "undecodable"))]
         }
         return [
-            DiffField("sha256Fingerprint", .word(entry.fingerprint)),
-            DiffField("subject", .word(certificate.subject)),
-            DiffField("issuer", .word(certificate.issuer)),
-            DiffField("serial", .word(certificate.serialHex)),
-            DiffField("notBefore", .word(ReceiptDate.format(epochSeconds: certificate.notBefore))),
-            DiffField("notAfter", .word(ReceiptDate.format(epochSeconds: certificate.notAfter))),
-            DiffField("signatureAlgorithm", .word(certificate.signatureAlgorithm)),
-            DiffField("publicKey", .word(certificate.publicKeyDescription)),
-            DiffField("selfIssued", .bool(certificate.isSelfIssued)),
+            DiffField(name: "sha256Fingerprint", value: .word(entry.fingerprint)),
+            DiffField(name: "subject", value: .word(certificate.subject)),
+            DiffField(name: "issuer", value: .word(certificate.issuer)),
+            DiffField(name: "serial", value: .word(certificate.serialHex)),
+            DiffField(name: "notBefore", value: .word(ReceiptDate.format(epochSeconds: certificate.notBefore))),
+            DiffField(name: "notAfter", value: .word(ReceiptDate.format(epochSeconds: certificate.notAfter))),
+            DiffField(name: "signatureAlgorithm", value: .word(certificate.signatureAlgorithm)),
+            DiffField(name: "publicKey", value: .word(certificate.publicKeyDescription)),
+            DiffField(name: "selfIssued", value: .bool(certificate.isSelfIssued)),
         ]
     }
 

@@ -19,11 +19,6 @@ package enum DiffValue: Sendable, Hashable {
 package struct DiffField: Sendable, Hashable {
     package var name: String
     package var value: DiffValue
-
-    package init(_ name: String, _ value: DiffValue) {
-        self.name = name
-        self.value = value
-    }
 }
 
 extension DiffValue {

@@ -159,7 +159,8 @@ enum ReceiptComparison {
         let fields = KeyedAttribute.all(entry.record.attributes)
         let order = fields.indices.sorted { fields[$0].key < fields[$1].key }
         return .fields(order.map { fields[$0] }.map { field in
-            DiffField(field.key.occurrence > 0 ? "\(field.name)#\(field.key.occurrence)" : field.name, field.value)
+            DiffField(name: field.key.occurrence > 0 ? "\(field.name)#\(field.key.occurrence)" : field.name,
+                      value: field.value)
         })
     }
 }

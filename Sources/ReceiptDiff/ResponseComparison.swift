@@ -143,7 +143,7 @@ package enum ResponseComparison {
         case .false: return .bool(false)
         case .null: return .null
         case .object:
-            return .fields(members(document, node).map { DiffField($0.name, value(document, $0.node)) })
+            return .fields(members(document, node).map { DiffField(name: $0.name, value: value(document, $0.node)) })
         case .array:
             return .list(document.children(of: node).map { value(document, $0) })
         }

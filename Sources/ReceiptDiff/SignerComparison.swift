@@ -128,12 +128,12 @@ enum SignerComparison {
 
     /// A whole set of CMS attributes, by name.
     static func fields(_ attributes: [CMSAttribute], _ bytes: [UInt8]) -> DiffValue {
-        .fields(attributes.map { DiffField($0.name, values($0, bytes)) })
+        .fields(attributes.map { DiffField(name: $0.name, value: values($0, bytes)) })
     }
 
     /// A whole signer as an added or removed item shows it.
     static func summary(_ entry: Entry) -> DiffValue {
-        .fields(entry.fields.compactMap { field in field.value.map { DiffField(field.name, $0) } })
+        .fields(entry.fields.compactMap { field in field.value.map { DiffField(name: field.name, value: $0) } })
     }
 
     /// The bytes of `range`, or null when the range is not in the buffer.

@@ -28,11 +28,11 @@ enum VerificationComparison {
     /// The compared verdicts, in the order `rcpt dump` shows them.
     static func fields(_ summary: VerificationSummary) -> [DiffField] {
         [
-            DiffField("signature", .word(summary.signature.rawValue)),
-            DiffField("chain", .word(summary.chain.rawValue)),
-            DiffField("anchor", summary.anchor.map(DiffValue.word) ?? .null),
-            DiffField("path", .list(summary.path.map(DiffValue.word))),
-            DiffField("errors", .list(summary.errors.map(DiffValue.word))),
+            DiffField(name: "signature", value: .word(summary.signature.rawValue)),
+            DiffField(name: "chain", value: .word(summary.chain.rawValue)),
+            DiffField(name: "anchor", value: summary.anchor.map(DiffValue.word) ?? .null),
+            DiffField(name: "path", value: .list(summary.path.map(DiffValue.word))),
+            DiffField(name: "errors", value: .list(summary.errors.map(DiffValue.word))),
         ]
     }
 }

@@ -25,9 +25,9 @@ package enum CampaignReport {
                 finding: group.verdict.isValid ? nil : group.code, signatureValid: true,
                 concern: Concern.security.rawValue))
         }
+        try manifest.write(in: directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try (encoder.encode(manifest) + Data("\n".utf8)).write(to: URL(fileURLWithPath: directory + "/manifest.json"))
         try (encoder.encode(ReportDocument(summary, seed: seed, seeds: seeds)) + Data("\n".utf8))
             .write(to: URL(fileURLWithPath: directory + "/report.json"))
     }

@@ -29,14 +29,6 @@ public struct ClassifiedInput: Sendable {
     /// Why the input is refused before any reader sees it: it holds more than one document, or copies readers take
     /// differently (a form field or JSON name given twice). The input is then unreadable, whatever is in it.
     public var refusal: InputError?
-
-    init(kind: Kind, bytes: [UInt8], offset: Int?, findings: [Finding], jws: Result<JWSInput, JWSReadError>? = nil) {
-        self.kind = kind
-        self.bytes = bytes
-        self.offset = offset
-        self.findings = findings
-        self.jws = jws
-    }
 }
 
 /// The one answer to "what is this input?". Each layer people wrap a document in is taken off in turn, at most

@@ -10,7 +10,6 @@ package enum MutationSuite {
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
-        let manager = FileManager.default
         try prepare(directory, force: force)
         let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
         let receipt = Receipt.read(baseline)
@@ -20,36 +19,52 @@ package enum MutationSuite {
         if case .text(let text)? = receipt.first(3)?.value { appVersion = text }
         // Absolute paths, so the suggested line works from any directory.
         let root = ShellWords.absolute(caDirectory + "/root.pem")
+        var manifest = Manifest(input: inputName, seed: seed,
+                                expectations: ManifestExpectations(
+                                    bundleID: bundleID, appVersion: appVersion, deviceID: kit.deviceIDText, root: root,
+                                    validator: suggestedValidator(rcpt: rcpt, root: root, bundleID: bundleID,
+                                                                  appVersion: appVersion, deviceID: kit.deviceIDText)),
+                                mutations: [], skipped: [:])
+        try fill(&manifest, with: MutationCatalogue.all, in: directory) { mutation, _ in
+            mutation.name + ".receipt"
+        } make: { mutation throws(MutationError) in try mutation.apply(to: input, kit: kit, seed: seed) }
+        return manifest
+    }
+
+    /// The `rcpt verify` line a suite suggests to judge its inputs as the manifest expects.
+    static func suggestedValidator(rcpt: String, root: String, bundleID: String?, appVersion: String?,
+                                   deviceID: String?) -> String {
         var validator = "\(ShellWords.quoted(rcpt)) verify --root \(ShellWords.quoted(root))"
         if let bundleID { validator += " --bundle-id \(ShellWords.quoted(bundleID))" }
         if let appVersion { validator += " --app-version \(ShellWords.quoted(appVersion))" }
-        validator += " --device-id \(kit.deviceIDText) {}"
-        var manifest = Manifest(input: inputName, seed: seed,
-                                expectations: ManifestExpectations(bundleID: bundleID, appVersion: appVersion,
-                                                                   deviceID: kit.deviceIDText,
-                                                                   root: root,
-                                                                   validator: validator),
-                                mutations: [], skipped: [:])
-        for mutation in MutationCatalogue.all {
+        if let deviceID { validator += " --device-id \(deviceID)" }
+        return validator + " {}"
+    }
+
+    /// Makes each of `mutations`, writes it into `directory` as `file(mutation, bytes)` and lists it in `manifest`
+    /// (or, when it cannot be made from this input, why), then writes the manifest.
+    static func fill<M: SuiteMutation>(_ manifest: inout Manifest, with mutations: [M], in directory: String,
+                                       file: (M, [UInt8]) -> String,
+                                       make: (M) throws(MutationError) -> [UInt8]) throws(MutationError) {
+        for mutation in mutations {
             let bytes: [UInt8]
             do {
-                bytes = try mutation.apply(to: input, kit: kit, seed: seed)
+                bytes = try make(mutation)
             } catch {
                 manifest.skipped[mutation.name] = error.message
                 continue
             }
-            let file = mutation.name + ".receipt"
-            guard manager.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
+            let file = file(mutation, bytes)
+            guard FileManager.default.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
                 throw MutationError(.writeFailed, "cannot write \(directory)/\(file)")
             }
-            manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: mutation.group.rawValue,
+            manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: mutation.manifestGroup,
                                                     layer: mutation.layer, description: mutation.summary,
                                                     expected: mutation.expected.rawValue, finding: mutation.finding,
                                                     signatureValid: mutation.signatureValid,
                                                     concern: mutation.concern.rawValue))
         }
-        try writeManifest(manifest, to: directory)
-        return manifest
+        try manifest.write(in: directory)
     }
 
     /// Creates `directory`, refusing one that holds a suite already unless `force`.
@@ -63,13 +78,25 @@ package enum MutationSuite {
             throw MutationError(.suiteExists, "\(directory) already holds a suite; use --force to replace it")
         }
     }
+}
 
-    /// Writes `manifest.json` (sorted keys, pretty) into `directory`.
-    static func writeManifest(_ manifest: Manifest, to directory: String) throws(MutationError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(manifest),
-              FileManager.default.createFile(atPath: directory + "/manifest.json", contents: data + Data("\n".utf8))
-        else { throw MutationError(.writeFailed, "cannot write \(directory)/manifest.json") }
-    }
+/// A mutation as a suite lists it in its manifest: receipt and JWS mutations alike.
+protocol SuiteMutation {
+    var name: String { get }
+    /// The manifest's `group`.
+    var manifestGroup: String { get }
+    var summary: String { get }
+    var layer: String { get }
+    var expected: ExpectedVerdict { get }
+    var finding: String? { get }
+    var signatureValid: Bool { get }
+    var concern: Concern { get }
+}
+
+extension Mutation: SuiteMutation {
+    var manifestGroup: String { group.rawValue }
+}
+
+extension JWSMutation: SuiteMutation {
+    var manifestGroup: String { "jws" }
 }

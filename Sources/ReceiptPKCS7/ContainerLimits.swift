@@ -5,24 +5,18 @@
 /// Beside `ASN1Limits`, which bounds the ASN.1 reading itself.
 public struct ContainerLimits: Sendable, Hashable {
     /// The most SignerInfos read (each one a digest and a signature verification).
-    package var maximumSignerInfos: Int
+    package var maximumSignerInfos = 8
     /// The most certificates read from `certificates` (each one decoded and fingerprinted).
-    package var maximumCertificates: Int
+    package var maximumCertificates = 16
     /// The most entries read from `crls`.
-    package var maximumCRLs: Int
+    package var maximumCRLs = 8
     /// The most AlgorithmIdentifiers read from `digestAlgorithms`.
-    package var maximumDigestAlgorithms: Int
+    package var maximumDigestAlgorithms = 8
     /// The most signed, and the most unsigned, attributes read from one SignerInfo (and values from one attribute).
-    package var maximumAttributes: Int
+    package var maximumAttributes = 64
 
-    package init(maximumSignerInfos: Int = 8, maximumCertificates: Int = 16, maximumCRLs: Int = 8,
-                maximumDigestAlgorithms: Int = 8, maximumAttributes: Int = 64) {
-        self.maximumSignerInfos = maximumSignerInfos
-        self.maximumCertificates = maximumCertificates
-        self.maximumCRLs = maximumCRLs
-        self.maximumDigestAlgorithms = maximumDigestAlgorithms
-        self.maximumAttributes = maximumAttributes
-    }
+    /// The defaults every command uses; a test sets one bound by assigning it.
+    package init() {}
 
     /// The defaults used by every command.
     public static var `default`: ContainerLimits { ContainerLimits() }

@@ -20,7 +20,7 @@ package enum Concern: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One entry of a suite's manifest.
-package struct ManifestEntry: Sendable, Hashable, Codable {
+package struct ManifestEntry: Sendable, Hashable {
     package var name: String
     package var file: String
     package var group: String
@@ -47,7 +47,7 @@ package struct ManifestEntry: Sendable, Hashable, Codable {
 }
 
 /// What a suite's validators must be told to judge the receipts as the manifest expects.
-package struct ManifestExpectations: Sendable, Hashable, Codable {
+package struct ManifestExpectations: Sendable, Hashable {
     package var bundleID: String?
     package var appVersion: String?
     package var deviceID: String
@@ -64,7 +64,7 @@ package struct ManifestExpectations: Sendable, Hashable, Codable {
 }
 
 /// `manifest.json` of a mutation suite.
-package struct Manifest: Sendable, Hashable, Codable {
+package struct Manifest: Sendable, Hashable {
     package var schema = "rcpt.mutations/1"
     package var input: String
     package var seed: UInt64
@@ -84,6 +84,57 @@ package struct Manifest: Sendable, Hashable, Codable {
 }
 
 extension Manifest {
+    /// `manifest.json` as rcpt's one JSON writer writes it: indented, members in name order, absent optionals left
+    /// out.
+    package func json() -> [UInt8] {
+        JSONWriter.document(pretty: true) { json in
+            json.object { json in
+                json.key("expectations")
+                json.object { json in
+                    if let appVersion = expectations.appVersion { json.member("appVersion", appVersion) }
+                    if let bundleID = expectations.bundleID { json.member("bundleID", bundleID) }
+                    json.member("deviceID", expectations.deviceID)
+                    json.member("root", expectations.root)
+                    json.member("validator", expectations.validator)
+                }
+                json.member("input", input)
+                json.key("mutations")
+                json.array { json in
+                    for entry in mutations {
+                        json.object { json in
+                            if let concern = entry.concern { json.member("concern", concern) }
+                            json.member("description", entry.description)
+                            json.member("expected", entry.expected)
+                            json.member("file", entry.file)
+                            if let finding = entry.finding { json.member("finding", finding) }
+                            json.member("group", entry.group)
+                            json.member("layer", entry.layer)
+                            json.member("name", entry.name)
+                            json.member("signatureValid", entry.signatureValid)
+                        }
+                    }
+                }
+                json.member("schema", schema)
+                json.key("seed")
+                json.number(text: String(seed))
+                json.key("skipped")
+                json.object { json in
+                    for name in skipped.keys.sorted() {
+                        json.key(named: name)
+                        json.string(skipped[name] ?? "")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `manifest.json` into `directory`.
+    package func write(in directory: String) throws(SuiteError) {
+        guard FileManager.default.createFile(atPath: directory + "/manifest.json", contents: Data(json())) else {
+            throw SuiteError(.writeFailed, "cannot write \(directory)/manifest.json")
+        }
+    }
+
     /// The manifest in `directory`.
     package static func read(in directory: String) throws(SuiteError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {

@@ -26,6 +26,25 @@ struct ManifestReaderTests {
         #expect(manifest.expectations.bundleID == "com.example" && manifest.expectations.root == "root.pem")
     }
 
+    /// Written with the one JSON writer and read back with the one reader: the same manifest, every string escaped,
+    /// a seed above Int64.max kept, absent optionals left out.
+    @Test func writesWhatItReads() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = Manifest(
+            input: "in \"quoted\"\n.receipt", seed: UInt64.max,
+            expectations: ManifestExpectations(bundleID: nil, appVersion: "1/2", deviceID: "00", root: "r\\oot.pem",
+                                               validator: "v {}"),
+            mutations: [ManifestEntry(name: "a", file: "a.receipt", group: "chain", layer: "chain", description: "d\u{1}",
+                                      expected: "reject", finding: nil, signatureValid: false, concern: "policy")],
+            skipped: ["z": "why", "b": "because"])
+        try written.write(in: directory.path)
+        #expect(try Manifest.read(in: directory.path) == written)
+        let text = String(decoding: written.json(), as: UTF8.self)
+        #expect(!text.contains("bundleID") && !text.contains("finding") && text.hasSuffix("}\n"))
+    }
+
     @Test func refusesANameGivenTwiceWithItsOffset() {
         let text = #"{"schema":"rcpt.mutations/1","input":"a","input":"b","seed":7,"expectations":"# + Self.expectations
             + #","mutations":[],"skipped":{}}"#

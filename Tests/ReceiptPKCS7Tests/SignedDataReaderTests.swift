@@ -51,9 +51,12 @@ struct SignedDataReaderTests {
         let signer = try #require(single.signedData.signers.first)
         let encoding = Array(Self.container()[signer.offset..<signer.offset + signer.length])
         let bytes = Self.container { $0.extraSignerInfos = Array(repeating: encoding, count: 20) }
-        let unlimited = SignedDataReader.read(bytes, containerLimits: ContainerLimits(maximumSignerInfos: 64))
+        var limits = ContainerLimits()
+        limits.maximumSignerInfos = 64
+        let unlimited = SignedDataReader.read(bytes, containerLimits: limits)
         #expect(unlimited.signedData.signers.count == 21)
-        let result = SignedDataReader.read(bytes, containerLimits: ContainerLimits(maximumSignerInfos: 4))
+        limits.maximumSignerInfos = 4
+        let result = SignedDataReader.read(bytes, containerLimits: limits)
         #expect(result.error == nil)
         #expect(result.signedData.signers.count == 4)
         let limited = result.findings.filter { $0.kind == .containerLimitExceeded }
