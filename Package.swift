@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "ReceiptFuzzing",
             dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning",
-                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput"]
+                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput", "ReceiptBatch"]
         ),
         .executableTarget(
             name: "rcpt",

@@ -33,18 +33,18 @@ package struct BatchInspection: Sendable {
     package var jobs: Int
     package var options: InspectionOptions
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
-    package var line: @Sendable (Inspection?, String) -> [UInt8]
-    /// How Apple's JWS among the inputs are judged, and their line; without them a JWS is an unreadable receipt.
-    package var jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])?
+    package var line: @Sendable (DocumentInspection?, String) -> [UInt8]
+    /// The kinds of document the batch judges; an input of another kind is unreadable (its line is still written).
+    package var kinds: Set<ClassifiedInput.Kind>
 
     package init(paths: [String], jobs: Int, options: InspectionOptions,
-                line: @escaping @Sendable (Inspection?, String) -> [UInt8],
-                jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil) {
+                kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
+                line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options
+        self.kinds = kinds
         self.line = line
-        self.jws = jws
     }
 
     /// What a directory holds: its files that look like receipts (sorted; descending into subdirectories when
@@ -155,23 +155,13 @@ package struct BatchInspection: Sendable {
         }
         let input = [UInt8](data)
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
-        if let jws, classified.kind == .jws {
-            let inspection = ClassifiedInspection.jws(classified, input: input, options: jws.options)
-            let output = jws.line(inspection, path)
-            if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
-            guard inspection.isValid else { return (output, .invalid(inspection.errorCodes.joined(separator: ", "))) }
-            return (output, .valid)
-        }
-        let inspection = ClassifiedInspection.receipt(classified, input: input, options: options)
+        let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
         let output = line(inspection, path)
-        if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
-        guard inspection.isValid else {
-            var codes: [String] = []
-            for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
-                codes.append(finding.code)
-            }
-            return (output, .invalid(codes.joined(separator: ", ")))
+        guard kinds.contains(classified.kind) else {
+            return (output, .unreadable("a \(inspection.kind) input, which this output does not describe"))
         }
+        if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
+        guard inspection.isValid else { return (output, .invalid(inspection.codes(.error).joined(separator: ", "))) }
         return (output, .valid)
     }
 }

@@ -8,6 +8,16 @@ import ReceiptValidation
 /// classifier's steps come first among the findings, a refusal (two documents, copies readers take differently)
 /// makes it unreadable, and the size and digest reported are the input's own, not the document's.
 package enum ClassifiedInspection {
+    /// The input inspected by the reader of the kind the classifier found.
+    package static func inspect(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions)
+        -> DocumentInspection
+    {
+        switch classified.kind {
+        case .receipt: return .receipt(receipt(classified, input: input, options: options))
+        case .jws: return .jws(jws(classified, input: input, options: options))
+        }
+    }
+
     package static func receipt(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> Inspection {
         if let refusal = classified.refusal {
             let format = options.inputFormat ?? InputDecoder.detect(input)

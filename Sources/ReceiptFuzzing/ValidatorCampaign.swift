@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import ReceiptBatch
 import ReceiptConformance
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
@@ -28,6 +30,13 @@ public struct ReferenceVerdict: Sendable, Hashable {
     package init(isValid: Bool, codes: [String]) {
         self.isValid = isValid
         self.codes = codes
+    }
+
+    /// `rcpt verify`'s verdict on a document: when invalid, the read error and the error codes; when valid, the
+    /// warning codes.
+    package init(_ document: DocumentInspection) {
+        isValid = document.isValid
+        codes = isValid ? document.codes(.warning) : (document.readError.map { [$0.code] } ?? []) + document.codes(.error)
     }
 
     /// The code a disagreement is grouped under: the first error, else the first warning, else `valid`.
@@ -252,21 +261,12 @@ struct Judge: Sendable {
     let receiptOptions: InspectionOptions
     let jwsOptions: InspectionOptions?
 
+    /// The input as `rcpt verify` judges the file the validator is given: found by the one classifier, read by the
+    /// reader of its kind.
     func verdict(_ input: GeneratedInput) -> ReferenceVerdict {
-        if input.isJWS, let jwsOptions {
-            let inspection = JWSInspector.inspect(input.bytes, options: jwsOptions)
-            var codes = inspection.readError.map { [$0.code] } ?? []
-            var pending = inspection.tokens
-            while let token = pending.popLast() {
-                codes += token.findings.filter { $0.severity == .error }.map(\.code)
-                pending += token.nested
-            }
-            return ReferenceVerdict(isValid: inspection.isValid, codes: codes)
-        }
-        let inspection = Inspector.inspect(input.bytes, options: receiptOptions)
-        var codes = inspection.readError.map { [$0.code] } ?? []
-        codes += inspection.findings.filter { $0.severity == .error }.map(\.code)
-        if inspection.isValid { codes = inspection.findings.filter { $0.severity == .warning }.map(\.code) }
-        return ReferenceVerdict(isValid: inspection.isValid, codes: codes)
+        let classified = InputClassifier.classify(input.bytes)
+        var options = classified.kind == .jws ? jwsOptions ?? receiptOptions : receiptOptions
+        options.digestsInput = false
+        return ReferenceVerdict(ClassifiedInspection.inspect(classified, input: input.bytes, options: options))
     }
 }

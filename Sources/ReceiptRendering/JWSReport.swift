@@ -225,7 +225,7 @@ package enum JWSReport {
             return style.red("unreadable") + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
         guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
-        return style.red("invalid") + " \(shown): \(inspection.errorCodes.joined(separator: ", "))\n"
+        return style.red("invalid") + " \(shown): \(DocumentInspection.jws(inspection).codes(.error).joined(separator: ", "))\n"
     }
 
     /// The findings about the document around the tokens (its unsigned JSON), when there are any.

@@ -10,6 +10,9 @@ import ReceiptPKCS7
 /// is ignored there.
 public struct InspectionOptions: Sendable {
     public var anchors: TrustAnchors
+    /// The anchors a JWS chains to when they are not `anchors`: Apple's defaults differ per kind (Apple Inc. Root
+    /// for receipts, Apple Root CA - G3 for JWS); a user's `--root` serves both. Nil: `anchors`.
+    package var jwsAnchors: TrustAnchors?
     public var time: EvaluationTime
     public var expectations: Expectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.

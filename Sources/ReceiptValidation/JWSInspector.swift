@@ -45,24 +45,6 @@ public struct JWSInspection: Sendable {
         readError == nil && !tokens.isEmpty && tokens.allSatisfy(\.isValid)
             && !findings.contains { $0.severity == .error }
     }
-
-    /// The codes of every error finding, the document's first, then each token's in document order (nested ones
-    /// after their carrier), each code once.
-    package var errorCodes: [String] {
-        var codes: [String] = []
-        func add(_ findings: [Finding]) {
-            for finding in findings where finding.severity == .error && !codes.contains(finding.code) {
-                codes.append(finding.code)
-            }
-        }
-        add(findings)
-        var pending = Array(tokens.reversed())
-        while let token = pending.popLast() {
-            add(token.findings)
-            pending += token.nested.reversed()
-        }
-        return codes
-    }
 }
 
 /// Verifies Apple's JWS as Apple's server libraries do: ES256 only, an x5c chain (standard base64 DER, exactly leaf,
@@ -81,7 +63,7 @@ public enum JWSInspector {
             return JWSInspection(input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
                                  readError: error, tokens: [])
         case .success(let input):
-            let cache = ChainCache(anchors: options.anchors)
+            let cache = ChainCache(anchors: options.jwsAnchors ?? options.anchors)
             let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
             var findings = input.findings
             if let document = input.json {

@@ -81,10 +81,9 @@ struct Diff: ParsableCommand {
                 guard jwsA && jwsB else {
                     throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")
                 }
-                let jwsOptions = try options.reading.jwsOptions()
                 // Each side as verify judges it: the classifier's document, already read, and its findings.
-                let inspectionA = ClassifiedInspection.jws(classifiedA, input: inputA, options: jwsOptions)
-                let inspectionB = ClassifiedInspection.jws(classifiedB, input: inputB, options: jwsOptions)
+                let inspectionA = ClassifiedInspection.jws(classifiedA, input: inputA, options: inspectionOptions)
+                let inspectionB = ClassifiedInspection.jws(classifiedB, input: inputB, options: inspectionOptions)
                 let result = JWSComparison.compare(
                     JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                     JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),

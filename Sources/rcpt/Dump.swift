@@ -66,37 +66,36 @@ struct Dump: ParsableCommand {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
             let file = try InputFiles.orStandardInput(files)[0]
-            let input = try InputFiles.read(file)
-            let classified = options.classify(input)
-            if classified.kind == .jws { return try dumpJWS(classified, input: input, name: InputFiles.displayName(file)) }
-            let inspection = ClassifiedInspection.receipt(classified, input: input, options: try options.inspectionOptions())
-            switch format {
-            case .json, .jsonl:
-                DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
-            case .verifyreceipt:
-                Console.write(try options.verifyReceiptResponse(inspection))
-            case .text:
-                var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
-                renderer.brief = brief
-                renderer.verbose = verbose
-                renderer.stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
+            let document = try options.inspect(file, options: try options.inspectionOptions())
+            switch document {
+            case .jws(let inspection):
+                try options.write(inspection, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose)
+            case .receipt(let inspection):
+                switch format {
+                case .json, .jsonl:
+                    DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
+                case .verifyreceipt:
+                    Console.write(try options.verifyReceiptResponse(inspection))
+                case .text:
+                    var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
+                    renderer.brief = brief
+                    renderer.verbose = verbose
+                    renderer.stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
+                }
             }
-            return inspection.readError == nil ? 0 : 2
+            // Unreadable at any layer is 2; a dump has no verdict to fail on.
+            return document.readError == nil ? 0 : 2
         }
-    }
-
-    /// A JWS input (a token, a notification, an API response): its tokens, claims, certificates and verdicts.
-    func dumpJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
-        let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions())
-        try options.write(inspection, .dump, format: format, name: name, verbose: verbose)
-        return inspection.readError == nil ? 0 : 2
     }
 
     func runBatch() throws -> Int32 {
         Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
-                  failsOnInvalid: false,
-                  jws: (try options.jwsOptions(), { inspection, path in
-                      JWSReport.json(inspection, .dump, pretty: false, file: path)
-                  }), line: DumpJSON.batchLine)
+                  failsOnInvalid: false) { inspection, path in
+            switch inspection {
+            case .jws(let jws): return JWSReport.json(jws, .dump, pretty: false, file: path)
+            case .receipt(let receipt): return DumpJSON.batchLine(receipt, path)
+            case nil: return DumpJSON.batchLine(nil, path)
+            }
+        }
     }
 }

@@ -118,6 +118,16 @@ struct ReceiptReadingOptions: ParsableArguments {
         }
     }
 
+    /// The anchors of a JWS when they are not `anchors()`: Apple Root CA - G3 unless --root names the anchors of both.
+    func jwsAnchors() throws -> TrustAnchors? {
+        guard roots.isEmpty else { return nil }
+        do {
+            return try TrustAnchors.appleRootG3()
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+    }
+
     /// The `request_date` of a verifyReceipt response: --request-date, else the --at time when it is one, else now.
     func requestDate() throws -> AppleDate {
         if let requestDateArgument {
@@ -146,16 +156,10 @@ struct ReceiptReadingOptions: ParsableArguments {
         InputClassifier.classify(bytes, forced: inputFormat.map { $0 == .jws ? .jws : .receipt($0.format ?? .binary) })
     }
 
-    /// JWS inspection options: --root anchors (else Apple Root CA - G3, the JWS anchor), --at (creation or signed:
-    /// the payload's signedDate) and `expectations`.
-    func jwsOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
-        let anchors: TrustAnchors
-        do {
-            anchors = roots.isEmpty ? try TrustAnchors.appleRootG3() : try TrustAnchors.load(files: roots)
-        } catch {
-            throw CommandFailure.usage(error.message)
-        }
-        return InspectionOptions(anchors: anchors, time: evaluationTime, expectations: expectations)
+    /// The input in `file` as the one classifier finds it, inspected by the reader of its kind.
+    func inspect(_ file: String, options: InspectionOptions) throws -> DocumentInspection {
+        let input = try InputFiles.read(file)
+        return ClassifiedInspection.inspect(classify(input), input: input, options: options)
     }
 
     /// A JWS input's report as `dump` or `verify` writes it in `format`.
@@ -181,6 +185,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     func inspectionOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
         var options = InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
                                         inputFormat: inputFormat?.format ?? nil)
+        options.jwsAnchors = try jwsAnchors()
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
         return options
     }
@@ -199,15 +204,14 @@ enum Batch {
     /// standard error what was skipped as not a receipt and a summary that names every file that failed and why.
     /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
-                    failsOnInvalid: Bool,
-                    jws: (options: InspectionOptions, line: @Sendable (JWSInspection, String) -> [UInt8])? = nil,
-                    line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
+                    failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
+                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
         let expanded = BatchInspection.expand(files, recursive: recursive)
         for path in expanded.skipped {
             Console.error("skipped \(path): its content is clearly not a receipt")
         }
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                    options: options, line: line, jws: jws)
+                                    options: options, kinds: kinds, line: line)
         let showProgress = isatty(STDERR_FILENO) != 0
         let started = Date()
         let summary = batch.run(emit: { Console.write($0) }, progress: { done, total in

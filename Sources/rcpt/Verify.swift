@@ -85,15 +85,6 @@ struct Verify: ParsableCommand {
         }
     }
 
-    /// A JWS input: each token verified (ES256, x5c chain to Apple Root CA - G3 or --root at signedDate, Apple's
-    /// markers, expectations), nested tokens too.
-    func verifyJWS(_ classified: ClassifiedInput, input: [UInt8], name: String) throws -> Int32 {
-        let inspection = ClassifiedInspection.jws(classified, input: input, options: try options.jwsOptions(expectations))
-        try options.write(inspection, .verify, format: format, name: name, verbose: verbose)
-        if inspection.readError != nil { return 2 }
-        return inspection.isValid ? 0 : 1
-    }
-
     /// Several files, a directory, or jsonl: one line per receipt.
     var isBatch: Bool {
         format == .jsonl || InputFiles.areSeveral(files)
@@ -112,51 +103,53 @@ struct Verify: ParsableCommand {
                 let style = TextStyle(useColor: options.useColor())
                 let jsonl = format == .jsonl
                 if format == .verifyreceipt {
+                    // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
                     return Batch.run(files, recursive: recursive, jobs: jobs,
-                                     options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
-                        inspection, _ in
-                        guard let inspection else { return Array("{\"status\":21002}\n".utf8) }
-                        return VerifyReceiptResponse(inspection, requestDate: requestDate).jsonLine()
+                                     options: try options.inspectionOptions(expectations), failsOnInvalid: true,
+                                     kinds: [.receipt]) { inspection, _ in
+                        guard case .receipt(let receipt)? = inspection else { return Array("{\"status\":21002}\n".utf8) }
+                        return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
                     }
                 }
-                let jwsOptions = try options.jwsOptions(expectations)
-                let jwsLine: @Sendable (JWSInspection, String) -> [UInt8] = { inspection, path in
-                    jsonl ? JWSReport.json(inspection, .verify, pretty: false, file: path)
-                        : Array(JWSReport.line(inspection, name: path, style: style).utf8)
-                }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
-                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true,
-                                 jws: (jwsOptions, jwsLine)) {
+                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
                     inspection, path in
-                    guard let inspection else {
+                    switch inspection {
+                    case .jws(let jws):
+                        return jsonl ? JWSReport.json(jws, .verify, pretty: false, file: path)
+                            : Array(JWSReport.line(jws, name: path, style: style).utf8)
+                    case .receipt(let receipt):
+                        return jsonl ? VerifyReport.jsonLine(receipt, file: path)
+                            : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
+                    case nil:
                         return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema)
                             : Array((style.red("unreadable") + " \(TerminalText.safe(path)): cannot read the file\n").utf8)
                     }
-                    return jsonl ? VerifyReport.jsonLine(inspection, file: path)
-                        : Array(VerifyReport.line(inspection, name: path, style: style).utf8)
                 }
             }
             let file = try InputFiles.orStandardInput(files)[0]
-            let input = try InputFiles.read(file)
-            let classified = options.classify(input)
-            if classified.kind == .jws { return try verifyJWS(classified, input: input, name: InputFiles.displayName(file)) }
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
-            let inspection = ClassifiedInspection.receipt(classified, input: input, options: inspectionOptions)
-            switch format {
-            case .json, .jsonl:
-                Console.write(VerifyReport.json(inspection, pretty: !options.compact))
-            case .verifyreceipt:
-                Console.write(try options.verifyReceiptResponse(inspection))
-            case .text:
-                Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
-                                                style: TextStyle(useColor: options.useColor()), verbose: verbose))
+            let document = try options.inspect(file, options: inspectionOptions)
+            switch document {
+            case .jws(let inspection):
+                try options.write(inspection, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
+            case .receipt(let inspection):
+                switch format {
+                case .json, .jsonl:
+                    Console.write(VerifyReport.json(inspection, pretty: !options.compact))
+                case .verifyreceipt:
+                    Console.write(try options.verifyReceiptResponse(inspection))
+                case .text:
+                    Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
+                                                    style: TextStyle(useColor: options.useColor()), verbose: verbose))
+                }
             }
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
-            if inspection.readError != nil { return 2 }
-            return inspection.isValid ? 0 : 1
+            if document.readError != nil { return 2 }
+            return document.isValid ? 0 : 1
         }
     }
 }

@@ -55,14 +55,14 @@ struct PastedShapesTests {
         let text = String(decoding: Fixtures.bytes("Corpus/jws/" + name), as: UTF8.self)
         let options = InspectionOptions(anchors: try Self.jwsAnchors(name), now: 1_795_000_000)
         let clean = JWSInspector.inspect(Array(text.utf8), options: options)
-        #expect(clean.isValid, "\(name): \(clean.errorCodes)")
+        #expect(clean.isValid, "\(name): \(DocumentInspection.jws(clean).codes(.error))")
         let shapes = PastedShapes.jws(text)
         #expect(shapes.count >= 12)
         for (shape, bytes) in shapes {
             let classified = InputClassifier.classify(bytes)
             #expect(classified.kind == .jws, "\(name), \(shape)")
             let inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
-            #expect(inspection.isValid == clean.isValid, "\(name), \(shape): \(inspection.readError?.message ?? "") \(inspection.errorCodes)")
+            #expect(inspection.isValid == clean.isValid, "\(name), \(shape): \(inspection.readError?.message ?? "") \(DocumentInspection.jws(inspection).codes(.error))")
         }
     }
 
