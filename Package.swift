@@ -76,7 +76,8 @@ let package = Package(
         .target(
             name: "ReceiptMutation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS"]
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS",
+                           "ReceiptValidation"]
         ),
         .target(
             name: "ReceiptDiff",

@@ -293,7 +293,8 @@ extension FindingCode {
     package static let jwsSignedDateInFuture = FindingCode(
         "jws-signed-date-in-future", .error, .content, "signedDate is later than the time of the check")
     package static let appAppleIdMismatch = FindingCode(
-        "app-apple-id-mismatch", .error, .content, "the payload's appAppleId is not the expected one")
+        "app-apple-id-mismatch", .error, .content,
+        "the app's App Store id is not the expected one (a JWS payload's appAppleId, a Production receipt's app_item_id)")
     package static let jwsNestedInvalid = FindingCode(
         "jws-nested-invalid", .error, .content, "a JWS nested in the payload is not valid (its own findings say why)")
     package static let jwsTokenUnreadable = FindingCode(
@@ -314,6 +315,12 @@ extension FindingCode {
     package static let jwsBindingMismatch = FindingCode(
         "jws-binding-mismatch", .error, .content,
         "tokens of one input disagree on the app (bundleId, appAppleId) or environment: a nested token and the token that carries it, or the tokens and members of one document")
+    package static let jwsDeviceMismatch = FindingCode(
+        "jws-device-mismatch", .error, .content,
+        "deviceVerification is not SHA-384 of the nonce and the expected device: the token was issued to another device")
+    package static let jwsDeviceUnverifiable = FindingCode(
+        "jws-device-unverifiable", .warning, .content,
+        "--device-id is given, but the token carries no deviceVerification (the App Store Server API's do not) or the id is not a UUID")
     package static let jwsNotBoundToApp = FindingCode(
         "jws-not-bound-to-app", .warning, .content,
         "renewal info carries no bundleId: on its own it cannot be bound to the expected app (a token carrying it binds it)")
@@ -351,6 +358,6 @@ extension FindingCode {
         .jwsNestedSignerDiffers, .jwsSignedDateMissing,
         .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid, .jwsTokenUnreadable, .jwsTokenSurrounded,
         .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch, .jwsNotBoundToApp,
-        .jwsClaimMisplaced, .jwsNestedUnverified,
+        .jwsClaimMisplaced, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable,
     ]
 }

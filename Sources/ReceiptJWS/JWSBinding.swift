@@ -65,6 +65,18 @@ public struct JWSBinding: Sendable, Hashable {
     package var carriesAppAppleID: Bool
     /// The claim the chain is evaluated at: `signedDate`, or an app transaction's `receiptCreationDate`.
     package var timeClaim: String
+    /// An app transaction's `applicationVersion`: the app version it was issued for (CFBundleVersion).
+    package var appVersion: Value?
+    /// `deviceVerification` and `deviceVerificationNonce` of a transaction, renewal info or app transaction
+    /// StoreKit gave a device (tokens from the App Store Server API carry neither): base64 of SHA-384 over the
+    /// lowercase nonce and the lowercase device verification UUID.
+    package var deviceVerification: DeviceVerification?
+
+    /// A token's `deviceVerification` and the `deviceVerificationNonce` it was computed with.
+    package struct DeviceVerification: Sendable, Hashable {
+        package var value: Value
+        package var nonce: Value
+    }
     /// Members at a notification's top level that look like the bound ones but are not where Apple reads them.
     package var misplaced: [Value]
     /// Shapes of the binding Apple never produces, each with why (the value is the claim it is about): a
@@ -91,6 +103,11 @@ public struct JWSBinding: Sendable, Hashable {
             Value.member(name, of: object, in: payload, prefix: prefix)
         }
         let root = payload.root
+        func deviceVerification() -> DeviceVerification? {
+            guard let verification = value("deviceVerification", in: root, prefix: ""),
+                  let nonce = value("deviceVerificationNonce", in: root, prefix: "") else { return nil }
+            return DeviceVerification(value: verification, nonce: nonce)
+        }
         switch kind {
         case .notification:
             for name in ["bundleId", "appAppleId", "environment"] {
@@ -123,11 +140,15 @@ public struct JWSBinding: Sendable, Hashable {
         case .transaction:
             binding.bundleID = value("bundleId", in: root, prefix: "")
             binding.environment = value("environment", in: root, prefix: "")
+            binding.deviceVerification = deviceVerification()
         case .renewalInfo:
             binding.environment = value("environment", in: root, prefix: "")
+            binding.deviceVerification = deviceVerification()
         case .appTransaction:
             binding.bundleID = value("bundleId", in: root, prefix: "")
             binding.appAppleID = value("appAppleId", in: root, prefix: "")
+            binding.appVersion = value("applicationVersion", in: root, prefix: "")
+            binding.deviceVerification = deviceVerification()
             binding.environment = value("receiptType", in: root, prefix: "")
             if let environment = value("environment", in: root, prefix: ""), environment.text != binding.environment?.text {
                 binding.conflicts.append(Conflict(value: environment,

@@ -4,23 +4,30 @@ import ReceiptJWS
 import ReceiptSigning
 import Foundation
 import ReceiptSuite
+import ReceiptValidation
 
 /// Attacks on what a signed payload says, signed as they are: dates that are present but no date (a verifier that
 /// takes them as absent judges the chain now and skips the future-date check), payloads that are not JSON objects,
 /// app and environment claims in places Apple does not read them from, and nested tokens that name another app or
 /// environment than the token carrying them.
 extension JWSMutationCatalogue {
-    /// The baseline's `signedDate` in milliseconds (the fixture date when it has none).
+    /// A TEST-ONLY device that is not the suite's.
+    static let otherDevice: [UInt8] = Array(repeating: 0x5A, count: 16)
+
+    /// The baseline's signing time in milliseconds (the fixture date when it has none): the claim its chain is
+    /// judged at, `signedDate` (an app transaction's `receiptCreationDate`).
     static func signedDate(_ context: JWSMutationContext) -> Int64 {
-        JWSMutationContext.value(of: "signedDate", in: context.payload).flatMap(JWSToken.milliseconds) ?? 1_717_243_200_000
+        JWSMutationContext.value(of: context.binding.timeClaim, in: context.payload).flatMap(JWSToken.milliseconds)
+            ?? 1_717_243_200_000
     }
 
+    /// The baseline with its signing time (`signedDate`, an app transaction's `receiptCreationDate`) written as `text`.
     static func withSignedDate(_ text: String, _ context: JWSMutationContext) throws -> String {
-        try context.signed(payload: JWSMutationContext.setting("signedDate", to: text, in: context.payload))
+        try context.signed(payload: JWSMutationContext.setting(context.binding.timeClaim, to: text, in: context.payload))
     }
 
-    /// `signedDate` values that are present but no usable date, each refused as `jws-date-unusable`: name, the claim's text
-    /// and a summary.
+    /// Signing times (`signedDate`; an app transaction's `receiptCreationDate`) that are present but no usable date,
+    /// each refused as `jws-date-unusable`: name, the claim's text and a summary.
     static let unusableSignedDates: [(name: String, text: @Sendable (JWSMutationContext) -> String, summary: String)] = [
         ("signed-date-negative", { context in "-\(signedDate(context))" },
          "signedDate negative: no signing time, once taken as absent (the chain judged now)"),
@@ -82,8 +89,9 @@ extension JWSMutationCatalogue {
     /// A notification (the baseline's app and environment in `data` unless given) carrying `token`.
     static func notification(carrying token: String, _ context: JWSMutationContext, bundle: String? = nil,
                              environment: String? = nil, extra: String = "", renewal: String? = nil) -> [UInt8] {
-        let bundle = bundle ?? JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
-        let environment = environment ?? JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+        let binding = context.binding
+        let bundle = bundle ?? binding.bundleID.map { quoted($0.text) } ?? #""com.example""#
+        let environment = environment ?? binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
         let signed = JWSMutationContext.value(of: "signedDate", in: context.payload) ?? "1700000000000"
         let renewalMember = renewal.map { #","signedRenewalInfo":"\#($0)""# } ?? ""
         return bytes(#"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","notificationUUID":"00000000-0000-4000-8000-000000000000","#
@@ -92,6 +100,23 @@ extension JWSMutationCatalogue {
     }
 
     static let bindings: [JWSMutation] = [
+        JWSMutation("device-verification-other-device", layer: "binding", .reject, finding: .jwsDeviceMismatch,
+                    "deviceVerification computed for another device (from the token's own nonce): a token StoreKit gave someone else") {
+            context in
+            guard !context.deviceID.isEmpty,
+                  let other = JWSMutationContext.issued(context.payload, to: Self.otherDevice) else {
+                throw MutationError(.notApplicable, "the payload carries no deviceVerification")
+            }
+            return try context.signed(payload: other)
+        },
+        JWSMutation("application-version-other", layer: "binding", .reject, finding: .appVersionMismatch,
+                    concern: .policy, "an app transaction for another version of the app (applicationVersion)") { context in
+            guard let version = context.expectations.appVersion else {
+                throw MutationError(.notApplicable, "the payload is not an app transaction with an applicationVersion")
+            }
+            return try context.signed(payload: JWSMutationContext.setting(
+                "applicationVersion", to: "\"\(version).1\"", in: context.payload))
+        },
         JWSMutation("notification-bundle-id-look-alike", layer: "binding", .reject, finding: .bundleIdMismatch,
                     "a notification for another app (data.bundleId) with the expected bundleId in a top-level look-alike") { context in
             let genuine = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
@@ -101,7 +126,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-with-renewal-info", layer: "binding", .accept, finding: nil,
                     "a notification carrying a transaction and renewal info (which has no bundleId): bound by the notification") { context in
-            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
             let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
             let renewal = try context.signed(payload: bytes(
                 #"{"originalTransactionId":\#(original),"autoRenewProductId":"com.example.monthly","#
@@ -118,7 +143,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification with data for the app and a summary for another: Apple sends one") { context in
-            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
             return try context.signed(payload: notification(
                 carrying: try context.signed(), context,
                 extra: #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#))
@@ -129,7 +154,7 @@ extension JWSMutationCatalogue {
             guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
                 throw MutationError(.notApplicable, "the payload is not a transaction")
             }
-            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
             let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
             let other = original == #""9999999999999999""# ? #""8888888888888888""# : #""9999999999999999""#
             let transaction = JWSMutationContext.setting("originalTransactionId", to: original, in: context.payload)
@@ -154,7 +179,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification of one environment carrying a transaction of the other, both validly signed") { context in
-            let environment = JWSMutationContext.value(of: "environment", in: context.payload) ?? #""Sandbox""#
+            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
             let other = environment == #""Production""# ? #""Sandbox""# : #""Production""#
             let edited = JWSMutationContext.setting("environment", to: other, in: context.payload)
             return try context.signed(payload: notification(carrying: try context.signed(payload: edited), context,

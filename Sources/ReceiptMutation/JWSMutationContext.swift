@@ -1,8 +1,10 @@
 import ReceiptCrypto
 import ReceiptJSON
 import ReceiptJWS
+import ReceiptModel
 import ReceiptSigning
 import ReceiptDiagnostics
+import ReceiptValidation
 
 /// What every JWS mutation starts from: the input token's payload with the JWS it carries re-signed by the
 /// TEST-ONLY CA (so the baseline is valid under `--root`), Apple's header shape with the test chain in x5c, the
@@ -15,6 +17,9 @@ public struct JWSMutationContext: Sendable {
     public let signer: JWSSigner
     public let foreign: JWSSigner
     public let authority: TestCertificateAuthority
+    /// The device the baseline's `deviceVerification` is computed for (the kit's, when it is a UUID and the payload
+    /// carries one); empty otherwise.
+    package let deviceID: [UInt8]
 
     /// The baseline of `input` (a compact JWS, a notification body or an API response: its first token).
     public static func baseline(of input: [UInt8], kit: MutationKit) throws(MutationError) -> JWSMutationContext {
@@ -29,14 +34,39 @@ public struct JWSMutationContext: Sendable {
             token = first.token
         }
         let signer = JWSSigner(authority: kit.authority)
-        let payload: [UInt8]
+        var payload: [UInt8]
         do {
             payload = try resigningNested(token.payloadBytes, signer: signer, depth: 0)
         } catch {
             throw MutationError(.signingFailed, error.message)
         }
+        var deviceID: [UInt8] = []
+        if let bound = issued(payload, to: kit.deviceID) {
+            payload = bound
+            deviceID = kit.deviceID
+        }
         return JWSMutationContext(header: signer.header(), payload: payload, signer: signer,
-                                  foreign: JWSSigner(authority: kit.foreign), authority: kit.authority)
+                                  foreign: JWSSigner(authority: kit.foreign), authority: kit.authority, deviceID: deviceID)
+    }
+
+    /// `payload` with its `deviceVerification` computed for `device` from its own nonce, as StoreKit issues a token
+    /// to a device; nil when the payload carries no device verification or `device` is not a UUID.
+    static func issued(_ payload: [UInt8], to device: [UInt8]) -> [UInt8]? {
+        guard value(of: "deviceVerification", in: payload) != nil, let nonce = string(of: "deviceVerificationNonce", in: payload),
+              let verification = Expectations.deviceVerification(nonce: nonce, deviceID: device) else { return nil }
+        return setting("deviceVerification", to: "\"\(Base64.encode(verification))\"", in: payload)
+    }
+
+    /// Where Apple's verifier reads the baseline's app, environment and signing time (its kind's binding).
+    package var binding: JWSBinding { JWSBinding.of(try? JSONDocument.read(payload), member: nil) }
+
+    /// What `rcpt verify` is told of the baseline, as a suite's validators are: its bundleId, an app transaction's
+    /// applicationVersion, and the device its deviceVerification is computed for.
+    package var expectations: Expectations {
+        let kind = JWSPayloadKind.of(try? JSONDocument.read(payload), member: nil)
+        return Expectations(bundleID: Self.string(of: "bundleId", in: payload),
+                            appVersion: kind == .appTransaction ? Self.string(of: "applicationVersion", in: payload) : nil,
+                            deviceID: deviceID.isEmpty ? nil : deviceID)
     }
 
     /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth.
@@ -135,6 +165,11 @@ public struct JWSMutationContext: Sendable {
         let separator = document.children(of: object).isEmpty ? "" : ","
         result.insert(contentsOf: Array("\(separator)\"\(name)\":\(value)".utf8), at: close)
         return result
+    }
+
+    /// A string claim's value, decoded, when present.
+    package static func string(of name: String, in json: [UInt8]) -> String? {
+        value(of: name, in: json).flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
     }
 
     /// A claim's value as JSON text (`"com.example"`, `1717243200000`), when present.

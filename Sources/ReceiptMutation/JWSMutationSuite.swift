@@ -1,7 +1,9 @@
 import Foundation
 import ReceiptJSON
+import ReceiptModel
 import ReceiptSuite
 import ReceiptDiagnostics
+import ReceiptValidation
 
 /// Writes every JWS mutation of one input into a directory, with `manifest.json` (the schema receipt suites use, so
 /// `rcpt conformance` runs a validator over it the same way).
@@ -10,14 +12,16 @@ package enum JWSMutationSuite {
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
         try MutationSuite.prepare(directory, force: force)
         let context = try JWSMutationContext.baseline(of: input, kit: kit)
-        let bundleID = JWSMutationContext.value(of: "bundleId", in: context.payload)
-            .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
+        let expected = context.expectations
+        let deviceID = expected.deviceID.map(DeviceIdentifier.text)
         let root = ShellWords.absolute(caDirectory + "/root.pem")
         var manifest = Manifest(input: inputName, seed: 0,
                                 expectations: ManifestExpectations(
-                                    bundleID: bundleID, appVersion: nil, deviceID: "", root: root,
-                                    validator: MutationSuite.suggestedValidator(rcpt: rcpt, root: root, bundleID: bundleID,
-                                                                                appVersion: nil, deviceID: nil)),
+                                    bundleID: expected.bundleID, appVersion: expected.appVersion,
+                                    deviceID: deviceID ?? "", root: root,
+                                    validator: MutationSuite.suggestedValidator(
+                                        rcpt: rcpt, root: root, bundleID: expected.bundleID,
+                                        appVersion: expected.appVersion, deviceID: deviceID)),
                                 mutations: [], skipped: [:])
         try MutationSuite.fill(&manifest, with: JWSMutationCatalogue.all, in: directory) { mutation, bytes in
             mutation.name + (bytes.first == UInt8(ascii: "{") ? ".json" : ".jws")

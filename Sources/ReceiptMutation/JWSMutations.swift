@@ -1,5 +1,6 @@
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptSigning
 import ReceiptSuite
@@ -64,6 +65,12 @@ public enum JWSMutationCatalogue {
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     static func b64(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var json = JSONWriter(pretty: false)
+        json.string(text)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
 
     /// The baseline: the input's payload re-signed as it is.
     public static let baseline = JWSMutation("baseline", layer: "header", .accept, finding: nil,

@@ -27,13 +27,5 @@ public struct MutationKit: Sendable {
     }
 
     /// The device id in the textual form validators take.
-    package var deviceIDText: String {
-        let hex = deviceID.map { byte -> String in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        guard deviceID.count == 16 else { return hex }
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-    }
+    package var deviceIDText: String { DeviceIdentifier.text(deviceID) }
 }

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptCrypto
 import ReceiptModel
 
 /// What the caller expects of a signed document, whatever its kind: the app it belongs to, the device it was issued
@@ -23,6 +24,15 @@ public struct Expectations: Sendable, Hashable {
         self.deviceID = deviceID
         self.environment = environment
         self.appAppleID = appAppleID
+    }
+
+    /// What a StoreKit token's `deviceVerification` holds for `deviceID` and `nonce` (Apple: SHA-384 of the ASCII
+    /// of the lowercase nonce followed by the lowercase device verification UUID); nil when `deviceID` is not a
+    /// UUID (a Mac's MAC address verifies receipts only).
+    package static func deviceVerification(nonce: String, deviceID: [UInt8]) -> [UInt8]? {
+        guard deviceID.count == 16 else { return nil }
+        let uuid = DeviceIdentifier.text(deviceID).lowercased()
+        return try? Digest.hash(Array((nonce.lowercased() + uuid).utf8), algorithm: .sha384)
     }
 
     /// Parses a device id given as a UUID (`8-4-4-4-12` hex) or a MAC address (`aa:bb:cc:dd:ee:ff` or with `-`).

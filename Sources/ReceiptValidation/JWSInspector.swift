@@ -367,6 +367,29 @@ public enum JWSInspector {
                                         "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
             }
         }
+        if let expected = expectations.appVersion, binding.kind == .appTransaction {
+            let actual = binding.appVersion?.text
+            if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
+                findings.append(Finding(.appVersionMismatch, at: at(binding.appVersion),
+                                        "applicationVersion is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+            }
+        }
+        if let device = expectations.deviceID,
+           [.transaction, .renewalInfo, .appTransaction].contains(binding.kind) {
+            if let verification = binding.deviceVerification,
+               let expected = Expectations.deviceVerification(nonce: verification.nonce.text, deviceID: device) {
+                if Base64.decode(Array(verification.value.text.utf8)) != expected {
+                    findings.append(Finding(.jwsDeviceMismatch, at: at(verification.value),
+                                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.rawValue) was issued to another device"))
+                }
+            } else {
+                let why = binding.deviceVerification == nil
+                    ? "carries no deviceVerification (StoreKit adds it to the tokens it gives a device; the App Store Server API does not)"
+                    : "is bound to a device by its device verification UUID, and the device id given is a MAC address"
+                findings.append(Finding(.jwsDeviceUnverifiable, at: nil,
+                                        "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))
+            }
+        }
         if let expected = expectations.environment {
             let actual = binding.environment?.text
             if actual != expected.rawValue {

@@ -81,6 +81,9 @@ enum ReceiptChecks {
                                                  FindingField("expected", expected.rawValue)]))
             }
         }
+        if let expected = expectations.appAppleID {
+            findings += appAppleID(payload, expected: expected)
+        }
         if let device = expectations.deviceID {
             if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
                let computed = try? Digest.hash([device[...], opaque.valueBytes, bundle.valueBytes],
@@ -95,6 +98,27 @@ enum ReceiptChecks {
             }
         }
         return findings
+    }
+
+    /// app_item_id (type 1) against `--app-apple-id`: Apple sets it to the app's App Store id only for an app the
+    /// App Store sold; outside Production (sandbox, Xcode) it is 0, and then it binds nothing, as Apple's JWS
+    /// verifier requires appAppleId only in Production.
+    static func appAppleID(_ payload: ReceiptPayload, expected: String) -> [Finding] {
+        let attribute = payload.first(1)
+        let production = payload.first(0)?.text.flatMap(ReceiptEnvironment.init(receiptType:)) == .production
+        switch attribute?.value {
+        case .integer(let actual)? where actual == 0 && !production:
+            return []
+        case .integer(let actual)? where String(actual) == expected:
+            return []
+        case .integer(let actual)?:
+            return [Finding(.appAppleIdMismatch, at: attribute?.offset,
+                            "app_item_id is \(actual), expected \(expected)")]
+        default:
+            guard production || attribute != nil else { return [] }
+            return [Finding(.appAppleIdMismatch, at: attribute?.offset ?? payload.offset,
+                            "app_item_id is \(attribute == nil ? "missing" : "not an integer"), expected \(expected)")]
+        }
     }
 
     static func compareText(_ payload: ReceiptPayload, type: Int64, expected: String, code: FindingCode) -> [Finding] {

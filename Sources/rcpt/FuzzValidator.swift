@@ -116,8 +116,7 @@ struct FuzzValidator: ParsableCommand {
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
                let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
-                jwsBundle = JWSMutationContext.value(of: "bundleId", in: context.payload)
-                    .flatMap { try? JSONDocument.read(Array($0.utf8)) }.flatMap { $0.string($0.root) }
+                jwsBundle = context.expectations.bundleID
                 jwsOptions = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
                                                   expectations: Expectations(bundleID: jwsBundle))
             }

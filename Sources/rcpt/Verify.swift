@@ -15,12 +15,14 @@ struct Verify: ParsableCommand {
         discussion: """
             The signature must verify over the content and the signer's certificate must chain to a trusted root \
             (the bundled Apple Root CA, or each --root) at the evaluation time. The content must carry the \
-            attributes every App Store receipt has; --bundle-id, --app-version and --device-id add checks.
+            attributes every App Store receipt has; --bundle-id, --app-version, --device-id and --app-apple-id \
+            (app_item_id, in a Production receipt) add checks.
 
             Apple's JWS (a StoreKit 2 transaction, renewal info or app transaction, a server notification, an App \
             Store Server API response) are verified as JWS: ES256 only, the x5c chain to Apple Root CA - G3 (or \
             --root) at the payload's signedDate (--at signed|now|DATE), Apple's markers, and --bundle-id, \
-            --app-apple-id and --environment against the payload; every nested JWS too.
+            --app-apple-id and --environment against the payload (an app transaction's applicationVersion \
+            against --app-version; a StoreKit token's deviceVerification against --device-id); every nested JWS too.
 
             --format verifyreceipt prints the body Apple's verifyReceipt endpoint returns for the receipt \
             (status 0 when valid, else 21002 malformed or 21003 not authenticated; see README), with \
@@ -59,7 +61,7 @@ struct Verify: ParsableCommand {
     var appVersion: String?
 
     @Option(name: .customLong("device-id"),
-            help: ArgumentHelp("The device the receipt must be issued for: identifierForVendor UUID or Mac MAC address.",
+            help: ArgumentHelp("The device the document must be issued for: identifierForVendor UUID or Mac MAC address (a receipt's sha1_hash; a StoreKit token's deviceVerification, with the deviceVerificationID UUID).",
                                valueName: "uuid-or-mac"))
     var deviceID: String?
 
@@ -68,7 +70,7 @@ struct Verify: ParsableCommand {
     var environment: ReceiptEnvironment?
 
     @Option(name: .customLong("app-apple-id"),
-            help: ArgumentHelp("For a JWS: the appAppleId the payload must carry.", valueName: "id"))
+            help: ArgumentHelp("The app's App Store id: a JWS payload's appAppleId, a Production receipt's app_item_id.", valueName: "id"))
     var appAppleID: String?
 
     @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
