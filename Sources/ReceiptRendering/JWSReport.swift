@@ -10,14 +10,8 @@ import ReceiptValidation
 /// certificates, every payload claim with its JSON type and value (millisecond dates also in UTC), the signature,
 /// the verdicts and findings, then its nested JWS, recursively.
 package enum JWSReport {
-    /// What a report is for: the dump (everything read) or the verdicts (`verify`).
-    package enum Purpose: Sendable {
-        case dump
-        case verify
-    }
-
     /// The JSON document of a JWS input for `purpose`.
-    package static func json(_ inspection: JWSInspection, _ purpose: Purpose, pretty: Bool, file: String? = nil) -> [UInt8] {
+    package static func json(_ inspection: JWSInspection, _ purpose: ReportPurpose, pretty: Bool, file: String? = nil) -> [UInt8] {
         switch purpose {
         case .dump: return dumpJSON(inspection, pretty: pretty, file: file)
         case .verify: return verifyJSON(inspection, pretty: pretty, file: file)
@@ -25,7 +19,7 @@ package enum JWSReport {
     }
 
     /// The text report of a JWS input for `purpose`.
-    package static func text(_ inspection: JWSInspection, _ purpose: Purpose, name: String, style: TextStyle,
+    package static func text(_ inspection: JWSInspection, _ purpose: ReportPurpose, name: String, style: TextStyle,
                              verbose: Bool) -> String {
         switch purpose {
         case .dump: return dumpText(inspection, name: name, style: style, verbose: verbose)

@@ -67,22 +67,8 @@ struct Dump: ParsableCommand {
             if format == .jsonl { return try runBatch() }
             let file = try InputFiles.orStandardInput(files)[0]
             let document = try options.inspect(file, options: try options.inspectionOptions())
-            switch document {
-            case .jws(let inspection):
-                try options.write(inspection, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose)
-            case .receipt(let inspection):
-                switch format {
-                case .json, .jsonl:
-                    DumpJSON.stream(inspection, pretty: !options.compact) { Console.write($0) }
-                case .verifyreceipt:
-                    Console.write(try options.verifyReceiptResponse(inspection))
-                case .text:
-                    var renderer = DumpText(style: TextStyle(useColor: options.useColor()))
-                    renderer.brief = brief
-                    renderer.verbose = verbose
-                    renderer.stream(inspection, name: InputFiles.displayName(file)) { Console.write($0) }
-                }
-            }
+            try options.write(document, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose,
+                              brief: brief)
             // Unreadable at any layer is 2; a dump has no verdict to fail on.
             return document.readError == nil ? 0 : 2
         }

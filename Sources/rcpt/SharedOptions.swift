@@ -162,17 +162,34 @@ struct ReceiptReadingOptions: ParsableArguments {
         return ClassifiedInspection.inspect(classify(input), input: input, options: options)
     }
 
-    /// A JWS input's report as `dump` or `verify` writes it in `format`.
-    func write(_ inspection: JWSInspection, _ purpose: JWSReport.Purpose, format: DocumentFormat, name: String,
-               verbose: Bool) throws {
-        switch format {
-        case .json, .jsonl:
+    /// A document's report as `dump` or `verify` writes it in `format`.
+    func write(_ document: DocumentInspection, _ purpose: ReportPurpose, format: DocumentFormat, name: String,
+               verbose: Bool, brief: Bool = false) throws {
+        let style = TextStyle(useColor: useColor())
+        switch (document, format) {
+        case (.jws(let inspection), .json), (.jws(let inspection), .jsonl):
             Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
-        case .verifyreceipt:
+        case (.jws, .verifyreceipt):
             throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
-        case .text:
-            Console.write(JWSReport.text(inspection, purpose, name: name, style: TextStyle(useColor: useColor()),
-                                         verbose: verbose))
+        case (.jws(let inspection), .text):
+            Console.write(JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
+        case (.receipt(let inspection), .verifyreceipt):
+            Console.write(try verifyReceiptResponse(inspection))
+        case (.receipt(let inspection), .json), (.receipt(let inspection), .jsonl):
+            switch purpose {
+            case .dump: DumpJSON.stream(inspection, pretty: !compact) { Console.write($0) }
+            case .verify: Console.write(VerifyReport.json(inspection, pretty: !compact))
+            }
+        case (.receipt(let inspection), .text):
+            switch purpose {
+            case .dump:
+                var renderer = DumpText(style: style)
+                renderer.brief = brief
+                renderer.verbose = verbose
+                renderer.stream(inspection, name: name) { Console.write($0) }
+            case .verify:
+                Console.write(VerifyReport.text(inspection, name: name, style: style, verbose: verbose))
+            }
         }
     }
 

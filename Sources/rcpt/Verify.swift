@@ -135,20 +135,7 @@ struct Verify: ParsableCommand {
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
             let document = try options.inspect(file, options: inspectionOptions)
-            switch document {
-            case .jws(let inspection):
-                try options.write(inspection, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
-            case .receipt(let inspection):
-                switch format {
-                case .json, .jsonl:
-                    Console.write(VerifyReport.json(inspection, pretty: !options.compact))
-                case .verifyreceipt:
-                    Console.write(try options.verifyReceiptResponse(inspection))
-                case .text:
-                    Console.write(VerifyReport.text(inspection, name: InputFiles.displayName(file),
-                                                    style: TextStyle(useColor: options.useColor()), verbose: verbose))
-                }
-            }
+            try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
             if document.readError != nil { return 2 }
             return document.isValid ? 0 : 1
