@@ -121,8 +121,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptInputTests",
-            dependencies: ["ReceiptBatch", "ReceiptDiagnostics", "ReceiptInput", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport"]
+            dependencies: ["ReceiptBatch", "ReceiptDiagnostics", "ReceiptDiff", "ReceiptInput", "ReceiptJWS", "ReceiptModel",
+                           "ReceiptCrypto", "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport"]
         ),
         .testTarget(
             name: "ReceiptJWSTests",

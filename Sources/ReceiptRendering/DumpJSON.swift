@@ -25,9 +25,7 @@ public enum DumpJSON {
     /// Writes the document as one JSON value, with a leading `file` member when given (batch output).
     public static func write(_ inspection: Inspection, file: String? = nil, to json: inout JSONWriter) {
         json.object { json in
-            if let file { json.member("file", file) }
-            json.member("schema", schema)
-            writeInput(inspection.input, to: &json)
+            writeHeader(file: file, schema: schema, kind: "receipt", input: inspection.input, to: &json)
             if let receipt = inspection.receipt {
                 writeContainer(receipt, to: &json)
                 writeCertificates(inspection.certificates, to: &json)
@@ -249,6 +247,15 @@ public enum DumpJSON {
         guard let inspection else { return unreadableLine(path, schema: schema) }
         write(inspection, file: path, to: &json)
         return json.bytes + [0x0A]
+    }
+
+    /// The members every document starts with, whatever its kind: the file (in a batch), the schema, the kind
+    /// (`receipt` or `jws`) and the input.
+    static func writeHeader(file: String?, schema: String, kind: String, input: InputSummary, to json: inout JSONWriter) {
+        if let file { json.member("file", file) }
+        json.member("schema", schema)
+        json.member("kind", kind)
+        writeInput(input, to: &json)
     }
 
     /// The line for a file that could not be read at all.

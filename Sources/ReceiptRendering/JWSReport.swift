@@ -33,7 +33,7 @@ package enum JWSReport {
     static func dumpJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
-                writeHeader(file: file, schema: DumpJSON.schema, inspection, to: &json)
+                DumpJSON.writeHeader(file: file, schema: DumpJSON.schema, kind: "jws", input: inspection.input, to: &json)
                 json.key("tokens")
                 json.array { json in
                     for token in inspection.tokens { writeToken(token, to: &json) }
@@ -49,7 +49,7 @@ package enum JWSReport {
     static func verifyJSON(_ inspection: JWSInspection, pretty: Bool, file: String? = nil) -> [UInt8] {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
-                writeHeader(file: file, schema: VerifyReport.schema, inspection, to: &json)
+                DumpJSON.writeHeader(file: file, schema: VerifyReport.schema, kind: "jws", input: inspection.input, to: &json)
                 json.member("valid", inspection.isValid)
                 json.key("tokens")
                 json.array { json in
@@ -66,14 +66,6 @@ package enum JWSReport {
                 writeError(inspection.readError, to: &json)
             }
         }
-    }
-
-    /// The members every JWS document starts with: the file (in a batch), the schema, the kind and the input.
-    static func writeHeader(file: String?, schema: String, _ inspection: JWSInspection, to json: inout JSONWriter) {
-        if let file { json.member("file", file) }
-        json.member("schema", schema)
-        json.member("kind", "jws")
-        DumpJSON.writeInput(inspection.input, to: &json)
     }
 
     static func writeError(_ error: JWSReadError?, to json: inout JSONWriter) {

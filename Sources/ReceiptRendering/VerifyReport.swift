@@ -34,9 +34,7 @@ package enum VerifyReport {
     static func document(_ inspection: Inspection, file: String?, pretty: Bool) -> [UInt8] {
         var json = JSONWriter(pretty: pretty)
         json.object { json in
-            if let file { json.member("file", file) }
-            json.member("schema", schema)
-            DumpJSON.writeInput(inspection.input, to: &json)
+            DumpJSON.writeHeader(file: file, schema: schema, kind: "receipt", input: inspection.input, to: &json)
             json.member("valid", inspection.isValid)
             DumpJSON.writeVerification(inspection.verification, to: &json)
             json.key("findings")

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiff
 import ReceiptBatch
 import ReceiptInput
 import ReceiptJWS
@@ -11,7 +12,9 @@ import Testing
 import ReceiptDiagnostics
 
 /// One input, one judgement: every real receipt and JWS we ship, pasted in the shapes people produce, is found by
-/// the one classifier as the same kind of document and gets the verdict the clean file gets.
+/// the one classifier as the same kind of document, gets from the one entry point `dump`, `verify` and a batch
+/// share (`ClassifiedInspection.inspect`) the verdict and the error codes the clean file gets, and `diff` finds it
+/// equal to the document it holds.
 @Suite("Pasted shapes: one kind, one verdict")
 struct PastedShapesTests {
     static let receipts = Fixtures.realReceiptNames
@@ -19,11 +22,6 @@ struct PastedShapesTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Corpus/jws").path)) ?? []
         return names.filter { $0.hasSuffix(".jws") || $0.hasSuffix(".json") }.sorted()
     }()
-
-    static func receiptVerdict(_ classified: ClassifiedInput) throws -> (Bool, Bool) {
-        let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
-        return (inspection.readError == nil, inspection.isValid)
-    }
 
     static func jwsAnchors(_ name: String) throws -> TrustAnchors {
         if name.hasPrefix("apple-swift-mock") {
@@ -35,34 +33,54 @@ struct PastedShapesTests {
         return try TrustAnchors.appleRootG3()
     }
 
+    /// The input as every command judges it.
+    static func judged(_ bytes: [UInt8], options: InspectionOptions) -> DocumentInspection {
+        ClassifiedInspection.inspect(InputClassifier.classify(bytes), input: bytes, options: options)
+    }
+
+    /// What a verdict rests on: the kind, whether it was read, valid, and the codes of its error findings.
+    static func verdict(_ document: DocumentInspection) -> String {
+        "\(document.kind) read \(document.readError == nil) valid \(document.isValid) \(document.codes(.error))"
+    }
+
     @Test(arguments: receipts)
     func everyReceiptInEveryShape(_ name: String) throws {
         let der = Fixtures.realReceipt(name)
-        let clean = try Self.receiptVerdict(InputClassifier.classify(der))
-        #expect(clean.0, "\(name) reads")
+        let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
+        let clean = Self.judged(der, options: options)
+        #expect(clean.readError == nil, "\(name) reads")
+        guard case .receipt(let cleanReceipt) = clean else { Issue.record("\(name) is not a receipt"); return }
         let shapes = PastedShapes.receipt(der)
         #expect(shapes.count >= 20)
         for (shape, bytes) in shapes {
-            let classified = InputClassifier.classify(bytes)
-            #expect(classified.kind == .receipt, "\(name), \(shape)")
-            let verdict = try Self.receiptVerdict(classified)
-            #expect(verdict == clean, "\(name), \(shape): \(verdict) against \(clean)")
+            let pasted = Self.judged(bytes, options: options)
+            #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape)")
+            // The receipt a verifyReceipt response carries is compared by the response diff, by design.
+            guard case .receipt(let receipt) = pasted, shape != "verifyReceipt response" else { continue }
+            let diff = ReceiptDiff.compare(DiffInput(name: "clean", inspection: cleanReceipt),
+                                           DiffInput(name: shape, inspection: receipt))
+            #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
         }
     }
 
     @Test(arguments: jwsSamples)
     func everyJWSInEveryShape(_ name: String) throws {
         let text = String(decoding: Fixtures.bytes("Corpus/jws/" + name), as: UTF8.self)
-        let options = InspectionOptions(anchors: try Self.jwsAnchors(name), now: 1_795_000_000)
-        let clean = JWSInspector.inspect(Array(text.utf8), options: options)
-        #expect(clean.isValid, "\(name): \(DocumentInspection.jws(clean).codes(.error))")
-        let shapes = PastedShapes.jws(text)
-        #expect(shapes.count >= 12)
-        for (shape, bytes) in shapes {
-            let classified = InputClassifier.classify(bytes)
-            #expect(classified.kind == .jws, "\(name), \(shape)")
-            let inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
-            #expect(inspection.isValid == clean.isValid, "\(name), \(shape): \(inspection.readError?.message ?? "") \(DocumentInspection.jws(inspection).codes(.error))")
+        var options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
+        options.jwsAnchors = try Self.jwsAnchors(name)
+        let clean = Self.judged(Array(text.utf8), options: options)
+        #expect(clean.kind == "jws" && clean.isValid, "\(name): \(clean.codes(.error))")
+        let shapes = PastedShapes.jwsDocuments(text)
+        #expect(shapes.count >= 20)
+        for (shape, bytes, document) in shapes {
+            let pasted = Self.judged(bytes, options: options)
+            #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape): \(pasted.readError?.message ?? "")")
+            // Diffed against the document the shape holds (the token, or the body around it), as `rcpt diff` does.
+            guard case .jws(let inspection) = pasted,
+                  case .jws(let held) = Self.judged(Array(document.utf8), options: options) else { continue }
+            let diff = JWSComparison.compare(JWSDiffInput(name: "document", inspection: held),
+                                             JWSDiffInput(name: shape, inspection: inspection))
+            #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
         }
     }
 

@@ -77,22 +77,6 @@ struct JWSAirtightTests {
         ("four parts", { $0 + ".e30" }),
     ]
 
-    /// A JSON string holding `text`, escaped as a JSON writer would.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     /// Genuine and forged tokens in every shape people and attackers produce: the verdict of the text as a whole
     /// file is the verdict of the same text in a JSON token position (a forged one is never skipped).
     @Test(arguments: shapes.map(\.name))
@@ -105,8 +89,8 @@ struct JWSAirtightTests {
             + "." + parts[2]
         for (text, isGenuine) in [(genuine, true), (forged, false)] {
             let asFile = JWSFixtures.inspect(wrap(text))
-            let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(Self.jsonString(wrap(text)))]}"#)
-            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(Self.jsonString(wrap(text)))]}"#)
+            let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(PastedShapes.jsonString(wrap(text)))]}"#)
+            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(PastedShapes.jsonString(wrap(text)))]}"#)
             #expect(asFile.isValid == alone.isValid, "\(shape) \(isGenuine): file \(asFile.isValid), JSON \(alone.isValid)")
             #expect(asFile.isValid == beside.isValid, "\(shape) \(isGenuine) beside a genuine token")
             if !isGenuine { #expect(!beside.isValid, "a forged token in shape \(shape) was skipped") }

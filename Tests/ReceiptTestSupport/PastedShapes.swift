@@ -6,6 +6,23 @@ package enum PastedShapes {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
+    /// `text` as a JSON string literal, as a JSON logger writes a field: quotes, backslashes and controls escaped.
+    package static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
     package static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
         var lines: [Substring] = []
         var rest = Substring(text)
@@ -44,7 +61,7 @@ package enum PastedShapes {
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
     }
 
-    /// Twenty-one shapes of a JWS input (a token, or a notification body), by name.
+    /// At least twenty shapes of a JWS input (a token, or a notification body), by name.
     package static func jws(_ input: String) -> [(String, [UInt8])] { jwsDocuments(input).map { ($0.0, $0.1) } }
 
     /// The shapes of `jws`, each with the document it holds (the token, or the body around it).
@@ -59,7 +76,7 @@ package enum PastedShapes {
             ("no-break spaces around", "\u{00A0}" + t + "\u{00A0}", t),
             ("URL-encoded body", percentEncoded(body), body),
             ("URL-encoded body twice", percentEncoded(percentEncoded(body)), body),
-            ("JSON log line", #"{"level":"info","msg":"notification","body":"\#(body.replacingOccurrences(of: "\"", with: "\\\""))"}"#, body),
+            ("JSON log line", #"{"level":"info","msg":"notification","body":\#(jsonString(body))}"#, body),
             ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
             ("pretty body", body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
                 + "\n", body),
@@ -77,7 +94,16 @@ package enum PastedShapes {
                 ("text after", t + "\n\nThanks, support\n", t),
             ]
         } else {
-            shapes += [("quoted body", "'\(t)'", t), ("text before", "Body: " + t, t), ("text after", t + "\n-- end\n", t)]
+            shapes += [
+                ("quoted body", "'\(t)'", t), ("text before", "Body: " + t, t), ("text after", t + "\n-- end\n", t),
+                ("greeting before", "Hello,\nthe notification we received:\n\n\(t)\n", t),
+                ("signature after", t + "\n--\nSent from my phone\n", t),
+                ("indented", "    " + t + "\n", t), ("tabs around", "\t" + t + "\t\n", t),
+                ("CRLF pretty body", t.replacingOccurrences(of: "{", with: "{\r\n  ") + "\r\n", t),
+                ("HTTP request", "POST /apple/notifications HTTP/1.1\r\nContent-Type: application/json\r\n\r\n" + t, t),
+                ("curl command", "curl -X POST https://example.com/notify -H 'Content-Type: application/json' -d '\(t)'\n", t),
+                ("timestamped log line", "2024-06-01T12:00:00.123Z [notify] body=\(t) status=200\n", t),
+            ]
         }
         return shapes.map { ($0.0, Array($0.1.utf8), $0.2) }
     }
