@@ -126,13 +126,10 @@ struct AttributeDecoder {
 
     func place(_ attribute: DecodedAttribute) -> AttributePlace { AttributePlace(offset: absolute(attribute.start)) }
 
-    /// Whether the attribute's `field` is an INTEGER; when it is not, `code` is noted at it.
-    mutating func isInteger(_ node: ASN1Node, _ field: String, of place: AttributePlace,
-                            otherwise code: FindingCode) -> Bool {
+    /// The finding of a field (`type`, `version`) that is not an INTEGER.
+    func notInteger(_ node: ASN1Node, _ field: StaticString, of place: AttributePlace, _ code: FindingCode) -> Finding {
         let tag = node.tag
-        guard tag != .integer else { return true }
-        note(Finding(code, at: absolute(node.offset), "\(place): \(field) is \(tag.name), not INTEGER"))
-        return false
+        return Finding(code, at: absolute(node.offset), "\(place): \(field) is \(tag.name), not INTEGER")
     }
 
     /// Decodes the attribute `node` and appends it (and, for a record, its attributes after it); returns its entry.
@@ -174,21 +171,31 @@ struct AttributeDecoder {
             note(Finding(.attributeFieldCount, at: absolute(node.offset),
                          "\(place) has \(count) fields, not 3 (type, version, value)"))
         }
-        if fieldCount >= 1, isInteger(typeNode, "type", of: place, otherwise: .attributeTypeNotInteger) {
-            attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
-            if attribute.type == nil {
-                attribute.largeTypeRange = typeNode.contentRange
-                let octets = Array(buffer[typeNode.contentRange])
-                note(Finding(.attributeTypeOutOfRange, at: absolute(typeNode.offset),
-                             "\(place): type INTEGER \(ASN1Primitives.hex(octets)) does not fit in 64 bits"))
-            }
-            if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
-                note(Finding(.berNonMinimalInteger, at: absolute(typeNode.offset),
-                             "\(place): type INTEGER has redundant leading octets"))
+        if fieldCount >= 1 {
+            let typeTag = typeNode.tag
+            if typeTag == .integer {
+                attribute.type = ASN1Primitives.int64(buffer, typeNode.contentRange)
+                if attribute.type == nil {
+                    attribute.largeTypeRange = typeNode.contentRange
+                    let octets = Array(buffer[typeNode.contentRange])
+                    note(Finding(.attributeTypeOutOfRange, at: absolute(typeNode.offset),
+                                 "\(place): type INTEGER \(ASN1Primitives.hex(octets)) does not fit in 64 bits"))
+                }
+                if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
+                    note(Finding(.berNonMinimalInteger, at: absolute(typeNode.offset),
+                                 "\(place): type INTEGER has redundant leading octets"))
+                }
+            } else {
+                note(notInteger(typeNode, "type", of: place, .attributeTypeNotInteger))
             }
         }
-        if fieldCount >= 2, isInteger(versionNode, "version", of: place, otherwise: .attributeVersionNotInteger) {
-            attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
+        if fieldCount >= 2 {
+            let versionTag = versionNode.tag
+            if versionTag == .integer {
+                attribute.version = ASN1Primitives.int64(buffer, versionNode.contentRange)
+            } else {
+                note(notInteger(versionNode, "version", of: place, .attributeVersionNotInteger))
+            }
         }
         guard fieldCount >= 3 else { return index.append(attribute) }
         let valueTag = valueNode.tag

@@ -10,9 +10,27 @@ import ReceiptPKCS7
 /// is ignored there.
 public struct InspectionOptions: Sendable {
     public var anchors: TrustAnchors
-    /// The anchors a JWS chains to when they are not `anchors`: Apple's defaults differ per kind (Apple Inc. Root
-    /// for receipts, Apple Root CA - G3 for JWS); a user's `--root` serves both. Nil: `anchors`.
-    package var jwsAnchors: TrustAnchors?
+    /// The anchors a JWS chains to: Apple's defaults differ per kind (Apple Inc. Root for receipts, Apple Root CA -
+    /// G3 for JWS), a user's `--root` serves both.
+    package var jwsAnchors: JWSAnchors = .same
+
+    /// Where a JWS's anchors come from.
+    package enum JWSAnchors: Sendable {
+        /// `anchors`, as for receipts.
+        case same
+        /// The bundled Apple Root CA - G3, decoded only when a JWS is inspected (a receipt never pays for it).
+        case appleRootG3
+        case given(TrustAnchors)
+    }
+
+    /// The anchors a JWS is verified with (none, so nothing verifies, if the bundled G3 could not be decoded).
+    package var resolvedJWSAnchors: TrustAnchors {
+        switch jwsAnchors {
+        case .same: return anchors
+        case .appleRootG3: return (try? TrustAnchors.appleRootG3()) ?? TrustAnchors([])
+        case .given(let given): return given
+        }
+    }
     public var time: EvaluationTime
     public var expectations: Expectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.

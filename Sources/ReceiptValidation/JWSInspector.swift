@@ -63,7 +63,7 @@ public enum JWSInspector {
             return JWSInspection(input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
                                  readError: error, tokens: [])
         case .success(let input):
-            let cache = ChainCache(anchors: options.jwsAnchors ?? options.anchors)
+            let cache = ChainCache(anchors: options.resolvedJWSAnchors)
             let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
             var findings = input.findings
             if let document = input.json {

@@ -17,28 +17,30 @@ public struct TrustAnchors: Sendable {
     }
 
     /// The bundled Apple Root CA certificate.
-    static func bundledAppleRoot() throws(CryptoError) -> Certificate {
-        guard let der = Data(base64Encoded: AppleRootCertificate.base64DER) else {
-            throw CryptoError(.anchorMissing, message: "the bundled Apple Root CA could not be decoded")
-        }
-        return try Certificate(derEncoded: [UInt8](der))
-    }
+    static func bundledAppleRoot() throws(CryptoError) -> Certificate { try bundledRoot.get() }
 
     /// The bundled Apple Root CA - G3, the default anchor for Apple's JWS (and only for them).
     package static func appleRootG3() throws(CryptoError) -> TrustAnchors {
-        guard let der = Data(base64Encoded: AppleRootG3Certificate.base64DER) else {
-            throw CryptoError(.anchorMissing, message: "the bundled Apple Root CA - G3 could not be decoded")
+        TrustAnchors([try bundledRootG3.get()])
+    }
+
+    /// The bundled roots, each decoded once per process, when first asked for (a receipt never decodes G3's twice,
+    /// a JWS never Apple Root CA's for its anchors).
+    private static let bundledRoot = decoded(AppleRootCertificate.base64DER, "Apple Root CA")
+    private static let bundledRootG3 = decoded(AppleRootG3Certificate.base64DER, "Apple Root CA - G3")
+
+    private static func decoded(_ base64: String, _ name: String) -> Result<Certificate, CryptoError> {
+        guard let der = Data(base64Encoded: base64) else {
+            return .failure(CryptoError(.anchorMissing, message: "the bundled \(name) could not be decoded"))
         }
-        return TrustAnchors([try Certificate(derEncoded: [UInt8](der))])
+        return Result { () throws(CryptoError) in try Certificate(derEncoded: [UInt8](der)) }
     }
 
     /// SHA-256 fingerprints of the bundled Apple root: a receipt may never be signed by it directly, whether it came
     /// in as the default anchor or from a `--root` file.
     var builtInFingerprints: Set<String> { Self.bundledFingerprints }
 
-    private static let bundledFingerprints = Set([(try? bundledAppleRoot())?.sha256Fingerprint,
-                                                  (try? appleRootG3())?.certificates.first?.sha256Fingerprint]
-        .compactMap { $0 })
+    private static let bundledFingerprints = Set([bundledRoot, bundledRootG3].compactMap { try? $0.get().sha256Fingerprint })
 
     /// Every certificate in the given PEM or DER files.
     public static func load(files: [String]) throws(CryptoError) -> TrustAnchors {

@@ -118,15 +118,6 @@ struct ReceiptReadingOptions: ParsableArguments {
         }
     }
 
-    /// The anchors of a JWS when they are not `anchors()`: Apple Root CA - G3 unless --root names the anchors of both.
-    func jwsAnchors() throws -> TrustAnchors? {
-        guard roots.isEmpty else { return nil }
-        do {
-            return try TrustAnchors.appleRootG3()
-        } catch {
-            throw CommandFailure.usage(error.message)
-        }
-    }
 
     /// The `request_date` of a verifyReceipt response: --request-date, else the --at time when it is one, else now.
     func requestDate() throws -> AppleDate {
@@ -202,7 +193,8 @@ struct ReceiptReadingOptions: ParsableArguments {
     func inspectionOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
         var options = InspectionOptions(anchors: try anchors(), time: evaluationTime, expectations: expectations,
                                         inputFormat: inputFormat?.format ?? nil)
-        options.jwsAnchors = try jwsAnchors()
+        // A JWS chains to Apple Root CA - G3 unless --root names the anchors of both kinds.
+        if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
         return options
     }

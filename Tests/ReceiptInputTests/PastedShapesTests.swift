@@ -67,7 +67,7 @@ struct PastedShapesTests {
     func everyJWSInEveryShape(_ name: String) throws {
         let text = String(decoding: Fixtures.bytes("Corpus/jws/" + name), as: UTF8.self)
         var options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
-        options.jwsAnchors = try Self.jwsAnchors(name)
+        options.jwsAnchors = .given(try Self.jwsAnchors(name))
         let clean = Self.judged(Array(text.utf8), options: options)
         #expect(clean.kind == "jws" && clean.isValid, "\(name): \(clean.codes(.error))")
         let shapes = PastedShapes.jwsDocuments(text)
