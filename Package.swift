@@ -14,7 +14,7 @@ let package = Package(
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
         .library(name: "ReceiptParsing",
                  targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptInput"]),
+                           "ReceiptJWS", "ReceiptInput", "ReceiptPurchases"]),
         .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput",
@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
+        // What a signed payload says of a purchase, for people: Apple's enumeration names, prices, dates in UTC.
+        .target(name: "ReceiptPurchases", dependencies: ["ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
         .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
@@ -64,7 +66,7 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptJWS"]
+                           "ReceiptJWS", "ReceiptPurchases"]
         ),
         // The batch engine: one classified input or many files inspected in parallel, lines in input order. Reads
         // files and schedules threads; the renderers give it its lines.
@@ -127,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptJWSTests",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport"]
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport", "ReceiptPurchases", "ReceiptRendering"]
         ),
         .testTarget(
             name: "ReceiptVerifyReceiptTests",

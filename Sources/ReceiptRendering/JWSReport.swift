@@ -87,6 +87,7 @@ package enum JWSReport {
         json.object { json in
             json.member("path", verification.path)
             json.member("offset", verification.offset)
+            PurchaseSummaryText.writeJSON(verification, to: &json)
             json.key("parts")
             json.object { json in
                 for part in JWSToken.Part.allCases {
@@ -124,6 +125,8 @@ package enum JWSReport {
             json.object { json in
                 json.key("text")
                 json.string(utf8: token.payloadBytes[...])
+                json.key("object")
+                if let payload = token.payload { JSONValueWriter.write(payload, payload.root, to: &json) } else { json.null() }
                 json.key("claims")
                 if let payload = token.payload { writeClaims(payload, to: &json) } else { json.null() }
             }
@@ -180,6 +183,7 @@ package enum JWSReport {
         if let repairs = inspection.jws?.repairs, !repairs.isEmpty {
             out += style.dim("  (stripped: \(repairs.joined(separator: ", ")))") + "\n"
         }
+        out += "\n" + PurchaseSummaryText.text(inspection, style: style)
         out += documentFindings(inspection, style: style, verbose: true)
         for token in inspection.tokens {
             out += tokenText(token, style: style, verbose: verbose, indent: "", nested: false)
@@ -188,6 +192,11 @@ package enum JWSReport {
             out += "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         return out
+    }
+
+    /// The brief dump: the verdict line and the summary.
+    package static func briefText(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
+        verdictLine(inspection, name: name, style: style) + PurchaseSummaryText.text(inspection, style: style)
     }
 
     /// The verdict: the line, then each token's verification and its errors and warnings.

@@ -40,10 +40,10 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: "With --format jsonl: descend into subdirectories of the directories given.")
+    @Flag(help: "With --format jsonl or --brief: descend into subdirectories of the directories given.")
     var recursive = false
 
-    @Flag(help: "Text output: only the summary (who the receipt is for, the verdict, the purchases).")
+    @Flag(help: "Text output: only the summary (a receipt: who it is for, the verdict, the purchases; a JWS: each token in a line, an API response's transactions newest first); several files or directories give a block each.")
     var brief = false
 
     @Flag(name: .shortAndLong, help: "Text output: also OpenSSL's raw error entries behind a sentence that explains them.")
@@ -54,8 +54,8 @@ struct Dump: ParsableCommand {
     func validate() throws {
         let files = try InputFiles.orStandardInput(self.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if InputFiles.areSeveral(files) && format != .jsonl {
-            throw ValidationError("several receipts are dumped with --format jsonl")
+        if InputFiles.areSeveral(files) && format != .jsonl && !(brief && format == .text) {
+            throw ValidationError("several inputs are dumped with --format jsonl, or --brief (a block each)")
         }
         if format == .jsonl && files.contains("-") {
             throw ValidationError("--format jsonl reads files and directories, not standard input")
@@ -65,12 +65,27 @@ struct Dump: ParsableCommand {
     func run() throws {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
-            let file = try InputFiles.orStandardInput(files)[0]
-            let document = try options.inspect(file, options: try options.inspectionOptions())
-            try options.write(document, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose,
-                              brief: brief)
-            // Unreadable at any layer is 2; a dump has no verdict to fail on.
-            return document.readError == nil ? 0 : 2
+            let given = try InputFiles.orStandardInput(files)
+            let paths = InputFiles.areSeveral(given) ? BatchInspection.expand(given, recursive: recursive).paths : given
+            let inspectionOptions = try options.inspectionOptions()
+            var status: Int32 = 0
+            for (index, file) in paths.enumerated() {
+                if index > 0 { Console.write("\n") }
+                let document: DocumentInspection
+                do {
+                    document = try options.inspect(file, options: inspectionOptions)
+                } catch let failure as CommandFailure where paths.count > 1 {
+                    // One unreadable file among many is said in its place; the others are still dumped.
+                    Console.error("rcpt: \(failure.description)")
+                    status = 2
+                    continue
+                }
+                try options.write(document, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose,
+                                  brief: brief)
+                // Unreadable at any layer is 2; a dump has no verdict to fail on.
+                if document.readError != nil { status = 2 }
+            }
+            return status
         }
     }
 

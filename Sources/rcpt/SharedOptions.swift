@@ -163,7 +163,8 @@ struct ReceiptReadingOptions: ParsableArguments {
         case (.jws, .verifyreceipt):
             throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
         case (.jws(let inspection), .text):
-            Console.write(JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
+            Console.write(brief && purpose == .dump ? JWSReport.briefText(inspection, name: name, style: style)
+                          : JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
         case (.receipt(let inspection), .verifyreceipt):
             Console.write(try verifyReceiptResponse(inspection))
         case (.receipt(let inspection), .json), (.receipt(let inspection), .jsonl):

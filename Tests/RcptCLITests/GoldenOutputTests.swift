@@ -20,6 +20,8 @@ struct GoldenOutputTests {
                                             "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
         ("verify-xcode-untrusted.json", ["verify", "--format", "json",
                                          "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
+        ("dump-brief-jws.txt", ["dump", "--brief", "Corpus/jws/"]),
+        ("dump-brief-receipts.txt", ["dump", "--brief", "Corpus/receipts/"]),
         ("help.txt", ["--help"]),
         ("help-dump.txt", ["dump", "--help"]),
         ("help-verify.txt", ["verify", "--help"]),
@@ -30,6 +32,34 @@ struct GoldenOutputTests {
         let result = try CLI.run(arguments)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         CLI.expectGolden(result.stdout, golden)
+    }
+}
+
+/// Every JWS sample's summary in JSON — each token's `summary` (kind, headline, fields), nested tokens after their
+/// carrier — is what the text summary says, byte for byte against a golden.
+@Suite("JWS summaries in JSON")
+struct JWSSummaryJSONTests {
+    @Test func everySampleHasItsSummaryInJSON() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Corpus/jws").path)
+            .filter { $0.hasSuffix(".jws") || $0.hasSuffix(".json") }.sorted()
+        var out = ""
+        for name in names {
+            let result = try CLI.run(["dump", "--format", "json", "Corpus/jws/" + name])
+            let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+            #expect(document["kind"] as? String == "jws", "\(name)")
+            var pending = ((document["tokens"] as? [[String: Any]]) ?? []).reversed().map { $0 }
+            while let token = pending.popLast() {
+                let summary = try #require(token["summary"] as? [String: Any], "\(name)")
+                let fields = (summary["fields"] as? [String: String]) ?? [:]
+                out += "\(name) \(token["path"] as? String ?? "?"): \(summary["kind"] as? String ?? "?")\n"
+                out += "  \(summary["headline"] as? String ?? "?")\n"
+                out += fields.keys.sorted().map { "  \($0) = \(fields[$0] ?? "")\n" }.joined()
+                // The claims as an object: a claim is reached by name, no fromjson.
+                #expect((token["payload"] as? [String: Any])?["object"] is [String: Any], "\(name)")
+                pending += ((token["nested"] as? [[String: Any]]) ?? []).reversed()
+            }
+        }
+        CLI.expectGolden(out, "jws-summaries.txt")
     }
 }
 

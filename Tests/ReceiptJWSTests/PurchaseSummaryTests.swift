@@ -1,0 +1,92 @@
+import Foundation
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptPurchases
+import ReceiptRendering
+import ReceiptSigning
+import Testing
+
+/// A payload's summary reads as Apple's documentation does: enumeration names beside their numbers, prices in
+/// currency units, dates in UTC, and each kind's own headline.
+@Suite("Purchase summaries")
+struct PurchaseSummaryTests {
+    static func summary(_ json: String, _ kind: JWSPayloadKind) throws -> PurchaseSummary {
+        PurchaseSummary(try JSONDocument.read(Array(json.utf8)), kind: kind)
+    }
+
+    static func field(_ summary: PurchaseSummary, _ name: String) -> String? {
+        summary.fields.first { $0.name == name }?.value
+    }
+
+    @Test func aRefundedFamilySharedSubscriptionSaysSo() throws {
+        let summary = try Self.summary(#"""
+            {"transactionId":"2","originalTransactionId":"1","productId":"com.example.monthly","type":"Auto-Renewable Subscription",
+             "purchaseDate":1717243200000,"expiresDate":1719835200000,"quantity":1,"price":1990,"currency":"USD",
+             "offerType":1,"offerDiscountType":"FREE_TRIAL","inAppOwnershipType":"FAMILY_SHARED","transactionReason":"RENEWAL",
+             "revocationDate":1718000000123,"revocationReason":1,"isUpgraded":true,"environment":"Production"}
+            """#, .transaction)
+        #expect(summary.headline == "Auto-Renewable Subscription com.example.monthly, purchased 2024-06-01T12:00:00Z (RENEWAL), expires 2024-07-01T12:00:00Z, 1.99 USD, REVOKED 2024-06-10T06:13:20.123Z (REFUNDED_DUE_TO_ISSUE (1)), family-shared, upgraded [Production]")
+        #expect(Self.field(summary, "offerType") == "INTRODUCTORY_OFFER (1)")
+        #expect(Self.field(summary, "price") == "1.99 USD")
+    }
+
+    @Test func pricesAreInCurrencyUnits() {
+        #expect(PurchaseSummaryPrice.text("1990", currency: "USD") == "1.99 USD")
+        #expect(PurchaseSummaryPrice.text("999", currency: "EUR") == "0.999 EUR")
+        #expect(PurchaseSummaryPrice.text("5000", currency: nil) == "5.00")
+        #expect(PurchaseSummaryPrice.text("-1500", currency: "JPY") == "-1.50 JPY")
+        #expect(PurchaseSummaryPrice.text("12.5", currency: "USD") == "12.5")
+    }
+
+    @Test func renewalInfoNamesItsEnumerations() throws {
+        let summary = try Self.summary(#"""
+            {"originalTransactionId":"1","autoRenewProductId":"com.example.yearly","autoRenewStatus":0,"expirationIntent":2,
+             "isInBillingRetryPeriod":true,"gracePeriodExpiresDate":1717243200000,"priceIncreaseStatus":1,"environment":"Sandbox"}
+            """#, .renewalInfo)
+        #expect(summary.headline == "renewal of 1 to com.example.yearly, auto-renew OFF (0), in billing retry, grace period until 2024-06-01T12:00:00Z, expired: BILLING_ERROR (2) [Sandbox]")
+        #expect(Self.field(summary, "priceIncreaseStatus") == "CUSTOMER_CONSENTED_OR_WAS_NOTIFIED_WITHOUT_NEEDING_CONSENT (1)")
+        // A number Apple does not define stays a number.
+        #expect(Self.field(try Self.summary(#"{"originalTransactionId":"1","autoRenewStatus":7}"#, .renewalInfo),
+                           "autoRenewStatus") == "7")
+    }
+
+    @Test func aNotificationSaysItsTypeAppAndStatus() throws {
+        let summary = try Self.summary(#"""
+            {"notificationType":"DID_FAIL_TO_RENEW","subtype":"GRACE_PERIOD","signedDate":1717243200000,
+             "data":{"bundleId":"com.example","status":4,"environment":"Production"}}
+            """#, .notification)
+        #expect(summary.headline == "DID_FAIL_TO_RENEW/GRACE_PERIOD for com.example, subscription BILLING_GRACE_PERIOD (4), sent 2024-06-01T12:00:00Z [Production]")
+    }
+
+    @Test func hostileClaimsAreText() throws {
+        // A date out of every calendar, a huge price, an enumeration as a string: shown as written, never a crash.
+        let summary = try Self.summary(#"""
+            {"transactionId":"1","purchaseDate":1e400,"price":99999999999999999999999,"offerType":"1","expiresDate":-1}
+            """#, .transaction)
+        #expect(Self.field(summary, "purchaseDate")?.hasSuffix("(no usable date)") == true)
+        #expect(Self.field(summary, "price") == "99999999999999999999999")
+        #expect(Self.field(summary, "offerType") == "1")
+        // A negative date is refused as a date here as the verifier refuses it (jws-date-unusable).
+        #expect(Self.field(summary, "expiresDate") == "-1 (no usable date)")
+    }
+}
+
+/// An App Store Server API response's transactions in one table, newest first, whatever order the response holds.
+@Suite("API response summary")
+struct APIResponseSummaryTests {
+    @Test func transactionsAreListedNewestFirst() throws {
+        let signer = try JWSFixtures.signer()
+        let days: [Int64] = [3, 1, 2]
+        let tokens = try days.map { day in
+            try signer.sign(payload: Array(JWSFixtures.transaction(extra: "").replacingOccurrences(
+                of: "\"purchaseDate\":1717243100000", with: "\"purchaseDate\":\(1_717_243_200_000 + day * 86_400_000)")
+                .replacingOccurrences(of: "com.example.app.monthly", with: "com.example.day\(day)").utf8))
+        }
+        let response = #"{"signedTransactions":[\#(tokens.map { "\"\($0)\"" }.joined(separator: ","))],"hasMore":false}"#
+        let text = JWSReport.briefText(JWSFixtures.inspect(response), name: "history.json", style: TextStyle(useColor: false))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  3 transactions, newest first"), "\(text)")
+        let order = lines.compactMap { line in ["day3", "day2", "day1"].first { line.contains("com.example.\($0)") } }
+        #expect(order == ["day3", "day2", "day1"], "\(text)")
+    }
+}
