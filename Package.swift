@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         // What a signed payload says of a purchase, for people: Apple's enumeration names, prices, dates in UTC.
-        .target(name: "ReceiptPurchases", dependencies: ["ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
+        .target(name: "ReceiptPurchases", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
         .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptJSON", "ReceiptJWS"]
+                           "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases"]
         ),
         .target(
             name: "ReceiptVerifyReceipt",

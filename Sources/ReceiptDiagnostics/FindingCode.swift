@@ -172,7 +172,21 @@ extension FindingCode {
     package static let subscriptionExpired = FindingCode(
         "subscription-expired", .info, .content, "a subscription product is not active at the evaluation time")
     package static let purchaseCancelled = FindingCode(
-        "purchase-cancelled", .info, .content, "an in-app purchase was cancelled (refunded)")
+        "purchase-cancelled", .info, .content,
+        "an in-app purchase was cancelled or revoked (refunded, or no longer shared): a receipt's cancellation_date, a transaction's revocationDate")
+    package static let purchaseFamilyShared = FindingCode(
+        "purchase-family-shared", .info, .content, "a purchase a family member shares (inAppOwnershipType FAMILY_SHARED)")
+    package static let purchaseUpgraded = FindingCode(
+        "purchase-upgraded", .info, .content,
+        "a subscription upgraded to another of its group (isUpgraded): this transaction no longer grants service")
+    package static let subscriptionAutoRenewOff = FindingCode(
+        "subscription-auto-renew-off", .info, .content, "auto-renew is off: the subscription ends at its expiry")
+    package static let subscriptionBillingRetry = FindingCode(
+        "subscription-billing-retry", .info, .content,
+        "the App Store is retrying to bill a subscription that failed to renew (isInBillingRetryPeriod)")
+    package static let subscriptionGracePeriod = FindingCode(
+        "subscription-grace-period", .info, .content,
+        "a subscription that failed to renew keeps service until its grace period ends (gracePeriodExpiresDate)")
     // MARK: - payload
 
     package static let payloadNotSet = FindingCode(
@@ -346,7 +360,8 @@ extension FindingCode {
         .bundleIdMismatch, .environmentMismatch, .appVersionMismatch, .creationDateMissing, .creationDateInFuture,
         .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation, .purchaseAfterCreation,
         .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase, .subscriptionActive,
-        .subscriptionExpired, .purchaseCancelled, .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence,
+        .subscriptionExpired, .purchaseCancelled, .purchaseFamilyShared, .purchaseUpgraded, .subscriptionAutoRenewOff,
+        .subscriptionBillingRetry, .subscriptionGracePeriod, .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence,
         .attributeFieldCount, .attributeTypeNotInteger, .attributeTypeOutOfRange, .attributeVersionNotInteger,
         .attributeValueNotOctetString, .attributeValueConstructed, .attributeMalformed, .recordNotSet, .recordEmpty,
         .recordMalformed, .valueNotAsn1, .valueUnexpectedType, .valueInvalidUtf8, .valueInvalidAscii,

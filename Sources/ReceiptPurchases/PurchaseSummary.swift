@@ -125,6 +125,13 @@ struct Claims {
         }
     }
 
+    /// A millisecond date claim rcpt's verifier reads as a date (not negative, within 2^53); nil otherwise.
+    func milliseconds(_ name: String) -> Int64? {
+        guard let node = node(name), document.nodes[node].kind == .number,
+              let value = JWSToken.milliseconds(document.text(node)), value > 0 else { return nil }
+        return value
+    }
+
     /// The claim as a person reads it; nil when absent or null.
     func display(_ name: String) -> String? {
         guard let node = node(name) else { return nil }
@@ -146,8 +153,7 @@ struct Claims {
                       milliseconds >= -62_135_596_800_000 else {
                     return "\(text) (no usable date)"
                 }
-                return ReceiptDate.format(epochSeconds: Self.floorDivide(milliseconds, 1000),
-                                          nanosecond: Int(Self.floorModulo(milliseconds, 1000)) * 1_000_000)
+                return MillisecondUTC.text( milliseconds)
             }
             return text
         }
@@ -160,8 +166,6 @@ struct Claims {
 
     static func price(_ text: String, currency: String?) -> String { PurchaseSummaryPrice.text(text, currency: currency) }
 
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
-    static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 { a - floorDivide(a, b) * b }
 }
 
 /// Apple's prices are in milliunits of the currency: `1990` with `USD` is "1.99 USD" (two decimals, a third only
@@ -175,5 +179,13 @@ package enum PurchaseSummaryPrice {
         while fraction.count < 3 { fraction = "0" + fraction }
         if fraction.hasSuffix("0") { fraction.removeLast() }
         return (negative ? "-" : "") + "\(magnitude / 1000).\(fraction)" + (currency.map { " \($0)" } ?? "")
+    }
+}
+
+/// A millisecond instant in UTC, RFC 3339 (milliseconds shown when there are any): how every JWS date is shown.
+package enum MillisecondUTC {
+    package static func text(_ milliseconds: Int64) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
+        return ReceiptDate.format(epochSeconds: seconds, nanosecond: Int(milliseconds - seconds * 1000) * 1_000_000)
     }
 }

@@ -3,6 +3,7 @@ import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
+import ReceiptPurchases
 import ReceiptValidation
 
 /// Renders a JWS inspection: the `rcpt.dump/1` JWS variant (`"kind": "jws"`), `rcpt.verify/1` for a JWS, and the
@@ -357,7 +358,7 @@ package enum JWSReport {
         guard document.nodes[node].kind == .number, path.hasSuffix("Date") || path.hasSuffix("date"),
               let milliseconds = JWSToken.milliseconds(document.text(node)), milliseconds < 253_402_300_800_000
         else { return nil }
-        return ReceiptDate.format(epochSeconds: milliseconds / 1000, nanosecond: Int(milliseconds % 1000) * 1_000_000)
+        return MillisecondUTC.text(milliseconds)
     }
 
     /// Apple's markers a certificate carries: the receipt-signing leaf's and the WWDR intermediate's.

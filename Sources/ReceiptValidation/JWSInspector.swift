@@ -5,6 +5,7 @@ import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
+import ReceiptPurchases
 
 /// The verdict on one JWS and, recursively, on the JWS nested in its payload.
 public struct JWSVerification: Sendable {
@@ -192,6 +193,14 @@ public enum JWSInspector {
                                     "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
         }
         findings += bindingFindings(binding, carried: carrier != nil, options.expectations, at: payloadOffset)
+        // What the payload states of the purchase at the status time (--status-at; else the chain's time): facts.
+        let statusAt: Int64
+        switch options.statusTime {
+        case .now?: statusAt = options.clock
+        case .date(let date)?: statusAt = date.secondsSinceEpoch
+        case .signed?, nil: statusAt = evaluatedAt
+        }
+        findings += PurchaseFacts.findings(token.payload, kind: binding.kind, at: statusAt, offset: payloadOffset)
         // Nested tokens: verified the same way when this token is trusted; bound to what this token is bound to.
         let trusted = signatureStatus == .valid && chainValid
         let nested = token.nested.map {

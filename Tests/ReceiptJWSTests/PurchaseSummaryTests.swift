@@ -1,9 +1,11 @@
 import Foundation
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptPurchases
 import ReceiptRendering
 import ReceiptSigning
+import ReceiptValidation
 import Testing
 
 /// A payload's summary reads as Apple's documentation does: enumeration names beside their numbers, prices in
@@ -88,5 +90,62 @@ struct APIResponseSummaryTests {
         #expect(lines.contains("  3 transactions, newest first"), "\(text)")
         let order = lines.compactMap { line in ["day3", "day2", "day1"].first { line.contains("com.example.\($0)") } }
         #expect(order == ["day3", "day2", "day1"], "\(text)")
+    }
+}
+
+/// What a payload states of a purchase, as info findings with the receipt's field names: never a verdict.
+@Suite("Purchase facts")
+struct PurchaseFactsTests {
+    /// 2024-06-15T12:00:00Z.
+    static let midJune: Int64 = 1_718_452_800
+
+    static func facts(_ json: String, _ kind: JWSPayloadKind, at time: Int64 = midJune) throws -> [Finding] {
+        PurchaseFacts.findings(try JSONDocument.read(Array(json.utf8)), kind: kind, at: time, offset: { $0 })
+    }
+
+    static func fields(_ finding: Finding?) -> [String: String] {
+        Dictionary((finding?.fields ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static let subscription = #"{"transactionId":"2","originalTransactionId":"1","productId":"com.example.monthly","type":"Auto-Renewable Subscription","purchaseDate":1717243200000,"expiresDate":1719835200000"#
+
+    @Test func aSubscriptionIsActiveUntilItExpires() throws {
+        let active = try Self.facts(Self.subscription + "}", .transaction)
+        #expect(active.map(\.code) == ["subscription-active"])
+        #expect(Self.fields(active.first) == ["product_id": "com.example.monthly", "transaction_id": "2",
+                                               "original_transaction_id": "1", "expires_date": "2024-07-01T12:00:00Z"])
+        let later = try Self.facts(Self.subscription + "}", .transaction, at: 1_720_000_000)
+        #expect(later.map(\.code) == ["subscription-expired"])
+        #expect(later.allSatisfy { $0.severity == .info })
+    }
+
+    @Test func aRevokedFamilySharedUpgradedTransactionSaysEach() throws {
+        let facts = try Self.facts(Self.subscription + #","revocationDate":1718000000000,"revocationReason":0,"inAppOwnershipType":"FAMILY_SHARED","isUpgraded":true}"#, .transaction)
+        #expect(facts.map(\.code) == ["purchase-cancelled", "purchase-family-shared", "purchase-upgraded"])
+        #expect(Self.fields(facts.first)["cancellation_date"] == "2024-06-10T06:13:20Z")
+        #expect(Self.fields(facts.first)["reason"] == "OTHER (0)")
+    }
+
+    @Test func renewalInfoStatesRetryGraceAutoRenewAndWhyItExpired() throws {
+        let facts = try Self.facts(#"{"originalTransactionId":"1","autoRenewProductId":"com.example.monthly","autoRenewStatus":0,"expirationIntent":2,"isInBillingRetryPeriod":true,"gracePeriodExpiresDate":1719000000000}"#, .renewalInfo)
+        #expect(facts.map(\.code) == ["subscription-expired", "subscription-auto-renew-off", "subscription-billing-retry",
+                                      "subscription-grace-period"])
+        #expect(Self.fields(facts.first)["reason"] == "BILLING_ERROR (2)")
+        #expect(Self.fields(facts.last)["grace_period_expires_date"] == "2024-06-21T20:00:00Z")
+        // A grace period that has ended is no longer a fact at the time.
+        let after = try Self.facts(#"{"originalTransactionId":"1","gracePeriodExpiresDate":1719000000000}"#, .renewalInfo,
+                                   at: 1_720_000_000)
+        #expect(after.isEmpty)
+    }
+
+    /// A REFUND notification's transaction states the refund (it used to say nothing but a signature warning).
+    @Test func aRefundNotificationSaysTheRefund() throws {
+        let signer = try JWSFixtures.signer()
+        let refunded = try signer.sign(payload: Array(JWSFixtures.transaction(extra: #","revocationDate":1718000000000,"revocationReason":1"#).utf8))
+        let notification = try signer.sign(payload: Array(#"{"notificationType":"REFUND","notificationUUID":"00000000-0000-4000-8000-000000000001","data":{"bundleId":"com.example.app","environment":"Sandbox","signedTransactionInfo":"\#(refunded)"},"version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        let inspection = JWSFixtures.inspect(notification)
+        #expect(inspection.isValid)
+        let nested = try #require(inspection.tokens.first?.nested.first)
+        #expect(nested.findings.contains { $0.code == "purchase-cancelled" && $0.severity == .info })
     }
 }
