@@ -21,6 +21,10 @@ package enum PurchaseFacts {
             + (claims.string("originalTransactionId").map { [FindingField("original_transaction_id", $0)] } ?? [])
         let instant = MillisecondUTC.text( time * 1000)
         var findings: [Finding] = []
+        /// A fact stated by `claim`, with the purchase's identity and `extra` fields.
+        func state(_ code: FindingCode, by claim: String, _ message: String, _ extra: [FindingField] = []) {
+            findings.append(Finding(code, at: at(claim), message, fields: identity + extra))
+        }
         switch kind {
         case .transaction:
             if let revoked = claims.display("revocationDate"), claims.milliseconds("revocationDate") != nil {
@@ -37,36 +41,31 @@ package enum PurchaseFacts {
                                         fields: identity + [FindingField("expires_date", shown)]))
             }
             if claims.string("inAppOwnershipType") == "FAMILY_SHARED" {
-                findings.append(Finding(.purchaseFamilyShared, at: at("inAppOwnershipType"),
-                                        "\(product) is shared by a family member (inAppOwnershipType FAMILY_SHARED)",
-                                        fields: identity))
+                state(.purchaseFamilyShared, by: "inAppOwnershipType",
+                      "\(product) is shared by a family member (inAppOwnershipType FAMILY_SHARED)")
             }
             if claims.bool("isUpgraded") == true {
-                findings.append(Finding(.purchaseUpgraded, at: at("isUpgraded"),
-                                        "\(product) was upgraded to another subscription of its group (isUpgraded): this transaction no longer grants service",
-                                        fields: identity))
+                state(.purchaseUpgraded, by: "isUpgraded",
+                      "\(product) was upgraded to another subscription of its group (isUpgraded): this transaction no longer grants service")
             }
         case .renewalInfo:
             if let intent = claims.display("expirationIntent") {
-                findings.append(Finding(.subscriptionExpired, at: at("expirationIntent"),
-                                        "\(product) expired: \(intent)",
-                                        fields: identity + [FindingField("reason", intent)]))
+                state(.subscriptionExpired, by: "expirationIntent", "\(product) expired: \(intent)",
+                      [FindingField("reason", intent)])
             }
             if claims.integer("autoRenewStatus") == 0 {
-                findings.append(Finding(.subscriptionAutoRenewOff, at: at("autoRenewStatus"),
-                                        "auto-renew is off: \(product) ends at its expiry unless the customer turns it on",
-                                        fields: identity))
+                state(.subscriptionAutoRenewOff, by: "autoRenewStatus",
+                      "auto-renew is off: \(product) ends at its expiry unless the customer turns it on")
             }
             if claims.bool("isInBillingRetryPeriod") == true {
-                findings.append(Finding(.subscriptionBillingRetry, at: at("isInBillingRetryPeriod"),
-                                        "the App Store is retrying to bill \(product), which failed to renew",
-                                        fields: identity))
+                state(.subscriptionBillingRetry, by: "isInBillingRetryPeriod",
+                      "the App Store is retrying to bill \(product), which failed to renew")
             }
             if let grace = claims.milliseconds("gracePeriodExpiresDate"), let shown = claims.display("gracePeriodExpiresDate"),
                grace / 1000 > time {
-                findings.append(Finding(.subscriptionGracePeriod, at: at("gracePeriodExpiresDate"),
-                                        "\(product) failed to renew and keeps service in its grace period until \(shown)",
-                                        fields: identity + [FindingField("grace_period_expires_date", shown)]))
+                state(.subscriptionGracePeriod, by: "gracePeriodExpiresDate",
+                      "\(product) failed to renew and keeps service in its grace period until \(shown)",
+                      [FindingField("grace_period_expires_date", shown)])
             }
         case .appTransaction, .notification, .unknown:
             break
