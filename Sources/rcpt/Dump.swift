@@ -76,7 +76,7 @@ struct Dump: ParsableCommand {
                     document = try options.inspect(file, options: inspectionOptions)
                 } catch let failure as CommandFailure where paths.count > 1 {
                     // One unreadable file among many is said in its place; the others are still dumped.
-                    Console.error("rcpt: \(failure.description)")
+                    Console.error(failure.description)
                     status = 2
                     continue
                 }

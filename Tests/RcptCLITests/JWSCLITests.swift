@@ -204,3 +204,24 @@ struct JWSCLITests {
         #expect(!acceptedBad.contains("payload-changed-after-signing"))
     }
 }
+
+/// `dump --brief` over many inputs: a block each, receipts and JWS alike; a file that cannot be read is said once on
+/// standard error and makes the exit code 2, and the others are still summarised.
+@Suite("Brief dump of many inputs")
+struct BriefManyCLITests {
+    @Test func everyInputGetsItsBlockAndAMissingOneIsSaidOnce() throws {
+        let run = try CLI.run(["dump", "--brief", "Corpus/receipts/kvitto-receipt.receipt", "missing.jws",
+                               "Corpus/jws/gopay-txn-510001261072921-production.jws"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "rcpt: cannot read missing.jws: no such file\n", "\(run.stderr)")
+        #expect(run.stdout.contains("Receipt Corpus/receipts/kvitto-receipt.receipt"))
+        #expect(run.stdout.contains("Consumable com.keysns.JR1200, purchased 2023-06-20T05:30:36Z (PURCHASE) [Production]"))
+    }
+
+    @Test func severalInputsWithoutBriefOrJSONLinesAreAUsageError() throws {
+        let run = try CLI.run(["dump", "Corpus/receipts/kvitto-receipt.receipt", "Corpus/jws/gopay-txn-510001261072921-production.jws"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--brief"))
+    }
+}
+
