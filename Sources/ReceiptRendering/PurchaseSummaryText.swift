@@ -7,7 +7,7 @@ import ReceiptValidation
 /// The summary of a JWS input, first in the dump and alone under `--brief`: each token's headline, nested tokens
 /// under the token that carries them; the transactions of a document holding several (an API response), newest
 /// first, one line each.
-enum PurchaseSummaryText {
+package enum PurchaseSummaryText {
     static func text(_ inspection: JWSInspection, style: TextStyle) -> String {
         guard !inspection.tokens.isEmpty else { return "" }
         var out = style.bold("Summary") + "\n"
@@ -43,6 +43,13 @@ enum PurchaseSummaryText {
             return Int64.min
         }
         return JWSToken.milliseconds(payload.text(node)) ?? Int64.min
+    }
+
+    /// Apple's verifyReceipt response, when that is what the input is: labelled as Apple's unsigned decoding.
+    package static func response(_ document: JSONDocument, style: TextStyle) -> String {
+        style.bold("Apple's verifyReceipt response")
+            + style.dim("  (Apple's unsigned decoding: nothing in it is signed; only the receipt in its latest_receipt can be verified)")
+            + "\n" + VerifyReceiptResponseSummary(document).lines.map { "  " + TerminalText.safe($0) + "\n" }.joined()
     }
 
     /// The `summary` object of a token: `kind`, `headline`, and `fields` (each claim's value as a person reads it).

@@ -4,6 +4,7 @@ import Foundation
 import ReceiptInput
 import ReceiptRendering
 import ReceiptValidation
+import ReceiptVerifyReceipt
 
 /// `rcpt dump`: show everything in a receipt, or in many as JSON Lines.
 struct Dump: ParsableCommand {
@@ -72,8 +73,9 @@ struct Dump: ParsableCommand {
             for (index, file) in paths.enumerated() {
                 if index > 0 { Console.write("\n") }
                 let document: DocumentInspection
+                let input: [UInt8]
                 do {
-                    document = try options.inspect(file, options: inspectionOptions)
+                    (document, input) = try options.inspect(file, options: inspectionOptions)
                 } catch let failure as CommandFailure where paths.count > 1 {
                     // One unreadable file among many is said in its place; the others are still dumped.
                     Console.error(failure.description)
@@ -82,6 +84,9 @@ struct Dump: ParsableCommand {
                 }
                 try options.write(document, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose,
                                   brief: brief)
+                if format == .text, let response = VerifyReceiptResponse.readBody(input) {
+                    Console.write("\n" + PurchaseSummaryText.response(response, style: TextStyle(useColor: options.useColor())))
+                }
                 // Unreadable at any layer is 2; a dump has no verdict to fail on.
                 if document.readError != nil { status = 2 }
             }

@@ -148,9 +148,9 @@ struct ReceiptReadingOptions: ParsableArguments {
     }
 
     /// The input in `file` as the one classifier finds it, inspected by the reader of its kind.
-    func inspect(_ file: String, options: InspectionOptions) throws -> DocumentInspection {
+    func inspect(_ file: String, options: InspectionOptions) throws -> (document: DocumentInspection, input: [UInt8]) {
         let input = try InputFiles.read(file)
-        return ClassifiedInspection.inspect(classify(input), input: input, options: options)
+        return (ClassifiedInspection.inspect(classify(input), input: input, options: options), input)
     }
 
     /// A document's report as `dump` or `verify` writes it in `format`.

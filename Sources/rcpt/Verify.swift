@@ -134,7 +134,7 @@ struct Verify: ParsableCommand {
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
-            let document = try options.inspect(file, options: inspectionOptions)
+            let document = try options.inspect(file, options: inspectionOptions).document
             try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
             if document.readError != nil { return 2 }

@@ -22,6 +22,8 @@ struct GoldenOutputTests {
                                          "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
         ("dump-brief-jws.txt", ["dump", "--brief", "Corpus/jws/"]),
         ("dump-brief-receipts.txt", ["dump", "--brief", "Corpus/receipts/"]),
+        ("dump-brief-response.txt", ["dump", "--brief",
+                                     "Tests/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json"]),
         ("help.txt", ["--help"]),
         ("help-dump.txt", ["dump", "--help"]),
         ("help-verify.txt", ["verify", "--help"]),
