@@ -185,7 +185,10 @@ package enum PurchaseSummaryPrice {
 /// A millisecond instant in UTC, RFC 3339 (milliseconds shown when there are any): how every JWS date is shown.
 package enum MillisecondUTC {
     package static func text(_ milliseconds: Int64) -> String {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
-        return ReceiptDate.format(epochSeconds: seconds, nanosecond: Int(milliseconds - seconds * 1000) * 1_000_000)
+        // Years 1 to 9999 only; anything else (Int64.min included) is said as the number it is.
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return "\(milliseconds) ms" }
+        let remainder = milliseconds % 1000
+        let seconds = milliseconds / 1000 - (remainder < 0 ? 1 : 0)
+        return ReceiptDate.format(epochSeconds: seconds, nanosecond: Int(remainder < 0 ? remainder + 1000 : remainder) * 1_000_000)
     }
 }

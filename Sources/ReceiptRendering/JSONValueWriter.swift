@@ -8,11 +8,16 @@ enum JSONValueWriter {
         // Depth is bounded by the reader's own nesting limit; the walk is recursive only over that bound.
         switch document.nodes[node].kind {
         case .object:
+            // One pass: each name's last member (the one rcpt's reader takes), in the order names first appear.
+            var last: [String: Int] = [:]
+            var order: [String] = []
+            for child in document.children(of: node) {
+                guard let name = document.key(child) else { continue }
+                if last.updateValue(child, forKey: name) == nil { order.append(name) }
+            }
             json.object { json in
-                var written = Set<String>()
-                for child in document.children(of: node) {
-                    guard let name = document.key(child), written.insert(name).inserted,
-                          let value = document.member(name, of: node) else { continue }
+                for name in order {
+                    guard let value = last[name] else { continue }
                     json.key(named: name)
                     write(document, value, to: &json)
                 }

@@ -393,7 +393,7 @@ public enum JWSInspector {
                 }
             } else {
                 let why = binding.deviceVerification == nil
-                    ? "carries no deviceVerification (StoreKit adds it to the tokens it gives a device; the App Store Server API does not)"
+                    ? "carries no deviceVerification with its deviceVerificationNonce (StoreKit adds both to the tokens it gives a device; the App Store Server API neither)"
                     : "is bound to a device by its device verification UUID, and the device id given is a MAC address"
                 findings.append(Finding(.jwsDeviceUnverifiable, at: nil,
                                         "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))

@@ -67,7 +67,12 @@ struct Dump: ParsableCommand {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
             let given = try InputFiles.orStandardInput(files)
-            let paths = InputFiles.areSeveral(given) ? BatchInspection.expand(given, recursive: recursive).paths : given
+            var paths = given
+            if InputFiles.areSeveral(given) {
+                let expanded = BatchInspection.expand(given, recursive: recursive)
+                for path in expanded.skipped { Console.error("skipped \(path): its content is clearly not a receipt or a JWS") }
+                paths = expanded.paths
+            }
             let inspectionOptions = try options.inspectionOptions()
             var status: Int32 = 0
             for (index, file) in paths.enumerated() {

@@ -218,7 +218,7 @@ enum Batch {
                     line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
         let expanded = BatchInspection.expand(files, recursive: recursive)
         for path in expanded.skipped {
-            Console.error("skipped \(path): its content is clearly not a receipt")
+            Console.error("skipped \(path): its content is clearly not a receipt or a JWS")
         }
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                     options: options, kinds: kinds, line: line)

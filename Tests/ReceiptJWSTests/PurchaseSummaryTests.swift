@@ -149,3 +149,27 @@ struct PurchaseFactsTests {
         #expect(nested.findings.contains { $0.code == "purchase-cancelled" && $0.severity == .info })
     }
 }
+
+/// The payload as a JSON object: a name given twice is written once, with the value rcpt's reader takes (the last),
+/// where the name first stood; and dates out of every calendar are said as numbers, never a trap.
+@Suite("Payload object and dates")
+struct PayloadObjectTests {
+    @Test func aDuplicatedClaimIsWrittenOnceWithTheValueTheReaderTakes() throws {
+        let token = try JWSFixtures.signer().sign(payload: Array(#"{"bundleId":"com.example.first","transactionId":"1","bundleId":"com.example.app","n":[1,{"a":null}]}"#.utf8))
+        let json = JWSReport.json(JWSFixtures.inspect(token), .dump, pretty: false)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        let first = try #require((document["tokens"] as? [[String: Any]])?.first)
+        let object = try #require((first["payload"] as? [String: Any])?["object"] as? [String: Any])
+        #expect(object["bundleId"] as? String == "com.example.app")
+        #expect(object.count == 3)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""object":{"bundleId":"com.example.app","transactionId":"1","n":[1,{"a":null}]}"#))
+    }
+
+    @Test func datesOutOfEveryCalendarAreNumbers() {
+        #expect(MillisecondUTC.text(Int64.min) == "\(Int64.min) ms")
+        #expect(MillisecondUTC.text(Int64.max) == "\(Int64.max) ms")
+        #expect(MillisecondUTC.text(-1) == "1969-12-31T23:59:59.999Z")
+        #expect(MillisecondUTC.text(1_717_243_200_000) == "2024-06-01T12:00:00Z")
+    }
+}
