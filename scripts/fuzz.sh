@@ -136,14 +136,19 @@ common_flags() {
 declare -A RESULT EXECS COVERAGE CORPUS SECONDS_RUN
 FAILED=0
 
-# What went wrong in a libFuzzer log, or "ok".
+# What went wrong in a libFuzzer log, or "ok". "ok" needs evidence that the harness ran: libFuzzer's start line, an
+# exit status of 0, and (replaying files) every file executed. A harness that is missing or cannot start (no
+# libssl, a bad flag) is "never-ran", never "ok".
 classify() {
-    local log=$1
+    local log=$1 status=${2:-0} expected=${3:-}
     if grep -q "ERROR: libFuzzer: timeout" "$log"; then echo timeout
     elif grep -qE "ERROR: libFuzzer: out-of-memory|ERROR: libFuzzer: malloc\(" "$log"; then echo oom
     elif grep -q "ERROR: LeakSanitizer" "$log"; then echo leak
     elif grep -qE "ERROR: (libFuzzer|AddressSanitizer|UndefinedBehaviorSanitizer)|runtime error:" "$log"; then echo crash
     elif grep -qE "rcpt fuzz oracle failure|Fatal error" "$log"; then echo crash
+    elif ! grep -q "INFO: Seed:" "$log"; then echo never-ran
+    elif [ "$status" -ne 0 ]; then echo "exit-$status"
+    elif [ -n "$expected" ] && [ "$(grep -c "^Executed " "$log")" -ne "$expected" ]; then echo incomplete
     else echo ok
     fi
 }
@@ -156,6 +161,7 @@ report_failure() {
     echo "fuzz.sh: $harness: $kind"
     grep -E -A12 "rcpt fuzz oracle failure|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:" "$log" \
         | head -40 | sed 's/^/    /'
+    case $kind in never-ran|exit-*|incomplete) head -8 "$log" | sed 's/^/    /' ;; esac
     if [ -n "$artifact" ]; then
         echo "  reproducer: $artifact"
         echo "  replay:     scripts/fuzz.sh --replay $harness $artifact"
@@ -180,8 +186,9 @@ fuzz_one() {
     # The live status lines (exec/s, cov, corpus) go to the terminal as well as the log.
     nice -n 10 "$BIN/$harness" "${flags[@]}" "$corpus" "$ROOT/Corpus/fuzz/$harness" 2>&1 | tee "$log" \
         | grep --line-buffered -E "^#[0-9]+.*(pulse|DONE)|INITED" | sed -u "s/^/  [$harness] /"
+    local status=${PIPESTATUS[0]}
     SECONDS_RUN[$harness]=$(( $(date +%s) - started ))
-    kind=$(classify "$log")
+    kind=$(classify "$log" "$status")
     RESULT[$harness]=$kind
     EXECS[$harness]=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     done_line=$(grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)" "$log" | tail -1)
@@ -212,7 +219,7 @@ replay_regressions() {
         local flags
         mapfile -t flags < <(common_flags "$harness" | grep -v -- '-max_len=')
         "$BIN/$harness" "${flags[@]}" -runs=1 "${files[@]}" >"$log" 2>&1
-        kind=$(classify "$log")
+        kind=$(classify "$log" "$?" "${#files[@]}")
         if [ "$kind" != ok ]; then
             local failing
             failing=$(grep "^Running: " "$log" | tail -1 | sed 's/^Running: //')
@@ -221,8 +228,11 @@ replay_regressions() {
             echo "fuzz.sh: regression input fails in $harness: $kind"
             grep -E -A12 "rcpt fuzz oracle failure|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:" \
                 "$log" | head -30 | sed 's/^/    /'
-            echo "  reproducer: $failing"
-            echo "  replay:     scripts/fuzz.sh --replay $harness $failing"
+            case $kind in never-ran|exit-*|incomplete) head -8 "$log" | sed 's/^/    /' ;; esac
+            if [ -n "$failing" ]; then
+                echo "  reproducer: $failing"
+                echo "  replay:     scripts/fuzz.sh --replay $harness $failing"
+            fi
             echo "  full log:   $log"
         else
             echo "  $harness: ${#files[@]} ok"

@@ -130,9 +130,18 @@ package struct ConformanceReport: Sendable {
             json.member("observed", result.run.outcome.label)
             json.member("detail", result.run.outcome.detail)
             json.member("class", result.resultClass.rawValue)
-            json.member("seconds", Int64((result.run.seconds * 1000).rounded()))
+            // Seconds, to the millisecond (this member once held milliseconds under its name).
+            json.key("seconds")
+            json.number(text: Self.secondsText(result.run.seconds))
             json.member("stderr", result.run.stderrTail.isEmpty ? nil : result.run.stderrTail)
         }
+    }
+
+    /// `seconds` as a JSON number with three decimals: 0.042 for 42 ms.
+    package static func secondsText(_ seconds: Double) -> String {
+        let milliseconds = seconds.isFinite ? Int64(max(0, min(seconds, 1e9)) * 1000 + 0.5) : 0
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// The report for a run stopped because the baseline was not accepted.
