@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "ReceiptTestSupport",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation"],
+                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptJSON"],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),

@@ -136,22 +136,30 @@ common_flags() {
 declare -A RESULT EXECS COVERAGE CORPUS SECONDS_RUN
 FAILED=0
 
-# What went wrong in a libFuzzer log, or "ok". "ok" needs evidence that the harness ran: libFuzzer's start line, an
+# What a harness run comes to (the summary's result column), each named once here: ok, or what went wrong.
+readonly OK=ok TIMEOUT=timeout OOM=oom LEAK=leak CRASH=crash NEVER_RAN=never-ran INCOMPLETE=incomplete
+# A harness that exited otherwise than libFuzzer does on a finding: "exit-N".
+readonly EXITED=exit-
+
+# What went wrong in a libFuzzer log, or $OK. $OK needs evidence that the harness ran: libFuzzer's start line, an
 # exit status of 0, and (replaying files) every file executed. A harness that is missing or cannot start (no
-# libssl, a bad flag) is "never-ran", never "ok".
+# libssl, a bad flag) is $NEVER_RAN, never $OK.
 classify() {
     local log=$1 status=${2:-0} expected=${3:-}
-    if grep -q "ERROR: libFuzzer: timeout" "$log"; then echo timeout
-    elif grep -qE "ERROR: libFuzzer: out-of-memory|ERROR: libFuzzer: malloc\(" "$log"; then echo oom
-    elif grep -q "ERROR: LeakSanitizer" "$log"; then echo leak
-    elif grep -qE "ERROR: (libFuzzer|AddressSanitizer|UndefinedBehaviorSanitizer)|runtime error:" "$log"; then echo crash
-    elif grep -qE "rcpt fuzz oracle failure|Fatal error" "$log"; then echo crash
-    elif ! grep -q "INFO: Seed:" "$log"; then echo never-ran
-    elif [ "$status" -ne 0 ]; then echo "exit-$status"
-    elif [ -n "$expected" ] && [ "$(grep -c "^Executed " "$log")" -ne "$expected" ]; then echo incomplete
-    else echo ok
+    if grep -q "ERROR: libFuzzer: timeout" "$log"; then echo $TIMEOUT
+    elif grep -qE "ERROR: libFuzzer: out-of-memory|ERROR: libFuzzer: malloc\(" "$log"; then echo $OOM
+    elif grep -q "ERROR: LeakSanitizer" "$log"; then echo $LEAK
+    elif grep -qE "ERROR: (libFuzzer|AddressSanitizer|UndefinedBehaviorSanitizer)|runtime error:" "$log"; then echo $CRASH
+    elif grep -qE "rcpt fuzz oracle failure|Fatal error" "$log"; then echo $CRASH
+    elif ! grep -q "INFO: Seed:" "$log"; then echo $NEVER_RAN
+    elif [ "$status" -ne 0 ]; then echo "$EXITED$status"
+    elif [ -n "$expected" ] && [ "$(grep -c "^Executed " "$log")" -ne "$expected" ]; then echo $INCOMPLETE
+    else echo $OK
     fi
 }
+
+# Whether a result says the harness did not run as asked (its log's head says why).
+did_not_run() { [ "$1" = "$NEVER_RAN" ] || [ "$1" = "$INCOMPLETE" ] || [[ $1 == "$EXITED"* ]]; }
 
 report_failure() {
     local harness=$1 log=$2 kind=$3 artifact
@@ -161,7 +169,7 @@ report_failure() {
     echo "fuzz.sh: $harness: $kind"
     grep -E -A12 "rcpt fuzz oracle failure|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:" "$log" \
         | head -40 | sed 's/^/    /'
-    case $kind in never-ran|exit-*|incomplete) head -8 "$log" | sed 's/^/    /' ;; esac
+    did_not_run "$kind" && head -8 "$log" | sed 's/^/    /'
     if [ -n "$artifact" ]; then
         echo "  reproducer: $artifact"
         echo "  replay:     scripts/fuzz.sh --replay $harness $artifact"
@@ -194,7 +202,7 @@ fuzz_one() {
     done_line=$(grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)" "$log" | tail -1)
     COVERAGE[$harness]=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$done_line")
     CORPUS[$harness]=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\).*/\1/p' <<<"$done_line")
-    [ "$kind" != ok ] && report_failure "$harness" "$log" "$kind"
+    [ "$kind" != "$OK" ] && report_failure "$harness" "$log" "$kind"
 }
 
 print_summary() {
@@ -220,7 +228,7 @@ replay_regressions() {
         mapfile -t flags < <(common_flags "$harness" | grep -v -- '-max_len=')
         "$BIN/$harness" "${flags[@]}" -runs=1 "${files[@]}" >"$log" 2>&1
         kind=$(classify "$log" "$?" "${#files[@]}")
-        if [ "$kind" != ok ]; then
+        if [ "$kind" != "$OK" ]; then
             local failing
             failing=$(grep "^Running: " "$log" | tail -1 | sed 's/^Running: //')
             FAILED=1
@@ -228,14 +236,14 @@ replay_regressions() {
             echo "fuzz.sh: regression input fails in $harness: $kind"
             grep -E -A12 "rcpt fuzz oracle failure|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:" \
                 "$log" | head -30 | sed 's/^/    /'
-            case $kind in never-ran|exit-*|incomplete) head -8 "$log" | sed 's/^/    /' ;; esac
+            did_not_run "$kind" && head -8 "$log" | sed 's/^/    /'
             if [ -n "$failing" ]; then
                 echo "  reproducer: $failing"
                 echo "  replay:     scripts/fuzz.sh --replay $harness $failing"
             fi
             echo "  full log:   $log"
         else
-            echo "  $harness: ${#files[@]} ok"
+            echo "  $harness: ${#files[@]} $OK"
         fi
     done
 }

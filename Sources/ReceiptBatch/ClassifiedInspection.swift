@@ -26,18 +26,22 @@ package enum ClassifiedInspection {
         }
         var inspection = Inspector.inspect(classified.bytes, options: options)
         inspection.findings = classified.findings + inspection.findings
-        if classified.bytes.count != input.count || classified.offset != 0 {
-            inspection.input = InputSummary(of: input, format: inspection.input.format, digested: options.digestsInput)
-        }
+        inspection.input = summary(of: input, read: classified, as: inspection.input, options: options)
         return inspection
     }
 
     package static func jws(_ classified: ClassifiedInput, input: [UInt8], options: InspectionOptions) -> JWSInspection {
         var inspection = JWSInspector.inspect(classified.bytes, options: options, read: classified.jws)
         inspection.findings = classified.findings + inspection.findings
-        if classified.bytes.count != input.count || classified.offset != 0 {
-            inspection.input = InputSummary(of: input, format: inspection.input.format, digested: options.digestsInput)
-        }
+        inspection.input = summary(of: input, read: classified, as: inspection.input, options: options)
         return inspection
+    }
+
+    /// What the report says of the input: the input's own size and digest when the document read is only part of
+    /// it (found in pasted text), else what the reader said (`read`), in the form the reader found.
+    static func summary(of input: [UInt8], read classified: ClassifiedInput, as read: InputSummary,
+                        options: InspectionOptions) -> InputSummary {
+        guard classified.bytes.count != input.count || classified.offset != 0 else { return read }
+        return InputSummary(of: input, format: read.format, digested: options.digestsInput)
     }
 }

@@ -39,6 +39,13 @@ public struct JSONWriter: ~Copyable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// A newline-terminated JSON document that `body` writes, held whole.
+    /// `text` as a JSON string literal, quotes included, escaped as this writer escapes every string.
+    package static func literal(_ text: String) -> String {
+        var json = JSONWriter(pretty: false)
+        json.string(text)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     package static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
                                 _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var json = JSONWriter(pretty: pretty, reservingCapacity: capacity)

@@ -1,5 +1,6 @@
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptSigning
 import Foundation
@@ -90,8 +91,8 @@ extension JWSMutationCatalogue {
     static func notification(carrying token: String, _ context: JWSMutationContext, bundle: String? = nil,
                              environment: String? = nil, extra: String = "", renewal: String? = nil) -> [UInt8] {
         let binding = context.binding
-        let bundle = bundle ?? binding.bundleID.map { quoted($0.text) } ?? #""com.example""#
-        let environment = environment ?? binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
+        let bundle = bundle ?? binding.bundleID.map { JSONWriter.literal($0.text) } ?? #""com.example""#
+        let environment = environment ?? environmentLiteral(context)
         let signed = JWSMutationContext.value(of: "signedDate", in: context.payload) ?? "1700000000000"
         let renewalMember = renewal.map { #","signedRenewalInfo":"\#($0)""# } ?? ""
         return bytes(#"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","notificationUUID":"00000000-0000-4000-8000-000000000000","#
@@ -126,7 +127,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-with-renewal-info", layer: "binding", .accept, finding: nil,
                     "a notification carrying a transaction and renewal info (which has no bundleId): bound by the notification") { context in
-            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
+            let environment = environmentLiteral(context)
             let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
             let renewal = try context.signed(payload: bytes(
                 #"{"originalTransactionId":\#(original),"autoRenewProductId":"com.example.monthly","#
@@ -143,7 +144,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification with data for the app and a summary for another: Apple sends one") { context in
-            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
+            let environment = environmentLiteral(context)
             return try context.signed(payload: notification(
                 carrying: try context.signed(), context,
                 extra: #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#))
@@ -154,7 +155,7 @@ extension JWSMutationCatalogue {
             guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
                 throw MutationError(.notApplicable, "the payload is not a transaction")
             }
-            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
+            let environment = environmentLiteral(context)
             let original = JWSMutationContext.value(of: "originalTransactionId", in: context.payload) ?? #""2000000000000001""#
             let other = original == #""9999999999999999""# ? #""8888888888888888""# : #""9999999999999999""#
             let transaction = JWSMutationContext.setting("originalTransactionId", to: original, in: context.payload)
@@ -179,7 +180,7 @@ extension JWSMutationCatalogue {
         },
         JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification of one environment carrying a transaction of the other, both validly signed") { context in
-            let environment = context.binding.environment.map { quoted($0.text) } ?? #""Sandbox""#
+            let environment = environmentLiteral(context)
             let other = environment == #""Production""# ? #""Sandbox""# : #""Production""#
             let edited = JWSMutationContext.setting("environment", to: other, in: context.payload)
             return try context.signed(payload: notification(carrying: try context.signed(payload: edited), context,

@@ -65,11 +65,9 @@ public enum JWSMutationCatalogue {
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     static func b64(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var json = JSONWriter(pretty: false)
-        json.string(text)
-        return String(decoding: json.bytes, as: UTF8.self)
+    /// The baseline's environment as a JSON string literal (where its kind's binding reads it; Sandbox when none).
+    static func environmentLiteral(_ context: JWSMutationContext) -> String {
+        context.binding.environment.map { JSONWriter.literal($0.text) } ?? #""Sandbox""#
     }
 
     /// The baseline: the input's payload re-signed as it is.

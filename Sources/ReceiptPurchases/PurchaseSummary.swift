@@ -143,7 +143,7 @@ struct Claims {
         case .number:
             let text = document.text(node)
             if name == "price" || name == "renewalPrice" {
-                return Self.price(text, currency: string("currency"))
+                return PurchaseSummaryPrice.text(text, currency: string("currency"))
             }
             if AppleEnumeration.isNumbered(name) {
                 return Int64(text).flatMap { AppleEnumeration.name(of: name, value: $0) }.map { "\($0) (\(text))" } ?? text
@@ -164,7 +164,6 @@ struct Claims {
         names.compactMap { name in display(name).map { PurchaseSummary.Field(name: name, value: $0) } }
     }
 
-    static func price(_ text: String, currency: String?) -> String { PurchaseSummaryPrice.text(text, currency: currency) }
 
 }
 

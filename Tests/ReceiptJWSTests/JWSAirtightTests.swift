@@ -89,8 +89,8 @@ struct JWSAirtightTests {
             + "." + parts[2]
         for (text, isGenuine) in [(genuine, true), (forged, false)] {
             let asFile = JWSFixtures.inspect(wrap(text))
-            let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(PastedShapes.jsonString(wrap(text)))]}"#)
-            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(PastedShapes.jsonString(wrap(text)))]}"#)
+            let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(JSONWriter.literal(wrap(text)))]}"#)
+            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(JSONWriter.literal(wrap(text)))]}"#)
             #expect(asFile.isValid == alone.isValid, "\(shape) \(isGenuine): file \(asFile.isValid), JSON \(alone.isValid)")
             #expect(asFile.isValid == beside.isValid, "\(shape) \(isGenuine) beside a genuine token")
             if !isGenuine { #expect(!beside.isValid, "a forged token in shape \(shape) was skipped") }

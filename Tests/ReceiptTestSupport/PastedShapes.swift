@@ -1,26 +1,10 @@
 import Foundation
+import ReceiptJSON
 
 /// The shapes people paste receipts and JWS in, from logs, forms, emails, terminals and JSON logs.
 package enum PastedShapes {
     package static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
-    }
-
-    /// `text` as a JSON string literal, as a JSON logger writes a field: quotes, backslashes and controls escaped.
-    package static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 
     package static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
@@ -76,7 +60,7 @@ package enum PastedShapes {
             ("no-break spaces around", "\u{00A0}" + t + "\u{00A0}", t),
             ("URL-encoded body", percentEncoded(body), body),
             ("URL-encoded body twice", percentEncoded(percentEncoded(body)), body),
-            ("JSON log line", #"{"level":"info","msg":"notification","body":\#(jsonString(body))}"#, body),
+            ("JSON log line", #"{"level":"info","msg":"notification","body":\#(JSONWriter.literal(body))}"#, body),
             ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
             ("pretty body", body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
                 + "\n", body),
