@@ -15,7 +15,8 @@ let package = Package(
         .library(name: "ReceiptParsing",
                  targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
                            "ReceiptJWS", "ReceiptInput", "ReceiptPurchases"]),
-        .library(name: "ReceiptInspection", targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt"]),
+        .library(name: "ReceiptInspection",
+                 targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
         .library(name: "ReceiptOutput",
                  targets: ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
@@ -62,11 +63,17 @@ let package = Package(
             name: "ReceiptVerifyReceipt",
             dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON"]
         ),
+        // What a customer owns at a time, from any mix of verified receipts and JWS (`rcpt status`).
+        .target(
+            name: "ReceiptStatus",
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel",
+                           "ReceiptPurchases", "ReceiptValidation"]
+        ),
         .target(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptPurchases"]
+                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus"]
         ),
         // The batch engine: one classified input or many files inspected in parallel, lines in input order. Reads
         // files and schedules threads; the renderers give it its lines.
@@ -99,6 +106,7 @@ let package = Package(
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
                 "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
                 "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing", "ReceiptInput",
+                "ReceiptStatus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,6 +121,12 @@ let package = Package(
         .testTarget(
             name: "ReceiptModelTests",
             dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
+        ),
+        .testTarget(
+            name: "ReceiptStatusTests",
+            dependencies: ["ReceiptStatus", "ReceiptValidation", "ReceiptBatch", "ReceiptInput", "ReceiptSigning",
+                           "ReceiptCrypto", "ReceiptDiagnostics", "ReceiptJSON", "ReceiptMutation", "ReceiptPurchases", "ReceiptRendering",
+                           "ReceiptTestSupport"]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptOracle"]),
         .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptBuilding", "ReceiptJSON", "ReceiptModel"]),

@@ -19,7 +19,7 @@ package enum PurchaseFacts {
         let identity = [FindingField("product_id", product)]
             + (claims.string("transactionId").map { [FindingField("transaction_id", $0)] } ?? [])
             + (claims.string("originalTransactionId").map { [FindingField("original_transaction_id", $0)] } ?? [])
-        let instant = MillisecondUTC.text( time * 1000)
+        let instant = MillisecondUTC.text(time * 1000)
         var findings: [Finding] = []
         /// A fact stated by `claim`, with the purchase's identity and `extra` fields.
         func state(_ code: FindingCode, by claim: String, _ message: String, _ extra: [FindingField] = []) {

@@ -94,29 +94,29 @@ package struct PurchaseSummary: Sendable, Hashable {
 }
 
 /// A payload object's claims read for people: names for Apple's numbered enumerations, currency units for prices,
-/// UTC for millisecond dates.
-struct Claims {
-    let document: JSONDocument
-    let object: Int
+/// UTC for millisecond dates. The one reader of claims, for the summary, the facts and `rcpt status`.
+package struct Claims {
+    package let document: JSONDocument
+    package let object: Int
 
-    init(_ document: JSONDocument, object: Int? = nil) {
+    package init(_ document: JSONDocument, object: Int? = nil) {
         self.document = document
         self.object = object ?? document.root
     }
 
-    func node(_ name: String) -> Int? { document.member(name, of: object) }
+    package func node(_ name: String) -> Int? { document.member(name, of: object) }
 
-    func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         guard let node = node(name), document.nodes[node].kind == .string else { return nil }
         return document.string(node)
     }
 
-    func integer(_ name: String) -> Int64? {
+    package func integer(_ name: String) -> Int64? {
         guard let node = node(name), document.nodes[node].kind == .number else { return nil }
         return Int64(document.text(node))
     }
 
-    func bool(_ name: String) -> Bool? {
+    package func bool(_ name: String) -> Bool? {
         guard let node = node(name) else { return nil }
         switch document.nodes[node].kind {
         case .true: return true
@@ -126,14 +126,14 @@ struct Claims {
     }
 
     /// A millisecond date claim rcpt's verifier reads as a date (not negative, within 2^53); nil otherwise.
-    func milliseconds(_ name: String) -> Int64? {
+    package func milliseconds(_ name: String) -> Int64? {
         guard let node = node(name), document.nodes[node].kind == .number,
               let value = JWSToken.milliseconds(document.text(node)), value > 0 else { return nil }
         return value
     }
 
     /// The claim as a person reads it; nil when absent or null.
-    func display(_ name: String) -> String? {
+    package func display(_ name: String) -> String? {
         guard let node = node(name) else { return nil }
         switch document.nodes[node].kind {
         case .null, .object, .array: return nil
@@ -153,18 +153,16 @@ struct Claims {
                       milliseconds >= -62_135_596_800_000 else {
                     return "\(text) (no usable date)"
                 }
-                return MillisecondUTC.text( milliseconds)
+                return MillisecondUTC.text(milliseconds)
             }
             return text
         }
     }
 
     /// The fields of `names` the payload carries, in that order.
-    func fields(_ names: [String]) -> [PurchaseSummary.Field] {
+    package func fields(_ names: [String]) -> [PurchaseSummary.Field] {
         names.compactMap { name in display(name).map { PurchaseSummary.Field(name: name, value: $0) } }
     }
-
-
 }
 
 /// Apple's prices are in milliunits of the currency: `1990` with `USD` is "1.99 USD" (two decimals, a third only

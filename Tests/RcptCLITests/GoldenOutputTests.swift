@@ -24,9 +24,17 @@ struct GoldenOutputTests {
         ("dump-brief-receipts.txt", ["dump", "--brief", "Corpus/receipts/"]),
         ("dump-brief-response.txt", ["dump", "--brief",
                                      "Tests/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json"]),
+        ("status-lifecycle.txt", ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
+                                  "Corpus/status/"]),
+        ("status-lifecycle.json", ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
+                                   "--format", "json", "Corpus/status/"]),
+        ("status-real-sandbox.txt", ["status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                                     "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
+                                     "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws"]),
         ("help.txt", ["--help"]),
         ("help-dump.txt", ["dump", "--help"]),
         ("help-verify.txt", ["verify", "--help"]),
+        ("help-status.txt", ["status", "--help"]),
     ]
 
     @Test(arguments: cases)

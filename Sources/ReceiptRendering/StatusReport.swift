@@ -1,0 +1,221 @@
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptPurchases
+import ReceiptStatus
+
+/// `rcpt status` for people (a block per product: its state, the transaction it rests on, the evidence; then the
+/// conflicts and how each document was used) and as `rcpt.status/1`.
+package enum StatusReport {
+    package static let schema = "rcpt.status/1"
+
+    // MARK: Text
+
+    package static func text(_ status: CustomerStatus, style: TextStyle) -> String {
+        var out = ""
+        let counted = status.documents.filter { $0.use == .counted || $0.use == .countedUnverified }.count
+        let apps = status.apps.isEmpty ? "no app" : status.apps.map { TerminalText.safe($0.text) }.joined(separator: "; ")
+        out += style.bold("status at \(MillisecondUTC.text(status.at))") + " of \(apps), from \(counted) of "
+            + "\(status.documents.count) document\(status.documents.count == 1 ? "" : "s")\n"
+        if status.products.isEmpty { out += "\n  no purchase in the counted documents\n" }
+        for product in status.products {
+            out += "\n" + style.bold(TerminalText.safe(product.productID)) + "  " + style.dim(product.kind.rawValue)
+                + (status.apps.count > 1 ? "  " + TerminalText.safe(product.app.text) : "") + "\n"
+            out += "  " + stateLine(product, style: style) + "\n"
+            let identity = [product.transactionID.map { "transaction \($0)" },
+                            product.originalTransactionID.flatMap { $0 == product.transactionID ? nil : "original \($0)" },
+                            product.subscriptionGroup.map { "group \($0)" },
+                            product.purchaseDate.map { "purchased \(MillisecondUTC.text($0))" }].compactMap { $0 }
+            if !identity.isEmpty { out += "  " + TerminalText.safe(identity.joined(separator: ", ")) + "\n" }
+            for (index, evidence) in product.evidence.enumerated() {
+                out += (index == 0 ? "  evidence " : "           ") + evidenceText(evidence, style: style) + "\n"
+            }
+        }
+        if !status.conflicts.isEmpty {
+            out += "\n" + style.bold("conflicts") + ", each decided by the newer signed statement\n"
+            for conflict in status.conflicts {
+                out += "  " + TerminalText.safe("transaction \(conflict.transactionID) (\(conflict.productID)), \(conflict.claim): ")
+                    + "used \(TerminalText.safe(conflict.used.value)) from " + evidenceText(conflict.used.evidence, style: style)
+                    + ";\n    overruled \(TerminalText.safe(conflict.overruled.value)) from "
+                    + evidenceText(conflict.overruled.evidence, style: style) + "\n"
+            }
+        }
+        out += "\n" + style.bold("documents") + "\n"
+        for document in status.documents {
+            let use: String
+            switch document.use {
+            case .counted: use = style.green("counted    ")
+            case .countedUnverified: use = style.yellow("UNVERIFIED ")
+            case .notCounted: use = style.red("NOT COUNTED")
+            case .unreadable: use = style.red("UNREADABLE ")
+            }
+            var line = "  \(use) \(TerminalText.safe(document.name)): "
+                + (document.use == .unreadable ? "" : TerminalText.safe(document.description))
+            if document.use != .unreadable, document.app.bundleID != nil || document.app.environment != nil {
+                line += ", " + TerminalText.safe(document.app.text)
+            }
+            if let problem = document.problem {
+                line += (document.use == .unreadable ? "" : ", ") + TerminalText.safe(problem)
+            }
+            switch document.use {
+            case .notCounted: line += " (it does not verify; --include-unverified counts it, marked)"
+            case .countedUnverified: line += " (it does not verify; counted as asked, marked unverified)"
+            case .counted, .unreadable: break
+            }
+            if document.hasUnsigned {
+                line += document.unsignedCounted ? "; Apple's unsigned decoding in it counted, marked unsigned"
+                    : "; Apple's unsigned decoding in it not counted (--include-unverified counts it)"
+            }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    static func stateLine(_ product: ProductStatus, style: TextStyle) -> String {
+        func date(_ value: Int64?) -> String { value.map { MillisecondUTC.text($0) } ?? "(no date)" }
+        let word = String(product.state.rawValue.uppercased().map { $0 == "-" ? " " : $0 })
+        var words: [String] = []
+        switch product.state {
+        case .active:
+            words.append("until \(date(product.expiresDate))")
+        case .gracePeriod:
+            words.append("until \(date(product.gracePeriodExpiresDate)) (expired \(date(product.expiresDate)))")
+        case .billingRetry:
+            words.append("since \(date(product.expiresDate))")
+        case .expired:
+            // An upgraded transaction ended at its upgrade, which Apple gives as its revocationDate.
+            words.append("since \(date(product.revocationDate ?? product.expiresDate))")
+        case .revoked, .refunded:
+            words.append(date(product.revocationDate))
+        case .owned:
+            words.append("since \(date(product.purchaseDate))")
+        case .consumed:
+            words.append("×\(product.quantity ?? 1)")
+        }
+        if let reason = product.reason { words[words.count - 1] += " (\(reason))" }
+        if let autoRenew = product.autoRenew, product.state != .revoked { words.append("auto-renew \(autoRenew ? "on" : "off")") }
+        if let next = product.renewsTo { words.append("renews to \(next)") }
+        let coloured: String
+        switch product.state {
+        case .active, .owned, .consumed: coloured = style.green(word)
+        case .gracePeriod, .billingRetry: coloured = style.yellow(word)
+        case .expired, .revoked, .refunded: coloured = style.red(word)
+        }
+        return coloured + " " + TerminalText.safe(words.joined(separator: ", "))
+            + (product.restsOnUnverified ? " " + style.yellow("[rests on unverified evidence]") : "")
+    }
+
+    static func evidenceText(_ evidence: StatusEvidence, style: TextStyle) -> String {
+        var text = TerminalText.safe(evidence.document)
+        if !evidence.path.isEmpty { text += " " + TerminalText.safe(evidence.path) }
+        if let offset = evidence.offset { text += " @\(offset)" }
+        var about = [evidence.kind]
+        if let notification = evidence.notification { about.append("in notification \(notification)") }
+        if let signed = evidence.signedDate {
+            about.append((evidence.kind == "receipt-record" ? "receipt created " : "signed ") + MillisecondUTC.text(signed))
+        }
+        text += " (" + TerminalText.safe(about.joined(separator: ", ")) + ")"
+        if evidence.trust != .verified { text += " " + style.yellow("[\(evidence.trust.rawValue)]") }
+        return text
+    }
+
+    // MARK: JSON
+
+    package static func json(_ status: CustomerStatus, pretty: Bool) -> [UInt8] {
+        JSONWriter.document(pretty: pretty) { json in
+            json.object { json in
+                json.member("schema", schema)
+                json.member("at", MillisecondUTC.text(status.at))
+                json.key("apps")
+                json.array { json in
+                    for app in status.apps { json.object { json in writeApp(app, to: &json) } }
+                }
+                json.key("products")
+                json.array { json in
+                    for product in status.products { writeProduct(product, to: &json) }
+                }
+                json.key("conflicts")
+                json.array { json in
+                    for conflict in status.conflicts {
+                        json.object { json in
+                            json.member("transaction_id", conflict.transactionID)
+                            json.member("product_id", conflict.productID)
+                            json.member("claim", conflict.claim)
+                            for (name, statement) in [("used", conflict.used), ("overruled", conflict.overruled)] {
+                                json.key(named: name)
+                                json.object { json in
+                                    json.member("value", statement.value)
+                                    json.key("evidence")
+                                    writeEvidence(statement.evidence, to: &json)
+                                }
+                            }
+                        }
+                    }
+                }
+                json.key("documents")
+                json.array { json in
+                    for document in status.documents {
+                        json.object { json in
+                            json.member("document", document.name)
+                            json.member("kind", document.description)
+                            json.member("valid", document.isValid)
+                            json.member("use", document.use.rawValue)
+                            json.member("problem", document.problem)
+                            writeApp(document.app, to: &json)
+                            json.member("unsigned_decoding", document.hasUnsigned
+                                        ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func writeApp(_ app: StatusApp, to json: inout JSONWriter) {
+        json.member("bundle_id", app.bundleID)
+        json.member("app_apple_id", app.appAppleID)
+        json.member("environment", app.environment)
+    }
+
+    static func writeDate(_ name: StaticString, _ value: Int64?, to json: inout JSONWriter) {
+        json.member(name, value.map { MillisecondUTC.text($0) })
+    }
+
+    static func writeProduct(_ product: ProductStatus, to json: inout JSONWriter) {
+        json.object { json in
+            json.member("product_id", product.productID)
+            json.member("kind", product.kind.rawValue)
+            json.member("state", product.state.rawValue)
+            json.member("grants_service", product.state.grantsService)
+            json.member("reason", product.reason)
+            writeApp(product.app, to: &json)
+            json.member("subscription_group", product.subscriptionGroup)
+            json.member("original_transaction_id", product.originalTransactionID)
+            json.member("transaction_id", product.transactionID)
+            writeDate("purchase_date", product.purchaseDate, to: &json)
+            writeDate("expires_date", product.expiresDate, to: &json)
+            writeDate("revocation_date", product.revocationDate, to: &json)
+            writeDate("grace_period_expires_date", product.gracePeriodExpiresDate, to: &json)
+            json.key("auto_renew")
+            if let autoRenew = product.autoRenew { json.bool(autoRenew) } else { json.null() }
+            json.member("renews_to", product.renewsTo)
+            json.member("quantity", product.quantity)
+            json.member("verified", !product.restsOnUnverified)
+            json.key("evidence")
+            json.array { json in
+                for evidence in product.evidence { writeEvidence(evidence, to: &json) }
+            }
+        }
+    }
+
+    static func writeEvidence(_ evidence: StatusEvidence, to json: inout JSONWriter) {
+        json.object { json in
+            json.member("document", evidence.document)
+            json.member("path", evidence.path)
+            json.member("offset", evidence.offset)
+            json.member("kind", evidence.kind)
+            writeDate("signed_date", evidence.signedDate, to: &json)
+            json.member("notification", evidence.notification)
+            json.member("trust", evidence.trust.rawValue)
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import ReceiptASN1
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptPurchases
+import ReceiptValidation
+
+/// The app a document is about: its bundle identifier, App Store id and environment, as far as it says them.
+package struct StatusApp: Sendable, Hashable {
+    package var bundleID: String?
+    package var appAppleID: String?
+    /// `Production`, `Sandbox`, `Xcode` or `LocalTesting`: a receipt's `receipt_type` read as the environment Apple
+    /// names, a JWS payload's `environment`.
+    package var environment: String?
+
+    package init(bundleID: String? = nil, appAppleID: String? = nil, environment: String? = nil) {
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.environment = environment
+    }
+
+    /// `com.example.app #1234 (Sandbox)`; `(Sandbox)` for a document that names no app (renewal info).
+    package var text: String {
+        [bundleID, appAppleID.map { "#\($0)" }, "(\(environment ?? "no environment"))"].compactMap { $0 }
+            .joined(separator: " ")
+    }
+}
+
+/// One document given to `rcpt status`, read for the facts it states: its verdict, the app it is about, and each
+/// transaction and renewal it signs (a receipt's in-app records; a JWS transaction or renewal info, alone, in a
+/// notification or in an API response). A verifyReceipt response also carries Apple's unsigned decoding, kept apart.
+package struct StatusDocument: Sendable {
+    package var name: String
+    /// `receipt`, `transaction`, `renewal-info`, `app-transaction`, `notification REFUND`, `3 tokens`, or
+    /// `unreadable`.
+    package var description: String
+    package var isValid: Bool
+    /// Whether a document was read from it at all (its facts then count when it verifies).
+    package var isReadable: Bool
+    /// Why it does not verify (the first error's code), or why it could not be read.
+    package var problem: String?
+    package var app: StatusApp
+    package var transactions: [TransactionFact] = []
+    package var renewals: [RenewalFact] = []
+    /// What a verifyReceipt response's JSON states beside the receipt it carries: Apple's decoding, unsigned.
+    package var unsignedTransactions: [TransactionFact] = []
+    package var unsignedRenewals: [RenewalFact] = []
+    /// The app Apple's unsigned decoding names.
+    package var unsignedApp: StatusApp?
+
+    /// The facts of `document`, read from `input` (the file's bytes) at `offset` (where the classifier found the
+    /// document in them; nil when it decoded the text it read, so that no position in it is one in the file).
+    package init(name: String, document: DocumentInspection, input: [UInt8], offset: Int? = 0) {
+        self.name = name
+        isValid = document.isValid
+        isReadable = false
+        problem = document.readError.map { $0.code } ?? document.findings.first { $0.severity == .error }?.code
+        app = StatusApp()
+        let trust: StatusEvidence.Trust = document.isValid ? .verified : .unverified
+        switch document {
+        case .receipt(let inspection):
+            isReadable = document.readError == nil && inspection.receipt != nil
+            description = isReadable ? "receipt" : "unreadable"
+            if let receipt = inspection.receipt { read(receipt, trust: trust, offset: offset) }
+            readVerifyReceiptResponse(input)
+        case .jws(let inspection):
+            let kinds = inspection.tokens.map { Self.describe($0) }
+            isReadable = document.readError == nil && !kinds.isEmpty
+            description = !isReadable ? "unreadable" : kinds.count == 1 ? kinds[0]
+                : Set(kinds).count == 1 ? "\(kinds.count) × \(kinds[0])" : "\(kinds.count) tokens"
+            for token in inspection.tokens {
+                read(token, path: token.path, offset: offset.flatMap { Self.add($0, token.offset) }, notification: nil,
+                     trust: trust)
+            }
+        }
+    }
+
+    static func describe(_ token: JWSVerification) -> String {
+        guard token.binding.kind == .notification else { return token.binding.kind.rawValue }
+        return "notification " + Self.notificationName(token.token.payload)
+    }
+
+    static func notificationName(_ payload: JSONDocument?) -> String {
+        guard let payload, payload.nodes.first?.kind == .object else { return "(unreadable)" }
+        let claims = Claims(payload)
+        return [claims.string("notificationType") ?? "(no notificationType)", claims.string("subtype")]
+            .compactMap { $0 }.joined(separator: "/")
+    }
+
+    // MARK: Receipts
+
+    mutating func read(_ receipt: Receipt, trust: StatusEvidence.Trust, offset: Int?) {
+        let environment = receipt.environmentKind?.rawValue
+        app = StatusApp(bundleID: receipt.first(2)?.text,
+                        // app_item_id is 0 outside Production: it names no app there.
+                        appAppleID: receipt.first(1)?.integer.flatMap { $0 == 0 ? nil : String($0) },
+                        environment: environment)
+        let created = receipt.creationDate.map { $0.secondsSinceEpoch.multipliedReportingOverflow(by: 1000) }
+            .flatMap { $0.overflow ? nil : $0.partialValue }
+        for (index, record) in receipt.inAppRecords.enumerated() {
+            func text(_ type: Int64) -> String? {
+                guard let attribute = record.first(type) else { return nil }
+                return attribute.text ?? attribute.integer.map { String($0) }
+            }
+            func milliseconds(_ type: Int64) -> Int64? {
+                record.first(type)?.dateSeconds.flatMap {
+                    let (value, overflow) = $0.multipliedReportingOverflow(by: 1000)
+                    return overflow ? nil : value
+                }
+            }
+            let expires = milliseconds(1708)
+            let evidence = StatusEvidence(document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
+                                          kind: "receipt-record", signedDate: created, trust: trust)
+            transactions.append(TransactionFact(
+                productID: text(1702) ?? "(no product_id)",
+                kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+                transactionID: text(1703), originalTransactionID: text(1705), purchaseDate: milliseconds(1704),
+                expiresDate: expires, revocationDate: milliseconds(1712),
+                quantity: record.first(1701)?.integer ?? 1, evidence: evidence))
+        }
+    }
+
+    static func add(_ base: Int, _ offset: Int) -> Int? {
+        let (sum, overflow) = base.addingReportingOverflow(offset)
+        return overflow ? nil : sum
+    }
+
+    // MARK: JWS
+
+    /// The facts of `token` (at `path`, starting at `offset` in the document, or inside the token there) and of the
+    /// tokens it carries.
+    mutating func read(_ token: JWSVerification, path: String, offset: Int?, notification: String?,
+                       trust: StatusEvidence.Trust) {
+        let binding = token.binding
+        if app.bundleID == nil { app.bundleID = binding.bundleID?.text }
+        if app.appAppleID == nil { app.appAppleID = binding.appAppleID?.text }
+        if app.environment == nil { app.environment = binding.environment?.text }
+        if let payload = token.token.payload, payload.nodes.first?.kind == .object {
+            let claims = Claims(payload)
+            let signed = claims.milliseconds("signedDate")
+            func evidence(_ kind: String) -> StatusEvidence {
+                StatusEvidence(document: name, path: path, offset: offset, kind: kind, signedDate: signed,
+                               notification: notification, trust: trust)
+            }
+            switch binding.kind {
+            case .transaction:
+                transactions.append(TransactionFact(
+                    productID: claims.string("productId") ?? "(no productId)",
+                    kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
+                    transactionID: claims.identifier("transactionId"),
+                    originalTransactionID: claims.identifier("originalTransactionId"),
+                    subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
+                    purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
+                    revocationDate: claims.milliseconds("revocationDate"),
+                    revocationReason: claims.enumeration("revocationReason"),
+                    isUpgraded: claims.bool("isUpgraded") == true,
+                    isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
+                    quantity: claims.integer("quantity") ?? 1, evidence: evidence("transaction")))
+            case .renewalInfo:
+                renewals.append(RenewalFact(
+                    originalTransactionID: claims.identifier("originalTransactionId"),
+                    productID: claims.string("productId"), autoRenewProductID: claims.string("autoRenewProductId"),
+                    autoRenewOn: claims.integer("autoRenewStatus").map { $0 == 1 },
+                    expirationIntent: claims.enumeration("expirationIntent"),
+                    isInBillingRetry: claims.bool("isInBillingRetryPeriod") == true,
+                    gracePeriodExpiresDate: claims.milliseconds("gracePeriodExpiresDate"),
+                    renewalDate: claims.milliseconds("renewalDate"), evidence: evidence("renewal-info")))
+            case .appTransaction, .notification, .unknown:
+                break
+            }
+        }
+        let carrier = binding.kind == .notification ? Self.notificationName(token.token.payload) : notification
+        for nested in token.nested {
+            read(nested, path: path.isEmpty ? nested.path : "\(path) → \(nested.path)", offset: offset,
+                 notification: carrier, trust: trust)
+        }
+    }
+
+    // MARK: verifyReceipt responses
+
+    /// Apple's unsigned decoding in a verifyReceipt response (`latest_receipt_info`, `receipt.in_app`,
+    /// `pending_renewal_info`), when `input` is one.
+    mutating func readVerifyReceiptResponse(_ input: [UInt8]) {
+        guard input.first(where: { !ByteSet.whitespace.contains($0) }) == UInt8(ascii: "{"),
+              let document = try? JSONDocument.read(input), document.nodes.first?.kind == .object,
+              document.member("status", of: document.root) != nil,
+              let receipt = document.member("receipt", of: document.root),
+              document.nodes[receipt].kind == .object else { return }
+        let json = VerifyReceiptJSON(document: document)
+        let requested = json.milliseconds("request_date", in: receipt)
+            ?? json.milliseconds("receipt_creation_date", in: receipt)
+        unsignedApp = StatusApp(bundleID: json.text("bundle_id", in: receipt),
+                                appAppleID: json.text("app_item_id", in: receipt).flatMap { $0 == "0" ? nil : $0 },
+                                environment: json.text("environment", in: document.root))
+        func evidence(_ path: String, _ node: Int, _ kind: String) -> StatusEvidence {
+            StatusEvidence(document: name, path: path, offset: document.nodes[node].start, kind: kind,
+                           signedDate: requested, trust: .unsigned)
+        }
+        var lists: [(String, Int)] = []
+        if let latest = document.member("latest_receipt_info", of: document.root) { lists.append(("latest_receipt_info", latest)) }
+        if let inApp = document.member("in_app", of: receipt) { lists.append(("receipt.in_app", inApp)) }
+        for (name, list) in lists where document.nodes[list].kind == .array {
+            for (index, entry) in document.children(of: list).enumerated() where document.nodes[entry].kind == .object {
+                let expires = json.milliseconds("expires_date", in: entry)
+                unsignedTransactions.append(TransactionFact(
+                    productID: json.text("product_id", in: entry) ?? "(no product_id)",
+                    kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+                    transactionID: json.text("transaction_id", in: entry),
+                    originalTransactionID: json.text("original_transaction_id", in: entry),
+                    subscriptionGroup: json.text("subscription_group_identifier", in: entry),
+                    purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
+                    revocationDate: json.milliseconds("cancellation_date", in: entry),
+                    revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
+                        .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
+                    isUpgraded: json.text("is_upgraded", in: entry) == "true",
+                    isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
+                    quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1,
+                    evidence: evidence("\(name)[\(index)]", entry, "verifyreceipt-\(name == "receipt.in_app" ? "in-app" : "latest-receipt-info")")))
+            }
+        }
+        if let pending = document.member("pending_renewal_info", of: document.root), document.nodes[pending].kind == .array {
+            for (index, entry) in document.children(of: pending).enumerated() where document.nodes[entry].kind == .object {
+                unsignedRenewals.append(RenewalFact(
+                    originalTransactionID: json.text("original_transaction_id", in: entry),
+                    productID: json.text("product_id", in: entry),
+                    autoRenewProductID: json.text("auto_renew_product_id", in: entry),
+                    autoRenewOn: json.text("auto_renew_status", in: entry).map { $0 == "1" },
+                    expirationIntent: json.text("expiration_intent", in: entry).flatMap(Int64.init)
+                        .flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) },
+                    isInBillingRetry: json.text("is_in_billing_retry_period", in: entry) == "1",
+                    gracePeriodExpiresDate: json.milliseconds("grace_period_expires_date", in: entry),
+                    evidence: evidence("pending_renewal_info[\(index)]", entry, "verifyreceipt-pending-renewal-info")))
+            }
+        }
+    }
+}
+
+/// Apple's verifyReceipt JSON read for values: strings and numbers as text, dates from their `_ms` twins.
+struct VerifyReceiptJSON {
+    let document: JSONDocument
+
+    func text(_ name: String, in object: Int) -> String? {
+        guard let node = document.member(name, of: object) else { return nil }
+        switch document.nodes[node].kind {
+        case .string: return document.string(node)
+        case .number, .true, .false: return document.text(node)
+        default: return nil
+        }
+    }
+
+    func milliseconds(_ name: String, in object: Int) -> Int64? {
+        text(name + "_ms", in: object).flatMap(JWSToken.milliseconds).flatMap { $0 > 0 ? $0 : nil }
+    }
+}
+
+extension Claims {
+    /// An identifier claim as text, whether Apple wrote it as a string or a number.
+    func identifier(_ name: String) -> String? {
+        guard let node = node(name) else { return nil }
+        switch document.nodes[node].kind {
+        case .string: return document.string(node)
+        case .number: return document.text(node)
+        default: return nil
+        }
+    }
+
+    /// Apple's name for a numbered enumeration claim, or its number when Apple defines no such value.
+    func enumeration(_ name: String) -> String? {
+        integer(name).map { AppleEnumeration.name(of: name, value: $0) ?? String($0) }
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import ReceiptBatch
+import ReceiptInput
+import ReceiptModel
+import ReceiptRendering
+import ReceiptStatus
+import ReceiptValidation
+
+/// `rcpt status`: what a customer owns at a time, from the signed documents given.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What a customer owns at a time: every product's state, from any mix of receipts and Apple's JWS.",
+        discussion: """
+            Reads receipts, StoreKit 2 transactions and renewal info, server notifications, App Store Server API \
+            responses and verifyReceipt responses of one app's customer, verifies each (as `rcpt verify` does), and \
+            gives the state of every product at --at (default now).
+
+            A subscription is active (until when, auto-renewing or not, renewing to which product), expired (why), \
+            billing-retry, grace-period (until when) or revoked (when, why). A product the subscription was \
+            upgraded, downgraded or crossgraded away from is expired, naming the product it moved to. Any other \
+            product is owned (a non-consumable, a non-renewing subscription, a receipt record of no stated type), \
+            consumed (a consumable, with the units bought) or refunded (every purchase of it refunded).
+
+            Each state names the document, the path in it and the byte offset of the statement it rests on. Two \
+            statements about one transaction that disagree (a receipt without a refund, a later notification with \
+            one) are decided by the newer signed one, and the conflict is shown. Only documents that verify count; \
+            --include-unverified also counts the others and Apple's unsigned verifyReceipt decoding, marked, and \
+            never over a verified statement.
+
+            Exit codes: 0 every document counted; 1 a document does not verify (the status is still given, without \
+            it); 2 a document could not be read, the documents are about different apps or environments (see \
+            --per-app), or a usage error.
+
+            Examples:
+              rcpt status --root Corpus/fuzz/keys-jws/root.pem --at 2024-03-01 Corpus/status/
+              rcpt status --format json customer/ | jq '.products[] | select(.grants_service)'
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories.",
+                                 valueName: "file"))
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp("The time the states hold at: now, an RFC 3339 time, a date (UTC midnight) or epoch milliseconds.",
+                               valueName: "time"))
+    var at: String = "now"
+
+    @Option(help: "Output format: text or json (rcpt.status/1).")
+    var format: StatusFormat = .text
+
+    @Flag(name: .customLong("include-unverified"),
+          help: "Also count documents that do not verify, and Apple's unsigned verifyReceipt decoding, marked as such.")
+    var includeUnverified = false
+
+    @Flag(name: .customLong("per-app"), help: "Give a status per app and environment instead of refusing a mix.")
+    var perApp = false
+
+    @Flag(help: "Descend into subdirectories of the directories given.")
+    var recursive = false
+
+    @Option(name: .customLong("root"),
+            help: ArgumentHelp("Trust this root certificate (PEM or DER) instead of Apple's roots (Apple Root CA for receipts, Apple Root CA - G3 for JWS). Repeatable.",
+                               valueName: "cert"))
+    var roots: [String] = []
+
+    @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Write JSON on one line, without indentation.")
+    var compact = false
+
+    enum StatusFormat: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give the customer's documents: files or directories") }
+        if files.contains("-") { throw ValidationError("documents are read from files, not standard input") }
+        guard time != nil else {
+            throw ValidationError("--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'")
+        }
+    }
+
+    /// --at in milliseconds since 1970.
+    var time: Int64? {
+        switch EvaluationTime(argument: at) {
+        case .now?: return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        case .date(let date)?:
+            let (value, overflow) = date.secondsSinceEpoch.multipliedReportingOverflow(by: 1000)
+            return overflow ? nil : value
+        case .signed?, nil: return nil
+        }
+    }
+
+    func run() throws {
+        try Console.guarded {
+            guard let time else { throw CommandFailure.usage("--at: cannot read '\(at)'") }
+            var options = InspectionOptions(
+                anchors: try roots.isEmpty ? TrustAnchors.appleRoot() : TrustAnchors.load(files: roots))
+            if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
+            options.digestsInput = false
+            let expanded = BatchInspection.expand(files, recursive: recursive)
+            for path in expanded.skipped {
+                Console.error("skipped \(path): its content is clearly not a receipt or a JWS")
+            }
+            var documents: [StatusDocument] = []
+            var unreadable = false
+            for path in expanded.paths {
+                guard let input = try? InputFiles.read(path) else {
+                    Console.error("unreadable \(path): cannot read the file")
+                    unreadable = true
+                    continue
+                }
+                let classified = InputClassifier.classify(input)
+                let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
+                let document = StatusDocument(name: path, document: inspection, input: input, offset: classified.offset)
+                if !document.isReadable { unreadable = true }
+                documents.append(document)
+            }
+            switch CustomerStatus.resolve(documents, at: time, includeUnverified: includeUnverified, perApp: perApp) {
+            case .failure(let mixed):
+                let lines = mixed.documents.map { "  \($0.name): \($0.app.text)" }.joined(separator: "\n")
+                throw CommandFailure.usage(
+                    "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
+                    + lines)
+            case .success(let status):
+                switch format {
+                case .text: Console.write(StatusReport.text(status, style: TextStyle(useColor: color.isOn)))
+                case .json: Console.write(StatusReport.json(status, pretty: !compact))
+                }
+                if unreadable { return 2 }
+                return status.documents.allSatisfy(\.isValid) ? 0 : 1
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+import ReceiptStatus
+import Testing
+
+/// `rcpt status` at every step of built lifecycles gives the state Apple's documentation gives (App Store Server
+/// API, "Get All Subscription Statuses" status 1–5; notificationType and subtype; the transaction and renewal info
+/// claims), with the evidence it rests on.
+@Suite("Status: built lifecycles, at every step")
+struct LifecycleTests {
+    typealias L = Lifecycle
+    static let monthly = "com.example.lifecycle.monthly"
+
+    /// The status of `product` at `time`, or a test failure.
+    static func product(_ life: Lifecycle, _ product: String, at time: Int64,
+                        includeUnverified: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) -> ProductStatus? {
+        switch life.status(at: time, includeUnverified: includeUnverified) {
+        case .failure(let mixed):
+            Issue.record("mixed apps: \(mixed.documents.map(\.name))", sourceLocation: sourceLocation)
+            return nil
+        case .success(let status):
+            let found = status.products.first { $0.productID == product }
+            if found == nil {
+                Issue.record("no \(product) in \(status.products.map(\.productID)); documents \(status.documents.map { "\($0.name): \($0.use)" })",
+                             sourceLocation: sourceLocation)
+            }
+            return found
+        }
+    }
+
+    @Test func subscribeRenewAutoRenewOffExpireResubscribeRefund() throws {
+        var life = Lifecycle()
+        // Day 0: SUBSCRIBED/INITIAL_BUY.
+        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0, hours: 1),
+            transaction: try L.transaction("100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0, hours: 1)),
+            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(0, hours: 1)), status: 1))
+        var state = Self.product(life, Self.monthly, at: L.at(1))
+        #expect(state?.state == .active)
+        #expect(state?.expiresDate == L.at(30))
+        #expect(state?.autoRenew == true)
+        #expect(state?.transactionID == "100")
+        #expect(state?.evidence.first?.document == "subscribed.json")
+        #expect(state?.evidence.first?.path == "signedPayload → data.signedTransactionInfo")
+        #expect(state?.evidence.first?.notification == "SUBSCRIBED/INITIAL_BUY")
+        #expect(state?.evidence.first?.trust == .verified)
+        // Before the purchase, nothing was owned.
+        if case .success(let before) = life.status(at: L.at(-1)) { #expect(before.products.isEmpty) }
+
+        // Day 30: DID_RENEW.
+        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(30, hours: 1),
+            transaction: try L.transaction("101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60), signed: L.at(30, hours: 1)),
+            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(30, hours: 1))))
+        state = Self.product(life, Self.monthly, at: L.at(31))
+        #expect(state?.state == .active)
+        #expect(state?.transactionID == "101")
+        #expect(state?.originalTransactionID == "100")
+        #expect(state?.expiresDate == L.at(60))
+
+        // Day 40: DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED — still active until day 60, not renewing.
+        life.add("auto-renew-off.json", try L.notification("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(40),
+            renewal: try L.renewal(original: "100", product: Self.monthly, autoRenew: false, signed: L.at(40))))
+        state = Self.product(life, Self.monthly, at: L.at(41))
+        #expect(state?.state == .active)
+        #expect(state?.autoRenew == false)
+        #expect(state?.evidence.last?.document == "auto-renew-off.json")
+
+        // Day 60: EXPIRED/VOLUNTARY, expirationIntent 1.
+        life.add("expired.json", try L.notification("EXPIRED", "VOLUNTARY", signed: L.at(60, hours: 1),
+            renewal: try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(60, hours: 1))))
+        state = Self.product(life, Self.monthly, at: L.at(61))
+        #expect(state?.state == .expired)
+        #expect(state?.reason == "CUSTOMER_CANCELLED")
+        #expect(state?.evidence.map(\.document) == ["renewed.json", "expired.json"])
+        // Asked about day 41 with every document so far, the answer is still the day-41 one.
+        #expect(Self.product(life, Self.monthly, at: L.at(41))?.state == .active)
+
+        // Day 70: SUBSCRIBED/RESUBSCRIBE.
+        life.add("resubscribed.json", try L.notification("SUBSCRIBED", "RESUBSCRIBE", signed: L.at(70, hours: 1),
+            transaction: try L.transaction("102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100), signed: L.at(70, hours: 1)),
+            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(70, hours: 1))))
+        state = Self.product(life, Self.monthly, at: L.at(71))
+        #expect(state?.state == .active)
+        #expect(state?.transactionID == "102")
+        #expect(state?.autoRenew == true)
+
+        // Day 75: REFUND of the resubscription (revocationReason 1).
+        life.add("refund.json", try L.notification("REFUND", signed: L.at(75, hours: 1),
+            transaction: try L.transaction("102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100),
+                                           revoked: L.at(75), reason: 1, signed: L.at(75, hours: 1))))
+        state = Self.product(life, Self.monthly, at: L.at(76))
+        #expect(state?.state == .revoked)
+        #expect(state?.revocationDate == L.at(75))
+        #expect(state?.reason == "REFUNDED_DUE_TO_ISSUE")
+        #expect(state?.evidence.first?.document == "refund.json")
+        // The refund is not yet in force on day 72.
+        #expect(Self.product(life, Self.monthly, at: L.at(72))?.state == .active)
+        // Two statements about transaction 102: the refund (newer) decides, the resubscription's is the conflict.
+        if case .success(let status) = life.status(at: L.at(76)) {
+            #expect(status.conflicts.count == 1)
+            #expect(status.conflicts.first?.transactionID == "102")
+            #expect(status.conflicts.first?.claim == "revocation")
+            #expect(status.conflicts.first?.used.evidence.document == "refund.json")
+            #expect(status.conflicts.first?.overruled.evidence.document == "resubscribed.json")
+            #expect(status.conflicts.first?.overruled.value == "none")
+        }
+    }
+
+    @Test func billingRetryGracePeriodRecoveryAndBillingExpiry() throws {
+        var life = Lifecycle()
+        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+            transaction: try L.transaction("200", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+            renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(0))))
+        // Day 30: DID_FAIL_TO_RENEW/GRACE_PERIOD: billing retry with a grace period to day 36 (status 4).
+        life.add("failed-grace.json", try L.notification("DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30, hours: 1),
+            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
+                                   signed: L.at(30, hours: 1)), status: 4))
+        var state = Self.product(life, Self.monthly, at: L.at(31))
+        #expect(state?.state == .gracePeriod)
+        #expect(state?.gracePeriodExpiresDate == L.at(36))
+        #expect(state?.state.grantsService == true)
+        #expect(state?.evidence.last?.document == "failed-grace.json")
+        // Day 37: the grace period is over, billing retry goes on (status 3).
+        life.add("grace-expired.json", try L.notification("GRACE_PERIOD_EXPIRED", signed: L.at(36, hours: 1),
+            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
+                                   signed: L.at(36, hours: 1)), status: 3))
+        state = Self.product(life, Self.monthly, at: L.at(37))
+        #expect(state?.state == .billingRetry)
+        #expect(state?.state.grantsService == false)
+        // Day 40: DID_RENEW/BILLING_RECOVERY.
+        life.add("recovered.json", try L.notification("DID_RENEW", "BILLING_RECOVERY", signed: L.at(40, hours: 1),
+            transaction: try L.transaction("201", original: "200", product: Self.monthly, purchased: L.at(40), expires: L.at(70), signed: L.at(40, hours: 1)),
+            renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(40, hours: 1))))
+        state = Self.product(life, Self.monthly, at: L.at(41))
+        #expect(state?.state == .active)
+        #expect(state?.transactionID == "201")
+        // Day 70: DID_FAIL_TO_RENEW without a grace period: billing retry at once.
+        life.add("failed.json", try L.notification("DID_FAIL_TO_RENEW", signed: L.at(70, hours: 1),
+            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, signed: L.at(70, hours: 1))))
+        #expect(Self.product(life, Self.monthly, at: L.at(71))?.state == .billingRetry)
+        // A renewal info from before the recovery says nothing of the later failure: on day 69 it is active.
+        #expect(Self.product(life, Self.monthly, at: L.at(69))?.state == .active)
+        // Day 130: EXPIRED/BILLING_RETRY, expirationIntent 2.
+        life.add("expired.json", try L.notification("EXPIRED", "BILLING_RETRY", signed: L.at(130),
+            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, signed: L.at(130))))
+        state = Self.product(life, Self.monthly, at: L.at(131))
+        #expect(state?.state == .expired)
+        #expect(state?.reason == "BILLING_ERROR")
+    }
+
+    @Test func upgradeThenDowngradeAtTheNextRenewal() throws {
+        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        var life = Lifecycle()
+        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+            transaction: try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+            renewal: try L.renewal(original: "300", product: basic, signed: L.at(0))))
+        #expect(Self.product(life, basic, at: L.at(1))?.state == .active)
+        // Day 10: DID_CHANGE_RENEWAL_PREF/UPGRADE: premium at once; the basic transaction is upgraded (and revoked).
+        life.add("upgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
+            transaction: try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10)),
+            renewal: try L.renewal(original: "300", product: premium, signed: L.at(10))))
+        life.add("history.json", L.history([
+            try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), upgraded: true, signed: L.at(10, hours: 2)),
+            try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10, hours: 2)),
+        ]))
+        var state = Self.product(life, premium, at: L.at(11))
+        #expect(state?.state == .active)
+        #expect(state?.subscriptionGroup == "21000001")
+        let upgraded = Self.product(life, basic, at: L.at(11))
+        #expect(upgraded?.state == .expired)
+        #expect(upgraded?.reason == "upgraded to \(premium)")
+        #expect(upgraded?.evidence.first?.path == "signedTransactions[0]")
+        // Day 20: DID_CHANGE_RENEWAL_PREF/DOWNGRADE: premium until day 40, then basic.
+        life.add("downgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", signed: L.at(20),
+            renewal: try L.renewal(original: "300", product: premium, renewsTo: basic, signed: L.at(20))))
+        state = Self.product(life, premium, at: L.at(21))
+        #expect(state?.state == .active)
+        #expect(state?.renewsTo == basic)
+        // Day 40: DID_RENEW to basic.
+        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(40),
+            transaction: try L.transaction("302", original: "300", product: basic, purchased: L.at(40), expires: L.at(70), signed: L.at(40)),
+            renewal: try L.renewal(original: "300", product: basic, signed: L.at(40))))
+        state = Self.product(life, basic, at: L.at(41))
+        #expect(state?.state == .active)
+        #expect(state?.transactionID == "302")
+        #expect(state?.renewsTo == nil)
+        let left = Self.product(life, premium, at: L.at(41))
+        #expect(left?.state == .expired)
+        #expect(left?.reason == "the subscription changed to \(basic)")
+    }
+
+    @Test func consumablesNonConsumablesRefundsAndReversals() throws {
+        let coins = "com.example.lifecycle.coins", pro = "com.example.lifecycle.pro", pass = "com.example.lifecycle.pass"
+        var life = Lifecycle()
+        life.add("coins-1.jws", try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), signed: L.at(1)))
+        life.add("coins-5.jws", try L.transaction("401", product: coins, type: "Consumable", purchased: L.at(2), quantity: 5, signed: L.at(2)))
+        life.add("pro.jws", try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(3)))
+        life.add("pass.jws", try L.transaction("403", product: pass, type: "Non-Renewing Subscription", purchased: L.at(4), signed: L.at(4)))
+        var state = Self.product(life, coins, at: L.at(5))
+        #expect(state?.state == .consumed)
+        #expect(state?.quantity == 6)
+        #expect(state?.evidence.count == 2)
+        #expect(Self.product(life, pro, at: L.at(5))?.state == .owned)
+        #expect(Self.product(life, pass, at: L.at(5))?.state == .owned)
+        #expect(Self.product(life, pass, at: L.at(5))?.kind == .nonRenewingSubscription)
+        // REFUND of the five coins, then of the one.
+        life.add("refund-coins-5.json", try L.notification("REFUND", signed: L.at(6),
+            transaction: try L.transaction("401", product: coins, type: "Consumable", purchased: L.at(2), revoked: L.at(6), reason: 0, quantity: 5, signed: L.at(6))))
+        state = Self.product(life, coins, at: L.at(7))
+        #expect(state?.state == .consumed)
+        #expect(state?.quantity == 1)
+        life.add("refund-coins-1.json", try L.notification("REFUND", signed: L.at(8),
+            transaction: try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), revoked: L.at(8), reason: 0, signed: L.at(8))))
+        state = Self.product(life, coins, at: L.at(9))
+        #expect(state?.state == .refunded)
+        #expect(state?.reason == "OTHER")
+        // REFUND of pro, then REFUND_REVERSED: the newer statement (no revocation) decides, the conflict is kept.
+        life.add("refund-pro.json", try L.notification("REFUND", signed: L.at(10),
+            transaction: try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), revoked: L.at(10), reason: 1, signed: L.at(10))))
+        state = Self.product(life, pro, at: L.at(11))
+        #expect(state?.state == .refunded)
+        #expect(state?.revocationDate == L.at(10))
+        #expect(state?.reason == "REFUNDED_DUE_TO_ISSUE")
+        life.add("refund-reversed.json", try L.notification("REFUND_REVERSED", signed: L.at(12),
+            transaction: try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(12))))
+        state = Self.product(life, pro, at: L.at(13))
+        #expect(state?.state == .owned)
+        #expect(state?.evidence.first?.document == "refund-reversed.json")
+        if case .success(let status) = life.status(at: L.at(13)) {
+            let conflict = status.conflicts.first { $0.transactionID == "402" }
+            #expect(conflict?.used.value == "none")
+            #expect(conflict?.overruled.evidence.document == "refund-pro.json")
+        }
+    }
+
+    @Test func familySharingAndItsRevocation() throws {
+        let lifetime = "com.example.lifecycle.lifetime"
+        var life = Lifecycle()
+        life.add("shared.jws", try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
+        life.add("shared-monthly.jws", try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), familyShared: true, signed: L.at(1)))
+        #expect(Self.product(life, lifetime, at: L.at(2))?.state == .owned)
+        #expect(Self.product(life, Self.monthly, at: L.at(2))?.state == .active)
+        // REVOKE: the family member stopped sharing.
+        life.add("revoke.json", try L.notification("REVOKE", signed: L.at(5),
+            transaction: try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5), familyShared: true, signed: L.at(5))))
+        life.add("revoke-monthly.json", try L.notification("REVOKE", signed: L.at(5),
+            transaction: try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), revoked: L.at(5), familyShared: true, signed: L.at(5)),
+            status: 5))
+        var state = Self.product(life, lifetime, at: L.at(6))
+        #expect(state?.state == .revoked)
+        #expect(state?.reason == "no longer shared by the family")
+        state = Self.product(life, Self.monthly, at: L.at(6))
+        #expect(state?.state == .revoked)
+        #expect(state?.reason == "no longer shared by the family")
+    }
+
+    @Test func aReceiptWithoutTheRefundIsOverruledByTheLaterNotification() throws {
+        var life = Lifecycle()
+        life.add("receipt.der", bytes: try L.receipt(created: L.at(5), records: [[
+            ("quantity", .number(1)), ("product_id", .text(Self.monthly)), ("transaction_id", .text("600")),
+            ("original_transaction_id", .text("600")), ("purchase_date", .number(L.at(0))), ("expires_date", .number(L.at(30))),
+        ]]))
+        var state = Self.product(life, Self.monthly, at: L.at(6))
+        #expect(state?.state == .active)
+        #expect(state?.kind == .autoRenewableSubscription)
+        #expect(state?.evidence.first?.kind == "receipt-record")
+        #expect(state?.evidence.first?.path == "in_app[0]")
+        #expect(state?.evidence.first?.offset != nil)
+        life.add("refund.json", try L.notification("REFUND", signed: L.at(10),
+            transaction: try L.transaction("600", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), reason: 1, signed: L.at(10))))
+        state = Self.product(life, Self.monthly, at: L.at(11))
+        #expect(state?.state == .revoked)
+        if case .success(let status) = life.status(at: L.at(11)) {
+            #expect(status.conflicts.count == 1)
+            #expect(status.conflicts.first?.used.evidence.document == "refund.json")
+            #expect(status.conflicts.first?.overruled.evidence.document == "receipt.der")
+            #expect(status.conflicts.first?.overruled.evidence.kind == "receipt-record")
+        }
+    }
+
+    @Test func onlyVerifiedDocumentsCountUnlessAskedAndThenNeverOverAVerifiedOne() throws {
+        var life = Lifecycle()
+        life.add("genuine.jws", try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        // A forged refund, signed by a CA nothing trusts, and a forged purchase of another product.
+        life.add("forged-refund.jws", try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                                                        revoked: L.at(2), reason: 1, signed: L.at(2), by: L.foreignAuthority))
+        life.add("forged-pro.jws", try L.transaction("701", product: "com.example.lifecycle.pro", type: "Non-Consumable",
+                                                     purchased: L.at(1), signed: L.at(1), by: L.foreignAuthority))
+        guard case .success(let strict) = life.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        #expect(strict.products.map(\.productID) == [Self.monthly])
+        #expect(strict.products.first?.state == .active)
+        #expect(strict.documents.map(\.use) == [.counted, .notCounted, .notCounted])
+        #expect(strict.documents[1].problem == "chain-invalid" || strict.documents[1].problem?.hasPrefix("jws-") == true)
+        guard case .success(let loose) = life.status(at: L.at(3), includeUnverified: true) else { Issue.record("mixed"); return }
+        #expect(loose.documents.map(\.use) == [.counted, .countedUnverified, .countedUnverified])
+        let monthly = loose.products.first { $0.productID == Self.monthly }
+        #expect(monthly?.state == .active)
+        #expect(monthly?.restsOnUnverified == false)
+        let pro = loose.products.first { $0.productID == "com.example.lifecycle.pro" }
+        #expect(pro?.state == .owned)
+        #expect(pro?.restsOnUnverified == true)
+        #expect(pro?.evidence.first?.trust == .unverified)
+    }
+
+    @Test func documentsOfDifferentAppsOrEnvironmentsAreRefusedUnlessAPerAppStatusIsAsked() throws {
+        var life = Lifecycle()
+        life.add("app.jws", try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        let other = try L.sign(#"{"transactionId":"801","originalTransactionId":"801","bundleId":"com.example.other","productId":"x","#
+                               + #""purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Sandbox"}"#)
+        life.add("other.jws", other)
+        guard case .failure(let mixed) = life.status(at: L.at(1)) else { Issue.record("not refused"); return }
+        #expect(mixed.documents.map(\.name) == ["app.jws", "other.jws"])
+        guard case .success(let perApp) = CustomerStatus.resolve(Lifecycle.read(life.documents), at: L.at(1), perApp: true)
+        else { Issue.record("refused per app"); return }
+        #expect(perApp.apps.map(\.bundleID) == [L.bundleID, "com.example.other"])
+        #expect(perApp.products.map(\.app.bundleID) == [L.bundleID, "com.example.other"])
+        // The same app in another environment is another status too.
+        var environments = Lifecycle()
+        environments.add("sandbox.jws", try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        environments.add("production.jws", try L.sign(#"{"transactionId":"802","originalTransactionId":"802","bundleId":"\#(L.bundleID)","#
+            + #""productId":"x","purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Production"}"#))
+        guard case .failure = environments.status(at: L.at(1)) else { Issue.record("environments not refused"); return }
+    }
+}
