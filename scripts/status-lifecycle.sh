@@ -77,7 +77,7 @@ notification 05-upgrade.json DID_CHANGE_RENEWAL_PREF UPGRADE 40 \
     "$(transaction 2000000000000102 2000000000000100 yearly "$sub" 40 406 40)" \
     "$(renewal 2000000000000100 yearly yearly 1 40)"
 history 06-history.json \
-    "$(transaction 2000000000000101 2000000000000100 monthly "$sub" 30 60 41 ",\"revocationDate\":$(d 40),\"isUpgraded\":true")" \
+    "$(transaction 2000000000000101 2000000000000100 monthly "$sub" 30 60 41 ",\"isUpgraded\":true")" \
     "$(transaction 2000000000000102 2000000000000100 yearly "$sub" 40 406 41)"
 notification 07-auto-renew-off.json DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED 50 "" \
     "$(renewal 2000000000000100 yearly yearly 0 50)"

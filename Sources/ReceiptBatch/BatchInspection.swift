@@ -47,12 +47,19 @@ package struct BatchInspection: Sendable {
         self.line = line
     }
 
-    /// What a directory holds: its files that look like receipts (sorted; descending into subdirectories when
-    /// `recursive`), and the ones skipped because their content is clearly something else. Other arguments are
-    /// taken as they are.
-    package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [String]) {
+    /// A directory entry left out, and why.
+    package struct Skipped: Sendable, Hashable {
+        package var path: String
+        package var reason: String
+    }
+
+    /// What a directory holds: its regular files that look like receipts or JWS (sorted; descending into
+    /// subdirectories when `recursive`), and the entries skipped: content that is clearly something else, and
+    /// anything not a regular file (a pipe would block the read, a device never end it). Other arguments are taken
+    /// as they are.
+    package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [Skipped]) {
         var paths: [String] = []
-        var skipped: [String] = []
+        var skipped: [Skipped] = []
         var pending = arguments.map { ($0, false) }
         var index = 0
         while index < pending.count {
@@ -66,8 +73,10 @@ package struct BatchInspection: Sendable {
                 for name in names.sorted() where !name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(name), true))
                 }
+            } else if fromDirectory, !InputFile.isRegular(argument) {
+                skipped.append(Skipped(path: argument, reason: "not a regular file (a pipe, a device or a socket)"))
             } else if fromDirectory, !looksLikeReceipt(argument) {
-                skipped.append(argument)
+                skipped.append(Skipped(path: argument, reason: "its content is clearly not a receipt or a JWS"))
             } else {
                 paths.append(argument)
             }
@@ -150,10 +159,9 @@ package struct BatchInspection: Sendable {
 
     /// The line for `path` and what it was.
     private func inspectLine(_ path: String) -> ([UInt8], Outcome) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let input = InputFile.read(path) else {
             return (line(nil, path), .unreadable("cannot read the file"))
         }
-        let input = [UInt8](data)
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
         let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
         let output = line(inspection, path)

@@ -34,7 +34,7 @@ package struct ConformanceResult: Sendable, Hashable {
     /// What this result means for the run.
     package var resultClass: ResultClass {
         switch run.outcome {
-        case .crashed: return .crashed
+        case .crashed, .raised: return .crashed
         case .timedOut: return .timedOut
         case .errored: return .errored
         case .couldNotRun: return .couldNotRun
@@ -148,11 +148,15 @@ package enum ConformanceRunner {
         // Children the validator left behind in its group go too.
         kill(-pid, SIGKILL)
         let signal = raw & 0x7F
+        let stderrTail = tail(of: stderrPath)
+        // An uncaught exception's report starts where the tail may not reach: read its head too, when it matters.
+        let status = signal == 0 ? (raw >> 8) & 0xFF : nil
+        let stderr = (status ?? 0) != 0 && rejectCodes == nil ? head(of: stderrPath) + "\n" + stderrTail : ""
         let outcome = timedOut ? RunOutcome.timedOut
-            : RunOutcome.of(status: signal == 0 ? (raw >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-                            rejectCodes: rejectCodes)
+            : RunOutcome.of(status: status, signal: signal == 0 ? nil : signal, rejectCodes: rejectCodes,
+                            stderr: stderr)
         return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started),
-                            stderrTail: tail(of: stderrPath), stdoutTail: tail(of: stdoutPath))
+                            stderrTail: stderrTail, stdoutTail: tail(of: stdoutPath))
     }
 
     /// Starts `/bin/sh -c line` as the leader of a new process group (so a timeout can kill everything it starts),
@@ -183,6 +187,13 @@ package enum ConformanceRunner {
     package struct SpawnError: Error, Sendable, CustomStringConvertible {
         package var code: Int32
         package var description: String { String(code) }
+    }
+
+    /// The first 64 KiB of a file as text.
+    static func head(of path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: 65_536)) ?? Data(), as: UTF8.self)
     }
 
     /// The last `ValidatorRun.tailBytes` of a file as text, from a line start when it was cut.

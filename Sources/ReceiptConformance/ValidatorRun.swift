@@ -10,13 +10,17 @@ package enum RunOutcome: Sendable, Hashable {
     case errored(status: Int32)
     /// Killed by a signal (or a shell reporting 128 + the signal): a crash is itself a finding.
     case crashed(signal: Int32)
+    /// Exited with `status` after its runtime reported an uncaught exception (a Python traceback, a Go panic …):
+    /// a crash, not a verdict, unless `--reject-codes` says the status means "rejected".
+    case raised(runtime: String, status: Int32)
     /// Still running at the timeout; its whole process group was killed.
     case timedOut
     /// The shell could not find or execute the validator (exit status 127 or 126).
     case couldNotRun(status: Int32)
 
-    /// Classifies an exit status. `rejectCodes`: the statuses that mean "rejected" (nil: every non-zero one).
-    package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?) -> RunOutcome {
+    /// Classifies an exit status. `rejectCodes`: the statuses that mean "rejected" (nil: every non-zero one, unless
+    /// `stderr` reports an uncaught exception).
+    package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?, stderr: String = "") -> RunOutcome {
         if let signal { return .crashed(signal: signal) }
         guard let status else { return .timedOut }
         switch status {
@@ -24,9 +28,18 @@ package enum RunOutcome: Sendable, Hashable {
         case 126, 127: return .couldNotRun(status: status)
         case 129...192: return .crashed(signal: status - 128)
         default:
-            if let rejectCodes, !rejectCodes.contains(status) { return .errored(status: status) }
+            if let rejectCodes {
+                return rejectCodes.contains(status) ? .rejected(status: status) : .errored(status: status)
+            }
+            if let runtime = UncaughtException.runtime(in: stderr) { return .raised(runtime: runtime, status: status) }
             return .rejected(status: status)
         }
+    }
+
+    /// The signal, for a crash by one.
+    package var signal: Int32? {
+        if case .crashed(let signal) = self { return signal }
+        return nil
     }
 
     /// One word or two for tables: accepted, rejected, errored, crashed, timed out, could not run.
@@ -35,7 +48,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .accepted: return "accepted"
         case .rejected: return "rejected"
         case .errored: return "errored"
-        case .crashed: return "crashed"
+        case .crashed, .raised: return "crashed"
         case .timedOut: return "timed out"
         case .couldNotRun: return "could not run"
         }
@@ -47,6 +60,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .accepted, .timedOut: return label
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "\(label) (exit \(status))"
         case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
+        case .raised(let runtime, let status): return "\(label) (\(runtime), exit \(status))"
         }
     }
 

@@ -119,7 +119,7 @@ package struct ValidatorCampaign {
         switch outcome {
         case .accepted: return reference.isValid ? nil : .acceptedWhatRcptRejects
         case .rejected: return reference.isValid ? .rejectedWhatRcptAccepts : nil
-        case .crashed: return .crashed
+        case .crashed, .raised: return .crashed
         case .timedOut: return .timedOut
         case .errored, .couldNotRun: return .errored
         }

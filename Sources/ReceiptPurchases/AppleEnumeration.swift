@@ -15,7 +15,7 @@ package enum AppleEnumeration {
 
     private static let tables: [String: [Int64: String]] = [
         "offerType": [1: "INTRODUCTORY_OFFER", 2: "PROMOTIONAL_OFFER", 3: "OFFER_CODE", 4: "WIN_BACK_OFFER"],
-        "revocationReason": [0: "OTHER", 1: "REFUNDED_DUE_TO_ISSUE"],
+        "revocationReason": [0: "REFUNDED_FOR_OTHER_REASON", 1: "REFUNDED_DUE_TO_ISSUE"],
         "expirationIntent": [1: "CUSTOMER_CANCELLED", 2: "BILLING_ERROR", 3: "CUSTOMER_DID_NOT_CONSENT_TO_PRICE_INCREASE",
                              4: "PRODUCT_NOT_AVAILABLE", 5: "OTHER"],
         "autoRenewStatus": [0: "OFF", 1: "ON"],

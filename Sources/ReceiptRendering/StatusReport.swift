@@ -18,7 +18,8 @@ package enum StatusReport {
             + "\(status.documents.count) document\(status.documents.count == 1 ? "" : "s")\n"
         if status.products.isEmpty { out += "\n  no purchase in the counted documents\n" }
         for product in status.products {
-            out += "\n" + style.bold(TerminalText.safe(product.productID)) + "  " + style.dim(product.kind.rawValue)
+            out += "\n" + style.bold(product.productID.isEmpty ? "(an empty productId)" : TerminalText.safe(product.productID))
+                + "  " + style.dim(product.kind.rawValue)
                 + (status.apps.count > 1 ? "  " + TerminalText.safe(product.app.text) : "") + "\n"
             out += "  " + stateLine(product, style: style) + "\n"
             let identity = [product.transactionID.map { "transaction \($0)" },
@@ -31,11 +32,12 @@ package enum StatusReport {
             }
         }
         if !status.conflicts.isEmpty {
-            out += "\n" + style.bold("conflicts") + ", each decided by the newer signed statement\n"
+            out += "\n" + style.bold("conflicts") + ", each decided by the statement signed by then: verified first, then newest\n"
             for conflict in status.conflicts {
                 out += "  " + TerminalText.safe("transaction \(conflict.transactionID) (\(conflict.productID)), \(conflict.claim): ")
-                    + "used \(TerminalText.safe(conflict.used.value)) from " + evidenceText(conflict.used.evidence, style: style)
-                    + ";\n    overruled \(TerminalText.safe(conflict.overruled.value)) from "
+                    + "used \(TerminalText.safe(conflict.used.value ?? "none")) from "
+                    + evidenceText(conflict.used.evidence, style: style)
+                    + ";\n    overruled \(TerminalText.safe(conflict.overruled.value ?? "none")) from "
                     + evidenceText(conflict.overruled.evidence, style: style) + "\n"
             }
         }
@@ -57,10 +59,13 @@ package enum StatusReport {
                 line += (document.use == .unreadable ? "" : ", ") + TerminalText.safe(problem)
             }
             switch document.use {
-            case .notCounted: line += " (it does not verify; --include-unverified counts it, marked)"
+            case .notCounted where !document.isValid:
+                line += " (it does not verify; --include-unverified counts it, marked)"
+            case .notCounted: break
             case .countedUnverified: line += " (it does not verify; counted as asked, marked unverified)"
             case .counted, .unreadable: break
             }
+            if let note = document.note { line += " (" + TerminalText.safe(note) + ")" }
             if document.hasUnsigned {
                 line += document.unsignedCounted ? "; Apple's unsigned decoding in it counted, marked unsigned"
                     : "; Apple's unsigned decoding in it not counted (--include-unverified counts it)"
@@ -79,11 +84,8 @@ package enum StatusReport {
             words.append("until \(date(product.expiresDate))")
         case .gracePeriod:
             words.append("until \(date(product.gracePeriodExpiresDate)) (expired \(date(product.expiresDate)))")
-        case .billingRetry:
-            words.append("since \(date(product.expiresDate))")
-        case .expired:
-            // An upgraded transaction ended at its upgrade, which Apple gives as its revocationDate.
-            words.append("since \(date(product.revocationDate ?? product.expiresDate))")
+        case .billingRetry, .expired:
+            words.append("since \(date(product.endedDate ?? product.expiresDate))")
         case .revoked, .refunded:
             words.append(date(product.revocationDate))
         case .owned:
@@ -143,7 +145,12 @@ package enum StatusReport {
                             for (name, statement) in [("used", conflict.used), ("overruled", conflict.overruled)] {
                                 json.key(named: name)
                                 json.object { json in
-                                    json.member("value", statement.value)
+                                    json.key("value")
+                                    if conflict.claim == "upgrade", let value = statement.value {
+                                        json.bool(value == "true")
+                                    } else {
+                                        json.string(statement.value)
+                                    }
                                     json.key("evidence")
                                     writeEvidence(statement.evidence, to: &json)
                                 }
@@ -151,20 +158,47 @@ package enum StatusReport {
                         }
                     }
                 }
-                json.key("documents")
-                json.array { json in
-                    for document in status.documents {
-                        json.object { json in
-                            json.member("document", document.name)
-                            json.member("kind", document.description)
-                            json.member("valid", document.isValid)
-                            json.member("use", document.use.rawValue)
-                            json.member("problem", document.problem)
-                            writeApp(document.app, to: &json)
-                            json.member("unsigned_decoding", document.hasUnsigned
-                                        ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
-                        }
-                    }
+                json.member("error", nil as String?)
+                writeDocuments(status.documents, to: &json)
+            }
+        }
+    }
+
+    /// `rcpt.status/1` for documents refused together (different apps or environments): no product, the `error`,
+    /// and how each document would have been used.
+    package static func refusal(_ mixed: CustomerStatus.MixedApps, at: Int64, message: String, pretty: Bool) -> [UInt8] {
+        JSONWriter.document(pretty: pretty) { json in
+            json.object { json in
+                json.member("schema", schema)
+                json.member("at", MillisecondUTC.text(at))
+                for name: StaticString in ["apps", "products", "conflicts"] {
+                    json.key(name)
+                    json.array { _ in }
+                }
+                json.key("error")
+                json.object { json in
+                    json.member("code", "apps-mixed")
+                    json.member("message", message)
+                }
+                writeDocuments(mixed.documents, to: &json)
+            }
+        }
+    }
+
+    static func writeDocuments(_ documents: [CustomerStatus.DocumentUse], to json: inout JSONWriter) {
+        json.key("documents")
+        json.array { json in
+            for document in documents {
+                json.object { json in
+                    json.member("document", document.name)
+                    json.member("kind", document.description)
+                    json.member("valid", document.isValid)
+                    json.member("use", document.use.rawValue)
+                    json.member("problem", document.problem)
+                    json.member("note", document.note)
+                    writeApp(document.app, to: &json)
+                    json.member("unsigned_decoding", document.hasUnsigned
+                                ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
                 }
             }
         }
@@ -194,6 +228,7 @@ package enum StatusReport {
             writeDate("purchase_date", product.purchaseDate, to: &json)
             writeDate("expires_date", product.expiresDate, to: &json)
             writeDate("revocation_date", product.revocationDate, to: &json)
+            writeDate("ended_date", product.endedDate, to: &json)
             writeDate("grace_period_expires_date", product.gracePeriodExpiresDate, to: &json)
             json.key("auto_renew")
             if let autoRenew = product.autoRenew { json.bool(autoRenew) } else { json.null() }

@@ -26,6 +26,9 @@ package struct CustomerStatus: Sendable {
         package var unsignedCounted: Bool
         /// Whether it holds Apple's unsigned verifyReceipt decoding at all.
         package var hasUnsigned: Bool
+        /// What else a reader should know of its use: it states nothing `rcpt status` uses, its transactions name
+        /// no app.
+        package var note: String?
 
         package enum Use: String, Sendable, Hashable {
             /// Verified, and its facts counted.
@@ -41,8 +44,13 @@ package struct CustomerStatus: Sendable {
 
     /// Counted documents about different apps or environments, given together without asking for a status per app.
     package struct MixedApps: Error, Sendable {
-        /// Each counted document and the app it is about.
-        package var documents: [(name: String, app: StatusApp)]
+        /// Every document given, and how it would have been used; the counted ones name the apps.
+        package var documents: [DocumentUse]
+
+        /// The counted documents, each with its app.
+        package var counted: [DocumentUse] {
+            documents.filter { $0.use == .counted || $0.use == .countedUnverified }
+        }
     }
 
     /// The status at `at` (milliseconds) from `documents`, in the order given.
@@ -51,14 +59,31 @@ package struct CustomerStatus: Sendable {
         var uses: [DocumentUse] = []
         var counted: [(app: StatusApp, transactions: [TransactionFact], renewals: [RenewalFact])] = []
         for document in documents {
-            let use: DocumentUse.Use = !document.isReadable ? .unreadable
-                : document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
+            var problem = document.problem
+            var note: String?
+            let use: DocumentUse.Use
+            if !document.isReadable {
+                // A verifyReceipt response without its receipt still holds Apple's (unsigned) decoding.
+                use = document.unsignedApp == nil ? .unreadable : includeUnverified ? .countedUnverified : .notCounted
+            } else if !document.transactions.isEmpty, document.app.bundleID == nil {
+                // A transaction that names no app could be any app's: never counted.
+                use = .notCounted
+                problem = problem ?? "no-bundle-id"
+                note = "its transactions name no app (no bundleId)"
+            } else {
+                use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
+            }
             let unsignedCounted = includeUnverified
                 && !(document.unsignedTransactions.isEmpty && document.unsignedRenewals.isEmpty)
+            let states = !document.transactions.isEmpty || !document.renewals.isEmpty || unsignedCounted
+            if note == nil, use == .counted || use == .countedUnverified, !states {
+                note = "it states no purchase or renewal"
+            }
             uses.append(DocumentUse(name: document.name, description: document.description, isValid: document.isValid,
-                                    problem: document.problem, app: document.app, use: use,
-                                    unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil))
-            if use == .counted || use == .countedUnverified {
+                                    problem: problem, app: document.app, use: use,
+                                    unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
+                                    note: note))
+            if document.isReadable, use == .counted || use == .countedUnverified {
                 counted.append((document.app, document.transactions, document.renewals))
             }
             if unsignedCounted, let app = document.unsignedApp {
@@ -67,15 +92,11 @@ package struct CustomerStatus: Sendable {
         }
         // One app and one environment, unless a status per app was asked for.
         let groups = Self.group(counted.map(\.app))
-        if groups.count > 1 && !perApp {
-            var named: [(name: String, app: StatusApp)] = []
-            for use in uses where use.use == .counted || use.use == .countedUnverified { named.append((use.name, use.app)) }
-            return .failure(MixedApps(documents: named))
-        }
+        if groups.count > 1 && !perApp { return .failure(MixedApps(documents: uses)) }
         var status = CustomerStatus(at: at, apps: groups.map(\.app), products: [], conflicts: [], documents: uses)
         for group in groups {
             let members = group.members.map { counted[$0] }
-            let (transactions, conflicts) = Self.decided(members.flatMap(\.transactions))
+            let (transactions, conflicts) = Self.decided(members.flatMap(\.transactions), at: at)
             status.conflicts += conflicts
             let resolver = Resolver(app: group.app, at: at, transactions: transactions,
                                     renewals: members.flatMap(\.renewals))
@@ -114,9 +135,11 @@ package struct CustomerStatus: Sendable {
         return groups
     }
 
-    /// One statement per transaction: the newest signed (a verified one before any other), and the older ones that
-    /// disagree with it as conflicts.
-    static func decided(_ facts: [TransactionFact]) -> ([TransactionFact], [StatusConflict]) {
+    /// One statement per transaction, as known at `at`: among the statements signed by then (all of them when none
+    /// was), a verified one before any other, then the newest signed, then one that states a revocation, then the
+    /// first by document and path (so the order the documents are given in changes nothing). The others that
+    /// disagree with it are the conflicts, for the transactions bought by then.
+    static func decided(_ facts: [TransactionFact], at: Int64) -> ([TransactionFact], [StatusConflict]) {
         var order: [String] = []
         var byKey: [String: [TransactionFact]] = [:]
         for (index, fact) in facts.enumerated() {
@@ -128,33 +151,47 @@ package struct CustomerStatus: Sendable {
         var conflicts: [StatusConflict] = []
         for key in order {
             guard let statements = byKey[key] else { continue }
-            // Stable: among equals, the first given stands.
-            let ranked = statements.enumerated().sorted { lhs, rhs in
-                let (a, b) = (lhs.element.evidence, rhs.element.evidence)
-                if (a.trust == .verified) != (b.trust == .verified) { return a.trust == .verified }
-                if a.signedDate != b.signedDate { return (a.signedDate ?? Int64.min) > (b.signedDate ?? Int64.min) }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
+            let known = statements.filter { ($0.evidence.signedDate ?? Int64.min) <= at }
+            let ranked = (known.isEmpty ? statements : known).sorted { a, b in
+                if (a.evidence.trust == .verified) != (b.evidence.trust == .verified) { return a.evidence.trust == .verified }
+                if a.evidence.signedDate != b.evidence.signedDate {
+                    return (a.evidence.signedDate ?? Int64.min) > (b.evidence.signedDate ?? Int64.min)
+                }
+                if (a.revocationDate != nil) != (b.revocationDate != nil) { return a.revocationDate != nil }
+                return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
+                    < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+            }
             guard let winner = ranked.first else { continue }
             decided.append(winner)
+            guard (winner.purchaseDate ?? Int64.min) <= at else { continue }
             var seen: Set<String> = []
             for other in ranked.dropFirst() {
-                for (claim, used, overruled) in Self.differences(winner, other)
-                where seen.insert("\(claim) \(overruled)").inserted {
+                for difference in Self.differences(winner, other)
+                where seen.insert("\(difference.claim) \(difference.overruled ?? "none")").inserted {
                     conflicts.append(StatusConflict(
-                        transactionID: winner.transactionID ?? "(none)", productID: winner.productID, claim: claim,
-                        used: .init(value: used, evidence: winner.evidence),
-                        overruled: .init(value: overruled, evidence: other.evidence)))
+                        transactionID: winner.transactionID ?? "(none)", productID: winner.productID,
+                        claim: difference.claim,
+                        used: .init(value: difference.used, evidence: winner.evidence),
+                        overruled: .init(value: difference.overruled, evidence: other.evidence)))
                 }
             }
         }
         return (decided, conflicts)
     }
 
-    /// The claims on which two statements about one transaction disagree: (claim, the first's value, the other's).
-    static func differences(_ a: TransactionFact, _ b: TransactionFact) -> [(String, String, String)] {
-        func date(_ value: Int64?) -> String { value.map { MillisecondUTC.text($0) } ?? "none" }
-        var differences: [(String, String, String)] = []
+    /// The claims on which two statements about one transaction disagree, each with the first's value and the
+    /// other's (nil: the statement has none).
+    static func differences(_ a: TransactionFact, _ b: TransactionFact)
+        -> [(claim: String, used: String?, overruled: String?)]
+    {
+        func date(_ value: Int64?) -> String? { value.map { MillisecondUTC.text($0) } }
+        var differences: [(claim: String, used: String?, overruled: String?)] = []
+        if a.productID != b.productID { differences.append(("product", a.productID, b.productID)) }
+        // A receipt's record cannot name the type: only two statements that name it can disagree on it.
+        if a.kind != b.kind, a.kind != .inAppPurchase, b.kind != .inAppPurchase {
+            differences.append(("kind", a.kind.rawValue, b.kind.rawValue))
+        }
+        if a.purchaseDate != b.purchaseDate { differences.append(("purchase", date(a.purchaseDate), date(b.purchaseDate))) }
         if a.revocationDate != b.revocationDate {
             differences.append(("revocation", date(a.revocationDate), date(b.revocationDate)))
         }

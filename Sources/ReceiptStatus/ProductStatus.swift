@@ -26,9 +26,11 @@ package struct ProductStatus: Sendable, Hashable {
     package var transactionID: String?
     package var purchaseDate: Int64?
     package var expiresDate: Int64?
-    /// When it was refunded or revoked from Family Sharing by the time; for a product upgraded away from, when the
-    /// upgrade took effect (Apple gives it as the upgraded transaction's revocationDate).
+    /// When it was refunded or revoked from Family Sharing, by the time.
     package var revocationDate: Int64?
+    /// When it stopped granting service, for a state that grants none: the expiry, the revocation, or the purchase of
+    /// the product the subscription moved to (an upgrade takes effect at once, a downgrade at the next renewal).
+    package var endedDate: Int64?
     package var gracePeriodExpiresDate: Int64?
     /// Whether the subscription renews (from its newest renewal info at the time); nil when no renewal info says.
     package var autoRenew: Bool?
@@ -45,18 +47,18 @@ package struct ProductStatus: Sendable, Hashable {
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
 }
 
-/// Two statements about one transaction that disagree: the newer signed one is used, the other shown.
+/// Two statements about one transaction that disagree: the one `rcpt status` used, and the other.
 package struct StatusConflict: Sendable, Hashable {
     package var transactionID: String
     package var productID: String
-    /// `revocation`, `expiry` or `upgrade`.
+    /// `product`, `kind`, `purchase`, `revocation`, `expiry` or `upgrade`.
     package var claim: String
     package var used: Statement
     package var overruled: Statement
 
     package struct Statement: Sendable, Hashable {
-        /// The claim as the statement gives it (a date in UTC, `none`, `true`).
-        package var value: String
+        /// The claim as the statement gives it (a date in UTC, a product id, `true`); nil when it gives none.
+        package var value: String?
         package var evidence: StatusEvidence
     }
 }

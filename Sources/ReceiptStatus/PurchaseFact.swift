@@ -29,11 +29,13 @@ package struct TransactionFact: Sendable, Hashable {
     package var subscriptionGroup: String?
     package var purchaseDate: Int64?
     package var expiresDate: Int64?
-    /// When the App Store refunded the transaction, revoked it from Family Sharing, or (with `isUpgraded`) replaced
-    /// it by an upgrade.
+    /// When the App Store refunded the transaction or revoked it from Family Sharing (never set for an upgrade:
+    /// Apple marks the upgraded transaction `isUpgraded` and signs a new one).
     package var revocationDate: Int64?
     /// Apple's name for `revocationReason`, when given.
     package var revocationReason: String?
+    /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), when given.
+    package var revocationType: String?
     package var isUpgraded: Bool
     package var isFamilyShared: Bool
     package var quantity: Int64
@@ -41,8 +43,8 @@ package struct TransactionFact: Sendable, Hashable {
 
     package init(productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
                  subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
-                 revocationReason: String? = nil, isUpgraded: Bool = false, isFamilyShared: Bool = false,
-                 quantity: Int64 = 1, evidence: StatusEvidence) {
+                 revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
+                 isFamilyShared: Bool = false, quantity: Int64 = 1, evidence: StatusEvidence) {
         self.productID = productID
         self.kind = kind
         self.transactionID = transactionID
@@ -52,6 +54,7 @@ package struct TransactionFact: Sendable, Hashable {
         self.expiresDate = expiresDate
         self.revocationDate = revocationDate
         self.revocationReason = revocationReason
+        self.revocationType = revocationType
         self.isUpgraded = isUpgraded
         self.isFamilyShared = isFamilyShared
         self.quantity = quantity

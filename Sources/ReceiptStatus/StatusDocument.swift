@@ -76,6 +76,16 @@ package struct StatusDocument: Sendable {
         }
     }
 
+    /// A document that could not be read at all (no such file, an I/O error): `problem` says why.
+    package init(unreadable name: String, problem: String) {
+        self.name = name
+        description = "unreadable"
+        isValid = false
+        isReadable = false
+        self.problem = problem
+        app = StatusApp()
+    }
+
     static func describe(_ token: JWSVerification) -> String {
         guard token.binding.kind == .notification else { return token.binding.kind.rawValue }
         return "notification " + Self.notificationName(token.token.payload)
@@ -154,6 +164,7 @@ package struct StatusDocument: Sendable {
                     purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
                     revocationDate: claims.milliseconds("revocationDate"),
                     revocationReason: claims.enumeration("revocationReason"),
+                    revocationType: claims.string("revocationType"),
                     isUpgraded: claims.bool("isUpgraded") == true,
                     isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
                     quantity: claims.integer("quantity") ?? 1, evidence: evidence("transaction")))

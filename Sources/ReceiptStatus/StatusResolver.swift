@@ -1,22 +1,27 @@
 import ReceiptPurchases
 
 /// The states of one app's products at a time, from one decided statement per transaction and the renewal infos,
-/// as Apple defines them. A subscription (the transactions sharing an original transaction id) takes its state from
-/// its newest transaction: revoked when that was refunded or revoked from Family Sharing by then; active until its
+/// as Apple defines them (App Store Server API: one status per subscription, from its latest transaction). A
+/// subscription (the transactions sharing an original transaction id) takes its state from its newest transaction
+/// bought by then: revoked when that was refunded or revoked from Family Sharing by then; active until its
 /// expiresDate; after that, in a grace period or billing retry when renewal info signed since then says so, else
-/// expired (with the expirationIntent as the reason). A product the subscription moved away from (an upgrade, a
-/// downgrade or crossgrade that took effect) is expired, naming the product it moved to. A consumable is consumed,
-/// anything else owned, unless every purchase of it was refunded (or revoked from Family Sharing).
+/// expired (with the expirationIntent as the reason). A product the subscription moved away from (an upgrade, which
+/// takes effect at once; a downgrade or crossgrade, at the next renewal) is expired from the purchase of the product
+/// it moved to. A consumable is consumed, anything else owned, unless every purchase of it was refunded (or revoked
+/// from Family Sharing).
 struct Resolver {
     let app: StatusApp
     let at: Int64
+    /// Every decided statement, bought by the time or later (a later purchase dates an upgrade).
+    let all: [TransactionFact]
+    /// The statements of purchases made by the time: a purchase made later did not exist then.
     let transactions: [TransactionFact]
     let renewals: [RenewalFact]
 
     init(app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact]) {
         self.app = app
         self.at = at
-        // A purchase made after the time did not exist then.
+        all = transactions
         self.transactions = transactions.filter { ($0.purchaseDate ?? Int64.min) <= at }
         self.renewals = renewals
     }
@@ -31,25 +36,44 @@ struct Resolver {
                 best[status.productID] = status
             }
         }
-        var chains: [String: [TransactionFact]] = [:]
-        for fact in transactions where fact.kind == .autoRenewableSubscription {
-            chains[fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID, default: []]
-                .append(fact)
-        }
-        for key in chains.keys.sorted() {
-            guard let chain = chains[key] else { continue }
+        for chain in Self.grouped(transactions.filter { $0.kind == .autoRenewableSubscription }, by: Self.chainKey) {
             subscription(chain).forEach(offer)
         }
-        var purchases: [String: [TransactionFact]] = [:]
-        for fact in transactions where fact.kind != .autoRenewableSubscription {
-            purchases[fact.productID, default: []].append(fact)
-        }
-        for product in purchases.keys.sorted() {
-            guard let facts = purchases[product], let status = purchase(facts) else { continue }
-            offer(status)
+        for facts in Self.grouped(transactions.filter { $0.kind != .autoRenewableSubscription }, by: \.productID) {
+            if let status = purchase(facts) { offer(status) }
         }
         return best.keys.sorted().compactMap { best[$0] }
     }
+
+    /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
+    static func chainKey(_ fact: TransactionFact) -> String {
+        fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID
+    }
+
+    /// `facts` grouped by `key`, in the order of the keys.
+    static func grouped(_ facts: [TransactionFact], by key: (TransactionFact) -> String) -> [[TransactionFact]] {
+        var groups: [String: [TransactionFact]] = [:]
+        for fact in facts { groups[key(fact), default: []].append(fact) }
+        return groups.keys.sorted().compactMap { groups[$0] }
+    }
+
+    /// When the subscription left `fact`'s product for another: the first purchase of another product in the same
+    /// subscription after it (Apple dates an upgrade by the new transaction, never on the upgraded one).
+    func changeDate(_ fact: TransactionFact) -> Int64? {
+        guard let purchased = fact.purchaseDate else { return nil }
+        let key = Self.chainKey(fact)
+        return all.lazy.filter { Self.chainKey($0) == key && $0.productID != fact.productID }
+            .compactMap(\.purchaseDate).filter { $0 >= purchased }.min()
+    }
+
+    /// Whether `fact` was upgraded by the time: it says `isUpgraded`, and the product it was upgraded to was bought
+    /// by then (or is not among the documents, so the statement is all there is).
+    func upgraded(_ fact: TransactionFact) -> Bool {
+        fact.isUpgraded && (changeDate(fact).map { $0 <= at } ?? true)
+    }
+
+    /// Whether `fact` was refunded or revoked from Family Sharing by the time.
+    func revoked(_ fact: TransactionFact) -> Bool { fact.revocationDate.map { $0 <= at } ?? false }
 
     /// The newest of `facts`: latest purchase, a transaction that was not upgraded before one that was.
     func newest(_ facts: [TransactionFact]) -> TransactionFact? {
@@ -59,31 +83,37 @@ struct Resolver {
         }
     }
 
-    /// Whether `fact` was refunded or revoked by the time (and not by an upgrade).
-    func revoked(_ fact: TransactionFact) -> Bool {
-        !fact.isUpgraded && (fact.revocationDate.map { $0 <= at } ?? false)
-    }
-
-    /// Whether `fact` was upgraded by the time: a transaction says so after the upgrade, dated by its
-    /// revocationDate.
-    func upgraded(_ fact: TransactionFact) -> Bool {
-        fact.isUpgraded && (fact.revocationDate.map { $0 <= at } ?? true)
+    /// Whether a revocation took the product from a family member rather than refunding it: `revocationType`
+    /// FAMILY_REVOKE, or (without one) a family-shared transaction revoked for a reason other than an issue (Apple
+    /// gives a shared transaction the purchaser's reason when the purchaser is refunded, and 0 when sharing ends).
+    static func isFamilyRevocation(_ fact: TransactionFact) -> Bool {
+        if let type = fact.revocationType { return type == "FAMILY_REVOKE" }
+        return fact.isFamilyShared && fact.revocationReason != "REFUNDED_DUE_TO_ISSUE"
     }
 
     /// Why `fact` was revoked, in Apple's words where it has them.
     static func revocationReason(_ fact: TransactionFact) -> String {
-        fact.isFamilyShared ? "no longer shared by the family" + (fact.revocationReason.map { " (\($0))" } ?? "")
-            : fact.revocationReason ?? "refunded"
+        let type = fact.revocationType.map { " (\($0))" } ?? ""
+        if isFamilyRevocation(fact) {
+            return fact.revocationType == nil
+                ? "no longer shared by the family, or the family's purchaser was refunded" + (fact.revocationReason.map { " (\($0))" } ?? "")
+                : "no longer shared by the family" + type
+        }
+        return (fact.revocationReason ?? "refunded") + type
     }
 
-    func status(_ fact: TransactionFact, _ state: ProductStatus.State, reason: String? = nil,
-                evidence: [StatusEvidence] = []) -> ProductStatus {
-        ProductStatus(productID: fact.productID, kind: fact.kind, state: state, app: app,
-                      subscriptionGroup: fact.subscriptionGroup, originalTransactionID: fact.originalTransactionID,
-                      transactionID: fact.transactionID, purchaseDate: fact.purchaseDate, expiresDate: fact.expiresDate,
-                      revocationDate: fact.revocationDate.flatMap { $0 <= at ? $0 : nil },
-                      gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
-                      evidence: [fact.evidence] + evidence)
+    func status(_ fact: TransactionFact, _ state: ProductStatus.State, reason: String? = nil) -> ProductStatus {
+        let revocation = fact.revocationDate.flatMap { $0 <= at ? $0 : nil }
+        // A purchase with no usable date (absent, zero, negative) is taken as made before any time asked about.
+        let reason = fact.purchaseDate != nil ? reason
+            : [reason, "no usable purchaseDate: taken as bought before any date"].compactMap { $0 }.joined(separator: "; ")
+        return ProductStatus(productID: fact.productID, kind: fact.kind, state: state, app: app,
+                             subscriptionGroup: fact.subscriptionGroup, originalTransactionID: fact.originalTransactionID,
+                             transactionID: fact.transactionID, purchaseDate: fact.purchaseDate,
+                             expiresDate: fact.expiresDate, revocationDate: revocation,
+                             endedDate: state.grantsService ? nil : revocation ?? fact.expiresDate,
+                             gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
+                             evidence: [fact.evidence])
     }
 
     /// The newest renewal info about the subscription `original` signed by the time (a verified one before any
@@ -100,14 +130,16 @@ struct Resolver {
     /// The products of one subscription: its current product's state, and the products it moved away from.
     func subscription(_ chain: [TransactionFact]) -> [ProductStatus] {
         guard let current = newest(chain) else { return [] }
-        var statuses: [ProductStatus] = []
         let renewal = renewal(of: current.originalTransactionID)
+        let unexpired = current.expiresDate.map { $0 > at } ?? false
         var main: ProductStatus
         if revoked(current) {
             main = status(current, .revoked, reason: Self.revocationReason(current))
         } else if upgraded(current) {
-            main = status(current, .expired, reason: "upgraded; the transaction of the product it was upgraded to is not among the documents")
-        } else if let expires = current.expiresDate, expires > at {
+            // The product it was upgraded to grants the service; its transaction is not among the documents.
+            main = status(current, unexpired ? .active : .expired,
+                          reason: "upgraded to another product of its group, whose transaction is not among the documents (give the transaction history)")
+        } else if unexpired {
             main = status(current, .active)
         } else {
             // Renewal info speaks of the failure only when signed after this transaction was bought.
@@ -132,29 +164,27 @@ struct Resolver {
         if let renewal {
             main.evidence.append(renewal.evidence)
             main.autoRenew = renewal.autoRenewOn
-            if let next = renewal.autoRenewProductID, next != current.productID, main.state != .revoked {
+            // The product of the next billing period: only for a subscription that is to renew.
+            if renewal.autoRenewOn == true, [.active, .gracePeriod, .billingRetry].contains(main.state),
+               let next = renewal.autoRenewProductID, next != current.productID {
                 main.renewsTo = next
             }
         }
         if main.subscriptionGroup == nil {
             main.subscriptionGroup = chain.lazy.compactMap(\.subscriptionGroup).first
         }
-        statuses.append(main)
-        // The products this subscription moved away from.
-        var others: [String: [TransactionFact]] = [:]
-        for fact in chain where fact.productID != current.productID { others[fact.productID, default: []].append(fact) }
-        for product in others.keys.sorted() {
-            guard let facts = others[product], let last = newest(facts) else { continue }
+        var statuses = [main]
+        // The products this subscription moved away from: expired from the purchase of the product it moved to.
+        for facts in Self.grouped(chain.filter { $0.productID != current.productID }, by: \.productID) {
+            guard let last = newest(facts) else { continue }
             var moved: ProductStatus
-            if upgraded(last) {
-                // Apple dates the upgrade as the upgraded transaction's revocationDate.
-                moved = status(last, .expired, reason: "upgraded to \(current.productID)")
-            } else if revoked(last) {
+            if revoked(last) {
                 moved = status(last, .revoked, reason: Self.revocationReason(last))
-            } else if let expires = last.expiresDate, expires > at {
-                moved = status(last, .active, reason: "the subscription's newest transaction is for \(current.productID)")
             } else {
-                moved = status(last, .expired, reason: "the subscription changed to \(current.productID)")
+                moved = status(last, .expired, reason: (upgraded(last) ? "upgraded to " : "the subscription changed to ")
+                                                        + current.productID)
+                let change = changeDate(last)
+                moved.endedDate = [last.expiresDate, change].compactMap { $0 }.min()
             }
             moved.subscriptionGroup = moved.subscriptionGroup ?? main.subscriptionGroup
             statuses.append(moved)
@@ -168,21 +198,25 @@ struct Resolver {
         let kind = facts.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
         let standing = facts.filter { !revoked($0) }
         if let last = newest(standing) {
-            var owned = status(last, kind == .consumable ? .consumed : .owned,
-                               reason: kind == .nonRenewingSubscription ? "a non-renewing subscription: the app decides how long it lasts" : nil)
-            owned.kind = kind
-            owned.revocationDate = nil
-            if kind == .consumable {
+            var owned: ProductStatus
+            switch kind {
+            case .consumable:
+                owned = status(last, .consumed, reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
                 owned.quantity = standing.reduce(Int64(0)) { total, fact in
                     let (sum, overflow) = total.addingReportingOverflow(max(fact.quantity, 0))
                     return overflow ? Int64.max : sum
                 }
                 owned.evidence = standing.map(\.evidence)
+            case .nonRenewingSubscription:
+                owned = status(last, .owned, reason: "a non-renewing subscription: the app decides how long it lasts")
+            default:
+                owned = status(last, .owned)
             }
+            owned.kind = kind
             return owned
         }
         guard let last = newest(facts) else { return nil }
-        var gone = status(last, last.isFamilyShared ? .revoked : .refunded, reason: Self.revocationReason(last))
+        var gone = status(last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
         gone.kind = kind
         return gone
     }

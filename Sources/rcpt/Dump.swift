@@ -70,7 +70,7 @@ struct Dump: ParsableCommand {
             var paths = given
             if InputFiles.areSeveral(given) {
                 let expanded = BatchInspection.expand(given, recursive: recursive)
-                for path in expanded.skipped { Console.error("skipped \(path): its content is clearly not a receipt or a JWS") }
+                InputFiles.report(expanded.skipped)
                 paths = expanded.paths
             }
             let inspectionOptions = try options.inspectionOptions()

@@ -203,10 +203,6 @@ struct ReceiptReadingOptions: ParsableArguments {
     func useColor() -> Bool { color.isOn }
 }
 
-/// The C library's read(2), named apart from `InputFiles.read`.
-private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
 
 /// Running one inspection per file over many files and directories.
 enum Batch {
@@ -217,9 +213,7 @@ enum Batch {
                     failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
                     line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
         let expanded = BatchInspection.expand(files, recursive: recursive)
-        for path in expanded.skipped {
-            Console.error("skipped \(path): its content is clearly not a receipt or a JWS")
-        }
+        InputFiles.report(expanded.skipped)
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                     options: options, kinds: kinds, line: line)
         let showProgress = isatty(STDERR_FILENO) != 0
@@ -266,50 +260,28 @@ enum InputFiles {
     /// Whether `files` are more than one input: several paths, or a directory.
     static func areSeveral(_ files: [String]) -> Bool { files.count > 1 || files.contains(where: isDirectory) }
 
-    /// The bytes of `file`, or of standard input for `-`.
-    static func read(_ file: String) throws -> [UInt8] {
-        if file == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw CommandFailure.unreadable("cannot read \(file): no such file")
-        }
-        guard !isDirectory(file) else { throw CommandFailure.unreadable("cannot read \(file): it is a directory") }
-        guard let bytes = readWhole(file) else {
-            throw CommandFailure.unreadable("cannot read \(file): permission denied or I/O error")
-        }
-        return bytes
+    /// Says on standard error what a directory scan left out, and why (names made terminal-safe).
+    static func report(_ skipped: [BatchInspection.Skipped]) {
+        for entry in skipped { Console.error("skipped \(TerminalText.safe(entry.path)): \(entry.reason)") }
     }
 
-    /// Reads a file straight into one array sized from `fstat` (no intermediate `Data`, so a large receipt is
-    /// held once, not twice); keeps reading past that size if the file grew. Nil on any I/O error.
-    static func readWhole(_ file: String) -> [UInt8]? {
-        let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let expected = Swift.max(Int(status.st_size), 0)
-        var failed = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-            count = 0
-            while count < expected, let base = buffer.baseAddress {
-                let got = posixRead(descriptor, base + count, expected - count)
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { failed = true }
-                if got <= 0 { break }
-                count += got
+    /// The bytes of `file`, or of standard input for `-`.
+    static func read(_ file: String) throws -> [UInt8] {
+        let shown = TerminalText.safe(file)
+        if file == "-" {
+            guard let bytes = InputFile.read(descriptor: STDIN_FILENO) else {
+                throw CommandFailure.unreadable("cannot read standard input: more than \(InputFile.streamLimit >> 20) MiB, or an I/O error")
             }
+            return bytes
         }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while !failed {
-            let got = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { failed = true }
-            if got <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<got])
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw CommandFailure.unreadable("cannot read \(shown): no such file")
         }
-        return failed ? nil : bytes
+        guard !isDirectory(file) else { throw CommandFailure.unreadable("cannot read \(shown): it is a directory") }
+        guard let bytes = InputFile.read(file) else {
+            throw CommandFailure.unreadable("cannot read \(shown): permission denied, an I/O error, or (not being a regular file) more than \(InputFile.streamLimit >> 20) MiB")
+        }
+        return bytes
     }
 
     /// The name to show for `file`.

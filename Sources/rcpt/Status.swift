@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptBatch
+import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptModel
 import ReceiptRendering
@@ -83,15 +84,26 @@ struct Status: ParsableCommand {
         }
     }
 
-    /// --at in milliseconds since 1970.
+    /// --at in milliseconds since 1970, to the millisecond (epoch milliseconds as given; a time's fraction kept).
     var time: Int64? {
+        if !at.isEmpty, at.count <= 15, at.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Int64(at) }
         switch EvaluationTime(argument: at) {
         case .now?: return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         case .date(let date)?:
             let (value, overflow) = date.secondsSinceEpoch.multipliedReportingOverflow(by: 1000)
-            return overflow ? nil : value
+            return overflow ? nil : value + Int64(date.nanosecond / 1_000_000)
         case .signed?, nil: return nil
         }
+    }
+
+    /// `name` as a terminal shows it, with any character outside ASCII named (a Cyrillic `е` in a bundle id looks
+    /// like a Latin `e`).
+    static func marked(_ name: String) -> String {
+        let shown = TerminalText.safe(name)
+        let foreign = name.unicodeScalars.filter { !$0.isASCII }
+        guard !foreign.isEmpty else { return shown }
+        let named = foreign.prefix(4).map { "U+" + String($0.value, radix: 16, uppercase: true) }
+        return shown + " [not ASCII: " + named.joined(separator: ", ") + (foreign.count > 4 ? ", …" : "") + "]"
     }
 
     func run() throws {
@@ -102,36 +114,40 @@ struct Status: ParsableCommand {
             if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
             options.digestsInput = false
             let expanded = BatchInspection.expand(files, recursive: recursive)
-            for path in expanded.skipped {
-                Console.error("skipped \(path): its content is clearly not a receipt or a JWS")
+            InputFiles.report(expanded.skipped)
+            guard !expanded.paths.isEmpty else {
+                throw CommandFailure.usage("no document found in \(files.map { TerminalText.safe($0) }.joined(separator: ", "))"
+                                           + (recursive ? "" : " (documents in subdirectories need --recursive)"))
             }
             var documents: [StatusDocument] = []
             var unreadable = false
             for path in expanded.paths {
-                guard let input = try? InputFiles.read(path) else {
-                    Console.error("unreadable \(path): cannot read the file")
+                guard let input = InputFile.read(path) else {
+                    let problem = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+                    Console.error("unreadable \(TerminalText.safe(path)): \(problem)")
+                    documents.append(StatusDocument(unreadable: path, problem: problem))
                     unreadable = true
                     continue
                 }
                 let classified = InputClassifier.classify(input)
                 let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
                 let document = StatusDocument(name: path, document: inspection, input: input, offset: classified.offset)
-                if !document.isReadable { unreadable = true }
+                if !document.isReadable && document.unsignedApp == nil { unreadable = true }
                 documents.append(document)
             }
             switch CustomerStatus.resolve(documents, at: time, includeUnverified: includeUnverified, perApp: perApp) {
             case .failure(let mixed):
-                let lines = mixed.documents.map { "  \($0.name): \($0.app.text)" }.joined(separator: "\n")
-                throw CommandFailure.usage(
-                    "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
-                    + lines)
+                let message = "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
+                    + mixed.counted.map { "  \(TerminalText.safe($0.name)): \(Self.marked($0.app.text))" }.joined(separator: "\n")
+                if format == .json { Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !compact)) }
+                throw CommandFailure.usage(message)
             case .success(let status):
                 switch format {
                 case .text: Console.write(StatusReport.text(status, style: TextStyle(useColor: color.isOn)))
                 case .json: Console.write(StatusReport.json(status, pretty: !compact))
                 }
                 if unreadable { return 2 }
-                return status.documents.allSatisfy(\.isValid) ? 0 : 1
+                return status.documents.allSatisfy { $0.use == .counted } ? 0 : 1
             }
         }
     }

@@ -154,3 +154,76 @@ struct StatusReadmeTests {
                                    generated: "```\n$ \(example.shown)\n\(result.stdout)```")
     }
 }
+
+/// What a user trying `rcpt status` hard ran into: files that are not documents, refusals a script can read, time to
+/// the millisecond.
+@Suite("rcpt status: files, refusals and time")
+struct StatusEdgeTests {
+    static let root = "Corpus/fuzz/keys-jws/root.pem"
+
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-status-edge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aPipeInADirectoryIsSkippedAndADeviceIsBounded() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Fixtures.url("Corpus/status/02-pro.jws"), to: directory.appendingPathComponent("pro.jws"))
+        #expect(mkfifo(directory.appendingPathComponent("pipe").path, 0o600) == 0)
+        // The pipe has no writer: reading it would block for ever.
+        let result = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", directory.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("pipe: not a regular file"))
+        #expect(result.stdout.contains("OWNED"))
+        // A device that never ends is read to a bound, then refused.
+        let zero = try CLI.run(["status", "/dev/zero"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("unreadable /dev/zero"))
+    }
+
+    @Test func missingFilesAndRefusalsAreInTheJSON() throws {
+        let missing = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", "--format", "json",
+                                   "Corpus/status/02-pro.jws", "no-such-file.jws"])
+        #expect(missing.status == 2)
+        let document = try #require(try JSONSerialization.jsonObject(with: missing.stdoutBytes) as? [String: Any])
+        let documents = try #require(document["documents"] as? [[String: Any]])
+        #expect(documents.map { $0["document"] as? String } == ["Corpus/status/02-pro.jws", "no-such-file.jws"])
+        #expect(documents.last?["use"] as? String == "unreadable")
+        #expect(documents.last?["problem"] as? String == "no such file")
+        // Two apps refused: still one rcpt.status/1 object, with the error and no product.
+        let mixed = try CLI.run(["status", "--format", "json", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                                 "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"])
+        #expect(mixed.status == 2)
+        let refusal = try #require(try JSONSerialization.jsonObject(with: mixed.stdoutBytes) as? [String: Any])
+        #expect((refusal["error"] as? [String: Any])?["code"] as? String == "apps-mixed")
+        #expect((refusal["products"] as? [Any])?.isEmpty == true)
+        #expect((refusal["documents"] as? [Any])?.count == 2)
+        // A directory with no document (they are in a subdirectory) is a usage error that names --recursive.
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inner = directory.appendingPathComponent("inner")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.url("Corpus/status/02-pro.jws"), to: inner.appendingPathComponent("pro.jws"))
+        let empty = try CLI.run(["status", "--root", Self.root, directory.path])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("--recursive"))
+        let recursive = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", "--recursive", directory.path])
+        #expect(recursive.status == 0)
+        // Names with terminal escapes are shown escaped on standard error too.
+        let escaped = try CLI.run(["status", "nope\u{1b}[2Jx"])
+        #expect(escaped.status == 2)
+        #expect(!escaped.stderr.contains("\u{1b}"))
+    }
+
+    @Test func atIsReadToTheMillisecond() throws {
+        // 02-pro.jws was bought at 2024-01-03T00:00:00.000Z: a millisecond before, nothing; at it, owned.
+        let before = try StatusCLITests.products(["--root", Self.root, "--at", "1704239999999", "Corpus/status/02-pro.jws"])
+        #expect(before.products.isEmpty)
+        let fraction = try StatusCLITests.products(["--root", Self.root, "--at", "2024-01-02T23:59:59.999Z", "Corpus/status/02-pro.jws"])
+        #expect(fraction.products.isEmpty)
+        let at = try StatusCLITests.products(["--root", Self.root, "--at", "1704240000000", "Corpus/status/02-pro.jws"])
+        #expect(at.products["com.example.rcpt.status.pro"]?["state"] as? String == "owned")
+    }
+}

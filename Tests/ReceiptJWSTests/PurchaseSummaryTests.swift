@@ -123,7 +123,7 @@ struct PurchaseFactsTests {
         let facts = try Self.facts(Self.subscription + #","revocationDate":1718000000000,"revocationReason":0,"inAppOwnershipType":"FAMILY_SHARED","isUpgraded":true}"#, .transaction)
         #expect(facts.map(\.code) == ["purchase-cancelled", "purchase-family-shared", "purchase-upgraded"])
         #expect(Self.fields(facts.first)["cancellation_date"] == "2024-06-10T06:13:20Z")
-        #expect(Self.fields(facts.first)["reason"] == "OTHER (0)")
+        #expect(Self.fields(facts.first)["reason"] == "REFUNDED_FOR_OTHER_REASON (0)")
     }
 
     @Test func renewalInfoStatesRetryGraceAutoRenewAndWhyItExpired() throws {

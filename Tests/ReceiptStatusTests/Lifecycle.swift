@@ -58,6 +58,7 @@ struct Lifecycle {
     static func transaction(_ id: String, original: String? = nil, product: String,
                             type: String = "Auto-Renewable Subscription", purchased: Int64, expires: Int64? = nil,
                             group: String? = "21000001", revoked: Int64? = nil, reason: Int64? = nil,
+                            revocationType: String? = nil,
                             upgraded: Bool = false, familyShared: Bool = false, quantity: Int64 = 1, signed: Int64,
                             by authority: TestCertificateAuthority? = jwsAuthority) throws -> String {
         try sign(json([
@@ -68,7 +69,8 @@ struct Lifecycle {
             ("expiresDate", expires.map(Claim.number)), ("quantity", .number(quantity)), ("type", .text(type)),
             ("inAppOwnershipType", .text(familyShared ? "FAMILY_SHARED" : "PURCHASED")),
             ("signedDate", .number(signed)), ("revocationDate", revoked.map(Claim.number)),
-            ("revocationReason", reason.map(Claim.number)), ("isUpgraded", upgraded ? .flag(true) : nil),
+            ("revocationReason", reason.map(Claim.number)), ("revocationType", revocationType.map(Claim.text)),
+            ("isUpgraded", upgraded ? .flag(true) : nil),
             ("environment", .text("Sandbox")), ("transactionReason", .text("PURCHASE")), ("storefront", .text("USA")),
             ("price", .number(4990)), ("currency", .text("USD")),
         ]), by: authority)

@@ -99,7 +99,7 @@ struct LifecycleTests {
             #expect(status.conflicts.first?.claim == "revocation")
             #expect(status.conflicts.first?.used.evidence.document == "refund.json")
             #expect(status.conflicts.first?.overruled.evidence.document == "resubscribed.json")
-            #expect(status.conflicts.first?.overruled.value == "none")
+            #expect(status.conflicts.first?.overruled.value == nil)
         }
     }
 
@@ -157,7 +157,8 @@ struct LifecycleTests {
             transaction: try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10)),
             renewal: try L.renewal(original: "300", product: premium, signed: L.at(10))))
         life.add("history.json", L.history([
-            try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), upgraded: true, signed: L.at(10, hours: 2)),
+            // Apple marks the upgraded transaction isUpgraded, with no revocationDate: the new purchase dates it.
+            try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(10, hours: 2)),
             try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10, hours: 2)),
         ]))
         var state = Self.product(life, premium, at: L.at(11))
@@ -167,6 +168,13 @@ struct LifecycleTests {
         #expect(upgraded?.state == .expired)
         #expect(upgraded?.reason == "upgraded to \(premium)")
         #expect(upgraded?.evidence.first?.path == "signedTransactions[0]")
+        #expect(upgraded?.endedDate == L.at(10))
+        #expect(upgraded?.revocationDate == nil)
+        // Asked about day 5 with every document so far: the upgrade had not happened, basic was active.
+        #expect(Self.product(life, basic, at: L.at(5))?.state == .active)
+        if case .success(let before) = life.status(at: L.at(5)) {
+            #expect(!before.products.contains { $0.productID == premium })
+        }
         // Day 20: DID_CHANGE_RENEWAL_PREF/DOWNGRADE: premium until day 40, then basic.
         life.add("downgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", signed: L.at(20),
             renewal: try L.renewal(original: "300", product: premium, renewsTo: basic, signed: L.at(20))))
@@ -184,6 +192,7 @@ struct LifecycleTests {
         let left = Self.product(life, premium, at: L.at(41))
         #expect(left?.state == .expired)
         #expect(left?.reason == "the subscription changed to \(basic)")
+        #expect(left?.endedDate == L.at(40))
     }
 
     @Test func consumablesNonConsumablesRefundsAndReversals() throws {
@@ -210,7 +219,7 @@ struct LifecycleTests {
             transaction: try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), revoked: L.at(8), reason: 0, signed: L.at(8))))
         state = Self.product(life, coins, at: L.at(9))
         #expect(state?.state == .refunded)
-        #expect(state?.reason == "OTHER")
+        #expect(state?.reason == "REFUNDED_FOR_OTHER_REASON")
         // REFUND of pro, then REFUND_REVERSED: the newer statement (no revocation) decides, the conflict is kept.
         life.add("refund-pro.json", try L.notification("REFUND", signed: L.at(10),
             transaction: try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), revoked: L.at(10), reason: 1, signed: L.at(10))))
@@ -223,32 +232,81 @@ struct LifecycleTests {
         state = Self.product(life, pro, at: L.at(13))
         #expect(state?.state == .owned)
         #expect(state?.evidence.first?.document == "refund-reversed.json")
+        // Asked about day 11 with every document: the reversal was not yet signed, the refund was in force.
+        #expect(Self.product(life, pro, at: L.at(11))?.state == .refunded)
         if case .success(let status) = life.status(at: L.at(13)) {
             let conflict = status.conflicts.first { $0.transactionID == "402" }
-            #expect(conflict?.used.value == "none")
+            #expect(conflict?.used.value == nil)
             #expect(conflict?.overruled.evidence.document == "refund-pro.json")
         }
     }
 
     @Test func familySharingAndItsRevocation() throws {
-        let lifetime = "com.example.lifecycle.lifetime"
+        let lifetime = "com.example.lifecycle.lifetime", album = "com.example.lifecycle.album"
         var life = Lifecycle()
         life.add("shared.jws", try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
         life.add("shared-monthly.jws", try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), familyShared: true, signed: L.at(1)))
+        life.add("shared-album.jws", try L.transaction("502", product: album, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
         #expect(Self.product(life, lifetime, at: L.at(2))?.state == .owned)
         #expect(Self.product(life, Self.monthly, at: L.at(2))?.state == .active)
-        // REVOKE: the family member stopped sharing.
+        // REVOKE: the family member stopped sharing (revocationType FAMILY_REVOKE; without it, reason 0).
         life.add("revoke.json", try L.notification("REVOKE", signed: L.at(5),
-            transaction: try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5), familyShared: true, signed: L.at(5))))
+            transaction: try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
+                                           revocationType: "FAMILY_REVOKE", familyShared: true, signed: L.at(5))))
         life.add("revoke-monthly.json", try L.notification("REVOKE", signed: L.at(5),
-            transaction: try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), revoked: L.at(5), familyShared: true, signed: L.at(5)),
+            transaction: try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), revoked: L.at(5),
+                                           reason: 0, familyShared: true, signed: L.at(5)),
             status: 5))
+        // The purchaser was refunded for an issue: the shared transaction carries the purchaser's reason.
+        life.add("refund-album.json", try L.notification("REFUND", signed: L.at(5),
+            transaction: try L.transaction("502", product: album, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
+                                           reason: 1, familyShared: true, signed: L.at(5))))
         var state = Self.product(life, lifetime, at: L.at(6))
         #expect(state?.state == .revoked)
-        #expect(state?.reason == "no longer shared by the family")
+        #expect(state?.reason == "no longer shared by the family (FAMILY_REVOKE)")
         state = Self.product(life, Self.monthly, at: L.at(6))
         #expect(state?.state == .revoked)
-        #expect(state?.reason == "no longer shared by the family")
+        #expect(state?.reason == "no longer shared by the family, or the family's purchaser was refunded (REFUNDED_FOR_OTHER_REASON)")
+        state = Self.product(life, album, at: L.at(6))
+        #expect(state?.state == .refunded)
+        #expect(state?.reason == "REFUNDED_DUE_TO_ISSUE")
+    }
+
+    @Test func anUpgradeSeenOnlyFromOneSide() throws {
+        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        // Only the UPGRADE notification and the earlier renewal: no statement says basic was upgraded, yet one
+        // subscription has one state, from its latest transaction: basic ended when premium was bought.
+        var life = Lifecycle()
+        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(0),
+            transaction: try L.transaction("900", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add("upgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
+            transaction: try L.transaction("901", original: "900", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10))))
+        let left = Self.product(life, basic, at: L.at(11))
+        #expect(left?.state == .expired)
+        #expect(left?.endedDate == L.at(10))
+        #expect(Self.product(life, premium, at: L.at(11))?.state == .active)
+        // Only the history's upgraded transaction, the new one missing: the customer keeps service through it.
+        var partial = Lifecycle()
+        partial.add("history.json", L.history([
+            try L.transaction("910", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(12)),
+        ]))
+        let upgraded = Self.product(partial, basic, at: L.at(12))
+        #expect(upgraded?.state == .active)
+        #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
+    }
+
+    @Test func renewsToOnlyForASubscriptionThatRenews() throws {
+        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        var life = Lifecycle()
+        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+            transaction: try L.transaction("950", product: premium, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        // A downgrade chosen, then auto-renew turned off: nothing renews, to basic or otherwise.
+        life.add("off.json", try L.notification("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(5),
+            renewal: try L.renewal(original: "950", product: premium, renewsTo: basic, autoRenew: false, signed: L.at(5))))
+        let state = Self.product(life, premium, at: L.at(6))
+        #expect(state?.state == .active)
+        #expect(state?.autoRenew == false)
+        #expect(state?.renewsTo == nil)
     }
 
     @Test func aReceiptWithoutTheRefundIsOverruledByTheLaterNotification() throws {
@@ -273,6 +331,29 @@ struct LifecycleTests {
             #expect(status.conflicts.first?.overruled.evidence.document == "receipt.der")
             #expect(status.conflicts.first?.overruled.evidence.kind == "receipt-record")
         }
+    }
+
+    @Test func statementsThatDisagreeOnTheProductAreConflictsAndTheOrderGivenChangesNothing() throws {
+        var life = Lifecycle()
+        life.add("a.jws", try L.transaction("990", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
+        life.add("b.jws", try L.transaction("990", product: "com.example.lifecycle.b", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
+        guard case .success(let forward) = life.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        var reversed = Lifecycle()
+        reversed.documents = life.documents.reversed()
+        guard case .success(let backward) = reversed.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        #expect(forward.products.map(\.productID) == ["com.example.lifecycle.a"])
+        #expect(backward.products.map(\.productID) == forward.products.map(\.productID))
+        #expect(forward.conflicts.map(\.claim) == ["product"])
+        #expect(forward.conflicts.first?.overruled.value == "com.example.lifecycle.b")
+        // A transaction that names no app is never counted: it could be any app's.
+        var anonymous = Lifecycle()
+        anonymous.add("app.jws", try L.transaction("991", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(1)))
+        anonymous.add("no-app.jws", try L.sign(#"{"transactionId":"992","originalTransactionId":"992","productId":"com.example.lifecycle.x","#
+            + #""purchaseDate":\#(L.at(1)),"type":"Non-Consumable","signedDate":\#(L.at(1)),"environment":"Sandbox"}"#))
+        guard case .success(let status) = anonymous.status(at: L.at(2)) else { Issue.record("mixed"); return }
+        #expect(status.products.map(\.productID) == ["com.example.lifecycle.a"])
+        #expect(status.documents.map(\.use) == [.counted, .notCounted])
+        #expect(status.documents.last?.problem == "no-bundle-id")
     }
 
     @Test func onlyVerifiedDocumentsCountUnlessAskedAndThenNeverOverAVerifiedOne() throws {
