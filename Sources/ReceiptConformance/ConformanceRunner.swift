@@ -30,6 +30,13 @@ package struct ConformanceResult: Sendable, Hashable {
     package var concern: Concern
     package var expected: ExpectedVerdict
     package var run: ValidatorRun
+    /// The input's path, as given to the validator.
+    package var file: String
+    /// The exact command line that was run on it (with `--batch`, the path was written to the running validator).
+    package var command: String
+
+    /// Whether the entry is a must-accept baseline: a suite's re-signed input, a findings folder's seeds.
+    package var isBaseline: Bool { group == "baseline" || name == "baseline" }
 
     /// What this result means for the run.
     package var resultClass: ResultClass {
@@ -41,7 +48,7 @@ package struct ConformanceResult: Sendable, Hashable {
         case .accepted: return expected == .accept ? .passed : .acceptedBad
         case .rejected:
             if expected == .reject { return .passed }
-            return name == "baseline" ? .baselineRejected : .overStrict
+            return isBaseline ? .baselineRejected : .overStrict
         }
     }
 }
@@ -57,12 +64,19 @@ package enum ConformanceRunner {
         package var rejectCodes: Set<Int32>?
         /// Only mutations of this concern (the baseline always runs).
         package var only: Concern?
+        /// Validators run at once (each in its own process group).
+        package var jobs: Int
+        /// One persistent validator process reading paths on its standard input (`BatchValidator`).
+        package var batch: Bool
 
-        package init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil) {
+        package init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil,
+                     jobs: Int = 1, batch: Bool = false) {
             self.command = command
             self.timeout = timeout
             self.rejectCodes = rejectCodes
             self.only = only
+            self.jobs = max(1, jobs)
+            self.batch = batch
         }
     }
 
@@ -71,31 +85,76 @@ package enum ConformanceRunner {
         package var result: ConformanceResult
     }
 
-    /// Runs the validator on the baseline, then (if it accepted it) on every mutation in `directory`'s manifest.
-    /// `progress` is called after each run with the number done and the total. Throws `BaselineFailure` when the
-    /// baseline is not accepted: the validator's options are wrong, and every other verdict would mislead.
+    /// Runs the validator on the baselines (a suite's one, a findings folder's seeds), then — if it accepted every
+    /// one — on every other entry of `directory`'s manifest, `jobs` at a time (or through one `--batch` process),
+    /// the results in manifest order. `progress` is called after each run with the number done and the total.
+    /// Throws `BaselineFailure` when a baseline is not accepted: the validator's options are wrong, and every other
+    /// verdict would mislead. A folder without a baseline is refused (`SuiteError`): nothing then shows the
+    /// validator accepts anything, and a validator that rejects everything would pass.
     package static func run(_ options: Options, directory: String,
-                           progress: (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
+                           progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
         let manifest = try Manifest.read(in: directory)
         let entries = manifest.mutations.filter { entry in
-            guard let only = options.only, entry.name != "baseline" else { return true }
+            guard let only = options.only, !Self.isBaseline(entry) else { return true }
             return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
         }
-        var results: [ConformanceResult] = []
-        for (index, entry) in entries.enumerated() {
+        let baselines = entries.filter { Self.isBaseline($0) && $0.expected == ExpectedVerdict.accept.rawValue }
+        guard !baselines.isEmpty else {
+            throw SuiteError(.manifestNoBaseline, "\(directory)/manifest.json has no must-accept baseline (an entry of group baseline, expected accept): without one a validator that rejects everything would pass. Regenerate the folder with this rcpt (rcpt mutate --all, or rcpt fuzz-validator --out-dir)")
+        }
+        let batch = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+        defer { batch?.stop() }
+        let done = Counter()
+        let total = entries.count
+        @Sendable func judge(_ entry: ManifestEntry) throws(SuiteError) -> ConformanceResult {
             let path = directory + "/" + entry.file
-            let run = try runShell(commandLine(options.command, path: path), timeout: options.timeout,
-                                   rejectCodes: options.rejectCodes)
-            let result = ConformanceResult(name: entry.name, group: entry.group, description: entry.description,
-                                           concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
-                                           expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run)
-            if entry.name == "baseline", run.outcome != .accepted {
-                throw BaselineFailure(result: result)
+            let line = commandLine(options.command, path: path)
+            let run: ValidatorRun
+            if let batch {
+                run = batch.run(path)
+            } else {
+                run = try runShell(line, timeout: options.timeout, rejectCodes: options.rejectCodes)
             }
+            progress(done.increment(), total)
+            return ConformanceResult(name: entry.name, group: entry.group, description: entry.description,
+                                     concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
+                                     expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run,
+                                     file: path, command: options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line)
+        }
+        // The baselines first, one at a time: a validator that rejects one is stopped there.
+        var results: [ConformanceResult] = []
+        for entry in baselines {
+            let result = try judge(entry)
+            if result.run.outcome != .accepted { throw BaselineFailure(result: result) }
             results.append(result)
-            progress(index + 1, entries.count)
+        }
+        let rest = entries.filter { entry in !baselines.contains { $0.name == entry.name && $0.file == entry.file } }
+        if batch != nil {
+            for entry in rest { results.append(try judge(entry)) }
+        } else {
+            let outcomes = Parallel.map(rest.count, jobs: options.jobs) { index in
+                Result { () throws(SuiteError) in try judge(rest[index]) }
+            }
+            for outcome in outcomes { results.append(try outcome.get()) }
         }
         return results
+    }
+
+    /// Whether a manifest entry is a must-accept baseline.
+    static func isBaseline(_ entry: ManifestEntry) -> Bool { entry.group == "baseline" || entry.name == "baseline" }
+
+    /// A count shared by the threads of one run.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        /// The count after adding one.
+        func increment() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
     }
 
     /// `command` with each `{}` (bare or already in quotes) replaced by the shell-quoted `path`.

@@ -124,6 +124,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     // MARK: suite: suites and validators
     case manifestMissing = "manifest-missing"
     case manifestInvalid = "manifest-invalid"
+    case manifestNoBaseline = "manifest-no-baseline"
     case validatorFailed = "validator-failed"
 
     public var description: String { rawValue }
@@ -165,7 +166,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .specInvalidJSON, .specDuplicateKey, .specNotObject, .specInvalidValue, .specInvalidType,
              .specInvalidHex, .specUnknownField:
             return .spec
-        case .manifestMissing, .manifestInvalid, .validatorFailed:
+        case .manifestMissing, .manifestInvalid, .manifestNoBaseline, .validatorFailed:
             return .suite
         }
     }
@@ -274,6 +275,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .specUnknownField: return "a build spec names a field the field table does not know"
         case .manifestMissing: return "a suite directory without manifest.json"
         case .manifestInvalid: return "a manifest.json that is not a rcpt.mutations/1 manifest"
+        case .manifestNoBaseline: return "a suite or findings folder with no must-accept baseline: a validator that rejects everything would pass it"
         case .validatorFailed: return "the validator command cannot be started or followed"
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import ReceiptSuite
 import ReceiptConformance
+import ReceiptMutation
+import ReceiptSuite
 
 /// Writes a campaign's findings: each group's smallest input, a `manifest.json` in the schema of mutation suites
 /// (the expected verdict is `rcpt verify`'s, so `rcpt conformance` replays the disagreements as regressions: a fixed
@@ -8,12 +9,25 @@ import ReceiptConformance
 package enum CampaignReport {
     package static let schema = "rcpt.fuzz-validator/1"
 
+    /// Writes the findings to `directory`: the seeds' baselines first (must-accept entries of group `baseline`, so a
+    /// replay refuses a validator that rejects them), then each group's smallest input, `manifest.json` and
+    /// `report.json`.
     package static func write(_ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
                              seeds: [String], to directory: String) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var manifest = Manifest(input: seeds.joined(separator: ", "), seed: seed, expectations: expectations,
                                 mutations: [], skipped: [:])
+        for baseline in summary.baselines where baseline.verdict.isValid {
+            let file = baselineFile(baseline)
+            manager.createFile(atPath: directory + "/" + file, contents: Data(baseline.input.bytes))
+            manifest.mutations.append(ManifestEntry(
+                name: file.split(separator: ".").first.map(String.init) ?? file, file: file, group: "baseline",
+                layer: "none",
+                description: "the seed \(seeds[safe: baseline.input.seed] ?? "?") re-signed unchanged by the test CA: a correctly configured validator accepts it",
+                expected: ExpectedVerdict.accept.rawValue, finding: nil, signatureValid: true,
+                concern: Concern.security.rawValue))
+        }
         for group in summary.groups {
             let name = fileName(group)
             let file = name + (group.representative.isJWS ? ".jws" : ".receipt")
@@ -23,13 +37,38 @@ package enum CampaignReport {
                 description: group.representative.edits.joined(separator: " then ") + " (seed \(seeds[safe: group.representative.seed] ?? "?"))",
                 expected: group.verdict.isValid ? ExpectedVerdict.accept.rawValue : ExpectedVerdict.reject.rawValue,
                 finding: group.verdict.isValid ? nil : group.code, signatureValid: true,
-                concern: Concern.security.rawValue))
+                concern: concern(group.representative).rawValue))
         }
         try manifest.write(in: directory)
+        try Data(json(summary, seed: seed, seeds: seeds, directory: directory))
+            .write(to: URL(fileURLWithPath: directory + "/report.json"))
+    }
+
+    /// `report.json` (`rcpt.fuzz-validator/1`): the files it names are in `directory` when one is given, and none
+    /// is named when the findings were not written.
+    package static func json(_ summary: CampaignSummary, seed: UInt64, seeds: [String], directory: String?) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try (encoder.encode(ReportDocument(summary, seed: seed, seeds: seeds)) + Data("\n".utf8))
-            .write(to: URL(fileURLWithPath: directory + "/report.json"))
+        let document = ReportDocument(summary, seed: seed, seeds: seeds, written: directory != nil)
+        return Array(((try? encoder.encode(document)) ?? Data("{}".utf8)) + Data("\n".utf8))
+    }
+
+    /// `baseline-0.receipt`: a seed's baseline file.
+    static func baselineFile(_ baseline: SeedBaseline) -> String {
+        "baseline-\(baseline.input.seed)" + (baseline.input.isJWS ? ".jws" : ".receipt")
+    }
+
+    /// Security or app policy, from the catalogue entries the input was made with: security when any edit is (a
+    /// payload edit reaches the parser: security).
+    static func concern(_ input: GeneratedInput) -> Concern {
+        let concerns = input.edits.map { edit -> Concern in
+            if edit.hasPrefix("catalogue:") { return MutationCatalogue.named(String(edit.dropFirst(10)))?.concern ?? .security }
+            if edit.hasPrefix("jws-catalogue:") {
+                return JWSMutationCatalogue.named(String(edit.dropFirst(14)))?.concern ?? .security
+            }
+            return .security
+        }
+        return concerns.contains(.security) || concerns.isEmpty ? .security : .policy
     }
 
     /// `accepted-what-rcpt-rejects-chain-invalid`: the class and the code, file-name safe.
@@ -39,7 +78,18 @@ package enum CampaignReport {
     }
 
     /// The summary as people read it.
-    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>) -> String {
+    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>, seeds: [String] = []) -> String {
+        if let refused = summary.baselines.first(where: \.refused) {
+            var out = "the validator does not accept the seed \(seeds[safe: refused.input.seed] ?? "#\(refused.input.seed)") re-signed unchanged by the test CA, "
+                + "which rcpt verify accepts: its options are wrong (a --root path, the bundle id, the device id, a missing dependency), "
+                + "and no mutation can be judged with it. It \(refused.run.outcome.detail)"
+                + (refused.run.outcome.isVerdict ? "" : " instead of giving a verdict") + ".\n"
+            for (name, tail) in [("stdout", refused.run.stdoutTail), ("stderr", refused.run.stderrTail)] where !tail.isEmpty {
+                out += "  \(name):\n" + tail.split(separator: "\n", omittingEmptySubsequences: false).suffix(10)
+                    .map { "    | " + $0 + "\n" }.joined()
+            }
+            return out
+        }
         let rate = summary.seconds > 0 ? Double(summary.runs) / summary.seconds : 0
         var out = "\(summary.runs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.0f", rate)) inputs/s): "
             + "\(summary.agreed) agreed with rcpt verify, \(summary.runs - summary.agreed) disagreed\n"
@@ -51,29 +101,75 @@ package enum CampaignReport {
                 + (allowed.contains(kind) ? " (allowed)" : "") + "\n"
             for group in groups {
                 out += "  \(group.code.padding(toLength: 34, withPad: " ", startingAt: 0)) \(group.count) input(s); smallest: "
-                    + group.representative.edits.joined(separator: " then ") + "\n"
+                    + group.representative.edits.joined(separator: " then ")
+                    + (group.kind == .crashed || group.kind == .errored ? " (\(group.run.outcome.detail))" : "") + "\n"
             }
         }
         return out
     }
 
     struct ReportDocument: Encodable {
+        /// A value written even when absent: `null`, so the shape of the JSON does not depend on the run.
+        struct Nullable<Value: Encodable>: Encodable {
+            var value: Value?
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.singleValueContainer()
+                if let value { try container.encode(value) } else { try container.encodeNil() }
+            }
+        }
+
+        struct Run: Encodable {
+            var outcome: String
+            var detail: String
+            /// The signal that killed it, when one did.
+            var signal: Nullable<Int32>
+            /// The runtime whose uncaught exception ended it, when one did.
+            var uncaught: Nullable<String>
+            var stderr: String
+
+            init(_ run: ValidatorRun) {
+                outcome = run.outcome.label
+                detail = run.outcome.detail
+                signal = Nullable(value: run.outcome.signal)
+                if case .raised(let runtime, _) = run.outcome {
+                    uncaught = Nullable(value: runtime)
+                } else {
+                    uncaught = Nullable(value: nil)
+                }
+                stderr = run.stderrTail
+            }
+        }
+
+        struct Baseline: Encodable {
+            var seed: String
+            var file: Nullable<String>
+            var rcptValid: Bool
+            var refused: Bool
+            var validator: Run
+        }
+
         struct Group: Encodable {
             var kind: String
             var code: String
+            var concern: String
             var count: Int
-            var file: String
+            /// The representative's file in the findings folder; null when the findings were not written.
+            var file: Nullable<String>
             var edits: [String]
             var seed: String
             var rcptCodes: [String]
             var rcptValid: Bool
             var validatorOutcome: String
+            var validator: Run
             var validatorStderr: String
         }
 
         var schema = CampaignReport.schema
         var seed: UInt64
         var seeds: [String]
+        /// Whether the validator refused a seed rcpt verify accepts (then nothing else ran).
+        var refused: Bool
+        var baselines: [Baseline]
         var runs: Int
         var seconds: Double
         var inputsPerSecond: Double
@@ -81,20 +177,28 @@ package enum CampaignReport {
         var counts: [String: Int]
         var groups: [Group]
 
-        init(_ summary: CampaignSummary, seed: UInt64, seeds: [String]) {
+        init(_ summary: CampaignSummary, seed: UInt64, seeds: [String], written: Bool) {
             self.seed = seed
             self.seeds = seeds
+            refused = summary.baselines.contains(where: \.refused)
+            baselines = summary.baselines.map { baseline in
+                Baseline(seed: seeds[safe: baseline.input.seed] ?? "",
+                         file: Nullable(value: written && baseline.verdict.isValid ? CampaignReport.baselineFile(baseline) : nil),
+                         rcptValid: baseline.verdict.isValid, refused: baseline.refused, validator: Run(baseline.run))
+            }
             runs = summary.runs
             seconds = (summary.seconds * 1000).rounded() / 1000
             inputsPerSecond = summary.seconds > 0 ? (Double(summary.runs) / summary.seconds).rounded() : 0
             agreed = summary.agreed
             counts = Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) })
             groups = summary.groups.map { group in
-                Group(kind: group.kind.rawValue, code: group.code, count: group.count,
-                      file: CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt"),
+                Group(kind: group.kind.rawValue, code: group.code,
+                      concern: CampaignReport.concern(group.representative).rawValue, count: group.count,
+                      file: Nullable(value: written ? CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") : nil),
                       edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
                       rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,
-                      validatorOutcome: group.run.outcome.label, validatorStderr: group.run.stderrTail)
+                      validatorOutcome: group.run.outcome.label, validator: Run(group.run),
+                      validatorStderr: group.run.stderrTail)
             }
         }
     }

@@ -49,6 +49,22 @@ package struct FuzzInputGenerator: Sendable {
         self.random = SplitMix64(seed: seed)
     }
 
+    /// Each seed re-signed unchanged by the kit (the catalogue's `baseline`): what a correctly configured validator
+    /// must accept, run before any mutation, and written first to a findings folder. Nil for a seed the kit cannot
+    /// re-sign (a JWS seed without a JWS kit).
+    package func baselines() -> [GeneratedInput?] {
+        seeds.indices.map { index in
+            if seedIsJWS[index] {
+                guard let jwsKit, let bytes = try? JWSMutationCatalogue.baseline.apply(to: seeds[index], kit: jwsKit) else {
+                    return nil
+                }
+                return GeneratedInput(bytes: bytes, seed: index, edits: ["baseline"], isJWS: true)
+            }
+            guard let bytes = try? MutationCatalogue.baseline.apply(to: seeds[index], kit: kit, seed: 0) else { return nil }
+            return GeneratedInput(bytes: bytes, seed: index, edits: ["baseline"], isJWS: false)
+        }
+    }
+
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
 
     /// The next input, or nil when the chosen edit does not apply to the chosen seed (the caller draws again).

@@ -56,8 +56,21 @@ package struct DisagreementGroup: Sendable {
     package var key: String { kind.rawValue + "/" + code }
 }
 
+/// A seed re-signed unchanged, `rcpt verify`'s verdict on it, and the validator's run: what the campaign stands on.
+package struct SeedBaseline: Sendable {
+    package var input: GeneratedInput
+    package var verdict: ReferenceVerdict
+    package var run: ValidatorRun
+
+    /// Whether the validator rejected (or failed on) a seed `rcpt verify` accepts: its options are wrong, and every
+    /// disagreement found with it would blame a mutation for what the seed itself does.
+    package var refused: Bool { verdict.isValid && run.outcome != .accepted }
+}
+
 /// What a campaign did.
 package struct CampaignSummary: Sendable {
+    /// The seeds re-signed unchanged, each run first.
+    package var baselines: [SeedBaseline] = []
     package var runs: Int
     package var seconds: Double
     package var groups: [DisagreementGroup]
@@ -125,8 +138,42 @@ package struct ValidatorCampaign {
         }
     }
 
-    /// Runs the campaign; `progress` is told the runs done and the groups found so far.
+    /// Runs the validator on each seed re-signed unchanged, with `rcpt verify`'s verdict on it.
+    package func runBaselines() -> [SeedBaseline] {
+        generator.baselines().enumerated().compactMap { index, input in
+            guard let input else { return nil }
+            let path = scratch + "/baseline-\(index)" + (input.isJWS ? ".jws" : ".receipt")
+            FileManager.default.createFile(atPath: path, contents: Data(input.bytes))
+            defer { unlink(path) }
+            let run: ValidatorRun
+            if options.batch {
+                let batch = try? BatchValidator(command: options.command, timeout: options.timeout)
+                run = batch?.run(path) ?? Self.couldNotRun
+                batch?.stop()
+            } else {
+                run = (try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
+                                                       timeout: options.timeout, rejectCodes: options.rejectCodes))
+                    ?? Self.couldNotRun
+            }
+            return SeedBaseline(input: input, verdict: judge(input), run: run)
+        }
+    }
+
+    /// Runs the campaign; `progress` is told the runs done and the groups found so far. The seeds' baselines run
+    /// first: when the validator refuses one `rcpt verify` accepts, the campaign stops there (the summary holds the
+    /// baselines and no run), since every disagreement would then be the seed's, not a mutation's.
     package mutating func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> CampaignSummary {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let baselines = runBaselines()
+        if baselines.contains(where: \.refused) {
+            return CampaignSummary(baselines: baselines, runs: 0, seconds: 0, groups: [], counts: [:], agreed: 0)
+        }
+        var summary = try campaign(progress: progress)
+        summary.baselines = baselines
+        return summary
+    }
+
+    mutating func campaign(progress: (Int, Int) -> Void) throws -> CampaignSummary {
         let started = Date()
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var groups: [String: DisagreementGroup] = [:]
@@ -134,7 +181,7 @@ package struct ValidatorCampaign {
         var counts: [Disagreement: Int] = [:]
         var runs = 0
         var agreed = 0
-        var batchValidator = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+        let batchValidator = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
         func done() -> Bool {
             if let limit = options.runs, runs >= limit { return true }
             if let seconds = options.seconds, Date().timeIntervalSince(started) >= seconds { return true }
@@ -158,7 +205,7 @@ package struct ValidatorCampaign {
             }
             let judged = round
             let judge = Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions)
-            let verdicts = parallel(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
+            let verdicts = Parallel.map(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
             let outcomes: [ValidatorRun]
             if batchValidator != nil {
                 outcomes = paths.map { path in batchValidator?.run(path) ?? Self.couldNotRun }
@@ -166,7 +213,7 @@ package struct ValidatorCampaign {
                 let command = options.command
                 let timeout = options.timeout
                 let rejectCodes = options.rejectCodes
-                outcomes = parallel(round.count, jobs: options.jobs) { index in
+                outcomes = Parallel.map(round.count, jobs: options.jobs) { index in
                     (try? ConformanceRunner.runShell(ConformanceRunner.commandLine(command, path: paths[index]),
                                                      timeout: timeout, rejectCodes: rejectCodes)) ?? Self.couldNotRun
                 }
@@ -231,29 +278,6 @@ package struct ValidatorCampaign {
     static func smaller(_ candidate: GeneratedInput, than current: GeneratedInput) -> Bool {
         (candidate.edits.count, candidate.bytes.count) < (current.edits.count, current.bytes.count)
     }
-
-    /// `body(i)` for every i below `count`, `jobs` at a time, in order.
-    func parallel<Result: Sendable>(_ count: Int, jobs: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
-        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        let slots = SendableBuffer(results)
-        let lanes = max(1, min(jobs, count))
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            var index = lane
-            while index < count {
-                slots.buffer[index] = body(index)
-                index += lanes
-            }
-        }
-        return results.compactMap { $0 }
-    }
-}
-
-/// A buffer each worker of `parallel` writes distinct slots of.
-struct SendableBuffer<Element>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Element>
-    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }
 
 /// `rcpt verify`'s checks, as the campaign judges with them.

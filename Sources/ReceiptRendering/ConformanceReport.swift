@@ -50,13 +50,30 @@ package struct ConformanceReport: Sendable {
         }
         let problems = results.filter { $0.resultClass.isFailure || $0.resultClass == .overStrict }
         if !problems.isEmpty {
-            out += "\n" + style.bold("What went wrong") + "\n"
+            out += "\n" + style.bold("What went wrong, by cause") + "\n"
+            // One block per cause (class and group), in the order causes first appear: each says why it matters, then
+            // every failure with its file and the command that reproduces it.
+            var causes: [String] = []
+            var byCause: [String: [ConformanceResult]] = [:]
             for result in problems {
-                out += "  \(TerminalText.safe(result.name)) (\(TerminalText.safe(result.group)), \(result.concern.rawValue)): "
-                    + "\(TerminalText.safe(result.description)) — \(result.run.outcome.detail)\n"
-                if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
-                    for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false).suffix(5) {
-                        out += style.dim("    | " + TerminalText.safe(String(line))) + "\n"
+                let key = result.resultClass.rawValue + " " + result.group
+                if byCause[key] == nil { causes.append(key) }
+                byCause[key, default: []].append(result)
+            }
+            for key in causes {
+                guard let group = byCause[key], let first = group.first else { continue }
+                let heading = "\(group.count) \(TerminalText.safe(first.group)) \(group.count == 1 ? "entry" : "entries") "
+                    + Self.classPhrase(first.resultClass) + ": " + Self.cause(first)
+                out += "\n" + (first.resultClass == .overStrict ? style.yellow(heading) : style.red(heading)) + "\n"
+                for result in group {
+                    out += "  \(TerminalText.safe(result.name)) (\(result.concern.rawValue)): "
+                        + "\(TerminalText.safe(result.description)) — \(result.run.outcome.detail)\n"
+                    out += style.dim("    file:      ") + TerminalText.safe(result.file) + "\n"
+                    out += style.dim("    reproduce: ") + TerminalText.safe(result.command) + "\n"
+                    if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
+                        for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false).suffix(5) {
+                            out += style.dim("    | " + TerminalText.safe(String(line))) + "\n"
+                        }
                     }
                 }
             }
@@ -134,6 +151,51 @@ package struct ConformanceReport: Sendable {
             json.key("seconds")
             json.number(text: Self.secondsText(result.run.seconds))
             json.member("stderr", result.run.stderrTail.isEmpty ? nil : result.run.stderrTail)
+            json.member("signal", result.run.outcome.signal.map { Int($0) })
+            json.member("file", result.file)
+            json.member("command", result.command)
+            json.member("cause", result.resultClass == .passed ? nil : Self.cause(result))
+        }
+    }
+
+    /// What a class of result did, as a heading says it.
+    static func classPhrase(_ resultClass: ResultClass) -> String {
+        switch resultClass {
+        case .passed: return "passed"
+        case .acceptedBad: return "accepted though they must be rejected"
+        case .overStrict: return "rejected though they must be accepted"
+        case .baselineRejected: return "rejected: the valid baseline"
+        case .crashed: return "crashed the validator"
+        case .timedOut: return "hung the validator"
+        case .errored: return "made the validator fail without a verdict"
+        case .couldNotRun: return "could not be run"
+        }
+    }
+
+    /// Why a failure matters, from its class and the group of the entry (the catalogue's groups, a findings folder's
+    /// disagreement classes).
+    package static func cause(_ result: ConformanceResult) -> String {
+        switch result.resultClass {
+        case .crashed: return "a crash on input anyone can send is a denial of service, and may be worse"
+        case .timedOut: return "a hang on input anyone can send ties up the server that validates"
+        case .errored: return "an exit status outside --reject-codes gives no verdict: the caller cannot tell rejected from broken"
+        case .couldNotRun: return "the command could not be started (exit 126 or 127): check its path and interpreter"
+        case .baselineRejected: return "the validator's options are wrong (root, bundle id, version, device), so nothing else was judged"
+        case .overStrict: return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
+        case .passed: return "as it should"
+        case .acceptedBad:
+            switch result.group {
+            case "signature": return "your validator does not check the signature over the content"
+            case "chain": return "your validator does not check the certificate chain to the trusted root and Apple's certificate policy"
+            case "structure": return "your validator's parser accepts containers that are not well formed, where parsers disagree"
+            case "encoding": return "your validator accepts encodings Apple never signs"
+            case "semantics": return "your validator does not bind the receipt to the app, version, device or environment"
+            case "dates": return "your validator does not check the receipt's dates"
+            case "in-app": return "your validator trusts in-app records it should question"
+            case "jws": return "your validator does not verify Apple's JWS as Apple's libraries do (algorithm, x5c chain, markers, bound claims)"
+            case "accepted-what-rcpt-rejects": return "your validator accepts inputs rcpt verify rejects, each for the finding code named"
+            default: return "your validator accepts what it must reject"
+            }
         }
     }
 

@@ -16,8 +16,15 @@ struct Conformance: ParsableCommand {
             do, and any other is "errored"). 126 and 127 mean the command could not run; death by a signal (or a \
             shell's 128 + N) is a crash. The suite's manifest.json suggests a command line for `rcpt verify`.
 
-            The baseline runs first: if the validator does not accept it, the run stops and shows what it wrote, \
-            since its options must be wrong. Each mutation is a matter of security (signature, chain, container, \
+            Runs go --jobs at a time (default: every core), results in the suite's order; --batch runs the \
+            validator once, writing a path per line to its standard input and reading a verdict per line (0, \
+            accept or valid: accepted; anything else: rejected). A non-zero exit after an uncaught exception (a \
+            Python traceback, a JVM, Node.js, .NET or Ruby exception, a Go or Rust panic, a Swift fatal error) is a \
+            crash, not a rejection, unless --reject-codes names that status.
+
+            The baseline runs first (a suite's re-signed input; a findings folder's seeds): if the validator does \
+            not accept it, the run stops and shows what it wrote, since its options must be wrong. A folder \
+            without a must-accept baseline is refused. Each mutation is a matter of security (signature, chain, container, \
             parser integrity, bundle or device binding) or of app policy (expiry, quantities, flags, duplicate \
             transactions, dates in the future); the report scores them separately, and --only runs one kind.
 
@@ -46,16 +53,13 @@ struct Conformance: ParsableCommand {
     @Option(help: "Colour text output: auto, always or never (auto: on a terminal unless NO_COLOR is set).")
     var color: ColorChoice = .auto
 
-    func validate() throws {
-        guard validatorOptions.validator.contains("{}") else { throw ValidationError("--validator must contain {} for the receipt's path") }
-    }
-
     func run() throws {
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)
             let options = ConformanceRunner.Options(command: validatorOptions.validator, timeout: validatorOptions.timeout,
-                                                    rejectCodes: validatorOptions.rejectCodes?.statuses, only: only)
+                                                    rejectCodes: validatorOptions.rejectCodes?.statuses, only: only,
+                                                    jobs: validatorOptions.processes, batch: validatorOptions.batch)
             let results: [ConformanceResult]
             do {
                 results = try ConformanceRunner.run(options, directory: directory) { done, total in

@@ -60,12 +60,6 @@ struct FuzzValidator: ParsableCommand {
     @Option(help: "Seed of the input generator: the same seed, seeds and CA give the same inputs.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
-    var jobs: Int?
-
-    @Flag(help: "Run the validator once: input paths on its standard input, one verdict per line on its output.")
-    var batch = false
-
     @Option(help: ArgumentHelp("A disagreement class that does not fail the run (repeatable): accepted-what-rcpt-rejects, rejected-what-rcpt-accepts, crashed, timed-out, errored.",
                                valueName: "class"))
     var allow: [String] = []
@@ -78,9 +72,6 @@ struct FuzzValidator: ParsableCommand {
 
     func validate() throws {
         guard !seeds.isEmpty else { throw ValidationError("give at least one seed receipt or JWS") }
-        if !batch, !validatorOptions.validator.contains("{}") {
-            throw ValidationError("--validator needs {} where the input's path goes (or --batch)")
-        }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let time, time <= 0 { throw ValidationError("--time must be positive") }
         for name in allow where Disagreement(rawValue: name) == nil {
@@ -130,8 +121,7 @@ struct FuzzValidator: ParsableCommand {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let options = ValidatorCampaign.Options(
                 command: validatorOptions.validator, timeout: validatorOptions.timeout, rejectCodes: validatorOptions.rejectCodes?.statuses,
-                jobs: batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount), runs: runs, seconds: time,
-                batch: batch)
+                jobs: validatorOptions.processes, runs: runs, seconds: time, batch: validatorOptions.batch)
             var campaign = ValidatorCampaign(
                 options: options, generator: FuzzInputGenerator(seeds: inputs, kit: kit, jwsKit: jwsKit, seed: seed),
                 receiptOptions: receiptOptions, jwsOptions: jwsOptions, scratch: scratch)
@@ -151,17 +141,14 @@ struct FuzzValidator: ParsableCommand {
             }
             switch format {
             case .json:
-                let scratchReport = scratch + "/report"
-                try CampaignReport.write(summary, expectations: ManifestExpectations(
-                    bundleID: nil, appVersion: nil, deviceID: "", root: "", validator: validatorOptions.validator),
-                                         seed: seed, seeds: seeds, to: scratchReport)
-                Console.write(Array((try? Data(contentsOf: URL(fileURLWithPath: scratchReport + "/report.json"))) ?? Data()))
+                Console.write(CampaignReport.json(summary, seed: seed, seeds: seeds, directory: outDirectory))
             case .text:
-                Console.write(Array(CampaignReport.text(summary, allowed: allowed).utf8))
+                Console.write(Array(CampaignReport.text(summary, allowed: allowed, seeds: seeds).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
                     Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
                 }
             }
+            if summary.baselines.contains(where: \.refused) { return 1 }
             return summary.groups.contains { !allowed.contains($0.kind) } ? 1 : 0
         }
     }

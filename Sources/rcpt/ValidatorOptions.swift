@@ -17,9 +17,22 @@ struct ValidatorOptions: ParsableArguments {
                                valueName: "codes"))
     var rejectCodes: ExitStatuses?
 
+    @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "Run the validator once: input paths on its standard input, one verdict per line on its output (0, accept or valid: accepted; anything else: rejected).")
+    var batch = false
+
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard batch || validator.contains("{}") else {
+            throw ValidationError("--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
+        }
     }
+
+    /// Validator processes at a time: --jobs, else every core; one with --batch.
+    var processes: Int { batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// Exit statuses as `--reject-codes` takes them: `1,3`, each from 1 to 255.

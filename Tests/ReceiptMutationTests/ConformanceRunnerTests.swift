@@ -18,6 +18,39 @@ struct ConformanceRunnerTests {
         #expect(try ConformanceRunner.runShell("sleep 10", timeout: 0.3).outcome == .timedOut)
     }
 
+    /// A validator that dies of an uncaught exception exits with an ordinary status; its runtime's report tells the
+    /// crash from a rejection, for each runtime validators are written in (unless --reject-codes names the statuses).
+    @Test(arguments: [
+        ("Python traceback", "python3 -c 'import json; json.loads(\"{\")'"),
+        ("JVM uncaught exception", "printf 'Exception in thread \"main\" java.lang.NullPointerException\\n\\tat Validator.main(Validator.java:12)\\n' >&2; exit 1"),
+        ("Go panic", "printf 'panic: runtime error: index out of range [3] with length 2\\n\\ngoroutine 1 [running]:\\nmain.main()\\n\\t/src/main.go:9 +0x1d\\nexit status 2\\n' >&2; exit 2"),
+        ("Node.js uncaught exception", "printf '/src/validate.js:4\\n  throw new Error(\"bad\");\\n  ^\\n\\nError: bad\\n    at Object.<anonymous> (/src/validate.js:4:9)\\n    at node:internal/main/run_main_module:28:49\\n' >&2; exit 1"),
+        ("Swift fatal error", "printf 'Validator/main.swift:7: Fatal error: Unexpectedly found nil while unwrapping an Optional value\\n' >&2; exit 1"),
+        ("Rust panic", "printf \"thread 'main' panicked at src/main.rs:5:13:\\nindex out of bounds\\n\" >&2; exit 101"),
+        (".NET unhandled exception", "printf 'Unhandled exception. System.FormatException: bad\\n   at Program.Main()\\n' >&2; exit 1"),
+    ])
+    func tellsUncaughtExceptionsFromRejections(_ runtime: String, _ command: String) throws {
+        let run = try ConformanceRunner.runShell(command, timeout: 60)
+        guard case .raised(let found, _) = run.outcome else {
+            Issue.record("\(runtime): \(run.outcome.detail); stderr \(run.stderrTail)")
+            return
+        }
+        #expect(found == runtime)
+        #expect(run.outcome.label == "crashed")
+        // The user's own statement of what "rejected" is wins.
+        if case .raised(_, let status) = run.outcome, (1...128).contains(status) {
+            #expect(try ConformanceRunner.runShell(command, timeout: 60, rejectCodes: [status]).outcome == .rejected(status: status))
+        }
+    }
+
+    @Test func aRejectionThatSaysWhyIsNoCrash() throws {
+        // Messages that mention errors are verdicts, not crashes.
+        for command in ["echo 'invalid: error in signature' >&2; exit 1", "echo 'Error: receipt rejected' >&2; exit 1",
+                        "echo 'panic: no, just a word' >&2; exit 1"] {
+            #expect(try ConformanceRunner.runShell(command, timeout: 60).outcome == .rejected(status: 1), "\(command)")
+        }
+    }
+
     @Test func keepsTheEndOfWhatTheValidatorWrote() throws {
         let run = try ConformanceRunner.runShell("echo out; i=0; while [ $i -lt 500 ]; do echo line $i >&2; i=$((i+1)); done; exit 1",
                                                  timeout: 30)

@@ -1,12 +1,13 @@
 import Foundation
-import ReceiptConformance
 
 /// A validator run once for many inputs (`--batch`): `/bin/sh -c COMMAND` in its own process group, one input path
 /// per line on its standard input, one verdict per line on its standard output — `0`, `accept`, `accepted` or
 /// `valid` for accepted, anything else (`1`, `reject`, `invalid` …) for rejected. A line not there within the
 /// timeout is a timeout; a process that dies is a crash (by signal) or an error; either way it is started again
 /// for the next input. A Python or JVM validator is then not restarted per input.
-final class BatchValidator {
+/// One process, used from one thread at a time (a run's batch path is serial): `@unchecked Sendable` so a run's
+/// closures may hold it.
+package final class BatchValidator: @unchecked Sendable {
     let command: String
     let timeout: Double
     private var pid: pid_t = 0
@@ -14,7 +15,7 @@ final class BatchValidator {
     private var output: Int32 = -1
     private var pending: [UInt8] = []
 
-    init(command: String, timeout: Double) throws {
+    package init(command: String, timeout: Double) throws {
         self.command = command
         self.timeout = timeout
         try start()
@@ -50,7 +51,7 @@ final class BatchValidator {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    func stop() {
+    package func stop() {
         if input >= 0 { close(input) }
         if output >= 0 { close(output) }
         input = -1
@@ -64,7 +65,7 @@ final class BatchValidator {
     }
 
     /// The validator's verdict on `path`.
-    func run(_ path: String) -> ValidatorRun {
+    package func run(_ path: String) -> ValidatorRun {
         let started = Date()
         if pid == 0 { try? start() }
         let line = Array((path + "\n").utf8)
