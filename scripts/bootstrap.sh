@@ -23,3 +23,9 @@ if [ ! -e /usr/share/zoneinfo/America/Los_Angeles ]; then
     $SUDO apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tzdata >&2
 fi
+
+# The report schema tests validate SARIF with jsonschema and JUnit XML with xmlschema (PyPI).
+if ! python3 -c 'import jsonschema, xmlschema' >/dev/null 2>&1; then
+    echo "bootstrap: installing the Python packages jsonschema and xmlschema" >&2
+    python3 -m pip install -q jsonschema xmlschema >&2
+fi

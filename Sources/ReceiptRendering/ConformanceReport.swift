@@ -158,6 +158,33 @@ package struct ConformanceReport: Sendable {
         }
     }
 
+    /// The run as CI systems read it: a case per entry, failed for a wrong verdict, errored for none.
+    package func ciReport(suite: String, validator: String) -> CIReport {
+        let cases = results.map { result -> CIReport.Case in
+            let outcome: CIReport.Case.Outcome
+            switch result.resultClass {
+            case .passed, .overStrict: outcome = .passed
+            case .acceptedBad, .baselineRejected: outcome = .failed
+            case .crashed, .timedOut, .errored, .couldNotRun: outcome = .errored
+            }
+            var details = ""
+            if result.resultClass != .passed {
+                details = "why: \(Self.cause(result))\nfile: \(result.file)\nreproduce: \(result.command)"
+                if !result.run.stderrTail.isEmpty { details += "\nstderr:\n" + result.run.stderrTail }
+            }
+            return CIReport.Case(
+                name: result.name, group: result.group, outcome: outcome,
+                rule: result.resultClass.rawValue + "/" + result.group,
+                ruleDescription: "\(result.group) entries \(Self.classPhrase(result.resultClass))",
+                message: "\(result.name): \(result.description) — expected \(result.expected.rawValue), \(result.run.outcome.detail)",
+                details: details, file: result.file, seconds: result.run.seconds,
+                isNote: result.resultClass == .overStrict)
+        }
+        return CIReport(tool: "rcpt conformance", subject: suite,
+                        seconds: results.reduce(0) { $0 + $1.run.seconds },
+                        properties: [("validator", validator), ("summary", summary)], cases: cases)
+    }
+
     /// What a class of result did, as a heading says it.
     static func classPhrase(_ resultClass: ResultClass) -> String {
         switch resultClass {

@@ -47,8 +47,8 @@ struct Conformance: ParsableCommand {
                                valueName: "concern"))
     var only: Concern?
 
-    @Option(help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    @Option(help: "Output format: text, json (rcpt.conformance/2), junit (JUnit XML, a testcase per entry) or sarif (SARIF 2.1.0, a result per failure).")
+    var format: GateFormat = .text
 
     @Option(help: "Colour text output: auto, always or never (auto: on a terminal unless NO_COLOR is set).")
     var color: ColorChoice = .auto
@@ -75,6 +75,8 @@ struct Conformance: ParsableCommand {
                 switch format {
                 case .json: Console.write(report.json())
                 case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
+                case .junit, .sarif:
+                    Console.write(format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
                 }
                 return 1
             } catch let error as SuiteError {
@@ -84,6 +86,8 @@ struct Conformance: ParsableCommand {
             switch format {
             case .json: Console.write(report.json())
             case .text: Console.write(report.text(style: style))
+            case .junit, .sarif:
+                Console.write(format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
             }
             return report.failed ? 1 : 0
         }

@@ -55,6 +55,9 @@ struct Dump: ParsableCommand {
     func validate() throws {
         let files = try InputFiles.orStandardInput(self.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if format.isCIReport {
+            throw ValidationError("--format \(format.rawValue) reports verdicts for CI: use it with rcpt verify")
+        }
         if InputFiles.areSeveral(files) && format != .jsonl && !(brief && format == .text) {
             throw ValidationError("several inputs are dumped with --format jsonl, or --brief (a block each)")
         }

@@ -6,6 +6,7 @@ import ReceiptFuzzing
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
+import ReceiptRendering
 import ReceiptMutation
 import ReceiptSuite
 import ReceiptValidation
@@ -67,8 +68,8 @@ struct FuzzValidator: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
     var outDirectory: String?
 
-    @Option(help: "Output format of the summary: text or json (report.json's document).")
-    var format: OutputFormat = .text
+    @Option(help: "Output format of the summary: text, json (report.json's document), junit (JUnit XML) or sarif (SARIF 2.1.0).")
+    var format: GateFormat = .text
 
     func validate() throws {
         guard !seeds.isEmpty else { throw ValidationError("give at least one seed receipt or JWS") }
@@ -142,6 +143,9 @@ struct FuzzValidator: ParsableCommand {
             switch format {
             case .json:
                 Console.write(CampaignReport.json(summary, seed: seed, seeds: seeds, directory: outDirectory))
+            case .junit, .sarif:
+                Console.write(format.ciDocument(CIReport.campaign(summary, seeds: seeds, validator: validatorOptions.validator,
+                                                                  allowed: allowed, directory: outDirectory)) ?? [])
             case .text:
                 Console.write(Array(CampaignReport.text(summary, allowed: allowed, seeds: seeds).utf8))
                 if let outDirectory, !summary.groups.isEmpty {

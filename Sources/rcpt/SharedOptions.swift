@@ -17,12 +17,34 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// How `dump` and `verify` write a document: text, one JSON document, one JSON line per input, or the body Apple's
-/// verifyReceipt endpoint returns.
+/// verifyReceipt endpoint returns; for `verify` of many files also JUnit XML or SARIF, a case per file.
 enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case json
     case jsonl
     case verifyreceipt
+    case junit
+    case sarif
+
+    /// Whether the format reports many files at once, for CI systems.
+    var isCIReport: Bool { self == .junit || self == .sarif }
+}
+
+/// How `conformance` and `fuzz-validator` report: text, their JSON, JUnit XML (CI test tabs) or SARIF 2.1.0 (code
+/// scanning).
+enum GateFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+    case junit
+    case sarif
+
+    /// The report in this format, for `junit` and `sarif`; nil for the others.
+    func ciDocument(_ report: CIReport) -> [UInt8]? {
+        switch self {
+        case .junit, .sarif: return report.written(junit: self == .junit)
+        case .text, .json: return nil
+        }
+    }
 }
 
 /// When to colour text output.
@@ -160,6 +182,8 @@ struct ReceiptReadingOptions: ParsableArguments {
         switch (document, format) {
         case (.jws(let inspection), .json), (.jws(let inspection), .jsonl):
             Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
+        case (_, .junit), (_, .sarif):
+            throw CommandFailure.usage("--format \(format.rawValue) reports many files for CI: use it with verify")
         case (.jws, .verifyreceipt):
             throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
         case (.jws(let inspection), .text):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import ReceiptBatch
 import ReceiptDiagnostics
 import ReceiptInput
@@ -43,7 +44,7 @@ struct Verify: ParsableCommand {
                                  valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts).")
+    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts), junit (JUnit XML, a testcase per file) or sarif (SARIF 2.1.0, a result per invalid or unreadable file).")
     var format: DocumentFormat = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
@@ -87,9 +88,9 @@ struct Verify: ParsableCommand {
         }
     }
 
-    /// Several files, a directory, or jsonl: one line per receipt.
+    /// Several files, a directory, jsonl, junit or sarif: one line (or case) per receipt.
     var isBatch: Bool {
-        format == .jsonl || InputFiles.areSeveral(files)
+        format == .jsonl || format.isCIReport || InputFiles.areSeveral(files)
     }
 
     /// What the flags expect of every input: each kind checks what it carries (a receipt its bundle id, version,
@@ -113,6 +114,23 @@ struct Verify: ParsableCommand {
                         guard case .receipt(let receipt)? = inspection else { return Array("{\"status\":21002}\n".utf8) }
                         return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
                     }
+                }
+                if format.isCIReport {
+                    // A case per file, collected as they finish and written in input order at the end.
+                    let cases = Mutex([String: CIReport.Case]())
+                    let started = Date()
+                    let status = Batch.run(files, recursive: recursive, jobs: jobs,
+                                           options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                        inspection, path in
+                        let verdict = CIReport.verdict(path: path, document: inspection)
+                        cases.withLock { $0[path] = verdict }
+                        return []
+                    }
+                    let order = BatchInspection.expand(files, recursive: recursive).paths
+                    let report = CIReport.verdicts(cases.withLock { found in order.compactMap { found[$0] } },
+                                                   seconds: Date().timeIntervalSince(started))
+                    Console.write(report.written(junit: format == .junit))
+                    return status
                 }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
                                  options: try options.inspectionOptions(expectations), failsOnInvalid: true) {

@@ -1,0 +1,79 @@
+import ArgumentParser
+import ReceiptBatch
+import ReceiptConformance
+import ReceiptDiagnostics
+import ReceiptFuzzing
+import ReceiptRendering
+import ReceiptValidation
+
+/// The runs of `fuzz-validator` and of a batch `verify` as CI systems read them (`--format junit|sarif`);
+/// `conformance`'s is `ConformanceReport.ciReport`.
+extension CIReport {
+    /// The report as JUnit XML (`junit`) or SARIF 2.1.0.
+    func written(junit: Bool) -> [UInt8] {
+        junit ? JUnitXML.document(self) : SARIFLog.document(self, version: Rcpt.configuration.version)
+    }
+
+    /// A campaign: a case per seed baseline, then one per disagreement group (failed for a wrong verdict, errored
+    /// for none; an allowed class passes, reported as a note).
+    static func campaign(_ summary: CampaignSummary, seeds: [String], validator: String, allowed: Set<Disagreement>,
+                         directory: String?) -> CIReport {
+        var cases: [Case] = summary.baselines.map { baseline in
+            let seed = seeds.indices.contains(baseline.input.seed) ? seeds[baseline.input.seed] : "seed \(baseline.input.seed)"
+            return Case(
+                name: "baseline of \(seed)", group: "baseline", outcome: baseline.refused ? .failed : .passed,
+                rule: "baseline-rejected", ruleDescription: "the validator does not accept a seed re-signed unchanged: its options are wrong",
+                message: baseline.refused ? "the validator does not accept \(seed) re-signed unchanged (\(baseline.run.outcome.detail)), which rcpt verify accepts" : "accepted",
+                details: baseline.refused ? baseline.run.stderrTail : "", file: seed, seconds: baseline.run.seconds)
+        }
+        for group in summary.groups {
+            let file = directory.map { $0 + "/" + CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") }
+            let isVerdict = group.kind == .acceptedWhatRcptRejects || group.kind == .rejectedWhatRcptAccepts
+            var details = "smallest input: \(group.representative.edits.joined(separator: " then "))"
+                + "\nrcpt verify: \(group.verdict.isValid ? "valid" : "invalid") \(group.verdict.codes.joined(separator: ", "))"
+            if let file { details += "\nfile: \(file)\nreproduce: " + ConformanceRunner.commandLine(validator, path: file) }
+            if !group.run.stderrTail.isEmpty { details += "\nstderr:\n" + group.run.stderrTail }
+            cases.append(Case(
+                name: CampaignReport.fileName(group), group: group.kind.rawValue,
+                outcome: allowed.contains(group.kind) ? .passed : isVerdict ? .failed : .errored,
+                rule: group.kind.rawValue + "/" + group.code,
+                ruleDescription: "\(group.kind.rawValue) for rcpt's finding \(group.code)",
+                message: "\(group.count) input(s) \(group.kind.rawValue) (\(group.code)); \(group.run.outcome.detail)",
+                details: details, file: file, seconds: group.run.seconds, isNote: allowed.contains(group.kind)))
+        }
+        return CIReport(tool: "rcpt fuzz-validator", subject: seeds.joined(separator: " "), seconds: summary.seconds,
+                        properties: [("validator", validator), ("runs", String(summary.runs)),
+                                     ("agreed", String(summary.agreed))], cases: cases)
+    }
+
+    /// A batch `verify`: a case per file (`verdict`), in input order.
+    static func verdicts(_ cases: [Case], seconds: Double) -> CIReport {
+        CIReport(tool: "rcpt verify", subject: "\(cases.count) files", seconds: seconds, properties: [], cases: cases)
+    }
+
+    /// One file's verdict: passed when valid, failed when invalid (the rule is its first error code), errored when
+    /// unreadable.
+    static func verdict(path: String, document: DocumentInspection?) -> Case {
+        guard let document else {
+            return Case(name: path, group: "verify", outcome: .errored, rule: "unreadable",
+                        ruleDescription: "the file could not be read", message: "cannot read the file",
+                        details: "", file: path, seconds: 0)
+        }
+        if let error = document.readError {
+            return Case(name: path, group: document.kind, outcome: .errored, rule: error.code,
+                        ruleDescription: "unreadable: \(error.code)",
+                        message: "\(error.code): \(error.message)" + (error.offset.map { " (offset \($0))" } ?? ""),
+                        details: "reproduce: rcpt verify \(path)", file: path, seconds: 0)
+        }
+        let errors = document.codes(.error)
+        guard let first = errors.first, !document.isValid else {
+            return Case(name: path, group: document.kind, outcome: .passed, rule: "valid", ruleDescription: "valid",
+                        message: "valid", details: "", file: path, seconds: 0)
+        }
+        let messages = document.findings.filter { $0.severity == .error }.map { "\($0.code): \($0.message)" }
+        return Case(name: path, group: document.kind, outcome: .failed, rule: first,
+                    ruleDescription: "rcpt verify finds \(first)",
+                    message: "invalid: " + errors.joined(separator: ", "),
+                    details: messages.joined(separator: "\n") + "\nreproduce: rcpt verify \(path)", file: path, seconds: 0)
+    }
+}
