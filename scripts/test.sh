@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs the whole test suite from a fresh clone: installs missing system packages, builds, tests.
+# Runs the whole test suite from a fresh clone: installs missing system packages, builds the relocatable release
+# binary (scripts/release.sh; ReleaseBinaryTests runs it with no Swift toolchain), builds, tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+RCPT_RELEASE_BINARY=$(scripts/release.sh | tail -1)
+export RCPT_RELEASE_BINARY
 swift build --build-tests
 swift test
