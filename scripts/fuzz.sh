@@ -108,7 +108,12 @@ build_harnesses() {
     # SwiftPM does not re-plan a build when a source file is added to the path dependency (the main package), so
     # a kept build folder would miss it ("cannot find … in scope"); dropping the plan makes it look again.
     rm -f "$SCRATCH/release.yaml"
+    local index=0 product_started
     for product in "${products[@]}"; do
+        index=$((index + 1))
+        product_started=$(date +%s)
+        # A line per product, so a cold build (minutes) shows where it is.
+        echo "fuzz.sh: building $product ($index of ${#products[@]})"
         # One product at a time: the package also holds fuzz-corpus, an ordinary tool with its own main.
         if ! nice -n 10 swift build --package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c release \
             "${SWIFT_SANITIZE[@]}" --product "$product" >"$WORK/build-$product.log" 2>&1; then
@@ -116,6 +121,7 @@ build_harnesses() {
             grep -E "error:" "$WORK/build-$product.log" | head -20 >&2
             exit 2
         fi
+        echo "fuzz.sh: built $product in $(( $(date +%s) - product_started )) s"
     done
     echo "fuzz.sh: built in $(( $(date +%s) - started )) s"
 }

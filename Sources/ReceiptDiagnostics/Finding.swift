@@ -70,3 +70,27 @@ public struct FindingField: Sendable, Hashable {
         self.value = value
     }
 }
+
+extension Finding {
+    /// The field that marks a finding Apple's guidance makes ignorable — a malformed value of a receipt attribute
+    /// type Apple does not document (Apple tells validators to ignore those), a JWS claim that is `null` (Apple's
+    /// libraries read it as absent) — with what makes it so: a warning by default, an error under the strict
+    /// judgement (`--strict`).
+    package static let ignorableField = "ignorable"
+
+    /// Whether the finding is marked ignorable.
+    package var isIgnorable: Bool { fields.contains { $0.name == Self.ignorableField } }
+}
+
+extension Array where Element == Finding {
+    /// The findings under the strict judgement when `strict`: every ignorable one an error again.
+    package func judged(strict: Bool) -> [Finding] {
+        guard strict else { return self }
+        return map { finding in
+            guard finding.isIgnorable else { return finding }
+            var strictly = finding
+            strictly.severity = .error
+            return strictly
+        }
+    }
+}

@@ -100,9 +100,9 @@ package enum CampaignReport {
             out += "\n\(kind.rawValue): \(summary.counts[kind] ?? 0) inputs in \(groups.count) group(s)"
                 + (allowed.contains(kind) ? " (allowed)" : "") + "\n"
             for group in groups {
-                out += "  \(group.code.padding(toLength: 34, withPad: " ", startingAt: 0)) \(group.count) input(s); smallest: "
-                    + group.representative.edits.joined(separator: " then ")
-                    + (group.kind == .crashed || group.kind == .errored ? " (\(group.run.outcome.detail))" : "") + "\n"
+                out += "  \(group.code.padding(toLength: 34, withPad: " ", startingAt: 0)) \(group.count) input(s), first at input "
+                    + "\(group.firstInput) (\(String(format: "%.1f", group.firstSeconds)) s); smallest: "
+                    + group.representative.edits.joined(separator: " then ") + "\n"
             }
         }
         return out
@@ -162,6 +162,9 @@ package enum CampaignReport {
             var validatorOutcome: String
             var validator: Run
             var validatorStderr: String
+            /// The input (from 1) and the seconds into the campaign at which the group was first hit.
+            var firstInput: Int
+            var firstSeconds: Double
         }
 
         var schema = CampaignReport.schema
@@ -198,7 +201,8 @@ package enum CampaignReport {
                       edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
                       rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,
                       validatorOutcome: group.run.outcome.label, validator: Run(group.run),
-                      validatorStderr: group.run.stderrTail)
+                      validatorStderr: group.run.stderrTail, firstInput: group.firstInput,
+                      firstSeconds: (group.firstSeconds * 1000).rounded() / 1000)
             }
         }
     }

@@ -43,8 +43,10 @@ public struct ReferenceVerdict: Sendable, Hashable {
     package var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
 }
 
-/// One group of disagreements: a class and `rcpt verify`'s finding code, how many inputs fell in it, and the
-/// smallest representative (fewest edits of its seed, then fewest bytes).
+/// One group of disagreements: a class and what it is grouped by — for a wrong verdict, `rcpt verify`'s finding
+/// code; for a crash, hang or error, its cause (the edit that made the input, and the signal, exception or exit) —
+/// how many inputs fell in it, when it was first hit, and the smallest representative (fewest edits of its seed,
+/// then fewest bytes).
 package struct DisagreementGroup: Sendable {
     package var kind: Disagreement
     package var code: String
@@ -52,8 +54,33 @@ package struct DisagreementGroup: Sendable {
     package var representative: GeneratedInput
     package var verdict: ReferenceVerdict
     package var run: ValidatorRun
+    /// The input (counted from 1) and the seconds into the campaign at which the group was first hit.
+    package var firstInput: Int = 0
+    package var firstSeconds: Double = 0
 
     package var key: String { kind.rawValue + "/" + code }
+
+    /// What a group of `kind` is named by for `input`, with `verdict` and `run`: a wrong verdict by rcpt's finding
+    /// code; a crash, hang or error by its cause — the edits that made the input (`payload:nesting`,
+    /// `catalogue:foreign-ca`; an edit's detail left out) and how it ended (`SIGSEGV`, `Python traceback`,
+    /// `timeout`, `exit 3`).
+    package static func code(_ kind: Disagreement, input: GeneratedInput, verdict: ReferenceVerdict,
+                             run: ValidatorRun) -> String {
+        switch kind {
+        case .acceptedWhatRcptRejects, .rejectedWhatRcptAccepts: return verdict.groupCode
+        case .crashed, .timedOut, .errored:
+            let edits = input.edits.map { edit in String(edit.split(separator: " ", maxSplits: 1).first ?? Substring(edit)) }
+            let ended: String
+            switch run.outcome {
+            case .crashed(let signal): ended = RunOutcome.signalName(signal)
+            case .raised(let runtime, _): ended = runtime
+            case .timedOut: ended = "timeout"
+            case .errored(let status), .couldNotRun(let status), .rejected(let status): ended = "exit \(status)"
+            case .accepted: ended = "exit 0"
+            }
+            return (edits.isEmpty ? "seed" : edits.joined(separator: " then ")) + " (" + ended + ")"
+        }
+    }
 }
 
 /// A seed re-signed unchanged, `rcpt verify`'s verdict on it, and the validator's run: what the campaign stands on.
@@ -111,21 +138,24 @@ package struct ValidatorCampaign {
     /// The receipt inspection options (root of the kit, expectations of the first receipt seed).
     let receiptOptions: InspectionOptions
     let jwsOptions: InspectionOptions?
+    /// Per seed index, the options its inputs are judged with (its own bundle id, version and device).
+    let seedOptions: [Int: InspectionOptions]
     let scratch: String
 
     package init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
-                jwsOptions: InspectionOptions?, scratch: String) {
+                jwsOptions: InspectionOptions?, seedOptions: [Int: InspectionOptions] = [:], scratch: String) {
         self.options = options
         self.generator = generator
         self.receiptOptions = receiptOptions
         self.jwsOptions = jwsOptions
+        self.seedOptions = seedOptions
         self.scratch = scratch
     }
 
-    /// `rcpt verify`'s verdict on `input`.
-    package func judge(_ input: GeneratedInput) -> ReferenceVerdict {
-        Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions).verdict(input)
-    }
+    var referee: Judge { Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions, seedOptions: seedOptions) }
+
+    /// `rcpt verify`'s verdict on `input`, under its seed's expectations.
+    package func judge(_ input: GeneratedInput) -> ReferenceVerdict { referee.verdict(input) }
 
     /// The class of a disagreement, or nil when the validator agrees with `rcpt verify`.
     package static func classify(_ outcome: RunOutcome, reference: ReferenceVerdict) -> Disagreement? {
@@ -204,7 +234,7 @@ package struct ValidatorCampaign {
                 FileManager.default.createFile(atPath: path, contents: Data(input.bytes))
             }
             let judged = round
-            let judge = Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions)
+            let judge = referee
             let verdicts = Parallel.map(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
             let outcomes: [ValidatorRun]
             if batchValidator != nil {
@@ -226,7 +256,8 @@ package struct ValidatorCampaign {
                     continue
                 }
                 counts[kind, default: 0] += 1
-                let key = kind.rawValue + "/" + verdicts[index].groupCode
+                let code = DisagreementGroup.code(kind, input: round[index], verdict: verdicts[index], run: outcomes[index])
+                let key = kind.rawValue + "/" + code
                 if var group = groups[key] {
                     group.count += 1
                     if Self.smaller(round[index], than: group.representative) {
@@ -237,17 +268,20 @@ package struct ValidatorCampaign {
                     groups[key] = group
                 } else {
                     order.append(key)
-                    groups[key] = DisagreementGroup(kind: kind, code: verdicts[index].groupCode, count: 1,
+                    groups[key] = DisagreementGroup(kind: kind, code: code, count: 1,
                                                     representative: round[index], verdict: verdicts[index],
-                                                    run: outcomes[index])
+                                                    run: outcomes[index], firstInput: runs,
+                                                    firstSeconds: Date().timeIntervalSince(started))
                 }
             }
             progress(runs, groups.count)
         }
         // Minimise: a representative made by several edits gives way to one of its edits alone that still
-        // disagrees the same way (same class, same finding code).
+        // disagrees the same way (same class; for a wrong verdict the same finding code). A crash, hang or error then
+        // takes the name of the edit that alone causes it, and groups that come to share a cause merge.
         for key in order {
             guard var group = groups[key], !group.representative.components.isEmpty else { continue }
+            let byVerdict = group.kind == .acceptedWhatRcptRejects || group.kind == .rejectedWhatRcptAccepts
             for component in group.representative.components.sorted(by: { Self.smaller($0, than: $1) }) {
                 let path = scratch + "/minimise" + (component.isJWS ? ".jws" : ".receipt")
                 FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
@@ -257,15 +291,42 @@ package struct ValidatorCampaign {
                     ?? ((try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
                                                          timeout: options.timeout, rejectCodes: options.rejectCodes))
                         ?? Self.couldNotRun)
-                if Self.classify(run.outcome, reference: verdict) == group.kind, verdict.groupCode == group.code {
+                if Self.classify(run.outcome, reference: verdict) == group.kind,
+                   !byVerdict || verdict.groupCode == group.code {
                     group.representative = component
                     group.verdict = verdict
                     group.run = run
+                    if !byVerdict { group.code = DisagreementGroup.code(group.kind, input: component, verdict: verdict, run: run) }
                     break
                 }
             }
             groups[key] = group
         }
+        // Groups whose minimised causes are one and the same become one: counts added, the earliest first hit, the
+        // smallest representative.
+        var merged: [String: DisagreementGroup] = [:]
+        var mergedOrder: [String] = []
+        for key in order {
+            guard let group = groups[key] else { continue }
+            guard var known = merged[group.key] else {
+                merged[group.key] = group
+                mergedOrder.append(group.key)
+                continue
+            }
+            known.count += group.count
+            if group.firstInput < known.firstInput {
+                known.firstInput = group.firstInput
+                known.firstSeconds = group.firstSeconds
+            }
+            if Self.smaller(group.representative, than: known.representative) {
+                known.representative = group.representative
+                known.verdict = group.verdict
+                known.run = group.run
+            }
+            merged[group.key] = known
+        }
+        groups = merged
+        order = mergedOrder
         batchValidator?.stop()
         return CampaignSummary(runs: runs, seconds: Date().timeIntervalSince(started),
                                groups: order.compactMap { groups[$0] }, counts: counts, agreed: agreed)
@@ -280,16 +341,23 @@ package struct ValidatorCampaign {
     }
 }
 
-/// `rcpt verify`'s checks, as the campaign judges with them.
+/// `rcpt verify`'s checks, as the campaign judges with them: each input under the expectations of the seed it was
+/// made from (its bundle id, version and device; a JWS seed's bundle id), else those of its kind.
 struct Judge: Sendable {
     let receiptOptions: InspectionOptions
     let jwsOptions: InspectionOptions?
+    /// Per seed index, the options its inputs are judged with.
+    var seedOptions: [Int: InspectionOptions] = [:]
 
     /// The input as `rcpt verify` judges the file the validator is given: found by the one classifier, read by the
-    /// reader of its kind.
+    /// reader of its kind, under its seed's expectations.
     func verdict(_ input: GeneratedInput) -> ReferenceVerdict {
         let classified = InputClassifier.classify(input.bytes)
-        var options = classified.kind == .jws ? jwsOptions ?? receiptOptions : receiptOptions
+        var options = seedOptions[input.seed] ?? (classified.kind == .jws ? jwsOptions ?? receiptOptions : receiptOptions)
+        // A receipt made from a JWS seed (or the reverse) is judged with the anchors of its own kind.
+        if seedOptions[input.seed] != nil, (classified.kind == .jws) != input.isJWS {
+            options = classified.kind == .jws ? jwsOptions ?? options : receiptOptions
+        }
         options.digestsInput = false
         return ReferenceVerdict(ClassifiedInspection.inspect(classified, input: input.bytes, options: options))
     }

@@ -74,6 +74,14 @@ public enum AppleClaims {
                     continue
                 }
                 let shown = payload.text(child)
+                if kind == .null {
+                    // Apple's libraries read a null claim as absent: a warning, kept visible, unless --strict.
+                    findings.append(Finding(.jwsClaimType, severity: .warning, at: offset(payload.nodes[child].start),
+                                            "\(prefix)\(name) is null, not \(expected) as Apple sends it: read as absent, as Apple's libraries read it",
+                                            fields: [FindingField("path", prefix + name),
+                                                     FindingField(Finding.ignorableField, "null claim")]))
+                    continue
+                }
                 findings.append(Finding(.jwsClaimType, at: offset(payload.nodes[child].start),
                                         "\(prefix)\(name) is \(shown.prefix(60)), not \(expected) as Apple sends it",
                                         fields: [FindingField("path", prefix + name)]))

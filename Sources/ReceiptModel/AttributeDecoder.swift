@@ -34,6 +34,19 @@ struct AttributeDecoder {
 
     mutating func note(_ finding: Finding) { findings.append(finding) }
 
+    /// A malformed value of the field at `place`: as it is for a type Apple documents; for one Apple does not (Apple
+    /// tells validators to ignore those), a warning that stays visible, marked `ignorable` — the strict judgement
+    /// (`InspectionOptions.strict`) makes it an error again.
+    mutating func noteValue(_ finding: Finding, _ place: ValuePlace) {
+        var finding = finding
+        if finding.severity == .error, let type = place.type,
+           FieldTable.descriptor(type, in: place.scope)?.isDocumented != true {
+            finding.severity = .warning
+            finding.fields.append(FindingField(Finding.ignorableField, "undocumented type \(type)"))
+        }
+        note(finding)
+    }
+
     @inline(__always)
     mutating func noteAnomalies(_ node: ASN1Node) {
         if !node.anomalies.isEmpty { anomalies.note(node) }
@@ -231,8 +244,8 @@ struct AttributeDecoder {
             attribute.kind = .raw
             if kind != .unknown {
                 let place = ValuePlace(attribute, self)
-                note(Finding(.valueNotAsn1, at: absolute(error.offset),
-                             "\(place): value is not one ASN.1 element (\(error.message))"))
+                noteValue(Finding(.valueNotAsn1, at: absolute(error.offset),
+                                  "\(place): value is not one ASN.1 element (\(error.message))"), place)
             }
             return index.append(attribute)
         }
@@ -287,8 +300,8 @@ struct AttributeDecoder {
             }
             if range.isEmpty {
                 let place = ValuePlace(attribute, self)
-                note(Finding(.valueInvalidInteger, at: absolute(node.offset),
-                             "\(place): INTEGER with no content octets"))
+                noteValue(Finding(.valueInvalidInteger, at: absolute(node.offset),
+                                  "\(place): INTEGER with no content octets"), place)
                 return
             }
             attribute.kind = .largeInteger
@@ -299,9 +312,10 @@ struct AttributeDecoder {
             let isUTF8String = tag.number == 12
             guard isUTF8String ? check.isValidUTF8 : check.isASCII else {
                 let place = ValuePlace(attribute, self)
-                note(isUTF8String
-                     ? Finding(.valueInvalidUtf8, at: absolute(node.offset), "\(place): UTF8String is not valid UTF-8")
-                     : Finding(.valueInvalidAscii, at: absolute(node.offset), "\(place): \(tag.name) holds bytes above 0x7F"))
+                noteValue(isUTF8String
+                          ? Finding(.valueInvalidUtf8, at: absolute(node.offset), "\(place): UTF8String is not valid UTF-8")
+                          : Finding(.valueInvalidAscii, at: absolute(node.offset), "\(place): \(tag.name) holds bytes above 0x7F"),
+                          place)
                 return
             }
             attribute.kind = .text
@@ -330,8 +344,8 @@ struct AttributeDecoder {
             if kind == .date { date(&attribute, at: inner.offset) }
             if lastTextContainsNUL {
                 let place = ValuePlace(attribute, self)
-                note(Finding(.valueEmbeddedNul, at: absolute(inner.offset),
-                             "\(place): text contains a NUL byte; C-string validators see a shorter value"))
+                noteValue(Finding(.valueEmbeddedNul, at: absolute(inner.offset),
+                                  "\(place): text contains a NUL byte; C-string validators see a shorter value"), place)
             }
         case .integer where kind == .flag:
             if attribute.number == 0 || attribute.number == 1 {
@@ -339,8 +353,8 @@ struct AttributeDecoder {
             } else {
                 let place = ValuePlace(attribute, self)
                 let number = attribute.number
-                note(Finding(.valueFlagOutOfRange, at: absolute(inner.offset),
-                             "\(place): flag is \(number), not 0 or 1"))
+                noteValue(Finding(.valueFlagOutOfRange, at: absolute(inner.offset),
+                                  "\(place): flag is \(number), not 0 or 1"), place)
             }
         default:
             break
@@ -359,8 +373,9 @@ struct AttributeDecoder {
         case .failure(let reason):
             let place = ValuePlace(attribute, self)
             let text = Array(buffer[range])
-            note(Finding(.valueInvalidDate, at: absolute(offset),
-                         "\(place): \"\(Self.printable(String(decoding: text, as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"))
+            noteValue(Finding(.valueInvalidDate, at: absolute(offset),
+                              "\(place): \"\(Self.printable(String(decoding: text, as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"),
+                      place)
         }
     }
 

@@ -75,7 +75,7 @@ public enum JWSMutationCatalogue {
                                              "the input's payload re-signed by the test CA, unchanged") { try $0.signed() }
 
     public static let all: [JWSMutation] = [baseline] + validVariants + algorithms + signatures + chains + payloads
-        + encodings + nesting + documents + dates + shapes + bindings + certificates + headers
+        + encodings + nesting + documents + dates + shapes + bindings + certificates + headers + claimTypes
 
     /// Variants a correct validator must accept.
     static let validVariants: [JWSMutation] = [

@@ -11,6 +11,7 @@ package enum MutationGroup: String, Sendable, Hashable, CaseIterable {
     case semantics
     case dates
     case inApp = "in-app"
+    case types
 }
 
 extension Concern {

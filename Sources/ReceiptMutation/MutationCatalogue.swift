@@ -3,7 +3,7 @@ import ReceiptSuite
 public enum MutationCatalogue {
     public static let all: [Mutation] = [baseline] + EncodingMutations.all + SignatureMutations.all
         + ContainerMutations.all + SignedAttributeMutations.all + ChainMutations.all + StructureMutations.all + SemanticMutations.all + DateMutations.all
-        + InAppMutations.all
+        + InAppMutations.all + TypeMutations.all
 
     /// The input re-signed unchanged by the test CA (its hash recomputed for the kit's device): every correct
     /// validator accepts it.

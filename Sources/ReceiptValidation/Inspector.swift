@@ -44,6 +44,9 @@ public struct InspectionOptions: Sendable {
     package var checksContent = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
+    /// The strict judgement: what Apple's guidance makes ignorable (a malformed value of an undocumented receipt
+    /// attribute type, a JWS claim that is null) is an error, not a warning.
+    package var strict = false
     /// The current time, unix seconds: what `now`, "expired" and "in the future" mean; nil: the clock, read once
     /// when an inspection starts (so options built once serve a long-running server).
     public var now: Int64?
@@ -93,7 +96,7 @@ public enum Inspector {
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.encoding.isDER ? "der" : "ber"
         }
-        inspection.findings += receipt.findings
+        inspection.findings += receipt.findings.judged(strict: options.strict)
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
         for report in inspection.certificates where report.decodeError != nil {
             inspection.findings.append(Finding(.certificateUndecodable, at: report.embedded.offset,

@@ -97,7 +97,7 @@ public enum JWSInspector {
         -> JWSVerification
     {
         let token = held.token
-        var findings = token.findings
+        var findings = token.findings.judged(strict: options.strict)
         let binding = token.binding(member: held.member)
         let headerStart = token.ranges[.header]?.lowerBound ?? token.offset
         let payloadStart = token.ranges[.payload]?.lowerBound ?? token.offset

@@ -65,6 +65,9 @@ struct FuzzValidator: ParsableCommand {
                                valueName: "class"))
     var allow: [String] = []
 
+    @Flag(help: "Judge with the strict judgement (as rcpt verify --strict): malformed values of undocumented receipt attribute types and null JWS claims are errors, not warnings.")
+    var strict = false
+
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
     var outDirectory: String?
 
@@ -103,7 +106,7 @@ struct FuzzValidator: ParsableCommand {
                 if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
                 if case .text(let text)? = receipt.first(3)?.value { expectations.appVersion = text }
             }
-            let receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
+            var receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
             var jwsOptions: InspectionOptions?
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
@@ -112,20 +115,49 @@ struct FuzzValidator: ParsableCommand {
                 jwsOptions = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
                                                   expectations: Expectations(bundleID: jwsBundle))
             }
-            Console.error("rcpt judges with --root \(ca)/root.pem"
-                          + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
-                          + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
-                          + " --device-id \(kit.deviceIDText)"
-                          + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle.map { " --bundle-id \($0)" } ?? "") } ?? "")
-                          + ": give your validator the same")
+            // Each seed's inputs are judged with that seed's own expectations (its bundle id, version; the device).
+            var seedOptions: [Int: InspectionOptions] = [:]
+            var seedLines: [String] = []
+            for (index, input) in inputs.enumerated() {
+                if isJWS(input) {
+                    guard let jwsKit, let jwsCA, let context = try? JWSMutationContext.baseline(of: input, kit: jwsKit) else { continue }
+                    seedOptions[index] = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
+                                                           expectations: Expectations(bundleID: context.expectations.bundleID))
+                    seedLines.append("\(seeds[index]): --root \(jwsCA)/root.pem" + (context.expectations.bundleID.map { " --bundle-id \($0)" } ?? ""))
+                } else if let baseline = try? MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed) {
+                    var own = Expectations(deviceID: kit.deviceID)
+                    let receipt = Receipt.read(baseline)
+                    if case .text(let text)? = receipt.first(2)?.value { own.bundleID = text }
+                    if case .text(let text)? = receipt.first(3)?.value { own.appVersion = text }
+                    seedOptions[index] = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: own)
+                    seedLines.append("\(seeds[index]): --root \(ca)/root.pem" + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
+                                     + (own.appVersion.map { " --app-version \($0)" } ?? "") + " --device-id \(kit.deviceIDText)")
+                }
+            }
+            if Set(seedLines.map { $0.split(separator: ":", maxSplits: 1).last.map(String.init) ?? $0 }).count > 1 {
+                Console.error("rcpt judges each seed's inputs with its own expectations; give your validator the same:\n  "
+                              + seedLines.joined(separator: "\n  "))
+            } else {
+                Console.error("rcpt judges with --root \(ca)/root.pem"
+                              + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
+                              + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
+                              + " --device-id \(kit.deviceIDText)"
+                              + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle.map { " --bundle-id \($0)" } ?? "") } ?? "")
+                              + ": give your validator the same")
+            }
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzz-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: scratch) }
+            if strict {
+                receiptOptions.strict = true
+                jwsOptions?.strict = true
+                for index in seedOptions.keys { seedOptions[index]?.strict = true }
+            }
             let options = ValidatorCampaign.Options(
                 command: validatorOptions.validator, timeout: validatorOptions.timeout, rejectCodes: validatorOptions.rejectCodes?.statuses,
                 jobs: validatorOptions.processes, runs: runs, seconds: time, batch: validatorOptions.batch)
             var campaign = ValidatorCampaign(
                 options: options, generator: FuzzInputGenerator(seeds: inputs, kit: kit, jwsKit: jwsKit, seed: seed),
-                receiptOptions: receiptOptions, jwsOptions: jwsOptions, scratch: scratch)
+                receiptOptions: receiptOptions, jwsOptions: jwsOptions, seedOptions: seedOptions, scratch: scratch)
             let showProgress = isatty(STDERR_FILENO) != 0
             let summary = try campaign.run { done, groups in
                 guard showProgress else { return }

@@ -112,6 +112,9 @@ struct ReceiptReadingOptions: ParsableArguments {
     @Flag(help: "Write JSON on one line, without indentation (smaller and faster for machines).")
     var compact = false
 
+    @Flag(help: "The strict judgement: a malformed value of a receipt attribute type Apple does not document, or a JWS claim that is null, is an error (by default a warning, as Apple tells validators to ignore such types and its libraries read null as absent).")
+    var strict = false
+
     @Option(name: .customLong("request-date"),
             help: ArgumentHelp("With --format verifyreceipt: the request_date to report, in the forms of --at (default: the --at time when it is one, else now).",
                                valueName: "time"))
@@ -221,6 +224,7 @@ struct ReceiptReadingOptions: ParsableArguments {
         // A JWS chains to Apple Root CA - G3 unless --root names the anchors of both kinds.
         if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
+        options.strict = strict
         return options
     }
 
