@@ -74,14 +74,23 @@ package struct BatchInspection: Sendable {
                     pending.append(((argument as NSString).appendingPathComponent(name), true))
                 }
             } else if fromDirectory, !InputFile.isRegular(argument) {
-                skipped.append(Skipped(path: argument, reason: "not a regular file (a pipe, a device or a socket)"))
-            } else if fromDirectory, !looksLikeReceipt(argument) {
+                skipped.append(Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))
+            } else if fromDirectory, !hasDocumentExtension(argument), !looksLikeReceipt(argument) {
                 skipped.append(Skipped(path: argument, reason: "its content is clearly not a receipt or a JWS"))
             } else {
                 paths.append(argument)
             }
         }
         return (paths, skipped)
+    }
+
+    /// Whether the file's name says it holds a receipt or a JWS (`.receipt`, `.der`, `.jws` …): such a file is
+    /// judged whatever it holds, so a corrupted receipt is reported unreadable, never skipped as not a receipt.
+    static func hasDocumentExtension(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return ["receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64", "pem"]
+            .contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Whether a file in a directory holds a receipt or a JWS, as the one classifier finds them (pasted text

@@ -14,6 +14,9 @@ package final class BatchValidator: @unchecked Sendable {
     private var input: Int32 = -1
     private var output: Int32 = -1
     private var pending: [UInt8] = []
+    /// Where the process's standard error goes: read when it dies, to tell a crash (a traceback, a panic) from an
+    /// error, and kept in the run.
+    private let stderrPath = FileManager.default.temporaryDirectory.path + "/rcpt-batch-\(UUID().uuidString).err"
 
     package init(command: String, timeout: Double) throws {
         self.command = command
@@ -21,7 +24,10 @@ package final class BatchValidator: @unchecked Sendable {
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        unlink(stderrPath)
+    }
 
     private func start() throws {
         var toChild: [Int32] = [0, 0]
@@ -33,7 +39,7 @@ package final class BatchValidator: @unchecked Sendable {
         let spawned = ConformanceRunner.spawnShell(command) { actions in
             posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
             posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addclose(&actions, readEnd)
             posix_spawn_file_actions_addclose(&actions, writeEnd)
         }
@@ -82,7 +88,9 @@ package final class BatchValidator: @unchecked Sendable {
             outcome = .timedOut
             stop()
         }
-        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: "", stdoutTail: "")
+        let stderrTail = outcome == .accepted || outcome == .rejected(status: 1) ? "" : ConformanceRunner.tail(of: stderrPath)
+        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: stderrTail,
+                            stdoutTail: "")
     }
 
     /// The outcome of a validator that has exited (and is started again next time), or nil while it runs.
@@ -93,7 +101,16 @@ package final class BatchValidator: @unchecked Sendable {
         pid = 0
         stop()
         let signal = status & 0x7F
-        return signal != 0 ? .crashed(signal: signal) : .errored(status: (status >> 8) & 0xFF)
+        // A process that ends gives no verdict: a signal, a shell's 128 + N or an uncaught exception's report is a
+        // crash; any other end an error.
+        let outcome = RunOutcome.of(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+                                    rejectCodes: nil,
+                                    stderr: ConformanceRunner.head(of: stderrPath) + "\n" + ConformanceRunner.tail(of: stderrPath))
+        switch outcome {
+        case .rejected(let code): return .errored(status: code)
+        case .accepted: return .errored(status: 0)
+        default: return outcome
+        }
     }
 
     private func readLine(deadline: Date) -> String? {

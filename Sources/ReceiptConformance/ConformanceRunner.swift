@@ -98,6 +98,16 @@ package enum ConformanceRunner {
             guard let only = options.only, !Self.isBaseline(entry) else { return true }
             return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
         }
+        // Every entry's file must be there, in the folder: a missing must-reject file would otherwise count as a
+        // rejection (the validator cannot read it), and a path out of the folder runs the validator on anything.
+        for entry in entries {
+            var isDirectory: ObjCBool = false
+            guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != "..",
+                  FileManager.default.fileExists(atPath: directory + "/" + entry.file, isDirectory: &isDirectory),
+                  !isDirectory.boolValue else {
+                throw SuiteError(.manifestInvalid, "\(directory)/manifest.json names \(ShellWords.quoted(entry.file)) (entry \(entry.name)), which is not a file in the folder: a missing must-reject file would pass as a rejection")
+            }
+        }
         let baselines = entries.filter { Self.isBaseline($0) && $0.expected == ExpectedVerdict.accept.rawValue }
         guard !baselines.isEmpty else {
             throw SuiteError(.manifestNoBaseline, "\(directory)/manifest.json has no must-accept baseline (an entry of group baseline, expected accept): without one a validator that rejects everything would pass. Regenerate the folder with this rcpt (rcpt mutate --all, or rcpt fuzz-validator --out-dir)")

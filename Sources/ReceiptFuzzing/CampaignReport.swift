@@ -78,12 +78,19 @@ package enum CampaignReport {
     }
 
     /// The summary as people read it.
-    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>, seeds: [String] = []) -> String {
+    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>, seeds: [String] = [],
+                             directory: String? = nil, validator: String = "") -> String {
         if let refused = summary.baselines.first(where: \.refused) {
             var out = "the validator does not accept the seed \(seeds[safe: refused.input.seed] ?? "#\(refused.input.seed)") re-signed unchanged by the test CA, "
                 + "which rcpt verify accepts: its options are wrong (a --root path, the bundle id, the device id, a missing dependency), "
                 + "and no mutation can be judged with it. It \(refused.run.outcome.detail)"
                 + (refused.run.outcome.isVerdict ? "" : " instead of giving a verdict") + ".\n"
+            if let directory {
+                let file = directory + "/" + baselineFile(refused)
+                out += "  file:      \(file)\n  reproduce: \(ConformanceRunner.commandLine(validator, path: file))\n"
+            } else {
+                out += "  (--out-dir writes the re-signed seed, to run the validator on it by hand)\n"
+            }
             for (name, tail) in [("stdout", refused.run.stdoutTail), ("stderr", refused.run.stderrTail)] where !tail.isEmpty {
                 out += "  \(name):\n" + tail.split(separator: "\n", omittingEmptySubsequences: false).suffix(10)
                     .map { "    | " + $0 + "\n" }.joined()

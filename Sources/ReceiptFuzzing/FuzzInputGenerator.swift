@@ -148,10 +148,16 @@ package struct FuzzInputGenerator: Sendable {
             || edit.hasPrefix("payload:nesting") {
             blueprint.attributes[position] = spec
         }
-        if random.next() & 1 == 0 { try? blueprint.computeHash(forDevice: kit.deviceID) }
+        // Half the edits keep the seed's device hash (for another device than the kit's): named, so a group is not
+        // blamed on the edit for a hash mismatch the stale hash makes.
+        let recomputed = random.next() & 1 == 0
+        if recomputed { try? blueprint.computeHash(forDevice: kit.deviceID) }
         guard let bytes = try? ReceiptSigner(authority: kit.authority).sign(blueprint.payload) else { return nil }
-        return GeneratedInput(bytes: bytes, seed: index, edits: [edit], isJWS: false)
+        return GeneratedInput(bytes: bytes, seed: index, edits: recomputed ? [edit] : [edit, Self.staleHash], isJWS: false)
     }
+
+    /// The edit that names a payload edit's input keeping its seed's device hash.
+    package static let staleHash = "hash:seed-device"
 
     mutating func randomBytes(_ count: Int) -> [UInt8] {
         // Mostly ASN.1-shaped: a UTF8String, an IA5String or an INTEGER with random contents and length octets.

@@ -69,7 +69,9 @@ package struct DisagreementGroup: Sendable {
         switch kind {
         case .acceptedWhatRcptRejects, .rejectedWhatRcptAccepts: return verdict.groupCode
         case .crashed, .timedOut, .errored:
-            let edits = input.edits.map { edit in String(edit.split(separator: " ", maxSplits: 1).first ?? Substring(edit)) }
+            // The stale device hash a payload edit may keep never explains a crash or a hang: left out of the name.
+            let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }
+                .map { edit in String(edit.split(separator: " ", maxSplits: 1).first ?? Substring(edit)) }
             let ended: String
             switch run.outcome {
             case .crashed(let signal): ended = RunOutcome.signalName(signal)

@@ -238,7 +238,9 @@ package struct ConformanceReport: Sendable {
         var out = style.red(style.bold("the validator does not accept the valid baseline")) + ": "
             + result.run.outcome.detail + "\n"
         out += "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
-            + "device; the suite's manifest.json suggests a command line).\n"
+            + "device; a mutation suite's manifest.json suggests a command line).\n"
+        out += style.dim("file:      ") + TerminalText.safe(result.file) + "\n"
+        out += style.dim("reproduce: ") + TerminalText.safe(result.command) + "\n"
         for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty {
             out += style.dim("\(title):") + "\n"
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).suffix(10) {

@@ -27,11 +27,14 @@ extension CIReport {
                 details: baseline.refused ? baseline.run.stderrTail : "", file: seed, seconds: baseline.run.seconds)
         }
         for group in summary.groups {
-            let file = directory.map { $0 + "/" + CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") }
+            let written = directory.map { $0 + "/" + CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") }
+            // Without the findings written, the seed the input was made from is where the result points.
+            let seedFile = seeds.indices.contains(group.representative.seed) ? seeds[group.representative.seed] : nil
+            let file = written ?? seedFile
             let isVerdict = group.kind == .acceptedWhatRcptRejects || group.kind == .rejectedWhatRcptAccepts
             var details = "smallest input: \(group.representative.edits.joined(separator: " then "))"
                 + "\nrcpt verify: \(group.verdict.isValid ? "valid" : "invalid") \(group.verdict.codes.joined(separator: ", "))"
-            if let file { details += "\nfile: \(file)\nreproduce: " + ConformanceRunner.commandLine(validator, path: file) }
+            if let written { details += "\nfile: \(written)\nreproduce: " + ConformanceRunner.commandLine(validator, path: written) }
             if !group.run.stderrTail.isEmpty { details += "\nstderr:\n" + group.run.stderrTail }
             cases.append(Case(
                 name: CampaignReport.fileName(group), group: group.kind.rawValue,
@@ -53,7 +56,7 @@ extension CIReport {
 
     /// One file's verdict: passed when valid, failed when invalid (the rule is its first error code), errored when
     /// unreadable.
-    static func verdict(path: String, document: DocumentInspection?) -> Case {
+    static func verdict(path: String, document: DocumentInspection?, reproduce: String) -> Case {
         guard let document else {
             return Case(name: path, group: "verify", outcome: .errored, rule: "unreadable",
                         ruleDescription: "the file could not be read", message: "cannot read the file",
@@ -63,7 +66,7 @@ extension CIReport {
             return Case(name: path, group: document.kind, outcome: .errored, rule: error.code,
                         ruleDescription: "unreadable: \(error.code)",
                         message: "\(error.code): \(error.message)" + (error.offset.map { " (offset \($0))" } ?? ""),
-                        details: "reproduce: rcpt verify \(path)", file: path, seconds: 0)
+                        details: "reproduce: \(reproduce)", file: path, seconds: 0)
         }
         let errors = document.codes(.error)
         guard let first = errors.first, !document.isValid else {
@@ -74,6 +77,6 @@ extension CIReport {
         return Case(name: path, group: document.kind, outcome: .failed, rule: first,
                     ruleDescription: "rcpt verify finds \(first)",
                     message: "invalid: " + errors.joined(separator: ", "),
-                    details: messages.joined(separator: "\n") + "\nreproduce: rcpt verify \(path)", file: path, seconds: 0)
+                    details: messages.joined(separator: "\n") + "\nreproduce: \(reproduce)", file: path, seconds: 0)
     }
 }

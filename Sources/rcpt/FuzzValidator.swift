@@ -179,7 +179,8 @@ struct FuzzValidator: ParsableCommand {
                 Console.write(format.ciDocument(CIReport.campaign(summary, seeds: seeds, validator: validatorOptions.validator,
                                                                   allowed: allowed, directory: outDirectory)) ?? [])
             case .text:
-                Console.write(Array(CampaignReport.text(summary, allowed: allowed, seeds: seeds).utf8))
+                Console.write(Array(CampaignReport.text(summary, allowed: allowed, seeds: seeds, directory: outDirectory,
+                                                        validator: validatorOptions.validator).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
                     Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
                 }

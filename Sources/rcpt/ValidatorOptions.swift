@@ -26,6 +26,9 @@ struct ValidatorOptions: ParsableArguments {
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if batch && validator.contains("{}") {
+            throw ValidationError("with --batch the validator reads the paths on its standard input, one per line: leave {} out")
+        }
         guard batch || validator.contains("{}") else {
             throw ValidationError("--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
         }

@@ -6,6 +6,7 @@ import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptModel
 import ReceiptRendering
+import ReceiptSuite
 import ReceiptValidation
 import ReceiptVerifyReceipt
 
@@ -93,6 +94,23 @@ struct Verify: ParsableCommand {
         format == .jsonl || format.isCIReport || InputFiles.areSeveral(files)
     }
 
+    /// The command that verifies `path` alone as this run did: the same trust, time, expectations and judgement,
+    /// every word shell-quoted.
+    func reproduction(of path: String) -> String {
+        var words = ["rcpt", "verify"]
+        if let inputFormat = options.inputFormat { words += ["--input-format", inputFormat.rawValue] }
+        for root in options.roots { words += ["--root", root] }
+        if options.at != "creation" { words += ["--at", options.at] }
+        if let statusAt = options.statusAt { words += ["--status-at", statusAt] }
+        if options.strict { words.append("--strict") }
+        if let bundleID { words += ["--bundle-id", bundleID] }
+        if let appVersion { words += ["--app-version", appVersion] }
+        if let deviceID { words += ["--device-id", deviceID] }
+        if let environment { words += ["--environment", environment.rawValue] }
+        if let appAppleID { words += ["--app-apple-id", appAppleID] }
+        return (words + [path]).map(ShellWords.quoted).joined(separator: " ")
+    }
+
     /// What the flags expect of every input: each kind checks what it carries (a receipt its bundle id, version,
     /// device and environment; a JWS its bundleId, appAppleId and environment).
     var expectations: Expectations {
@@ -122,7 +140,7 @@ struct Verify: ParsableCommand {
                     let status = Batch.run(files, recursive: recursive, jobs: jobs,
                                            options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
                         inspection, path in
-                        let verdict = CIReport.verdict(path: path, document: inspection)
+                        let verdict = CIReport.verdict(path: path, document: inspection, reproduce: reproduction(of: path))
                         cases.withLock { $0[path] = verdict }
                         return []
                     }

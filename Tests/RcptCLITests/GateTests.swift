@@ -117,3 +117,89 @@ struct GateTests {
         #expect(try results(["--batch"], batch) == serial)
     }
 }
+
+/// What a CI engineer trying the gate ran into: crashes in --batch, regression files gone missing, reproduction of a
+/// batch verify, corrupted receipts in a directory, SARIF that code scanning accepts.
+@Suite("The gate, tried by a CI engineer")
+struct GateTrialTests {
+    static var workspace: (ca: String, suite: String, findings: String)? { GateTests.workspace }
+
+    @Test func aBatchValidatorThatDiesIsACrashNotAnError() throws {
+        let workspace = try #require(Self.workspace)
+        let verify = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 --device-id \(GateTests.device)"
+        for (death, expected) in [("kill -SEGV $$", "crashed (SIGSEGV)"),
+                                  ("python3 -c 'raise KeyError(\"tag\")'; exit 1", "crashed (Python traceback, exit 1)")] {
+            // Verdicts by rcpt verify, but the quantity type changes kill it.
+            let batch = "while read -r path; do case \"$path\" in *quantity-as-*) \(death);; esac; "
+                + "if \(verify) \"$path\" >/dev/null 2>&1; then echo 0; else echo 1; fi; done"
+            let run = try CLI.run(["conformance", "--format", "json", "--batch", "--validator", batch, workspace.suite])
+            #expect(run.status == 1)
+            let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+            let results = (report["results"] as? [[String: Any]]) ?? []
+            let quantity = results.filter { ($0["name"] as? String)?.hasPrefix("quantity-as-") == true }
+            #expect(quantity.count == 3)
+            #expect(quantity.allSatisfy { $0["class"] as? String == "crashed" && $0["detail"] as? String == expected },
+                    "\(quantity.map { $0["detail"] ?? "" })")
+            #expect(results.filter { $0["class"] as? String == "crashed" }.count == 3)
+        }
+    }
+
+    @Test func aFolderWhoseFilesAreMissingOrElsewhereIsRefused() throws {
+        let workspace = try #require(Self.workspace)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-gate-missing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(atPath: workspace.findings, toPath: copy.path)
+        let manifestURL = copy.appendingPathComponent("manifest.json")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        let entries = try #require(manifest["mutations"] as? [[String: Any]])
+        let regression = try #require(entries.first { $0["group"] as? String != "baseline" }?["file"] as? String)
+        try FileManager.default.removeItem(at: copy.appendingPathComponent(regression))
+        let missing = try CLI.run(["conformance", "--validator", "true {}", copy.path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains(regression))
+        var outside = manifest
+        outside["mutations"] = entries.map { entry -> [String: Any] in
+            var entry = entry
+            if entry["group"] as? String != "baseline" { entry["file"] = "../../../etc/hostname" }
+            return entry
+        }
+        try JSONSerialization.data(withJSONObject: outside).write(to: manifestURL)
+        let escaped = try CLI.run(["conformance", "--validator", "true {}", copy.path])
+        #expect(escaped.status == 2)
+        #expect(escaped.stderr.contains("not a file in the folder"))
+    }
+
+    @Test func aBatchVerifyReportSaysHowToReproduceEachFileWithTheSameOptions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-gate-verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
+                                         to: directory.appendingPathComponent("odd name.receipt"))
+        // Random bytes named as a receipt are judged (unreadable), never skipped as not a receipt.
+        try Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(to: directory.appendingPathComponent("corrupt.receipt"))
+        let run = try CLI.run(["verify", "--format", "junit", "--bundle-id", "com.wrong.app", directory.path])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("tests=\"2\""))
+        #expect(run.stdout.contains("reproduce: rcpt verify --bundle-id com.wrong.app '\(directory.path)/odd name.receipt'"), "\(run.stdout)")
+        #expect(run.stdout.contains("<error message=\""))
+    }
+
+    @Test func sarifOfACampaignWithoutItsFindingsStillLocatesEachResult() throws {
+        let workspace = try #require(Self.workspace)
+        let flawed = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 {} >/dev/null"
+        let run = try CLI.run(["fuzz-validator", "--format", "sarif", "--ca", workspace.ca, "--validator", flawed,
+                               "--runs", "40", "--jobs", "2", "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
+        #expect(run.status == 1)
+        let log = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(!results.isEmpty)
+        #expect(results.allSatisfy { ($0["locations"] as? [Any])?.isEmpty == false })
+    }
+
+    @Test func batchRefusesAPlaceholderItNeverFills() throws {
+        let workspace = try #require(Self.workspace)
+        let run = try CLI.run(["conformance", "--batch", "--validator", "my-validator {}", workspace.suite])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("leave {} out"))
+    }
+}

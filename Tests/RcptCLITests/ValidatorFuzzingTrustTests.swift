@@ -71,6 +71,24 @@ struct ValidatorFuzzingTrustTests {
         #expect((group["firstSeconds"] as? Double ?? -1) >= 0)
     }
 
+    /// A careful validator that ignores malformed values in the types Apple does not document (rcpt verify's default
+    /// judgement is one) has no disagreement by default; under --strict, exactly those come back.
+    @Test func aCarefulValidatorHasNoFalseAlarmOnUndocumentedTypesUnlessStrict() throws {
+        let ca = try #require(Self.ca)
+        let careful = "\(CLI.executable.path) verify --root \(ca)/root.pem --bundle-id com.cocoanetics.EmmiView "
+            + "--app-version 246 --device-id \(Self.device) {} >/dev/null"
+        func groups(_ extra: [String]) throws -> [String] {
+            let run = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", careful, "--runs", "80", "--jobs", "2",
+                                   "--format", "json"] + extra + ["Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+            let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any], "\(run)")
+            return ((report["groups"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+        }
+        #expect(try groups([]).isEmpty)
+        let strict = try groups(["--strict"])
+        #expect(!strict.isEmpty)
+        #expect(strict.allSatisfy { $0.hasPrefix("value-") }, "\(strict)")
+    }
+
     @Test func whatAppleTellsValidatorsToIgnoreIsAWarningUnlessStrict() throws {
         let ca = try #require(Self.ca)
         let jwsCA = (ca as NSString).deletingLastPathComponent + "/jws-ca"
