@@ -89,7 +89,7 @@ package struct BatchInspection: Sendable {
     static func hasDocumentExtension(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return ["receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64", "pem"]
+        return ["receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64"]
             .contains(name[name.index(after: dot)...].lowercased())
     }
 

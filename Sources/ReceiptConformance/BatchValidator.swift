@@ -32,7 +32,10 @@ package final class BatchValidator: @unchecked Sendable {
     private func start() throws {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
+        guard pipe(&toChild) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0])
+            close(toChild[1])
             throw CocoaError(.fileWriteUnknown)
         }
         let (readEnd, writeEnd) = (toChild[1], fromChild[0])
@@ -56,6 +59,9 @@ package final class BatchValidator: @unchecked Sendable {
         pending = []
         signal(SIGPIPE, SIG_IGN)
     }
+
+    /// The longest answer line read.
+    static let lineLimit = 64 << 10
 
     package func stop() {
         if input >= 0 { close(input) }
@@ -105,7 +111,7 @@ package final class BatchValidator: @unchecked Sendable {
         // crash; any other end an error.
         let outcome = RunOutcome.of(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
                                     rejectCodes: nil,
-                                    stderr: ConformanceRunner.head(of: stderrPath) + "\n" + ConformanceRunner.tail(of: stderrPath))
+                                    stderr: ConformanceRunner.head(of: stderrPath) + "\n" + ConformanceRunner.tail(of: stderrPath, bytes: 256 << 10))
         switch outcome {
         case .rejected(let code): return .errored(status: code)
         case .accepted: return .errored(status: 0)
@@ -130,6 +136,8 @@ package final class BatchValidator: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count <= 0 { return nil }
             pending += buffer[..<count]
+            // A verdict is a word: a line longer than this is no answer (and is not held without bound).
+            if pending.count > Self.lineLimit, !pending.contains(0x0A) { return nil }
         }
     }
 }

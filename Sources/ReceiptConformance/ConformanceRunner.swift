@@ -220,7 +220,7 @@ package enum ConformanceRunner {
         let stderrTail = tail(of: stderrPath)
         // An uncaught exception's report starts where the tail may not reach: read its head too, when it matters.
         let status = signal == 0 ? (raw >> 8) & 0xFF : nil
-        let stderr = (status ?? 0) != 0 && rejectCodes == nil ? head(of: stderrPath) + "\n" + stderrTail : ""
+        let stderr = (status ?? 0) != 0 && rejectCodes == nil ? head(of: stderrPath) + "\n" + tail(of: stderrPath, bytes: 256 << 10) : ""
         let outcome = timedOut ? RunOutcome.timedOut
             : RunOutcome.of(status: status, signal: signal == 0 ? nil : signal, rejectCodes: rejectCodes,
                             stderr: stderr)
@@ -265,12 +265,13 @@ package enum ConformanceRunner {
         return String(decoding: (try? handle.read(upToCount: 65_536)) ?? Data(), as: UTF8.self)
     }
 
-    /// The last `ValidatorRun.tailBytes` of a file as text, from a line start when it was cut.
-    static func tail(of path: String) -> String {
+    /// The last `bytes` of a file as text (`ValidatorRun.tailBytes`, what a run keeps), from a line start when it
+    /// was cut.
+    static func tail(of path: String, bytes: Int = ValidatorRun.tailBytes) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         let size = (try? handle.seekToEnd()) ?? 0
-        let start = size > UInt64(ValidatorRun.tailBytes) ? size - UInt64(ValidatorRun.tailBytes) : 0
+        let start = size > UInt64(bytes) ? size - UInt64(bytes) : 0
         try? handle.seek(toOffset: start)
         var text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         if start > 0, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }

@@ -36,6 +36,18 @@ package enum RunOutcome: Sendable, Hashable {
         }
     }
 
+    /// How a run ended, without its verdict: the signal, the runtime of an uncaught exception, a timeout, or the
+    /// exit status.
+    package var ending: String {
+        switch self {
+        case .crashed(let signal): return Self.signalName(signal)
+        case .raised(let runtime, _): return runtime
+        case .timedOut: return "timeout"
+        case .accepted: return "exit 0"
+        case .rejected(let status), .errored(let status), .couldNotRun(let status): return "exit \(status)"
+        }
+    }
+
     /// The signal, for a crash by one.
     package var signal: Int32? {
         if case .crashed(let signal) = self { return signal }

@@ -72,15 +72,7 @@ package struct DisagreementGroup: Sendable {
             // The stale device hash a payload edit may keep never explains a crash or a hang: left out of the name.
             let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }
                 .map { edit in String(edit.split(separator: " ", maxSplits: 1).first ?? Substring(edit)) }
-            let ended: String
-            switch run.outcome {
-            case .crashed(let signal): ended = RunOutcome.signalName(signal)
-            case .raised(let runtime, _): ended = runtime
-            case .timedOut: ended = "timeout"
-            case .errored(let status), .couldNotRun(let status), .rejected(let status): ended = "exit \(status)"
-            case .accepted: ended = "exit 0"
-            }
-            return (edits.isEmpty ? "seed" : edits.joined(separator: " then ")) + " (" + ended + ")"
+            return (edits.isEmpty ? "seed" : edits.joined(separator: " then ")) + " (" + run.outcome.ending + ")"
         }
     }
 }
@@ -293,8 +285,10 @@ package struct ValidatorCampaign {
                     ?? ((try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
                                                          timeout: options.timeout, rejectCodes: options.rejectCodes))
                         ?? Self.couldNotRun)
+                // The same disagreement: for a wrong verdict the same finding code; for a crash, hang or error the
+                // same ending (a SIGSEGV never gives way to a traceback).
                 if Self.classify(run.outcome, reference: verdict) == group.kind,
-                   !byVerdict || verdict.groupCode == group.code {
+                   byVerdict ? verdict.groupCode == group.code : run.outcome.ending == group.run.outcome.ending {
                     group.representative = component
                     group.verdict = verdict
                     group.run = run

@@ -41,9 +41,10 @@ public struct JWSBinding: Sendable, Hashable {
         package var jsonOffset: Int
 
         /// The member `name` of `object` in `document` as a bound value (a string's text, any other value as
-        /// written), its path `prefix` + `name`; nil when there is no such member.
+        /// written), its path `prefix` + `name`; nil when there is no such member or it is null.
         package static func member(_ name: String, of object: Int, in document: JSONDocument, prefix: String) -> Value? {
-            guard let node = document.member(name, of: object) else { return nil }
+            // A null member is absent, as Apple's libraries read it (its type finding says so).
+            guard let node = document.member(name, of: object), document.nodes[node].kind != .null else { return nil }
             let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
             return Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start)
         }

@@ -32,7 +32,7 @@ package enum StatusReport {
             }
         }
         if !status.conflicts.isEmpty {
-            out += "\n" + style.bold("conflicts") + ", each decided by the statement signed by then: verified first, then newest\n"
+            out += "\n" + style.bold("conflicts") + ", each decided by the verified statement signed by then, newest first (a refund dated by then counts)\n"
             for conflict in status.conflicts {
                 out += "  " + TerminalText.safe("transaction \(conflict.transactionID) (\(conflict.productID)), \(conflict.claim): ")
                     + "used \(TerminalText.safe(conflict.used.value ?? "none")) from "

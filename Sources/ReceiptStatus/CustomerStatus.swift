@@ -73,7 +73,8 @@ package struct CustomerStatus: Sendable {
             } else {
                 use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
             }
-            let unsignedCounted = includeUnverified
+            // Apple's unsigned decoding counts only when asked, and when it names its app (else it would join every app).
+            let unsignedCounted = includeUnverified && document.unsignedApp?.bundleID != nil
                 && !(document.unsignedTransactions.isEmpty && document.unsignedRenewals.isEmpty)
             let states = !document.transactions.isEmpty || !document.renewals.isEmpty || unsignedCounted
             if note == nil, use == .counted || use == .countedUnverified, !states {
@@ -135,10 +136,12 @@ package struct CustomerStatus: Sendable {
         return groups
     }
 
-    /// One statement per transaction, as known at `at`: among the statements signed by then (all of them when none
-    /// was), a verified one before any other, then the newest signed, then one that states a revocation, then the
-    /// first by document and path (so the order the documents are given in changes nothing). The others that
-    /// disagree with it are the conflicts, for the transactions bought by then.
+    /// One statement per transaction, as known at `at`. Verified statements decide when there are any (what
+    /// `--include-unverified` adds never overrules them). Among them, the newest signed by `at` (the oldest signed
+    /// after it when none was), then one that states a revocation, then the first by document and path (so the order
+    /// the documents are given in changes nothing) — except that a statement signed after `at` that dates a refund
+    /// or revocation by `at`, after the chosen one was signed, states what was so at `at`, and is taken. The others
+    /// that disagree with the one taken are the conflicts, for the transactions bought by then.
     static func decided(_ facts: [TransactionFact], at: Int64) -> ([TransactionFact], [StatusConflict]) {
         var order: [String] = []
         var byKey: [String: [TransactionFact]] = [:]
@@ -147,25 +150,34 @@ package struct CustomerStatus: Sendable {
             if byKey[key] == nil { order.append(key) }
             byKey[key, default: []].append(fact)
         }
+        func signed(_ fact: TransactionFact) -> Int64 { fact.evidence.signedDate ?? Int64.min }
+        /// Newest signed first; then a revocation; then document and path.
+        func before(_ a: TransactionFact, _ b: TransactionFact) -> Bool {
+            if signed(a) != signed(b) { return signed(a) > signed(b) }
+            if (a.revocationDate != nil) != (b.revocationDate != nil) { return a.revocationDate != nil }
+            return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
+                < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+        }
         var decided: [TransactionFact] = []
         var conflicts: [StatusConflict] = []
         for key in order {
             guard let statements = byKey[key] else { continue }
-            let known = statements.filter { ($0.evidence.signedDate ?? Int64.min) <= at }
-            let ranked = (known.isEmpty ? statements : known).sorted { a, b in
-                if (a.evidence.trust == .verified) != (b.evidence.trust == .verified) { return a.evidence.trust == .verified }
-                if a.evidence.signedDate != b.evidence.signedDate {
-                    return (a.evidence.signedDate ?? Int64.min) > (b.evidence.signedDate ?? Int64.min)
-                }
-                if (a.revocationDate != nil) != (b.revocationDate != nil) { return a.revocationDate != nil }
-                return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
-                    < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+            let verified = statements.filter { $0.evidence.trust == .verified }
+            let pool = verified.isEmpty ? statements : verified
+            let known = pool.filter { signed($0) <= at }.sorted(by: before)
+            let later = pool.filter { signed($0) > at }.sorted { before($1, $0) }
+            guard var winner = known.first ?? later.first else { continue }
+            // A refund signed after `at` but dated by it, and after the chosen statement was signed, was in force.
+            if winner.revocationDate.map({ $0 > at }) ?? true,
+               let refund = later.first(where: { fact in
+                   fact.revocationDate.map { $0 <= at && $0 > signed(winner) } ?? false
+               }) {
+                winner = refund
             }
-            guard let winner = ranked.first else { continue }
             decided.append(winner)
             guard (winner.purchaseDate ?? Int64.min) <= at else { continue }
             var seen: Set<String> = []
-            for other in ranked.dropFirst() {
+            for other in statements where other != winner {
                 for difference in Self.differences(winner, other)
                 where seen.insert("\(difference.claim) \(difference.overruled ?? "none")").inserted {
                     conflicts.append(StatusConflict(

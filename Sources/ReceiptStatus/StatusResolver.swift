@@ -18,12 +18,62 @@ struct Resolver {
     let transactions: [TransactionFact]
     let renewals: [RenewalFact]
 
+    /// Per subscription, product and purchase: when the subscription left that product (`changeDate`), worked out
+    /// once, so that ordering a subscription's transactions stays n log n however many there are.
+    let changes: [ChangeKey: Int64]
+
+    struct ChangeKey: Hashable {
+        var chain: String
+        var product: String
+        var purchased: Int64
+    }
+
     init(app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact]) {
         self.app = app
         self.at = at
         all = transactions
         self.transactions = transactions.filter { ($0.purchaseDate ?? Int64.min) <= at }
         self.renewals = renewals
+        changes = Self.changes(of: transactions)
+    }
+
+    /// For each transaction's (subscription, product, purchase), the first purchase at or after it of another product
+    /// of the same subscription: from the latest purchase back, keeping the earliest purchase seen and the earliest
+    /// of any other product.
+    static func changes(of transactions: [TransactionFact]) -> [ChangeKey: Int64] {
+        var chains: [String: [(product: String, purchased: Int64)]] = [:]
+        for fact in transactions where fact.kind == .autoRenewableSubscription {
+            guard let purchased = fact.purchaseDate else { continue }
+            chains[chainKey(fact), default: []].append((fact.productID, purchased))
+        }
+        var changes: [ChangeKey: Int64] = [:]
+        for (chain, entries) in chains {
+            let sorted = entries.sorted { $0.purchased > $1.purchased }
+            // The earliest purchase seen so far (at or after the current one) and the earliest of another product.
+            var first: (product: String, purchased: Int64)?
+            var second: (product: String, purchased: Int64)?
+            var index = 0
+            while index < sorted.count {
+                // Purchases at the same instant are seen together: "at or after" includes them.
+                var end = index
+                while end < sorted.count, sorted[end].purchased == sorted[index].purchased { end += 1 }
+                for entry in sorted[index..<end] {
+                    if first == nil || entry.purchased <= (first?.purchased ?? Int64.max) {
+                        if let previous = first, previous.product != entry.product { second = previous }
+                        first = entry
+                    } else if entry.product != first?.product,
+                              second == nil || entry.purchased < (second?.purchased ?? Int64.max) {
+                        second = entry
+                    }
+                }
+                for entry in sorted[index..<end] {
+                    let other = first?.product != entry.product ? first : second
+                    if let other { changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] = other.purchased }
+                }
+                index = end
+            }
+        }
+        return changes
     }
 
     func products() -> [ProductStatus] {
@@ -61,9 +111,7 @@ struct Resolver {
     /// subscription after it (Apple dates an upgrade by the new transaction, never on the upgraded one).
     func changeDate(_ fact: TransactionFact) -> Int64? {
         guard let purchased = fact.purchaseDate else { return nil }
-        let key = Self.chainKey(fact)
-        return all.lazy.filter { Self.chainKey($0) == key && $0.productID != fact.productID }
-            .compactMap(\.purchaseDate).filter { $0 >= purchased }.min()
+        return changes[ChangeKey(chain: Self.chainKey(fact), product: fact.productID, purchased: purchased)]
     }
 
     /// Whether `fact` was upgraded by the time: it says `isUpgraded`, and the product it was upgraded to was bought

@@ -307,7 +307,7 @@ enum InputFiles {
         }
         guard !isDirectory(file) else { throw CommandFailure.unreadable("cannot read \(shown): it is a directory") }
         guard let bytes = InputFile.read(file) else {
-            throw CommandFailure.unreadable("cannot read \(shown): permission denied, an I/O error, or (not being a regular file) more than \(InputFile.streamLimit >> 20) MiB")
+            throw CommandFailure.unreadable("cannot read \(shown): permission denied, an I/O error, or larger than rcpt reads (\(InputFile.fileLimit >> 30) GiB for a file, \(InputFile.streamLimit >> 20) MiB for a pipe or device)")
         }
         return bytes
     }

@@ -227,3 +227,22 @@ struct StatusEdgeTests {
         #expect(at.products["com.example.rcpt.status.pro"]?["state"] as? String == "owned")
     }
 }
+
+/// Files rcpt will not read whole: a sparse file far beyond any receipt is refused before anything is allocated.
+@Suite("Input files are read within bounds")
+struct InputFileBoundTests {
+    @Test func aHugeSparseFileIsRefusedNotRead() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-sparse-\(UUID().uuidString).receipt")
+        FileManager.default.createFile(atPath: url.path, contents: Data([0x30]))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        for command in [["verify"], ["dump"], ["status"]] {
+            let run = try CLI.run(command + [url.path])
+            #expect(run.status == 2, "\(command): \(run)")
+        }
+        let batch = try CLI.run(["verify", "--format", "jsonl", url.path])
+        #expect(batch.status == 2)
+    }
+}

@@ -356,6 +356,51 @@ struct LifecycleTests {
         #expect(status.documents.last?.problem == "no-bundle-id")
     }
 
+    /// A REFUND notification signed after --at, dated before it, tells what was so at --at — also beside an older
+    /// receipt that shows no refund (which it overrules, and the conflict says so).
+    @Test func aRefundSignedLaterButDatedByThenCounts() throws {
+        let pro = "com.example.lifecycle.pro"
+        var life = Lifecycle()
+        life.add("receipt.der", bytes: try L.receipt(created: L.at(55), records: [[
+            ("quantity", .number(1)), ("product_id", .text(pro)), ("transaction_id", .text("610")),
+            ("original_transaction_id", .text("610")), ("purchase_date", .number(L.at(1))),
+        ]]))
+        life.add("refund.json", try L.notification("REFUND", signed: L.at(64),
+            transaction: try L.transaction("610", product: pro, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(58),
+                                           reason: 1, signed: L.at(64))))
+        let state = Self.product(life, pro, at: L.at(60))
+        #expect(state?.state == .refunded)
+        #expect(state?.evidence.first?.document == "refund.json")
+        if case .success(let status) = life.status(at: L.at(60)) {
+            #expect(status.conflicts.first?.overruled.evidence.document == "receipt.der")
+        }
+        // Before the refund it was owned.
+        #expect(Self.product(life, pro, at: L.at(57))?.state == .owned)
+    }
+
+    /// Deciding a subscription of many transactions, all marked upgraded, is n log n: this finishes (the first cut
+    /// compared every pair by scanning them all).
+    @Test func aSubscriptionOfManyTransactionsIsDecided() throws {
+        let facts = (0..<20_000).map { index in
+            TransactionFact(productID: "com.example.lifecycle.tier\(index % 7)", kind: .autoRenewableSubscription,
+                            transactionID: String(index), originalTransactionID: "1", purchaseDate: L.at(Int64(index % 300)),
+                            expiresDate: L.at(Int64(index % 300) + 30), revocationDate: nil, isUpgraded: true,
+                            evidence: StatusEvidence(document: "many.json", path: "latest_receipt_info[\(index)]", offset: nil,
+                                                     kind: "transaction", signedDate: L.at(0), trust: .verified))
+        }
+        var document = StatusDocument(unreadable: "many.json", problem: "")
+        document.isReadable = true
+        document.isValid = true
+        document.problem = nil
+        document.app = StatusApp(bundleID: L.bundleID, environment: "Sandbox")
+        document.transactions = facts
+        guard case .success(let status) = CustomerStatus.resolve([document], at: L.at(310)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(status.products.count == 7)
+    }
+
     @Test func onlyVerifiedDocumentsCountUnlessAskedAndThenNeverOverAVerifiedOne() throws {
         var life = Lifecycle()
         life.add("genuine.jws", try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
