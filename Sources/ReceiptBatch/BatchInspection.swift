@@ -61,6 +61,9 @@ package struct BatchInspection: Sendable {
         var paths: [String] = []
         var skipped: [Skipped] = []
         var pending = arguments.map { ($0, false) }
+        // Each directory is read once, by its device and inode: links back up the tree (two links to `.` make a
+        // recursive walk exponential) and links to a directory already read are not followed again.
+        var visited: Set<[UInt64]> = []
         var index = 0
         while index < pending.count {
             let (argument, fromDirectory) = pending[index]
@@ -69,6 +72,9 @@ package struct BatchInspection: Sendable {
             let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
             if exists, isDirectory.boolValue {
                 guard !fromDirectory || recursive else { continue }
+                var status = stat()
+                guard stat(argument, &status) == 0,
+                      visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { continue }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(name), true))

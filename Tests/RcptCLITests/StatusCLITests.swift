@@ -246,3 +246,22 @@ struct InputFileBoundTests {
         #expect(batch.status == 2)
     }
 }
+
+/// A recursive scan reads each directory once: links back up the tree end it, never make it exponential.
+@Suite("Directory scans and links")
+struct DirectoryLinkTests {
+    @Test func linksToAnEnclosingDirectoryDoNotMultiplyTheScan() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-links-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
+                                         to: directory.appendingPathComponent("a.receipt"))
+        for name in ["x", "y", "z"] {
+            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
+                                                       withDestinationPath: ".")
+        }
+        let run = try CLI.run(["verify", "--recursive", "--format", "jsonl", directory.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.split(separator: "\n").count == 1)
+    }
+}
