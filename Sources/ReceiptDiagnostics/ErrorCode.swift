@@ -127,6 +127,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case manifestNoBaseline = "manifest-no-baseline"
     case validatorFailed = "validator-failed"
 
+    // MARK: status: what `rcpt status` refuses
+    case appsMixed = "apps-mixed"
+    case noBundleId = "no-bundle-id"
+
     public var description: String { rawValue }
 
     /// Where a code belongs, for the README's grouped list.
@@ -168,6 +172,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .spec
         case .manifestMissing, .manifestInvalid, .manifestNoBaseline, .validatorFailed:
             return .suite
+        case .appsMixed, .noBundleId:
+            return .status
         }
     }
 
@@ -277,11 +283,13 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .manifestInvalid: return "a manifest.json that is not a rcpt.mutations/1 manifest"
         case .manifestNoBaseline: return "a suite or findings folder with no must-accept baseline: a validator that rejects everything would pass it"
         case .validatorFailed: return "the validator command cannot be started or followed"
+        case .appsMixed: return "documents of different apps or environments given to `rcpt status` together (--per-app gives a status each)"
+        case .noBundleId: return "a document whose transactions name no app (no bundleId): `rcpt status` does not count it"
         }
     }
 }
 
 /// Where an error code belongs.
 package enum ErrorLayer: String, Sendable, Hashable, CaseIterable {
-    case input, container, payload, jws, json, asn1, crypto, ca, mutation, spec, suite
+    case input, container, payload, jws, json, asn1, crypto, ca, mutation, spec, suite, status
 }

@@ -11,19 +11,11 @@ package struct VerifyReceiptResponseSummary: Sendable, Hashable {
         func object(_ name: String, in parent: Int) -> Int? {
             document.member(name, of: parent).flatMap { document.nodes[$0].kind == .object ? $0 : nil }
         }
-        func text(_ name: String, in parent: Int) -> String? {
-            guard let node = document.member(name, of: parent) else { return nil }
-            switch document.nodes[node].kind {
-            case .string: return document.string(node)
-            case .number, .true, .false: return document.text(node)
-            default: return nil
-            }
-        }
-        /// A date as Apple wrote it beside `_ms`: the milliseconds in UTC.
+        let json = VerifyReceiptJSON(document: document)
+        func text(_ name: String, in parent: Int) -> String? { json.text(name, in: parent) }
+        /// A date as Apple wrote it beside `_ms`: the milliseconds in UTC (else the text Apple wrote).
         func date(_ name: String, in parent: Int) -> String? {
-            guard let milliseconds = text(name + "_ms", in: parent).flatMap({ Int64($0) }), milliseconds > 0,
-                  milliseconds < 253_402_300_800_000 else { return text(name, in: parent) }
-            return MillisecondUTC.text(milliseconds)
+            json.milliseconds(name, in: parent).map(MillisecondUTC.text) ?? text(name, in: parent)
         }
         var lines: [String] = []
         let status = text("status", in: root) ?? "missing"

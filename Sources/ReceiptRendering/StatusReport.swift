@@ -177,7 +177,7 @@ package enum StatusReport {
                 }
                 json.key("error")
                 json.object { json in
-                    json.member("code", "apps-mixed")
+                    json.member("code", ErrorCode.appsMixed.rawValue)
                     json.member("message", message)
                 }
                 writeDocuments(mixed.documents, to: &json)

@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptPurchases
 
 /// What a customer owns at a time, from the signed documents given: the state of every product (Apple's
@@ -68,7 +69,7 @@ package struct CustomerStatus: Sendable {
             } else if !document.transactions.isEmpty, document.app.bundleID == nil {
                 // A transaction that names no app could be any app's: never counted.
                 use = .notCounted
-                problem = problem ?? "no-bundle-id"
+                problem = problem ?? ErrorCode.noBundleId.rawValue
                 note = "its transactions name no app (no bundleId)"
             } else {
                 use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted

@@ -106,19 +106,14 @@ package struct StatusDocument: Sendable {
                         // app_item_id is 0 outside Production: it names no app there.
                         appAppleID: receipt.first(1)?.integer.flatMap { $0 == 0 ? nil : String($0) },
                         environment: environment)
-        let created = receipt.creationDate.map { $0.secondsSinceEpoch.multipliedReportingOverflow(by: 1000) }
-            .flatMap { $0.overflow ? nil : $0.partialValue }
+        let created = receipt.creationDate?.millisecondsSinceEpoch
         for (index, record) in receipt.inAppRecords.enumerated() {
             func text(_ type: Int64) -> String? {
                 guard let attribute = record.first(type) else { return nil }
                 return attribute.text ?? attribute.integer.map { String($0) }
             }
-            func milliseconds(_ type: Int64) -> Int64? {
-                record.first(type)?.dateSeconds.flatMap {
-                    let (value, overflow) = $0.multipliedReportingOverflow(by: 1000)
-                    return overflow ? nil : value
-                }
-            }
+            // A receipt date is of years 1 to 9999: its milliseconds never overflow.
+            func milliseconds(_ type: Int64) -> Int64? { record.first(type)?.date?.millisecondsSinceEpoch }
             let expires = milliseconds(1708)
             let evidence = StatusEvidence(document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
                                           kind: "receipt-record", signedDate: created, trust: trust)
@@ -244,24 +239,6 @@ package struct StatusDocument: Sendable {
                     evidence: evidence("pending_renewal_info[\(index)]", entry, "verifyreceipt-pending-renewal-info")))
             }
         }
-    }
-}
-
-/// Apple's verifyReceipt JSON read for values: strings and numbers as text, dates from their `_ms` twins.
-struct VerifyReceiptJSON {
-    let document: JSONDocument
-
-    func text(_ name: String, in object: Int) -> String? {
-        guard let node = document.member(name, of: object) else { return nil }
-        switch document.nodes[node].kind {
-        case .string: return document.string(node)
-        case .number, .true, .false: return document.text(node)
-        default: return nil
-        }
-    }
-
-    func milliseconds(_ name: String, in object: Int) -> Int64? {
-        text(name + "_ms", in: object).flatMap(JWSToken.milliseconds).flatMap { $0 > 0 ? $0 : nil }
     }
 }
 

@@ -89,9 +89,7 @@ struct Status: ParsableCommand {
         if !at.isEmpty, at.count <= 15, at.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Int64(at) }
         switch EvaluationTime(argument: at) {
         case .now?: return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        case .date(let date)?:
-            let (value, overflow) = date.secondsSinceEpoch.multipliedReportingOverflow(by: 1000)
-            return overflow ? nil : value + Int64(date.nanosecond / 1_000_000)
+        case .date(let date)?: return date.millisecondsSinceEpoch
         case .signed?, nil: return nil
         }
     }
