@@ -18,7 +18,7 @@ struct Rcpt: ParsableCommand {
               rcpt ca init testca && rcpt mutate receipt.der --all --ca testca --out-dir suite
             """,
         version: "0.1.0",
-        subcommands: [Dump.self, Verify.self, Status.self, Diff.self, Mutate.self, Conformance.self, FuzzValidator.self, Build.self,
+        subcommands: [Dump.self, Verify.self, Status.self, Report.self, Diff.self, Mutate.self, Conformance.self, FuzzValidator.self, Build.self,
                       CertificateAuthority.self]
     )
 }

@@ -1,0 +1,200 @@
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptValidation
+
+/// `rcpt report`: one self-contained HTML page — inline style and script, no request of any kind — that shows a
+/// `ReportDocument`: the structure beside the bytes, the verdict, the findings on their bytes, the certificate chains
+/// against the evaluation time, and the purchase timeline.
+///
+/// Input is data, never code. Everything from the input travels in one `application/json` script element (which no
+/// browser runs) with `<`, `>` and `&` escaped, so no string can close it; the page's own script puts it on the page
+/// with `textContent` only. A Content-Security-Policy allows exactly the page's own style and script, by their
+/// SHA-256, and nothing else: no other script, no style attribute, no connection, no form, no image
+/// that is not inline data.
+package enum HTMLReport {
+    package static let schema = "rcpt.report/1"
+
+    /// The whole page.
+    package static func page(_ report: ReportDocument) -> [UInt8] {
+        let style = HTMLReportAssets.style
+        let script = HTMLReportAssets.script
+        let policy = "default-src 'none'; script-src '\(hash(script))'; style-src '\(hash(style))'; "
+            + "img-src data:; base-uri 'none'; form-action 'none'"
+        var out: [UInt8] = []
+        out.reserveCapacity(report.spaces.reduce(64 * 1024) { $0 + $1.bytes.count * 2 })
+        out += Array("""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(policy)">
+            <meta name="referrer" content="no-referrer">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="rcpt">
+            <title>rcpt report: \(escaped(report.name))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            <noscript><p>This report draws itself with the script in this file; allow scripts for this page to see it.</p></noscript>
+            <script type="application/json" id="rcpt-data">
+            """.utf8)
+        out += data(report)
+        out += Array("</script>\n<script>\(script)</script>\n</body>\n</html>\n".utf8)
+        return out
+    }
+
+    /// `'sha256-…'` of a script or style element's text, as a Content-Security-Policy names it.
+    static func hash(_ text: String) -> String {
+        let digest = (try? Digest.hash(Array(text.utf8), algorithm: .sha256)) ?? []
+        return "sha256-" + Base64Codec.encode(digest, alphabet: .standard, padded: true)
+    }
+
+    /// Text for HTML content or an attribute value.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // Controls and bidirectional overrides are shown as their code, never obeyed.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                    || (0x2066...0x2069).contains(scalar.value) {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The report's data as JSON (`rcpt.report/1`), with `<`, `>` and `&` written as `\u003c`, `\u003e` and `\u0026`
+    /// (they occur only inside strings, where the escapes mean the same).
+    static func data(_ report: ReportDocument) -> [UInt8] {
+        var json = JSONWriter(pretty: false, reservingCapacity: report.spaces.reduce(4096) { $0 + $1.bytes.count * 2 })
+        json.object { json in
+            json.member("schema", schema)
+            json.member("name", report.name)
+            json.member("kind", report.document.kind)
+            json.member("headline", report.headline)
+            let input = report.document.input
+            json.key("input")
+            json.object { json in
+                json.member("size", input.size)
+                json.member("sha256", input.sha256)
+                json.member("format", input.format)
+            }
+            json.key("verdict")
+            json.object { json in
+                json.member("valid", report.document.isValid)
+                json.member("errors", strings: report.document.codes(.error))
+                json.member("warnings", strings: report.document.codes(.warning))
+                json.key("readError")
+                if let error = report.document.readError {
+                    DumpJSON.writeErrorObject(layer: error.layer, code: error.code, offset: error.offset,
+                                              message: error.message, to: &json)
+                } else {
+                    json.null()
+                }
+            }
+            json.member("labels", strings: report.labels.list)
+            json.key("spaces")
+            json.array { json in
+                for space in report.spaces {
+                    json.object { json in
+                        json.member("label", space.label)
+                        json.member("kind", space.kind.rawValue)
+                        json.member("size", space.bytes.count)
+                        json.key("bytes")
+                        json.string(Base64Codec.encode(space.bytes, alphabet: .standard, padded: true))
+                        json.key("source")
+                        if let source = space.source {
+                            json.object { json in
+                                json.member("space", source.space)
+                                json.member("start", source.start)
+                                json.member("length", source.length)
+                                json.member("alphabet", source.alphabet)
+                            }
+                        } else {
+                            json.null()
+                        }
+                        json.member("nodeCount", space.tree.count)
+                        json.key("nodes")
+                        json.string(Base64Codec.encode(space.tree.encoded(), alphabet: .standard, padded: true))
+                    }
+                }
+            }
+            json.key("findings")
+            json.array { json in
+                for mark in report.marks {
+                    json.object { json in
+                        json.member("severity", mark.finding.severity.rawValue)
+                        json.member("code", mark.finding.code)
+                        json.member("message", mark.finding.message)
+                        json.member("space", mark.space)
+                        json.member("offset", mark.offset)
+                    }
+                }
+            }
+            json.key("chains")
+            json.array { json in
+                for chain in report.chains {
+                    json.object { json in
+                        json.member("title", chain.title)
+                        json.member("verdict", chain.verdict)
+                        json.member("evaluatedAt", chain.evaluatedAt)
+                        json.key("certificates")
+                        json.array { json in
+                            for certificate in chain.certificates {
+                                json.object { json in
+                                    json.member("subject", certificate.subject)
+                                    json.member("notBefore", certificate.notBefore)
+                                    json.member("notAfter", certificate.notAfter)
+                                    json.member("space", certificate.space)
+                                    json.member("start", certificate.range.lowerBound)
+                                    json.member("end", certificate.range.upperBound)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            json.member("eventCount", report.eventCount)
+            json.key("events")
+            json.array { json in
+                for event in report.events {
+                    json.object { json in
+                        json.member("time", event.time)
+                        json.member("kind", event.kind)
+                        json.member("product", event.product)
+                        json.member("transaction", event.transaction)
+                        json.member("offset", event.offset)
+                    }
+                }
+            }
+        }
+        var bytes = json.bytes
+        // `<`, `>` and `&` occur only inside strings: their escapes keep any text from closing the element.
+        if bytes.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") }) {
+            var escapedBytes: [UInt8] = []
+            escapedBytes.reserveCapacity(bytes.count + 64)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "<"): escapedBytes += Array("\\u003c".utf8)
+                case UInt8(ascii: ">"): escapedBytes += Array("\\u003e".utf8)
+                case UInt8(ascii: "&"): escapedBytes += Array("\\u0026".utf8)
+                default: escapedBytes.append(byte)
+                }
+            }
+            bytes = escapedBytes
+        }
+        return bytes
+    }
+}

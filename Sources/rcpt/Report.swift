@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ReceiptBatch
+import ReceiptInput
+import ReceiptDiagnostics
+import ReceiptRendering
+import ReceiptValidation
+
+/// `rcpt report`: a self-contained HTML page of one receipt or JWS, to look at rather than read.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a self-contained HTML report of a receipt or JWS: the structure beside its bytes, the verdict, findings on the bytes, certificate validity and a purchase timeline.",
+        discussion: """
+            One HTML file with its style and script inline: it fetches nothing, runs no script but its own (a \
+            Content-Security-Policy allows only that), and shows every string from the input as text.
+
+            The page shows the verdict and its codes on top; the structure as a tree (a receipt: ContentInfo, \
+            SignedData, certificates, signer, the payload's attributes by name and every in-app record; a JWS: each \
+            token, its parts, each part decoded, the header, the x5c certificates, the claims, nested tokens) beside \
+            the bytes in hex. Selecting a node highlights its bytes; selecting a byte selects the innermost node that \
+            holds it (in base64url text, the node in the decoded bytes); a node copies as hex, base64 or JSON. Every \
+            finding is listed, linked to its node and marked at its offset. Below: each certificate chain's validity \
+            periods against the evaluation time, and a timeline of the purchases, renewals, expiries and revocations \
+            the document states.
+
+            Exit codes: 0 the report was written, 2 unreadable input (the report, showing how far it was read, is \
+            still written) or usage error. The verdict is on the page; use verify to fail on it.
+
+            Examples:
+              rcpt report receipt.der -o receipt.html
+              rcpt report notification.json -o notification.html
+              pbpaste | rcpt report - > pasted.html
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The receipt or JWS file, or - for standard input (the default when it is piped).",
+                                 valueName: "file"))
+    var file: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the page (default: standard output, when it is not a terminal).",
+                                                    valueName: "file"))
+    var output: String?
+
+    @OptionGroup var options: ReceiptReadingOptions
+
+    func validate() throws {
+        _ = try InputFiles.orStandardInput(file.map { [$0] } ?? [])
+        if output == nil && isatty(STDOUT_FILENO) != 0 {
+            throw ValidationError("the report is an HTML page: give -o report.html, or redirect standard output")
+        }
+    }
+
+    func run() throws {
+        try Console.guarded {
+            let path = try InputFiles.orStandardInput(file.map { [$0] } ?? [])[0]
+            let (page, readable) = try ReportPage.make(path, options: options)
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
+                    throw CommandFailure.unreadable("cannot write \(TerminalText.safe(output))")
+                }
+            } else {
+                Console.write(page)
+            }
+            return readable ? 0 : 2
+        }
+    }
+}
+
+/// The report page of one input, for `rcpt report` and `dump --format html`.
+enum ReportPage {
+    /// The page, and whether the document was read (the page is written either way).
+    static func make(_ path: String, options: ReceiptReadingOptions) throws -> (page: [UInt8], readable: Bool) {
+        let input = try InputFiles.read(path)
+        let classified = options.classify(input)
+        let document = ClassifiedInspection.inspect(classified, input: input, options: try options.inspectionOptions())
+        let report = ReportDocument(name: InputFiles.displayName(path), document: document,
+                                    bytes: classified.bytes.isEmpty ? input : classified.bytes)
+        return (HTMLReport.page(report), document.readError == nil)
+    }
+}
