@@ -45,6 +45,17 @@ package enum HTMLReport {
         return out
     }
 
+    /// Whether `space` is the decoding of its source text, and that text is exactly the canonical encoding of it
+    /// (the page's own decoder then gives the same bytes).
+    static func isCanonicalDecoding(_ space: ReportDocument.Space, in report: ReportDocument) -> Bool {
+        guard let source = space.source, source.space >= 0, source.space < report.spaces.count else { return false }
+        let text = report.spaces[source.space].bytes
+        guard source.start >= 0, source.length >= 0, source.start <= text.count - source.length else { return false }
+        let url = source.alphabet == "base64url"
+        let encoded = Base64Codec.encode(space.bytes, alphabet: url ? .url : .standard, padded: !url)
+        return encoded.utf8.elementsEqual(text[source.start..<(source.start + source.length)])
+    }
+
     /// `'sha256-…'` of a script or style element's text, as a Content-Security-Policy names it.
     static func hash(_ text: String) -> String {
         let digest = (try? Digest.hash(Array(text.utf8), algorithm: .sha256)) ?? []
@@ -112,8 +123,14 @@ package enum HTMLReport {
                         json.member("label", space.label)
                         json.member("kind", space.kind.rawValue)
                         json.member("size", space.bytes.count)
+                        // Bytes decoded from base64 text the page already holds are decoded there, when that text is
+                        // exactly their canonical encoding: every byte is embedded once.
                         json.key("bytes")
-                        json.string(Base64Codec.encode(space.bytes, alphabet: .standard, padded: true))
+                        if isCanonicalDecoding(space, in: report) {
+                            json.null()
+                        } else {
+                            json.string(Base64Codec.encode(space.bytes, alphabet: .standard, padded: true))
+                        }
                         json.key("source")
                         if let source = space.source {
                             json.object { json in
@@ -162,6 +179,20 @@ package enum HTMLReport {
                                     json.member("end", certificate.range.upperBound)
                                 }
                             }
+                        }
+                    }
+                }
+            }
+            json.key("tokens")
+            json.array { json in
+                for token in report.tokens {
+                    json.object { json in
+                        json.member("path", token.path)
+                        json.member("kind", token.kind)
+                        json.member("holder", token.holder)
+                        json.member("offset", token.offset)
+                        for part in ["header", "payload", "signature"] {
+                            if let space = token.parts[part] { json.key(named: part + "Space"); json.number(space) }
                         }
                     }
                 }

@@ -45,6 +45,21 @@ enum HTMLReportAssets {
   }
   const utf8 = new TextDecoder('utf-8', { fatal: false });
 
+  // Decoded bytes the data does not repeat: their base64 or base64url text, in a space read before them.
+  const decodedSpaces = [];
+  function decodeSource(source) {
+    const from = decodedSpaces[source.space];
+    if (!from) return new Uint8Array(0);
+    const chars = from.bytes.subarray(source.start, source.start + source.length);
+    let text = '';
+    for (let k = 0; k < chars.length; k += 8192) text += String.fromCharCode.apply(null, chars.subarray(k, k + 8192));
+    if (source.alphabet === 'base64url') {
+      text = text.replace(/-/g, '+').replace(/_/g, '/');
+      while (text.length % 4) text += '=';
+    }
+    try { return decodeBase64(text); } catch (e) { return new Uint8Array(0); }
+  }
+
   // ---- spaces: bytes and nodes ----
   const spaces = data.spaces.map((s, index) => {
     const packed = decodeBase64(s.nodes), n = s.nodeCount;
@@ -56,7 +71,7 @@ enum HTMLReportAssets {
       return value;
     }
     const sp = {
-      index, label: s.label, kind: s.kind, source: s.source, bytes: decodeBase64(s.bytes), n,
+      index, label: s.label, kind: s.kind, source: s.source, bytes: s.bytes === null ? decodeSource(s.source) : decodeBase64(s.bytes), n,
       start: new Int32Array(n), end: new Int32Array(n), header: new Int32Array(n), lab: new Int32Array(n),
       parent: new Int32Array(n), next: new Int32Array(n), depth: new Uint16Array(n), kids: new Int32Array(n),
       expanded: new Uint8Array(n), links: new Map(), marks: new Map(), nodeMarks: new Map(), linkedFrom: null,
@@ -77,6 +92,7 @@ enum HTMLReportAssets {
       if (k > 0) { stNode.push(i); stLeft.push(k); stCursor.push(st + h); } else { sp.next[i] = i + 1; }
     }
     while (stNode.length > 1) { const done = stNode.pop(); stLeft.pop(); stCursor.pop(); sp.next[done] = n; }
+    decodedSpaces[index] = sp;
     return sp;
   });
 
@@ -275,26 +291,40 @@ enum HTMLReportAssets {
   let rowsSpace = new Int32Array(0), rowsNode = new Int32Array(0), rowsDepth = new Int32Array(0);
 
   // ---- virtual scrolling over more rows than a page can be tall ----
-  function scroller(view, spacer, rowsBox, count, draw) {
-    const total = count() * ROW;
-    const height = Math.min(total, MAXPX);
-    spacer.style.height = height + 'px';
-    const room = Math.max(1, view.clientHeight);
-    const scale = total > MAXPX ? (total - room) / Math.max(1, MAXPX - room) : 1;
-    const first = Math.max(0, Math.floor(view.scrollTop * scale / ROW));
-    const visibleRows = Math.ceil(room / ROW) + 1;
-    rowsBox.style.transform = 'translateY(' + view.scrollTop + 'px)';
-    rowsBox.replaceChildren();
-    for (let r = first; r < Math.min(count(), first + visibleRows); r++) rowsBox.appendChild(draw(r));
-    return scale;
-  }
-  function scrollToRow(view, count, row) {
-    const total = count * ROW, room = Math.max(1, view.clientHeight);
-    const scale = total > MAXPX ? (total - room) / Math.max(1, MAXPX - room) : 1;
-    const first = Math.floor(view.scrollTop * scale / ROW), visibleRows = Math.floor(room / ROW);
-    if (row >= first && row < first + visibleRows - 1) return false;
-    view.scrollTop = Math.max(0, (row - 2) * ROW / scale);
-    return true;
+  // Each view keeps its own scroll position and height, so selecting writes the page and never waits for a layout
+  // to read one back; a row is drawn only when it is in view.
+  function makeScroller(view, spacer, rowsBox, count, draw) {
+    const s = { top: 0, height: -1, room: 0 };
+    s.measure = () => { s.room = Math.max(ROW, view.clientHeight); };
+    s.scale = () => {
+      const total = count() * ROW;
+      return total > MAXPX ? (total - s.room) / Math.max(1, MAXPX - s.room) : 1;
+    };
+    s.render = () => {
+      const total = count() * ROW, height = Math.min(total, MAXPX);
+      if (height !== s.height) { spacer.style.height = height + 'px'; s.height = height; }
+      const first = Math.max(0, Math.floor(s.top * s.scale() / ROW));
+      rowsBox.style.transform = 'translateY(' + s.top + 'px)';
+      const rows = [];
+      for (let r = first; r < Math.min(count(), first + Math.ceil(s.room / ROW) + 1); r++) rows.push(draw(r));
+      rowsBox.replaceChildren(...rows);
+    };
+    // Brings `row` into view when it is not; the view is drawn by the caller.
+    s.show = (row) => {
+      const scale = s.scale(), first = Math.floor(s.top * scale / ROW), shown = Math.floor(s.room / ROW);
+      if (row >= first && row < first + shown - 1) return;
+      const most = Math.max(0, Math.min(count() * ROW, MAXPX) - s.room);
+      s.top = Math.max(0, Math.min((row - 2) * ROW / scale, most));
+      const total = count() * ROW, height = Math.min(total, MAXPX);
+      if (height !== s.height) { spacer.style.height = height + 'px'; s.height = height; }
+      view.scrollTop = s.top;
+    };
+    view.addEventListener('scroll', () => {
+      if (Math.abs(view.scrollTop - s.top) < 1) return;
+      s.top = view.scrollTop;
+      s.render();
+    });
+    return s;
   }
 
   // ---- tree ----
@@ -340,8 +370,8 @@ enum HTMLReportAssets {
     row.appendChild(el('span', 'at', '  @' + sp.start[i] + '+' + (sp.end[i] - sp.start[i])));
     return row;
   }
-  function drawTree() { scroller(treeView, treeSpacer, treeRows, () => rowsNode.length, drawTreeRow); }
-  treeView.addEventListener('scroll', drawTree);
+  const treeScroll = makeScroller(treeView, treeSpacer, treeRows, () => rowsNode.length, (r) => drawTreeRow(r));
+  function drawTree() { treeScroll.render(); }
   treeRows.addEventListener('click', (event) => {
     const row = event.target.closest('.row');
     if (!row) return;
@@ -371,15 +401,17 @@ enum HTMLReportAssets {
   collapseAll.addEventListener('click', () => { for (const sp of spaces) sp.expanded.fill(0); computeRows(); drawTree(); });
 
   // Opens every ancestor of a node, across the spaces that lead to it.
+  // Returns whether it opened any.
   function reveal(si, i) {
-    let sp = spaces[si], node = i;
+    let sp = spaces[si], node = i, opened = false;
     for (let guard = 0; guard < 64 && sp; guard++) {
-      for (let p = sp.parent[node]; p >= 0; p = sp.parent[p]) sp.expanded[p] = 1;
+      for (let p = sp.parent[node]; p >= 0; p = sp.parent[p]) { if (!sp.expanded[p]) { sp.expanded[p] = 1; opened = true; } }
       if (!sp.linkedFrom) break;
       const from = sp.linkedFrom;
       sp = spaces[from.space]; node = from.node;
-      sp.expanded[node] = 1;
+      if (!sp.expanded[node]) { sp.expanded[node] = 1; opened = true; }
     }
+    return opened;
   }
   function rowOf(si, i) {
     for (let r = 0; r < rowsNode.length; r++) if (rowsNode[r] === i && rowsSpace[r] === si) return r;
@@ -415,13 +447,13 @@ enum HTMLReportAssets {
     for (const c of chars) row.appendChild(c);
     return row;
   }
+  const hexScroll = makeScroller(hexView, hexSpacer, hexRows, () => hexRowCount(), (r) => drawHexRow(r));
   function drawHex() {
-    scroller(hexView, hexSpacer, hexRows, hexRowCount, drawHexRow);
+    hexScroll.render();
     hexView.dataset.space = String(state.space);
     hexView.dataset.start = String(state.from);
     hexView.dataset.end = String(state.to);
   }
-  hexView.addEventListener('scroll', drawHex);
   hexRows.addEventListener('click', (event) => {
     const o = event.target.dataset ? event.target.dataset.o : undefined;
     if (o === undefined) return;
@@ -430,7 +462,7 @@ enum HTMLReportAssets {
   spaceSelect.addEventListener('change', () => {
     const si = Number(spaceSelect.value);
     const sp = spaces[si];
-    if (sp.n > 0) select(si, 0, true); else { state.space = si; state.node = -1; state.from = state.to = state.headerTo = 0; state.mapped = null; hexView.scrollTop = 0; drawHex(); showDetails(); }
+    if (sp.n > 0) select(si, 0, true); else { state.space = si; state.node = -1; state.from = state.to = state.headerTo = 0; state.mapped = null; hexScroll.show(0); drawHex(); showDetails(); }
   });
   goto.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter') return;
@@ -470,13 +502,11 @@ enum HTMLReportAssets {
     }
     state.mapped = null;
     if (spaceSelect.value !== String(si)) spaceSelect.value = String(si);
-    if (i >= 0) { reveal(si, i); computeRows(); }
+    if (i >= 0 && reveal(si, i)) computeRows();
     if (scroll) {
-      // The spacers first, so the scroll positions exist.
-      drawTree(); drawHex();
-      if (i >= 0) { const r = rowOf(si, i); if (r >= 0) scrollToRow(treeView, rowsNode.length, r); }
-      if (spaceChanged) hexView.scrollTop = 0;
-      scrollToRow(hexView, hexRowCount(), Math.floor(state.from / BYTES_PER_ROW));
+      if (i >= 0) { const r = rowOf(si, i); if (r >= 0) treeScroll.show(r); }
+      if (spaceChanged) { hexScroll.top = 0; hexView.scrollTop = 0; }
+      hexScroll.show(Math.floor(state.from / BYTES_PER_ROW));
     }
     drawTree(); drawHex(); showDetails();
   }
@@ -581,8 +611,8 @@ enum HTMLReportAssets {
     item.addEventListener('click', () => {
       if (f.space === null || f.space === undefined || !spaces[f.space] || f.offset === null) return;
       if (f.node >= 0) select(f.space, f.node, true); else select(f.space, -1, true, f.offset);
-      state.from = f.offset; state.to = f.offset + 1; state.headerTo = f.offset;
-      if (f.node >= 0) { const sp = spaces[f.space]; state.from = sp.start[f.node]; state.to = sp.end[f.node]; state.headerTo = state.from + sp.header[f.node]; }
+      // The node is selected; the view shows the finding's own byte, marked.
+      hexScroll.show(Math.floor(f.offset / BYTES_PER_ROW));
       drawHex();
     });
     findingList.appendChild(item);
@@ -685,6 +715,7 @@ enum HTMLReportAssets {
     }
   }
   computeRows();
+  treeScroll.measure(); hexScroll.measure();
   drawChains();
   drawTimeline();
   if (spaces.length > 0) {
@@ -693,7 +724,7 @@ enum HTMLReportAssets {
     else if (spaces[0].n > 0) select(0, 0, false);
     else { drawTree(); drawHex(); showDetails(); }
   }
-  window.addEventListener('resize', () => { drawTree(); drawHex(); });
+  window.addEventListener('resize', () => { treeScroll.measure(); hexScroll.measure(); drawTree(); drawHex(); });
   document.documentElement.dataset.ready = '1';
 })();
 """#

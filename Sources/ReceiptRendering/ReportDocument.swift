@@ -55,6 +55,16 @@ package struct ReportDocument {
         var verdict: String
     }
 
+    /// Where a token is: its path, the space holding its text and where it starts there, and the spaces of its
+    /// decoded parts.
+    struct TokenPlace {
+        var path: String
+        var kind: String
+        var holder: Int
+        var offset: Int
+        var parts: [String: Int]
+    }
+
     struct Event {
         /// Milliseconds since the epoch.
         var time: Int64
@@ -77,6 +87,7 @@ package struct ReportDocument {
     var chains: [Chain] = []
     var events: [Event] = []
     var eventCount = 0
+    var tokens: [TokenPlace] = []
     /// What the document said of itself, for the top of the page.
     var headline: String
 
@@ -296,6 +307,8 @@ package struct ReportDocument {
             partSpaces[part] = spaces.count - 1
         }
         spaces[holder].tree = holderTree
+        tokens.append(TokenPlace(path: verification.path, kind: kind, holder: holder, offset: start,
+                                 parts: Dictionary(uniqueKeysWithValues: partSpaces.map { ($0.key.rawValue, $0.value) })))
         marks += verification.findings.map { Mark(finding: $0, space: holder, offset: $0.offset.map { start + $0 - base }) }
         if let headerSpace = partSpaces[.header] { addCertificates(verification, header: headerSpace, title: title) }
         guard let payloadSpace = partSpaces[.payload] else { return [] }

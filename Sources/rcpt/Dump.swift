@@ -35,7 +35,7 @@ struct Dump: ParsableCommand {
                                  valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), or verifyreceipt (the body Apple's verifyReceipt endpoint returns for it).")
+    @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns for it), or html (the self-contained report page of rcpt report).")
     var format: DocumentFormat = .text
 
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
@@ -58,6 +58,9 @@ struct Dump: ParsableCommand {
         if format.isCIReport {
             throw ValidationError("--format \(format.rawValue) reports verdicts for CI: use it with rcpt verify")
         }
+        if format == .html && (InputFiles.areSeveral(files) || brief) {
+            throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
+        }
         if InputFiles.areSeveral(files) && format != .jsonl && !(brief && format == .text) {
             throw ValidationError("several inputs are dumped with --format jsonl, or --brief (a block each)")
         }
@@ -77,6 +80,11 @@ struct Dump: ParsableCommand {
                 paths = expanded.paths
             }
             let inspectionOptions = try options.inspectionOptions()
+            if format == .html {
+                let (page, document) = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
+                Console.write(page)
+                return document.readError == nil ? 0 : 2
+            }
             var status: Int32 = 0
             for (index, file) in paths.enumerated() {
                 if index > 0 { Console.write("\n") }

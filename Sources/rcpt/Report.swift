@@ -53,7 +53,7 @@ struct Report: ParsableCommand {
     func run() throws {
         try Console.guarded {
             let path = try InputFiles.orStandardInput(file.map { [$0] } ?? [])[0]
-            let (page, readable) = try ReportPage.make(path, options: options)
+            let (page, document) = try ReportPage.make(path, options: options, inspection: try options.inspectionOptions())
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
                     throw CommandFailure.unreadable("cannot write \(TerminalText.safe(output))")
@@ -61,20 +61,22 @@ struct Report: ParsableCommand {
             } else {
                 Console.write(page)
             }
-            return readable ? 0 : 2
+            return document.readError == nil ? 0 : 2
         }
     }
 }
 
-/// The report page of one input, for `rcpt report` and `dump --format html`.
+/// The report page of one input, for `rcpt report` and `--format html` of dump and verify.
 enum ReportPage {
-    /// The page, and whether the document was read (the page is written either way).
-    static func make(_ path: String, options: ReceiptReadingOptions) throws -> (page: [UInt8], readable: Bool) {
+    /// The page and the inspection it shows (the page is written whatever the verdict, unreadable included).
+    static func make(_ path: String, options: ReceiptReadingOptions, inspection: InspectionOptions) throws
+        -> (page: [UInt8], document: DocumentInspection)
+    {
         let input = try InputFiles.read(path)
         let classified = options.classify(input)
-        let document = ClassifiedInspection.inspect(classified, input: input, options: try options.inspectionOptions())
+        let document = ClassifiedInspection.inspect(classified, input: input, options: inspection)
         let report = ReportDocument(name: InputFiles.displayName(path), document: document,
                                     bytes: classified.bytes.isEmpty ? input : classified.bytes)
-        return (HTMLReport.page(report), document.readError == nil)
+        return (HTMLReport.page(report), document)
     }
 }

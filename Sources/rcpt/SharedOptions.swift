@@ -25,6 +25,7 @@ enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
     case verifyreceipt
     case junit
     case sarif
+    case html
 
     /// Whether the format reports many files at once, for CI systems.
     var isCIReport: Bool { self == .junit || self == .sarif }
@@ -185,6 +186,8 @@ struct ReceiptReadingOptions: ParsableArguments {
         switch (document, format) {
         case (.jws(let inspection), .json), (.jws(let inspection), .jsonl):
             Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
+        case (_, .html):
+            throw CommandFailure.usage("--format html is written by ReportPage, from the input as classified")
         case (_, .junit), (_, .sarif):
             throw CommandFailure.usage("--format \(format.rawValue) reports many files for CI: use it with verify")
         case (.jws, .verifyreceipt):

@@ -45,7 +45,7 @@ struct Verify: ParsableCommand {
                                  valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts), junit (JUnit XML, a testcase per file) or sarif (SARIF 2.1.0, a result per invalid or unreadable file).")
+    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts), junit (JUnit XML, a testcase per file), sarif (SARIF 2.1.0, a result per invalid or unreadable file) or html (the report page of rcpt report, with this verdict).")
     var format: DocumentFormat = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
@@ -80,6 +80,9 @@ struct Verify: ParsableCommand {
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if format == .html, isBatch {
+            throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
+        }
         if format == .json, isBatch {
             throw ValidationError("several receipts are verified with --format text or jsonl, not json")
         }
@@ -170,6 +173,12 @@ struct Verify: ParsableCommand {
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl
+            if format == .html {
+                let (page, document) = try ReportPage.make(file, options: options, inspection: inspectionOptions)
+                Console.write(page)
+                if document.readError != nil { return 2 }
+                return document.isValid ? 0 : 1
+            }
             let document = try options.inspect(file, options: inspectionOptions).document
             try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
