@@ -17,8 +17,12 @@ if ! python3 -c 'import playwright' >/dev/null 2>&1; then
     python3 -m pip install -q playwright >&2
 fi
 
-swift build --product rcpt >&2
-export RCPT="${RCPT:-$(swift build --show-bin-path)/rcpt}"
+# RCPT: the rcpt to test (scripts/test.sh gives the release binary); else the debug build, built now.
+if [ -z "${RCPT:-}" ]; then
+    swift build --product rcpt >&2
+    RCPT="$(swift build --show-bin-path)/rcpt"
+fi
+export RCPT
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 export SCREENSHOTS="${SCREENSHOTS:-$PWD/out/screenshots}"
 rm -rf "$SCREENSHOTS"
