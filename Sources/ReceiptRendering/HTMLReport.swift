@@ -11,8 +11,7 @@ import ReceiptValidation
 /// Input is data, never code. Everything from the input travels in one `application/json` script element (which no
 /// browser runs) with `<`, `>` and `&` escaped, so no string can close it; the page's own script puts it on the page
 /// with `textContent` only. A Content-Security-Policy allows exactly the page's own style and script, by their
-/// SHA-256, and nothing else: no other script, no style attribute, no connection, no form, no image
-/// that is not inline data.
+/// SHA-256, and nothing else: no other script, no style attribute, no connection, no form, no image, no font.
 package enum HTMLReport {
     package static let schema = "rcpt.report/1"
 
@@ -21,7 +20,7 @@ package enum HTMLReport {
         let style = HTMLReportAssets.style
         let script = HTMLReportAssets.script
         let policy = "default-src 'none'; script-src '\(hash(script))'; style-src '\(hash(style))'; "
-            + "img-src data:; base-uri 'none'; form-action 'none'"
+            + "base-uri 'none'; form-action 'none'"
         var out: [UInt8] = []
         out.reserveCapacity(report.spaces.reduce(64 * 1024) { $0 + $1.bytes.count * 2 })
         out += Array("""

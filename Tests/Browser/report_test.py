@@ -385,12 +385,20 @@ class ReportTests(unittest.TestCase):
         """Bundle id, product ids, in-app strings and certificate names full of markup stay text."""
         spec = dump(ROOT / "Corpus" / "receipts" / "kvitto-sandboxReceipt.receipt")
         receipt = spec["receipt"]
+        # Every text field of the receipt and of each record (dates stay dates, so the timeline is drawn too).
+        text = set()
+        for attribute in spec["attributes"]:
+            for one in [attribute] + (attribute.get("records") or []):
+                if one["asn1"] in ("UTF8String", "IA5String") and one.get("utc", "absent") == "absent":
+                    text.add(one["name"])
+        count = 0
+        for fields in [receipt] + receipt["in_app"]:
+            for key, value in list(fields.items()):
+                if key in text and isinstance(value, str):
+                    fields[key] = self.HOSTILE[count % len(self.HOSTILE)]
+                    count += 1
         receipt["bundle_id"] = self.HOSTILE[0]
-        receipt["application_version"] = self.HOSTILE[2]
-        receipt["original_application_version"] = self.HOSTILE[3]
-        for index, record in enumerate(receipt["in_app"]):
-            record["product_id"] = self.HOSTILE[(index + 1) % len(self.HOSTILE)]
-            record["transaction_id"] = self.HOSTILE[(index + 4) % len(self.HOSTILE)]
+        self.assertGreater(count, 20)
         spec_path = WORK / "evil-receipt.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         source = WORK / "evil.receipt"
@@ -407,9 +415,13 @@ class ReportTests(unittest.TestCase):
         """Claims, claim names and nested tokens full of markup stay text."""
         ca = WORK / "evil-jws-ca"
         rcpt("ca", "init", "--shape", "jws", ca)
-        inner = {"transactionId": self.HOSTILE[1], "originalTransactionId": "1", "bundleId": self.HOSTILE[0],
-                 "productId": self.HOSTILE[2], "purchaseDate": 1700000000000, "signedDate": 1700000000000,
-                 "type": self.HOSTILE[3], "environment": "Sandbox", self.HOSTILE[6]: self.HOSTILE[4]}
+        # Every string claim of a real transaction, and a claim named by script.
+        real = dump(ROOT / "Corpus" / "jws" / "gopay-txn-2000000004047119-sandbox.jws")
+        inner = json.loads(real["tokens"][0]["payload"]["text"])
+        for index, key in enumerate(k for k, v in list(inner.items()) if isinstance(v, str)):
+            inner[key] = self.HOSTILE[index % len(self.HOSTILE)]
+        inner["bundleId"] = self.HOSTILE[0]
+        inner[self.HOSTILE[6]] = self.HOSTILE[4]
         inner_path = WORK / "evil-inner.json"
         inner_path.write_text(json.dumps(inner), encoding="utf-8")
         token = WORK / "evil-inner.jws"
