@@ -82,6 +82,12 @@ public struct Attribute: Sendable {
         }
     }
 
+    /// The length of the value element's header (tag and length), 0 when the value octets are not one element.
+    package var valueHeaderLength: Int {
+        guard let value = index.valueRange(entry) else { return 0 }
+        return max(0, index.contentRange(entry).lowerBound - value.lowerBound)
+    }
+
     /// The text of a text or date value.
     public var text: String? {
         switch kind {

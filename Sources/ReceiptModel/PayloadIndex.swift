@@ -169,7 +169,7 @@ public final class PayloadIndex: Sendable {
 
     /// The content of the one element the value holds (text, a date's text, a large INTEGER).
     @inline(__always)
-    func contentRange(_ entry: Int) -> Range<Int> {
+    package func contentRange(_ entry: Int) -> Range<Int> {
         guard let value = valueRange(entry) else { return 0..<0 }
         return Swift.min(value.lowerBound + innerHeader(entry), value.upperBound)..<value.upperBound
     }

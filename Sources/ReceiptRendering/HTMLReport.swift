@@ -76,7 +76,8 @@ package enum HTMLReport {
                 // Controls and bidirectional overrides are shown as their code, never obeyed.
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
                     || (0x2066...0x2069).contains(scalar.value) {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                    let digits = String(scalar.value, radix: 16, uppercase: true)
+                    out += "⟨U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "⟩"
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -94,6 +95,14 @@ package enum HTMLReport {
             json.member("name", report.name)
             json.member("kind", report.document.kind)
             json.member("headline", report.headline)
+            json.member("wrapped", report.isWrapped)
+            json.key("trust")
+            json.object { json in
+                json.member("anchor", report.trust.anchor)
+                json.member("customRoots", report.trust.customRoots)
+                json.member("evaluatedAt", report.trust.evaluatedAt)
+                json.member("evaluatedAtSource", report.trust.evaluatedAtSource)
+            }
             let input = report.document.input
             json.key("input")
             json.object { json in
@@ -151,9 +160,9 @@ package enum HTMLReport {
             json.array { json in
                 for mark in report.marks {
                     json.object { json in
-                        json.member("severity", mark.finding.severity.rawValue)
-                        json.member("code", mark.finding.code)
-                        json.member("message", mark.finding.message)
+                        json.member("severity", mark.severity)
+                        json.member("code", mark.code)
+                        json.member("message", mark.message)
                         json.member("space", mark.space)
                         json.member("offset", mark.offset)
                     }
@@ -205,6 +214,7 @@ package enum HTMLReport {
                         json.member("kind", event.kind)
                         json.member("product", event.product)
                         json.member("transaction", event.transaction)
+                        json.member("space", event.space)
                         json.member("offset", event.offset)
                     }
                 }

@@ -27,10 +27,11 @@ enum HTMLReportAssets {
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
-  // Control characters, bidirectional overrides and invisible marks are shown as their code point.
+  // Control characters, bidirectional overrides and invisible marks are shown as their code point, ⟨U+202E⟩ (no
+  // backslash: literal text "\\u{202e}" stays distinguishable from the character).
   const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
   function visible(s) {
-    return String(s).replace(INVISIBLE, (c) => '\\u{' + c.codePointAt(0).toString(16) + '}');
+    return String(s).replace(INVISIBLE, (c) => '⟨U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '⟩');
   }
   function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + '…' : s; }
   function hex2(b) { return (b < 16 ? '0' : '') + b.toString(16); }
@@ -154,6 +155,22 @@ enum HTMLReportAssets {
   function charOfByte(i) { return Math.floor(i / 3) * 4 + (i % 3); }
   function byteOfChar(j) { return Math.floor(j / 4) * 3 + Math.max(0, (j % 4) - 1); }
 
+  // The innermost node holding byte `o` of space `si`, going on through base64 text into the bytes it decodes to.
+  function resolve(si, o) {
+    let sp = spaces[si], node = innermost(sp, o);
+    for (let guard = 0; guard < 16 && node >= 0 && sp.links.has(node); guard++) {
+      const target = spaces[sp.links.get(node)];
+      const j = o - target.source.start;
+      if (j < 0 || j >= target.source.length) break;
+      const inner = byteOfChar(j);
+      if (inner >= target.bytes.length) break;
+      const deeper = innermost(target, inner);
+      if (deeper < 0) return { space: target.index, node: -1, offset: inner };
+      sp = target; o = inner; node = deeper;
+    }
+    return { space: sp.index, node, offset: o };
+  }
+
   // ---- findings ----
   const severityRank = { error: 3, warning: 2, info: 1 };
   data.findings.forEach((f, i) => {
@@ -164,9 +181,13 @@ enum HTMLReportAssets {
     const prev = sp.marks.get(f.offset);
     if (!prev || severityRank[f.severity] > severityRank[prev]) sp.marks.set(f.offset, f.severity);
     f.node = innermost(sp, f.offset);
-    if (f.node >= 0) {
-      const p = sp.nodeMarks.get(f.node);
-      if (!p || severityRank[f.severity] > severityRank[p]) sp.nodeMarks.set(f.node, f.severity);
+    // A finding in base64url text goes on to the node of the byte it carries (a nested token's claim).
+    const deepest = resolve(f.space, f.offset);
+    f.target = deepest;
+    for (const [ts, tn] of [[f.space, f.node], [deepest.space, deepest.node]]) {
+      if (tn < 0) continue;
+      const p = spaces[ts].nodeMarks.get(tn);
+      if (!p || severityRank[f.severity] > severityRank[p]) spaces[ts].nodeMarks.set(tn, f.severity);
     }
   });
 
@@ -174,7 +195,12 @@ enum HTMLReportAssets {
   const TEXT_TAGS = new Set([0x0c, 0x12, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1a, 0x1b, 0x1c, 0x1e]);
   function derValue(sp, i, full) {
     const b = sp.bytes, s = sp.start[i], c = s + sp.header[i], e = sp.end[i];
-    if (sp.header[i] === 0 || sp.kids[i] > 0 || c > e) return null;
+    if (sp.kids[i] > 0 || c > e) return null;
+    if (sp.header[i] === 0) {
+      // Value octets that are not one element (an opaque value, a hash): their hex.
+      const n = Math.min(e - s, full ? e - s : 24);
+      return n <= 0 ? null : hexOf(b, s, s + n) + (e - s > n ? '… (' + (e - s) + ' bytes)' : '');
+    }
     const tag = b[s];
     const max = full ? 1 << 20 : 96;
     if (tag === 0x02 && e - c <= 16 && e > c) {
@@ -195,9 +221,25 @@ enum HTMLReportAssets {
     const text = utf8.decode(sp.bytes.subarray(sp.start[i], Math.min(sp.end[i], sp.start[i] + (full ? 1 << 20 : 400))));
     let shown = text;
     if (text.startsWith('"')) { try { shown = JSON.stringify(JSON.parse(text)); } catch (e) { shown = text; } }
+    // Apple's dates are milliseconds since the epoch: the UTC time beside them.
+    if (/^\d{12,13}$/.test(text) && /date · number$/i.test(labels[sp.lab[i]] || '')) shown += '  (' + utcMs(Number(text)) + ')';
     return visible(full ? shown : clip(shown, 120));
   }
+  // An in-app record shows what identifies it: its product, transaction and purchase date.
+  const RECORD_FIELDS = ['product_id', 'transaction_id', 'purchase_date'];
+  function recordSummary(sp, i) {
+    const parts = [];
+    for (let k = i + 1, seen = 0; k < sp.next[i] && seen < 64; k = sp.next[k], seen++) {
+      const name = labels[sp.lab[k]] || '';
+      if (RECORD_FIELDS.some((f) => name.startsWith(f + ' ')) && sp.kids[k] === 1) {
+        const v = derValue(sp, k + 1, false);
+        if (v !== null) parts.push(v);
+      }
+    }
+    return parts.length ? parts.join(' · ') : null;
+  }
   function nodeValue(sp, i, full) {
+    if (sp.kind === 'der' && labels[sp.lab[i]] === 'in-app record') return recordSummary(sp, i);
     if (sp.kind === 'der') {
       // An attribute shows its value: its one child, a primitive.
       if (sp.kids[i] === 1 && sp.header[i] > 0 && sp.kids[i + 1] === 0) {
@@ -231,7 +273,16 @@ enum HTMLReportAssets {
   for (const c of v.warnings) codes.appendChild(el('span', 'warning', c + ' '));
   if (v.readError) codes.appendChild(el('span', 'error', 'read error ' + v.readError.code + (v.readError.offset !== null ? ' at offset ' + v.readError.offset : '') + ': ' + visible(v.readError.message)));
   header.appendChild(codes);
+  const t = data.trust;
+  if (t.evaluatedAt !== null) {
+    const root = t.anchor ? 'chain to ' + visible(t.anchor) : 'no trusted chain';
+    const whose = t.anchor ? (t.customRoots ? ' (a root given with --root, not Apple\'s)' : ' (Apple\'s root)') : '';
+    const trustLine = el('div', 'meta', root + whose + ' · evaluated at ' + utc(t.evaluatedAt) + (t.evaluatedAtSource ? ' (' + t.evaluatedAtSource + ')' : ''));
+    trustLine.id = 'trust';
+    header.appendChild(trustLine);
+  }
   header.appendChild(el('div', 'meta', data.kind + ' · ' + data.input.format + ' · ' + data.input.size + ' bytes · sha256 ' + data.input.sha256));
+  if (data.wrapped) header.appendChild(el('div', 'meta', 'the document was found inside the input (see the input-repaired findings): the bytes below are the document as read; the size and SHA-256 above are the input\'s'));
   body.appendChild(header);
 
   const main = el('main');
@@ -494,28 +545,21 @@ enum HTMLReportAssets {
   goto.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter') return;
     const text = goto.value.trim();
-    const o = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text, 16) : parseInt(text, 10);
-    if (Number.isFinite(o)) selectByte(state.space, o);
+    const o = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text, 16) : (/^\d+$/.test(text) ? parseInt(text, 10) : NaN);
+    const size = spaces[state.space].bytes.length;
+    if (!Number.isFinite(o) || !selectByte(state.space, o)) {
+      sourceLine.replaceChildren(el('span', null, 'go to: "' + clip(visible(text), 40) + '" is not an offset in space ' + state.space + ' (0 to ' + Math.max(0, size - 1) + ', decimal or 0x hex)'));
+    }
   });
 
   // Selecting a byte selects the innermost node that holds it; a byte of base64 text that decodes to a space goes
   // on to the innermost node there.
   function selectByte(si, o) {
-    let sp = spaces[si];
-    if (!sp || o < 0 || o >= sp.bytes.length) return;
-    let node = innermost(sp, o);
-    for (let guard = 0; guard < 16 && node >= 0 && sp.links.has(node); guard++) {
-      const target = spaces[sp.links.get(node)];
-      const j = o - target.source.start;
-      if (j < 0 || j >= target.source.length) break;
-      const inner = byteOfChar(j);
-      if (inner >= target.bytes.length) break;
-      const deeper = innermost(target, inner);
-      if (deeper < 0) { select(target.index, -1, true, inner); return; }
-      sp = target; o = inner; node = deeper;
-    }
-    if (node < 0) { select(sp.index, -1, true, o); return; }
-    select(sp.index, node, true);
+    const sp = spaces[si];
+    if (!sp || o < 0 || o >= sp.bytes.length) return false;
+    const found = resolve(si, o);
+    select(found.space, found.node, true, found.offset);
+    return true;
   }
 
   function select(si, i, scroll, byte) {
@@ -572,7 +616,7 @@ enum HTMLReportAssets {
       row('length', String(sp.end[i] - sp.start[i]) + (sp.header[i] ? ' (header ' + sp.header[i] + ')' : ''));
       const value = nodeValue(sp, i, true);
       if (value !== null) row('value', clip(value, 4000));
-      const flagged = data.findings.filter((f) => f.space === state.space && f.node === i);
+      const flagged = data.findings.filter((f) => (f.space === state.space && f.node === i) || (f.target && f.target.space === state.space && f.target.node === i));
       for (const f of flagged) row(f.severity, f.code + ': ' + visible(f.message));
     } else {
       row('offset', String(state.from));
@@ -624,23 +668,36 @@ enum HTMLReportAssets {
   });
 
   // ---- findings list ----
+  function spaceName(si) { return si + ' (' + clip(visible(spaces[si].label), 60) + ')'; }
   for (const f of data.findings) {
     const item = el('div', 'finding ' + f.severity);
     item.dataset.finding = String(f.index);
     item.appendChild(el('span', 'sev', f.severity));
     item.appendChild(el('span', 'code', f.code));
     item.appendChild(el('span', null, visible(f.message) + ' '));
-    if (f.space !== null && f.space !== undefined && f.offset !== null && f.offset !== undefined) {
+    const located = f.space !== null && f.space !== undefined && f.offset !== null && f.offset !== undefined && spaces[f.space];
+    if (located) {
       const sp = spaces[f.space];
-      const where = 'at ' + f.offset + (sp ? ' in space ' + f.space : '') + (f.node >= 0 && sp ? ' · ' + nodeLabel(sp, f.node) : '');
-      item.appendChild(el('span', 'where', where));
+      // The bytes the finding names, in its own space; then the node they decode to, when that is elsewhere.
+      const where = el('span', 'where', 'at ' + f.offset + ' in space ' + spaceName(f.space) + (f.node >= 0 ? ' · ' + nodeLabel(sp, f.node) : ''));
+      where.dataset.where = '1';
+      item.appendChild(where);
+      if (f.target && f.target.space !== f.space && f.target.node >= 0) {
+        item.appendChild(el('span', 'where', ' → ' + nodeLabel(spaces[f.target.space], f.target.node) + ' in space ' + spaceName(f.target.space)));
+      }
     }
-    item.addEventListener('click', () => {
-      if (f.space === null || f.space === undefined || !spaces[f.space] || f.offset === null) return;
-      if (f.node >= 0) select(f.space, f.node, true); else select(f.space, -1, true, f.offset);
-      // The node is selected; the view shows the finding's own byte, marked.
-      hexScroll.show(Math.floor(f.offset / BYTES_PER_ROW));
-      drawHex();
+    item.addEventListener('click', (event) => {
+      if (!located) return;
+      if (event.target.dataset && event.target.dataset.where) {
+        // The finding's own bytes, without going on through base64.
+        select(f.space, f.node, true, f.offset);
+        hexScroll.show(Math.floor(f.offset / BYTES_PER_ROW));
+        drawHex();
+        return;
+      }
+      const target = f.target || { space: f.space, node: f.node, offset: f.offset };
+      select(target.space, target.node, true, target.offset);
+      if (target.space === f.space) { hexScroll.show(Math.floor(f.offset / BYTES_PER_ROW)); drawHex(); }
     });
     findingList.appendChild(item);
   }
@@ -717,7 +774,7 @@ enum HTMLReportAssets {
       const kind = e.kind.startsWith('revocation') ? 'revocation' : (['purchase', 'renewal', 'expiry'].includes(e.kind) ? e.kind : 'other');
       const mark = svgEl('circle', { cx: x(e.time), cy: y, r: kind === 'expiry' ? 3 : 5, class: 'ev ' + kind });
       mark.appendChild(svgEl('title', {}, visible(e.kind + ' · ' + e.product + ' · transaction ' + e.transaction + ' · ' + utcMs(e.time))));
-      mark.addEventListener('click', () => { if (e.offset !== null && spaces[0]) selectByte(0, e.offset); });
+      mark.addEventListener('click', () => { if (e.space !== null && e.offset !== null && spaces[e.space]) selectByte(e.space, e.offset); });
       svg.appendChild(mark);
     }
     const axisY = top + laneCount * laneH + 4;

@@ -33,11 +33,27 @@ package struct ReportDocument {
         var tree: ReportTree
     }
 
+    /// A finding (or the error that stopped reading) and where it points on the page.
     struct Mark {
-        var finding: Finding
+        var severity: String
+        var code: String
+        var message: String
         /// The space and offset the finding points at, when it points into one the page shows.
         var space: Int?
         var offset: Int?
+
+        init(severity: String, code: String, message: String, space: Int?, offset: Int?) {
+            self.severity = severity
+            self.code = code
+            self.message = message
+            self.space = space
+            self.offset = offset
+        }
+
+        init(_ finding: Finding, space: Int?, offset: Int?) {
+            self.init(severity: finding.severity.rawValue, code: finding.code, message: finding.message, space: space,
+                      offset: offset)
+        }
     }
 
     struct ChainCertificate {
@@ -71,7 +87,18 @@ package struct ReportDocument {
         var kind: String
         var product: String
         var transaction: String
+        /// Where the statement is: a receipt's in-app record, or the date claim in a token's decoded payload.
+        var space: Int?
         var offset: Int?
+    }
+
+    /// What the verdict rests on: the root the chain ended at, whether it was given with --root, and the time the
+    /// chain was evaluated at and where that time came from.
+    struct Trust {
+        var anchor: String?
+        var customRoots: Bool
+        var evaluatedAt: Int64?
+        var evaluatedAtSource: String?
     }
 
     /// The most events the timeline draws (a 100 000-record receipt has 200 000); the count of all is kept.
@@ -88,19 +115,32 @@ package struct ReportDocument {
     var events: [Event] = []
     var eventCount = 0
     var tokens: [TokenPlace] = []
+    var trust: Trust
+    /// Each token's decoded payload by its full path (as `rcpt status` names it: carriers first, joined by →).
+    var payloads: [String: (space: Int, payload: JSONDocument?)] = [:]
+    /// Whether the document was found inside a larger input (a log line, a JSON string, base64 text).
+    var isWrapped: Bool
     /// What the document said of itself, for the top of the page.
     var headline: String
 
-    /// `bytes` are what the reader read (the document as the classifier found it in the input).
-    package init(name: String, document: DocumentInspection, bytes: [UInt8]) {
+    /// `bytes` are what the reader read (the document as the classifier found it in the input); `input` the input
+    /// itself; `customRoots` whether the anchors were given with --root.
+    package init(name: String, document: DocumentInspection, bytes: [UInt8], input: [UInt8], customRoots: Bool) {
         self.name = name
         self.document = document
         headline = ""
+        trust = Trust(anchor: nil, customRoots: customRoots, evaluatedAt: nil, evaluatedAtSource: nil)
+        isWrapped = bytes != input
         switch document {
         case .receipt(let inspection): addReceipt(inspection, bytes: bytes)
         case .jws(let inspection): addJWS(inspection, bytes: bytes)
         }
         addEvents(document, bytes: bytes)
+        if let error = document.readError {
+            // The error that stopped reading is listed first, marked where reading stopped.
+            marks.insert(Mark(severity: "error", code: error.code, message: "reading stopped: " + error.message,
+                              space: error.offset == nil || spaces.isEmpty ? nil : 0, offset: error.offset), at: 0)
+        }
     }
 
     /// Interned labels: a million attributes share a few dozen names.
@@ -122,7 +162,7 @@ package struct ReportDocument {
         guard let receipt = inspection.receipt else {
             headline = "an input rcpt could not read as a receipt"
             spaces.append(Space(label: "input", kind: .raw, bytes: bytes, source: nil, tree: ReportTree(size: bytes.count)))
-            marks = inspection.findings.map { Mark(finding: $0, space: nil, offset: nil) }
+            marks = inspection.findings.map { Mark($0, space: $0.offset == nil ? nil : 0, offset: $0.offset) }
             return
         }
         let der = receipt.bytes
@@ -156,16 +196,26 @@ package struct ReportDocument {
                             tree: tree))
         marks = inspection.findings.map { finding in
             finding.code == FindingCode.inputRepaired.rawValue
-                ? Mark(finding: finding, space: nil, offset: nil) : Mark(finding: finding, space: 0, offset: finding.offset)
+                ? Mark(finding, space: nil, offset: nil) : Mark(finding, space: 0, offset: finding.offset)
         }
         func text(_ type: Int64) -> String? { receipt.payload?.first(type)?.text }
-        headline = "receipt for \(text(2) ?? "an app it does not name")" + (text(0).map { " [\($0)]" } ?? "")
+        // A field given twice is named with every value: readers disagree on which one counts.
+        let bundleIDs = receipt.payload?.attributes.filter { $0.type == 2 }.map { $0.text ?? "(not text)" } ?? []
+        let named = bundleIDs.count > 1
+            ? "an app whose bundle_id is given \(bundleIDs.count) times (\(bundleIDs.joined(separator: ", ")))"
+            : bundleIDs.first ?? "an app it does not name"
+        headline = "receipt for \(named)" + (text(0).map { " [\($0)]" } ?? "")
         var certificates: [ChainCertificate] = []
         for report in inspection.certificates {
             guard let certificate = report.certificate else { continue }
             certificates.append(ChainCertificate(subject: certificate.subject, notBefore: certificate.notBefore,
                                                  notAfter: certificate.notAfter, space: 0,
                                                  range: report.embedded.encoding))
+        }
+        if let verification = inspection.verification {
+            trust.anchor = verification.anchor
+            trust.evaluatedAt = verification.evaluatedAt
+            trust.evaluatedAtSource = verification.evaluatedAtSource.phrase
         }
         if !certificates.isEmpty {
             let verdict = inspection.verification.map { "signature \($0.signature.rawValue), chain \($0.chain.rawValue)" }
@@ -199,7 +249,7 @@ package struct ReportDocument {
                                     end: end, label: labels.id(label))
                 guard let valueOffset = attribute.valueOffset else { continue }
                 let value = attribute.valueBytes
-                let header = attribute.contentBytes.startIndex - value.startIndex
+                let header = attribute.valueHeaderLength
                 let valueLabel = attribute.record != nil ? recordLabel
                     : labels.id(attribute.valueTag?.name ?? "OCTET STRING content")
                 let valueNode = tree.add(under: node, start: valueOffset, headerLength: header,
@@ -212,7 +262,8 @@ package struct ReportDocument {
     /// Every element of a DER (or BER) space, without recursion, to `maximumDERNodes`; `stoppingAt` is an element
     /// whose content is not walked (the receipt payload, which `addPayload` reads by its meaning).
     mutating func addDER(_ bytes: [UInt8], to tree: inout ReportTree, stoppingAt opaque: Int? = nil) {
-        var reader = ASN1Reader(bytes, rules: .ber)
+        // A cut input shows as far as it goes: the elements it cuts end where the bytes end.
+        var reader = ASN1Reader(bytes, rules: .ber, toleratesTruncation: true)
         var stack: [(cursor: ASN1Cursor, parent: Int)] = [(reader.elements(in: 0..<bytes.count, depth: 0), ReportTree.root)]
         while let (start, parent) = stack.popLast() {
             var cursor = start
@@ -246,28 +297,36 @@ package struct ReportDocument {
                             tree: tree))
         marks = inspection.findings.map { finding in
             finding.code == FindingCode.inputRepaired.rawValue
-                ? Mark(finding: finding, space: nil, offset: nil) : Mark(finding: finding, space: 0, offset: finding.offset)
+                ? Mark(finding, space: nil, offset: nil) : Mark(finding, space: 0, offset: finding.offset)
         }
         // (verification, the space holding its text, where its text starts there): nested tokens are pushed after
         // their carrier's spaces exist, and read in document order without recursion.
-        var pending: [(JWSVerification, Int, Int)] = []
+        var pending: [(JWSVerification, Int, Int, String)] = []
         for verification in inspection.tokens.reversed() {
-            pending.append((verification, 0, verification.offset + (inspection.jws?.json != nil ? jsonOffset : 0)))
+            pending.append((verification, 0, verification.offset + (inspection.jws?.json != nil ? jsonOffset : 0),
+                            verification.path))
         }
         var headlines: [String] = []
-        while let (verification, holder, start) = pending.popLast() {
-            let nested = addToken(verification, holder: holder, at: start)
-            if verification.path.isEmpty || holder == 0 {
+        while let (verification, holder, start, path) = pending.popLast() {
+            let nested = addToken(verification, holder: holder, at: start, fullPath: path)
+            if holder == 0 {
                 headlines.append(PurchaseSummary(verification.token.payload, kind: verification.binding.kind).headline)
+                if trust.evaluatedAt == nil, let chain = verification.chain {
+                    trust.anchor = chain.anchor
+                    trust.evaluatedAt = chain.evaluatedAt
+                    trust.evaluatedAtSource = chain.evaluatedAtSource.phrase
+                }
             }
-            for (child, space, offset) in nested.reversed() { pending.append((child, space, offset)) }
+            for (child, space, offset) in nested.reversed() {
+                pending.append((child, space, offset, path.isEmpty ? child.path : "\(path) → \(child.path)"))
+            }
         }
         headline = headlines.isEmpty ? "an input with no token rcpt could read" : headlines.joined(separator: "; ")
     }
 
     /// The token's node in its holder, its parts, and a space for each decoded part and x5c certificate; returns
     /// its nested tokens with the space and offset where each one's text is.
-    mutating func addToken(_ verification: JWSVerification, holder: Int, at start: Int)
+    mutating func addToken(_ verification: JWSVerification, holder: Int, at start: Int, fullPath: String)
         -> [(JWSVerification, Int, Int)]
     {
         let token = verification.token
@@ -309,9 +368,10 @@ package struct ReportDocument {
         spaces[holder].tree = holderTree
         tokens.append(TokenPlace(path: verification.path, kind: kind, holder: holder, offset: start,
                                  parts: Dictionary(uniqueKeysWithValues: partSpaces.map { ($0.key.rawValue, $0.value) })))
-        marks += verification.findings.map { Mark(finding: $0, space: holder, offset: $0.offset.map { start + $0 - base }) }
+        marks += verification.findings.map { Mark($0, space: holder, offset: $0.offset.map { start + $0 - base }) }
         if let headerSpace = partSpaces[.header] { addCertificates(verification, header: headerSpace, title: title) }
         guard let payloadSpace = partSpaces[.payload] else { return [] }
+        if payloads[fullPath] == nil { payloads[fullPath] = (payloadSpace, token.payload) }
         return zip(token.nested, verification.nested).map { held, child in (child, payloadSpace, held.offset) }
     }
 
@@ -345,7 +405,10 @@ package struct ReportDocument {
         guard !certificates.isEmpty else { return }
         // Nested tokens usually carry the carrier's chain: draw each distinct chain once.
         let subjects = certificates.map(\.subject)
-        if chains.contains(where: { $0.certificates.map(\.subject) == subjects }) { return }
+        if let same = chains.firstIndex(where: { $0.certificates.map(\.subject) == subjects }) {
+            chains[same].title += ", \(title)"
+            return
+        }
         let verdict = "signature \(verification.signature.rawValue), chain \(verification.chain?.chain.rawValue ?? "unchecked")"
         chains.append(Chain(title: "x5c of \(title)", certificates: certificates,
                             evaluatedAt: verification.chain?.evaluatedAt, verdict: verdict))
@@ -389,32 +452,44 @@ package struct ReportDocument {
     mutating func addEvents(_ document: DocumentInspection, bytes: [UInt8]) {
         let statements = StatusDocument(name: name, document: document, input: bytes)
         var all: [Event] = []
+        let isReceipt = document.kind == "receipt"
+        // A receipt's statements point at their in-app record; a token's at the date claim in its decoded payload.
+        func place(_ evidence: StatusEvidence, claim: String) -> (Int?, Int?) {
+            guard evidence.trust != .unsigned else { return (nil, nil) }
+            if isReceipt { return (evidence.offset == nil ? nil : 0, evidence.offset) }
+            guard let (space, payload) = payloads[evidence.path] else { return (nil, nil) }
+            guard let payload, let node = payload.member(claim, of: payload.root) else { return (space, 0) }
+            return (space, payload.nodes[node].start)
+        }
+        func event(_ time: Int64, _ kind: String, _ product: String, _ transaction: String,
+                   _ evidence: StatusEvidence, claim: String) -> Event {
+            let (space, offset) = place(evidence, claim: claim)
+            return Event(time: time, kind: kind, product: product, transaction: transaction, space: space, offset: offset)
+        }
         for fact in statements.transactions + statements.unsignedTransactions {
             let transaction = fact.transactionID ?? "?"
-            let offset = fact.evidence.offset
             let renewal = fact.originalTransactionID != nil && fact.originalTransactionID != fact.transactionID
             if let date = fact.purchaseDate {
-                all.append(Event(time: date, kind: renewal ? "renewal" : "purchase", product: fact.productID,
-                                 transaction: transaction, offset: offset))
+                all.append(event(date, renewal ? "renewal" : "purchase", fact.productID, transaction, fact.evidence,
+                                 claim: "purchaseDate"))
             }
             if let date = fact.expiresDate {
-                all.append(Event(time: date, kind: "expiry", product: fact.productID, transaction: transaction,
-                                 offset: offset))
+                all.append(event(date, "expiry", fact.productID, transaction, fact.evidence, claim: "expiresDate"))
             }
             if let date = fact.revocationDate {
-                all.append(Event(time: date, kind: fact.revocationReason.map { "revocation (\($0))" } ?? "revocation",
-                                 product: fact.productID, transaction: transaction, offset: offset))
+                all.append(event(date, fact.revocationReason.map { "revocation (\($0))" } ?? "revocation",
+                                 fact.productID, transaction, fact.evidence, claim: "revocationDate"))
             }
         }
         for fact in statements.renewals + statements.unsignedRenewals {
             let product = fact.productID ?? fact.autoRenewProductID ?? "?"
+            let transaction = fact.originalTransactionID ?? "?"
             if let date = fact.renewalDate {
-                all.append(Event(time: date, kind: "next renewal", product: product,
-                                 transaction: fact.originalTransactionID ?? "?", offset: fact.evidence.offset))
+                all.append(event(date, "next renewal", product, transaction, fact.evidence, claim: "renewalDate"))
             }
             if let date = fact.gracePeriodExpiresDate {
-                all.append(Event(time: date, kind: "grace period ends", product: product,
-                                 transaction: fact.originalTransactionID ?? "?", offset: fact.evidence.offset))
+                all.append(event(date, "grace period ends", product, transaction, fact.evidence,
+                                 claim: "gracePeriodExpiresDate"))
             }
         }
         eventCount = all.count

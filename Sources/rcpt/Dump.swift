@@ -83,7 +83,7 @@ struct Dump: ParsableCommand {
             if format == .html {
                 let (page, document) = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
                 Console.write(page)
-                return document.readError == nil ? 0 : 2
+                return ReportPage.status(of: document, path: paths[0])
             }
             var status: Int32 = 0
             for (index, file) in paths.enumerated() {

@@ -53,15 +53,20 @@ struct Report: ParsableCommand {
     func run() throws {
         try Console.guarded {
             let path = try InputFiles.orStandardInput(file.map { [$0] } ?? [])[0]
+            if let output, path != "-", ReportPage.isSameFile(path, output) {
+                throw CommandFailure.usage("-o \(TerminalText.safe(output)) is the input itself: the report would overwrite it")
+            }
             let (page, document) = try ReportPage.make(path, options: options, inspection: try options.inspectionOptions())
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
-                    throw CommandFailure.unreadable("cannot write \(TerminalText.safe(output))")
+                do {
+                    try Data(page).write(to: URL(fileURLWithPath: output))
+                } catch {
+                    throw CommandFailure.unreadable("cannot write \(TerminalText.safe(output)): \(error.localizedDescription)")
                 }
             } else {
                 Console.write(page)
             }
-            return document.readError == nil ? 0 : 2
+            return ReportPage.status(of: document, path: path)
         }
     }
 }
@@ -76,7 +81,24 @@ enum ReportPage {
         let classified = options.classify(input)
         let document = ClassifiedInspection.inspect(classified, input: input, options: inspection)
         let report = ReportDocument(name: InputFiles.displayName(path), document: document,
-                                    bytes: classified.bytes.isEmpty ? input : classified.bytes)
+                                    bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
+                                    customRoots: !options.roots.isEmpty)
         return (HTMLReport.page(report), document)
+    }
+
+    /// 0 when the document was read, else 2 with the reason on standard error (the page shows how far it went).
+    static func status(of document: DocumentInspection, path: String) -> Int32 {
+        guard let error = document.readError else { return 0 }
+        let place = error.offset.map { " at offset \($0)" } ?? ""
+        Console.error("\(TerminalText.safe(InputFiles.displayName(path))): unreadable (\(error.code)\(place)): "
+                      + TerminalText.safe(error.message) + "; the report shows how far it was read")
+        return 2
+    }
+
+    /// Whether two paths name one file (the same device and inode), so -o never replaces its own input.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }

@@ -172,11 +172,11 @@ struct Verify: ParsableCommand {
             let file = try InputFiles.orStandardInput(files)[0]
             var inspectionOptions = try options.inspectionOptions(expectations)
             // The text report does not show the input's digest: not worth a second pass over a large input.
-            inspectionOptions.digestsInput = format == .json || format == .jsonl
+            inspectionOptions.digestsInput = format == .json || format == .jsonl || format == .html
             if format == .html {
                 let (page, document) = try ReportPage.make(file, options: options, inspection: inspectionOptions)
                 Console.write(page)
-                if document.readError != nil { return 2 }
+                if ReportPage.status(of: document, path: file) == 2 { return 2 }
                 return document.isValid ? 0 : 1
             }
             let document = try options.inspect(file, options: inspectionOptions).document

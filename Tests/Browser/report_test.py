@@ -190,7 +190,8 @@ class ReportTests(unittest.TestCase):
             matches = [f for f in page.data["findings"]
                        if f["code"] == finding["code"] and f["space"] == space and f["offset"] == offset]
             self.assertTrue(matches, f"{finding['code']} at {offset} in space {space} is not on the page")
-            page.page.click(f'#findings .finding[data-finding="{page.data["findings"].index(matches[0])}"]')
+            # The finding's "at" link selects its own bytes (the item itself goes on to the node they decode to).
+            page.page.click(f'#findings .finding[data-finding="{page.data["findings"].index(matches[0])}"] [data-where]')
             self.assertEqual(page.selection()["space"], space)
             self.assertIn("mark-" + finding["severity"], page.cell_classes(offset) or "",
                           f"{finding['code']} is not marked at {offset}")
@@ -221,8 +222,15 @@ class ReportTests(unittest.TestCase):
                 if expected.get("error"):
                     self.assertEqual(word, "unreadable")
                     self.assertIn(expected["error"]["code"], page.page.inner_text("#codes"))
+                    # The error is listed first among the findings.
+                    first = page.page.inner_text("#findings .finding")
+                    self.assertIn(expected["error"]["code"], first)
                 self.assertClean(page)
         page.shot("receipt-truncated")
+        # A cut receipt shows the structure as far as it goes.
+        page = self.open(report(truncated, "bad-truncated-again")[0])
+        self.assertGreater(page.page.eval_on_selector_all("#tree .row", "rows => rows.length"), 5)
+        self.assertClean(page)
 
     def test_copy_as_hex_base64_and_json(self):
         source = ROOT / "Corpus" / "receipts" / "kvitto-sandboxReceipt.receipt"
@@ -310,6 +318,34 @@ class ReportTests(unittest.TestCase):
                 self.check_findings(page, findings)
                 self.assertClean(page)
                 page.shot("jws-" + source.stem)
+
+    def test_timeline_marks_and_trust_line(self):
+        """A mark on the timeline selects the statement behind it: a receipt's in-app record, a token's date claim
+        in its decoded payload. The trust line names the root and where the evaluation time came from."""
+        receipt = self.open(report(ROOT / "Corpus" / "receipts" / "kvitto-sandboxReceipt.receipt", "timeline-receipt")[0])
+        self.assertIn("Apple's root", receipt.page.inner_text("#trust"))
+        self.assertIn("creation date", receipt.page.inner_text("#trust"))
+        # Marks of one instant overlap (an expiry and the renewal it leads to): each mark's own click.
+        receipt.page.dispatch_event("#timeline circle.ev >> nth=1", "click")
+        self.assertEqual(receipt.selection()["label"], "in-app record")
+        self.assertClean(receipt)
+        notification = self.open(report(ROOT / "Corpus" / "jws" / "gopay-notif-DID_RENEW-sandbox.jws", "timeline-jws")[0])
+        marks = notification.page.eval_on_selector_all("#timeline circle.ev", "m => m.length")
+        self.assertGreater(marks, 0)
+        for index in range(marks):
+            notification.page.dispatch_event(f"#timeline circle.ev >> nth={index}", "click")
+            got = notification.selection()
+            self.assertRegex(got["label"], r"^(purchaseDate|expiresDate|revocationDate|renewalDate|gracePeriodExpiresDate) ")
+            self.assertNotEqual(got["space"], 0)
+        self.assertClean(notification)
+        # A root given with --root is said to be one.
+        ca = WORK / "trust-ca"
+        rcpt("ca", "init", ca)
+        source = WORK / "trust.receipt"
+        rcpt("build", "--synthetic", "2", "--ca", ca, "-o", source)
+        custom = self.open(report(source, "trust-custom", "--root", ca / "root.pem")[0])
+        self.assertIn("not Apple's", custom.page.inner_text("#trust"))
+        self.assertClean(custom)
 
     # ---- scale ----
 
@@ -405,7 +441,7 @@ class ReportTests(unittest.TestCase):
         rcpt("build", spec_path, "--ca", self.hostile_ca(), "-o", source)
         page, text = self.check_hostile(report(source, "evil-receipt")[0])
         self.assertIn("<script>window.__pwned=1;alert(1)</script>", text)
-        self.assertIn("\\u{202e}", text)
+        self.assertIn("⟨U+202E⟩", text)
         # Certificate names as OpenSSL writes them (RFC 2253 escapes), as text.
         self.assertIn("CN=\\<script\\>alert(5)\\</script\\> TEST-ONLY", text)
         self.assertIn("OU=javascript:alert(6)", text)

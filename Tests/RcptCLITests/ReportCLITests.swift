@@ -194,7 +194,7 @@ struct ReportCLITests {
         #expect(!html.contains("<img"))
         #expect(!html.contains("alert(1)</script>"))
         let title = try #require(Self.elements(html, "<title", "</title>").first)
-        #expect(title.contains("a&lt;b&gt;\\u{202e}.jws"), "\(title)")
+        #expect(title.contains("a&lt;b&gt;⟨U+202E⟩.jws"), "\(title)")
         // The data holds the text exactly, for the page to set as text.
         let data = try Self.data(html)
         let labels = data["labels"] as? [String] ?? []
@@ -210,8 +210,21 @@ struct ReportCLITests {
         // Unreadable input: exit 2, and the page still shows the error.
         let (page, status) = try Self.page(empty.path)
         #expect(status == 2)
-        let readError = try #require((try Self.data(page)["verdict"] as? [String: Any])?["readError"] as? [String: Any])
-        #expect(readError["code"] as? String != nil)
+        let data = try Self.data(page)
+        let readError = try #require((data["verdict"] as? [String: Any])?["readError"] as? [String: Any])
+        let code = try #require(readError["code"] as? String)
+        // The error is the first finding listed, and standard error says why.
+        #expect(((data["findings"] as? [[String: Any]])?.first)?["code"] as? String == code)
+        let unreadable = try CLI.run(["report", empty.path, "-o", directory.appendingPathComponent("e.html").path])
+        #expect(unreadable.status == 2 && unreadable.stderr.contains(code), "\(unreadable)")
+        // -o never replaces the input, and a page that cannot be written says why.
+        let copy = directory.appendingPathComponent("copy.receipt")
+        try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/kvitto-receipt.receipt"), to: copy)
+        let overwrite = try CLI.run(["report", copy.path, "-o", copy.path])
+        #expect(overwrite.status == 2 && overwrite.stderr.contains("overwrite"))
+        #expect(try Data(contentsOf: copy) == (try Data(contentsOf: Fixtures.url("Corpus/receipts/kvitto-receipt.receipt"))))
+        let intoDirectory = try CLI.run(["report", copy.path, "-o", directory.path])
+        #expect(intoDirectory.status == 2 && intoDirectory.stderr.contains("cannot write"))
         // No -o: standard output (not a terminal here).
         let piped = try CLI.run(["report", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
         #expect(piped.status == 0 && piped.stdout.hasPrefix("<!DOCTYPE html>"))
@@ -222,6 +235,7 @@ struct ReportCLITests {
         let verified = try CLI.run(["verify", "--format", "html", "--bundle-id", "com.example.other",
                                     "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
         #expect(verified.status == 1 && verified.stdout.contains("bundle-id-mismatch"))
+        #expect(!verified.stdout.contains("not computed"), "the page shows the input's SHA-256")
         let several = try CLI.run(["dump", "--format", "html", "Corpus/receipts/kvitto-sandboxReceipt.receipt",
                                    "Corpus/receipts/kvitto-receipt.receipt"])
         #expect(several.status == 2 && several.stderr.contains("one input"))
