@@ -294,11 +294,14 @@ enum HTMLReportAssets {
   const treeTools = el('span', 'bar-tools');
   const expandAll = el('button', null, 'expand level');
   const collapseAll = el('button', null, 'collapse');
-  treeTools.appendChild(expandAll); treeTools.appendChild(collapseAll);
+  const find = el('input');
+  find.id = 'find'; find.placeholder = 'find text'; find.size = 18;
+  treeTools.appendChild(expandAll); treeTools.appendChild(collapseAll); treeTools.appendChild(find);
   treeTitle.appendChild(treeTools);
   treeSection.appendChild(treeTitle);
   const treeView = el('div', 'scroller tree');
   treeView.id = 'tree';
+  treeView.tabIndex = 0;
   const treeSpacer = el('div', 'spacer'), treeRows = el('div', 'rows');
   treeView.appendChild(treeSpacer); treeView.appendChild(treeRows);
   treeSection.appendChild(treeView);
@@ -495,6 +498,60 @@ enum HTMLReportAssets {
     for (let r = 0; r < rowsNode.length; r++) if (rowsNode[r] === i && rowsSpace[r] === si) return r;
     return -1;
   }
+
+  // Keys in the tree: up and down move the selection a row, right opens (or goes to the first child), left closes
+  // (or goes to the parent), Enter opens or closes.
+  treeView.addEventListener('keydown', (event) => {
+    const r = rowOf(state.space, state.node);
+    if (r < 0) return;
+    const sp = spaces[state.space], i = state.node;
+    const parentless = () => sp.linkedFrom ? [sp.linkedFrom.space, sp.linkedFrom.node] : null;
+    const toggle = () => { sp.expanded[i] = sp.expanded[i] ? 0 : 1; computeRows(); drawTree(); };
+    const open = hasChildren(sp, i) && sp.expanded[i] === 1;
+    let target = null;
+    switch (event.key) {
+      case 'ArrowDown': if (r + 1 < rowsNode.length) target = [rowsSpace[r + 1], rowsNode[r + 1]]; break;
+      case 'ArrowUp': if (r > 0) target = [rowsSpace[r - 1], rowsNode[r - 1]]; break;
+      case 'ArrowRight':
+        if (hasChildren(sp, i) && !open) { toggle(); break; }
+        if (open && r + 1 < rowsNode.length) target = [rowsSpace[r + 1], rowsNode[r + 1]];
+        break;
+      case 'ArrowLeft':
+        if (open) { toggle(); break; }
+        target = sp.parent[i] >= 0 ? [state.space, sp.parent[i]] : parentless();
+        break;
+      case 'Enter': if (hasChildren(sp, i)) toggle(); break;
+      default: return;
+    }
+    event.preventDefault();
+    if (target) select(target[0], target[1], true);
+  });
+
+  // Find: the next node, after the selected one and across every space, whose name or value holds the text (any
+  // case); Enter again finds the one after.
+  find.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    const wanted = find.value.trim().toLowerCase();
+    if (!wanted) return;
+    const order = spaces.map((sp) => sp.index);
+    const first = order.indexOf(Math.max(0, state.space));
+    for (let step = 0; step <= order.length; step++) {
+      const sp = spaces[order[(first + step) % order.length]];
+      const from = step === 0 ? state.node + 1 : 0, to = step === order.length ? Math.max(0, state.node + 1) : sp.n;
+      for (let i = from; i < to; i++) {
+        // A value its attribute already shows is found at the attribute.
+        const p = sp.parent[i];
+        if (sp.kind === 'der' && p >= 0 && sp.kids[p] === 1 && sp.kids[i] === 0 && sp.header[p] > 0) continue;
+        const name = (labels[sp.lab[i]] || '').toLowerCase();
+        const value = sp.kids[i] > 1 ? null : nodeValue(sp, i, false);
+        if (name.includes(wanted) || (value !== null && value.toLowerCase().includes(wanted))) {
+          select(sp.index, i, true);
+          return;
+        }
+      }
+    }
+    sourceLine.replaceChildren(el('span', null, 'find: no node names or holds "' + clip(visible(find.value), 40) + '"'));
+  });
 
   // ---- hex ----
   function hexRowCount() { return Math.ceil(spaces[state.space].bytes.length / BYTES_PER_ROW); }

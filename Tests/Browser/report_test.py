@@ -270,6 +270,34 @@ class ReportTests(unittest.TestCase):
             self.assertEqual(selected.get_attribute("data-node"), str(got["node"]))
         self.assertClean(page)
 
+    def test_keys_and_find(self):
+        """The tree answers the keyboard, and the find box goes to the record that holds a transaction id."""
+        source = ROOT / "Corpus" / "receipts" / "kvitto-sandboxReceipt.receipt"
+        expected = dump(source)
+        page = self.open(report(source, "keys")[0])
+        values = [str(a["value"]) for top in expected["attributes"] for a in (top.get("records") or [])]
+        transaction = next(a for top in expected["attributes"] for a in (top.get("records") or [])
+                           if a["name"] == "transaction_id" and values.count(str(a["value"])) == 1)
+        page.page.fill("#find", transaction["value"])
+        page.page.press("#find", "Enter")
+        found = page.selection()
+        self.assertEqual((found["start"], found["end"]),
+                         (transaction["offset"], transaction["offset"] + transaction["length"]))
+        page.page.fill("#find", "no such text anywhere")
+        page.page.press("#find", "Enter")
+        self.assertIn("no node", page.page.inner_text("#source"))
+        self.assertEqual(page.selection()["start"], transaction["offset"])
+        # Left goes to the record, down and up come back, right opens.
+        page.page.focus("#tree")
+        page.page.keyboard.press("ArrowLeft")
+        self.assertEqual(page.selection()["label"], "in-app record")
+        page.page.keyboard.press("ArrowDown")
+        below = page.selection()
+        page.page.keyboard.press("ArrowUp")
+        self.assertEqual(page.selection()["label"], "in-app record")
+        self.assertNotEqual(below["node"], page.selection()["node"])
+        self.assertClean(page)
+
     # ---- JWS ----
 
     def test_real_jws(self):
