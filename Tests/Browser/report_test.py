@@ -65,7 +65,9 @@ class Page:
         self.data = self.page.evaluate("JSON.parse(document.getElementById('rcpt-data').textContent)")
 
     def close(self):
-        self.context.close()
+        if self.context is not None:
+            self.context.close()
+            self.context = None
 
     def shot(self, name):
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -231,6 +233,20 @@ class ReportTests(unittest.TestCase):
         page = self.open(report(truncated, "bad-truncated-again")[0])
         self.assertGreater(page.page.eval_on_selector_all("#tree .row", "rows => rows.length"), 5)
         self.assertClean(page)
+
+    def test_fuzz_corpus_pages_draw(self):
+        """Inputs the fuzzers keep (damaged receipts, tokens, BER, JSON): every page draws, with no page error."""
+        files = sorted(p for folder in ("Corpus/fuzz", "Corpus/regressions") for p in (ROOT / folder).rglob("*")
+                       if p.is_file() and p.stat().st_size < 200_000 and p.suffix not in (".dict", ".options", ".md", ".txt", ".key", ".pem"))
+        self.assertGreater(len(files), 100)
+        for source in files[:: max(1, len(files) // 40)]:
+            with self.subTest(file=str(source.relative_to(ROOT))):
+                path, code = report(source, "fuzz-" + source.parent.name + "-" + source.name)
+                self.assertIn(code, (0, 2))
+                page = self.open(path)
+                self.assertIn(page.page.inner_text("#verdict"), ("valid", "invalid", "unreadable"))
+                self.assertClean(page)
+                page.close()
 
     def test_copy_as_hex_base64_and_json(self):
         source = ROOT / "Corpus" / "receipts" / "kvitto-sandboxReceipt.receipt"
