@@ -225,6 +225,21 @@ public struct JSONWriter: ~Copyable {
 
     package mutating func number(_ value: Int) { number(Int64(value)) }
 
+    /// Writes `raw` as a string of standard base64 with its padding, encoded a piece at a time (pieces of a multiple
+    /// of three bytes join into the one encoding), so a large buffer never becomes one large String.
+    package mutating func base64String(_ raw: ArraySlice<UInt8>) {
+        separate()
+        append(UInt8(ascii: "\""))
+        var start = raw.startIndex
+        while start < raw.endIndex {
+            let end = raw.index(start, offsetBy: 49_152, limitedBy: raw.endIndex) ?? raw.endIndex
+            var piece = Base64Codec.encode(raw[start..<end], alphabet: .standard, padded: true)
+            piece.withUTF8 { append($0) }
+            start = end
+        }
+        append(UInt8(ascii: "\""))
+    }
+
     /// Writes a number as a string (`"1580444481000"`), as Apple's verifyReceipt writes its `*_ms` fields.
     package mutating func quotedNumber(_ value: Int64) {
         separate()

@@ -15,15 +15,25 @@ import ReceiptValidation
 package enum HTMLReport {
     package static let schema = "rcpt.report/1"
 
-    /// The whole page.
+    /// The whole page, held in memory (a test's or a small input's).
     package static func page(_ report: ReportDocument) -> [UInt8] {
+        var out: [UInt8] = []
+        write(report) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The page, handed to `sink` in pieces (each valid only during the call): the data is never held whole, so a
+    /// 40 MB receipt's 80 MB page costs one piece at a time.
+    package static func write(_ report: ReportDocument, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         let style = HTMLReportAssets.style
         let script = HTMLReportAssets.script
         let policy = "default-src 'none'; script-src '\(hash(script))'; style-src '\(hash(style))'; "
             + "base-uri 'none'; form-action 'none'"
-        var out: [UInt8] = []
-        out.reserveCapacity(report.spaces.reduce(64 * 1024) { $0 + $1.bytes.count * 2 })
-        out += Array("""
+        func emit(_ text: String) {
+            var text = text
+            text.withUTF8 { sink($0) }
+        }
+        emit("""
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -38,10 +48,9 @@ package enum HTMLReport {
             <body>
             <noscript><p>This report draws itself with the script in this file; allow scripts for this page to see it.</p></noscript>
             <script type="application/json" id="rcpt-data">
-            """.utf8)
-        out += data(report)
-        out += Array("</script>\n<script>\(script)</script>\n</body>\n</html>\n".utf8)
-        return out
+            """)
+        writeData(report, to: sink)
+        emit("</script>\n<script>\(script)</script>\n</body>\n</html>\n")
     }
 
     /// Whether `space` is the decoding of its source text, and that text is exactly the canonical encoding of it
@@ -86,10 +95,9 @@ package enum HTMLReport {
         return out
     }
 
-    /// The report's data as JSON (`rcpt.report/1`), with `<`, `>` and `&` written as `\u003c`, `\u003e` and `\u0026`
-    /// (they occur only inside strings, where the escapes mean the same).
-    static func data(_ report: ReportDocument) -> [UInt8] {
-        var json = JSONWriter(pretty: false, reservingCapacity: report.spaces.reduce(4096) { $0 + $1.bytes.count * 2 })
+    /// The report's data as JSON (`rcpt.report/1`), with `<`, `>` and `&` escaped (`escapingMarkup`).
+    static func writeData(_ report: ReportDocument, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var json = JSONWriter(pretty: false, sink: { chunk in escapingMarkup(chunk, to: sink) })
         json.object { json in
             json.member("schema", schema)
             json.member("name", report.name)
@@ -137,7 +145,7 @@ package enum HTMLReport {
                         if isCanonicalDecoding(space, in: report) {
                             json.null()
                         } else {
-                            json.string(Base64Codec.encode(space.bytes, alphabet: .standard, padded: true))
+                            json.base64String(space.bytes[...])
                         }
                         json.key("source")
                         if let source = space.source {
@@ -152,7 +160,7 @@ package enum HTMLReport {
                         }
                         json.member("nodeCount", space.tree.count)
                         json.key("nodes")
-                        json.string(Base64Codec.encode(space.tree.encoded(), alphabet: .standard, padded: true))
+                        json.base64String(space.tree.encoded()[...])
                     }
                 }
             }
@@ -220,21 +228,20 @@ package enum HTMLReport {
                 }
             }
         }
-        var bytes = json.bytes
-        // `<`, `>` and `&` occur only inside strings: their escapes keep any text from closing the element.
-        if bytes.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") }) {
-            var escapedBytes: [UInt8] = []
-            escapedBytes.reserveCapacity(bytes.count + 64)
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "<"): escapedBytes += Array("\\u003c".utf8)
-                case UInt8(ascii: ">"): escapedBytes += Array("\\u003e".utf8)
-                case UInt8(ascii: "&"): escapedBytes += Array("\\u0026".utf8)
-                default: escapedBytes.append(byte)
-                }
-            }
-            bytes = escapedBytes
+        json.flush()
+    }
+
+    /// `chunk` with `<`, `>` and `&` written as `\u003c`, `\u003e` and `\u0026`: in JSON they occur only inside
+    /// strings, where the escapes mean the same, and no text can then close the element that holds the data.
+    static func escapingMarkup(_ chunk: UnsafeBufferPointer<UInt8>, to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        for (index, byte) in chunk.enumerated()
+        where byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
+            sink(UnsafeBufferPointer(rebasing: chunk[start..<index]))
+            let escape: StaticString = byte == UInt8(ascii: "<") ? "\\u003c" : byte == UInt8(ascii: ">") ? "\\u003e" : "\\u0026"
+            escape.withUTF8Buffer { sink($0) }
+            start = index + 1
         }
-        return bytes
+        sink(UnsafeBufferPointer(rebasing: chunk[start...]))
     }
 }

@@ -81,8 +81,9 @@ struct Dump: ParsableCommand {
             }
             let inspectionOptions = try options.inspectionOptions()
             if format == .html {
-                let (page, document) = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
-                Console.write(page)
+                let report = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
+                HTMLReport.write(report) { Console.write($0) }
+                let document = report.document
                 return ReportPage.status(of: document, path: paths[0])
             }
             var status: Int32 = 0

@@ -56,34 +56,46 @@ struct Report: ParsableCommand {
             if let output, path != "-", ReportPage.isSameFile(path, output) {
                 throw CommandFailure.usage("-o \(TerminalText.safe(output)) is the input itself: the report would overwrite it")
             }
-            let (page, document) = try ReportPage.make(path, options: options, inspection: try options.inspectionOptions())
+            let report = try ReportPage.make(path, options: options, inspection: try options.inspectionOptions())
             if let output {
-                do {
-                    try Data(page).write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw CommandFailure.unreadable("cannot write \(TerminalText.safe(output)): \(error.localizedDescription)")
-                }
+                try ReportPage.write(report, to: output)
             } else {
-                Console.write(page)
+                HTMLReport.write(report) { Console.write($0) }
             }
-            return ReportPage.status(of: document, path: path)
+            return ReportPage.status(of: report.document, path: path)
         }
     }
 }
 
 /// The report page of one input, for `rcpt report` and `--format html` of dump and verify.
 enum ReportPage {
-    /// The page and the inspection it shows (the page is written whatever the verdict, unreadable included).
+    /// The report of the input in `path`: its inspection and everything the page shows of it.
     static func make(_ path: String, options: ReceiptReadingOptions, inspection: InspectionOptions) throws
-        -> (page: [UInt8], document: DocumentInspection)
+        -> ReportDocument
     {
         let input = try InputFiles.read(path)
         let classified = options.classify(input)
         let document = ClassifiedInspection.inspect(classified, input: input, options: inspection)
-        let report = ReportDocument(name: InputFiles.displayName(path), document: document,
-                                    bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
-                                    customRoots: !options.roots.isEmpty)
-        return (HTMLReport.page(report), document)
+        return ReportDocument(name: InputFiles.displayName(path), document: document,
+                              bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
+                              customRoots: !options.roots.isEmpty)
+    }
+
+    /// Writes the page to `output` a piece at a time, or says why it cannot.
+    static func write(_ report: ReportDocument, to output: String) throws {
+        let shown = TerminalText.safe(output)
+        guard FileManager.default.createFile(atPath: output, contents: nil),
+              let handle = FileHandle(forWritingAtPath: output) else {
+            let reason = InputFiles.isDirectory(output) ? "it is a directory" : String(cString: strerror(errno))
+            throw CommandFailure.unreadable("cannot write \(shown): \(reason)")
+        }
+        var failure: Error?
+        HTMLReport.write(report) { piece in
+            guard failure == nil else { return }
+            do { try handle.write(contentsOf: Data(piece)) } catch { failure = error }
+        }
+        try? handle.close()
+        if let failure { throw CommandFailure.unreadable("cannot write \(shown): \(failure.localizedDescription)") }
     }
 
     /// 0 when the document was read, else 2 with the reason on standard error (the page shows how far it went).

@@ -174,8 +174,9 @@ struct Verify: ParsableCommand {
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspectionOptions.digestsInput = format == .json || format == .jsonl || format == .html
             if format == .html {
-                let (page, document) = try ReportPage.make(file, options: options, inspection: inspectionOptions)
-                Console.write(page)
+                let report = try ReportPage.make(file, options: options, inspection: inspectionOptions)
+                HTMLReport.write(report) { Console.write($0) }
+                let document = report.document
                 if ReportPage.status(of: document, path: file) == 2 { return 2 }
                 return document.isValid ? 0 : 1
             }
