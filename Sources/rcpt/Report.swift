@@ -45,6 +45,12 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         _ = try InputFiles.orStandardInput(file.map { [$0] } ?? [])
+        // Options shared with dump and verify that shape their text or JSON, not the page: said, never ignored.
+        let unused = [(options.compact, "--compact"), (options.color != .auto, "--color"),
+                      (options.requestDateArgument != nil, "--request-date")].filter(\.0).map(\.1)
+        if !unused.isEmpty {
+            throw ValidationError("\(unused.joined(separator: ", ")) shape\(unused.count == 1 ? "s" : "") the text and JSON of dump and verify, not the report page")
+        }
         if output == nil && isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("the report is an HTML page: give -o report.html, or redirect standard output")
         }

@@ -229,6 +229,8 @@ struct ReportCLITests {
         let piped = try CLI.run(["report", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
         #expect(piped.status == 0 && piped.stdout.hasPrefix("<!DOCTYPE html>"))
         #expect(try CLI.run(["report", "no-such-file"]).status == 2)
+        let shaping = try CLI.run(["report", "--compact", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        #expect(shaping.status == 2 && shaping.stderr.contains("--compact") && shaping.stdout.isEmpty)
         // --format html: dump and verify write the same page; verify's exit code is its verdict.
         let dumped = try CLI.run(["dump", "--format", "html", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
         #expect(dumped.status == 0 && dumped.stdout.hasPrefix("<!DOCTYPE html>"))
