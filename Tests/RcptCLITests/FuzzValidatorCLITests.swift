@@ -23,8 +23,11 @@ struct FuzzValidatorCLITests {
         throws -> (status: Int32, report: [String: Any])
     {
         let ca = try #require(Self.ca)
+        // A patient timeout unless the test sets one: a loaded machine never turns a verdict into a hang.
+        let patience = extra.contains("--timeout") ? [] : ["--timeout", "600"]
         let result = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", validator, "--runs", String(runs),
-                                  "--seed", String(seed), "--jobs", "2", "--format", "json"] + extra + [Self.seed])
+                                  "--seed", String(seed), "--jobs", "2", "--format", "json"] + patience + extra
+                                 + [Self.seed])
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any],
                                   "\(result)")
         return (result.status, report)

@@ -8,6 +8,9 @@ import Testing
 @Suite("A gate that a broken validator cannot pass")
 struct GateTests {
     static let device = "0EE7C0DE-0000-4000-8000-00000000BEEF"
+    /// Seconds each validator run may take in tests that are not about timeouts: far above what any takes (tens of
+    /// milliseconds), so a loaded machine never turns a verdict or a crash into a timeout.
+    static let patience = "600"
 
     /// A CA, a mutation suite and a findings folder (written by fuzz-validator against a validator that ignores the
     /// device), once.
@@ -74,14 +77,16 @@ struct GateTests {
         // rcpt verify, but a Python traceback instead of a clean rejection.
         let command = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView "
             + "--app-version 246 --device-id \(Self.device) {} >/dev/null || python3 -c 'raise ValueError(\"bad receipt\")'"
-        let run = try CLI.run(["conformance", "--format", "json", "--validator", command, workspace.suite])
+        let run = try CLI.run(["conformance", "--format", "json", "--timeout", GateTests.patience, "--validator", command,
+                               workspace.suite])
         #expect(run.status == 1)
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
         let crashed = ((report["classes"] as? [String: Any])?["crashed"] as? [String]) ?? []
         #expect(crashed.count > 50)
         #expect(((report["classes"] as? [String: Any])?["passed"] as? [String])?.contains("baseline") == true)
         // Saying that 1 means "rejected" makes the same runs rejections again.
-        let declared = try CLI.run(["conformance", "--format", "json", "--reject-codes", "1", "--validator", command, workspace.suite])
+        let declared = try CLI.run(["conformance", "--format", "json", "--timeout", GateTests.patience, "--reject-codes", "1",
+                                    "--validator", command, workspace.suite])
         #expect(declared.status == 0, "\(declared.stdout.suffix(400))")
     }
 
@@ -105,7 +110,8 @@ struct GateTests {
         let workspace = try #require(Self.workspace)
         let verify = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 --device-id \(Self.device)"
         func results(_ extra: [String], _ command: String) throws -> [String] {
-            let run = try CLI.run(["conformance", "--format", "json", "--validator", command] + extra + [workspace.suite])
+            let run = try CLI.run(["conformance", "--format", "json", "--timeout", GateTests.patience, "--validator", command]
+                                  + extra + [workspace.suite])
             #expect(run.status == 0, "\(extra): \(run.stdout.suffix(300))")
             let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
             return ((report["results"] as? [[String: Any]]) ?? []).map { "\($0["name"] ?? "") \($0["class"] ?? "")" }
@@ -132,7 +138,8 @@ struct GateTrialTests {
             // Verdicts by rcpt verify, but the quantity type changes kill it.
             let batch = "while read -r path; do case \"$path\" in *quantity-as-*) \(death);; esac; "
                 + "if \(verify) \"$path\" >/dev/null 2>&1; then echo 0; else echo 1; fi; done"
-            let run = try CLI.run(["conformance", "--format", "json", "--batch", "--validator", batch, workspace.suite])
+            let run = try CLI.run(["conformance", "--format", "json", "--batch", "--timeout", GateTests.patience,
+                                   "--validator", batch, workspace.suite])
             #expect(run.status == 1)
             let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
             let results = (report["results"] as? [[String: Any]]) ?? []

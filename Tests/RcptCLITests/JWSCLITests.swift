@@ -191,7 +191,8 @@ struct JWSCLITests {
     @Test func catchesANaiveJWSValidator() throws {
         let workspace = try #require(Self.workspace)
         let script = Fixtures.url("Tests/RcptCLITests/Validators/naive_jws.py").path
-        let result = try CLI.run(["conformance", "--format", "json", "--validator",
+        // A patient timeout: Python's start-up on a loaded machine is never taken for a timeout.
+        let result = try CLI.run(["conformance", "--format", "json", "--timeout", "600", "--validator",
                                   "python3 \(script) Com.VoiceRecording.Telephone {}",
                                   workspace.appendingPathComponent("suite").path])
         #expect(result.status == 1)
