@@ -182,6 +182,22 @@ public struct InAppRecord: Sendable, Hashable {
         return nil
     }
 
+    /// The first attribute of each type in `types` (a range of at most 64 types below 65 533), in one scan of the
+    /// record's entries: `slots[type - types.lowerBound]`, nil where the record has none. `slots` is reused from
+    /// record to record, so reading a record's fields costs one pass and no allocation.
+    package func firstOfEachType(in types: ClosedRange<UInt16>, into slots: inout [Attribute?]) {
+        let count = Int(types.upperBound - types.lowerBound) + 1
+        if slots.count != count { slots = Array(repeating: nil, count: count) }
+        for position in slots.indices { slots[position] = nil }
+        guard types.upperBound < PayloadIndex.Entry.noType else { return }
+        for child in index.children(entry) {
+            let type = index.entries[child].type
+            guard types.contains(type) else { continue }
+            let position = Int(type - types.lowerBound)
+            if slots[position] == nil { slots[position] = Attribute(index, child) }
+        }
+    }
+
     /// The record's SET encoding as it stands in the receipt.
     public var bytes: ArraySlice<UInt8> {
         guard let range = index.valueRange(entry) else { return [] }

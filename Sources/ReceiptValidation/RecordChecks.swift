@@ -33,34 +33,38 @@ enum RecordChecks {
         // hold 100 000 Strings here.
         var seenTransactions: [TransactionKey: Int] = [:]
         let createdSeconds = created?.secondsSinceEpoch
+        // The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
+        var fields: [Attribute?] = []
+        func field(_ type: Int64) -> Attribute? { fields[Int(type) - 1701] }
         for record in payload.inAppRecords {
             let offset = record.offset
-            let transactionKey = record.first(1703).flatMap(TransactionKey.init)
+            record.firstOfEachType(in: 1701...1712, into: &fields)
+            let transactionKey = field(1703).flatMap(TransactionKey.init)
             if let transaction = transactionKey, !transaction.isEmpty {
-                if let earlier = seenTransactions[transaction] {
+                // One hash for a new id (the common case); a repeated one keeps the first record's offset.
+                if let earlier = seenTransactions.updateValue(offset, forKey: transaction) {
+                    seenTransactions[transaction] = earlier
                     findings.append(Finding(.duplicateTransactionId, at: offset,
                                             "transaction \(transaction.display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
-                } else {
-                    seenTransactions[transaction] = offset
                 }
             }
             if let created, let createdSeconds {
                 for (type, name) in datesBeforeCreation {
-                    guard let attribute = record.first(type), let seconds = attribute.dateSeconds,
+                    guard let attribute = field(type), let seconds = attribute.dateSeconds,
                           seconds > createdSeconds, let date = attribute.date else { continue }
                     findings.append(Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error,
                                             at: offset,
                                             "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"))
                 }
             }
-            if let quantity = record.first(1701)?.integer, !quantityRange.contains(quantity) {
+            if let quantity = field(1701)?.integer, !quantityRange.contains(quantity) {
                 findings.append(Finding(.quantityOutOfRange, at: offset,
                                         "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
             }
-            let cancelled = record.first(1712).flatMap { $0.dateSeconds == nil ? nil : $0 }
-            let expires = record.first(1708).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            let cancelled = field(1712).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            let expires = field(1708).flatMap { $0.dateSeconds == nil ? nil : $0 }
             guard cancelled != nil || expires != nil else { continue }
-            let productAttribute = record.first(1702)
+            let productAttribute = field(1702)
             let product = ByteKey(productAttribute?.kind == .text
                 ? productAttribute?.contentBytes ?? Self.unknownProduct : Self.unknownProduct)
             if let cancelled, let date = cancelled.date {
@@ -73,15 +77,16 @@ enum RecordChecks {
                 continue
             }
             guard let expires, let expiresSeconds = expires.dateSeconds else { continue }
-            let purchase = record.first(1704).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            let purchase = field(1704).flatMap { $0.dateSeconds == nil ? nil : $0 }
             if let purchase, let purchaseSeconds = purchase.dateSeconds, expiresSeconds < purchaseSeconds,
                let expiresDate = expires.date, let purchaseDate = purchase.date {
                 findings.append(Finding(.expiryBeforePurchase, at: offset,
                                         "\(String(decoding: product.bytes, as: UTF8.self)): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
             }
-            if let known = latest[product] {
-                if expiresSeconds > known.expires.dateSeconds ?? Int64.min {
-                    latest[product] = (expires, purchase, offset, transactionKey)
+            // One hash a record: the product's slot is found once and updated in place.
+            if let slot = latest.index(forKey: product) {
+                if expiresSeconds > latest.values[slot].expires.dateSeconds ?? Int64.min {
+                    latest.values[slot] = (expires, purchase, offset, transactionKey)
                 }
             } else {
                 productOrder.append(product)
