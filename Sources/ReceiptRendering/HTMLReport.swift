@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptJSON
+import ReceiptJWS
 import ReceiptValidation
 
 /// `rcpt report`: one self-contained HTML page — inline style and script, no request of any kind — that shows a
@@ -14,13 +15,6 @@ import ReceiptValidation
 /// SHA-256, and nothing else: no other script, no style attribute, no connection, no form, no image, no font.
 package enum HTMLReport {
     package static let schema = "rcpt.report/1"
-
-    /// The whole page, held in memory (a test's or a small input's).
-    package static func page(_ report: ReportDocument) -> [UInt8] {
-        var out: [UInt8] = []
-        write(report) { out.append(contentsOf: $0) }
-        return out
-    }
 
     /// The page, handed to `sink` in pieces (each valid only during the call): the data is never held whole, so a
     /// 40 MB receipt's 80 MB page costs one piece at a time.
@@ -121,6 +115,8 @@ package enum HTMLReport {
             json.key("verdict")
             json.object { json in
                 json.member("valid", report.document.isValid)
+                // The word the page shows, as verify's text does.
+                json.member("word", report.document.readError != nil ? "unreadable" : report.document.isValid ? "valid" : "invalid")
                 json.member("errors", strings: report.document.codes(.error))
                 json.member("warnings", strings: report.document.codes(.warning))
                 json.key("readError")
@@ -207,8 +203,8 @@ package enum HTMLReport {
                         json.member("kind", token.kind)
                         json.member("holder", token.holder)
                         json.member("offset", token.offset)
-                        for part in ["header", "payload", "signature"] {
-                            if let space = token.parts[part] { json.key(named: part + "Space"); json.number(space) }
+                        for part in JWSToken.Part.allCases {
+                            if let space = token.parts[part] { json.key(named: part.rawValue, suffix: "Space"); json.number(space) }
                         }
                     }
                 }

@@ -261,7 +261,7 @@ enum HTMLReportAssets {
   header.appendChild(title);
   const verdictLine = el('div');
   const v = data.verdict;
-  const verdictWord = v.readError ? 'unreadable' : (v.valid ? 'valid' : 'invalid');
+  const verdictWord = v.word;
   const badge = el('span', 'verdict ' + verdictWord, verdictWord);
   badge.id = 'verdict';
   verdictLine.appendChild(badge);
@@ -329,12 +329,19 @@ enum HTMLReportAssets {
   hexSection.appendChild(hexView);
   main.appendChild(hexSection);
 
+  // A section of the page with its title, and its content element (with `id`).
+  function panel(title, sectionClass, contentClass, id) {
+    const section = el('section', sectionClass);
+    section.appendChild(el('h2', null, title));
+    const content = el('div', contentClass);
+    content.id = id;
+    section.appendChild(content);
+    main.appendChild(section);
+    return [section, content];
+  }
+
   // Details
-  const detailSection = el('section');
-  detailSection.appendChild(el('h2', null, 'Selected'));
-  const details = el('div', 'details');
-  details.id = 'details';
-  detailSection.appendChild(details);
+  const [detailSection, details] = panel('Selected', null, 'details', 'details');
   const copyBar = el('div', 'details');
   const copyHex = el('button', null, 'copy hex'), copyB64 = el('button', null, 'copy base64'), copyJSON = el('button', null, 'copy JSON');
   copyHex.id = 'copy-hex'; copyB64.id = 'copy-base64'; copyJSON.id = 'copy-json';
@@ -343,29 +350,10 @@ enum HTMLReportAssets {
   copyOut.id = 'copied'; copyOut.readOnly = true; copyOut.placeholder = 'what was copied';
   copyBar.appendChild(copyOut);
   detailSection.appendChild(copyBar);
-  main.appendChild(detailSection);
 
-  // Findings
-  const findingSection = el('section');
-  findingSection.appendChild(el('h2', null, 'Findings (' + data.findings.length + ')'));
-  const findingList = el('div', 'findings');
-  findingList.id = 'findings';
-  findingSection.appendChild(findingList);
-  main.appendChild(findingSection);
-
-  // Pictures
-  const chainSection = el('section', 'wide');
-  chainSection.appendChild(el('h2', null, 'Certificates against the evaluation time'));
-  const chainPicture = el('div', 'picture');
-  chainPicture.id = 'chains';
-  chainSection.appendChild(chainPicture);
-  main.appendChild(chainSection);
-  const timeSection = el('section', 'wide');
-  timeSection.appendChild(el('h2', null, 'Timeline'));
-  const timePicture = el('div', 'picture');
-  timePicture.id = 'timeline';
-  timeSection.appendChild(timePicture);
-  main.appendChild(timeSection);
+  const findingList = panel('Findings (' + data.findings.length + ')', null, 'findings', 'findings')[1];
+  const chainPicture = panel('Certificates against the evaluation time', 'wide', 'picture', 'chains')[1];
+  const timePicture = panel('Timeline', 'wide', 'picture', 'timeline')[1];
 
   // ---- state ----
   const state = { space: 0, node: -1, from: 0, to: 0, headerTo: 0, mapped: null };

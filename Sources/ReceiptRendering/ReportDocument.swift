@@ -78,7 +78,7 @@ package struct ReportDocument {
         var kind: String
         var holder: Int
         var offset: Int
-        var parts: [String: Int]
+        var parts: [JWSToken.Part: Int]
     }
 
     struct Event {
@@ -367,7 +367,7 @@ package struct ReportDocument {
         }
         spaces[holder].tree = holderTree
         tokens.append(TokenPlace(path: verification.path, kind: kind, holder: holder, offset: start,
-                                 parts: Dictionary(uniqueKeysWithValues: partSpaces.map { ($0.key.rawValue, $0.value) })))
+                                 parts: partSpaces))
         marks += verification.findings.map { Mark($0, space: holder, offset: $0.offset.map { start + $0 - base }) }
         if let headerSpace = partSpaces[.header] { addCertificates(verification, header: headerSpace, title: title) }
         guard let payloadSpace = partSpaces[.payload] else { return [] }
@@ -425,24 +425,13 @@ package struct ReportDocument {
             if let key = node.keyRange {
                 name = String(decoding: document.bytes[key], as: UTF8.self)
             } else if index == document.root {
-                name = "JSON " + Self.kindName(node.kind)
+                name = "JSON " + JWSReport.typeName(node.kind)
             } else {
                 name = "[\(tree.nodes[parent].childCount)]"
             }
             let id = tree.add(under: parent, start: offset + node.start, end: offset + node.end,
-                              label: labels.id(name + (node.kind == .object || node.kind == .array ? "" : " · " + Self.kindName(node.kind))))
+                              label: labels.id(name + (node.kind == .object || node.kind == .array ? "" : " · " + JWSReport.typeName(node.kind))))
             if node.kind == .object || node.kind == .array { parents.append(id) }
-        }
-    }
-
-    static func kindName(_ kind: JSONKind) -> String {
-        switch kind {
-        case .object: return "object"
-        case .array: return "array"
-        case .string: return "string"
-        case .number: return "number"
-        case .true, .false: return "boolean"
-        case .null: return "null"
         }
     }
 
