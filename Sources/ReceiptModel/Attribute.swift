@@ -40,7 +40,7 @@ public struct Attribute: Sendable {
     package let index: PayloadIndex
     package let entry: Int
 
-    init(_ index: PayloadIndex, _ entry: Int) {
+    package init(_ index: PayloadIndex, _ entry: Int) {
         self.index = index
         self.entry = entry
     }
@@ -164,7 +164,7 @@ public struct InAppRecord: Sendable, Hashable {
     }
 
     /// Offset of the record's SET in the file.
-    public var offset: Int { index.fileOffset(index.valueRange(entry)?.lowerBound ?? index.start(entry)) }
+    public var offset: Int { index.recordOffset(entry) }
     /// Length of the record's SET encoding.
     public var length: Int { index.valueRange(entry)?.count ?? 0 }
 
@@ -180,22 +180,6 @@ public struct InAppRecord: Sendable, Hashable {
         let wanted = UInt16(truncatingIfNeeded: type)
         for child in index.children(entry) where index.entries[child].type == wanted { return Attribute(index, child) }
         return nil
-    }
-
-    /// The first attribute of each type in `types` (a range of at most 64 types below 65 533), in one scan of the
-    /// record's entries: `slots[type - types.lowerBound]`, nil where the record has none. `slots` is reused from
-    /// record to record, so reading a record's fields costs one pass and no allocation.
-    package func firstOfEachType(in types: ClosedRange<UInt16>, into slots: inout [Attribute?]) {
-        let count = Int(types.upperBound - types.lowerBound) + 1
-        if slots.count != count { slots = Array(repeating: nil, count: count) }
-        for position in slots.indices { slots[position] = nil }
-        guard types.upperBound < PayloadIndex.Entry.noType else { return }
-        for child in index.children(entry) {
-            let type = index.entries[child].type
-            guard types.contains(type) else { continue }
-            let position = Int(type - types.lowerBound)
-            if slots[position] == nil { slots[position] = Attribute(index, child) }
-        }
     }
 
     /// The record's SET encoding as it stands in the receipt.

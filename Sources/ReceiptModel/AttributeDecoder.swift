@@ -22,6 +22,7 @@ struct AttributeDecoder {
         self.map = index.map
         self.mapIsIdentity = index.map.isIdentityMap
         self.index = index
+        self.index.reserveEntries()
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { reader.buffer }

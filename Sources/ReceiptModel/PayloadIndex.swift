@@ -14,7 +14,7 @@ import ReceiptASN1
 /// `WideFact` beside it, so the index stays linear in the input whatever the input holds.
 public final class PayloadIndex: Sendable {
     /// The buffer the entries' positions index.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Translates buffer positions to file offsets.
     let map: SegmentMap
     let entries: [Entry]
@@ -22,7 +22,7 @@ public final class PayloadIndex: Sendable {
     let wide: [WideFact]
     /// The entries of the top-level attributes, and of the type-17 attributes that hold a record, in order.
     let topLevel: [Int32]
-    let records: [Int32]
+    package let records: [Int32]
     /// For receipt types 0–63: the entry of the first top-level attribute of that type, or -1.
     let firstByType: [Int32]
 
@@ -119,7 +119,7 @@ public final class PayloadIndex: Sendable {
     }
 
     @inline(__always)
-    func fileOffset(_ position: Int) -> Int { map.fileOffset(position) }
+    package func fileOffset(_ position: Int) -> Int { map.fileOffset(position) }
 
     /// The `field` fact of `entry`, if it has one.
     func fact(_ field: WideFact.Field, of entry: Int) -> Int64? {
@@ -141,13 +141,13 @@ public final class PayloadIndex: Sendable {
     // MARK: Entry facts, in buffer positions
 
     @inline(__always)
-    func start(_ entry: Int) -> Int { Int(entries[entry].start) }
+    package func start(_ entry: Int) -> Int { Int(entries[entry].start) }
 
     func end(_ entry: Int) -> Int {
         fact(.end, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(entries[entry].valueEnd)
     }
 
-    func kind(_ entry: Int) -> ValueKind { entries[entry].state.kind }
+    package func kind(_ entry: Int) -> ValueKind { entries[entry].state.kind }
 
     /// The value octets' range in `bytes`, when the attribute has a value.
     @inline(__always)
@@ -199,7 +199,7 @@ public final class PayloadIndex: Sendable {
         }
     }
 
-    func valueTag(_ entry: Int) -> ASN1Tag? {
+    package func valueTag(_ entry: Int) -> ASN1Tag? {
         guard innerHeader(entry) != 0, let range = valueRange(entry), !range.isEmpty else { return nil }
         // The identifier octet of the element the value holds, as the reading pass found it.
         let octet = bytes[range.lowerBound]
@@ -211,20 +211,20 @@ public final class PayloadIndex: Sendable {
         return ASN1Tag(ASN1TagClass(bits: octet >> 6), number: number, constructed: octet & 0x20 != 0)
     }
 
-    func number(_ entry: Int) -> Int64 {
+    package func number(_ entry: Int) -> Int64 {
         let number = entries[entry].number
         guard number == Entry.wideNumber else { return Int64(number) }
         return fact(.number, of: entry) ?? Int64(number)
     }
 
-    func date(_ entry: Int) -> ReceiptDate? {
+    package func date(_ entry: Int) -> ReceiptDate? {
         guard let seconds = dateSeconds(entry) else { return nil }
         guard let detail = fact(.dateDetail, of: entry) else { return ReceiptDate(utcSeconds: seconds) }
         return ReceiptDate(utcSeconds: seconds, nanosecond: Int(truncatingIfNeeded: detail >> 16),
                            utcOffsetMinutes: Int(Int16(truncatingIfNeeded: detail)))
     }
 
-    func dateSeconds(_ entry: Int) -> Int64? {
+    package func dateSeconds(_ entry: Int) -> Int64? {
         let state = entries[entry].state
         guard state.kind == .date, state.dateParsed else { return nil }
         return number(entry)
@@ -236,6 +236,28 @@ public final class PayloadIndex: Sendable {
     func children(_ entry: Int) -> Range<Int> {
         guard entries[entry].state.kind == .record else { return entry..<entry }
         return (entry + 1)..<Swift.max(entry + 1, Int(number(entry)))
+    }
+
+    /// The file offset of the record held by `entry` (`InAppRecord.offset`).
+    package func recordOffset(_ entry: Int) -> Int { fileOffset(valueRange(entry)?.lowerBound ?? start(entry)) }
+
+    /// The entry of the first attribute of each type in `types` (a range of at most 64 types below 65 533) in the
+    /// record held by `record`, in one scan of its entries: `slots[type - types.lowerBound]`, -1 where the record
+    /// has none. `slots` is reused from record to record, so reading a record's fields costs one pass, no
+    /// allocation and no reference counting (the entries are numbers, not `Attribute` views).
+    package func firstOfEachType(inRecord record: Int, types: ClosedRange<UInt16>, into slots: inout [Int32]) {
+        let count = Int(types.upperBound - types.lowerBound) + 1
+        if slots.count != count { slots = Array(repeating: -1, count: count) }
+        for position in slots.indices { slots[position] = -1 }
+        guard types.upperBound < Entry.noType else { return }
+        entries.withUnsafeBufferPointer { entries in
+            for child in children(record) {
+                let type = entries[child].type
+                guard types.contains(type) else { continue }
+                let position = Int(type &- types.lowerBound)
+                if slots[position] < 0 { slots[position] = Int32(truncatingIfNeeded: child) }
+            }
+        }
     }
 }
 
@@ -250,12 +272,21 @@ extension PayloadIndex {
         var records: [Int32] = []
         var firstByType = [Int32](repeating: -1, count: 64)
 
-        /// `expectedBytes`: the payload's size, from which the entry count is estimated (an attribute of an in-app
-        /// record takes about 20 bytes), so the entries rarely grow.
+        /// The entry count estimated from the payload's size (an attribute of an in-app record takes about 20
+        /// bytes), reserved by `reserveEntries` so the entries rarely grow.
+        let expectedEntries: Int
+
         init(bytes: [UInt8], map: SegmentMap, expectedBytes: Int) {
             self.bytes = bytes
             self.map = map
-            entries.reserveCapacity(Swift.min(expectedBytes / 20 + 16, 1 << 24))
+            expectedEntries = Swift.min(expectedBytes / 20 + 16, 1 << 24)
+        }
+
+        /// Reserves the expected entries. Called by the builder's one owner (the reading pass), not at `init`: a
+        /// buffer reserved there would be shared with the caller's copy of the builder, and the first append would
+        /// copy it whole (on a 100 000-record receipt, 32 MB twice at the peak).
+        mutating func reserveEntries() {
+            entries.reserveCapacity(expectedEntries)
         }
 
         var count: Int { entries.count }

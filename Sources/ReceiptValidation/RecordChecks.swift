@@ -13,9 +13,6 @@ enum RecordChecks {
     /// The record dates that cannot lie after the receipt's creation: a receipt cannot record what happened after it
     /// was made. The chain is evaluated at the creation date the signer chose, so this is how a receipt backdated
     /// under a retired key shows itself.
-    /// The key of records whose product id is not text.
-    static let unknownProduct: ArraySlice<UInt8> = Array("?".utf8)[...]
-
     static let datesBeforeCreation: [(type: Int64, name: String)] = [
         (1704, "purchase_date"), (1706, "original_purchase_date"), (1712, "cancellation_date"),
     ]
@@ -23,52 +20,78 @@ enum RecordChecks {
     /// `created`: the receipt's creation date, if valid. `isXcode`: an Xcode (StoreKit testing) receipt, whose dates
     /// Xcode has been seen writing in local time with a `Z` suffix, so a date after creation is only a warning.
     static func check(_ payload: ReceiptPayload, at time: Int64, created: ReceiptDate?, isXcode: Bool) -> [Finding] {
+        let index = payload.index
+        return index.bytes.withUnsafeBufferPointer { buffer in
+            check(index, buffer, at: time, created: created, isXcode: isXcode)
+        }
+    }
+
+    /// The checks over the index's entries (numbers, not `Attribute` views: no reference counting per field),
+    /// with the payload buffer borrowed for the keys.
+    private static func check(_ index: PayloadIndex, _ buffer: UnsafeBufferPointer<UInt8>, at time: Int64,
+                              created: ReceiptDate?, isXcode: Bool) -> [Finding]
+    {
         var findings: [Finding] = []
-        // Per product (keyed by its bytes in the payload), the record with the latest expiry; dates compared as
-        // seconds, Strings built only for the findings.
-        var latest: [ByteKey: (expires: Attribute, purchase: Attribute?, offset: Int,
-                                         transaction: TransactionKey?)] = [:]
+        // Per product (keyed by its bytes in the payload), the record with the latest expiry: entries and seconds;
+        // Strings built only for the findings.
+        var latest: [ByteKey: (expires: Int, expiresSeconds: Int64, purchase: Int?, offset: Int,
+                               transaction: TransactionKey?)] = [:]
         var productOrder: [ByteKey] = []
         // Transaction ids are keyed by their bytes in the payload: a receipt of 100 000 records would otherwise
-        // hold 100 000 Strings here.
+        // hold 100 000 Strings here. Sized for one id a record, so the table never grows.
         var seenTransactions: [TransactionKey: Int] = [:]
+        seenTransactions.reserveCapacity(index.records.count)
         let createdSeconds = created?.secondsSinceEpoch
+        let unknownProduct = ByteKey(unknown: ())
         // The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
-        var fields: [Attribute?] = []
-        func field(_ type: Int64) -> Attribute? { fields[Int(type) - 1701] }
-        for record in payload.inAppRecords {
-            let offset = record.offset
-            record.firstOfEachType(in: 1701...1712, into: &fields)
-            let transactionKey = field(1703).flatMap(TransactionKey.init)
+        var fields: [Int32] = []
+        func field(_ type: Int) -> Int? {
+            let entry = fields[type - 1701]
+            return entry < 0 ? nil : Int(entry)
+        }
+        /// The entry of a date field that parsed.
+        func parsedDate(_ type: Int) -> (entry: Int, seconds: Int64)? {
+            guard let entry = field(type), let seconds = index.dateSeconds(entry) else { return nil }
+            return (entry, seconds)
+        }
+        for record in index.records {
+            let record = Int(record)
+            let offset = index.recordOffset(record)
+            index.firstOfEachType(inRecord: record, types: 1701...1712, into: &fields)
+            let transactionKey = field(1703).flatMap { TransactionKey(index, $0, buffer) }
             if let transaction = transactionKey, !transaction.isEmpty {
                 // One hash for a new id (the common case); a repeated one keeps the first record's offset.
                 if let earlier = seenTransactions.updateValue(offset, forKey: transaction) {
                     seenTransactions[transaction] = earlier
+                    // Messages are Strings made here: a key borrows the buffer and must not outlive this call.
+                    let display = transaction.display
                     findings.append(Finding(.duplicateTransactionId, at: offset,
-                                            "transaction \(transaction.display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
+                                            "transaction \(display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
                 }
             }
             if let created, let createdSeconds {
                 for (type, name) in datesBeforeCreation {
-                    guard let attribute = field(type), let seconds = attribute.dateSeconds,
-                          seconds > createdSeconds, let date = attribute.date else { continue }
+                    guard let (entry, seconds) = parsedDate(Int(type)), seconds > createdSeconds,
+                          let date = index.date(entry) else { continue }
                     findings.append(Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error,
                                             at: offset,
                                             "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"))
                 }
             }
-            if let quantity = field(1701)?.integer, !quantityRange.contains(quantity) {
-                findings.append(Finding(.quantityOutOfRange, at: offset,
-                                        "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
+            if let quantityEntry = field(1701), index.kind(quantityEntry) == .integer {
+                let quantity = index.number(quantityEntry)
+                if !quantityRange.contains(quantity) {
+                    findings.append(Finding(.quantityOutOfRange, at: offset,
+                                            "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
+                }
             }
-            let cancelled = field(1712).flatMap { $0.dateSeconds == nil ? nil : $0 }
-            let expires = field(1708).flatMap { $0.dateSeconds == nil ? nil : $0 }
+            let cancelled = parsedDate(1712)
+            let expires = parsedDate(1708)
             guard cancelled != nil || expires != nil else { continue }
-            let productAttribute = field(1702)
-            let product = ByteKey(productAttribute?.kind == .text
-                ? productAttribute?.contentBytes ?? Self.unknownProduct : Self.unknownProduct)
-            if let cancelled, let date = cancelled.date {
-                let name = String(decoding: product.bytes, as: UTF8.self)
+            let product = field(1702).flatMap { index.kind($0) == .text ? ByteKey(buffer, index.contentRange($0)) : nil }
+                ?? unknownProduct
+            if let cancelled, let date = index.date(cancelled.entry) {
+                let name = product.text
                 findings.append(Finding(.purchaseCancelled, at: offset,
                                         "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
                                         fields: [FindingField("product_id", name),
@@ -76,29 +99,30 @@ enum RecordChecks {
                                             + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
                 continue
             }
-            guard let expires, let expiresSeconds = expires.dateSeconds else { continue }
-            let purchase = field(1704).flatMap { $0.dateSeconds == nil ? nil : $0 }
-            if let purchase, let purchaseSeconds = purchase.dateSeconds, expiresSeconds < purchaseSeconds,
-               let expiresDate = expires.date, let purchaseDate = purchase.date {
+            guard let expires else { continue }
+            let purchase = parsedDate(1704)
+            if let purchase, expires.seconds < purchase.seconds,
+               let expiresDate = index.date(expires.entry), let purchaseDate = index.date(purchase.entry) {
+                let name = product.text
                 findings.append(Finding(.expiryBeforePurchase, at: offset,
-                                        "\(String(decoding: product.bytes, as: UTF8.self)): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
+                                        "\(name): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
             }
             // One hash a record: the product's slot is found once and updated in place.
             if let slot = latest.index(forKey: product) {
-                if expiresSeconds > latest.values[slot].expires.dateSeconds ?? Int64.min {
-                    latest.values[slot] = (expires, purchase, offset, transactionKey)
+                if expires.seconds > latest.values[slot].expiresSeconds {
+                    latest.values[slot] = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
                 }
             } else {
                 productOrder.append(product)
-                latest[product] = (expires, purchase, offset, transactionKey)
+                latest[product] = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
         for product in productOrder {
-            guard let state = latest[product], let expires = state.expires.date else { continue }
-            let started = (state.purchase?.dateSeconds ?? Int64.min) <= time
+            guard let state = latest[product], let expires = index.date(state.expires) else { continue }
+            let started = (state.purchase.flatMap { index.dateSeconds($0) } ?? Int64.min) <= time
             let active = expires.secondsSinceEpoch > time && started
-            let name = String(decoding: product.bytes, as: UTF8.self)
+            let name = product.text
             findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
                                     "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
                                     fields: [FindingField("product_id", name),
@@ -111,23 +135,25 @@ enum RecordChecks {
 
 /// A transaction id by value: the same id as UTF8String, IA5String, INTEGER or OCTET STRING (an inner element, or
 /// the bare value bytes) is the same key. Decimal text that fits 64 bits and INTEGERs meet as numbers; other text
-/// and octets as their bytes in the payload (slices: nothing is copied).
+/// and octets as their bytes in the payload (borrowed: nothing is copied).
 private enum TransactionKey: Hashable {
     case number(Int64)
     case bytes(ByteKey)
     case largeInteger(ByteKey)
 
-    init?(_ attribute: Attribute) {
-        switch attribute.kind {
+    /// The key of the attribute at `entry`, reading its bytes from `buffer` (the index's own bytes, borrowed).
+    init?(_ index: PayloadIndex, _ entry: Int, _ buffer: UnsafeBufferPointer<UInt8>) {
+        switch index.kind(entry) {
         case .integer:
-            self = .number(attribute.integer ?? 0)
+            self = .number(index.number(entry))
         case .largeInteger:
-            self = .largeInteger(ByteKey(attribute.contentBytes))
+            self = .largeInteger(ByteKey(buffer, index.contentRange(entry)))
         case .text, .date:
-            self = Self.bytesOrNumber(attribute.contentBytes)
+            self = Self.bytesOrNumber(ByteKey(buffer, index.contentRange(entry)))
         case .raw:
-            var content = attribute.valueBytes
-            if attribute.valueTag == .octetString, let inner = Self.primitiveContent(content) { content = inner }
+            guard let value = index.valueRange(entry) else { return nil }
+            var content = ByteKey(buffer, value)
+            if index.valueTag(entry) == .octetString, let inner = Self.primitiveContent(content) { content = inner }
             self = Self.bytesOrNumber(content)
         case .boolean, .record, .absent:
             return nil
@@ -135,7 +161,7 @@ private enum TransactionKey: Hashable {
     }
 
     var isEmpty: Bool {
-        if case .bytes(let key) = self { return key.bytes.isEmpty }
+        if case .bytes(let key) = self { return key.count == 0 }
         return false
     }
 
@@ -143,58 +169,82 @@ private enum TransactionKey: Hashable {
     var display: String {
         switch self {
         case .number(let number): return String(number)
-        case .bytes(let key): return String(decoding: key.bytes, as: UTF8.self)
-        case .largeInteger(let key): return "INTEGER 0x" + key.bytes.map { String($0, radix: 16) }.joined()
+        case .bytes(let key): return key.text
+        case .largeInteger(let key): return "INTEGER 0x" + key.octets.map { String($0, radix: 16) }.joined()
         }
     }
 
     /// Canonical decimal text (no sign, no leading zero) that fits 64 bits is a number; anything else stays bytes.
-    private static func bytesOrNumber(_ bytes: ArraySlice<UInt8>) -> TransactionKey {
+    private static func bytesOrNumber(_ key: ByteKey) -> TransactionKey {
+        let bytes = key.octets
         guard !bytes.isEmpty, bytes.count <= 18, bytes.first != UInt8(ascii: "0") || bytes.count == 1 else {
-            return .bytes(ByteKey(bytes))
+            return .bytes(key)
         }
         var value: Int64 = 0
         for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .bytes(ByteKey(bytes)) }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .bytes(key) }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
         }
         return .number(value)
     }
 
-    /// The content of one primitive element filling `bytes` (tag and a short or long definite length), if it is one.
-    private static func primitiveContent(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    /// The content of one primitive element filling `key`'s bytes (tag and a short or long definite length), if it
+    /// is one.
+    private static func primitiveContent(_ key: ByteKey) -> ByteKey? {
+        let bytes = key.octets
         guard bytes.count >= 2 else { return nil }
-        let base = bytes.startIndex
-        let first = Int(bytes[base + 1])
+        let first = Int(bytes[1])
         var start = 2
         var length = first
         if first >= 0x80 {
             let count = first & 0x7F
             guard count >= 1, count <= 4, bytes.count >= 2 + count else { return nil }
             length = 0
-            for index in 0..<count { length = length << 8 | Int(bytes[base + 2 + index]) }
+            for index in 0..<count { length = length << 8 | Int(bytes[2 + index]) }
             start = 2 + count
         }
         guard start + length == bytes.count else { return nil }
-        return bytes[(base + start)...]
+        return key.suffix(from: start)
     }
 }
 
-/// Bytes of the payload as a dictionary key, hashed and compared as raw memory (a slice: nothing is copied).
-struct ByteKey: Hashable {
-    let bytes: ArraySlice<UInt8>
+/// Bytes of the payload as a dictionary key, hashed and compared as raw memory. It borrows the payload buffer (no
+/// copy, no reference counting): keys live only inside `RecordChecks.check`, while the buffer is borrowed.
+private struct ByteKey: Hashable {
+    private let base: UnsafeRawPointer?
+    let count: Int
 
-    init(_ bytes: ArraySlice<UInt8>) {
-        self.bytes = bytes
+    /// `range` of `buffer`, clamped to it.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        let lower = Swift.min(Swift.max(range.lowerBound, 0), buffer.count)
+        let upper = Swift.min(Swift.max(range.upperBound, lower), buffer.count)
+        base = buffer.baseAddress.map { UnsafeRawPointer($0 + lower) }
+        count = upper - lower
     }
+
+    /// The key of records whose product id is not text: "?".
+    init(unknown: Void) {
+        base = UnsafeRawPointer(Self.questionMark.utf8Start)
+        count = Self.questionMark.utf8CodeUnitCount
+    }
+
+    private init(base: UnsafeRawPointer?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// The unknown product's "?", in static storage (valid for the life of the process).
+    private static let questionMark: StaticString = "?"
+
+    var octets: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: count == 0 ? nil : base, count: count) }
+
+    var text: String { String(decoding: octets, as: UTF8.self) }
+
+    func suffix(from start: Int) -> ByteKey { ByteKey(base: base.map { $0 + start }, count: count - start) }
 
     static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
-        lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { left in
-            rhs.bytes.withUnsafeBytes { right in
-                left.elementsEqual(right)
-            }
-        }
+        lhs.count == rhs.count && lhs.octets.elementsEqual(rhs.octets)
     }
 
-    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: octets) }
 }
