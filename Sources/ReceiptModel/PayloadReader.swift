@@ -28,7 +28,8 @@ public enum PayloadReader {
     static let maximumBufferSize = Int(UInt32.max)
 
     static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
-                     truncated: Bool, scope: FieldScope, maximumBufferSize: Int = maximumBufferSize) -> ReceiptPayload
+                     truncated: Bool, scope: FieldScope, maximumBufferSize: Int = maximumBufferSize,
+                     takesCanonicalPath: Bool = true) -> ReceiptPayload
     {
         let size = segments.count == 1 ? file.count : segments.reduce(0) { $0 + $1.count }
         if size > maximumBufferSize {
@@ -56,7 +57,7 @@ public enum PayloadReader {
         var outcome = Outcome()
         let index = bytes.withUnsafeBufferPointer { buffer in
             var decoder = AttributeDecoder(buffer: buffer, index: builder, limits: limits, nodesRead: nodesRead,
-                                           toleratesTruncation: truncated)
+                                           toleratesTruncation: truncated, takesCanonicalPath: takesCanonicalPath)
             outcome.error = readAttributeSet(in: range, depth: depth, scope: scope, decoder: &decoder,
                                              outcome: &outcome)
             outcome.findings = decoder.allFindings
