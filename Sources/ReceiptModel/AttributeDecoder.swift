@@ -162,11 +162,14 @@ struct AttributeDecoder {
             keepRaw(&attribute, node.contentRange)
             return index.append(attribute)
         }
-        if takesCanonicalPath, let fields = canonicalFields(of: node) {
-            attribute.type = fields.type
-            attribute.version = fields.version
-            attribute.valueRange = fields.value.contentRange
-            return decodeValue(&attribute, valueNode: fields.value, scope: scope)
+        if takesCanonicalPath {
+            if let entry = appendCanonical(node, scope: scope) { return entry }
+            if let fields = canonicalFields(of: node) {
+                attribute.type = fields.type
+                attribute.version = fields.version
+                attribute.valueRange = fields.value.contentRange
+                return decodeValue(&attribute, valueNode: fields.value, scope: scope)
+            }
         }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
         // Kept in place, not as optionals: `fieldCount` says which were read.
@@ -238,48 +241,6 @@ struct AttributeDecoder {
         }
         attribute.valueRange = valueNode.contentRange
         return decodeValue(&attribute, valueNode: valueNode, scope: scope)
-    }
-
-    /// The fast path of `readAttribute`: the three fields of an attribute in the shape Apple writes, read straight
-    /// from the bytes. `02 LL type 02 LL version 04 LL value` filling the SEQUENCE exactly, each INTEGER of 1 to 8
-    /// minimal content octets, the value a primitive OCTET STRING with a short DER length, within the node budget
-    /// and the depth limit. Nil for anything else (any finding the general path would make, any budget or depth
-    /// error), which then reads the attribute the general way: both paths decode a canonical attribute to the same
-    /// entry and spend the same three headers of the budget.
-    @inline(__always)
-    mutating func canonicalFields(of node: ASN1Node) -> (type: Int64, version: Int64, value: ASN1Node)? {
-        let depth = node.depth &+ 1
-        guard depth <= reader.state.limits.maximumDepth,
-              reader.state.nodesRead < reader.state.limits.maximumNodes &- 2,
-              let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
-              let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd)
-        else { return nil }
-        let valueStart = version.end
-        guard valueStart < node.contentEnd, buffer[valueStart] == 0x04,
-              let (length, contentStart) = ASN1BufferReader.shortLength(buffer, at: valueStart &+ 1,
-                                                                         limit: node.contentEnd),
-              length == node.contentEnd &- contentStart
-        else { return nil }
-        reader.state.nodesRead &+= 3
-        return (type.value, version.value,
-                ASN1Node(tag: .octetString, offset: valueStart, contentStart: contentStart,
-                         contentEnd: node.contentEnd, end: node.contentEnd, depth: depth, anomalies: []))
-    }
-
-    /// A primitive INTEGER at `position` with a one-octet length of 1 to 8 minimal content octets ending by
-    /// `limit`: its value and where it ends; nil for anything else.
-    @inline(__always)
-    static func minimalInteger(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int, limit: Int)
-        -> (value: Int64, end: Int)?
-    {
-        guard position >= 0, limit <= buffer.count, limit &- position >= 3, buffer[position] == 0x02 else { return nil }
-        let length = Int(buffer[position &+ 1])
-        let content = position &+ 2
-        guard length >= 1, length <= 8, length <= limit &- content else { return nil }
-        let range = content..<(content &+ length)
-        guard !ASN1Primitives.isNonMinimalInteger(buffer, range),
-              let value = ASN1Primitives.int64(buffer, range) else { return nil }
-        return (value, range.upperBound)
     }
 
     // MARK: Values

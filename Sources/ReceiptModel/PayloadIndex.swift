@@ -375,6 +375,13 @@ extension PayloadIndex {
             return entry
         }
 
+        /// Appends an entry the canonical path packed itself (it has no wide fact); returns the entry.
+        @inline(__always)
+        mutating func append(_ packed: Entry) -> Int {
+            entries.append(packed)
+            return entries.count &- 1
+        }
+
         /// Records that the record held by `entry` ends before entry `end`.
         mutating func closeRecord(_ entry: Int, end: Int) {
             entries[entry].number = Int32(truncatingIfNeeded: end)

@@ -40,12 +40,27 @@ struct CanonicalPathTests {
         var payloads = Fixtures.realReceiptNames.compactMap { name in
             PayloadIndexTests.payloadBytes(Fixtures.realReceipt(name)).map { (name, $0) }
         }
-        payloads.append(("synthetic", SyntheticReceipt(records: 40).payload()))
+        let synthetic = SyntheticReceipt(records: 40).payload()
+        payloads.append(("synthetic", synthetic))
+        payloads.append(("synthetic, indefinite lengths", indefinite(synthetic)))
         return payloads
     }()
 
+    /// `payload` (a SET of definite-length elements) with the SET and each element it holds written with an
+    /// indefinite length: BER a validator may meet, where an attribute ends after its end-of-contents marker.
+    static func indefinite(_ payload: [UInt8]) -> [UInt8] {
+        guard let tree = try? ASN1Tree.read(payload), let root = tree.nodes.first else { return payload }
+        var bytes: [UInt8] = [payload[root.offset], 0x80]
+        for child in tree.nodes where child.depth == root.depth + 1 {
+            bytes += [payload[child.offset], 0x80] + payload[child.contentRange] + [0x00, 0x00]
+        }
+        return bytes + [0x00, 0x00]
+    }
+
     @Test func realPayloadsReadTheSameByBothPaths() throws {
-        try #require(Self.payloads.count >= 6)
+        try #require(Self.payloads.count >= 7)
+        let indefinite = try #require(Self.payloads.last?.bytes)
+        #expect(indefinite[1] == 0x80 && indefinite[3] == 0x80)
         for (name, bytes) in Self.payloads {
             let read = PayloadReader.read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
                                           nodesRead: 0, truncated: false, scope: .receipt)
