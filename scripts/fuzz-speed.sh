@@ -2,7 +2,7 @@
 # Compares the speed of rcpt's `attributes` and `ber` harnesses with swift-asn1 harnesses of the same shape
 # (`baseline-attributes`, `baseline-ber`: same inputs, same -max_len, same sanitizer, same build), in one run.
 #
-#   scripts/fuzz-speed.sh [--time S] [--passes N]
+#   scripts/fuzz-speed.sh [--time S] [--passes N] [--only HARNESS]
 #
 # Three measures per pair, each taken alternately (ours, theirs, ours, theirs) so load on the machine hits both:
 #   valid   the committed seeds (real and synthetic payloads and receipts, nearly all well-formed, which both
@@ -17,11 +17,13 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 seconds=60
 passes=5
+harnesses="attributes ber"
 while [ $# -gt 0 ]; do
     case "$1" in
         --time) seconds=$2; shift ;;
         --passes) passes=$2; shift ;;
-        *) echo "usage: scripts/fuzz-speed.sh [--time S] [--passes N]" >&2; exit 2 ;;
+        --only) harnesses=$2; shift ;;
+        *) echo "usage: scripts/fuzz-speed.sh [--time S] [--passes N] [--only HARNESS]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -66,7 +68,7 @@ fuzz_rate() {
 }
 
 printf '%-12s %-8s %14s %14s %8s\n' harness measure "rcpt" "swift-asn1" ratio
-for harness in attributes ber; do
+for harness in $harnesses; do
     max_len=$(sed -n 's/^max_len = //p' "Corpus/fuzz/$harness.options")
     inputs=$(mktemp -d)
     empty=$(mktemp -d)
