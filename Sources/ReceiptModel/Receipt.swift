@@ -20,7 +20,13 @@ public struct Receipt: Sendable {
     /// Reads a receipt from its DER/BER bytes.
     public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
                             containerLimits: ContainerLimits = .default) -> Receipt {
-        let container = SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits)
+        read(bytes, container: SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits),
+             limits: limits)
+    }
+
+    /// Reads the payload of `bytes` whose container `SignedDataReader.read(bytes, limits: limits, …)` has read:
+    /// for a caller that starts work on the container (hashing the content) before the payload is read.
+    package static func read(_ bytes: [UInt8], container: SignedDataReadResult, limits: ASN1Limits) -> Receipt {
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil, containerEncoding: container.encoding)
         // A truncated input explains whatever else went wrong after the cut: report the cut, read on.

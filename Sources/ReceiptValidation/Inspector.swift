@@ -91,7 +91,10 @@ public enum Inspector {
             inspection.input.format = decoded.format.rawValue
             inspection.findings += decoded.repairs.map { Finding(.inputRepaired, at: 0, "the input \($0)") }
         }
-        let receipt = Receipt.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
+        let container = SignedDataReader.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
+        // The content is hashed on another core while the payload is read.
+        let digests = ContentDigests.start(bytes, container.signedData)
+        let receipt = Receipt.read(bytes, container: container, limits: options.limits)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.encoding.isDER ? "der" : "ber"
@@ -117,7 +120,8 @@ public enum Inspector {
             inspection.findings.append(Finding(.noCreationDate, at: nil,
                                                "the receipt has no valid creation date: the chain is evaluated now"))
         }
-        let (signers, signerFindings) = SignerVerifier.verify(receipt, certificates: inspection.certificates.map(\.certificate))
+        let (signers, signerFindings) = SignerVerifier.verify(receipt, certificates: inspection.certificates.map(\.certificate),
+                                                              digests: digests)
         inspection.signers = signers
         inspection.findings += signerFindings
         inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,

@@ -27,21 +27,17 @@ public struct SignerVerification: Sendable {
 /// Verifies every SignerInfo of a receipt against its embedded certificates (RFC 5652 §5.4, §5.6, §11).
 /// The content is hashed once per digest algorithm, however many SignerInfos use it.
 enum SignerVerifier {
-    static func verify(_ receipt: Receipt, certificates: [Certificate?]) -> ([SignerVerification], [Finding]) {
+    /// `digests`: the content's digests, started before the payload was read (`ContentDigests.start`).
+    static func verify(_ receipt: Receipt, certificates: [Certificate?], digests: ContentDigests)
+        -> ([SignerVerification], [Finding])
+    {
         let signedData = receipt.signedData
         var findings: [Finding] = []
         var results: [SignerVerification] = []
         guard let content = signedData.encapsulatedContent, !content.isDetached else {
             return ([], findings)
         }
-        let contentParts = content.segments.map { receipt.bytes[$0] }
-        var contentDigests: [DigestAlgorithm: [UInt8]] = [:]
-        func contentDigest(_ algorithm: DigestAlgorithm) -> [UInt8]? {
-            if let known = contentDigests[algorithm] { return known }
-            let computed = try? Digest.hash(contentParts, algorithm: algorithm)
-            contentDigests[algorithm] = computed
-            return computed
-        }
+        func contentDigest(_ algorithm: DigestAlgorithm) -> [UInt8]? { digests.digest(algorithm) }
         for (index, signer) in signedData.signers.enumerated() {
             var result = SignerVerification(signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
                                             messageDigest: nil, signature: .invalid(reason: "not verified"))

@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
@@ -48,6 +49,26 @@ struct SyntheticReceiptVerificationTests {
         #expect(inspection.verification?.signature == .invalid)
         let expected = shape.signedAttributes ? "message-digest-mismatch" : "signature-invalid"
         #expect(Inspect.codes(inspection).contains(expected), "\(Inspect.codes(inspection))")
+    }
+
+    /// A content of a megabyte or more is hashed on another core while the payload is read (ContentDigests): the
+    /// verdicts are the same, a tampered last record included.
+    @Test(arguments: shapes)
+    func hashesALargeContentInTheBackgroundToTheSameVerdicts(_ shape: Shape) throws {
+        var bytes = try TestReceipts.signed(SyntheticReceipt(records: 3000), digest: shape.digest,
+                                            layout: shape.layout, signedAttributes: shape.signedAttributes)
+        let receipt = Receipt.read(bytes)
+        try #require((receipt.signedData.encapsulatedContent?.length ?? 0) >= 1 << 20)
+        let inspection = try Inspect.testCA(bytes)
+        #expect(inspection.verification?.signature == .valid)
+        #expect(Inspect.errors(inspection).isEmpty, "\(Inspect.errors(inspection))")
+        #expect(inspection.signers.first?.messageDigest == (shape.signedAttributes ? .matches : nil))
+        let last = try #require(receipt.inAppRecords.last?.attributes.last?.valueOffset)
+        bytes[last] ^= 0x01
+        let tampered = try Inspect.testCA(bytes)
+        #expect(tampered.verification?.signature == .invalid)
+        let expected: FindingCode = shape.signedAttributes ? .messageDigestMismatch : .signatureInvalid
+        #expect(Inspect.codes(tampered).contains(expected.rawValue), "\(Inspect.codes(tampered))")
     }
 
     @Test func rejectsAReceiptSignedByAnUnknownCA() throws {
