@@ -41,25 +41,75 @@ public enum ASN1Primitives {
 
     /// Writes `magnitude` in decimal at `out`, zero-padded to `minimumDigits`, and returns how many bytes it wrote
     /// (at most `max(20, minimumDigits)`; the caller makes room). Shared by the JSON writer and date formatting,
-    /// which both build text in raw buffers.
+    /// which both build text in raw buffers. The digit count comes from the bit length, the digits two at a time.
     @inlinable
     package static func writeDecimal(_ magnitude: UInt64, minimumDigits: Int = 1,
                                     to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits = 1
-        var scale: UInt64 = 10
-        while digits < 20 && magnitude >= scale {
-            digits += 1
-            scale = scale &* 10
-        }
-        let width = Swift.max(digits, minimumDigits)
+        // floor(log10(2) × bit length) is the digit count or one less (1233 / 4096 ≈ log10 2, exact enough for 64
+        // bits); one comparison with the power of ten settles it.
+        var digits = ((64 &- magnitude.leadingZeroBitCount) &* 1233) >> 12
+        if digits < 20 && magnitude >= powerOfTen(digits) { digits &+= 1 }
+        let width = Swift.max(digits, minimumDigits, 1)
         var remaining = magnitude
-        var position = width - 1
-        while position >= 0 {
-            out[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            position -= 1
+        var position = width
+        digitPairs.withUTF8Buffer { pairs in
+            while remaining >= 100 {
+                let pair = Int(truncatingIfNeeded: remaining % 100) &* 2
+                remaining /= 100
+                position &-= 2
+                out[position] = pairs[pair]
+                out[position &+ 1] = pairs[pair &+ 1]
+            }
+            if remaining >= 10 {
+                let pair = Int(truncatingIfNeeded: remaining) &* 2
+                position &-= 2
+                out[position] = pairs[pair]
+                out[position &+ 1] = pairs[pair &+ 1]
+            } else {
+                position &-= 1
+                out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining)
+            }
+        }
+        while position > 0 {
+            position &-= 1
+            out[position] = UInt8(ascii: "0")
         }
         return width
+    }
+
+    /// "00" "01" … "99": the decimal digits of 0–99 in pairs.
+    @usableFromInline
+    static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// 10 to the power `exponent` (0–19; a switch the compiler makes a table of).
+    @inlinable @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        case 17: return 100_000_000_000_000_000
+        case 18: return 1_000_000_000_000_000_000
+        default: return 10_000_000_000_000_000_000
+        }
     }
 
     /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding.

@@ -140,11 +140,7 @@ public struct JSONWriter: ~Copyable {
             reserve(length + 4)
             let out = storage + count
             out[0] = UInt8(ascii: "\"")
-            var index = 0
-            while index < length {
-                out[index + 1] = utf8[index]
-                index += 1
-            }
+            if let base = utf8.baseAddress { (out + 1).update(from: base, count: length) }
             out[length + 1] = UInt8(ascii: "\"")
             out[length + 2] = UInt8(ascii: ":")
             out[length + 3] = UInt8(ascii: " ")
@@ -211,17 +207,27 @@ public struct JSONWriter: ~Copyable {
         reserve(raw.count * 2 + 2)
         storage[count] = UInt8(ascii: "\"")
         var position = count + 1
-        let digits: StaticString = "0123456789abcdef"
-        digits.withUTF8Buffer { digits in
-            for byte in raw {
-                storage[position] = digits[Int(byte >> 4)]
-                storage[position + 1] = digits[Int(byte & 0x0F)]
-                position += 2
-            }
+        // Each byte's two digits are one 16-bit load from the table of pairs and one store.
+        let pairs = UnsafeRawPointer(Self.hexPairs.utf8Start)
+        let out = UnsafeMutableRawPointer(storage)
+        for byte in raw {
+            let digits = pairs.loadUnaligned(fromByteOffset: Int(byte) &* 2, as: UInt16.self)
+            out.storeBytes(of: digits, toByteOffset: position, as: UInt16.self)
+            position &+= 2
         }
         storage[position] = UInt8(ascii: "\"")
         count = position + 1
     }
+
+    /// "00" "01" … "ff": the two hex digits of every byte, in byte order.
+    private static let hexPairs: StaticString = """
+        000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f\
+        303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f\
+        606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f\
+        909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf\
+        c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef\
+        f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+        """
 
     package mutating func number(_ value: Int) { number(Int64(value)) }
 
@@ -390,13 +396,43 @@ public struct JSONWriter: ~Copyable {
         var position = count
         storage[position] = UInt8(ascii: "\"")
         position += 1
-        for byte in utf8 {
+        guard let base = utf8.baseAddress else {
+            storage[position] = UInt8(ascii: "\"")
+            count = position + 1
+            return
+        }
+        // Eight bytes at a time: one test says whether any of them needs escaping, one store copies them.
+        let source = UnsafeRawPointer(base)
+        let out = UnsafeMutableRawPointer(storage)
+        var index = 0
+        while utf8.count &- index >= 8 {
+            let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if Self.needsEscape(word) { return appendEscaped(utf8) }
+            out.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+            index &+= 8
+            position &+= 8
+        }
+        while index < utf8.count {
+            let byte = base[index]
             if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return appendEscaped(utf8) }
             storage[position] = byte
-            position += 1
+            index &+= 1
+            position &+= 1
         }
         storage[position] = UInt8(ascii: "\"")
         count = position + 1
+    }
+
+    /// Whether any of the eight bytes of `word` is one JSON escapes here: below 0x20, `"`, `\\` or DEL. Exact
+    /// (the borrow tricks below can only err above a byte that truly matches, which already answers yes).
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || hasZeroByte(word ^ (ones &* 0x7F))
     }
 
     /// Appends the concatenation of two UTF-8 buffers as one JSON string.
