@@ -133,20 +133,57 @@ public struct JSONWriter: ~Copyable {
     /// Writes a member name; the next value call writes its value.
     package mutating func key(_ name: StaticString) {
         separate()
+        guard name.hasPointerRepresentation else {
+            return name.withUTF8Buffer { key(utf8: $0) }
+        }
         // Member names written in the source need no escaping: copied as they are, with the quotes and colon
         // around them, in one reservation.
-        name.withUTF8Buffer { utf8 in
-            let length = utf8.count
-            reserve(length + 4)
-            let out = storage + count
-            out[0] = UInt8(ascii: "\"")
-            if let base = utf8.baseAddress { (out + 1).update(from: base, count: length) }
-            out[length + 1] = UInt8(ascii: "\"")
-            out[length + 2] = UInt8(ascii: ":")
-            out[length + 3] = UInt8(ascii: " ")
-            count += pretty ? length + 4 : length + 3
-        }
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        let out = storage + count
+        out[0] = UInt8(ascii: "\"")
+        Self.copyShort(name.utf8Start, length, to: out + 1)
+        out[length + 1] = UInt8(ascii: "\"")
+        out[length + 2] = UInt8(ascii: ":")
+        out[length + 3] = UInt8(ascii: " ")
+        count += pretty ? length + 4 : length + 3
         afterKey = true
+    }
+
+    /// A member name from the source held as one Unicode scalar (a one-character literal).
+    private mutating func key(utf8 name: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        append(name)
+        append(UInt8(ascii: "\""))
+        endKey()
+    }
+
+    /// Copies `count` bytes from `source` to `target` in eight-byte words, the last one overlapping the one before
+    /// (never reading or writing outside either range): a member name costs a load and a store or two, no call.
+    @inline(__always)
+    private static func copyShort(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if count >= 8 {
+            var offset = 0
+            while count &- offset > 8 {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                              as: UInt64.self)
+                offset &+= 8
+            }
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
+                          toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
+                          toByteOffset: count &- 4, as: UInt32.self)
+        } else {
+            var offset = 0
+            while offset < count {
+                target[offset] = source[offset]
+                offset &+= 1
+            }
+        }
     }
 
     /// Writes a member name computed at run time, followed by `suffix` (`"_ms"` after a field name).
@@ -333,7 +370,8 @@ public struct JSONWriter: ~Copyable {
         append(bracket)
     }
 
-    /// Writes the comma and indentation owed before a new element (nothing right after a key).
+    /// Writes the comma and indentation owed before a new element (nothing right after a key), in one reservation.
+    @inline(__always)
     private mutating func separate() {
         if afterKey {
             afterKey = false
@@ -350,19 +388,25 @@ public struct JSONWriter: ~Copyable {
             hadElement = hasElementDeeper[level - 64]
             hasElementDeeper[level - 64] = true
         }
-        if hadElement {
-            reserve(1)
-            storage[count] = UInt8(ascii: ",")
-            count += 1
+        if pretty {
+            lineBreak(comma: hadElement)
+        } else if hadElement {
+            append(UInt8(ascii: ","))
         }
-        if pretty { newline() }
     }
 
-    /// A line break and two spaces per open container, written eight spaces at a time.
-    private mutating func newline() {
+    /// A line break and two spaces per open container.
+    private mutating func newline() { lineBreak(comma: false) }
+
+    /// An optional comma, a line break and two spaces per open container, the spaces eight at a time.
+    private mutating func lineBreak(comma: Bool) {
         let width = Swift.min(2 * depth, 256)
-        reserve(width + 9)
-        let out = storage + count
+        reserve(width + 10)
+        var out = storage + count
+        if comma {
+            out[0] = UInt8(ascii: ",")
+            out += 1
+        }
         out[0] = 0x0A
         let spaces = UnsafeMutableRawPointer(out + 1)
         var written = 0
@@ -370,7 +414,7 @@ public struct JSONWriter: ~Copyable {
             spaces.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: written, as: UInt64.self)
             written += 8
         }
-        count += width + 1
+        count += width + (comma ? 2 : 1)
     }
 
     private mutating func appendDecimal(_ value: Int64) {
