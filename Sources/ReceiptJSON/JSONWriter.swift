@@ -76,7 +76,7 @@ public struct JSONWriter: ~Copyable {
     /// when one write is larger than a chunk).
     @inline(__always)
     private mutating func reserve(_ needed: Int) {
-        if capacity - count < needed { makeRoom(needed) }
+        if capacity &- count < needed { makeRoom(needed) }
     }
 
     private mutating func makeRoom(_ needed: Int) {
@@ -139,14 +139,14 @@ public struct JSONWriter: ~Copyable {
         // Member names written in the source need no escaping: copied as they are, with the quotes and colon
         // around them, in one reservation.
         let length = name.utf8CodeUnitCount
-        reserve(length + 4)
+        reserve(length &+ 4)
         let out = storage + count
         out[0] = UInt8(ascii: "\"")
         Self.copyShort(name.utf8Start, length, to: out + 1)
-        out[length + 1] = UInt8(ascii: "\"")
-        out[length + 2] = UInt8(ascii: ":")
-        out[length + 3] = UInt8(ascii: " ")
-        count += pretty ? length + 4 : length + 3
+        out[length &+ 1] = UInt8(ascii: "\"")
+        out[length &+ 2] = UInt8(ascii: ":")
+        out[length &+ 3] = UInt8(ascii: " ")
+        count &+= pretty ? length &+ 4 : length &+ 3
         afterKey = true
     }
 
@@ -398,10 +398,12 @@ public struct JSONWriter: ~Copyable {
     /// A line break and two spaces per open container.
     private mutating func newline() { lineBreak(comma: false) }
 
-    /// An optional comma, a line break and two spaces per open container, the spaces eight at a time.
+    /// An optional comma, a line break and two spaces per open container, the spaces eight at a time. (Wrapping
+    /// arithmetic: the width is at most 256 and the count within the storage.)
+    @inline(__always)
     private mutating func lineBreak(comma: Bool) {
-        let width = Swift.min(2 * depth, 256)
-        reserve(width + 10)
+        let width = Swift.min(depth &* 2, 256)
+        reserve(width &+ 10)
         var out = storage + count
         if comma {
             out[0] = UInt8(ascii: ",")
@@ -412,9 +414,9 @@ public struct JSONWriter: ~Copyable {
         var written = 0
         while written < width {
             spaces.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: written, as: UInt64.self)
-            written += 8
+            written &+= 8
         }
-        count += width + (comma ? 2 : 1)
+        count &+= width &+ (comma ? 2 : 1)
     }
 
     private mutating func appendDecimal(_ value: Int64) {

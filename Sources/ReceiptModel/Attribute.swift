@@ -82,6 +82,23 @@ public struct Attribute: Sendable {
         }
     }
 
+    /// Calls `body` with the raw value octets borrowed from the payload (empty when there is no value): no copy and
+    /// no slice, for writers that copy them straight into their output.
+    package func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = index.valueRange(entry) ?? 0..<0
+        return index.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Calls `body` with `contentBytes` borrowed from the payload.
+    package func withContentBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range: Range<Int>
+        switch kind {
+        case .text, .date, .largeInteger: range = index.contentRange(entry)
+        default: range = 0..<0
+        }
+        return index.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// The length of the value element's header (tag and length), 0 when the value octets are not one element.
     package var valueHeaderLength: Int {
         guard let value = index.valueRange(entry) else { return 0 }

@@ -8,7 +8,7 @@ enum AttributeJSON {
     /// The decoded value: string, number, boolean, or null when it is raw bytes or a record.
     static func writeValue(_ attribute: Attribute, to json: inout JSONWriter) {
         switch attribute.kind {
-        case .text, .date: json.string(utf8: attribute.contentBytes)
+        case .text, .date: attribute.withContentBytes { json.string(utf8: $0) }
         case .integer: json.number(attribute.integer ?? 0)
         case .largeInteger: json.string("0x" + ASN1Primitives.hex(attribute.contentBytes))
         case .boolean: json.bool(attribute.boolean ?? false)
@@ -19,7 +19,7 @@ enum AttributeJSON {
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
     static func writeFieldValue(_ attribute: Attribute, to json: inout JSONWriter) {
         switch attribute.kind {
-        case .raw: json.hexString(attribute.valueBytes)
+        case .raw: attribute.withValueBytes { json.hexString($0) }
         case .absent: json.null()
         default: writeValue(attribute, to: &json)
         }
@@ -45,7 +45,7 @@ enum AttributeJSON {
                 json.string(attribute.asn1TypeName)
             }
             json.key("raw")
-            json.hexString(attribute.valueBytes)
+            attribute.withValueBytes { json.hexString($0) }
             json.key("value")
             writeValue(attribute, to: &json)
             if attribute.kind == .date {

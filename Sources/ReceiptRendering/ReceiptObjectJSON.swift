@@ -29,17 +29,21 @@ enum ReceiptObjectJSON {
     private struct FieldSlots {
         let scope: FieldScope
         let table: [FieldDescriptor]
-        var firstByRow: [Attribute?]
+        /// Per row, the entry of its first attribute in `attributes`, or -1.
+        var firstByRow: [Int32]
+        /// The attributes added since the last reset, in order.
+        var attributes: [Attribute] = []
         var unknown: [(key: String, attribute: Attribute)] = []
 
         init(scope: FieldScope) {
             self.scope = scope
             table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
-            firstByRow = [Attribute?](repeating: nil, count: table.count)
+            firstByRow = [Int32](repeating: -1, count: table.count)
         }
 
         mutating func reset() {
-            for row in firstByRow.indices { firstByRow[row] = nil }
+            for row in firstByRow.indices { firstByRow[row] = -1 }
+            attributes.removeAll(keepingCapacity: true)
             if !unknown.isEmpty { unknown.removeAll(keepingCapacity: true) }
         }
 
@@ -52,7 +56,10 @@ enum ReceiptObjectJSON {
                 unknown.append((String(type), attribute))
                 return
             }
-            if firstByRow[row] == nil { firstByRow[row] = attribute }
+            if firstByRow[row] < 0 {
+                firstByRow[row] = Int32(truncatingIfNeeded: attributes.count)
+                attributes.append(attribute)
+            }
         }
 
         /// Named fields in field-table order, then `extra` (the in-app list), then `empty` (the date fields present
@@ -61,8 +68,9 @@ enum ReceiptObjectJSON {
         func write(to json: inout JSONWriter,
                    extra: (inout JSONWriter) -> Void) {
             var empty: [String] = []
-            for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
-                guard let attribute = firstByRow[row] else { continue }
+            for row in table.indices where firstByRow[row] >= 0 && table[row].kind != .inAppRecords {
+                let attribute = attributes[Int(firstByRow[row])]
+                let descriptor = table[row]
                 if attribute.kind == .date, attribute.contentBytes.isEmpty, attribute.valueTag == .ia5String,
                    attribute.version == FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
                     empty.append(descriptor.name)

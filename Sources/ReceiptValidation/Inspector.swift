@@ -78,8 +78,16 @@ public enum Inspector {
     public static func inspect(_ input: [UInt8], options: InspectionOptions) -> Inspection {
         let options = options.pinned
         let detected = options.inputFormat ?? InputDecoder.detect(input)
-        var inspection = Inspection(input: InputSummary(of: input, format: detected.rawValue, digested: options.digestsInput),
-                                    inputError: nil, receipt: nil, certificates: [], signers: [],
+        // The input's SHA-256 (for output that shows it) is computed on another core while the receipt is read.
+        let sha256 = options.digestsInput ? BackgroundValue(size: input.count) { InputSummary.sha256(of: input) } : nil
+        var inspection = inspect(input, options: options,
+                                 summary: InputSummary(size: input.count, sha256: "not computed", format: detected.rawValue))
+        if let sha256 { inspection.input.sha256 = sha256.value }
+        return inspection
+    }
+
+    private static func inspect(_ input: [UInt8], options: InspectionOptions, summary: InputSummary) -> Inspection {
+        var inspection = Inspection(input: summary, inputError: nil, receipt: nil, certificates: [], signers: [],
                                     verification: nil, findings: [])
         let bytes: [UInt8]
         switch InputDecoder.decode(input, as: options.inputFormat) {
