@@ -138,9 +138,16 @@ struct AttributeDecoder {
     }
 
     /// "attribute at offset N": the place a finding's message names, kept as a number until the message is read.
-    struct AttributePlace: CustomStringConvertible {
+    /// Written straight into the message that interpolates it (TextOutputStreamable): no String of its own, so a
+    /// damaged input's many findings cost one allocation a message fewer.
+    struct AttributePlace: CustomStringConvertible, TextOutputStreamable {
         var offset: Int
         var description: String { "attribute at offset \(offset)" }
+
+        func write<Target: TextOutputStream>(to target: inout Target) {
+            target.write("attribute at offset ")
+            offset.description.write(to: &target)
+        }
     }
 
     func place(_ attribute: DecodedAttribute) -> AttributePlace { AttributePlace(offset: absolute(attribute.start)) }
@@ -276,7 +283,7 @@ struct AttributeDecoder {
     }
 
     /// Which attribute a value finding is about: the few facts its message needs.
-    struct ValuePlace: CustomStringConvertible {
+    struct ValuePlace: CustomStringConvertible, TextOutputStreamable {
         var type: Int64?
         var scope: FieldScope
         var offset: Int
@@ -289,6 +296,12 @@ struct AttributeDecoder {
 
         /// "bundle_id at offset N".
         var description: String { "\(FieldTable.displayName(of: type, in: scope)) at offset \(offset)" }
+
+        func write<Target: TextOutputStream>(to target: inout Target) {
+            FieldTable.displayName(of: type, in: scope).write(to: &target)
+            target.write(" at offset ")
+            offset.description.write(to: &target)
+        }
     }
 
     /// Decodes one element by its own tag, whatever the field table expects.
