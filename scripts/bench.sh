@@ -185,7 +185,7 @@ if command -v valgrind >/dev/null; then
     instructions() {
         SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/cg" \
             "$rcpt" verify --root "$work/ca/root.pem" "$1" >/dev/null 2>&1 || true
-        callgrind_annotate --threshold=100 "$work/cg" | awk '
+        callgrind_annotate "$work/cg" 2>/dev/null | awk '
             /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
             /libcrypto/ { gsub(",", "", $1); crypto += $1 }
             END { print total, total - crypto }'
