@@ -34,13 +34,14 @@ enum RecordChecks {
         var findings: [Finding] = []
         // Per product (keyed by its bytes in the payload), the record with the latest expiry: entries and seconds;
         // Strings built only for the findings.
-        var latest: [ByteKey: (expires: Int, expiresSeconds: Int64, purchase: Int?, offset: Int,
-                               transaction: TransactionKey?)] = [:]
-        var productOrder: [ByteKey] = []
+        var latest = ProductTable<(expires: Int, expiresSeconds: Int64, purchase: Int?, offset: Int,
+                                   transaction: TransactionKey?)>()
         // Transaction ids are keyed by their bytes in the payload: a receipt of 100 000 records would otherwise
-        // hold 100 000 Strings here. Sized for one id a record, so the table never grows.
+        // hold 100 000 Strings here. Numbers (nearly every real id) have their own table, hashed as plain integers.
+        // Sized for one id a record, so the tables never grow.
+        var seenNumbers: [Int64: Int] = [:]
+        seenNumbers.reserveCapacity(index.records.count)
         var seenTransactions: [TransactionKey: Int] = [:]
-        seenTransactions.reserveCapacity(index.records.count)
         let createdSeconds = created?.secondsSinceEpoch
         let unknownProduct = ByteKey(unknown: ())
         // The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
@@ -61,8 +62,15 @@ enum RecordChecks {
             let transactionKey = field(1703).flatMap { TransactionKey(index, $0, buffer) }
             if let transaction = transactionKey, !transaction.isEmpty {
                 // One hash for a new id (the common case); a repeated one keeps the first record's offset.
-                if let earlier = seenTransactions.updateValue(offset, forKey: transaction) {
-                    seenTransactions[transaction] = earlier
+                let earlier: Int?
+                if case .number(let number) = transaction {
+                    earlier = seenNumbers.updateValue(offset, forKey: number)
+                    if let earlier { seenNumbers[number] = earlier }
+                } else {
+                    earlier = seenTransactions.updateValue(offset, forKey: transaction)
+                    if let earlier { seenTransactions[transaction] = earlier }
+                }
+                if let earlier {
                     // Messages are Strings made here: a key borrows the buffer and must not outlive this call.
                     let display = transaction.display
                     findings.append(Finding(.duplicateTransactionId, at: offset,
@@ -108,18 +116,16 @@ enum RecordChecks {
                                         "\(name): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
             }
             // One hash a record: the product's slot is found once and updated in place.
-            if let slot = latest.index(forKey: product) {
-                if expires.seconds > latest.values[slot].expiresSeconds {
-                    latest.values[slot] = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
-                }
+            let state = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
+            if let slot = latest.slot(of: product) {
+                if expires.seconds > latest.values[slot].expiresSeconds { latest.values[slot] = state }
             } else {
-                productOrder.append(product)
-                latest[product] = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
+                latest.append(product, state)
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
-        for product in productOrder {
-            guard let state = latest[product], let expires = index.date(state.expires) else { continue }
+        for (product, state) in zip(latest.keys, latest.values) {
+            guard let expires = index.date(state.expires) else { continue }
             let started = (state.purchase.flatMap { index.dateSeconds($0) } ?? Int64.min) <= time
             let active = expires.secondsSinceEpoch > time && started
             let name = product.text
@@ -242,9 +248,48 @@ private struct ByteKey: Hashable {
 
     func suffix(from start: Int) -> ByteKey { ByteKey(base: base.map { $0 + start }, count: count - start) }
 
+    /// Equal bytes, compared eight at a time.
     static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
-        lhs.count == rhs.count && lhs.octets.elementsEqual(rhs.octets)
+        guard lhs.count == rhs.count else { return false }
+        guard lhs.count > 0, let left = lhs.base, let right = rhs.base else { return true }
+        var offset = 0
+        while lhs.count &- offset >= 8 {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset &+= 8
+        }
+        while offset < lhs.count {
+            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset &+= 1
+        }
+        return true
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(bytes: octets) }
+}
+
+/// Products and a value each, in the order first seen: a receipt names few products, so up to eight are found by
+/// comparing bytes (no hash); beyond that a dictionary finds them.
+private struct ProductTable<Value> {
+    static var scanLimit: Int { 8 }
+    private(set) var keys: [ByteKey] = []
+    var values: [Value] = []
+    private var slots: [ByteKey: Int] = [:]
+
+    func slot(of key: ByteKey) -> Int? {
+        guard keys.count > Self.scanLimit else { return keys.firstIndex(of: key) }
+        return slots[key]
+    }
+
+    mutating func append(_ key: ByteKey, _ value: Value) {
+        keys.append(key)
+        values.append(value)
+        if keys.count == Self.scanLimit + 1 {
+            for (slot, known) in keys.enumerated() { slots[known] = slot }
+        } else if keys.count > Self.scanLimit + 1 {
+            slots[key] = keys.count - 1
+        }
+    }
 }

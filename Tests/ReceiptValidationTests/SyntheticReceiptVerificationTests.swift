@@ -71,6 +71,45 @@ struct SyntheticReceiptVerificationTests {
         #expect(Inspect.codes(tampered).contains(expected.rawValue), "\(Inspect.codes(tampered))")
     }
 
+    /// The per-product subscription state (one finding per product, in the order products first appear, each with
+    /// its latest expiry) holds for few products and for many: the record checks find a product by comparing bytes
+    /// up to eight products and through a dictionary beyond.
+    @Test(arguments: [3, 8, 9, 12])
+    func reportsEachProductsLatestExpiryHoweverManyProducts(_ productCount: Int) throws {
+        var attributes = SyntheticReceipt(records: 0).attributes()
+        let base: Int64 = 1_577_836_800  // 2020-01-01T00:00:00Z
+        // Three records a product, interleaved, the latest expiry in the middle one; transaction ids unique.
+        for round in 0..<3 {
+            for product in 0..<productCount {
+                let expires = base + Int64(product) * 86_400 + [10, 30, 20][round] * 3600
+                attributes.append(.record([
+                    .integer(1701, 1),
+                    .utf8(1702, "product.\(product)"),
+                    .utf8(1703, String(1_000 + round * 100 + product)),
+                    .ia5(1704, ReceiptDate.format(epochSeconds: base - 86_400)),
+                    .ia5(1708, ReceiptDate.format(epochSeconds: expires)),
+                ]))
+            }
+        }
+        let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
+        let inspection = try Inspect.testCA(bytes)
+        let states = inspection.findings.filter {
+            $0.kind == .subscriptionActive || $0.kind == .subscriptionExpired
+        }
+        let records = try #require(inspection.receipt?.inAppRecords)
+        let firstSeen = records.compactMap { $0.first(1702)?.text }.reduce(into: [String]()) { order, name in
+            if !order.contains(name) { order.append(name) }
+        }
+        #expect(states.map { $0.fields.first { $0.name == "product_id" }?.value } == firstSeen)
+        #expect(firstSeen.count == productCount)
+        for finding in states {
+            let product = try #require(finding.fields.first { $0.name == "product_id" }?.value)
+            let number = try #require(Int64(product.dropFirst("product.".count)))
+            let latest = ReceiptDate.format(epochSeconds: base + number * 86_400 + 30 * 3600)
+            #expect(finding.fields.first { $0.name == "expires_date" }?.value == latest, "\(product)")
+        }
+    }
+
     @Test func rejectsAReceiptSignedByAnUnknownCA() throws {
         let foreign = try TestReceipts.signed(SyntheticReceipt(), by: TestReceipts.foreignAuthority)
         let inspection = try Inspect.testCA(foreign)
