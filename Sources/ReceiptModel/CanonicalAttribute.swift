@@ -17,18 +17,26 @@ extension AttributeDecoder {
         // end-of-contents marker, a wide fact).
         guard node.end == node.contentEnd, node.depth &+ 2 <= reader.state.limits.maximumDepth,
               reader.state.nodesRead < reader.state.limits.maximumNodes &- 3,
-              let (type, version, _, valueContent) = Self.fields(of: node, in: buffer),
-              type >= 0, type < Int64(PayloadIndex.Entry.noType), version == 1 || version == 2
+              let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
+              type.value >= 0, type.value < Int64(PayloadIndex.Entry.noType),
+              let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd),
+              version.value == 1 || version.value == 2
+        else { return nil }
+        let valueStart = version.end
+        guard valueStart < node.contentEnd, buffer[valueStart] == 0x04,
+              let (valueLength, valueContent) = ASN1BufferReader.shortLength(buffer, at: valueStart &+ 1,
+                                                                             limit: node.contentEnd),
+              valueLength == node.contentEnd &- valueContent
         else { return nil }
         let valueDelta = valueContent &- node.offset
         guard valueDelta < 15 else { return nil }
-        let kind = FieldTable.kind(of: type, in: scope)
-        let versionCode: PayloadIndex.VersionCode = version == 1 ? .one : .two
+        let kind = FieldTable.kind(of: type.value, in: scope)
+        let versionCode: PayloadIndex.VersionCode = version.value == 1 ? .one : .two
         if kind == .raw {
             reader.state.nodesRead &+= 3
             return index.append(PayloadIndex.Entry(
                 start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
-                number: 0, type: UInt16(truncatingIfNeeded: type), layout: UInt8(truncatingIfNeeded: valueDelta) << 4,
+                number: 0, type: UInt16(truncatingIfNeeded: type.value), layout: UInt8(truncatingIfNeeded: valueDelta) << 4,
                 state: PayloadIndex.State(kind: .raw, version: versionCode, inApp: scope == .inApp)))
         }
         // The one element of the value: a primitive universal tag below 31 with a short DER length, filling it.
@@ -85,7 +93,7 @@ extension AttributeDecoder {
         reader.state.nodesRead &+= 4
         return index.append(PayloadIndex.Entry(
             start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
-            number: Int32(truncatingIfNeeded: number), type: UInt16(truncatingIfNeeded: type),
+            number: Int32(truncatingIfNeeded: number), type: UInt16(truncatingIfNeeded: type.value),
             layout: UInt8(truncatingIfNeeded: valueDelta) << 4 | UInt8(truncatingIfNeeded: innerHeader),
             state: state))
     }
@@ -99,23 +107,8 @@ extension AttributeDecoder {
         let depth = node.depth &+ 1
         guard depth <= reader.state.limits.maximumDepth,
               reader.state.nodesRead < reader.state.limits.maximumNodes &- 2,
-              let (type, version, valueStart, contentStart) = Self.fields(of: node, in: buffer)
-        else { return nil }
-        reader.state.nodesRead &+= 3
-        return (type, version,
-                ASN1Node(tag: .octetString, offset: valueStart, contentStart: contentStart,
-                         contentEnd: node.contentEnd, end: node.contentEnd, depth: depth, anomalies: []))
-    }
-
-    /// `02 LL type 02 LL version 04 LL value` filling the SEQUENCE `node` exactly, each INTEGER of 1 to 8 minimal
-    /// content octets, the value a primitive OCTET STRING with a short DER length: the two numbers, where the value
-    /// element starts and where its content does. Reads only; nil for any other shape.
-    @inline(__always)
-    static func fields(of node: ASN1Node, in buffer: UnsafeBufferPointer<UInt8>)
-        -> (type: Int64, version: Int64, valueStart: Int, valueContent: Int)?
-    {
-        guard let type = minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
-              let version = minimalInteger(buffer, at: type.end, limit: node.contentEnd)
+              let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
+              let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd)
         else { return nil }
         let valueStart = version.end
         guard valueStart < node.contentEnd, buffer[valueStart] == 0x04,
@@ -123,7 +116,10 @@ extension AttributeDecoder {
                                                                          limit: node.contentEnd),
               length == node.contentEnd &- contentStart
         else { return nil }
-        return (type.value, version.value, valueStart, contentStart)
+        reader.state.nodesRead &+= 3
+        return (type.value, version.value,
+                ASN1Node(tag: .octetString, offset: valueStart, contentStart: contentStart,
+                         contentEnd: node.contentEnd, end: node.contentEnd, depth: depth, anomalies: []))
     }
 
     /// A primitive INTEGER at `position` with a one-octet length of 1 to 8 minimal content octets ending by
