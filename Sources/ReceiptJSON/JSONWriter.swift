@@ -469,7 +469,7 @@ public struct JSONWriter: ~Copyable {
         count = position + 1
     }
 
-    /// Whether any of the eight bytes of `word` is one JSON escapes here: below 0x20, `"`, `\\` or DEL. Exact
+    /// Whether any of the eight bytes of `word` is one JSON escapes here: below 0x20, a quote, a backslash or DEL. Exact
     /// (the borrow tricks below can only err above a byte that truly matches, which already answers yes).
     @inline(__always)
     static func needsEscape(_ word: UInt64) -> Bool {

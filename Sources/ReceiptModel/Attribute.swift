@@ -40,7 +40,7 @@ public struct Attribute: Sendable {
     package let index: PayloadIndex
     package let entry: Int
 
-    package init(_ index: PayloadIndex, _ entry: Int) {
+    init(_ index: PayloadIndex, _ entry: Int) {
         self.index = index
         self.entry = entry
     }

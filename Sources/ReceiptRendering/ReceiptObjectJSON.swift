@@ -29,21 +29,17 @@ enum ReceiptObjectJSON {
     private struct FieldSlots {
         let scope: FieldScope
         let table: [FieldDescriptor]
-        /// Per row, the entry of its first attribute in `attributes`, or -1.
-        var firstByRow: [Int32]
-        /// The attributes added since the last reset, in order.
-        var attributes: [Attribute] = []
+        var firstByRow: [Attribute?]
         var unknown: [(key: String, attribute: Attribute)] = []
 
         init(scope: FieldScope) {
             self.scope = scope
             table = scope == .receipt ? FieldTable.receiptFields : FieldTable.inAppFields
-            firstByRow = [Int32](repeating: -1, count: table.count)
+            firstByRow = [Attribute?](repeating: nil, count: table.count)
         }
 
         mutating func reset() {
-            for row in firstByRow.indices { firstByRow[row] = -1 }
-            attributes.removeAll(keepingCapacity: true)
+            for row in firstByRow.indices { firstByRow[row] = nil }
             if !unknown.isEmpty { unknown.removeAll(keepingCapacity: true) }
         }
 
@@ -56,10 +52,7 @@ enum ReceiptObjectJSON {
                 unknown.append((String(type), attribute))
                 return
             }
-            if firstByRow[row] < 0 {
-                firstByRow[row] = Int32(truncatingIfNeeded: attributes.count)
-                attributes.append(attribute)
-            }
+            if firstByRow[row] == nil { firstByRow[row] = attribute }
         }
 
         /// Named fields in field-table order, then `extra` (the in-app list), then `empty` (the date fields present
@@ -68,9 +61,8 @@ enum ReceiptObjectJSON {
         func write(to json: inout JSONWriter,
                    extra: (inout JSONWriter) -> Void) {
             var empty: [String] = []
-            for row in table.indices where firstByRow[row] >= 0 && table[row].kind != .inAppRecords {
-                let attribute = attributes[Int(firstByRow[row])]
-                let descriptor = table[row]
+            for (row, descriptor) in table.enumerated() where descriptor.kind != .inAppRecords {
+                guard let attribute = firstByRow[row] else { continue }
                 if attribute.kind == .date, attribute.contentBytes.isEmpty, attribute.valueTag == .ia5String,
                    attribute.version == FieldTable.conventionalVersion(of: descriptor.type, in: scope) {
                     empty.append(descriptor.name)
