@@ -32,14 +32,14 @@ struct DumpSummary {
     /// "valid", or "invalid: code, code …", or "unreadable: why".
     func verdict(_ inspection: Inspection) -> String {
         if let error = inspection.readError {
-            return style.red("unreadable") + ": " + TerminalText.safe(error.message)
+            return VerdictWord.unreadable.styled(style) + ": " + TerminalText.safe(error.message)
         }
         let errors = inspection.findings.filter { $0.severity == .error }.map(\.code)
-        guard !errors.isEmpty else { return style.green("valid") }
+        guard !errors.isEmpty else { return VerdictWord.valid.styled(style) }
         var unique: [String] = []
         for code in errors where !unique.contains(code) { unique.append(code) }
         let shown = unique.prefix(5).joined(separator: ", ") + (unique.count > 5 ? ", …" : "")
-        return style.red("invalid") + " (\(errors.count) error\(errors.count == 1 ? "" : "s"): \(shown))"
+        return VerdictWord.invalid.styled(style) + " (\(errors.count) error\(errors.count == 1 ? "" : "s"): \(shown))"
     }
 
     struct Row {

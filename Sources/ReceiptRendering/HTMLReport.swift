@@ -116,7 +116,7 @@ package enum HTMLReport {
             json.object { json in
                 json.member("valid", report.document.isValid)
                 // The word the page shows, as verify's text does.
-                json.member("word", report.document.readError != nil ? "unreadable" : report.document.isValid ? "valid" : "invalid")
+                json.member("word", VerdictWord(readable: report.document.readError == nil, valid: report.document.isValid).rawValue)
                 json.member("errors", strings: report.document.codes(.error))
                 json.member("warnings", strings: report.document.codes(.warning))
                 json.key("readError")

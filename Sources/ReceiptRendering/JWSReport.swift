@@ -218,10 +218,10 @@ package enum JWSReport {
     package static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
         let shown = TerminalText.safe(name)
         if let error = inspection.readError {
-            return style.red("unreadable") + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
+            return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
-        guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
-        return style.red("invalid") + " \(shown): \(DocumentInspection.jws(inspection).codes(.error).joined(separator: ", "))\n"
+        guard !inspection.isValid else { return VerdictWord.valid.styled(style) + " \(shown)\n" }
+        return VerdictWord.invalid.styled(style) + " \(shown): \(DocumentInspection.jws(inspection).codes(.error).joined(separator: ", "))\n"
     }
 
     /// The findings about the document around the tokens (its unsigned JSON), when there are any.
@@ -235,12 +235,12 @@ package enum JWSReport {
     static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {
         let shown = name.map { " " + TerminalText.safe($0) } ?? ""
         if let error = inspection.readError {
-            return style.red(style.bold("unreadable")) + "\(shown): \(TerminalText.safe(error.message)) "
+            return VerdictWord.unreadable.styled(style, bold: true) + "\(shown): \(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code))") + "\n"
         }
         let tokens = flattened(inspection.tokens)
         let summary = " (\(tokens.count) JWS, \(tokens.filter(\.isValid).count) valid)"
-        return (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid"))) + shown
+        return VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true) + shown
             + summary + "\n"
     }
 
@@ -250,7 +250,7 @@ package enum JWSReport {
         let renderer = DumpText(style: style)
         let place = verification.path.isEmpty ? "" : " at \(TerminalText.safe(verification.path))"
         var out = "\n" + indent + style.bold((nested ? "Nested JWS" : "Token") + place)
-            + "  " + (verification.isValid ? style.green("valid") : style.red("invalid"))
+            + "  " + VerdictWord(readable: true, valid: verification.isValid).styled(style)
             + style.dim("  @\(verification.offset)") + "\n"
         for part in JWSToken.Part.allCases {
             guard let range = token.ranges[part] else { continue }

@@ -21,14 +21,14 @@ package enum VerifyReport {
     package static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
         let shown = TerminalText.safe(name)
         if let error = inspection.readError {
-            return style.red("unreadable") + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
+            return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
-        guard !inspection.isValid else { return style.green("valid") + " \(shown)\n" }
+        guard !inspection.isValid else { return VerdictWord.valid.styled(style) + " \(shown)\n" }
         var codes: [String] = []
         for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
             codes.append(finding.code)
         }
-        return style.red("invalid") + " \(shown): \(codes.joined(separator: ", "))\n"
+        return VerdictWord.invalid.styled(style) + " \(shown): \(codes.joined(separator: ", "))\n"
     }
 
     static func document(_ inspection: Inspection, file: String?, pretty: Bool) -> [UInt8] {
@@ -51,11 +51,11 @@ package enum VerifyReport {
         renderer.verbose = verbose
         var out = ""
         if let error = inspection.readError {
-            out += style.red(style.bold("unreadable")) + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
+            out += VerdictWord.unreadable.styled(style, bold: true) + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
                 + "\(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
         } else {
-            out += (inspection.isValid ? style.green(style.bold("valid")) : style.red(style.bold("invalid")))
+            out += VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true)
                 + " \(TerminalText.safe(name))\n"
         }
         if let summary = inspection.verification { out += renderer.verification(summary) }
