@@ -70,6 +70,12 @@ extension AttributeDecoder {
                 guard value == 0 || value == 1 else { return nil }
                 valueKind = .boolean
             }
+        } else if kind == .date, let seconds = ReceiptDate.quickUTCSeconds(buffer, range) {
+            // Apple's form: ASCII digits and separators (no text check needed), a whole-second UTC instant.
+            guard seconds > Int64(Int32.min), seconds <= Int64(Int32.max) else { return nil }
+            valueKind = .date
+            number = seconds
+            dateParsed = true
         } else {
             let check = TextCheck.of(buffer, range)
             guard tagNumber == 12 ? check.isValidUTF8 : check.isASCII, !check.containsNUL else { return nil }

@@ -87,6 +87,49 @@ public struct ReceiptDate: Sendable, Hashable {
         }
     }
 
+    /// The seconds since the epoch of a date in exactly the form Apple writes, `YYYY-MM-DDThh:mm:ssZ` (20 bytes,
+    /// upper-case `T` and `Z`), calendar-valid; nil for anything else, which `parse` then decides. The reading
+    /// pass's quick path: the digits and separators are checked eight bytes at a time, against the same ranges as
+    /// `parse`, so wherever it gives a value `parse` gives the same instant (CanonicalDateTests hold it to that).
+    @inline(__always)
+    package static func quickUTCSeconds(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        guard range.count == 20, range.lowerBound >= 0, range.upperBound <= buffer.count,
+              let base = buffer.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base + range.lowerBound)
+        // Little-endian words: byte k of a word is bits 8k...8k+7. Digits where the mask is 0xFF, the template's
+        // separators elsewhere: "YYYY-MM-", "DDThh:mm", ":ssZ".
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let third = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+        guard let a = digitBytes(first, mask: 0x00FF_FF00_FFFF_FFFF, template: 0x2D00_002D_0000_0000),
+              let b = digitBytes(second, mask: 0xFFFF_00FF_FF00_FFFF, template: 0x0000_3A00_0054_0000),
+              let c = digitBytes(third, mask: 0x0000_0000_00FF_FF00, template: 0x0000_0000_5A00_003A)
+        else { return nil }
+        @inline(__always) func digit(_ word: UInt64, _ byte: Int) -> Int { Int(truncatingIfNeeded: word >> (8 &* byte) & 0x0F) }
+        let year = digit(a, 0) &* 1000 &+ digit(a, 1) &* 100 &+ digit(a, 2) &* 10 &+ digit(a, 3)
+        let month = digit(a, 5) &* 10 &+ digit(a, 6)
+        let day = digit(b, 0) &* 10 &+ digit(b, 1)
+        let hour = digit(b, 3) &* 10 &+ digit(b, 4)
+        let minute = digit(b, 6) &* 10 &+ digit(b, 7)
+        let secondOfMinute = digit(c, 1) &* 10 &+ digit(c, 2)
+        guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month), hour <= 23,
+              minute <= 59, secondOfMinute <= 59 else { return nil }
+        return daysFromCivil(year: year, month: month, day: day) &* 86_400
+            &+ Int64(hour &* 3600 &+ minute &* 60 &+ secondOfMinute)
+    }
+
+    /// `word` with its digit bytes (where `mask` is 0xFF) turned into their values 0–9 and the rest cleared, when
+    /// every masked byte is an ASCII digit and every other byte equals `template`'s; nil otherwise.
+    @inline(__always)
+    private static func digitBytes(_ word: UInt64, mask: UInt64, template: UInt64) -> UInt64? {
+        guard word & ~mask == template else { return nil }
+        let values = (word & mask) ^ (0x3030_3030_3030_3030 & mask)
+        // A digit's value is 0–9: no high nibble, and adding 6 carries into bit 4 from 10 up (no byte overflows).
+        guard values & 0xF0F0_F0F0_F0F0_F0F0 == 0,
+              (values &+ (0x0606_0606_0606_0606 & mask)) & 0x1010_1010_1010_1010 == 0 else { return nil }
+        return values
+    }
+
     /// The date `seconds` after the epoch, in UTC with no fraction.
     init(utcSeconds seconds: Int64) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

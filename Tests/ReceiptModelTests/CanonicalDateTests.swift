@@ -37,6 +37,17 @@ struct CanonicalDateTests {
     static func expectAgreement(_ text: [UInt8]) {
         let parsed = ReceiptDate.parse(text)
         let expected = reference(text)
+        // The reading pass's quick path decides Apple's exact form (upper-case T and Z) and leaves the rest to
+        // `parse`: where the reference accepts that form it must give the same instant, elsewhere nothing.
+        let quick = text.withUnsafeBufferPointer { ReceiptDate.quickUTCSeconds($0, 0..<$0.count) }
+        let isApplesForm = text.count == 20 && text[10] == UInt8(ascii: "T") && text[19] == UInt8(ascii: "Z")
+        if let expected, isApplesForm {
+            let seconds = ReceiptDate.daysFromCivil(year: expected[0], month: expected[1], day: expected[2]) * 86_400
+                + Int64(expected[3] * 3600 + expected[4] * 60 + expected[5])
+            #expect(quick == seconds, "\(String(decoding: text, as: UTF8.self)): quick path gave \(String(describing: quick))")
+        } else {
+            #expect(quick == nil, "\(String(decoding: text, as: UTF8.self)): quick path accepted what it must leave to parse")
+        }
         switch parsed {
         case .success(let date):
             #expect([date.year, date.month, date.day, date.hour, date.minute, date.second] == expected,
@@ -57,11 +68,28 @@ struct CanonicalDateTests {
         }
     }
 
+    /// Every byte value at every position of valid dates (the quick path's word masks cover each byte once), and
+    /// the form one byte short or long.
+    @Test func everySingleByteChange() {
+        for valid in ["2023-10-19T01:45:40Z", "2024-02-29T23:59:59Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"] {
+            let text = Array(valid.utf8)
+            for position in 0..<text.count {
+                for byte in 0...255 {
+                    var changed = text
+                    changed[position] = UInt8(byte)
+                    Self.expectAgreement(changed)
+                }
+            }
+            Self.expectAgreement(Array(text.dropLast()))
+            Self.expectAgreement(text + [UInt8(ascii: "Z")])
+        }
+    }
+
     /// Random digits and separators in the 20-byte shape, so every field crosses its limits.
     @Test func randomCanonicalShapes() {
         var random = SplitMix64(seed: 3339)  // fixed: a failure reproduces
         func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
-        let alphabet = Array("0123456789-T:Z /tz".utf8)
+        let alphabet = Array("0123456789-T:Z /tz".utf8) + [0x00, 0x2F, 0x3A, 0x40, 0x80, 0xB0, 0xFF]
         for _ in 0..<20_000 {
             var text = Array("2023-10-19T01:45:40Z".utf8)
             for _ in 0...below(4) {
