@@ -74,6 +74,22 @@ struct AttributeDecoder {
         var reportedUnsorted = false
         var seen = TypeCounter()
         while true {
+            // An attribute in the shape Apple writes, header to value, in one inlined step.
+            if takesCanonicalPath, cursor.position < cursor.end,
+               let canonical = appendCanonical(at: cursor.position, limit: cursor.end, depth: cursor.depth, scope: scope) {
+                let range = cursor.position..<canonical.end
+                cursor.position = canonical.end
+                if let previous, !reportedUnsorted, !Self.inOrder(buffer, previous, range) {
+                    reportedUnsorted = true
+                    noteUnsorted(at: range.lowerBound, scope: scope)
+                }
+                previous = range
+                if seen.countAndCheckSecond(canonical.type), canonical.type != FieldTable.inAppRecordType {
+                    noteDuplicate(at: range.lowerBound, type: canonical.type, scope: scope)
+                }
+                visit(&self, canonical.entry)
+                continue
+            }
             let node: ASN1Node
             do {
                 guard let next = try reader.next(&cursor) else { break }
@@ -86,8 +102,7 @@ struct AttributeDecoder {
             if let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
                !Self.inOrder(buffer, previous, node.encodingRange) {
                 reportedUnsorted = true
-                let what = scope == .receipt ? "payload" : "in-app record"
-                note(Finding(.berUnsortedSet, at: absolute(node.offset), "\(what) SET OF is not in DER order"))
+                noteUnsorted(at: node.offset, scope: scope)
             }
             previous = node.encodingRange
             let entry = readAttribute(node, scope: scope)
@@ -96,6 +111,11 @@ struct AttributeDecoder {
             }
             visit(&self, entry)
         }
+    }
+
+    mutating func noteUnsorted(at position: Int, scope: FieldScope) {
+        let what = scope == .receipt ? "payload" : "in-app record"
+        note(Finding(.berUnsortedSet, at: absolute(position), "\(what) SET OF is not in DER order"))
     }
 
     mutating func noteDuplicate(at position: Int, type: Int64, scope: FieldScope) {
@@ -173,8 +193,8 @@ struct AttributeDecoder {
     }
 
     /// Decodes the attribute `node` and appends it (and, for a record, its attributes after it); returns its entry.
+    /// The attributes `appendCanonical` takes do not come here.
     mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> Int {
-        if takesCanonicalPath, node.tag == .sequence, let entry = appendCanonical(node, scope: scope) { return entry }
         var attribute = DecodedAttribute(start: node.offset, end: node.end, scope: scope)
         let place = place(attribute)
         guard node.tag == .sequence else {

@@ -10,13 +10,22 @@ extension AttributeDecoder {
     /// The whole attribute, value included, appended as a packed entry: `02 LL type 02 01 version 04 LL value`, the
     /// value one primitive element of the type the field table expects (any INTEGER or string type for a type it
     /// does not know; nothing for an opaque one) with a short DER length, filling it; text checked and without NUL,
-    /// an INTEGER minimal and within 32 bits, a flag 0 or 1, a date a whole-second UTC one. Returns the entry.
+    /// an INTEGER minimal and within 32 bits, a flag 0 or 1, a date a whole-second UTC one.
+    ///
+    /// The attribute's own header is read here too (`30`, a short DER length, within `limit`), so the walk over a
+    /// SET takes an attribute in one inlined step; the header counts toward the node budget as the reader's would.
+    /// Returns the entry, the type and where the attribute ends.
     @inline(__always)
-    mutating func appendCanonical(_ node: ASN1Node, scope: FieldScope) -> Int? {
-        // A definite length: the attribute ends where its value does (an indefinite one ends after its
-        // end-of-contents marker, a wide fact).
-        guard node.end == node.contentEnd, node.depth &+ 2 <= reader.state.limits.maximumDepth,
-              reader.state.nodesRead < reader.state.limits.maximumNodes &- 3,
+    mutating func appendCanonical(at offset: Int, limit: Int, depth: Int, scope: FieldScope)
+        -> (entry: Int, type: Int64, end: Int)?
+    {
+        guard offset >= 0, offset < limit, limit <= buffer.count, buffer[offset] == 0x30,
+              let (length, contentStart) = ASN1BufferReader.shortLength(buffer, at: offset &+ 1, limit: limit),
+              length <= limit &- contentStart
+        else { return nil }
+        let node = (offset: offset, contentStart: contentStart, contentEnd: contentStart &+ length)
+        guard depth &+ 2 <= reader.state.limits.maximumDepth,
+              reader.state.nodesRead < reader.state.limits.maximumNodes &- 4,
               let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
               type.value >= 0, type.value < Int64(PayloadIndex.Entry.noType),
               let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd),
@@ -33,11 +42,12 @@ extension AttributeDecoder {
         let kind = FieldTable.kind(of: type.value, in: scope)
         let versionCode: PayloadIndex.VersionCode = version.value == 1 ? .one : .two
         if kind == .raw {
-            reader.state.nodesRead &+= 3
-            return index.append(PayloadIndex.Entry(
+            reader.state.nodesRead &+= 4
+            let entry = index.append(PayloadIndex.Entry(
                 start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
                 number: 0, type: UInt16(truncatingIfNeeded: type.value), layout: UInt8(truncatingIfNeeded: valueDelta) << 4,
                 state: PayloadIndex.State(kind: .raw, version: versionCode, inApp: scope == .inApp)))
+            return (entry, type.value, node.contentEnd)
         }
         // The one element of the value: a primitive universal tag below 31 with a short DER length, filling it.
         guard kind != .inAppRecords, node.contentEnd &- valueContent >= 2 else { return nil }
@@ -96,12 +106,13 @@ extension AttributeDecoder {
         let innerHeader = content &- valueContent
         var state = PayloadIndex.State(kind: valueKind, version: versionCode, inApp: scope == .inApp)
         state.dateParsed = dateParsed
-        reader.state.nodesRead &+= 4
-        return index.append(PayloadIndex.Entry(
+        reader.state.nodesRead &+= 5
+        let entry = index.append(PayloadIndex.Entry(
             start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
             number: Int32(truncatingIfNeeded: number), type: UInt16(truncatingIfNeeded: type.value),
             layout: UInt8(truncatingIfNeeded: valueDelta) << 4 | UInt8(truncatingIfNeeded: innerHeader),
             state: state))
+        return (entry, type.value, node.contentEnd)
     }
 
     /// The three fields of an attribute in the shape Apple writes, whatever its value holds: `02 LL type 02 LL
