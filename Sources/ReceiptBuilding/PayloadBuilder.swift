@@ -76,7 +76,7 @@ extension Attribute {
     /// The attribute as a builder writes it again: type, version and value octets (nil without a readable type
     /// or value).
     public var spec: AttributeSpec? {
-        guard let type, index.valueRange(entry) != nil else { return nil }
+        guard let type, index.table.valueRange(entry) != nil else { return nil }
         return AttributeSpec(type: type, version: version ?? 1, value: Array(valueBytes))
     }
 }

@@ -46,38 +46,38 @@ public struct Attribute: Sendable {
     }
 
     /// Offset of the attribute's SEQUENCE (or whatever element stands in its place) in the file.
-    public var offset: Int { index.fileOffset(index.start(entry)) }
+    public var offset: Int { index.table.fileOffset(index.table.start(entry)) }
     /// Length of the attribute's whole encoding.
-    public var length: Int { index.end(entry) - index.start(entry) }
+    public var length: Int { index.table.end(entry) - index.table.start(entry) }
     /// The type number, when it is an INTEGER that fits in 64 bits.
-    public var type: Int64? { index.type(entry) }
+    public var type: Int64? { index.table.type(entry) }
     /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
     package var typeHex: String? {
-        guard let range = index.largeTypeRange(entry) else { return nil }
-        return ASN1Primitives.hex(index.bytes, range)
+        guard let range = index.table.largeTypeRange(entry) else { return nil }
+        return ASN1Primitives.hex(index.table.bytes, range)
     }
     /// The version number, when it is an INTEGER that fits in 64 bits.
-    public var version: Int64? { index.version(entry) }
+    public var version: Int64? { index.table.version(entry) }
     /// Where the value octets start in the file, when there is a value.
-    public var valueOffset: Int? { index.valueRange(entry).map { index.fileOffset($0.lowerBound) } }
+    public var valueOffset: Int? { index.table.valueRange(entry).map { index.table.fileOffset($0.lowerBound) } }
     /// The tag of the ASN.1 element inside the value, when the value holds exactly one element.
-    package var valueTag: ASN1Tag? { index.valueTag(entry) }
+    package var valueTag: ASN1Tag? { index.table.valueTag(entry) }
     /// What the value decoded to.
-    public var kind: ValueKind { index.kind(entry) }
+    public var kind: ValueKind { index.table.kind(entry) }
     /// Whether this attribute stands in the receipt or inside an in-app record.
-    public var scope: FieldScope { index.scope(entry) }
+    public var scope: FieldScope { index.table.scope(entry) }
 
     /// The raw value octets (the OCTET STRING's content); empty when there is no value.
     public var valueBytes: ArraySlice<UInt8> {
-        guard let range = index.valueRange(entry) else { return [] }
-        return index.bytes[range]
+        guard let range = index.table.valueRange(entry) else { return [] }
+        return index.table.bytes[range]
     }
 
     /// The text of a text or date value, the content of a large INTEGER: the element's content octets, as they
     /// stand in the receipt. Empty for other kinds.
     public var contentBytes: ArraySlice<UInt8> {
         switch kind {
-        case .text, .date, .largeInteger: return index.bytes[index.contentRange(entry)]
+        case .text, .date, .largeInteger: return index.table.bytes[index.table.contentRange(entry)]
         default: return []
         }
     }
@@ -85,24 +85,24 @@ public struct Attribute: Sendable {
     /// Calls `body` with the raw value octets borrowed from the payload (empty when there is no value): no copy and
     /// no slice, for writers that copy them straight into their output.
     package func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let range = index.valueRange(entry) ?? 0..<0
-        return index.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        let range = index.table.valueRange(entry) ?? 0..<0
+        return index.table.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// Calls `body` with `contentBytes` borrowed from the payload.
     package func withContentBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let range: Range<Int>
         switch kind {
-        case .text, .date, .largeInteger: range = index.contentRange(entry)
+        case .text, .date, .largeInteger: range = index.table.contentRange(entry)
         default: range = 0..<0
         }
-        return index.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        return index.table.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The length of the value element's header (tag and length), 0 when the value octets are not one element.
     package var valueHeaderLength: Int {
-        guard let value = index.valueRange(entry) else { return 0 }
-        return max(0, index.contentRange(entry).lowerBound - value.lowerBound)
+        guard let value = index.table.valueRange(entry) else { return 0 }
+        return max(0, index.table.contentRange(entry).lowerBound - value.lowerBound)
     }
 
     /// The text of a text or date value.
@@ -114,16 +114,16 @@ public struct Attribute: Sendable {
     }
 
     /// The number of an integer value.
-    public var integer: Int64? { kind == .integer ? index.number(entry) : nil }
+    public var integer: Int64? { kind == .integer ? index.table.number(entry) : nil }
 
     /// The flag of a boolean value.
-    public var boolean: Bool? { kind == .boolean ? index.number(entry) != 0 : nil }
+    public var boolean: Bool? { kind == .boolean ? index.table.number(entry) != 0 : nil }
 
     /// The parsed date of a date value that is a valid date.
-    public var date: ReceiptDate? { index.date(entry) }
+    public var date: ReceiptDate? { index.table.date(entry) }
 
     /// The seconds since the epoch of a date value that is a valid date (without building the date).
-    package var dateSeconds: Int64? { index.dateSeconds(entry) }
+    package var dateSeconds: Int64? { index.table.dateSeconds(entry) }
 
     /// The in-app record this type-17 attribute holds.
     public var record: InAppRecord? { kind == .record ? InAppRecord(index, entry) : nil }
@@ -133,9 +133,9 @@ public struct Attribute: Sendable {
         switch kind {
         case .text: return .text(String(decoding: contentBytes, as: UTF8.self))
         case .date: return .date(text: String(decoding: contentBytes, as: UTF8.self), parsed: date)
-        case .integer: return .integer(index.number(entry))
+        case .integer: return .integer(index.table.number(entry))
         case .largeInteger: return .largeInteger(hex: ASN1Primitives.hex(contentBytes))
-        case .boolean: return .boolean(index.number(entry) != 0)
+        case .boolean: return .boolean(index.table.number(entry) != 0)
         case .raw: return .raw
         case .record: return .record
         case .absent: return .absent
@@ -181,28 +181,28 @@ public struct InAppRecord: Sendable, Hashable {
     }
 
     /// Offset of the record's SET in the file.
-    public var offset: Int { index.recordOffset(entry) }
+    public var offset: Int { index.table.recordOffset(entry) }
     /// Length of the record's SET encoding.
-    public var length: Int { index.valueRange(entry)?.count ?? 0 }
+    public var length: Int { index.table.valueRange(entry)?.count ?? 0 }
 
     /// The type-17 attribute holding the record.
     package var attribute: Attribute { Attribute(index, entry) }
 
     /// The record's attributes, in order.
-    public var attributes: AttributeList { AttributeList(index, entries: index.children(entry)) }
+    public var attributes: AttributeList { AttributeList(index, entries: index.table.children(entry)) }
 
     /// The first attribute of `type`, found by scanning the record's entries' types.
     package func first(_ type: Int64) -> Attribute? {
         guard type >= 0, type < Int64(PayloadIndex.Entry.noType) else { return attributes.first { $0.type == type } }
         let wanted = UInt16(truncatingIfNeeded: type)
-        for child in index.children(entry) where index.entries[child].type == wanted { return Attribute(index, child) }
+        for child in index.table.children(entry) where index.table.entries[child].type == wanted { return Attribute(index, child) }
         return nil
     }
 
     /// The record's SET encoding as it stands in the receipt.
     public var bytes: ArraySlice<UInt8> {
-        guard let range = index.valueRange(entry) else { return [] }
-        return index.bytes[range]
+        guard let range = index.table.valueRange(entry) else { return [] }
+        return index.table.bytes[range]
     }
 
     public static func == (lhs: InAppRecord, rhs: InAppRecord) -> Bool {

@@ -19,15 +19,27 @@ struct AttributeDecoder {
     /// that holds both paths to the same result).
     let takesCanonicalPath: Bool
 
+    /// The field table's expected encodings, looked up once for the whole read.
+    let fieldKinds = FieldTable.kinds
+
+    /// Where each in-app record goes once read (see `RecordSink`), and whether the index keeps a record's entries
+    /// after the sink has taken it.
+    let recordSink: RecordSink?
+    let keepsRecordEntries: Bool
+
     init(buffer: UnsafeBufferPointer<UInt8>, index: PayloadIndex.Builder, limits: ASN1Limits, nodesRead: Int,
-         toleratesTruncation: Bool, takesCanonicalPath: Bool = true) {
+         toleratesTruncation: Bool, takesCanonicalPath: Bool = true, recordSink: RecordSink? = nil,
+         keepsRecordEntries: Bool = true) {
         self.takesCanonicalPath = takesCanonicalPath
+        self.recordSink = recordSink
+        self.keepsRecordEntries = keepsRecordEntries
         self.reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: .ber, limits: limits, nodesRead: nodesRead,
                                                                     toleratesTruncation: toleratesTruncation))
-        self.map = index.map
-        self.mapIsIdentity = index.map.isIdentityMap
+        self.map = index.table.map
+        self.mapIsIdentity = index.table.map.isIdentityMap
         self.index = index
-        self.index.reserveEntries()
+        // A reader that drops each record's entries never holds more than the top level and one record.
+        if keepsRecordEntries || recordSink == nil { self.index.reserveEntries() }
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { reader.buffer }
@@ -106,7 +118,7 @@ struct AttributeDecoder {
             }
             previous = node.encodingRange
             let entry = readAttribute(node, scope: scope)
-            if let type = index.type(entry), seen.countAndCheckSecond(type), type != FieldTable.inAppRecordType {
+            if let type = index.table.type(entry), seen.countAndCheckSecond(type), type != FieldTable.inAppRecordType {
                 noteDuplicate(at: node.offset, type: type, scope: scope)
             }
             visit(&self, entry)
@@ -478,6 +490,10 @@ struct AttributeDecoder {
         index.closeRecord(entry, end: index.count)
         if count == 0 {
             note(Finding(.recordEmpty, at: recordOffset, "in-app record at offset \(recordOffset) has no attributes"))
+        }
+        if let recordSink, recordSink.recordRead(entry, in: index.table, firstByType: index.firstByType, buffer: buffer),
+           !keepsRecordEntries {
+            index.dropRecordEntries(entry)
         }
         return entry
     }

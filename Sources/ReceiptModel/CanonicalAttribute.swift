@@ -39,7 +39,7 @@ extension AttributeDecoder {
         else { return nil }
         let valueDelta = valueContent &- node.offset
         guard valueDelta < 15 else { return nil }
-        let kind = FieldTable.kind(of: type.value, in: scope)
+        let kind = fieldKinds.kind(of: type.value, in: scope)
         let versionCode: PayloadIndex.VersionCode = version.value == 1 ? .one : .two
         if kind == .raw {
             reader.state.nodesRead &+= 4

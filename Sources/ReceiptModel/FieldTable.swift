@@ -66,17 +66,34 @@ public enum FieldTable {
         return row
     }
 
-    /// The expected encoding of `type` in `scope` (`.unknown` for types not in the table): one array load, for
-    /// the payload's hot path.
-    public static func kind(of type: Int64, in scope: FieldScope) -> FieldKind {
-        let kind = scope == .receipt ? entry(receiptKinds, type, base: 0) : entry(inAppKinds, type, base: inAppBase)
-        return kind ?? .unknown
+    /// The expected encoding of `type` in `scope` (`.unknown` for types not in the table).
+    public static func kind(of type: Int64, in scope: FieldScope) -> FieldKind { kinds.kind(of: type, in: scope) }
+
+    /// Both scopes' expected encodings, by type. The reading pass keeps one for its life, so the lookup of each
+    /// attribute is one array load, without the check of a lazily made global.
+    struct Kinds {
+        private let receipt: [FieldKind]
+        private let inApp: [FieldKind]
+
+        fileprivate init(receipt: [FieldKind], inApp: [FieldKind]) {
+            self.receipt = receipt
+            self.inApp = inApp
+        }
+
+        @inline(__always)
+        func kind(of type: Int64, in scope: FieldScope) -> FieldKind {
+            let kind = scope == .receipt ? FieldTable.entry(receipt, type, base: 0)
+                : FieldTable.entry(inApp, type, base: FieldTable.inAppBase)
+            return kind ?? .unknown
+        }
     }
+
+    static var kinds: Kinds { Kinds(receipt: receiptKinds, inApp: inAppKinds) }
 
     /// `table[type - base]`, or nil outside the table. The table is borrowed as an argument: binding one of two
     /// tables to a local first would retain it on every call.
     @inline(__always)
-    private static func entry<Element>(_ table: [Element], _ type: Int64, base: Int64) -> Element? {
+    fileprivate static func entry<Element>(_ table: [Element], _ type: Int64, base: Int64) -> Element? {
         guard type >= base, type - base < Int64(table.count) else { return nil }
         return table[Int(type - base)]
     }

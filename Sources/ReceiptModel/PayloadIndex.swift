@@ -13,13 +13,8 @@ import ReceiptASN1
 /// than 1 or 2, a date with a fraction or a UTC offset, an attribute with fields after its value…) is a 16-byte
 /// `WideFact` beside it, so the index stays linear in the input whatever the input holds.
 public final class PayloadIndex: Sendable {
-    /// The buffer the entries' positions index.
-    package let bytes: [UInt8]
-    /// Translates buffer positions to file offsets.
-    let map: SegmentMap
-    let entries: [Entry]
-    /// The facts that do not fit their entry, in entry order.
-    let wide: [WideFact]
+    /// The entries, their wide facts and the bytes they index: what each entry says is read there.
+    package let table: EntryTable
     /// The entries of the top-level attributes, and of the type-17 attributes that hold a record, in order.
     let topLevel: [Int32]
     package let records: [Int32]
@@ -100,222 +95,57 @@ public final class PayloadIndex: Sendable {
     }
 
     init(_ builder: Builder) {
-        bytes = builder.bytes
-        map = builder.map
-        entries = builder.entries
-        wide = builder.wide
+        table = builder.table
         topLevel = builder.topLevel
         records = builder.records
         firstByType = builder.firstByType
     }
 
     /// How many entries there are (attributes of the receipt and of its records).
-    public var entryCount: Int { entries.count }
+    public var entryCount: Int { table.entries.count }
 
     /// The bytes the index holds beyond the input: the entries, the wide facts and the lists.
     public var memoryCost: Int {
-        entries.count * MemoryLayout<Entry>.stride + wide.count * MemoryLayout<WideFact>.stride
+        table.entries.count * MemoryLayout<Entry>.stride + table.wide.count * MemoryLayout<WideFact>.stride
             + (topLevel.count + records.count + firstByType.count) * 4
     }
 
-    @inline(__always)
-    package func fileOffset(_ position: Int) -> Int { map.fileOffset(position) }
-
-    /// The `field` fact of `entry`, if it has one.
-    func fact(_ field: WideFact.Field, of entry: Int) -> Int64? {
-        guard entries[entry].state.hasWideFacts else { return nil }
-        var low = 0
-        var high = wide.count
-        let key = Int32(truncatingIfNeeded: entry)
-        while low < high {
-            let middle = (low + high) / 2
-            if wide[middle].entry < key { low = middle + 1 } else { high = middle }
-        }
-        while low < wide.count, wide[low].entry == key {
-            if wide[low].field == field { return wide[low].value }
-            low += 1
-        }
-        return nil
-    }
-
-    // MARK: Entry facts, in buffer positions
-
-    @inline(__always)
-    package func start(_ entry: Int) -> Int { Int(entries[entry].start) }
-
-    func end(_ entry: Int) -> Int {
-        fact(.end, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(entries[entry].valueEnd)
-    }
-
-    package func kind(_ entry: Int) -> ValueKind { entries[entry].state.kind }
-
-    /// The value octets' range in `bytes`, when the attribute has a value.
-    @inline(__always)
-    package func valueRange(_ entry: Int) -> Range<Int>? {
-        let packed = entries[entry]
-        guard packed.state.kind != .absent else { return nil }
-        let start = packed.valueDelta == 15
-            ? fact(.valueStart, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(packed.start)
-            : Int(packed.start) + packed.valueDelta
-        return start..<Swift.max(start, Int(packed.valueEnd))
-    }
-
-    /// The header length of the one element the value holds (0 when it holds none).
-    func innerHeader(_ entry: Int) -> Int {
-        let packed = entries[entry]
-        guard packed.innerHeader == 15 else { return packed.innerHeader }
-        return fact(.innerHeader, of: entry).map { Int(truncatingIfNeeded: $0) } ?? 0
-    }
-
-    /// The content of the one element the value holds (text, a date's text, a large INTEGER).
-    @inline(__always)
-    package func contentRange(_ entry: Int) -> Range<Int> {
-        guard let value = valueRange(entry) else { return 0..<0 }
-        return Swift.min(value.lowerBound + innerHeader(entry), value.upperBound)..<value.upperBound
-    }
-
-    func type(_ entry: Int) -> Int64? {
-        let packed = entries[entry]
-        switch packed.type {
-        case Entry.noType: return nil
-        case Entry.wideType: return fact(.type, of: entry)
-        default: return Int64(packed.type)
-        }
-    }
-
-    /// Where the content of a type INTEGER too large for 64 bits is.
-    func largeTypeRange(_ entry: Int) -> Range<Int>? {
-        guard let start = fact(.largeTypeStart, of: entry), let end = fact(.largeTypeEnd, of: entry),
-              start >= 0, end >= start, end <= Int64(bytes.count) else { return nil }
-        return Int(start)..<Int(end)
-    }
-
-    func version(_ entry: Int) -> Int64? {
-        switch entries[entry].state.version {
-        case .none: return nil
-        case .one: return 1
-        case .two: return 2
-        case .other: return fact(.version, of: entry)
-        }
-    }
-
-    package func valueTag(_ entry: Int) -> ASN1Tag? {
-        guard innerHeader(entry) != 0, let range = valueRange(entry), !range.isEmpty else { return nil }
-        // The identifier octet of the element the value holds, as the reading pass found it.
-        let octet = bytes[range.lowerBound]
-        var number = UInt64(octet & 0x1F)
-        if number == 0x1F {
-            guard let wideNumber = fact(.tagNumber, of: entry) else { return nil }
-            number = UInt64(bitPattern: wideNumber)
-        }
-        return ASN1Tag(ASN1TagClass(bits: octet >> 6), number: number, constructed: octet & 0x20 != 0)
-    }
-
-    package func number(_ entry: Int) -> Int64 {
-        let number = entries[entry].number
-        guard number == Entry.wideNumber else { return Int64(number) }
-        return fact(.number, of: entry) ?? Int64(number)
-    }
-
-    package func date(_ entry: Int) -> ReceiptDate? {
-        guard let seconds = dateSeconds(entry) else { return nil }
-        guard let detail = fact(.dateDetail, of: entry) else { return ReceiptDate(utcSeconds: seconds) }
-        return ReceiptDate(utcSeconds: seconds, nanosecond: Int(truncatingIfNeeded: detail >> 16),
-                           utcOffsetMinutes: Int(Int16(truncatingIfNeeded: detail)))
-    }
-
-    package func dateSeconds(_ entry: Int) -> Int64? {
-        let state = entries[entry].state
-        guard state.kind == .date, state.dateParsed else { return nil }
-        return number(entry)
-    }
-
-    func scope(_ entry: Int) -> FieldScope { entries[entry].state.inApp ? .inApp : .receipt }
-
-    /// The entries of the record held by `entry` (empty when it holds none).
-    func children(_ entry: Int) -> Range<Int> {
-        guard entries[entry].state.kind == .record else { return entry..<entry }
-        return (entry + 1)..<Swift.max(entry + 1, Int(number(entry)))
-    }
-
-    /// The file offset of the record held by `entry` (`InAppRecord.offset`).
-    package func recordOffset(_ entry: Int) -> Int { fileOffset(valueRange(entry)?.lowerBound ?? start(entry)) }
-
-    /// The entry of the first attribute of each type in `types` (a range of at most 64 types below 65 533) in the
-    /// record held by `record`, in one scan of its entries: `slots[type - types.lowerBound]`, -1 where the record
-    /// has none. `slots` is reused from record to record, so reading a record's fields costs one pass, no
-    /// allocation and no reference counting (the entries are numbers, not `Attribute` views).
-    package func firstOfEachType(inRecord record: Int, types: ClosedRange<UInt16>, into slots: inout [Int32]) {
-        let count = Int(types.upperBound - types.lowerBound) + 1
-        if slots.count != count { slots = Array(repeating: -1, count: count) }
-        for position in slots.indices { slots[position] = -1 }
-        guard types.upperBound < Entry.noType else { return }
-        entries.withUnsafeBufferPointer { entries in
-            for child in children(record) {
-                let type = entries[child].type
-                guard types.contains(type) else { continue }
-                let position = Int(type &- types.lowerBound)
-                if slots[position] < 0 { slots[position] = Int32(truncatingIfNeeded: child) }
-            }
-        }
-    }
 }
 
 extension PayloadIndex {
     /// What the reading pass appends to; `PayloadIndex(builder)` freezes it.
     struct Builder {
-        let bytes: [UInt8]
-        let map: SegmentMap
-        var entries: [Entry] = []
-        var wide: [WideFact] = []
+        var table: EntryTable
         var topLevel: [Int32] = []
         var records: [Int32] = []
         var firstByType = [Int32](repeating: -1, count: 64)
 
         /// The entry count estimated from the payload's size (an attribute of an in-app record takes about 20
-        /// bytes), reserved by `reserveEntries` so the entries rarely grow.
+        /// bytes), reserved by `reserveEntries` so the table.entries rarely grow.
         let expectedEntries: Int
 
         init(bytes: [UInt8], map: SegmentMap, expectedBytes: Int) {
-            self.bytes = bytes
-            self.map = map
+            table = EntryTable(bytes: bytes, map: map)
             expectedEntries = Swift.min(expectedBytes / 20 + 16, 1 << 24)
         }
 
-        /// Reserves the expected entries. Called by the builder's one owner (the reading pass), not at `init`: a
+        /// Reserves the expected table.entries. Called by the builder's one owner (the reading pass), not at `init`: a
         /// buffer reserved there would be shared with the caller's copy of the builder, and the first append would
         /// copy it whole (on a 100 000-record receipt, 32 MB twice at the peak).
         mutating func reserveEntries() {
-            entries.reserveCapacity(expectedEntries)
+            table.entries.reserveCapacity(expectedEntries)
         }
 
-        var count: Int { entries.count }
-
-        /// The type of `entry`, as `PayloadIndex.type` reads it.
-        func type(_ entry: Int) -> Int64? {
-            let packed = entries[entry]
-            switch packed.type {
-            case Entry.noType: return nil
-            case Entry.wideType:
-                let key = Int32(truncatingIfNeeded: entry)
-                var position = wide.count - 1
-                while position >= 0, wide[position].entry >= key {
-                    if wide[position].entry == key, wide[position].field == .type { return wide[position].value }
-                    position -= 1
-                }
-                return nil
-            default: return Int64(packed.type)
-            }
-        }
+        var count: Int { table.entries.count }
 
         /// Appends `attribute` as the next entry; returns the entry.
         @discardableResult
         mutating func append(_ attribute: DecodedAttribute) -> Int {
-            let entry = entries.count
+            let entry = table.entries.count
             let key = Int32(truncatingIfNeeded: entry)
             var wideCount = 0
             func note(_ field: WideFact.Field, _ value: Int64) {
-                wide.append(WideFact(value: value, entry: key, field: field))
+                table.wide.append(WideFact(value: value, entry: key, field: field))
                 wideCount += 1
             }
             var type = Entry.noType
@@ -370,7 +200,7 @@ extension PayloadIndex {
                 note(.number, number)
             }
             state.hasWideFacts = wideCount > 0
-            entries.append(Entry(start: UInt32(truncatingIfNeeded: attribute.start), valueEnd: valueEnd,
+            table.entries.append(Entry(start: UInt32(truncatingIfNeeded: attribute.start), valueEnd: valueEnd,
                                  number: packedNumber, type: type, layout: layout, state: state))
             return entry
         }
@@ -378,19 +208,30 @@ extension PayloadIndex {
         /// Appends an entry the canonical path packed itself (it has no wide fact); returns the entry.
         @inline(__always)
         mutating func append(_ packed: Entry) -> Int {
-            entries.append(packed)
-            return entries.count &- 1
+            table.entries.append(packed)
+            return table.entries.count &- 1
         }
 
         /// Records that the record held by `entry` ends before entry `end`.
         mutating func closeRecord(_ entry: Int, end: Int) {
-            entries[entry].number = Int32(truncatingIfNeeded: end)
+            table.entries[entry].number = Int32(truncatingIfNeeded: end)
+        }
+
+        /// Drops the entries of the record held by `entry` (the last record read), and their wide facts: the record
+        /// then holds no attribute. For a reader that renders no record, once its sink has checked it.
+        mutating func dropRecordEntries(_ entry: Int) {
+            let kept = entry &+ 1
+            guard kept <= table.entries.count else { return }
+            table.entries.removeLast(table.entries.count &- kept)
+            let key = Int32(truncatingIfNeeded: entry)
+            while let last = table.wide.last, last.entry > key { table.wide.removeLast() }
+            closeRecord(entry, end: kept)
         }
 
         /// Records `entry` as a top-level attribute.
         mutating func noteTopLevel(_ entry: Int) {
             let key = Int32(truncatingIfNeeded: entry)
-            let packed = entries[entry]
+            let packed = table.entries[entry]
             if packed.state.kind == .record { records.append(key) }
             if packed.type < 64, firstByType[Int(packed.type)] < 0 { firstByType[Int(packed.type)] = key }
             topLevel.append(key)

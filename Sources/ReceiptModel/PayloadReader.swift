@@ -17,6 +17,16 @@ public enum PayloadReader {
              scope: .receipt)
     }
 
+    /// The same, handing each in-app record to `recordSink` once read; with `keepsRecordEntries` false the index
+    /// then drops the entries of each record the sink took.
+    package static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits,
+                             nodesRead: Int, truncated: Bool, recordSink: RecordSink?,
+                             keepsRecordEntries: Bool) -> ReceiptPayload
+    {
+        read(file: file, segments: segments, depth: depth, limits: limits, nodesRead: nodesRead, truncated: truncated,
+             scope: .receipt, recordSink: recordSink, keepsRecordEntries: keepsRecordEntries)
+    }
+
     /// Reads `bytes` as the SET of one in-app record's attributes (the value of a type-17 attribute): its
     /// attributes are the result's top-level ones.
     package static func readRecord(_ bytes: [UInt8], limits: ASN1Limits = .default) -> ReceiptPayload {
@@ -29,7 +39,8 @@ public enum PayloadReader {
 
     static func read(file: [UInt8], segments: [Range<Int>], depth: Int, limits: ASN1Limits, nodesRead: Int,
                      truncated: Bool, scope: FieldScope, maximumBufferSize: Int = maximumBufferSize,
-                     takesCanonicalPath: Bool = true) -> ReceiptPayload
+                     takesCanonicalPath: Bool = true, recordSink: RecordSink? = nil,
+                     keepsRecordEntries: Bool = true) -> ReceiptPayload
     {
         let size = segments.count == 1 ? file.count : segments.reduce(0) { $0 + $1.count }
         if size > maximumBufferSize {
@@ -53,13 +64,15 @@ public enum PayloadReader {
                                            expectedBytes: joined.count)
             range = 0..<joined.count
         }
-        let bytes = builder.bytes
+        let bytes = builder.table.bytes
         var outcome = Outcome()
         let index = bytes.withUnsafeBufferPointer { buffer in
             var decoder = AttributeDecoder(buffer: buffer, index: builder, limits: limits, nodesRead: nodesRead,
-                                           toleratesTruncation: truncated, takesCanonicalPath: takesCanonicalPath)
+                                           toleratesTruncation: truncated, takesCanonicalPath: takesCanonicalPath,
+                                           recordSink: recordSink, keepsRecordEntries: keepsRecordEntries)
             outcome.error = readAttributeSet(in: range, depth: depth, scope: scope, decoder: &decoder,
                                              outcome: &outcome)
+            recordSink?.readEnded(in: decoder.index.table, buffer: buffer)
             outcome.findings = decoder.allFindings
             outcome.encoding = decoder.anomalies.summary
             outcome.encoding.add(findings: decoder.findings)
@@ -69,7 +82,7 @@ public enum PayloadReader {
             }
             return PayloadIndex(decoder.index)
         }
-        return ReceiptPayload(index: index, offset: index.fileOffset(range.lowerBound), tag: outcome.tag,
+        return ReceiptPayload(index: index, offset: index.table.fileOffset(range.lowerBound), tag: outcome.tag,
                               findings: outcome.findings, error: outcome.error, encoding: outcome.encoding,
                               content: bytes[range])
     }

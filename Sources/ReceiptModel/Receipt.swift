@@ -26,7 +26,11 @@ public struct Receipt: Sendable {
 
     /// Reads the payload of `bytes` whose container `SignedDataReader.read(bytes, limits: limits, …)` has read:
     /// for a caller that starts work on the container (hashing the content) before the payload is read.
-    package static func read(_ bytes: [UInt8], container: SignedDataReadResult, limits: ASN1Limits) -> Receipt {
+    /// Each in-app record goes to `recordSink` as it is read; with `keepsRecordEntries` false the payload's index
+    /// drops the entries of each record the sink took (its records then hold no attribute: for a caller that shows
+    /// none).
+    package static func read(_ bytes: [UInt8], container: SignedDataReadResult, limits: ASN1Limits,
+                             recordSink: RecordSink? = nil, keepsRecordEntries: Bool = true) -> Receipt {
         var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
                               findings: container.findings, error: nil, containerEncoding: container.encoding)
         // A truncated input explains whatever else went wrong after the cut: report the cut, read on.
@@ -46,7 +50,8 @@ public struct Receipt: Sendable {
         }
         let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
                                          limits: limits, nodesRead: container.nodesRead,
-                                         truncated: container.truncation != nil)
+                                         truncated: container.truncation != nil, recordSink: recordSink,
+                                         keepsRecordEntries: keepsRecordEntries)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload

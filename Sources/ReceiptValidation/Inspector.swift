@@ -42,6 +42,11 @@ public struct InspectionOptions: Sendable {
     /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
     /// and chain are always checked; callers that ignore content findings (diff) may skip them.
     package var checksContent = true
+    /// Whether the receipt's index keeps the entries of its in-app records. Output that shows no record (`rcpt
+    /// verify`'s text, JSON, JSON lines, JUnit and SARIF) sets it false: each record is checked as it is read and
+    /// its entries dropped, so the inspection's receipt then has records without attributes, and memory stays that
+    /// of the input. The judgement is the same.
+    package var keepsRecords = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
     /// The strict judgement: what Apple's guidance makes ignorable (a malformed value of an undocumented receipt
@@ -102,7 +107,10 @@ public enum Inspector {
         let container = SignedDataReader.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         // The content is hashed on another core while the payload is read.
         let digests = ContentDigests.start(bytes, container.signedData)
-        let receipt = Receipt.read(bytes, container: container, limits: options.limits)
+        // The record checks run as each record is read (see StreamedRecordChecks).
+        let streamed = options.checksContent ? StreamedRecordChecks() : nil
+        let receipt = Receipt.read(bytes, container: container, limits: options.limits, recordSink: streamed,
+                                   keepsRecordEntries: options.keepsRecords)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.encoding.isDER ? "der" : "ber"
@@ -141,7 +149,7 @@ public enum Inspector {
             let statusTime = options.statusTime.map { $0.resolve(for: receipt, now: options.clock).seconds }
             inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
                                                        at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
-                                                       now: options.clock)
+                                                       now: options.clock, streamed: streamed)
         }
         return inspection
     }

@@ -10,9 +10,9 @@ enum ReceiptChecks {
     static let requiredTypes: [Int64] = [2, 3, 4, 5, 12]
 
     /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
-    /// are judged active or expired.
+    /// are judged active or expired. `streamed`: the record checks the reading pass ran, if it ran them.
     static func check(_ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
-                      now: Int64) -> [Finding]
+                      now: Int64, streamed: StreamedRecordChecks? = nil) -> [Finding]
     {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
         var findings: [Finding] = []
@@ -31,8 +31,12 @@ enum ReceiptChecks {
         findings += expectedValues(payload, expectations)
         findings += creationDate(receipt, payload, now: now)
         findings += expiry(receipt, payload, at: time)
-        findings += RecordChecks.check(payload, at: statusAt, created: receipt.creationDate,
-                                       isXcode: receipt.environment == "Xcode")
+        let isXcode = receipt.environment == "Xcode"
+        if let checks = streamed?.checks {
+            findings += checks.findings(at: statusAt, isXcode: isXcode)
+        } else {
+            findings += RecordChecks.check(payload, at: statusAt, created: receipt.creationDate, isXcode: isXcode)
+        }
         return findings
     }
 

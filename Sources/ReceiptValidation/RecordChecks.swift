@@ -3,10 +3,14 @@ import ReceiptModel
 import ReceiptPKCS7
 import ReceiptASN1
 
-/// Checks of the in-app records, in one pass that decodes each record once: unique transaction ids (compared by
-/// value, whatever their encoding), plausible quantities, expiry after purchase, no purchase or cancellation after
-/// the receipt was created, cancellations, and one subscription state per product at the evaluation time.
-enum RecordChecks {
+/// Checks of the in-app records, one record at a time: unique transaction ids (compared by value, whatever their
+/// encoding), plausible quantities, expiry after purchase, no purchase or cancellation after the receipt was
+/// created, cancellations, and one subscription state per product at the evaluation time.
+///
+/// The same steps run either as the reading pass reads each record (`StreamedRecordChecks`, when the receipt's
+/// creation date comes before its first record, as in every receipt Apple writes) or after it over the index
+/// (`check(_:at:created:isXcode:)`): one judgement either way.
+struct RecordChecks {
     /// Quantities a purchase can have.
     static let quantityRange: ClosedRange<Int64> = 1...1000
 
@@ -17,123 +21,160 @@ enum RecordChecks {
         (1704, "purchase_date"), (1706, "original_purchase_date"), (1712, "cancellation_date"),
     ]
 
-    /// `created`: the receipt's creation date, if valid. `isXcode`: an Xcode (StoreKit testing) receipt, whose dates
-    /// Xcode has been seen writing in local time with a `Z` suffix, so a date after creation is only a warning.
+    /// Every record of a read payload, checked after the read. `created`: the receipt's creation date, if valid.
+    /// `isXcode`: an Xcode (StoreKit testing) receipt, whose dates Xcode has been seen writing in local time with a
+    /// `Z` suffix, so a date after creation is only a warning.
     static func check(_ payload: ReceiptPayload, at time: Int64, created: ReceiptDate?, isXcode: Bool) -> [Finding] {
-        let index = payload.index
-        return index.bytes.withUnsafeBufferPointer { buffer in
-            check(index, buffer, at: time, created: created, isXcode: isXcode)
+        let table = payload.index.table
+        var checks = RecordChecks(created: created, expectedRecords: payload.index.records.count)
+        table.bytes.withUnsafeBufferPointer { buffer in
+            for record in payload.index.records { checks.check(record: Int(record), in: table, buffer) }
+            checks.close()
         }
+        return checks.findings(at: time, isXcode: isXcode)
     }
 
-    /// The checks over the index's entries (numbers, not `Attribute` views: no reference counting per field),
-    /// with the payload buffer borrowed for the keys.
-    private static func check(_ index: PayloadIndex, _ buffer: UnsafeBufferPointer<UInt8>, at time: Int64,
-                              created: ReceiptDate?, isXcode: Bool) -> [Finding]
-    {
-        var findings: [Finding] = []
-        // Per product (keyed by its bytes in the payload), the record with the latest expiry: entries and seconds;
-        // Strings built only for the findings.
-        var latest = ProductTable<(expires: Int, expiresSeconds: Int64, purchase: Int?, offset: Int,
-                                   transaction: TransactionKey?)>()
-        // Transaction ids are keyed by their bytes in the payload: a receipt of 100 000 records would otherwise
-        // hold 100 000 Strings here. Numbers (nearly every real id) have their own table, hashed as plain integers.
-        // Sized for one id a record, so the tables never grow.
-        var seenNumbers: [Int64: Int] = [:]
-        seenNumbers.reserveCapacity(index.records.count)
-        var seenTransactions: [TransactionKey: Int] = [:]
-        let createdSeconds = created?.secondsSinceEpoch
-        let unknownProduct = ByteKey(unknown: ())
-        // The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
-        var fields: [Int32] = []
+    private let created: ReceiptDate?
+    private let createdSeconds: Int64?
+    private var findings: [Finding] = []
+    /// The findings of a date after the creation date (in `findings`), whose severity is the environment's.
+    private var afterCreation: [(finding: Int, name: String, date: ReceiptDate)] = []
+    /// Per product (keyed by its bytes in the payload), the record with the latest expiry, while the payload is
+    /// lent; Strings are built only for the findings.
+    private var latest = ProductTable<Latest>()
+    /// The same when the read is over, the keys made text: one subscription state a product.
+    private var subscriptions: [(product: String, latest: Latest, transaction: String?)] = []
+    /// Transaction ids keyed by their bytes in the payload: a receipt of 100 000 records would otherwise hold
+    /// 100 000 Strings here. Numbers (nearly every real id) have their own table, hashed as plain integers.
+    private var seenNumbers: [Int64: Int] = [:]
+    private var seenTransactions: [TransactionKey: Int] = [:]
+    /// The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
+    private var fields: [Int32] = []
+
+    /// A product's latest expiry so far.
+    private struct Latest {
+        var expires: EntryTable.StoredDate
+        var purchaseSeconds: Int64?
+        var offset: Int
+        var transaction: TransactionKey?
+    }
+
+    /// `expectedRecords` sizes the transaction table (sized for one id a record, it never grows).
+    init(created: ReceiptDate?, expectedRecords: Int) {
+        self.created = created
+        createdSeconds = created?.secondsSinceEpoch
+        seenNumbers.reserveCapacity(expectedRecords)
+    }
+
+    /// Checks the record held by `record`, over the entries of `table` (numbers, not `Attribute` views: no
+    /// reference counting per field) with the payload `buffer` lent for the keys, which must stay the same buffer
+    /// until `close`.
+    mutating func check(record: Int, in table: borrowing EntryTable, _ buffer: UnsafeBufferPointer<UInt8>) {
+        let offset = table.recordOffset(record)
+        table.firstOfEachType(inRecord: record, types: 1701...1712, into: &fields)
         func field(_ type: Int) -> Int? {
             let entry = fields[type - 1701]
             return entry < 0 ? nil : Int(entry)
         }
         /// The entry of a date field that parsed.
         func parsedDate(_ type: Int) -> (entry: Int, seconds: Int64)? {
-            guard let entry = field(type), let seconds = index.dateSeconds(entry) else { return nil }
+            guard let entry = field(type), let seconds = table.dateSeconds(entry) else { return nil }
             return (entry, seconds)
         }
-        for record in index.records {
-            let record = Int(record)
-            let offset = index.recordOffset(record)
-            index.firstOfEachType(inRecord: record, types: 1701...1712, into: &fields)
-            let transactionKey = field(1703).flatMap { TransactionKey(index, $0, buffer) }
-            if let transaction = transactionKey, !transaction.isEmpty {
-                // One hash for a new id (the common case); a repeated one keeps the first record's offset.
-                let earlier: Int?
-                if case .number(let number) = transaction {
-                    earlier = seenNumbers.updateValue(offset, forKey: number)
-                    if let earlier { seenNumbers[number] = earlier }
-                } else {
-                    earlier = seenTransactions.updateValue(offset, forKey: transaction)
-                    if let earlier { seenTransactions[transaction] = earlier }
-                }
-                if let earlier {
-                    // Messages are Strings made here: a key borrows the buffer and must not outlive this call.
-                    let display = transaction.display
-                    findings.append(Finding(.duplicateTransactionId, at: offset,
-                                            "transaction \(display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
-                }
-            }
-            if let created, let createdSeconds {
-                for (type, name) in datesBeforeCreation {
-                    guard let (entry, seconds) = parsedDate(Int(type)), seconds > createdSeconds,
-                          let date = index.date(entry) else { continue }
-                    findings.append(Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error,
-                                            at: offset,
-                                            "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"))
-                }
-            }
-            if let quantityEntry = field(1701), index.kind(quantityEntry) == .integer {
-                let quantity = index.number(quantityEntry)
-                if !quantityRange.contains(quantity) {
-                    findings.append(Finding(.quantityOutOfRange, at: offset,
-                                            "quantity is \(quantity), outside \(quantityRange.lowerBound)–\(quantityRange.upperBound)"))
-                }
-            }
-            let cancelled = parsedDate(1712)
-            let expires = parsedDate(1708)
-            guard cancelled != nil || expires != nil else { continue }
-            let product = field(1702).flatMap { index.kind($0) == .text ? ByteKey(buffer, index.contentRange($0)) : nil }
-                ?? unknownProduct
-            if let cancelled, let date = index.date(cancelled.entry) {
-                let name = product.text
-                findings.append(Finding(.purchaseCancelled, at: offset,
-                                        "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
-                                        fields: [FindingField("product_id", name),
-                                                 FindingField("cancellation_date", date.rfc3339UTC)]
-                                            + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
-                continue
-            }
-            guard let expires else { continue }
-            let purchase = parsedDate(1704)
-            if let purchase, expires.seconds < purchase.seconds,
-               let expiresDate = index.date(expires.entry), let purchaseDate = index.date(purchase.entry) {
-                let name = product.text
-                findings.append(Finding(.expiryBeforePurchase, at: offset,
-                                        "\(name): expires_date \(expiresDate.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
-            }
-            // One hash a record: the product's slot is found once and updated in place.
-            let state = (expires.entry, expires.seconds, purchase?.entry, offset, transactionKey)
-            if let slot = latest.slot(of: product) {
-                if expires.seconds > latest.values[slot].expiresSeconds { latest.values[slot] = state }
+        // No closure over `table` here: capturing it copies it (a reference count for each of its arrays).
+        var transactionKey: TransactionKey?
+        if let entry = field(1703) { transactionKey = TransactionKey(table, entry, buffer) }
+        if let transaction = transactionKey, !transaction.isEmpty {
+            // One hash for a new id (the common case); a repeated one keeps the first record's offset.
+            let earlier: Int?
+            if case .number(let number) = transaction {
+                earlier = seenNumbers.updateValue(offset, forKey: number)
+                if let earlier { seenNumbers[number] = earlier }
             } else {
-                latest.append(product, state)
+                earlier = seenTransactions.updateValue(offset, forKey: transaction)
+                if let earlier { seenTransactions[transaction] = earlier }
+            }
+            if let earlier {
+                // Messages are Strings made here: a key borrows the buffer and must not outlive the read.
+                let display = transaction.display
+                findings.append(Finding(.duplicateTransactionId, at: offset,
+                                        "transaction \(display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
+            }
+        }
+        if created != nil, let createdSeconds {
+            for (type, name) in Self.datesBeforeCreation {
+                guard let (entry, seconds) = parsedDate(Int(type)), seconds > createdSeconds,
+                      let date = table.date(entry) else { continue }
+                // Its severity and message wait for the environment (`findings(at:isXcode:)`).
+                afterCreation.append((findings.count, name, date))
+                findings.append(Finding(.purchaseAfterCreation, at: offset, ""))
+            }
+        }
+        if let quantityEntry = field(1701), table.kind(quantityEntry) == .integer {
+            let quantity = table.number(quantityEntry)
+            if !Self.quantityRange.contains(quantity) {
+                findings.append(Finding(.quantityOutOfRange, at: offset,
+                                        "quantity is \(quantity), outside \(Self.quantityRange.lowerBound)–\(Self.quantityRange.upperBound)"))
+            }
+        }
+        let cancelled = parsedDate(1712)
+        let expires = parsedDate(1708)
+        guard cancelled != nil || expires != nil else { return }
+        var product = ByteKey(unknown: ())
+        if let entry = field(1702), table.kind(entry) == .text { product = ByteKey(buffer, table.contentRange(entry)) }
+        if let cancelled, let date = table.date(cancelled.entry) {
+            let name = product.text
+            findings.append(Finding(.purchaseCancelled, at: offset,
+                                    "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
+                                    fields: [FindingField("product_id", name),
+                                             FindingField("cancellation_date", date.rfc3339UTC)]
+                                        + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
+            return
+        }
+        guard let expires, let expiresDate = table.storedDate(expires.entry) else { return }
+        let purchase = parsedDate(1704)
+        if let purchase, expires.seconds < purchase.seconds, let purchaseDate = table.date(purchase.entry) {
+            let name = product.text
+            findings.append(Finding(.expiryBeforePurchase, at: offset,
+                                    "\(name): expires_date \(expiresDate.date.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
+        }
+        // One hash a record: the product's slot is found once and updated in place.
+        let state = Latest(expires: expiresDate, purchaseSeconds: purchase?.seconds, offset: offset,
+                           transaction: transactionKey)
+        if let slot = latest.slot(of: product) {
+            if expires.seconds > latest.values[slot].expires.seconds { latest.values[slot] = state }
+        } else {
+            latest.append(product, state)
+        }
+    }
+
+    /// The read is over: what borrowed the payload buffer is made text or let go.
+    mutating func close() {
+        subscriptions = zip(latest.keys, latest.values).map { ($0.text, $1, $1.transaction?.display) }
+        for index in subscriptions.indices { subscriptions[index].latest.transaction = nil }
+        latest = ProductTable()
+        seenTransactions = [:]
+    }
+
+    /// Every finding, with the subscription states at `time` last. `isXcode`: see `check(_:at:created:isXcode:)`.
+    consuming func findings(at time: Int64, isXcode: Bool) -> [Finding] {
+        if let created {
+            for (position, name, date) in afterCreation {
+                let offset = findings[position].offset
+                findings[position] = Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error, at: offset,
+                                             "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")")
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
-        for (product, state) in zip(latest.keys, latest.values) {
-            guard let expires = index.date(state.expires) else { continue }
-            let started = (state.purchase.flatMap { index.dateSeconds($0) } ?? Int64.min) <= time
+        for (name, state, transaction) in subscriptions {
+            let expires = state.expires.date
+            let started = (state.purchaseSeconds ?? Int64.min) <= time
             let active = expires.secondsSinceEpoch > time && started
-            let name = product.text
             findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
                                     "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
                                     fields: [FindingField("product_id", name),
                                              FindingField("expires_date", expires.rfc3339UTC)]
-                                        + (state.transaction.map { [FindingField("transaction_id", $0.display)] } ?? [])))
+                                        + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
         }
         return findings
     }
@@ -147,19 +188,19 @@ private enum TransactionKey: Hashable {
     case bytes(ByteKey)
     case largeInteger(ByteKey)
 
-    /// The key of the attribute at `entry`, reading its bytes from `buffer` (the index's own bytes, borrowed).
-    init?(_ index: PayloadIndex, _ entry: Int, _ buffer: UnsafeBufferPointer<UInt8>) {
-        switch index.kind(entry) {
+    /// The key of the attribute at `entry`, reading its bytes from `buffer` (the table's own bytes, borrowed).
+    init?(_ table: borrowing EntryTable, _ entry: Int, _ buffer: UnsafeBufferPointer<UInt8>) {
+        switch table.kind(entry) {
         case .integer:
-            self = .number(index.number(entry))
+            self = .number(table.number(entry))
         case .largeInteger:
-            self = .largeInteger(ByteKey(buffer, index.contentRange(entry)))
+            self = .largeInteger(ByteKey(buffer, table.contentRange(entry)))
         case .text, .date:
-            self = Self.bytesOrNumber(ByteKey(buffer, index.contentRange(entry)))
+            self = Self.bytesOrNumber(ByteKey(buffer, table.contentRange(entry)))
         case .raw:
-            guard let value = index.valueRange(entry) else { return nil }
+            guard let value = table.valueRange(entry) else { return nil }
             var content = ByteKey(buffer, value)
-            if index.valueTag(entry) == .octetString, let inner = Self.primitiveContent(content) { content = inner }
+            if table.valueTag(entry) == .octetString, let inner = Self.primitiveContent(content) { content = inner }
             self = Self.bytesOrNumber(content)
         case .boolean, .record, .absent:
             return nil
@@ -215,7 +256,7 @@ private enum TransactionKey: Hashable {
 }
 
 /// Bytes of the payload as a dictionary key, hashed and compared as raw memory. It borrows the payload buffer (no
-/// copy, no reference counting): keys live only inside `RecordChecks.check`, while the buffer is borrowed.
+/// copy, no reference counting): keys live only while `RecordChecks` reads records, while the buffer is lent.
 private struct ByteKey: Hashable {
     private let base: UnsafeRawPointer?
     let count: Int

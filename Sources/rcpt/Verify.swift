@@ -121,6 +121,14 @@ struct Verify: ParsableCommand {
                      appAppleID: appAppleID, environment: environment)
     }
 
+    /// The inspection options of this run. Output that shows no record (all but verifyreceipt and html) lets the
+    /// index drop each record's entries once the record is checked.
+    func inspectionOptions() throws -> InspectionOptions {
+        var inspection = try options.inspectionOptions(expectations)
+        inspection.keepsRecords = format == .verifyreceipt || format == .html
+        return inspection
+    }
+
     func run() throws {
         try Console.guarded {
             if isBatch {
@@ -130,7 +138,7 @@ struct Verify: ParsableCommand {
                     // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
                     return Batch.run(files, recursive: recursive, jobs: jobs,
-                                     options: try options.inspectionOptions(expectations), failsOnInvalid: true,
+                                     options: try inspectionOptions(), failsOnInvalid: true,
                                      kinds: [.receipt]) { inspection, _ in
                         guard case .receipt(let receipt)? = inspection else { return Array("{\"status\":21002}\n".utf8) }
                         return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
@@ -141,7 +149,7 @@ struct Verify: ParsableCommand {
                     let cases = Mutex([String: CIReport.Case]())
                     let started = Date()
                     let status = Batch.run(files, recursive: recursive, jobs: jobs,
-                                           options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                                           options: try inspectionOptions(), failsOnInvalid: true) {
                         inspection, path in
                         let verdict = CIReport.verdict(path: path, document: inspection, reproduce: reproduction(of: path))
                         cases.withLock { $0[path] = verdict }
@@ -154,7 +162,7 @@ struct Verify: ParsableCommand {
                     return status
                 }
                 return Batch.run(files, recursive: recursive, jobs: jobs,
-                                 options: try options.inspectionOptions(expectations), failsOnInvalid: true) {
+                                 options: try inspectionOptions(), failsOnInvalid: true) {
                     inspection, path in
                     switch inspection {
                     case .jws(let jws):
@@ -170,17 +178,17 @@ struct Verify: ParsableCommand {
                 }
             }
             let file = try InputFiles.orStandardInput(files)[0]
-            var inspectionOptions = try options.inspectionOptions(expectations)
+            var inspection = try inspectionOptions()
             // The text report does not show the input's digest: not worth a second pass over a large input.
-            inspectionOptions.digestsInput = format == .json || format == .jsonl || format == .html
+            inspection.digestsInput = format == .json || format == .jsonl || format == .html
             if format == .html {
-                let report = try ReportPage.make(file, options: options, inspection: inspectionOptions)
+                let report = try ReportPage.make(file, options: options, inspection: inspection)
                 HTMLReport.write(report) { Console.write($0) }
                 let document = report.document
                 if ReportPage.status(of: document, path: file) == 2 { return 2 }
                 return document.isValid ? 0 : 1
             }
-            let document = try options.inspect(file, options: inspectionOptions).document
+            let document = try options.inspect(file, options: inspection).document
             try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
             if document.readError != nil { return 2 }

@@ -14,10 +14,10 @@ struct CanonicalPathTests {
     /// Everything the read produced, as text: every entry and wide fact, the lists, each finding, the error.
     static func summary(_ payload: ReceiptPayload) -> String {
         let index = payload.index
-        var lines = index.entries.map {
+        var lines = index.table.entries.map {
             "\($0.start) \($0.valueEnd) \($0.number) \($0.type) \($0.layout) \($0.state.rawValue)"
         }
-        lines += index.wide.map { "wide \($0.entry) \($0.field) \($0.value)" }
+        lines += index.table.wide.map { "wide \($0.entry) \($0.field) \($0.value)" }
         lines.append("top \(index.topLevel) records \(index.records) first \(index.firstByType)")
         lines += payload.findings.map { "\($0.code) \($0.severity) \($0.offset ?? -1) \($0.message)" }
         lines.append("error \(payload.error.map { "\($0.code) \($0.offset) \($0.message)" } ?? "none")")

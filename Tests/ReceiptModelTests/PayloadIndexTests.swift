@@ -89,7 +89,7 @@ struct PayloadIndexTests {
         #expect(!payload.attributes.isEmpty)
         // Only numbers beyond 32 bits and dates with an offset or a fraction (Xcode writes them) leave the entries
         // of a real receipt.
-        let fields = Set(payload.index.wide.map(\.field))
+        let fields = Set(payload.index.table.wide.map(\.field))
         #expect(fields.isSubset(of: [.number, .dateDetail]), "\(name): \(fields)")
     }
 
@@ -178,7 +178,7 @@ struct PayloadIndexTests {
         let valueOffset = try #require(attributes[3].valueOffset)
         #expect(attributes[3].text == "B" && attributes[3].offset + attributes[3].length > valueOffset + 3)
         #expect(attributes[4].valueTag == ASN1Tag(.contextSpecific, number: 64, constructed: false))
-        #expect(payload.index.entries.filter { $0.state.hasWideFacts }.count == 5)
+        #expect(payload.index.table.entries.filter { $0.state.hasWideFacts }.count == 5)
         Self.expectInvariants(payload, fileSize: bytes.count, "unusual")
         if let tree = try? ASN1Tree.read(bytes) {
             Self.expectAgreement(payload.attributes, tree: tree, scope: .receipt, "unusual")
