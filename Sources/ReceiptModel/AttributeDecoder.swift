@@ -300,7 +300,7 @@ struct AttributeDecoder {
 
     /// Decodes the value octets of `attribute` and appends it; returns its entry.
     mutating func decodeValue(_ attribute: inout DecodedAttribute, valueNode: ASN1Node, scope: FieldScope) -> Int {
-        let kind = attribute.fieldKind
+        let kind = attribute.fieldKind(in: fieldKinds)
         if kind == .raw {
             attribute.kind = .raw
             return index.append(attribute)
