@@ -38,8 +38,9 @@ struct AttributeDecoder {
         self.map = index.table.map
         self.mapIsIdentity = index.table.map.isIdentityMap
         self.index = index
-        // A reader that drops each record's entries never holds more than the top level and one record.
-        if keepsRecordEntries || recordSink == nil { self.index.reserveEntries() }
+        // Reserved even when records' entries are dropped: a payload may hold no record, and what is reserved but
+        // never written takes no memory.
+        self.index.reserveEntries()
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { reader.buffer }
@@ -117,8 +118,8 @@ struct AttributeDecoder {
                 noteUnsorted(at: node.offset, scope: scope)
             }
             previous = node.encodingRange
-            let entry = readAttribute(node, scope: scope)
-            if let type = index.table.type(entry), seen.countAndCheckSecond(type), type != FieldTable.inAppRecordType {
+            let (entry, type) = readAttribute(node, scope: scope)
+            if let type, seen.countAndCheckSecond(type), type != FieldTable.inAppRecordType {
                 noteDuplicate(at: node.offset, type: type, scope: scope)
             }
             visit(&self, entry)
@@ -204,10 +205,17 @@ struct AttributeDecoder {
         return Finding(code, at: absolute(node.offset), "\(place): \(field) is \(tag.name), not INTEGER")
     }
 
-    /// Decodes the attribute `node` and appends it (and, for a record, its attributes after it); returns its entry.
-    /// The attributes `appendCanonical` takes do not come here.
-    mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> Int {
+    /// Decodes the attribute `node` and appends it (and, for a record, its attributes after it); returns its entry
+    /// and its type. The attributes `appendCanonical` takes do not come here.
+    mutating func readAttribute(_ node: ASN1Node, scope: FieldScope) -> (entry: Int, type: Int64?) {
         var attribute = DecodedAttribute(start: node.offset, end: node.end, scope: scope)
+        let entry = readAttribute(node, into: &attribute)
+        return (entry, attribute.type)
+    }
+
+    /// `readAttribute`'s work, decoding into `attribute`; returns the entry.
+    private mutating func readAttribute(_ node: ASN1Node, into attribute: inout DecodedAttribute) -> Int {
+        let scope = attribute.scope
         let place = place(attribute)
         guard node.tag == .sequence else {
             let tag = node.tag
@@ -300,7 +308,7 @@ struct AttributeDecoder {
 
     /// Decodes the value octets of `attribute` and appends it; returns its entry.
     mutating func decodeValue(_ attribute: inout DecodedAttribute, valueNode: ASN1Node, scope: FieldScope) -> Int {
-        let kind = attribute.fieldKind(in: fieldKinds)
+        let kind = attribute.type.map { fieldKinds.kind(of: $0, in: attribute.scope) } ?? .unknown
         if kind == .raw {
             attribute.kind = .raw
             return index.append(attribute)

@@ -261,9 +261,6 @@ struct DecodedAttribute {
         self.scope = scope
     }
 
-    /// The field table's expectation for this type in this scope, looked up in `kinds`.
-    func fieldKind(in kinds: FieldTable.Kinds) -> FieldKind { type.map { kinds.kind(of: $0, in: scope) } ?? .unknown }
-
     /// The content range of the value's one element.
     var contentRange: Range<Int> {
         guard let range = valueRange else { return 0..<0 }

@@ -107,8 +107,9 @@ public enum Inspector {
         let container = SignedDataReader.read(bytes, limits: options.limits, containerLimits: options.containerLimits)
         // The content is hashed on another core while the payload is read.
         let digests = ContentDigests.start(bytes, container.signedData)
-        // The record checks run as each record is read (see StreamedRecordChecks).
-        let streamed = options.checksContent ? StreamedRecordChecks() : nil
+        // When the records' entries are not kept, the record checks run as each record is read (see
+        // StreamedRecordChecks); otherwise after the read, with every entry at hand.
+        let streamed = options.checksContent && !options.keepsRecords ? StreamedRecordChecks() : nil
         let receipt = Receipt.read(bytes, container: container, limits: options.limits, recordSink: streamed,
                                    keepsRecordEntries: options.keepsRecords)
         inspection.receipt = receipt
