@@ -42,11 +42,11 @@ public struct InspectionOptions: Sendable {
     /// Whether to run the content checks (required attributes, expectations, dates, records). Reading, signature
     /// and chain are always checked; callers that ignore content findings (diff) may skip them.
     package var checksContent = true
-    /// Whether the receipt's index keeps the entries of its in-app records. Output that shows no record (`rcpt
-    /// verify`'s text, JSON, JSON lines, JUnit and SARIF) sets it false: each record is checked as it is read and
-    /// its entries dropped, so the inspection's receipt then has records without attributes, and memory stays that
-    /// of the input. The judgement is the same.
-    package var keepsRecords = true
+    /// Whether the receipt's index keeps the entries of its in-app records. A caller that shows no record (`rcpt
+    /// verify`'s text, JSON, JSON lines, JUnit and SARIF; a server that wants the verdict) sets it false: each record
+    /// is checked as it is read and its entries dropped, so the inspection's receipt then has records without
+    /// attributes, and memory stays that of the input. The judgement is the same.
+    public var keepsRecords = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
     /// The strict judgement: what Apple's guidance makes ignorable (a malformed value of an undocumented receipt
