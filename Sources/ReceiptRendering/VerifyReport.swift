@@ -17,6 +17,11 @@ package enum VerifyReport {
         document(inspection, file: file, pretty: false)
     }
 
+    /// The batch line of a file that could not be read at all (no such file, an I/O error).
+    package static func unreadableFileLine(name: String, style: TextStyle) -> String {
+        VerdictWord.unreadable.styled(style) + " \(TerminalText.safe(name)): cannot read the file\n"
+    }
+
     /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
     package static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
         let shown = TerminalText.safe(name)

@@ -150,8 +150,11 @@ struct RecordChecks {
 
     /// The read is over: what borrowed the payload buffer is made text or let go.
     mutating func close() {
-        subscriptions = zip(latest.keys, latest.values).map { ($0.text, $1, $1.transaction?.display) }
-        for index in subscriptions.indices { subscriptions[index].latest.transaction = nil }
+        subscriptions = zip(latest.keys, latest.values).map { product, state in
+            var owned = state
+            owned.transaction = nil  // it borrows the buffer: kept as text beside
+            return (product.text, owned, state.transaction?.display)
+        }
         latest = ProductTable()
         seenTransactions = [:]
     }

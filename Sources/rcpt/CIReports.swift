@@ -58,7 +58,7 @@ extension CIReport {
     /// unreadable.
     static func verdict(path: String, document: DocumentInspection?, reproduce: String) -> Case {
         guard let document else {
-            return Case(name: path, group: "verify", outcome: .errored, rule: "unreadable",
+            return Case(name: path, group: "verify", outcome: .errored, rule: ErrorCode.fileUnreadable.rawValue,
                         ruleDescription: "the file could not be read", message: "cannot read the file",
                         details: "", file: path, seconds: 0)
         }

@@ -173,7 +173,7 @@ struct Verify: ParsableCommand {
                             : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
                     case nil:
                         return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema)
-                            : Array((style.red("unreadable") + " \(TerminalText.safe(path)): cannot read the file\n").utf8)
+                            : Array(VerifyReport.unreadableFileLine(name: path, style: style).utf8)
                     }
                 }
             }
