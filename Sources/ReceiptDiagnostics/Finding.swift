@@ -28,12 +28,12 @@ public struct Finding: Sendable, Hashable {
     public var offset: Int?
     /// Facts a machine reads without parsing the message (`product_id`, `expires_date` …), in order.
     public var fields: [FindingField]
-    private let makeMessage: @Sendable () -> String
+    private let makeMessage: @Sendable () -> FindingMessage
 
     /// A finding of `kind`, with its default severity unless `severity` is given. `message` is evaluated each time
     /// the message is read, never before.
     package init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
-                _ message: @escaping @Sendable @autoclosure () -> String, fields: [FindingField] = []) {
+                _ message: @escaping @Sendable @autoclosure () -> FindingMessage, fields: [FindingField] = []) {
         self.kind = kind
         self.severity = severity ?? kind.severity
         self.offset = offset
@@ -42,7 +42,7 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// What the finding means here, in a sentence (built now).
-    public var message: String { makeMessage() }
+    public var message: String { makeMessage().text }
 
     /// The stable kebab-case code, e.g. "chain-invalid".
     public var code: String { kind.rawValue }

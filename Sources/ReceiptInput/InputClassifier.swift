@@ -95,7 +95,7 @@ public enum InputClassifier {
             guard layer < maximumLayers else { break }
             switch PastedDocument.unwrap(text, json: json) {
             case .layer(let step):
-                findings.append(Finding(.inputRepaired, at: step.offset, step.phrase))
+                findings.append(Finding(.inputRepaired, at: step.offset, FindingMessage(step.phrase)))
                 offset = step.isSlice ? offset.map { $0 + step.offset } : nil
                 text = step.inner
             case .ambiguous(let reason):

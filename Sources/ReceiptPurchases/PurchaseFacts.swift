@@ -23,7 +23,7 @@ package enum PurchaseFacts {
         var findings: [Finding] = []
         /// A fact stated by `claim`, with the purchase's identity and `extra` fields.
         func state(_ code: FindingCode, by claim: String, _ message: String, _ extra: [FindingField] = []) {
-            findings.append(Finding(code, at: at(claim), message, fields: identity + extra))
+            findings.append(Finding(code, at: at(claim), FindingMessage(message), fields: identity + extra))
         }
         switch kind {
         case .transaction:

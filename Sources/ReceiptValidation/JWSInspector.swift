@@ -344,7 +344,7 @@ public enum JWSInspector {
                                 at offset: (Int) -> Int) -> [Finding] {
         var findings: [Finding] = []
         for conflict in binding.conflicts {
-            findings.append(Finding(.jwsBindingMismatch, at: offset(conflict.value.jsonOffset), conflict.reason,
+            findings.append(Finding(.jwsBindingMismatch, at: offset(conflict.value.jsonOffset), FindingMessage(conflict.reason),
                                     fields: [FindingField("path", conflict.value.path)]))
         }
         for misplaced in binding.misplaced {
