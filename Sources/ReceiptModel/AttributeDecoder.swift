@@ -51,7 +51,12 @@ struct AttributeDecoder {
     @inline(__always)
     func absolute(_ offset: Int) -> Int { mapIsIdentity ? offset : map.fileOffset(offset) }
 
-    mutating func note(_ finding: Finding) { findings.append(finding) }
+    /// Appends `finding`. The first one reserves room for sixteen: a damaged payload has dozens, which would
+    /// otherwise grow the list five times.
+    mutating func note(_ finding: Finding) {
+        if findings.capacity == 0 { findings.reserveCapacity(16) }
+        findings.append(finding)
+    }
 
     /// A malformed value of the field at `place`: as it is for a type Apple documents; for one Apple does not (Apple
     /// tells validators to ignore those), a warning that stays visible, marked `ignorable` — the strict judgement

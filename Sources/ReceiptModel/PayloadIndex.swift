@@ -134,6 +134,7 @@ extension PayloadIndex {
         /// copy it whole (on a 100 000-record receipt, 32 MB twice at the peak).
         mutating func reserveEntries() {
             table.entries.reserveCapacity(expectedEntries)
+            topLevel.reserveCapacity(Swift.min(expectedEntries, 64))
         }
 
         var count: Int { table.entries.count }
@@ -145,6 +146,7 @@ extension PayloadIndex {
             let key = Int32(truncatingIfNeeded: entry)
             var wideCount = 0
             func note(_ field: WideFact.Field, _ value: Int64) {
+                if table.wide.capacity == 0 { table.wide.reserveCapacity(16) }
                 table.wide.append(WideFact(value: value, entry: key, field: field))
                 wideCount += 1
             }
@@ -232,7 +234,10 @@ extension PayloadIndex {
         mutating func noteTopLevel(_ entry: Int) {
             let key = Int32(truncatingIfNeeded: entry)
             let packed = table.entries[entry]
-            if packed.state.kind == .record { records.append(key) }
+            if packed.state.kind == .record {
+                if records.capacity == 0 { records.reserveCapacity(16) }
+                records.append(key)
+            }
             if packed.type < 64, firstByType[Int(packed.type)] < 0 { firstByType[Int(packed.type)] = key }
             topLevel.append(key)
         }
