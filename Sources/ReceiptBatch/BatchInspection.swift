@@ -174,8 +174,10 @@ package struct BatchInspection: Sendable {
 
     /// The line for `path` and what it was.
     private func inspectLine(_ path: String) -> ([UInt8], Outcome) {
-        guard let input = InputFile.read(path) else {
-            return (line(nil, path), .unreadable("cannot read the file"))
+        let input: [UInt8]
+        switch InputFile.load(path) {
+        case .success(let bytes): input = bytes
+        case .failure(let unreadable): return (line(nil, path), .unreadable("cannot read the file: \(unreadable.reason)"))
         }
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
         let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)

@@ -1,13 +1,20 @@
 import Foundation
 
 /// A validator run once for many inputs (`--batch`): `/bin/sh -c COMMAND` in its own process group, one input path
-/// per line on its standard input, one verdict per line on its standard output — `0`, `accept`, `accepted` or
-/// `valid` for accepted, anything else (`1`, `reject`, `invalid` …) for rejected. A line not there within the
+/// per line on its standard input, one verdict per line on its standard output — its first word one of
+/// `acceptingWords` (in any case) for accepted, anything else (`1`, `reject`, `invalid` …) for rejected. A line not there within the
 /// timeout is a timeout; a process that dies is a crash (by signal) or an error; either way it is started again
 /// for the next input. A Python or JVM validator is then not restarted per input.
 /// One process, used from one thread at a time (a run's batch path is serial): `@unchecked Sendable` so a run's
 /// closures may hold it.
 package final class BatchValidator: @unchecked Sendable {
+    /// The first words of a verdict line that mean accepted, compared in lower case.
+    package static let acceptingWords = ["0", "accept", "accepted", "valid", "ok"]
+    /// The same, as the help and the README say it.
+    package static var acceptingPhrase: String {
+        acceptingWords.dropLast().joined(separator: ", ") + " or " + (acceptingWords.last ?? "") + " (in any case)"
+    }
+
     let command: String
     let timeout: Double
     private var pid: pid_t = 0
@@ -87,7 +94,7 @@ package final class BatchValidator: @unchecked Sendable {
             outcome = reap() ?? .errored(status: 255)
         } else if let answer = readLine(deadline: started.addingTimeInterval(timeout)) {
             let word = answer.split(separator: " ").first.map { String($0).lowercased() } ?? ""
-            outcome = ["0", "accept", "accepted", "valid", "ok"].contains(word) ? .accepted : .rejected(status: 1)
+            outcome = Self.acceptingWords.contains(word) ? .accepted : .rejected(status: 1)
         } else if let died = reap() {
             outcome = died
         } else {

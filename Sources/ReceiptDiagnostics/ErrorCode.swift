@@ -111,6 +111,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case reencodeFailed = "reencode-failed"
     case writeFailed = "write-failed"
     case suiteExists = "suite-exists"
+    case baselineInvalid = "baseline-invalid"
 
     // MARK: spec: `rcpt build` specs
     case specInvalidJSON = "spec-invalid-json"
@@ -165,7 +166,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .ca
         case .inputUnreadable, .mutationFailed, .notApplicable, .notAJWSMutation, .noIntermediate, .noSignature,
              .attributeMissing, .bundleIdNotFound, .payloadUnreadable, .payloadTooSmall, .containerUnreadable,
-             .reencodeFailed, .writeFailed, .suiteExists:
+             .reencodeFailed, .writeFailed, .suiteExists, .baselineInvalid:
             return .mutation
         case .specInvalidJSON, .specDuplicateKey, .specNotObject, .specInvalidValue, .specInvalidType,
              .specInvalidHex, .specUnknownField:
@@ -272,6 +273,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .reencodeFailed: return "a mutated structure cannot be re-encoded"
         case .writeFailed: return "an output file cannot be written"
         case .suiteExists: return "the directory already holds a suite (use --force)"
+        case .baselineInvalid: return "the CA cannot make a valid baseline of this input, so no verdict a mutation expects would hold"
         case .specInvalidJSON: return "a build spec is not JSON"
         case .specDuplicateKey: return "a build spec names a member twice"
         case .specNotObject: return "a build spec is not a JSON object"

@@ -101,6 +101,9 @@ public enum InputClassifier {
             case .ambiguous(let reason):
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = InputError(.inputAmbiguous, reason)
+                // Documents were found (more than one, or copies read differently): the input is judged
+                // unreadable wherever it stands, never passed over as holding nothing.
+                classified.isDocument = true
                 return classified
             case .none:
                 return nothingFound(input, firstError)
@@ -112,6 +115,14 @@ public enum InputClassifier {
     /// The refusal of an input in which nothing was found: what the receipt reader said of it, with what was looked
     /// for.
     static func nothingFound(_ input: [UInt8], _ error: InputError?) -> ClassifiedInput {
+        // Text that a token position would take for a token (it starts `eyJ`, the encoding of `{"`, and holds a
+        // dot) is a damaged JWS, as the same text in a notification's `signedPayload` is: the JWS reader says where
+        // it breaks (a character outside base64url, a part cut short).
+        if JWSText.looksLikeToken(input) {
+            var classified = ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [], jws: JWSInput.read(input))
+            classified.isDocument = true
+            return classified
+        }
         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
         let lookedFor = "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
         if let error, error.kind == .notAReceipt {

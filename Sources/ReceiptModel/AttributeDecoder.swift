@@ -424,7 +424,7 @@ struct AttributeDecoder {
         if let expected, inner.tag != expected {
             let place = ValuePlace(attribute, self)
             note(Finding(.valueUnexpectedType, at: absolute(inner.offset),
-                         "\(place): expected \(expected.name), found \(inner.tag.name)"))
+                         "\(place): expected \(expected.name(against: inner.tag)), found \(inner.tag.name(against: expected))"))
         }
         switch attribute.kind {
         case .text:

@@ -54,7 +54,15 @@ public enum InputDecoder {
             let plain = Base64.decode(text)
             if let plain, PastedText.isWholeElement(plain) { return found(plain, .base64) }
             if let plain, plain.first == 0x30 { return found(plain, .base64) }
-            return .failure(diagnoseText(text) ?? notAReceipt(text))
+            // Cut short one character into a 4-character group (a length no base64 text has): the whole groups
+            // before it are the receipt's first bytes, and the receipt reader finds them truncated, as it does a
+            // text cut anywhere else.
+            let diagnosis = diagnoseText(text) ?? notAReceipt(text)
+            if diagnosis.kind == .notAReceipt, case .failure(.impossibleLength) = Base64Codec.decode(text, skippingWhitespace: true),
+               let cut = withoutLastCharacter(text), let bytes = Base64.decode(cut), bytes.first == 0x30 {
+                return found(bytes, .base64, ["left out the last character of the base64, one into a 4-character group (the text was cut short)"])
+            }
+            return .failure(diagnosis)
         case .pem:
             return decodePEM(text).flatMap { found($0, .pem) }
         case .jsonRequest:
@@ -62,6 +70,16 @@ public enum InputDecoder {
         }
     }
 
+
+    /// `text` without its last character other than white space, when what is left is a whole number of
+    /// 4-character groups (the text was one character longer than that).
+    static func withoutLastCharacter(_ text: [UInt8]) -> [UInt8]? {
+        guard let last = text.lastIndex(where: { !ByteSet.whitespace.contains($0) }) else { return nil }
+        var cut = text
+        cut.remove(at: last)
+        guard cut.count(where: { !ByteSet.whitespace.contains($0) }) % 4 == 0 else { return nil }
+        return cut
+    }
 
     /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
     package static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }

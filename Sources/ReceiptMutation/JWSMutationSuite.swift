@@ -10,9 +10,11 @@ import ReceiptValidation
 package enum JWSMutationSuite {
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
-        try MutationSuite.prepare(directory, force: force)
         let context = try JWSMutationContext.baseline(of: input, kit: kit)
         let expected = context.expectations
+        try BaselineCheck.jws(try JWSMutationCatalogue.baseline.apply(to: input, kit: kit), kit: kit,
+                              caDirectory: caDirectory, expectations: expected)
+        try MutationSuite.prepare(directory, force: force)
         let deviceID = expected.deviceID.map(DeviceIdentifier.text)
         let root = ShellWords.absolute(caDirectory + "/root.pem")
         var manifest = Manifest(input: inputName, seed: 0,

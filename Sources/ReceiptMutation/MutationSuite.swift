@@ -10,13 +10,9 @@ package enum MutationSuite {
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
-        try prepare(directory, force: force)
         let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
-        let receipt = Receipt.read(baseline)
-        var bundleID: String?
-        var appVersion: String?
-        if case .text(let text)? = receipt.first(2)?.value { bundleID = text }
-        if case .text(let text)? = receipt.first(3)?.value { appVersion = text }
+        let (bundleID, appVersion) = try BaselineCheck.receipt(baseline, kit: kit, caDirectory: caDirectory)
+        try prepare(directory, force: force)
         // Absolute paths, so the suggested line works from any directory.
         let root = ShellWords.absolute(caDirectory + "/root.pem")
         var manifest = Manifest(input: inputName, seed: seed,

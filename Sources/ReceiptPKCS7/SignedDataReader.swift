@@ -68,7 +68,7 @@ public enum SignedDataReader {
         func expect(_ node: ASN1Node, _ tag: ASN1Tag, _ context: String) throws(PKCS7Error) {
             guard node.tag == tag else {
                 throw PKCS7Error(.pkcs7UnexpectedElement, at: node.offset,
-                                 "expected \(tag.name) for \(context), found \(node.tag.name)")
+                                 "expected \(tag.name(against: node.tag)) for \(context), found \(node.tag.name(against: tag))")
             }
         }
 
@@ -269,7 +269,7 @@ public enum SignedDataReader {
                 identifier = .subjectKeyIdentifier(sidNode.contentRange)
             } else {
                 throw PKCS7Error(.pkcs7UnexpectedElement, at: sidNode.offset,
-                                 "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name)")
+                                 "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name(against: .context(0, constructed: false)))")
             }
             guard let digestNode = try next(&cursor, "the SignerInfo digestAlgorithm") else {
                 throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no digestAlgorithm")

@@ -244,7 +244,7 @@ public enum DumpJSON {
     /// A compact `rcpt.dump/1` object with a leading `file` member.
     package static let batchLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
         var json = JSONWriter(pretty: false)
-        guard let inspection else { return unreadableLine(path, schema: schema) }
+        guard let inspection else { return unreadableLine(path, schema: schema, reason: "it could not be read") }
         write(inspection, file: path, to: &json)
         return json.bytes + [0x0A]
     }
@@ -258,15 +258,22 @@ public enum DumpJSON {
         writeInput(input, to: &json)
     }
 
-    /// The line for a file that could not be read at all.
-    package static func unreadableLine(_ path: String, schema: String) -> [UInt8] {
-        var json = JSONWriter(pretty: false)
+    /// The line for a file that could not be read at all, and why (`InputFile`'s reason: "no such file" …).
+    package static func unreadableLine(_ path: String, schema: String, reason: String) -> [UInt8] {
+        unreadableDocument(path, schema: schema, reason: reason, file: path, pretty: false)
+    }
+
+    /// The document for an input that could not be read at all: its schema, an `error` of code `file-unreadable`
+    /// saying why, and `valid: false`; with a leading `file` member when given (batch output).
+    package static func unreadableDocument(_ path: String, schema: String, reason: String, file: String?,
+                                           pretty: Bool) -> [UInt8] {
+        var json = JSONWriter(pretty: pretty)
         json.object { json in
-            json.member("file", path)
+            if let file { json.member("file", file) }
             json.member("schema", schema)
             json.key("error")
             writeErrorObject(layer: ErrorCode.fileUnreadable.layer.rawValue, code: ErrorCode.fileUnreadable.rawValue,
-                             offset: nil, message: "cannot read \(path)", to: &json)
+                             offset: nil, message: "cannot read \(path): \(reason)", to: &json)
             json.member("valid", false)
         }
         return json.bytes + [0x0A]

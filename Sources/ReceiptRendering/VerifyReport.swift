@@ -18,8 +18,8 @@ package enum VerifyReport {
     }
 
     /// The batch line of a file that could not be read at all (no such file, an I/O error).
-    package static func unreadableFileLine(name: String, style: TextStyle) -> String {
-        VerdictWord.unreadable.styled(style) + " \(TerminalText.safe(name)): cannot read the file\n"
+    package static func unreadableFileLine(name: String, reason: String, style: TextStyle) -> String {
+        VerdictWord.unreadable.styled(style) + " \(TerminalText.safe(name)): cannot read the file: \(reason)\n"
     }
 
     /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).

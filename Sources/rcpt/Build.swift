@@ -22,7 +22,7 @@ struct Build: ParsableCommand {
             Keys ending in _ms are ignored. For example:
 
               rcpt dump --format json r.receipt | jq '.receipt.in_app[0].expires_date = "2020-01-01T00:00:00Z"' \\
-                | rcpt build - --ca testca -o expired.receipt
+                | rcpt build - --ca testca -o extended.receipt
 
             --synthetic N builds a deterministic, realistic receipt with N in-app records instead.
 
@@ -126,6 +126,9 @@ struct Build: ParsableCommand {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
             if jws, let spec { return try buildJWS(authority, spec: spec) }
+            guard authority.leaf.keyAlgorithm == .rsa else {
+                throw CommandFailure.usage("\(ca) is a JWS CA (its leaf key is EC), and receipts are signed with RSA: make one with `rcpt ca init` (the default shape)")
+            }
             var blueprint: ReceiptBlueprint
             if let spec {
                 let json = try InputFiles.read(spec)

@@ -59,7 +59,8 @@ extension CIReport {
     static func verdict(path: String, document: DocumentInspection?, reproduce: String) -> Case {
         guard let document else {
             return Case(name: path, group: "verify", outcome: .errored, rule: ErrorCode.fileUnreadable.rawValue,
-                        ruleDescription: "the file could not be read", message: "cannot read the file",
+                        ruleDescription: "the file could not be read",
+                        message: "cannot read the file: \(InputFile.problem(path))",
                         details: "", file: path, seconds: 0)
         }
         if let error = document.readError {

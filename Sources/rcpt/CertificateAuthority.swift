@@ -75,6 +75,10 @@ struct CertificateAuthority: ParsableCommand {
                     throw ValidationError("\(name) takes an RFC 3339 date such as 2030-01-01T00:00:00Z, not '\(value)'")
                 }
             }
+            if case .success(let start) = ReceiptDate.parse(notBefore), case .success(let end) = ReceiptDate.parse(notAfter),
+               start.secondsSinceEpoch >= end.secondsSinceEpoch {
+                throw ValidationError("--not-before (\(notBefore)) must come before --not-after (\(notAfter)): no instant would be inside the validity")
+            }
             guard (2048...8192).contains(keyBits) else {
                 throw ValidationError("--key-bits must be 2048 to 8192 (verify refuses RSA keys under 2048 bits)")
             }

@@ -17,8 +17,8 @@ struct Conformance: ParsableCommand {
             shell's 128 + N) is a crash. The suite's manifest.json suggests a command line for `rcpt verify`.
 
             Runs go --jobs at a time (default: every core), results in the suite's order; --batch runs the \
-            validator once, writing a path per line to its standard input and reading a verdict per line (0, \
-            accept or valid: accepted; anything else: rejected). A non-zero exit after an uncaught exception (a \
+            validator once, writing a path per line to its standard input and reading a verdict per line (its first \
+            word \(BatchValidator.acceptingPhrase): accepted; anything else: rejected). A non-zero exit after an uncaught exception (a \
             Python traceback, a JVM, Node.js, .NET or Ruby exception, a Go or Rust panic, a Swift fatal error) is a \
             crash, not a rejection, unless --reject-codes names that status.
 

@@ -36,7 +36,7 @@ struct Dump: ParsableCommand {
     var files: [String] = []
 
     @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns for it), or html (the self-contained report page of rcpt report).")
-    var format: DocumentFormat = .text
+    var format: DumpFormat = .text
 
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
@@ -55,9 +55,6 @@ struct Dump: ParsableCommand {
     func validate() throws {
         let files = try InputFiles.orStandardInput(self.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if format.isCIReport {
-            throw ValidationError("--format \(format.rawValue) reports verdicts for CI: use it with rcpt verify")
-        }
         if format == .html && (InputFiles.areSeveral(files) || brief) {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
         }
@@ -75,9 +72,7 @@ struct Dump: ParsableCommand {
             let given = try InputFiles.orStandardInput(files)
             var paths = given
             if InputFiles.areSeveral(given) {
-                let expanded = BatchInspection.expand(given, recursive: recursive)
-                InputFiles.report(expanded.skipped)
-                paths = expanded.paths
+                paths = try InputFiles.documents(in: given, recursive: recursive).paths
             }
             let inspectionOptions = try options.inspectionOptions()
             if format == .html {
@@ -92,14 +87,15 @@ struct Dump: ParsableCommand {
                 let document: DocumentInspection
                 let input: [UInt8]
                 do {
-                    (document, input) = try options.inspect(file, options: inspectionOptions)
+                    (document, input) = try options.inspect(file, options: inspectionOptions,
+                                                            jsonSchema: format == .json ? DumpJSON.schema : nil)
                 } catch let failure as CommandFailure where paths.count > 1 {
                     // One unreadable file among many is said in its place; the others are still dumped.
                     Console.error(failure.description)
                     status = 2
                     continue
                 }
-                try options.write(document, .dump, format: format, name: InputFiles.displayName(file), verbose: verbose,
+                try options.write(document, .dump, format: format.document, name: InputFiles.displayName(file), verbose: verbose,
                                   brief: brief)
                 if format == .text, let response = VerifyReceiptResponse.readBody(input) {
                     Console.write("\n" + PurchaseSummaryText.response(response, style: TextStyle(useColor: options.useColor())))
@@ -112,12 +108,12 @@ struct Dump: ParsableCommand {
     }
 
     func runBatch() throws -> Int32 {
-        Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
+        try Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
                   failsOnInvalid: false) { inspection, path in
             switch inspection {
             case .jws(let jws): return JWSReport.json(jws, .dump, pretty: false, file: path)
             case .receipt(let receipt): return DumpJSON.batchLine(receipt, path)
-            case nil: return DumpJSON.batchLine(nil, path)
+            case nil: return DumpJSON.unreadableLine(path, schema: DumpJSON.schema, reason: InputFile.problem(path))
             }
         }
     }

@@ -7,8 +7,9 @@ struct Rcpt: ParsableCommand {
         commandName: "rcpt",
         abstract: "Inspect, verify and fuzz Apple App Store receipts.",
         discussion: """
-            Every command reads a receipt file, or - for standard input, as raw DER/BER, base64, PEM or a \
-            verifyReceipt JSON body (auto-detected).
+            Every command that reads documents takes a receipt or JWS file, or - for standard input, as raw \
+            DER/BER, base64, PEM, a verifyReceipt JSON body, a JWS, a notification body or an API response \
+            (auto-detected, also inside the text people paste around them).
 
             Exit codes: 0 success, 1 negative verdict (e.g. an invalid receipt), 2 usage error or unreadable input.
 

@@ -31,6 +31,26 @@ enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
     var isCIReport: Bool { self == .junit || self == .sarif }
 }
 
+/// The formats `dump` writes: `DocumentFormat` less the CI verdict reports (JUnit, SARIF), which only `verify`
+/// writes, so `dump --help` lists only what `dump` takes.
+enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+    case jsonl
+    case verifyreceipt
+    case html
+
+    var document: DocumentFormat {
+        switch self {
+        case .text: return .text
+        case .json: return .json
+        case .jsonl: return .jsonl
+        case .verifyreceipt: return .verifyreceipt
+        case .html: return .html
+        }
+    }
+}
+
 /// How `conformance` and `fuzz-validator` report: text, their JSON, JUnit XML (CI test tabs) or SARIF 2.1.0 (code
 /// scanning).
 enum GateFormat: String, ExpressibleByArgument, CaseIterable {
@@ -174,8 +194,20 @@ struct ReceiptReadingOptions: ParsableArguments {
     }
 
     /// The input in `file` as the one classifier finds it, inspected by the reader of its kind.
-    func inspect(_ file: String, options: InspectionOptions) throws -> (document: DocumentInspection, input: [UInt8]) {
-        let input = try InputFiles.read(file)
+    /// `jsonSchema`: with --format json, the schema of the document written to standard output when the input cannot
+    /// be read at all (an `error` and `valid: false`), so a pipeline reading it gets one document whatever happened.
+    func inspect(_ file: String, options: InspectionOptions,
+                 jsonSchema: String? = nil) throws -> (document: DocumentInspection, input: [UInt8]) {
+        let input: [UInt8]
+        switch InputFiles.load(file) {
+        case .success(let bytes): input = bytes
+        case .failure(let unreadable):
+            if let jsonSchema {
+                Console.write(DumpJSON.unreadableDocument(InputFiles.displayName(file), schema: jsonSchema,
+                                                          reason: unreadable.reason, file: nil, pretty: !compact))
+            }
+            throw InputFiles.failure(file, unreadable)
+        }
         return (ClassifiedInspection.inspect(classify(input), input: input, options: options), input)
     }
 
@@ -240,11 +272,11 @@ enum Batch {
     /// Expands `files` (descending when `recursive`), runs `batch` with a progress bar on a terminal, then writes to
     /// standard error what was skipped as not a receipt and a summary that names every file that failed and why.
     /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
+    /// Arguments that hold no document at all are a usage error (`InputFiles.documents`), never a pass.
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
                     failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
-                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
-        let expanded = BatchInspection.expand(files, recursive: recursive)
-        InputFiles.report(expanded.skipped)
+                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) throws -> Int32 {
+        let expanded = try InputFiles.documents(in: files, recursive: recursive)
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                     options: options, kinds: kinds, line: line)
         let showProgress = isatty(STDERR_FILENO) != 0
@@ -296,23 +328,37 @@ enum InputFiles {
         for entry in skipped { Console.error("skipped \(TerminalText.safe(entry.path)): \(entry.reason)") }
     }
 
+    /// The documents `arguments` name (files as given, directories expanded), with what the scan skipped said on
+    /// standard error. Arguments that hold none — an empty directory, one of files that are all something else, a
+    /// misspelt path in CI — are a usage error (exit 2), the same for every command: a gate that judged nothing
+    /// must not pass.
+    static func documents(in arguments: [String], recursive: Bool) throws -> (paths: [String], skipped: [BatchInspection.Skipped]) {
+        let expanded = BatchInspection.expand(arguments, recursive: recursive)
+        report(expanded.skipped)
+        guard !expanded.paths.isEmpty else {
+            throw CommandFailure.usage("no document found in \(arguments.map { TerminalText.safe($0) }.joined(separator: ", "))"
+                                       + (expanded.skipped.isEmpty ? "" : " (\(expanded.skipped.count) skipped, said above)")
+                                       + (recursive ? "" : "; documents in subdirectories need --recursive"))
+        }
+        return expanded
+    }
+
     /// The bytes of `file`, or of standard input for `-`.
     static func read(_ file: String) throws -> [UInt8] {
-        let shown = TerminalText.safe(file)
-        if file == "-" {
-            guard let bytes = InputFile.read(descriptor: STDIN_FILENO) else {
-                throw CommandFailure.unreadable("cannot read standard input: more than \(InputFile.streamLimit >> 20) MiB, or an I/O error")
-            }
-            return bytes
+        switch load(file) {
+        case .success(let bytes): return bytes
+        case .failure(let unreadable): throw failure(file, unreadable)
         }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw CommandFailure.unreadable("cannot read \(shown): no such file")
-        }
-        guard !isDirectory(file) else { throw CommandFailure.unreadable("cannot read \(shown): it is a directory") }
-        guard let bytes = InputFile.read(file) else {
-            throw CommandFailure.unreadable("cannot read \(shown): permission denied, an I/O error, or larger than rcpt reads (\(InputFile.fileLimit >> 30) GiB for a file, \(InputFile.streamLimit >> 20) MiB for a pipe or device)")
-        }
-        return bytes
+    }
+
+    /// The failure that ends a command whose input `file` cannot be read.
+    static func failure(_ file: String, _ unreadable: InputFile.Unreadable) -> CommandFailure {
+        .unreadable("cannot read \(file == "-" ? "standard input" : TerminalText.safe(file)): \(unreadable.reason)")
+    }
+
+    /// The bytes of `file`, or of standard input for `-`, or why they cannot be read.
+    static func load(_ file: String) -> Result<[UInt8], InputFile.Unreadable> {
+        file == "-" ? InputFile.load(descriptor: STDIN_FILENO) : InputFile.load(file)
     }
 
     /// The name to show for `file`.

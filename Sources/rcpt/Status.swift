@@ -39,7 +39,7 @@ struct Status: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories.",
+    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input.",
                                  valueName: "file"))
     var files: [String] = []
 
@@ -78,7 +78,7 @@ struct Status: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give the customer's documents: files or directories") }
-        if files.contains("-") { throw ValidationError("documents are read from files, not standard input") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) holds one document: give it once") }
         guard time != nil else {
             throw ValidationError("--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'")
         }
@@ -111,17 +111,14 @@ struct Status: ParsableCommand {
                 anchors: try roots.isEmpty ? TrustAnchors.appleRoot() : TrustAnchors.load(files: roots))
             if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
             options.digestsInput = false
-            let expanded = BatchInspection.expand(files, recursive: recursive)
-            InputFiles.report(expanded.skipped)
-            guard !expanded.paths.isEmpty else {
-                throw CommandFailure.usage("no document found in \(files.map { TerminalText.safe($0) }.joined(separator: ", "))"
-                                           + (recursive ? "" : " (documents in subdirectories need --recursive)"))
-            }
+            let expanded = try InputFiles.documents(in: files, recursive: recursive)
             var documents: [StatusDocument] = []
             var unreadable = false
             for path in expanded.paths {
-                guard let input = InputFile.read(path) else {
-                    let problem = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+                let loaded = path == "-" ? InputFile.load(descriptor: STDIN_FILENO) : InputFile.load(path)
+                guard case .success(let input) = loaded else {
+                    var problem = "it could not be read"
+                    if case .failure(let unreadable) = loaded { problem = unreadable.reason }
                     Console.error("unreadable \(TerminalText.safe(path)): \(problem)")
                     documents.append(StatusDocument(unreadable: path, problem: problem))
                     unreadable = true
@@ -129,7 +126,8 @@ struct Status: ParsableCommand {
                 }
                 let classified = InputClassifier.classify(input)
                 let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
-                let document = StatusDocument(name: path, document: inspection, input: input, offset: classified.offset)
+                let document = StatusDocument(name: InputFiles.displayName(path), document: inspection, input: input,
+                                              offset: classified.offset)
                 if !document.isReadable && document.unsignedApp == nil { unreadable = true }
                 documents.append(document)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import ReceiptConformance
 
 /// How `conformance` and `fuzz-validator` run the user's validator: the command, how long one run may take, and
 /// which exit statuses mean "rejected".
@@ -20,7 +21,7 @@ struct ValidatorOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: "Run the validator once: input paths on its standard input, one verdict per line on its output (0, accept or valid: accepted; anything else: rejected).")
+    @Flag(help: ArgumentHelp("Run the validator once: input paths on its standard input, one verdict per line on its output (its first word \(BatchValidator.acceptingPhrase): accepted; anything else: rejected)."))
     var batch = false
 
     func validate() throws {

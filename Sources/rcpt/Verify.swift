@@ -84,9 +84,14 @@ struct Verify: ParsableCommand {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
         }
         if format == .json, isBatch {
-            throw ValidationError("several receipts are verified with --format text or jsonl, not json")
+            throw ValidationError("several inputs are verified with --format text, jsonl, junit, sarif or verifyreceipt, not json (one document)")
         }
         if isBatch, files.contains("-") { throw ValidationError("several receipts are read from files, not standard input") }
+        if let bundleID, bundleID.isEmpty { throw ValidationError("--bundle-id takes the app's bundle identifier, not an empty string") }
+        if let appVersion, appVersion.isEmpty { throw ValidationError("--app-version takes the app's version, not an empty string") }
+        if let appAppleID, appAppleID.isEmpty || !appAppleID.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            throw ValidationError("--app-apple-id takes the app's numeric App Store id, not '\(appAppleID)'")
+        }
         if let deviceID, Expectations.parseDeviceID(deviceID) == nil {
             throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
         }
@@ -137,7 +142,7 @@ struct Verify: ParsableCommand {
                 if format == .verifyreceipt {
                     // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
-                    return Batch.run(files, recursive: recursive, jobs: jobs,
+                    return try Batch.run(files, recursive: recursive, jobs: jobs,
                                      options: try inspectionOptions(), failsOnInvalid: true,
                                      kinds: [.receipt]) { inspection, _ in
                         guard case .receipt(let receipt)? = inspection else { return Array("{\"status\":21002}\n".utf8) }
@@ -148,7 +153,7 @@ struct Verify: ParsableCommand {
                     // A case per file, collected as they finish and written in input order at the end.
                     let cases = Mutex([String: CIReport.Case]())
                     let started = Date()
-                    let status = Batch.run(files, recursive: recursive, jobs: jobs,
+                    let status = try Batch.run(files, recursive: recursive, jobs: jobs,
                                            options: try inspectionOptions(), failsOnInvalid: true) {
                         inspection, path in
                         let verdict = CIReport.verdict(path: path, document: inspection, reproduce: reproduction(of: path))
@@ -161,7 +166,7 @@ struct Verify: ParsableCommand {
                     Console.write(report.written(junit: format == .junit))
                     return status
                 }
-                return Batch.run(files, recursive: recursive, jobs: jobs,
+                return try Batch.run(files, recursive: recursive, jobs: jobs,
                                  options: try inspectionOptions(), failsOnInvalid: true) {
                     inspection, path in
                     switch inspection {
@@ -172,8 +177,9 @@ struct Verify: ParsableCommand {
                         return jsonl ? VerifyReport.jsonLine(receipt, file: path)
                             : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
                     case nil:
-                        return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema)
-                            : Array(VerifyReport.unreadableFileLine(name: path, style: style).utf8)
+                        let reason = InputFile.problem(path)
+                        return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
+                            : Array(VerifyReport.unreadableFileLine(name: path, reason: reason, style: style).utf8)
                     }
                 }
             }
@@ -188,7 +194,8 @@ struct Verify: ParsableCommand {
                 if ReportPage.status(of: document, path: file) == 2 { return 2 }
                 return document.isValid ? 0 : 1
             }
-            let document = try options.inspect(file, options: inspection).document
+            let document = try options.inspect(file, options: inspection,
+                                               jsonSchema: format == .json ? VerifyReport.schema : nil).document
             try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
             if document.readError != nil { return 2 }

@@ -188,6 +188,58 @@ struct ClassifierAmbiguityTests {
         let result = try Self.verdict(text)
         #expect(!result.valid, "\(name)")
         #expect(result.refusal == "input-ambiguous", "\(name): \(String(describing: result.refusal))")
+        // Documents were found: a directory scan judges the file (unreadable), never skips it as holding none.
+        #expect(InputClassifier.classify(Array(text.utf8)).isDocument, "\(name)")
+    }
+
+    /// A token damaged inside (a character outside base64url, a space, a part cut short) is a JWS the JWS reader
+    /// refuses, whether it is the whole input or a notification's `signedPayload`: the same text, the same error
+    /// code, and a document a directory scan judges rather than skips.
+    @Test(arguments: [("a '!' in the header", 40), ("a space in the payload", 3_000)])
+    func aDamagedTokenIsAJWSWhereverItStands(_ name: String, _ position: Int) throws {
+        var bytes = Array(Self.token.utf8)
+        let at = position >= 0 ? position : bytes.count + position
+        bytes[at] = name.contains("space") ? 0x20 : UInt8(ascii: "!")
+        let alone = InputClassifier.classify(bytes)
+        #expect(alone.kind == .jws, "\(name)")
+        #expect(alone.isDocument, "\(name)")
+        guard case .failure(let error)? = alone.jws else {
+            Issue.record("\(name): the damaged token was read")
+            return
+        }
+        let carried = Array((#"{"signedPayload":""# + String(decoding: bytes, as: UTF8.self) + #""}"#).utf8)
+        let inNotification = JWSInput.read(carried)
+        var codes: [ErrorCode] = []
+        switch inNotification {
+        case .failure(let refused): codes = [refused.kind]
+        case .success: codes = []
+        }
+        #expect(codes == [error.kind], "\(name): alone \(error.code), in a notification \(codes.map(\.rawValue))")
+    }
+
+    /// Text that merely starts like a token and then says something else is dug into, not taken for a damaged
+    /// token: the genuine token pasted with a note after it is found and read.
+    @Test func aTokenWithANoteAfterItIsStillFound() throws {
+        let classified = InputClassifier.classify(Array((Self.token + " is the token the app sent. Thanks!").utf8))
+        #expect(classified.kind == .jws)
+        guard case .success? = classified.jws else {
+            Issue.record("the token before the note was not read: \(String(describing: classified.jws))")
+            return
+        }
+    }
+
+    /// A base64 receipt cut short reads as a truncated receipt at every length, including the one in four that
+    /// ends a character into a 4-character group (a length no base64 text has).
+    @Test func aBase64ReceiptCutShortIsTruncatedAtEveryLength() throws {
+        var codes: Set<String> = []
+        for length in 2_000..<2_008 {
+            let cut = Array(Self.g.utf8.prefix(length))
+            let classified = InputClassifier.classify(cut)
+            #expect(classified.refusal == nil, "\(length)")
+            let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            codes.insert(inspection.readError?.code ?? "read")
+        }
+        #expect(codes == [ErrorCode.asn1LengthExceedsInput.rawValue], "\(codes)")
     }
 
     /// A form is split before its escapes are decoded: an escaped '&' never makes a second field.
