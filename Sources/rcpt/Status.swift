@@ -39,7 +39,7 @@ struct Status: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input.",
+    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input (the default when it is piped).",
                                  valueName: "file"))
     var files: [String] = []
 
@@ -77,7 +77,9 @@ struct Status: ParsableCommand {
     }
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give the customer's documents: files or directories") }
+        if files.isEmpty && isatty(STDIN_FILENO) != 0 {
+            throw ValidationError("give the customer's documents: files or directories (or - for one on standard input), or pipe one in")
+        }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) holds one document: give it once") }
         guard time != nil else {
             throw ValidationError("--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'")
@@ -111,7 +113,7 @@ struct Status: ParsableCommand {
                 anchors: try roots.isEmpty ? TrustAnchors.appleRoot() : TrustAnchors.load(files: roots))
             if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
             options.digestsInput = false
-            let expanded = try InputFiles.documents(in: files, recursive: recursive)
+            let expanded = try InputFiles.documents(in: try InputFiles.orStandardInput(files), recursive: recursive)
             var documents: [StatusDocument] = []
             var unreadable = false
             for path in expanded.paths {

@@ -79,6 +79,8 @@ struct Verify: ParsableCommand {
     var verbose = false
 
     func validate() throws {
+        // Here, not in run, so that a terminal with nothing piped in gets verify's own usage.
+        _ = try InputFiles.orStandardInput(files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if format == .html, isBatch {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")

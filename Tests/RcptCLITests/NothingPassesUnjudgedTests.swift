@@ -93,6 +93,8 @@ struct NothingPassesUnjudgedTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("com.cocoanetics.EmmiView.OneMonth"))
         #expect(try CLI.run(["status", "-", "-"], stdin: Data()).status == 2)
+        let piped = try CLI.run(["status", "--at", "2015-05-25"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
+        #expect(piped.status == 0 && piped.stdout == result.stdout, "\(piped)")
     }
 
     @Test(arguments: [["verify", "--app-apple-id", "abc", sandbox], ["verify", "--bundle-id", "", sandbox],
