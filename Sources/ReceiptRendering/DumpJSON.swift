@@ -242,9 +242,8 @@ public enum DumpJSON {
     // MARK: - batch lines (one compact object per input, `dump --format jsonl`)
 
     /// A compact `rcpt.dump/1` object with a leading `file` member.
-    package static let batchLine: @Sendable (Inspection?, String) -> [UInt8] = { inspection, path in
+    package static let batchLine: @Sendable (Inspection, String) -> [UInt8] = { inspection, path in
         var json = JSONWriter(pretty: false)
-        guard let inspection else { return unreadableLine(path, schema: schema, reason: "it could not be read") }
         write(inspection, file: path, to: &json)
         return json.bytes + [0x0A]
     }

@@ -117,12 +117,12 @@ struct Status: ParsableCommand {
             var documents: [StatusDocument] = []
             var unreadable = false
             for path in expanded.paths {
-                let loaded = path == "-" ? InputFile.load(descriptor: STDIN_FILENO) : InputFile.load(path)
-                guard case .success(let input) = loaded else {
-                    var problem = "it could not be read"
-                    if case .failure(let unreadable) = loaded { problem = unreadable.reason }
-                    Console.error("unreadable \(TerminalText.safe(path)): \(problem)")
-                    documents.append(StatusDocument(unreadable: path, problem: problem))
+                let input: [UInt8]
+                switch InputFiles.load(path) {
+                case .success(let bytes): input = bytes
+                case .failure(let failure):
+                    Console.error("unreadable \(TerminalText.safe(InputFiles.displayName(path))): \(failure.reason)")
+                    documents.append(StatusDocument(unreadable: InputFiles.displayName(path), problem: failure.reason))
                     unreadable = true
                     continue
                 }
