@@ -106,7 +106,7 @@ package struct BatchInspection: Sendable {
         defer { try? handle.close() }
         let head = [UInt8](handle.readData(ofLength: classifiedSize + 1))
         guard head.count <= classifiedSize else { return true }
-        return InputClassifier.classify(head).isDocument
+        return InputClassifier.classify(head).holdsDocuments
     }
 
     /// The largest directory entry the classifier reads to decide whether it is a candidate.

@@ -29,6 +29,10 @@ public struct ClassifiedInput: Sendable {
     /// Why the input is refused before any reader sees it: it holds more than one document, or copies readers take
     /// differently (a form field or JSON name given twice). The input is then unreadable, whatever is in it.
     public var refusal: InputError?
+
+    /// Whether the input holds a document to judge: one was found, or several were (refused as ambiguous, and so
+    /// judged unreadable wherever the input stands — a directory scan never passes over it as holding nothing).
+    public var holdsDocuments: Bool { isDocument || refusal?.kind == .inputAmbiguous }
 }
 
 /// The one answer to "what is this input?". Each layer people wrap a document in is taken off in turn, at most
@@ -101,9 +105,6 @@ public enum InputClassifier {
             case .ambiguous(let reason):
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = InputError(.inputAmbiguous, reason)
-                // Documents were found (more than one, or copies read differently): the input is judged
-                // unreadable wherever it stands, never passed over as holding nothing.
-                classified.isDocument = true
                 return classified
             case .none:
                 return nothingFound(input, firstError)

@@ -189,7 +189,7 @@ struct ClassifierAmbiguityTests {
         #expect(!result.valid, "\(name)")
         #expect(result.refusal == "input-ambiguous", "\(name): \(String(describing: result.refusal))")
         // Documents were found: a directory scan judges the file (unreadable), never skips it as holding none.
-        #expect(InputClassifier.classify(Array(text.utf8)).isDocument, "\(name)")
+        #expect(InputClassifier.classify(Array(text.utf8)).holdsDocuments, "\(name)")
     }
 
     /// A token damaged inside (a character outside base64url, a space, a part cut short) is a JWS the JWS reader
