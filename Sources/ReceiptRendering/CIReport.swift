@@ -18,6 +18,8 @@ package struct CIReport: Sendable {
             case passed
             case failed
             case errored
+            /// Not judged on purpose: a file a directory scan left out as clearly not a document.
+            case skipped
         }
 
         package var name: String
@@ -62,4 +64,5 @@ package struct CIReport: Sendable {
 
     package var failures: Int { cases.filter { $0.outcome == .failed }.count }
     package var errors: Int { cases.filter { $0.outcome == .errored }.count }
+    package var skipped: Int { cases.filter { $0.outcome == .skipped }.count }
 }

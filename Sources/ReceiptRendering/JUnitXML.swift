@@ -9,7 +9,7 @@ package enum JUnitXML {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += "<testsuite name=\"\(attribute(report.tool))\" timestamp=\"\(Self.timestamp(timestamp))\""
             + " hostname=\"\(attribute(hostname ?? Self.hostname))\" tests=\"\(report.cases.count)\""
-            + " failures=\"\(report.failures)\" errors=\"\(report.errors)\" skipped=\"0\""
+            + " failures=\"\(report.failures)\" errors=\"\(report.errors)\" skipped=\"\(report.skipped)\""
             + " time=\"\(ConformanceReport.secondsText(report.seconds))\">\n"
         out += "  <properties>\n"
         for (name, value) in [("subject", report.subject)] + report.properties {
@@ -22,6 +22,10 @@ package enum JUnitXML {
             switch item.outcome {
             case .passed:
                 out += opening + "/>\n"
+            case .skipped:
+                out += opening + ">\n"
+                out += "    <skipped message=\"\(attribute(item.message))\"/>\n"
+                out += "  </testcase>\n"
             case .failed, .errored:
                 let element = item.outcome == .failed ? "failure" : "error"
                 out += opening + ">\n"

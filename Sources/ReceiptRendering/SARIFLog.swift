@@ -2,7 +2,8 @@ import ReceiptJSON
 
 /// A `CIReport` as a SARIF 2.1.0 log, the format code scanning reads (validated in the tests against OASIS's
 /// schema): one run of the tool `rcpt`, a rule per distinct rule with its description, and a result per case that
-/// did not pass — level `error`, or `note` for what is reported but not a failure — located at its file.
+/// did not pass — level `error`, or `note` for what is reported but not a failure (a file a scan skipped) — located
+/// at its file.
 package enum SARIFLog {
     package static func document(_ report: CIReport, version: String, pretty: Bool = true) -> [UInt8] {
         let reported = report.cases.filter { $0.outcome != .passed || $0.isNote }
@@ -49,7 +50,8 @@ package enum SARIFLog {
                                 json.object { json in
                                     json.member("ruleId", item.rule)
                                     json.member("ruleIndex", rules.firstIndex { $0.id == item.rule } ?? 0)
-                                    json.member("level", item.outcome == .passed || item.isNote ? "note" : "error")
+                                    json.member("level", item.outcome == .passed || item.outcome == .skipped || item.isNote
+                                                ? "note" : "error")
                                     json.key("message")
                                     json.object { json in
                                         json.member("text", item.message + (item.details.isEmpty ? "" : "\n" + item.details))

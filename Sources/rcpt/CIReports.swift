@@ -54,6 +54,14 @@ extension CIReport {
         CIReport(tool: "rcpt verify", subject: "\(cases.count) files", seconds: seconds, properties: [], cases: cases)
     }
 
+    /// A file a directory scan left out as clearly not a document, and why: a skipped test case (a SARIF note), so
+    /// a CI tab shows what the gate did not judge.
+    static func skipped(_ entry: BatchInspection.Skipped) -> Case {
+        Case(name: entry.path, group: "verify", outcome: .skipped, rule: "skipped",
+             ruleDescription: "a file a directory scan left out as clearly not a receipt or a JWS",
+             message: "skipped: \(entry.reason)", details: "", file: entry.path, seconds: 0)
+    }
+
     /// One file's verdict: passed when valid, failed when invalid (the rule is its first error code), errored when
     /// unreadable.
     static func verdict(path: String, document: DocumentInspection?, reproduce: String) -> Case {

@@ -162,8 +162,9 @@ struct Verify: ParsableCommand {
                         cases.withLock { $0[path] = verdict }
                         return []
                     }
-                    let order = BatchInspection.expand(files, recursive: recursive).paths
-                    let report = CIReport.verdicts(cases.withLock { found in order.compactMap { found[$0] } },
+                    let expanded = BatchInspection.expand(files, recursive: recursive)
+                    let judged = cases.withLock { found in expanded.paths.compactMap { found[$0] } }
+                    let report = CIReport.verdicts(judged + expanded.skipped.map(CIReport.skipped),
                                                    seconds: Date().timeIntervalSince(started))
                     Console.write(report.written(junit: format == .junit))
                     return status

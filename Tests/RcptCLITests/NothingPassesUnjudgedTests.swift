@@ -88,6 +88,24 @@ struct NothingPassesUnjudgedTests {
         #expect(junit.stdout.contains("no such file"), "\(junit.stdout)")
     }
 
+    /// A CI tab shows what the gate left out: a skipped test case in JUnit, a note in SARIF, with the reason.
+    @Test func skippedFilesAreInTheCIReports() throws {
+        let directory = try Self.directory(["a.receipt": Fixtures.realReceipt(Fixtures.sandboxReceipt),
+                                            "notes.txt": Array("release notes\n".utf8)])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junit = try CLI.run(["verify", "--format", "junit", directory.path])
+        #expect(junit.status == 0, "\(junit)")
+        #expect(junit.stdout.contains(#"tests="2" failures="0" errors="0" skipped="1""#), "\(junit.stdout)")
+        #expect(junit.stdout.contains("notes.txt") && junit.stdout.contains("<skipped message=\"skipped: "))
+        let sarif = try CLI.run(["verify", "--format", "sarif", directory.path])
+        let log = try #require(try JSONSerialization.jsonObject(with: sarif.stdoutBytes) as? [String: Any])
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        let results = try #require(runs.first?["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        #expect(results.first?["level"] as? String == "note")
+        #expect((results.first?["properties"] as? [String: Any])?["outcome"] as? String == "skipped")
+    }
+
     @Test func statusReadsOneDocumentFromStandardInput() throws {
         let result = try CLI.run(["status", "--at", "2015-05-25", "-"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
         #expect(result.status == 0, "\(result)")
