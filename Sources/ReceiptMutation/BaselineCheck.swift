@@ -9,12 +9,13 @@ import ReceiptValidation
 /// ends before the receipt was signed — is refused before anything is written, with the codes `rcpt verify` gives,
 /// instead of a suite whose every expectation is wrong.
 package enum BaselineCheck {
-    /// Judges the receipt `baseline` as the suite's validator would: the CA's root as the only anchor, the
-    /// baseline's own bundle id and version and the kit's device as expectations. Returns those two, which the
-    /// suite's manifest expects.
+    /// Makes the baseline of the receipt `input` and judges it as the suite's validator would: the CA's root as the
+    /// only anchor, the baseline's own bundle id and version and the kit's device as expectations. Returns those
+    /// two, which the suite's manifest expects.
     @discardableResult
-    package static func receipt(_ baseline: [UInt8], kit: MutationKit,
+    package static func receipt(of input: [UInt8], kit: MutationKit, seed: UInt64,
                                 caDirectory: String) throws(MutationError) -> (bundleID: String?, appVersion: String?) {
+        let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
         let read = Receipt.read(baseline)
         var bundleID: String?
         var appVersion: String?
@@ -29,13 +30,15 @@ package enum BaselineCheck {
                       readError: inspection.readError.map { "\($0.code): \($0.message)" })
     }
 
-    /// Judges the JWS `baseline` as the suite's validator would: the CA's root as the only anchor, with the
-    /// expectations the suite's manifest gives.
-    package static func jws(_ baseline: [UInt8], kit: MutationKit, caDirectory: String,
-                            expectations: Expectations) throws(MutationError) {
-        let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), expectations: expectations)
-        let inspection = JWSInspector.inspect(baseline, options: options)
-        guard !inspection.isValid else { return }
+    /// Makes the baseline of the JWS `input` and judges it as the suite's validator would: the CA's root as the
+    /// only anchor, with the expectations the suite's manifest gives. Returns the baseline's context.
+    @discardableResult
+    package static func jws(of input: [UInt8], kit: MutationKit,
+                            caDirectory: String) throws(MutationError) -> JWSMutationContext {
+        let context = try JWSMutationContext.baseline(of: input, kit: kit)
+        let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), expectations: context.expectations)
+        let inspection = JWSInspector.inspect(try JWSMutationCatalogue.baseline.apply(in: context), options: options)
+        guard !inspection.isValid else { return context }
         var errors = inspection.findings
         var pending = inspection.tokens
         while let token = pending.popLast() {

@@ -10,10 +10,7 @@ import ReceiptValidation
 package enum JWSMutationSuite {
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
-        let context = try JWSMutationContext.baseline(of: input, kit: kit)
-        let expected = context.expectations
-        try BaselineCheck.jws(try JWSMutationCatalogue.baseline.apply(to: input, kit: kit), kit: kit,
-                              caDirectory: caDirectory, expectations: expected)
+        let expected = try BaselineCheck.jws(of: input, kit: kit, caDirectory: caDirectory).expectations
         try MutationSuite.prepare(directory, force: force)
         let deviceID = expected.deviceID.map(DeviceIdentifier.text)
         let root = ShellWords.absolute(caDirectory + "/root.pem")

@@ -49,7 +49,11 @@ public struct JWSMutation: Sendable {
 
     /// The mutated token of `input` (a JWS, a notification body or an API response: its first token).
     public func apply(to input: [UInt8], kit: MutationKit) throws(MutationError) -> [UInt8] {
-        let context = try JWSMutationContext.baseline(of: input, kit: kit)
+        try apply(in: JWSMutationContext.baseline(of: input, kit: kit))
+    }
+
+    /// The mutated token of the input whose baseline is `context`.
+    package func apply(in context: JWSMutationContext) throws(MutationError) -> [UInt8] {
         do {
             return Array((try make(context) + "\n").utf8)
         } catch let error as MutationError {

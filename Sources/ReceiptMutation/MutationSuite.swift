@@ -10,8 +10,7 @@ package enum MutationSuite {
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
                              to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
-        let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
-        let (bundleID, appVersion) = try BaselineCheck.receipt(baseline, kit: kit, caDirectory: caDirectory)
+        let (bundleID, appVersion) = try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: caDirectory)
         try prepare(directory, force: force)
         // Absolute paths, so the suggested line works from any directory.
         let root = ShellWords.absolute(caDirectory + "/root.pem")

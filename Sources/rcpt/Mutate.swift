@@ -96,8 +96,7 @@ struct Mutate: ParsableCommand {
             if InputClassifier.classify(input).kind == .jws { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
             do throws(MutationError) {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
-                    try BaselineCheck.receipt(try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed),
-                                              kit: kit, caDirectory: ca)
+                    try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: ca)
                     try write(try chosen.apply(to: input, kit: kit, seed: seed), to: output, chosen.name,
                               expected: chosen.expected)
                 } else if let outDirectory {
@@ -119,8 +118,7 @@ struct Mutate: ParsableCommand {
                 guard let chosen = JWSMutationCatalogue.named(name) else {
                     throw MutationError(.notAJWSMutation, "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
                 }
-                try BaselineCheck.jws(try JWSMutationCatalogue.baseline.apply(to: input, kit: kit), kit: kit,
-                                      caDirectory: ca, expectations: try JWSMutationContext.baseline(of: input, kit: kit).expectations)
+                try BaselineCheck.jws(of: input, kit: kit, caDirectory: ca)
                 try write(try chosen.apply(to: input, kit: kit), to: output, chosen.name, expected: chosen.expected)
             } else if let outDirectory {
                 report(try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,

@@ -276,7 +276,14 @@ enum Batch {
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
                     failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
                     line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) throws -> Int32 {
-        let expanded = try InputFiles.documents(in: files, recursive: recursive)
+        run(try InputFiles.documents(in: files, recursive: recursive), jobs: jobs, options: options,
+            failsOnInvalid: failsOnInvalid, kinds: kinds, line: line)
+    }
+
+    /// `run` over arguments already expanded (by `InputFiles.documents`), for a caller that needs the expansion too.
+    static func run(_ expanded: (paths: [String], skipped: [BatchInspection.Skipped]), jobs: Int?,
+                    options: InspectionOptions, failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
+                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                     options: options, kinds: kinds, line: line)
         let showProgress = isatty(STDERR_FILENO) != 0

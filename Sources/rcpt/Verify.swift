@@ -155,14 +155,13 @@ struct Verify: ParsableCommand {
                     // A case per file, collected as they finish and written in input order at the end.
                     let cases = Mutex([String: CIReport.Case]())
                     let started = Date()
-                    let status = try Batch.run(files, recursive: recursive, jobs: jobs,
-                                           options: try inspectionOptions(), failsOnInvalid: true) {
+                    let expanded = try InputFiles.documents(in: files, recursive: recursive)
+                    let status = Batch.run(expanded, jobs: jobs, options: try inspectionOptions(), failsOnInvalid: true) {
                         inspection, path in
                         let verdict = CIReport.verdict(path: path, document: inspection, reproduce: reproduction(of: path))
                         cases.withLock { $0[path] = verdict }
                         return []
                     }
-                    let expanded = BatchInspection.expand(files, recursive: recursive)
                     let judged = cases.withLock { found in expanded.paths.compactMap { found[$0] } }
                     let report = CIReport.verdicts(judged + expanded.skipped.map(CIReport.skipped),
                                                    seconds: Date().timeIntervalSince(started))

@@ -2,6 +2,7 @@ import FuzzModelSupport
 import FuzzSupport
 import ReceiptASN1
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptPKCS7
 import SwiftASN1
 import ReceiptOracle
@@ -181,7 +182,7 @@ enum ContainerDifferential {
             if let error = ours.error, isPrimitiveSetOf(bytes, error) {
                 return  // OpenSSL does not check the constructed bit of a SET OF or SEQUENCE OF
             }
-            if let error = ours.error, error.code == "pkcs7-unexpected-element", error.offset >= 0,
+            if let error = ours.error, error.kind == .pkcs7UnexpectedElement, error.offset >= 0,
                error.offset < bytes.count,
                bytes[error.offset] == 0xA0, error.message.hasPrefix("expected issuerAndSerialNumber or [0]") {
                 return  // a constructed subjectKeyIdentifier: legal BER that ours does not read (README, 12)
@@ -224,7 +225,7 @@ enum ContainerDifferential {
     /// OF), or `80`/`81` for the IMPLICIT [0]/[1] SET OFs (certificates, crls, signed and unsigned attributes).
     /// X.690 requires the constructed form; OpenSSL checks it for SEQUENCEs but not for SET OF / SEQUENCE OF.
     static func isPrimitiveSetOf(_ bytes: [UInt8], _ error: PKCS7Error) -> Bool {
-        guard error.code == "pkcs7-unexpected-element", error.offset >= 0, error.offset < bytes.count else {
+        guard error.kind == .pkcs7UnexpectedElement, error.offset >= 0, error.offset < bytes.count else {
             return false
         }
         let identifier = bytes[error.offset]
