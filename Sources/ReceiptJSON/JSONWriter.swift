@@ -398,12 +398,13 @@ public struct JSONWriter: ~Copyable {
     /// A line break and two spaces per open container.
     private mutating func newline() { lineBreak(comma: false) }
 
-    /// An optional comma, a line break and two spaces per open container, the spaces eight at a time. (Wrapping
-    /// arithmetic: the width is at most 256 and the count within the storage.)
+    /// An optional comma, a line break and two spaces per open container, the spaces eight at a time: the first 16
+    /// always (two stores, however few are kept), the rest in a loop. (Wrapping arithmetic: the width is at most 256
+    /// and the count within the storage.)
     @inline(__always)
     private mutating func lineBreak(comma: Bool) {
         let width = Swift.min(depth &* 2, 256)
-        reserve(width &+ 10)
+        reserve(Swift.max(width, 16) &+ 10)
         var out = storage + count
         if comma {
             out[0] = UInt8(ascii: ",")
@@ -411,12 +412,22 @@ public struct JSONWriter: ~Copyable {
         }
         out[0] = 0x0A
         let spaces = UnsafeMutableRawPointer(out + 1)
+        let eight: UInt64 = 0x2020_2020_2020_2020
+        spaces.storeBytes(of: eight, as: UInt64.self)
+        spaces.storeBytes(of: eight, toByteOffset: 8, as: UInt64.self)
+        if width > 16 { Self.fillSpaces(spaces + 16, width &- 16) }
+        count &+= width &+ (comma ? 2 : 1)
+    }
+
+    /// Deep indentation, eight spaces a store (kept out of line: the loop would otherwise become a call to memset
+    /// on every line).
+    @inline(never)
+    private static func fillSpaces(_ spaces: UnsafeMutableRawPointer, _ width: Int) {
         var written = 0
         while written < width {
             spaces.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: written, as: UInt64.self)
             written &+= 8
         }
-        count &+= width &+ (comma ? 2 : 1)
     }
 
     private mutating func appendDecimal(_ value: Int64) {

@@ -46,20 +46,17 @@ public struct Attribute: Sendable {
     }
 
     /// Offset of the attribute's SEQUENCE (or whatever element stands in its place) in the file.
-    public var offset: Int { index.table.fileOffset(index.table.start(entry)) }
+    public var offset: Int { index.table.offset(entry) }
     /// Length of the attribute's whole encoding.
-    public var length: Int { index.table.end(entry) - index.table.start(entry) }
+    public var length: Int { index.table.length(entry) }
     /// The type number, when it is an INTEGER that fits in 64 bits.
     public var type: Int64? { index.table.type(entry) }
     /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
-    package var typeHex: String? {
-        guard let range = index.table.largeTypeRange(entry) else { return nil }
-        return ASN1Primitives.hex(index.table.bytes, range)
-    }
+    package var typeHex: String? { index.table.typeHex(entry) }
     /// The version number, when it is an INTEGER that fits in 64 bits.
     public var version: Int64? { index.table.version(entry) }
     /// Where the value octets start in the file, when there is a value.
-    public var valueOffset: Int? { index.table.valueRange(entry).map { index.table.fileOffset($0.lowerBound) } }
+    public var valueOffset: Int? { index.table.valueOffset(entry) }
     /// The tag of the ASN.1 element inside the value, when the value holds exactly one element.
     package var valueTag: ASN1Tag? { index.table.valueTag(entry) }
     /// What the value decoded to.
@@ -68,35 +65,21 @@ public struct Attribute: Sendable {
     public var scope: FieldScope { index.table.scope(entry) }
 
     /// The raw value octets (the OCTET STRING's content); empty when there is no value.
-    public var valueBytes: ArraySlice<UInt8> {
-        guard let range = index.table.valueRange(entry) else { return [] }
-        return index.table.bytes[range]
-    }
+    public var valueBytes: ArraySlice<UInt8> { index.table.valueBytes(entry) }
 
     /// The text of a text or date value, the content of a large INTEGER: the element's content octets, as they
     /// stand in the receipt. Empty for other kinds.
-    public var contentBytes: ArraySlice<UInt8> {
-        switch kind {
-        case .text, .date, .largeInteger: return index.table.bytes[index.table.contentRange(entry)]
-        default: return []
-        }
-    }
+    public var contentBytes: ArraySlice<UInt8> { index.table.bytes[index.table.shownContentRange(entry)] }
 
     /// Calls `body` with the raw value octets borrowed from the payload (empty when there is no value): no copy and
     /// no slice, for writers that copy them straight into their output.
     package func withValueBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let range = index.table.valueRange(entry) ?? 0..<0
-        return index.table.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        index.table.withValueBytes(entry, body)
     }
 
     /// Calls `body` with `contentBytes` borrowed from the payload.
     package func withContentBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let range: Range<Int>
-        switch kind {
-        case .text, .date, .largeInteger: range = index.table.contentRange(entry)
-        default: range = 0..<0
-        }
-        return index.table.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        index.table.withContentBytes(entry, body)
     }
 
     /// The length of the value element's header (tag and length), 0 when the value octets are not one element.
@@ -114,10 +97,10 @@ public struct Attribute: Sendable {
     }
 
     /// The number of an integer value.
-    public var integer: Int64? { kind == .integer ? index.table.number(entry) : nil }
+    public var integer: Int64? { index.table.integer(entry) }
 
     /// The flag of a boolean value.
-    public var boolean: Bool? { kind == .boolean ? index.table.number(entry) != 0 : nil }
+    public var boolean: Bool? { index.table.boolean(entry) }
 
     /// The parsed date of a date value that is a valid date.
     public var date: ReceiptDate? { index.table.date(entry) }
@@ -143,13 +126,13 @@ public struct Attribute: Sendable {
     }
 
     /// The field table's row for this type in this scope, if known.
-    package var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
+    package var descriptor: FieldDescriptor? { index.table.decoded(entry).descriptor }
 
     /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
-    public var name: String { FieldTable.displayName(of: type, in: scope) }
+    public var name: String { index.table.decoded(entry).name }
 
     /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
-    package var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
+    package var asn1TypeName: String { index.table.decoded(entry).asn1TypeName }
 }
 
 extension Attribute: Hashable {
@@ -188,12 +171,20 @@ public struct InAppRecord: Sendable, Hashable {
     /// The type-17 attribute holding the record.
     package var attribute: Attribute { Attribute(index, entry) }
 
-    /// The record's attributes, in order.
-    public var attributes: AttributeList { AttributeList(index, entries: index.table.children(entry)) }
+    /// The record's attributes, in order. When the read dropped the record's entries (`InspectionOptions.keepsRecords`
+    /// false), they are read again from the record's bytes, into an index of their own.
+    public var attributes: AttributeList {
+        if index.table.entries[entry].state.entriesDropped,
+           let reread = RecordRereader.index(ofDroppedRecord: entry, in: index) {
+            return AttributeList(reread, entries: 0..<reread.entryCount)
+        }
+        return AttributeList(index, entries: index.table.children(entry))
+    }
 
     /// The first attribute of `type`, found by scanning the record's entries' types.
     package func first(_ type: Int64) -> Attribute? {
-        guard type >= 0, type < Int64(PayloadIndex.Entry.noType) else { return attributes.first { $0.type == type } }
+        guard type >= 0, type < Int64(PayloadIndex.Entry.noType), !index.table.entries[entry].state.entriesDropped
+        else { return attributes.first { $0.type == type } }
         let wanted = UInt16(truncatingIfNeeded: type)
         for child in index.table.children(entry) where index.table.entries[child].type == wanted { return Attribute(index, child) }
         return nil

@@ -10,6 +10,9 @@ struct AttributeDecoder {
     let map: SegmentMap
     private(set) var findings: [Finding] = []
     private(set) var anomalies = EncodingAnomalyLog(layer: "payload")
+    /// How many nodes had an encoding anomaly (a record read without one, and without a finding, can be read again
+    /// to the same entries).
+    private var anomalousNodes = 0
     /// Whether the text value `decodeElement` last accepted holds a NUL byte (found by the same check).
     private var lastTextContainsNUL = false
     /// The index being built.
@@ -73,7 +76,10 @@ struct AttributeDecoder {
 
     @inline(__always)
     mutating func noteAnomalies(_ node: ASN1Node) {
-        if !node.anomalies.isEmpty { anomalies.note(node) }
+        if !node.anomalies.isEmpty {
+            anomalies.note(node)
+            anomalousNodes &+= 1
+        }
     }
 
     /// Every finding recorded, encoding anomalies first.
@@ -493,6 +499,8 @@ struct AttributeDecoder {
         }
         attribute.kind = .record
         let entry = index.append(attribute)
+        let findingsBefore = findings.count
+        let anomaliesBefore = anomalousNodes
         var count = 0
         do {
             try walkAttributes(of: inner, scope: .inApp) { _, _ in count += 1 }
@@ -506,7 +514,16 @@ struct AttributeDecoder {
         }
         if let recordSink, recordSink.recordRead(entry, in: index.table, firstByType: index.firstByType, buffer: buffer),
            !keepsRecordEntries {
-            index.dropRecordEntries(entry)
+            // Only a record read without a finding or an anomaly is dropped: reading it again from its bytes, at
+            // its depth, with the same rules and a node budget no smaller, then yields the same entries.
+            if findings.count == findingsBefore, anomalousNodes == anomaliesBefore, inner.anomalies.isEmpty {
+                if index.rereading == nil {
+                    index.rereading = RecordRereading(
+                        depth: inner.depth, limits: reader.state.limits,
+                        toleratesTruncation: reader.state.toleratesTruncation, takesCanonicalPath: takesCanonicalPath)
+                }
+                index.dropRecordEntries(entry, depth: inner.depth)
+            }
         }
         return entry
     }

@@ -73,7 +73,7 @@ package struct EntryTable: Sendable {
         return Swift.min(value.lowerBound + innerHeader(entry), value.upperBound)..<value.upperBound
     }
 
-    func type(_ entry: Int) -> Int64? {
+    package func type(_ entry: Int) -> Int64? {
         let packed = entries[entry]
         switch packed.type {
         case PayloadIndex.Entry.noType: return nil
@@ -83,13 +83,13 @@ package struct EntryTable: Sendable {
     }
 
     /// Where the content of a type INTEGER too large for 64 bits is.
-    func largeTypeRange(_ entry: Int) -> Range<Int>? {
+    package func largeTypeRange(_ entry: Int) -> Range<Int>? {
         guard let start = fact(.largeTypeStart, of: entry), let end = fact(.largeTypeEnd, of: entry),
               start >= 0, end >= start, end <= Int64(bytes.count) else { return nil }
         return Int(start)..<Int(end)
     }
 
-    func version(_ entry: Int) -> Int64? {
+    package func version(_ entry: Int) -> Int64? {
         switch entries[entry].state.version {
         case .none: return nil
         case .one: return 1
@@ -144,10 +144,75 @@ package struct EntryTable: Sendable {
         return number(entry)
     }
 
-    func scope(_ entry: Int) -> FieldScope { entries[entry].state.inApp ? .inApp : .receipt }
+    package func scope(_ entry: Int) -> FieldScope { entries[entry].state.inApp ? .inApp : .receipt }
+
+    // MARK: What a view or a renderer shows of an entry, in file offsets
+
+    /// Offset of the attribute's element in the file (`Attribute.offset`).
+    @inline(__always)
+    package func offset(_ entry: Int) -> Int { fileOffset(start(entry)) }
+
+    /// Length of the attribute's whole encoding.
+    package func length(_ entry: Int) -> Int { end(entry) - start(entry) }
+
+    /// Where the value octets start in the file, when there is a value.
+    package func valueOffset(_ entry: Int) -> Int? { valueRange(entry).map { fileOffset($0.lowerBound) } }
+
+    /// The type INTEGER's content in hex, when it is an INTEGER too large for 64 bits.
+    package func typeHex(_ entry: Int) -> String? {
+        guard let range = largeTypeRange(entry) else { return nil }
+        return ASN1Primitives.hex(bytes, range)
+    }
+
+    /// The number of an integer value.
+    package func integer(_ entry: Int) -> Int64? { kind(entry) == .integer ? number(entry) : nil }
+
+    /// The flag of a boolean value.
+    package func boolean(_ entry: Int) -> Bool? { kind(entry) == .boolean ? number(entry) != 0 : nil }
+
+    /// Where the text of a text or date value, or the content of a large INTEGER, is in `bytes`; empty for other
+    /// kinds.
+    package func shownContentRange(_ entry: Int) -> Range<Int> {
+        switch kind(entry) {
+        case .text, .date, .largeInteger: return contentRange(entry)
+        default: return 0..<0
+        }
+    }
+
+    /// Everything the entry says, unpacked in one step: what the reading pass appended, positions in `bytes`
+    /// (a parsed date's seconds are its `number`). For a renderer that shows every fact of many attributes.
+    package func decoded(_ entry: Int) -> DecodedAttribute {
+        let packed = entries[entry]
+        let state = packed.state
+        let type = type(entry)
+        let valueRange = valueRange(entry)
+        let number = number(entry)
+        // Made in one initialiser call, so the result is built in place (assigning field by field copied it).
+        return DecodedAttribute(
+            start: Int(packed.start), end: end(entry), scope: state.inApp ? .inApp : .receipt, type: type,
+            largeTypeRange: type == nil && state.hasWideFacts ? largeTypeRange(entry) : nil,
+            version: version(entry), valueRange: valueRange, valueTag: valueRange == nil ? nil : valueTag(entry),
+            innerHeader: valueRange == nil ? 0 : innerHeader(entry), kind: state.kind, number: number,
+            date: state.kind == .date && state.dateParsed ? storedDate(entry)?.date : nil)
+    }
+
+    /// The raw value octets (empty when there is no value).
+    package func valueBytes(_ entry: Int) -> ArraySlice<UInt8> { bytes[valueRange(entry) ?? 0..<0] }
+
+    /// Calls `body` with the raw value octets borrowed from the payload (empty when there is no value).
+    package func withValueBytes<Result>(_ entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = valueRange(entry) ?? 0..<0
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Calls `body` with `shownContentRange`'s bytes borrowed from the payload.
+    package func withContentBytes<Result>(_ entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = shownContentRange(entry)
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
 
     /// The entries of the record held by `entry` (empty when it holds none).
-    func children(_ entry: Int) -> Range<Int> {
+    package func children(_ entry: Int) -> Range<Int> {
         guard entries[entry].state.kind == .record else { return entry..<entry }
         return (entry + 1)..<Swift.max(entry + 1, Int(number(entry)))
     }

@@ -16,10 +16,12 @@ public final class PayloadIndex: Sendable {
     /// The entries, their wide facts and the bytes they index: what each entry says is read there.
     package let table: EntryTable
     /// The entries of the top-level attributes, and of the type-17 attributes that hold a record, in order.
-    let topLevel: [Int32]
+    package let topLevel: [Int32]
     package let records: [Int32]
     /// For receipt types 0–63: the entry of the first top-level attribute of that type, or -1.
     let firstByType: [Int32]
+    /// How the records whose entries were dropped were read, to read them again the same way; nil when none was.
+    let rereading: RecordRereading?
 
     /// One attribute, packed into 16 bytes.
     struct Entry: Sendable {
@@ -61,6 +63,12 @@ public final class PayloadIndex: Sendable {
             get { rawValue & 1 << 6 != 0 }
             set { rawValue = newValue ? rawValue | 1 << 6 : rawValue & ~(1 << 6) }
         }
+        /// A record (kind `.record`) whose entries the index dropped after the read: `RecordRereader` reads them
+        /// again. Shares its bit with `dateParsed`, which only a date sets.
+        var entriesDropped: Bool {
+            get { rawValue & 1 << 6 != 0 }
+            set { rawValue = newValue ? rawValue | 1 << 6 : rawValue & ~(1 << 6) }
+        }
         /// Some fact of this entry is in `wide`.
         var hasWideFacts: Bool {
             get { rawValue & 1 << 7 != 0 }
@@ -99,6 +107,7 @@ public final class PayloadIndex: Sendable {
         topLevel = builder.topLevel
         records = builder.records
         firstByType = builder.firstByType
+        rereading = builder.rereading
     }
 
     /// How many entries there are (attributes of the receipt and of its records).
@@ -119,6 +128,7 @@ extension PayloadIndex {
         var topLevel: [Int32] = []
         var records: [Int32] = []
         var firstByType = [Int32](repeating: -1, count: 64)
+        var rereading: RecordRereading?
 
         /// The entry count estimated from the payload's size (an attribute of an in-app record takes about 20
         /// bytes), reserved by `reserveEntries` so the table.entries rarely grow.
@@ -219,15 +229,18 @@ extension PayloadIndex {
             table.entries[entry].number = Int32(truncatingIfNeeded: end)
         }
 
-        /// Drops the entries of the record held by `entry` (the last record read), and their wide facts: the record
-        /// then holds no attribute. For a reader that renders no record, once its sink has checked it.
-        mutating func dropRecordEntries(_ entry: Int) {
+        /// Drops the entries of the record held by `entry` (the last record read), and their wide facts, once its
+        /// sink has checked it: the index then holds the record's place and `RecordRereader` reads its attributes
+        /// again when asked, as `rereading` says (set by the reader, whose rules are the same for every record). A
+        /// record whose SET is at another depth than `rereading` says keeps its entries.
+        mutating func dropRecordEntries(_ entry: Int, depth: Int) {
             let kept = entry &+ 1
-            guard kept <= table.entries.count else { return }
+            guard kept <= table.entries.count, rereading?.depth == depth else { return }
             table.entries.removeLast(table.entries.count &- kept)
             let key = Int32(truncatingIfNeeded: entry)
             while let last = table.wide.last, last.entry > key { table.wide.removeLast() }
             closeRecord(entry, end: kept)
+            table.entries[entry].state.entriesDropped = true
         }
 
         /// Records `entry` as a top-level attribute.
@@ -244,21 +257,24 @@ extension PayloadIndex {
     }
 }
 
-/// One attribute as the reading pass decodes it, in buffer positions, before it is appended to the index.
-struct DecodedAttribute {
-    var start: Int
-    var end: Int
-    var scope: FieldScope
-    var type: Int64?
-    var largeTypeRange: Range<Int>?
-    var version: Int64?
-    var valueRange: Range<Int>?
-    var valueTag: ASN1Tag?
+/// One attribute as the reading pass decodes it, in buffer positions, before it is appended to the index; and as
+/// `EntryTable.decoded` unpacks it again.
+package struct DecodedAttribute {
+    package var start: Int
+    package var end: Int
+    package var scope: FieldScope
+    package var type: Int64?
+    package var largeTypeRange: Range<Int>?
+    package var version: Int64?
+    package var valueRange: Range<Int>?
+    package var valueTag: ASN1Tag?
     /// The header length of the one element inside the value.
-    var innerHeader = 0
-    var kind: ValueKind = .absent
-    var number: Int64 = 0
-    var date: ReceiptDate?
+    package var innerHeader = 0
+    package var kind: ValueKind = .absent
+    /// An integer, a flag (0 or 1), a parsed date's seconds since the epoch, or for a record the entry just past
+    /// its last attribute.
+    package var number: Int64 = 0
+    package var date: ReceiptDate?
 
     init(start: Int, end: Int, scope: FieldScope) {
         self.start = start
@@ -266,9 +282,35 @@ struct DecodedAttribute {
         self.scope = scope
     }
 
+    init(start: Int, end: Int, scope: FieldScope, type: Int64?, largeTypeRange: Range<Int>?, version: Int64?,
+         valueRange: Range<Int>?, valueTag: ASN1Tag?, innerHeader: Int, kind: ValueKind, number: Int64,
+         date: ReceiptDate?) {
+        self.start = start
+        self.end = end
+        self.scope = scope
+        self.type = type
+        self.largeTypeRange = largeTypeRange
+        self.version = version
+        self.valueRange = valueRange
+        self.valueTag = valueTag
+        self.innerHeader = innerHeader
+        self.kind = kind
+        self.number = number
+        self.date = date
+    }
+
     /// The content range of the value's one element.
-    var contentRange: Range<Int> {
+    package var contentRange: Range<Int> {
         guard let range = valueRange else { return 0..<0 }
         return Swift.min(range.lowerBound + innerHeader, range.upperBound)..<range.upperBound
     }
+
+    /// The field table's row for this type in this scope, if known.
+    package var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
+
+    /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
+    package var name: String { FieldTable.displayName(of: type, in: scope) }
+
+    /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
+    package var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
 }

@@ -38,14 +38,23 @@ public enum DumpJSON {
             }
             writeVerification(inspection.verification, to: &json)
             json.key("attributes")
-            json.array { json in
-                guard let payload = inspection.receipt?.payload else { return }
-                for attribute in payload.attributes { AttributeJSON.writeAttribute(attribute, to: &json) }
-            }
-            json.key("receipt")
             if let payload = inspection.receipt?.payload {
-                ReceiptObjectJSON.write(payload, to: &json)
+                // Both lists show every record: a record whose entries the read dropped is read again for each.
+                var records = RecordRereader(payload.index)
+                let table = payload.index.table
+                json.array { json in
+                    table.bytes.withUnsafeBufferPointer { buffer in
+                        for entry in payload.index.topLevel {
+                            AttributeJSON.writeAttribute(Int(entry), in: table, buffer: buffer, to: &json,
+                                                         records: &records)
+                        }
+                    }
+                }
+                json.key("receipt")
+                ReceiptObjectJSON.write(payload, to: &json, records: &records)
             } else {
+                json.array { _ in }
+                json.key("receipt")
                 json.null()
             }
             json.key("findings")

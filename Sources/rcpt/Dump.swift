@@ -74,7 +74,10 @@ struct Dump: ParsableCommand {
             if InputFiles.areSeveral(given) {
                 paths = try InputFiles.documents(in: given, recursive: recursive).paths
             }
-            let inspectionOptions = try options.inspectionOptions()
+            var inspectionOptions = try options.inspectionOptions()
+            // The JSON shows every record but reads each again as it writes it (`RecordRereader`), so the
+            // read need not keep their entries.
+            inspectionOptions.keepsRecords = format != .json
             if format == .html {
                 let report = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
                 HTMLReport.write(report) { Console.write($0) }

@@ -5,14 +5,23 @@ import ReceiptRendering
 import ReceiptValidation
 
 /// Input bytes → full inspection (any wrapper: DER, BER, base64, PEM, a verifyReceipt body) with the Apple Root CA
-/// as the anchor → text and JSON dumps. Oracle: the JSON parses back, with the schema named.
+/// as the anchor → text and JSON dumps, each read as `rcpt dump` reads for it (the JSON keeps no record's entries
+/// and reads each record again as it writes it). Oracles: the JSON parses back, with the schema named, and is byte
+/// for byte the JSON of the inspection that kept every entry.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     guard let anchors = DumpHarness.anchors else { Fuzz.fail("dump", "the bundled Apple Root CA did not load") }
     // A fixed "now", so a run is reproducible when the receipt has no creation date.
-    let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_750_000_000))
-    let json = DumpJSON.render(inspection)
+    let options = InspectionOptions(anchors: anchors, now: 1_750_000_000)
+    let inspection = Inspector.inspect(bytes, options: options)
+    var lean = options
+    lean.keepsRecords = false
+    let json = DumpJSON.render(Inspector.inspect(bytes, options: lean))
+    guard json == DumpJSON.render(inspection) else {
+        Fuzz.fail("dump", "the JSON dump of an inspection that dropped the records' entries differs from the one "
+                  + "that kept them", input: bytes)
+    }
     let parsed: Any
     do {
         parsed = try JSONSerialization.jsonObject(with: Data(json))
