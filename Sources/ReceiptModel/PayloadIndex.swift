@@ -55,7 +55,21 @@ public final class PayloadIndex: Sendable {
             rawValue = kind.rawValue | version.rawValue << 3 | (inApp ? 1 << 5 : 0)
         }
 
-        var kind: ValueKind { ValueKind(rawValue: rawValue & 0x07) ?? .absent }
+        /// Every 3-bit value is a kind, so this is a lookup, never a failed conversion (`ValueKind(rawValue:)` is a
+        /// call per read on the hot paths).
+        @inline(__always)
+        var kind: ValueKind {
+            switch rawValue & 0x07 {
+            case 1: .text
+            case 2: .date
+            case 3: .integer
+            case 4: .largeInteger
+            case 5: .boolean
+            case 6: .raw
+            case 7: .record
+            default: .absent
+            }
+        }
         var version: VersionCode { VersionCode(rawValue: rawValue >> 3 & 0x03) ?? .none }
         var inApp: Bool { rawValue & 1 << 5 != 0 }
         /// A date value that parsed.

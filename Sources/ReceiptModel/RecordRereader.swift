@@ -13,7 +13,7 @@ struct RecordRereading: Equatable, Sendable {
 /// (`InspectionOptions.keepsRecords` false). A dropped record is read again from its bytes into a table of the
 /// rereader's own, reused from record to record, so showing every record of a large receipt holds one record's
 /// entries at a time. Only a record the first read found nothing wrong with is ever dropped (see
-/// `PayloadIndex.Builder.dropRecordEntries`), so its entries come back as they were; its findings were kept.
+/// `PayloadIndex.Builder.dropRecordEntries`), so its entries come back as they were, and it had no finding to lose.
 package struct RecordRereader {
     private let index: PayloadIndex
     /// The table dropped records are read into, reused.

@@ -94,6 +94,22 @@ struct PayloadIndexTests {
     }
 
     /// The index of a receipt of many records stays smaller than the receipt: an entry is 16 bytes.
+    /// An entry's state byte gives back every kind, version and flag packed into it.
+    @Test func theStateByteKeepsWhatIsPackedIntoIt() {
+        let kinds: [ValueKind] = [.absent, .text, .date, .integer, .largeInteger, .boolean, .raw, .record]
+        for kind in kinds {
+            for version in [PayloadIndex.VersionCode.none, .one, .two, .other] {
+                for inApp in [false, true] {
+                    var state = PayloadIndex.State(kind: kind, version: version, inApp: inApp)
+                    state.hasWideFacts = true
+                    state.dateParsed = kind == .date
+                    #expect(state.kind == kind && state.version == version && state.inApp == inApp)
+                    #expect(state.hasWideFacts && state.dateParsed == (kind == .date))
+                }
+            }
+        }
+    }
+
     @Test func entriesAreSmallerThanTheAttributesTheyIndex() throws {
         #expect(MemoryLayout<PayloadIndex.Entry>.stride == 16)
         var synthetic = SyntheticReceipt()
