@@ -40,18 +40,19 @@ public enum DumpJSON {
             json.key("attributes")
             if let payload = inspection.receipt?.payload {
                 // Both lists show every record: a record whose entries the read dropped is read again for each.
-                var records = RecordRereader(payload.index)
-                let table = payload.index.table
-                json.array { json in
-                    table.bytes.withUnsafeBufferPointer { buffer in
-                        for entry in payload.index.topLevel {
-                            AttributeJSON.writeAttribute(Int(entry), in: table, buffer: buffer, to: &json,
-                                                         records: &records)
+                RecordRereader.reading(payload.index) { records in
+                    let table = payload.index.table
+                    json.array { json in
+                        table.bytes.withUnsafeBufferPointer { buffer in
+                            for entry in payload.index.topLevel {
+                                AttributeJSON.writeAttribute(Int(entry), in: table, buffer: buffer, to: &json,
+                                                             records: &records)
+                            }
                         }
                     }
+                    json.key("receipt")
+                    ReceiptObjectJSON.write(payload, to: &json, records: &records)
                 }
-                json.key("receipt")
-                ReceiptObjectJSON.write(payload, to: &json, records: &records)
             } else {
                 json.array { _ in }
                 json.key("receipt")

@@ -24,10 +24,11 @@ struct RecordRereaderTests {
 
     /// Every fact of every entry of each record, as a renderer reads them.
     static func records(_ payload: ReceiptPayload) -> [[String]] {
-        var rereader = RecordRereader(payload.index)
-        return payload.index.records.map { record in
-            rereader.withAttributes(ofRecord: Int(record)) { table, children in
-                children.map { "\(table.decoded($0)) at \(table.fileOffset(table.start($0)))" }
+        RecordRereader.reading(payload.index) { rereader in
+            payload.index.records.map { record in
+                rereader.withAttributes(ofRecord: Int(record)) { table, children in
+                    children.map { "\(table.decoded($0)) at \(table.fileOffset(table.start($0)))" }
+                }
             }
         }
     }

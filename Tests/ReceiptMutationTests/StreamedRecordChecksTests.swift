@@ -73,12 +73,13 @@ struct StreamedRecordChecksTests {
         }
         func tabled(_ receipt: Receipt) -> [[String]] {
             guard let index = receipt.payload?.index else { return [] }
-            var rereader = RecordRereader(index)
-            return index.records.map { record in
-                rereader.withAttributes(ofRecord: Int(record)) { table, children in
-                    children.map { child in
-                        let decoded = table.decoded(child)
-                        return "\(decoded) \(table.fileOffset(decoded.start))"
+            return RecordRereader.reading(index) { rereader in
+                index.records.map { record in
+                    rereader.withAttributes(ofRecord: Int(record)) { table, children in
+                        children.map { child in
+                            let decoded = table.decoded(child)
+                            return "\(decoded) \(table.fileOffset(decoded.start))"
+                        }
                     }
                 }
             }
