@@ -235,11 +235,13 @@ extension FindingCode {
         "value-embedded-nul", .error, .values, "text with a NUL byte (C-string validators see a shorter value)")
     // MARK: - encoding
 
-    package static let berIndefiniteLength = FindingCode(
+    /// Public: the fuzz harnesses' oracles, in another package, name it.
+    public static let berIndefiniteLength = FindingCode(
         "ber-indefinite-length", .info, .encoding, "elements with an indefinite length (not DER)")
     package static let berConstructedString = FindingCode(
         "ber-constructed-string", .info, .encoding, "constructed strings (not DER)")
-    package static let berNonMinimalLength = FindingCode(
+    /// Public: the fuzz harnesses' oracles, in another package, name it.
+    public static let berNonMinimalLength = FindingCode(
         "ber-non-minimal-length", .info, .encoding, "non-minimal lengths (not DER)")
     package static let berNonMinimalTag = FindingCode(
         "ber-non-minimal-tag", .info, .encoding, "non-minimal tags (not DER)")

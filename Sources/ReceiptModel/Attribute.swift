@@ -126,13 +126,13 @@ public struct Attribute: Sendable {
     }
 
     /// The field table's row for this type in this scope, if known.
-    package var descriptor: FieldDescriptor? { index.table.decoded(entry).descriptor }
+    package var descriptor: FieldDescriptor? { type.flatMap { FieldTable.descriptor($0, in: scope) } }
 
     /// A name for people and JSON: the field name, or `type_N` / `unknown` when not in the table.
-    public var name: String { index.table.decoded(entry).name }
+    public var name: String { FieldTable.displayName(of: type, in: scope) }
 
     /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
-    package var asn1TypeName: String { index.table.decoded(entry).asn1TypeName }
+    package var asn1TypeName: String { DecodedAttribute.asn1TypeName(of: valueTag) }
 }
 
 extension Attribute: Hashable {

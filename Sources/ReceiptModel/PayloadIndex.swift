@@ -326,5 +326,8 @@ package struct DecodedAttribute {
     package var name: String { FieldTable.displayName(of: type, in: scope) }
 
     /// The ASN.1 type name of the value, or "OCTET STRING" when the value bytes are not one ASN.1 element.
-    package var asn1TypeName: String { valueTag?.name ?? "OCTET STRING" }
+    package var asn1TypeName: String { Self.asn1TypeName(of: valueTag) }
+
+    /// The name of a value's type from the tag of the one element it holds (nil: not one element).
+    package static func asn1TypeName(of valueTag: ASN1Tag?) -> String { valueTag?.name ?? "OCTET STRING" }
 }

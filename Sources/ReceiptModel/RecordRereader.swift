@@ -2,7 +2,7 @@ import ReceiptASN1
 
 /// How the reading pass read the in-app records whose entries it dropped: their SETs' depth and the reader's rules.
 /// Reading such a record again this way yields the entries it had.
-struct RecordRereading: Equatable, Sendable {
+struct RecordRereading: Sendable {
     var depth: Int
     var limits: ASN1Limits
     var toleratesTruncation: Bool

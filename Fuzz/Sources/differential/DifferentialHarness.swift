@@ -213,7 +213,7 @@ enum ContainerDifferential {
         }
         if theirs.failedFields.contains(where: lenientFields.contains) { return }
         if theirs.errors.first?.reason == "header too long",
-           ours.findings.contains(where: { $0.code == "ber-non-minimal-length" }) {
+           ours.findings.contains(where: { $0.kind == .berNonMinimalLength }) {
             // OpenSSL's asn1_get_length wants one byte more than a long-form length needs, so an empty element
             // with a long-form length (`04 81 00`) is refused when it ends exactly where its parent ends.
             return

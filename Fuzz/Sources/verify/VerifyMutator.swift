@@ -1,4 +1,5 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
@@ -93,7 +94,7 @@ struct VerifyMutator {
             signing.digest = DigestAlgorithm(oid: signer.digestAlgorithm.oid) == .sha1 ? .sha1 : .sha256
             signing.signedAttributes = signer.signedAttributes != nil
         }
-        if content.isConstructed || receipt.findings.contains(where: { $0.code == "ber-indefinite-length" }) {
+        if content.isConstructed || receipt.findings.contains(where: { $0.kind == .berIndefiniteLength }) {
             signing.layout = .ber
         }
         var payload: [UInt8]
