@@ -24,6 +24,13 @@ if [ ! -e /usr/share/zoneinfo/America/Los_Angeles ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tzdata >&2
 fi
 
+# Apple's own JWS verifier (PyPI's app-store-server-library, pinned): the calibration tests run it as a validator.
+if ! python3 -c 'import appstoreserverlibrary' >/dev/null 2>&1 \
+    || [ "$(python3 -c 'import importlib.metadata as m; print(m.version("app-store-server-library"))')" != "3.1.2" ]; then
+    echo "bootstrap: installing app-store-server-library 3.1.2 (Apple's verifier, for the calibration tests)" >&2
+    python3 -m pip install -q app-store-server-library==3.1.2 >&2
+fi
+
 # The report schema tests validate SARIF with jsonschema and JUnit XML with xmlschema (PyPI).
 if ! python3 -c 'import jsonschema, xmlschema' >/dev/null 2>&1; then
     echo "bootstrap: installing the Python packages jsonschema and xmlschema" >&2

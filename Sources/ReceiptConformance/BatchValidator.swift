@@ -2,17 +2,37 @@ import Foundation
 
 /// A validator run once for many inputs (`--batch`): `/bin/sh -c COMMAND` in its own process group, one input path
 /// per line on its standard input, one verdict per line on its standard output — its first word one of
-/// `acceptingWords` (in any case) for accepted, anything else (`1`, `reject`, `invalid` …) for rejected. A line not there within the
-/// timeout is a timeout; a process that dies is a crash (by signal) or an error; either way it is started again
-/// for the next input. A Python or JVM validator is then not restarted per input.
+/// `acceptingWords` for accepted, one of `rejectingWords` or a non-zero integer for rejected (in any case). Any other
+/// line (a banner, a log line) is no verdict: the run errored, the line is quoted, and the process is started again
+/// so the next answer is read in step. A line not there within the timeout is a timeout; a process that dies (its
+/// output ends) is waited for until the timeout and is a crash (by signal or with an uncaught exception's report)
+/// or an error, never a timeout however busy the machine; either way it is started again for the next input. A
+/// Python or JVM validator is then not restarted per input.
 /// One process, used from one thread at a time (a run's batch path is serial): `@unchecked Sendable` so a run's
 /// closures may hold it.
 package final class BatchValidator: @unchecked Sendable {
     /// The first words of a verdict line that mean accepted, compared in lower case.
     package static let acceptingWords = ["0", "accept", "accepted", "valid", "ok"]
-    /// The same, as the help and the README say it.
-    package static var acceptingPhrase: String {
-        acceptingWords.dropLast().joined(separator: ", ") + " or " + (acceptingWords.last ?? "") + " (in any case)"
+    /// The first words of a verdict line that mean rejected, compared in lower case (a non-zero integer does too).
+    package static let rejectingWords = ["1", "reject", "rejected", "invalid", "fail", "failed", "no"]
+    /// The accepting words as the help and the README say them.
+    package static var acceptingPhrase: String { phrase(acceptingWords) }
+    /// The rejecting words as the help and the README say them.
+    package static var rejectingPhrase: String { phrase(rejectingWords) + ", or another non-zero integer" }
+
+    static func phrase(_ words: [String]) -> String {
+        words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+
+    /// The verdict a line gives, or nil when it gives none.
+    package static func verdict(of line: String) -> RunOutcome? {
+        let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { String($0).lowercased() } ?? ""
+        // "invalid:" and "rejected," are the word itself.
+        let word = first.count > 1 && [":", ",", ";", "."].contains(first.last) ? String(first.dropLast()) : first
+        if acceptingWords.contains(word) { return .accepted }
+        if rejectingWords.contains(word) { return .rejected(status: 1) }
+        if let number = Int64(word), number != 0 { return .rejected(status: 1) }
+        return nil
     }
 
     let command: String
@@ -86,36 +106,68 @@ package final class BatchValidator: @unchecked Sendable {
     /// The validator's verdict on `path`.
     package func run(_ path: String) -> ValidatorRun {
         let started = Date()
+        let deadline = started.addingTimeInterval(timeout)
         if pid == 0 { try? start() }
         let line = Array((path + "\n").utf8)
         let written = line.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
         var outcome: RunOutcome
         if written != line.count {
-            outcome = reap() ?? .errored(status: 255)
-        } else if let answer = readLine(deadline: started.addingTimeInterval(timeout)) {
-            let word = answer.split(separator: " ").first.map { String($0).lowercased() } ?? ""
-            outcome = Self.acceptingWords.contains(word) ? .accepted : .rejected(status: 1)
-        } else if let died = reap() {
-            outcome = died
+            // It stopped reading: it has exited, or is about to.
+            outcome = awaitExit(until: deadline)
         } else {
-            outcome = .timedOut
-            stop()
+            switch readLine(deadline: deadline) {
+            case .line(let answer):
+                if let verdict = Self.verdict(of: answer) {
+                    outcome = verdict
+                } else {
+                    // Out of step from here on: started again for the next input.
+                    outcome = .unreadableAnswer(line: answer)
+                    stop()
+                }
+            case .overlong(let start):
+                outcome = .unreadableAnswer(line: start)
+                stop()
+            case .endOfOutput:
+                outcome = awaitExit(until: deadline)
+            case .deadline:
+                outcome = .timedOut
+                stop()
+            }
         }
-        let stderrTail = outcome == .accepted || outcome == .rejected(status: 1) ? "" : ConformanceRunner.tail(of: stderrPath)
+        let stderrTail = outcome.isVerdict ? "" : ConformanceRunner.tail(of: stderrPath)
         return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: stderrTail,
                             stdoutTail: "")
     }
 
-    /// The outcome of a validator that has exited (and is started again next time), or nil while it runs.
-    private func reap() -> RunOutcome? {
-        var status: Int32 = 0
-        usleep(2_000)
-        guard pid > 0, waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        pid = 0
-        stop()
+    /// The outcome of a validator whose output has ended: it is waited for until `deadline` (however long a busy
+    /// machine takes to end it) and started again next time; still running at the deadline, it timed out.
+    private func awaitExit(until deadline: Date) -> RunOutcome {
+        while pid > 0 {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                pid = 0
+                stop()
+                return ending(status)
+            }
+            if reaped == -1 && errno != EINTR {
+                pid = 0
+                stop()
+                return .errored(status: 255)
+            }
+            if deadline.timeIntervalSinceNow <= 0 {
+                stop()
+                return .timedOut
+            }
+            usleep(2_000)
+        }
+        return .errored(status: 255)
+    }
+
+    /// How a process that ended gives no verdict: a signal, a shell's 128 + N or an uncaught exception's report is
+    /// a crash; any other end an error.
+    private func ending(_ status: Int32) -> RunOutcome {
         let signal = status & 0x7F
-        // A process that ends gives no verdict: a signal, a shell's 128 + N or an uncaught exception's report is a
-        // crash; any other end an error.
         let outcome = RunOutcome.of(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
                                     rejectCodes: nil,
                                     stderr: ConformanceRunner.head(of: stderrPath) + "\n" + ConformanceRunner.tail(of: stderrPath, bytes: 256 << 10))
@@ -126,25 +178,38 @@ package final class BatchValidator: @unchecked Sendable {
         }
     }
 
-    private func readLine(deadline: Date) -> String? {
+    /// What reading an answer came to.
+    private enum Answer {
+        case line(String)
+        /// A line longer than `lineLimit`: its start.
+        case overlong(String)
+        /// The output ended: the process closed it or died.
+        case endOfOutput
+        case deadline
+    }
+
+    private func readLine(deadline: Date) -> Answer {
         while true {
             if let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                return line.trimmingCharacters(in: .whitespaces)
+                return .line(line.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            // A verdict is a word: a line longer than this is no answer (and is not held without bound).
+            if pending.count > Self.lineLimit {
+                return .overlong(String(decoding: pending.prefix(200), as: UTF8.self))
             }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
+            guard remaining > 0 else { return .deadline }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 1000)))
             if ready < 0 && errno == EINTR { continue }
             if ready <= 0 { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count <= 0 { return nil }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return .endOfOutput }
             pending += buffer[..<count]
-            // A verdict is a word: a line longer than this is no answer (and is not held without bound).
-            if pending.count > Self.lineLimit, !pending.contains(0x0A) { return nil }
         }
     }
 }

@@ -6,7 +6,8 @@ import ReceiptDiagnostics
 package enum ResultClass: String, Sendable, Hashable, CaseIterable {
     /// The validator did what a correct one must.
     case passed
-    /// A must-reject receipt was accepted: a vulnerability (or a policy gap, by the entry's concern).
+    /// A must-reject receipt was accepted: a vulnerability, a policy gap or a robustness divergence, by the entry's
+    /// concern (a robustness one fails the run only when the gate says so: `Gate`).
     case acceptedBad = "accepted-bad"
     /// A must-accept receipt was rejected: over-strict, reported but not a failure (except the baseline).
     case overStrict = "over-strict"
@@ -17,8 +18,31 @@ package enum ResultClass: String, Sendable, Hashable, CaseIterable {
     case errored
     case couldNotRun = "could-not-run"
 
-    /// Whether a result of this class makes the run fail.
+    /// Whether a result of this class makes the run fail (an accepted bad entry: by its concern, `Gate`).
     package var isFailure: Bool { self != .passed && self != .overStrict }
+}
+
+/// Which accepted must-reject entries fail a run, by concern: security and policy by default, robustness when asked
+/// (`--fail-on robustness`). A crash, hang, error, a validator that could not run and a rejected baseline always
+/// fail it.
+package struct Gate: Sendable, Hashable {
+    package var concerns: Set<Concern>
+
+    package static let standard = Gate(concerns: [.security, .policy])
+
+    package init(concerns: Set<Concern>) {
+        self.concerns = concerns
+    }
+
+    /// The standard gate and `more`.
+    package init(failingAlsoOn more: [Concern]) {
+        self.concerns = Gate.standard.concerns.union(more)
+    }
+
+    /// Whether `result` fails the run.
+    package func fails(_ result: ConformanceResult) -> Bool {
+        result.resultClass == .acceptedBad ? concerns.contains(result.concern) : result.resultClass.isFailure
+    }
 }
 
 /// One row of a conformance run.
@@ -28,6 +52,12 @@ package struct ConformanceResult: Sendable, Hashable {
     /// What the mutation does, from the manifest.
     package var description: String
     package var concern: Concern
+    /// Who could make the input (absent in suites written before it was recorded).
+    package var attacker: Attacker?
+    /// Why the entry has its attacker and concern.
+    package var threat: String?
+    /// For a robustness entry: the readers a validator that accepts it could disagree with.
+    package var readers: String?
     package var expected: ExpectedVerdict
     package var run: ValidatorRun
     /// The input's path, as given to the validator.
@@ -43,7 +73,7 @@ package struct ConformanceResult: Sendable, Hashable {
         switch run.outcome {
         case .crashed, .raised: return .crashed
         case .timedOut: return .timedOut
-        case .errored: return .errored
+        case .errored, .unreadableAnswer: return .errored
         case .couldNotRun: return .couldNotRun
         case .accepted: return expected == .accept ? .passed : .acceptedBad
         case .rejected:
@@ -64,6 +94,9 @@ package enum ConformanceRunner {
         package var rejectCodes: Set<Int32>?
         /// Only mutations of this concern (the baseline always runs).
         package var only: Concern?
+        /// What the validator can be asked (nil: the suite's own context, else device): a server validator is not
+        /// run on entries that rest on the device or the app version.
+        package var context: ValidatorContext?
         /// Validators run at once (each in its own process group).
         package var jobs: Int
         /// One persistent validator process reading paths on its standard input (`BatchValidator`).
@@ -94,7 +127,12 @@ package enum ConformanceRunner {
     package static func run(_ options: Options, directory: String,
                            progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
         let manifest = try Manifest.read(in: directory)
+        let context = options.context ?? manifest.expectations.context.flatMap(ValidatorContext.init(rawValue:)) ?? .device
         let entries = manifest.mutations.filter { entry in
+            if context.excludes(finding: entry.finding, appVersionGiven: manifest.expectations.appVersion != nil
+                                    && context == .device) != nil, !Self.isBaseline(entry) {
+                return false
+            }
             guard let only = options.only, !Self.isBaseline(entry) else { return true }
             return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
         }
@@ -128,6 +166,8 @@ package enum ConformanceRunner {
             progress(done.increment(), total)
             return ConformanceResult(name: entry.name, group: entry.group, description: entry.description,
                                      concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
+                                     attacker: entry.attacker.flatMap(Attacker.init(rawValue:)), threat: entry.threat,
+                                     readers: entry.readers,
                                      expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run,
                                      file: path, command: options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line)
         }
@@ -220,7 +260,7 @@ package enum ConformanceRunner {
         let stderrTail = tail(of: stderrPath)
         // An uncaught exception's report starts where the tail may not reach: read its head too, when it matters.
         let status = signal == 0 ? (raw >> 8) & 0xFF : nil
-        let stderr = (status ?? 0) != 0 && rejectCodes == nil ? head(of: stderrPath) + "\n" + tail(of: stderrPath, bytes: 256 << 10) : ""
+        let stderr = (status ?? 0) != 0 ? head(of: stderrPath) + "\n" + tail(of: stderrPath, bytes: 256 << 10) : ""
         let outcome = timedOut ? RunOutcome.timedOut
             : RunOutcome.of(status: status, signal: signal == 0 ? nil : signal, rejectCodes: rejectCodes,
                             stderr: stderr)

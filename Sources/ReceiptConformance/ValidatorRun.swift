@@ -11,15 +11,19 @@ package enum RunOutcome: Sendable, Hashable {
     /// Killed by a signal (or a shell reporting 128 + the signal): a crash is itself a finding.
     case crashed(signal: Int32)
     /// Exited with `status` after its runtime reported an uncaught exception (a Python traceback, a Go panic …):
-    /// a crash, not a verdict, unless `--reject-codes` says the status means "rejected".
+    /// a crash, not a verdict, whatever `--reject-codes` says (the codes choose only between rejected and errored).
     case raised(runtime: String, status: Int32)
+    /// A `--batch` validator wrote a line that is not a verdict (a banner, a log line, a stack trace): no verdict,
+    /// and the line is shown.
+    case unreadableAnswer(line: String)
     /// Still running at the timeout; its whole process group was killed.
     case timedOut
     /// The shell could not find or execute the validator (exit status 127 or 126).
     case couldNotRun(status: Int32)
 
-    /// Classifies an exit status. `rejectCodes`: the statuses that mean "rejected" (nil: every non-zero one, unless
-    /// `stderr` reports an uncaught exception).
+    /// Classifies an exit status. A non-zero exit after an uncaught exception's report on `stderr` is a crash
+    /// whatever `rejectCodes` says; otherwise `rejectCodes` are the statuses that mean "rejected" (nil: every
+    /// non-zero one) and any other is an error.
     package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?, stderr: String = "") -> RunOutcome {
         if let signal { return .crashed(signal: signal) }
         guard let status else { return .timedOut }
@@ -28,10 +32,10 @@ package enum RunOutcome: Sendable, Hashable {
         case 126, 127: return .couldNotRun(status: status)
         case 129...192: return .crashed(signal: status - 128)
         default:
+            if let runtime = UncaughtException.runtime(in: stderr) { return .raised(runtime: runtime, status: status) }
             if let rejectCodes {
                 return rejectCodes.contains(status) ? .rejected(status: status) : .errored(status: status)
             }
-            if let runtime = UncaughtException.runtime(in: stderr) { return .raised(runtime: runtime, status: status) }
             return .rejected(status: status)
         }
     }
@@ -45,6 +49,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .timedOut: return "timeout"
         case .accepted: return "exit 0"
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "exit \(status)"
+        case .unreadableAnswer: return "no verdict"
         }
     }
 
@@ -59,7 +64,7 @@ package enum RunOutcome: Sendable, Hashable {
         switch self {
         case .accepted: return "accepted"
         case .rejected: return "rejected"
-        case .errored: return "errored"
+        case .errored, .unreadableAnswer: return "errored"
         case .crashed, .raised: return "crashed"
         case .timedOut: return "timed out"
         case .couldNotRun: return "could not run"
@@ -73,6 +78,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "\(label) (exit \(status))"
         case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
         case .raised(let runtime, let status): return "\(label) (\(runtime), exit \(status))"
+        case .unreadableAnswer(let line): return "\(label) (answered \"\(Self.quoted(line))\", not a verdict)"
         }
     }
 
@@ -82,6 +88,15 @@ package enum RunOutcome: Sendable, Hashable {
         case .accepted, .rejected: return true
         default: return false
         }
+    }
+
+    /// A line as a report quotes it: at most 80 characters, the rest marked as cut.
+    /// Control characters (an escape sequence, a carriage return) are shown as `?`: the line is the validator's.
+    static func quoted(_ line: String) -> String {
+        let shown = String(String.UnicodeScalarView(line.unicodeScalars.prefix(80).map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+        }))
+        return line.unicodeScalars.count <= 80 ? shown : shown + "…"
     }
 
     /// SIGSEGV, SIGABRT … or "signal N".

@@ -140,6 +140,9 @@ extension FindingCode {
         "hash-mismatch", .error, .content, "sha1_hash is not SHA-1(device id, opaque value, bundle id)")
     package static let hashUnverifiable = FindingCode(
         "hash-unverifiable", .error, .content, "the device hash cannot be checked: a part is missing")
+    package static let bindingRequired = FindingCode(
+        "binding-required", .error, .content,
+        "--require-binding: no bundle id (in Production, no app Apple id) was expected, so any app's genuine document would pass")
     package static let bundleIdMismatch = FindingCode(
         "bundle-id-mismatch", .error, .content, "the bundle id is not the expected one")
     package static let environmentMismatch = FindingCode(
@@ -337,6 +340,9 @@ extension FindingCode {
     package static let jwsDeviceUnverifiable = FindingCode(
         "jws-device-unverifiable", .warning, .content,
         "--device-id is given, but the token carries no deviceVerification (the App Store Server API's do not) or the id is not a UUID")
+    package static let jwsKindMismatch = FindingCode(
+        "jws-kind-mismatch", .error, .content,
+        "a token of one kind where Apple's documents hold another (a notification in signedTransactions): Apple's verifier refuses it there")
     package static let jwsNotBoundToApp = FindingCode(
         "jws-not-bound-to-app", .warning, .content,
         "renewal info carries no bundleId: on its own it cannot be bound to the expected app (a token carrying it binds it)")
@@ -349,7 +355,7 @@ extension FindingCode {
 
     /// Every code, in the README's order.
     package static let all: [FindingCode] = [
-        .inputRepaired,
+        .inputRepaired, .bindingRequired,
         .trailingBytes, .pkcs7ExtraContent, .pkcs7ExtraAlgorithmFields, .containerLimitExceeded,
         .certificateUndecodable, .crlUndecodable, .contentTypeNotData, .contentDetached, .noSigner, .multipleSigners,
         .signerCertificateMissing, .signatureUnsupportedDigest, .digestAlgorithmNotDeclared,
@@ -374,7 +380,7 @@ extension FindingCode {
         .jwsSignatureHighS, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength, .jwsClaimType, .jwsLimitExceeded,
         .jwsNestedSignerDiffers, .jwsSignedDateMissing,
         .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid, .jwsTokenUnreadable, .jwsTokenSurrounded,
-        .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch, .jwsNotBoundToApp,
+        .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch, .jwsKindMismatch, .jwsNotBoundToApp,
         .jwsClaimMisplaced, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable,
     ]
 }

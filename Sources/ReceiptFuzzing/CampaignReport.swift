@@ -26,7 +26,8 @@ package enum CampaignReport {
                 layer: "none",
                 description: "the seed \(seeds[safe: baseline.input.seed] ?? "?") re-signed unchanged by the test CA: a correctly configured validator accepts it",
                 expected: ExpectedVerdict.accept.rawValue, finding: nil, signatureValid: true,
-                concern: Concern.security.rawValue))
+                concern: Concern.security.rawValue, attacker: Attacker.replay.rawValue,
+                threat: "the seed itself, re-signed: genuine"))
         }
         for group in summary.groups {
             let name = fileName(group)
@@ -37,7 +38,8 @@ package enum CampaignReport {
                 description: group.representative.edits.joined(separator: " then ") + " (seed \(seeds[safe: group.representative.seed] ?? "?"))",
                 expected: group.verdict.isValid ? ExpectedVerdict.accept.rawValue : ExpectedVerdict.reject.rawValue,
                 finding: group.verdict.isValid ? nil : group.code, signatureValid: true,
-                concern: concern(group.representative).rawValue))
+                concern: threat(group).concern.rawValue, attacker: threat(group).attacker.rawValue,
+                threat: threat(group).why, readers: threat(group).readers))
         }
         try manifest.write(in: directory)
         try Data(json(summary, seed: seed, seeds: seeds, directory: directory))
@@ -58,17 +60,21 @@ package enum CampaignReport {
         "baseline-\(baseline.input.seed)" + (baseline.input.isJWS ? ".jws" : ".receipt")
     }
 
-    /// Security or app policy, from the catalogue entries the input was made with: security when any edit is (a
-    /// payload edit reaches the parser: security).
-    static func concern(_ input: GeneratedInput) -> Concern {
-        let concerns = input.edits.map { edit -> Concern in
-            if edit.hasPrefix("catalogue:") { return MutationCatalogue.named(String(edit.dropFirst(10)))?.concern ?? .security }
-            if edit.hasPrefix("jws-catalogue:") {
-                return JWSMutationCatalogue.named(String(edit.dropFirst(14)))?.concern ?? .security
-            }
-            return .security
+    /// Who could make a group's inputs and what accepting them costs: from the catalogue entries its representative
+    /// was made with (a payload or claim edit is the signer's), unless rcpt refuses it for another app, device or
+    /// version, which a genuine document replayed would be refused for too.
+    package static func threat(_ group: DisagreementGroup) -> Threat {
+        let threats = group.representative.edits.compactMap { edit -> Threat? in
+            if edit == "baseline" || edit == FuzzInputGenerator.staleHash { return nil }
+            if edit.hasPrefix("catalogue:") { return MutationCatalogue.named(String(edit.dropFirst(10)))?.threat ?? Threat.signedEdit }
+            if edit.hasPrefix("jws-catalogue:") { return JWSMutationCatalogue.named(String(edit.dropFirst(14)))?.threat ?? Threat.signedEdit }
+            return Threat.signedEdit
         }
-        return concerns.contains(.security) || concerns.isEmpty ? .security : .policy
+        let made = Threat.combined(threats)
+        if made.attacker == .signer, let replayed = group.verdict.codes.lazy.compactMap(Threat.replayed(for:)).first {
+            return replayed
+        }
+        return made
     }
 
     /// `accepted-what-rcpt-rejects-chain-invalid`: the class and the code, file-name safe.
@@ -78,7 +84,7 @@ package enum CampaignReport {
     }
 
     /// The summary as people read it.
-    package static func text(_ summary: CampaignSummary, allowed: Set<Disagreement>, seeds: [String] = [],
+    package static func text(_ summary: CampaignSummary, gate: CampaignGate, seeds: [String] = [],
                              directory: String? = nil, validator: String = "") -> String {
         if let refused = summary.baselines.first(where: \.refused) {
             var out = "the validator does not accept the seed \(seeds[safe: refused.input.seed] ?? "#\(refused.input.seed)") re-signed unchanged by the test CA, "
@@ -105,11 +111,15 @@ package enum CampaignReport {
             let groups = summary.groups.filter { $0.kind == kind }
             guard !groups.isEmpty else { continue }
             out += "\n\(kind.rawValue): \(summary.counts[kind] ?? 0) inputs in \(groups.count) group(s)"
-                + (allowed.contains(kind) ? " (allowed)" : "") + "\n"
+                + (gate.allowed.contains(kind) ? " (allowed)" : "") + "\n"
             for group in groups {
-                out += "  \(group.code.padding(toLength: 34, withPad: " ", startingAt: 0)) \(group.count) input(s), first at input "
-                    + "\(group.firstInput) (\(String(format: "%.1f", group.firstSeconds)) s); smallest: "
-                    + group.representative.edits.joined(separator: " then ") + "\n"
+                let threat: Threat = threat(group)
+                let note: String = gate.note(group).flatMap { $0 == "allowed" ? nil : " (" + $0 + ")" } ?? ""
+                let edits: String = group.representative.edits.joined(separator: " then ")
+                let code: String = group.code.padding(toLength: 34, withPad: " ", startingAt: 0)
+                let first: String = "\(group.firstInput) (" + String(format: "%.1f", group.firstSeconds) + " s)"
+                out += "  " + code + " \(group.count) input(s), first at input " + first + "; smallest: " + edits
+                    + " [" + threat.attacker.rawValue + ", " + threat.concern.rawValue + "]" + note + "\n"
             }
         }
         return out
@@ -159,6 +169,9 @@ package enum CampaignReport {
             var kind: String
             var code: String
             var concern: String
+            var attacker: String
+            /// Why the input's attacker and concern are what they are.
+            var threat: String
             var count: Int
             /// The representative's file in the findings folder; null when the findings were not written.
             var file: Nullable<String>
@@ -203,7 +216,9 @@ package enum CampaignReport {
             counts = Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) })
             groups = summary.groups.map { group in
                 Group(kind: group.kind.rawValue, code: group.code,
-                      concern: CampaignReport.concern(group.representative).rawValue, count: group.count,
+                      concern: CampaignReport.threat(group).concern.rawValue,
+                      attacker: CampaignReport.threat(group).attacker.rawValue,
+                      threat: CampaignReport.threat(group).why, count: group.count,
                       file: Nullable(value: written ? CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") : nil),
                       edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
                       rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,

@@ -43,8 +43,8 @@ public struct ReferenceVerdict: Sendable, Hashable {
     package var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
 }
 
-/// One group of disagreements: a class and what it is grouped by — for a wrong verdict, `rcpt verify`'s finding
-/// code; for a crash, hang or error, its cause (the edit that made the input, and the signal, exception or exit) —
+/// One group of disagreements: a class and what it is grouped by — for a wrong acceptance, `rcpt verify`'s finding
+/// code; for a wrong rejection, the edit that made the input; for a crash, hang or error, its cause (the edit that made the input, and the signal, exception or exit) —
 /// how many inputs fell in it, when it was first hit, and the smallest representative (fewest edits of its seed,
 /// then fewest bytes).
 package struct DisagreementGroup: Sendable {
@@ -67,7 +67,14 @@ package struct DisagreementGroup: Sendable {
     package static func code(_ kind: Disagreement, input: GeneratedInput, verdict: ReferenceVerdict,
                              run: ValidatorRun) -> String {
         switch kind {
-        case .acceptedWhatRcptRejects, .rejectedWhatRcptAccepts: return verdict.groupCode
+        case .acceptedWhatRcptRejects: return verdict.groupCode
+        case .rejectedWhatRcptAccepts:
+            // rcpt found nothing wrong, so no finding explains the refusal (a warning that happens to be there, such
+            // as a high-S signature, least of all): the edit that made the input does, with a claim's value left out.
+            let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }.map { edit in
+                edit.hasPrefix("jws-payload:set ") ? String(edit.split(separator: "=", maxSplits: 1).first ?? Substring(edit)) : edit
+            }
+            return edits.isEmpty ? "seed" : edits.joined(separator: " then ")
         case .crashed, .timedOut, .errored:
             // The stale device hash a payload edit may keep never explains a crash or a hang: left out of the name.
             let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }
@@ -158,7 +165,7 @@ package struct ValidatorCampaign {
         case .rejected: return reference.isValid ? .rejectedWhatRcptAccepts : nil
         case .crashed, .raised: return .crashed
         case .timedOut: return .timedOut
-        case .errored, .couldNotRun: return .errored
+        case .errored, .couldNotRun, .unreadableAnswer: return .errored
         }
     }
 
@@ -275,7 +282,8 @@ package struct ValidatorCampaign {
         // takes the name of the edit that alone causes it, and groups that come to share a cause merge.
         for key in order {
             guard var group = groups[key], !group.representative.components.isEmpty else { continue }
-            let byVerdict = group.kind == .acceptedWhatRcptRejects || group.kind == .rejectedWhatRcptAccepts
+            // A wrong acceptance keeps its finding code; any other disagreement is named by its cause.
+            let byVerdict = group.kind == .acceptedWhatRcptRejects
             for component in group.representative.components.sorted(by: { Self.smaller($0, than: $1) }) {
                 let path = scratch + "/minimise" + (component.isJWS ? ".jws" : ".receipt")
                 FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
@@ -285,10 +293,11 @@ package struct ValidatorCampaign {
                     ?? ((try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
                                                          timeout: options.timeout, rejectCodes: options.rejectCodes))
                         ?? Self.couldNotRun)
-                // The same disagreement: for a wrong verdict the same finding code; for a crash, hang or error the
-                // same ending (a SIGSEGV never gives way to a traceback).
+                // The same disagreement: for a wrong acceptance the same finding code; for a wrong rejection the
+                // same class; for a crash, hang or error the same ending (a SIGSEGV never gives way to a traceback).
                 if Self.classify(run.outcome, reference: verdict) == group.kind,
-                   byVerdict ? verdict.groupCode == group.code : run.outcome.ending == group.run.outcome.ending {
+                   byVerdict ? verdict.groupCode == group.code
+                       : group.kind == .rejectedWhatRcptAccepts || run.outcome.ending == group.run.outcome.ending {
                     group.representative = component
                     group.verdict = verdict
                     group.run = run

@@ -9,21 +9,34 @@ public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
     /// A payload with none of the claims that tell the kinds apart.
     case unknown
 
-    /// The kind of `payload`, held (when nested or in a document) by the member `member`.
+    /// The kind of `payload`, held (when nested or in a document) by the member `member`: what its claims say, or
+    /// when they do not say, what the member holds.
     package static func of(_ payload: JSONDocument?, member: String?) -> JWSPayloadKind {
-        if let payload, payload.nodes.first?.kind == .object {
-            let has = { (name: String) in payload.member(name, of: payload.root) != nil }
-            if has("notificationType") { return .notification }
-            if has("receiptType") { return .appTransaction }
-            if has("transactionId") { return .transaction }
-            if has("autoRenewStatus") || has("autoRenewProductId") { return .renewalInfo }
-        }
+        let claimed = claims(payload)
+        return claimed != .unknown ? claimed : expected(at: member) ?? .unknown
+    }
+
+    /// The kind the claims of `payload` tell: a notification by its notificationType, an app transaction by its
+    /// receiptType, a transaction by its transactionId, renewal info by its autoRenew claims.
+    package static func claims(_ payload: JSONDocument?) -> JWSPayloadKind {
+        guard let payload, payload.nodes.first?.kind == .object else { return .unknown }
+        let has = { (name: String) in payload.member(name, of: payload.root) != nil }
+        if has("notificationType") { return .notification }
+        if has("receiptType") { return .appTransaction }
+        if has("transactionId") { return .transaction }
+        if has("autoRenewStatus") || has("autoRenewProductId") { return .renewalInfo }
+        return .unknown
+    }
+
+    /// The kind Apple's documents hold in the member `member` (a server verifies what it finds there as that kind,
+    /// and Apple's verifier refuses a token of another): nil for a member that names no kind.
+    package static func expected(at member: String?) -> JWSPayloadKind? {
         switch member {
         case "signedPayload": return .notification
         case "signedTransactionInfo", "signedTransactions", "signedTransaction": return .transaction
         case "signedRenewalInfo": return .renewalInfo
         case "signedAppTransactionInfo", "signedAppTransaction": return .appTransaction
-        default: return .unknown
+        default: return nil
         }
     }
 }

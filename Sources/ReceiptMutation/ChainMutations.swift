@@ -41,6 +41,9 @@ enum ChainMutations {
         Mutation("certificates-missing-intermediate", .chain, layer: "chain", expected: .reject,
                  finding: .chainInvalid, "the intermediate certificate is left out") { workspace in
             let authority = workspace.kit.authority
+            guard authority.intermediate != nil else {
+                throw MutationError(.notApplicable, "the CA has no intermediate (a StoreKit shape): there is none to leave out")
+            }
             workspace.signer.embeddedCertificates = [authority.leaf, authority.root]
         },
         Mutation("certificates-none", .chain, layer: "chain", expected: .reject,
@@ -134,6 +137,9 @@ enum ChainMutations {
         Mutation("signer-is-root", .chain, layer: "chain", expected: .reject, finding: .signerKeyUsage,
                  "signed by the trusted root's own key and certificate") { workspace in
             let authority = workspace.kit.authority
+            guard authority.intermediate != nil else {
+                throw MutationError(.notApplicable, "the CA's signer is its root already (a StoreKit shape)")
+            }
             workspace.signWith(ReceiptSigner(signingCertificate: authority.root, key: authority.rootKey,
                                              embeddedCertificates: [authority.root]))
         },

@@ -67,9 +67,11 @@ enum ContainerMutations {
         },
         Mutation("certificates-over-limit", .signature, layer: "container", expected: .reject,
                  finding: .containerLimitExceeded,
-                 "the certificates set holds the chain 12 times over (36 certificates)") { workspace in
+                 "the certificates set holds the chain over and over, past the 16 certificates a reader reads") { workspace in
             workspace.tweak { builder in
-                builder.certificates = Array(repeating: builder.certificates, count: 12).flatMap { $0 }
+                // Past the limit whatever the chain's length: 21 certificates of Apple's three, 18 of StoreKit's one.
+                let copies = ContainerLimits.default.maximumCertificates / max(1, builder.certificates.count) + 2
+                builder.certificates = Array(repeating: builder.certificates, count: copies).flatMap { $0 }
             }
         },
     ]

@@ -89,14 +89,20 @@ extension JWSMutationCatalogue {
 
     /// A notification (the baseline's app and environment in `data` unless given) carrying `token`.
     static func notification(carrying token: String, _ context: JWSMutationContext, bundle: String? = nil,
-                             environment: String? = nil, extra: String = "", renewal: String? = nil) -> [UInt8] {
+                             environment: String? = nil, extra: String = "", renewal: String? = nil) throws -> [UInt8] {
+        // A notification carries a transaction as signedTransactionInfo: any other kind there is another flaw
+        // (jws-kind-mismatch), so these entries are made from transactions only.
+        guard context.binding.kind == .transaction else {
+            throw MutationError(.notApplicable, "the input is a \(context.binding.kind.rawValue), and a notification carries a transaction as signedTransactionInfo")
+        }
         let binding = context.binding
         let bundle = bundle ?? binding.bundleID.map { JSONWriter.literal($0.text) } ?? #""com.example""#
         let environment = environment ?? environmentLiteral(context)
         let signed = JWSMutationContext.value(of: "signedDate", in: context.payload) ?? "1700000000000"
         let renewalMember = renewal.map { #","signedRenewalInfo":"\#($0)""# } ?? ""
+        let appAppleID = context.appAppleID.map { #""appAppleId":\#($0),"# } ?? ""
         return bytes(#"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","notificationUUID":"00000000-0000-4000-8000-000000000000","#
-                     + #""data":{"bundleId":\#(bundle),"environment":\#(environment),"signedTransactionInfo":"\#(token)"\#(renewalMember)},"#
+                     + #""data":{"bundleId":\#(bundle),"environment":\#(environment),\#(appAppleID)"signedTransactionInfo":"\#(token)"\#(renewalMember)},"#
                      + #""version":"2.0","signedDate":\#(signed)\#(extra)}"#)
     }
 
@@ -111,7 +117,7 @@ extension JWSMutationCatalogue {
             return try context.signed(payload: other)
         },
         JWSMutation("application-version-other", layer: "binding", .reject, finding: .appVersionMismatch,
-                    concern: .policy, "an app transaction for another version of the app (applicationVersion)") { context in
+                    "an app transaction for another version of the app (applicationVersion)") { context in
             guard let version = context.expectations.appVersion else {
                 throw MutationError(.notApplicable, "the payload is not an app transaction with an applicationVersion")
             }
@@ -121,7 +127,7 @@ extension JWSMutationCatalogue {
         JWSMutation("notification-bundle-id-look-alike", layer: "binding", .reject, finding: .bundleIdMismatch,
                     "a notification for another app (data.bundleId) with the expected bundleId in a top-level look-alike") { context in
             let genuine = JWSMutationContext.value(of: "bundleId", in: context.payload) ?? #""com.example""#
-            return try context.signed(payload: notification(carrying: try context.signed(), context,
+            return try context.notificationBody(payload: try notification(carrying: try context.signed(), context,
                                                             bundle: #""com.example.attacker""#,
                                                             extra: #","bundleId":\#(genuine)"#))
         },
@@ -132,20 +138,20 @@ extension JWSMutationCatalogue {
             let renewal = try context.signed(payload: bytes(
                 #"{"originalTransactionId":\#(original),"autoRenewProductId":"com.example.monthly","#
                 + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
-            return try context.signed(payload: notification(carrying: try context.signed(), context, renewal: renewal))
+            return try context.notificationBody(payload: try notification(carrying: try context.signed(), context, renewal: renewal))
         },
         JWSMutation("notification-data-array", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification whose data is an array holding the app's object: bound to no app") { context in
-            let payload = notification(carrying: try context.signed(), context)
+            let payload = try notification(carrying: try context.signed(), context)
             let text = String(decoding: payload, as: UTF8.self)
                 .replacingOccurrences(of: #""data":{"#, with: #""data":[{"#)
                 .replacingOccurrences(of: #"},"version""#, with: #"}],"version""#)
-            return try context.signed(payload: bytes(text))
+            return try context.notificationBody(payload: bytes(text))
         },
         JWSMutation("notification-data-and-summary", layer: "binding", .reject, finding: .jwsBindingMismatch,
                     "a notification with data for the app and a summary for another: Apple sends one") { context in
             let environment = environmentLiteral(context)
-            return try context.signed(payload: notification(
+            return try context.notificationBody(payload: try notification(
                 carrying: try context.signed(), context,
                 extra: #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#))
         },
@@ -162,7 +168,7 @@ extension JWSMutationCatalogue {
             let renewal = try context.signed(payload: bytes(
                 #"{"originalTransactionId":\#(other),"autoRenewProductId":"com.example.monthly","#
                 + #""productId":"com.example.monthly","autoRenewStatus":1,"signedDate":\#(signedDate(context)),"environment":\#(environment)}"#))
-            return try context.signed(payload: notification(carrying: try context.signed(payload: transaction), context,
+            return try context.notificationBody(payload: try notification(carrying: try context.signed(payload: transaction), context,
                                                             renewal: renewal))
         },
         JWSMutation("app-transaction-environment-differs", layer: "binding", .reject, finding: .jwsBindingMismatch,
@@ -176,14 +182,14 @@ extension JWSMutationCatalogue {
         JWSMutation("notification-carries-other-app", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification for the app carrying a transaction of another app, both validly signed") { context in
             let other = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
-            return try context.signed(payload: notification(carrying: try context.signed(payload: other), context))
+            return try context.notificationBody(payload: try notification(carrying: try context.signed(payload: other), context))
         },
         JWSMutation("notification-carries-other-environment", layer: "nesting", .reject, finding: .jwsBindingMismatch,
                     "a notification of one environment carrying a transaction of the other, both validly signed") { context in
             let environment = environmentLiteral(context)
             let other = environment == #""Production""# ? #""Sandbox""# : #""Production""#
             let edited = JWSMutationContext.setting("environment", to: other, in: context.payload)
-            return try context.signed(payload: notification(carrying: try context.signed(payload: edited), context,
+            return try context.notificationBody(payload: try notification(carrying: try context.signed(payload: edited), context,
                                                             environment: environment))
         },
     ]

@@ -27,6 +27,9 @@ extension JWSMutationCatalogue {
     static let documents: [JWSMutation] = [
         JWSMutation("document-two-genuine-tokens", layer: "document", .accept, finding: nil,
                     "an API response holding two genuine tokens: valid, both verified") { context in
+            guard context.binding.kind == .transaction else {
+                throw MutationError(.notApplicable, "the input is a \(context.binding.kind.rawValue); an API response lists transactions")
+            }
             let token = try context.signed()
             return #"{"signedTransactions":["\#(token)","\#(token)"]}"#
         },

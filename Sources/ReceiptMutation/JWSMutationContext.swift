@@ -60,13 +60,27 @@ public struct JWSMutationContext: Sendable {
     /// Where Apple's verifier reads the baseline's app, environment and signing time (its kind's binding).
     package var binding: JWSBinding { JWSBinding.of(try? JSONDocument.read(payload), member: nil) }
 
-    /// What `rcpt verify` is told of the baseline, as a suite's validators are: its bundleId, an app transaction's
-    /// applicationVersion, and the device its deviceVerification is computed for.
+    /// The app's Apple id a Production suite binds to (Apple's verifier is configured for Production only with
+    /// one): the baseline's appAppleId, or for a kind that carries none (a transaction, renewal info) a TEST-ONLY id
+    /// that the notifications the catalogue makes around it carry. Nil outside Production.
+    package var appAppleID: String? {
+        let binding = self.binding
+        guard binding.environment?.text == ReceiptEnvironment.production.rawValue else { return nil }
+        return binding.appAppleID?.text ?? Self.testAppAppleID
+    }
+
+    /// The app Apple id of the notifications made around a Production token that carries none (TEST-ONLY).
+    package static let testAppAppleID = "1234567890"
+
+    /// What `rcpt verify` is told of the baseline, as a suite's validators are, and as Apple's verifier is always
+    /// configured: its bundleId, its environment, an app transaction's applicationVersion, the device its
+    /// deviceVerification is computed for, and in Production the app's Apple id.
     package var expectations: Expectations {
         let kind = JWSPayloadKind.of(try? JSONDocument.read(payload), member: nil)
         return Expectations(bundleID: Self.string(of: "bundleId", in: payload),
                             appVersion: kind == .appTransaction ? Self.string(of: "applicationVersion", in: payload) : nil,
-                            deviceID: deviceID.isEmpty ? nil : deviceID)
+                            deviceID: deviceID.isEmpty ? nil : deviceID, appAppleID: appAppleID,
+                            environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
     }
 
     /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth.
@@ -92,6 +106,12 @@ public struct JWSMutationContext: Sendable {
         throws(CryptoError) -> String
     {
         try (signer ?? self.signer).sign(payload: payload ?? self.payload, header: header ?? self.header)
+    }
+
+    /// A notification body (`{"signedPayload":…}`, what Apple posts to a server) holding `payload` signed: how a
+    /// notification reaches the server that verifies it, so its kind is never guessed from where it lies.
+    public func notificationBody(payload: [UInt8]) throws(CryptoError) -> String {
+        #"{"signedPayload":"\#(try signed(payload: payload))"}"#
     }
 
     /// The header of `signer`'s chain with `members` (JSON text such as `"kid":"x"`) added at the end.

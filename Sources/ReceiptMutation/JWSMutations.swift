@@ -18,32 +18,33 @@ public struct JWSMutation: Sendable {
     package let finding: String?
     /// Whether the token carries a valid ES256 signature by its x5c leaf over what it holds.
     package let signatureValid: Bool
-    package let concern: Concern
     let make: @Sendable (JWSMutationContext) throws -> String
+
+    /// Who could make it and what accepting it costs.
+    package var threat: Threat { Threat.jws(name: name, layer: layer, signatureValid: signatureValid) }
 
     /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
     init(_ name: String, layer: String, _ expected: ExpectedVerdict, finding: FindingCode?, signatureValid: Bool = true,
-         concern: Concern = .security, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
-        self.init(name, layer: layer, expected, code: finding?.rawValue, signatureValid: signatureValid, concern: concern,
+         _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
+        self.init(name, layer: layer, expected, code: finding?.rawValue, signatureValid: signatureValid,
                   summary, make)
     }
 
     /// A mutation whose reading `rcpt verify` stops with `error`.
     init(_ name: String, layer: String, _ expected: ExpectedVerdict, error: ErrorCode, signatureValid: Bool = true,
-         concern: Concern = .security, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
-        self.init(name, layer: layer, expected, code: error.rawValue, signatureValid: signatureValid, concern: concern,
+         _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
+        self.init(name, layer: layer, expected, code: error.rawValue, signatureValid: signatureValid,
                   summary, make)
     }
 
     private init(_ name: String, layer: String, _ expected: ExpectedVerdict, code: String?, signatureValid: Bool,
-                 concern: Concern, _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
+                 _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String) {
         self.name = name
         self.summary = summary
         self.layer = layer
         self.expected = expected
         self.finding = code
         self.signatureValid = signatureValid
-        self.concern = concern
         self.make = make
     }
 
@@ -113,7 +114,7 @@ public enum JWSMutationCatalogue {
             return try context.signed(payload: bytes(spaced))
         },
         JWSMutation("base64url-padded", layer: "encoding", .accept, finding: .jwsBase64urlPadding,
-                    concern: .policy, "the signature part padded with '=' (not base64url; the signed text is unchanged)") { context in
+                    "the signature part padded with '=' (not base64url; the signed text is unchanged)") { context in
             let token = try context.signed()
             let signature = JWSMutationContext.parts(token)[2]
             return token + String(repeating: "=", count: (4 - signature.utf8.count % 4) % 4)
@@ -341,17 +342,29 @@ public enum JWSMutationCatalogue {
     static let nesting: [JWSMutation] = [
         JWSMutation("notification-nested-valid", layer: "nesting", .accept, finding: nil,
                     "a notification whose data carries the token, both signed by the test CA") { context in
-            try context.signed(payload: notification(carrying: try context.signed(), context))
+            try context.notificationBody(payload: try notification(carrying: try context.signed(), context))
         },
         JWSMutation("notification-nested-foreign-chain", layer: "nesting", .reject, finding: .jwsNestedInvalid,
                     "a notification signed by the test CA carrying a transaction signed by the foreign CA") { context in
-            try context.signed(payload: notification(carrying: try context.signed(by: context.foreign), context))
+            try context.notificationBody(payload: try notification(carrying: try context.signed(by: context.foreign), context))
         },
         JWSMutation("notification-nested-tampered", layer: "nesting", .reject, finding: .jwsNestedInvalid,
                     "a valid notification carrying a transaction whose payload changed after signing") { context in
             let parts = JWSMutationContext.parts(try context.signed())
             let edited = JWSMutationContext.setting("productId", to: #""com.example.attacker.lifetime""#, in: context.payload)
-            return try context.signed(payload: notification(carrying: parts[0] + "." + b64(edited) + "." + parts[2], context))
+            return try context.notificationBody(payload: try notification(carrying: parts[0] + "." + b64(edited) + "." + parts[2], context))
+        },
+        JWSMutation("notification-carries-notification", layer: "nesting", .reject, finding: .jwsKindMismatch,
+                    "a notification whose signedTransactionInfo is another notification (carrying the transaction), all validly signed") {
+            context in
+            let inner = try context.signed(payload: try notification(carrying: try context.signed(), context))
+            return try context.notificationBody(payload: try notification(carrying: inner, context))
+        },
+        JWSMutation("document-notification-as-transaction", layer: "document", .reject, finding: .jwsKindMismatch,
+                    "an API response whose signedTransactions holds a genuine notification of the app (carrying the transaction), not a transaction") {
+            context in
+            let notification = try context.signed(payload: try notification(carrying: try context.signed(), context))
+            return #"{"signedTransactions":["\#(notification)"]}"#
         },
     ]
 

@@ -14,26 +14,6 @@ package enum MutationGroup: String, Sendable, Hashable, CaseIterable {
     case types
 }
 
-extension Concern {
-    /// The concern of a catalogue entry: policy for the app-level rules named above, security for the rest.
-    static func of(name: String, group: MutationGroup) -> Concern {
-        switch group {
-        case .dates:
-            return ["receipt-expired", "creation-in-future", "creation-before-original-purchase"].contains(name)
-                ? .policy : .security
-        case .semantics:
-            return name == "wrong-app-version" || name.hasPrefix("environment-") ? .policy : .security
-        case .inApp:
-            let security = name.hasPrefix("record-") || name == "purchase-after-creation"
-                || name == "cancellation-after-creation"
-            return security ? .security : .policy
-        default:
-            return .security
-        }
-    }
-}
-
-
 /// One named flaw: what it does, which layer it targets, what a correct validator must conclude, and the finding
 /// `rcpt verify` reports for it. `transform` edits a workspace holding the input's blueprint; the workspace then
 /// signs and post-processes the result.
@@ -49,8 +29,8 @@ public struct Mutation: Sendable {
     package let finding: String?
     /// Whether the result still carries a valid signature by the test CA over its content.
     package let signatureValid: Bool
-    /// Whether rejecting it is a matter of security or of app policy.
-    package var concern: Concern { Concern.of(name: name, group: group) }
+    /// Who could make it and what accepting it costs.
+    package var threat: Threat { Threat.receipt(name: name, group: group, layer: layer, signatureValid: signatureValid) }
     let transform: @Sendable (inout MutationWorkspace) throws -> Void
 
     /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).

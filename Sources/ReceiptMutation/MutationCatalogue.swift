@@ -11,6 +11,10 @@ public enum MutationCatalogue {
         "baseline", .baseline, layer: "none", expected: .accept, finding: nil,
         "the input re-signed unchanged by the test CA, hash computed for the test device") { _ in }
 
+    /// The entries only a StoreKit-shaped CA (`rcpt ca init --shape storekit`) makes: with Apple's shape they are
+    /// not applicable, and another entry covers what they test.
+    package static let storeKitOnly: Set<String> = ["storekit-signed-production"]
+
     /// The mutation named `name`.
     public static func named(_ name: String) -> Mutation? { all.first { $0.name == name } }
 }

@@ -1,6 +1,8 @@
+import ReceiptSigning
 import Foundation
 import ReceiptModel
 import ReceiptSuite
+import ReceiptValidation
 import ReceiptDiagnostics
 
 /// Writes every mutation of one input into a directory, with `manifest.json`.
@@ -9,18 +11,29 @@ package enum MutationSuite {
     /// manifest into `directory`, which must not hold an older suite's files unless `force`.
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
-                             to directory: String, force: Bool, rcpt: String = "rcpt") throws(MutationError) -> Manifest {
+                             to directory: String, force: Bool, rcpt: String = "rcpt",
+                             context: ValidatorContext = .device) throws(MutationError) -> Manifest {
         let (bundleID, appVersion) = try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: caDirectory)
         try prepare(directory, force: force)
-        // Absolute paths, so the suggested line works from any directory.
+        // Absolute paths, so the suggested line works from any directory. A server is told neither the device nor
+        // the app version.
         let root = ShellWords.absolute(caDirectory + "/root.pem")
+        let device = context == .device
         var manifest = Manifest(input: inputName, seed: seed,
                                 expectations: ManifestExpectations(
-                                    bundleID: bundleID, appVersion: appVersion, deviceID: kit.deviceIDText, root: root,
+                                    bundleID: bundleID, appVersion: device ? appVersion : nil, deviceID: kit.deviceIDText,
+                                    context: context.rawValue, root: root,
                                     validator: suggestedValidator(rcpt: rcpt, root: root, bundleID: bundleID,
-                                                                  appVersion: appVersion, deviceID: kit.deviceIDText)),
+                                                                  appVersion: device ? appVersion : nil,
+                                                                  deviceID: device ? kit.deviceIDText : nil)),
                                 mutations: [], skipped: [:])
-        try fill(&manifest, with: MutationCatalogue.all, in: directory) { mutation, _ in
+        // The suite's own validator line judges each entry: one it judges otherwise than the catalogue expects needs
+        // another chain shape than this CA's (a StoreKit CA has no intermediate to leave out).
+        let judged = InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
+                                       expectations: Expectations(bundleID: bundleID, appVersion: device ? appVersion : nil,
+                                                                  deviceID: device ? kit.deviceID : nil))
+        try fill(&manifest, with: MutationCatalogue.all, in: directory, context: context,
+                 judge: { Inspector.inspect($0, options: judged).isValid }) { mutation, _ in
             mutation.name + ".receipt"
         } make: { mutation throws(MutationError) in try mutation.apply(to: input, kit: kit, seed: seed) }
         return manifest
@@ -28,25 +41,39 @@ package enum MutationSuite {
 
     /// The `rcpt verify` line a suite suggests to judge its inputs as the manifest expects.
     static func suggestedValidator(rcpt: String, root: String, bundleID: String?, appVersion: String?,
-                                   deviceID: String?) -> String {
+                                   deviceID: String?, appAppleID: String? = nil, environment: String? = nil) -> String {
         var validator = "\(ShellWords.quoted(rcpt)) verify --root \(ShellWords.quoted(root))"
         if let bundleID { validator += " --bundle-id \(ShellWords.quoted(bundleID))" }
+        if let appAppleID { validator += " --app-apple-id \(appAppleID)" }
+        if let environment { validator += " --environment \(ShellWords.quoted(environment))" }
         if let appVersion { validator += " --app-version \(ShellWords.quoted(appVersion))" }
         if let deviceID { validator += " --device-id \(deviceID)" }
         return validator + " {}"
     }
 
-    /// Makes each of `mutations`, writes it into `directory` as `file(mutation, bytes)` and lists it in `manifest`
-    /// (or, when it cannot be made from this input, why), then writes the manifest.
+    /// Makes each of `mutations` that `context` asks of a validator, writes it into `directory` as
+    /// `file(mutation, bytes)` and lists it in `manifest`, then writes the manifest. An entry that cannot be made from
+    /// this input, is not asked in this context, or that `judge` (the suite's own `rcpt verify` line: true for
+    /// valid) judges otherwise than the entry expects (it needs another CA shape), is listed in `skipped` with why.
     static func fill<M: SuiteMutation>(_ manifest: inout Manifest, with mutations: [M], in directory: String,
+                                       context: ValidatorContext, judge: ([UInt8]) -> Bool,
                                        file: (M, [UInt8]) -> String,
                                        make: (M) throws(MutationError) -> [UInt8]) throws(MutationError) {
         for mutation in mutations {
+            if let reason = context.excludes(finding: mutation.finding, appVersionGiven: manifest.expectations.appVersion != nil) {
+                manifest.skipped[mutation.name] = reason
+                continue
+            }
             let bytes: [UInt8]
             do {
                 bytes = try make(mutation)
             } catch {
                 manifest.skipped[mutation.name] = error.message
+                continue
+            }
+            let valid = judge(bytes)
+            if valid != (mutation.expected == .accept) {
+                manifest.skipped[mutation.name] = "with this CA's chain shape the suite's rcpt verify line judges it \(valid ? "valid" : "invalid"), not as the entry expects: it needs another shape"
                 continue
             }
             let file = file(mutation, bytes)
@@ -57,7 +84,9 @@ package enum MutationSuite {
                                                     layer: mutation.layer, description: mutation.summary,
                                                     expected: mutation.expected.rawValue, finding: mutation.finding,
                                                     signatureValid: mutation.signatureValid,
-                                                    concern: mutation.concern.rawValue))
+                                                    concern: mutation.threat.concern.rawValue,
+                                                    attacker: mutation.threat.attacker.rawValue,
+                                                    threat: mutation.threat.why, readers: mutation.threat.readers))
         }
         try manifest.write(in: directory)
     }
@@ -85,7 +114,7 @@ protocol SuiteMutation {
     var expected: ExpectedVerdict { get }
     var finding: String? { get }
     var signatureValid: Bool { get }
-    var concern: Concern { get }
+    var threat: Threat { get }
 }
 
 extension Mutation: SuiteMutation {

@@ -1,3 +1,4 @@
+import ReceiptSigning
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
@@ -82,6 +83,14 @@ enum SemanticMutations {
         Mutation("wrong-app-version", .semantics, layer: "attribute", expected: .reject,
                  finding: .appVersionMismatch, "the app version is not the app's") { workspace in
             workspace.setText(3, (workspace.blueprint.text(3) ?? "1") + ".1")
+        },
+        Mutation("storekit-signed-production", .semantics, layer: "attribute", expected: .reject,
+                 finding: .storekitSignerOnAppStoreReceipt,
+                 "signed by the StoreKit-shaped CA (as Xcode signs test receipts) and saying Production") { workspace in
+            guard workspace.kit.authority.intermediate == nil else {
+                throw MutationError(.notApplicable, "needs a StoreKit-shaped CA (rcpt ca init --shape storekit); storekit-certificate-on-production covers this one")
+            }
+            workspace.setText(0, "Production")
         },
     ] + ["Production", "ProductionSandbox", "Sandbox", "Xcode", ""].map { environment in
         Mutation("environment-\(environment.isEmpty ? "empty" : environment.lowercased())", .semantics,

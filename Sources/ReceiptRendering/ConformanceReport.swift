@@ -8,9 +8,12 @@ package struct ConformanceReport: Sendable {
     package static let schema = "rcpt.conformance/2"
 
     package var results: [ConformanceResult]
+    /// Which accepted must-reject entries fail the run.
+    package var gate: Gate
 
-    package init(results: [ConformanceResult]) {
+    package init(results: [ConformanceResult], gate: Gate = .standard) {
         self.results = results
+        self.gate = gate
     }
 
     /// The results of one class.
@@ -18,9 +21,14 @@ package struct ConformanceReport: Sendable {
         results.filter { $0.resultClass == resultClass }
     }
 
-    /// Whether the run fails: a bad receipt accepted, a crash, a hang, an error, a validator that could not run, or
-    /// the baseline rejected.
-    package var failed: Bool { results.contains { $0.resultClass.isFailure } }
+    /// Whether the run fails: a bad receipt accepted (of a concern the gate fails on), a crash, a hang, an error, a
+    /// validator that could not run, or the baseline rejected.
+    package var failed: Bool { results.contains { gate.fails($0) } }
+
+    /// Accepted must-reject entries the gate reports but does not fail on (robustness, by default).
+    package var reportedOnly: [ConformanceResult] {
+        results.filter { $0.resultClass == .acceptedBad && !gate.fails($0) }
+    }
 
     /// Passed and judged (passed or accepted-bad) counts for one concern's must-reject receipts.
     package func score(_ concern: Concern) -> (passed: Int, total: Int) {
@@ -29,12 +37,13 @@ package struct ConformanceReport: Sendable {
     }
 
     package func text(style: TextStyle) -> String {
-        var out = style.bold(pad("mutation", 40) + " " + pad("group", 10) + " " + pad("concern", 8) + " "
-                             + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
+        var out = style.bold(pad("mutation", 40) + " " + pad("group", 10) + " " + pad("attacker", 8) + " "
+                             + pad("concern", 10) + " " + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
         for result in results {
             let verdict: String
             switch result.resultClass {
             case .passed: verdict = style.green("ok")
+            case .acceptedBad where !gate.fails(result): verdict = style.yellow("accepted (\(result.concern.rawValue))")
             case .acceptedBad: verdict = style.red("ACCEPTED BAD RECEIPT")
             case .baselineRejected: verdict = style.red("REJECTED VALID BASELINE")
             case .crashed: verdict = style.red("CRASHED")
@@ -45,7 +54,8 @@ package struct ConformanceReport: Sendable {
             }
             // Names come from the suite's manifest, which anyone can edit: shown terminal-safe.
             out += pad(TerminalText.safe(result.name), 40) + " " + pad(TerminalText.safe(result.group), 10) + " "
-                + pad(result.concern.rawValue, 8) + " " + pad(result.expected.rawValue, 8) + " "
+                + pad(result.attacker?.rawValue ?? "-", 8) + " " + pad(result.concern.rawValue, 10) + " "
+                + pad(result.expected.rawValue, 8) + " "
                 + pad(result.run.outcome.detail, 22) + " " + verdict + "\n"
         }
         let problems = results.filter { $0.resultClass.isFailure || $0.resultClass == .overStrict }
@@ -57,17 +67,30 @@ package struct ConformanceReport: Sendable {
             var byCause: [String: [ConformanceResult]] = [:]
             for result in problems {
                 let key = result.resultClass.rawValue + " " + result.group
+                    + (result.resultClass == .acceptedBad ? " " + result.concern.rawValue : "")
                 if byCause[key] == nil { causes.append(key) }
                 byCause[key, default: []].append(result)
             }
             for key in causes {
                 guard let group = byCause[key], let first = group.first else { continue }
-                let heading = "\(group.count) \(TerminalText.safe(first.group)) \(group.count == 1 ? "entry" : "entries") "
-                    + Self.classPhrase(first.resultClass) + ": " + Self.cause(first)
-                out += "\n" + (first.resultClass == .overStrict ? style.yellow(heading) : style.red(heading)) + "\n"
+                let concern = first.resultClass == .acceptedBad ? " " + first.concern.rawValue : ""
+                let heading = "\(group.count) \(TerminalText.safe(first.group))\(concern) \(group.count == 1 ? "entry" : "entries") "
+                    + (gate.fails(first) || first.resultClass != .acceptedBad
+                       ? Self.classPhrase(first.resultClass) : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
+                    + ": " + Self.cause(first)
+                out += "\n" + (gate.fails(first) ? style.red(heading) : style.yellow(heading)) + "\n"
+                // Who could make it and the readers it would fool: said once for a run of entries that share them.
+                var said: (threat: String?, readers: String?) = (nil, nil)
                 for result in group {
-                    out += "  \(TerminalText.safe(result.name)) (\(result.concern.rawValue)): "
+                    out += "  \(TerminalText.safe(result.name)) (\(Self.threatLabel(result))): "
                         + "\(TerminalText.safe(result.description)) — \(result.run.outcome.detail)\n"
+                    if result.resultClass == .acceptedBad, let threat = result.threat, threat != said.threat {
+                        out += style.dim("    who:       ") + TerminalText.safe(threat) + "\n"
+                    }
+                    if result.resultClass == .acceptedBad, let readers = result.readers, readers != said.readers {
+                        out += style.dim("    readers:   ") + TerminalText.safe(readers) + "\n"
+                    }
+                    said = (result.threat, result.readers)
                     out += style.dim("    file:      ") + TerminalText.safe(result.file) + "\n"
                     out += style.dim("    reproduce: ") + TerminalText.safe(result.command) + "\n"
                     if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
@@ -91,15 +114,20 @@ package struct ConformanceReport: Sendable {
             (.timedOut, "timed out"), (.errored, "errored"), (.couldNotRun, "could not run"),
         ]
         let parts = classes.compactMap { resultClass, label -> String? in
-            let count = results(resultClass).count
+            let count = results(resultClass).filter { gate.fails($0) }.count
             return count == 0 ? nil : "\(count) \(label)"
         }
-        var line = "\(results.count) runs: \(passed) passed, \(failed) failed"
+        let reported = reportedOnly.count
+        var line = "\(results.count) runs: \(passed) passed, \(failed - reported) failed"
         if !parts.isEmpty { line += " (\(parts.joined(separator: ", ")))" }
         line += ", \(overStrict) over-strict"
+        if reported > 0 { line += ", \(reported) reported (accepted, not gated)" }
         for concern in Concern.allCases {
             let score = score(concern)
-            if score.total > 0 { line += "; \(concern.rawValue) \(score.passed)/\(score.total) passed" }
+            if score.total > 0 {
+                line += "; \(concern.rawValue) \(score.passed)/\(score.total) passed"
+                if !gate.concerns.contains(concern) { line += " (not gated: --fail-on \(concern.rawValue))" }
+            }
         }
         return line
     }
@@ -109,6 +137,10 @@ package struct ConformanceReport: Sendable {
         json.object { json in
             json.member("schema", Self.schema)
             json.member("failed", failed)
+            json.key("gate")
+            json.array { json in
+                for concern in Concern.allCases where gate.concerns.contains(concern) { json.string(concern.rawValue) }
+            }
             json.member("passed", results(.passed).count)
             json.member("total", results.count)
             json.key("classes")
@@ -131,18 +163,22 @@ package struct ConformanceReport: Sendable {
             }
             json.key("results")
             json.array { json in
-                for result in results { Self.write(result, to: &json) }
+                for result in results { write(result, to: &json) }
             }
         }
         return json.bytes + [0x0A]
     }
 
-    static func write(_ result: ConformanceResult, to json: inout JSONWriter) {
+    func write(_ result: ConformanceResult, to json: inout JSONWriter) {
         json.object { json in
             json.member("name", result.name)
             json.member("group", result.group)
             json.member("description", result.description)
+            json.member("attacker", result.attacker?.rawValue)
             json.member("concern", result.concern.rawValue)
+            json.member("threat", result.threat)
+            json.member("readers", result.readers)
+            json.member("fails", gate.fails(result))
             json.member("expected", result.expected.rawValue)
             json.member("observed", result.run.outcome.label)
             json.member("detail", result.run.outcome.detail)
@@ -164,21 +200,26 @@ package struct ConformanceReport: Sendable {
             let outcome: CIReport.Case.Outcome
             switch result.resultClass {
             case .passed, .overStrict: outcome = .passed
+            case .acceptedBad where !gate.fails(result): outcome = .passed
             case .acceptedBad, .baselineRejected: outcome = .failed
             case .crashed, .timedOut, .errored, .couldNotRun: outcome = .errored
             }
             var details = ""
             if result.resultClass != .passed {
-                details = "why: \(Self.cause(result))\nfile: \(result.file)\nreproduce: \(result.command)"
+                details = "why: \(Self.cause(result))\nwho could make it: \(Self.threatLabel(result))"
+                    + (result.threat.map { " — " + $0 } ?? "") + (result.readers.map { "\nreaders: " + $0 } ?? "")
+                    + "\nfile: \(result.file)\nreproduce: \(result.command)"
                 if !result.run.stderrTail.isEmpty { details += "\nstderr:\n" + result.run.stderrTail }
             }
             return CIReport.Case(
                 name: result.name, group: result.group, outcome: outcome,
-                rule: result.resultClass.rawValue + "/" + result.group,
-                ruleDescription: "\(result.group) entries \(Self.classPhrase(result.resultClass))",
-                message: "\(result.name): \(result.description) — expected \(result.expected.rawValue), \(result.run.outcome.detail)",
+                rule: result.resultClass.rawValue + "/" + result.group
+                    + (result.resultClass == .acceptedBad ? "/" + result.concern.rawValue : ""),
+                ruleDescription: "\(result.group) entries \(Self.classPhrase(result.resultClass))"
+                    + (result.resultClass == .acceptedBad ? " (\(result.concern.rawValue))" : ""),
+                message: "\(result.name) (\(Self.threatLabel(result))): \(result.description) — expected \(result.expected.rawValue), \(result.run.outcome.detail)",
                 details: details, file: result.file, seconds: result.run.seconds,
-                isNote: result.resultClass == .overStrict)
+                isNote: result.resultClass == .overStrict || (result.resultClass == .acceptedBad && !gate.fails(result)))
         }
         return CIReport(tool: "rcpt conformance", subject: suite,
                         seconds: results.reduce(0) { $0 + $1.run.seconds },
@@ -210,6 +251,10 @@ package struct ConformanceReport: Sendable {
         case .baselineRejected: return "the validator's options are wrong (root, bundle id, version, device), so nothing else was judged"
         case .overStrict: return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
         case .passed: return "as it should"
+        case .acceptedBad where result.concern == .robustness:
+            return "only the signing key's holder can make these, and Apple never signs them: accepting them is no security failure, but a reader that parses the document again may read it otherwise"
+        case .acceptedBad where result.concern == .policy:
+            return "genuine documents your app's policy may refuse (another version, environment or time): accepted, they are served"
         case .acceptedBad:
             switch result.group {
             case "signature": return "your validator does not check the signature over the content"
@@ -224,6 +269,11 @@ package struct ConformanceReport: Sendable {
             default: return "your validator accepts what it must reject"
             }
         }
+    }
+
+    /// "anyone, security": who could make the entry's input and what accepting it costs.
+    static func threatLabel(_ result: ConformanceResult) -> String {
+        (result.attacker.map { $0.rawValue + ", " } ?? "") + result.concern.rawValue
     }
 
     /// `seconds` as a JSON number with three decimals: 0.042 for 42 ms.

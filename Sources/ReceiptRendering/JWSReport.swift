@@ -52,6 +52,7 @@ package enum JWSReport {
             json.object { json in
                 DumpJSON.writeHeader(file: file, schema: VerifyReport.schema, kind: "jws", input: inspection.input, to: &json)
                 json.member("valid", inspection.isValid)
+                BindingText.write(inspection.binding, to: &json)
                 json.key("tokens")
                 json.array { json in
                     for token in flattened(inspection.tokens) {
@@ -203,6 +204,7 @@ package enum JWSReport {
     /// The verdict: the line, then each token's verification and its errors and warnings.
     static func verifyText(_ inspection: JWSInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var out = verdictLine(inspection, name: name, style: style)
+        out += BindingText.line(inspection.binding, document: "token", style: style)
         let renderer = DumpText(style: style)
         out += documentFindings(inspection, style: style, verbose: verbose)
         for token in flattened(inspection.tokens) {
@@ -220,7 +222,9 @@ package enum JWSReport {
         if let error = inspection.readError {
             return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
-        guard !inspection.isValid else { return VerdictWord.valid.styled(style) + " \(shown)\n" }
+        guard !inspection.isValid else {
+            return VerdictWord.valid.styled(style) + " \(shown)" + BindingText.batchNote(inspection.binding, valid: true) + "\n"
+        }
         return VerdictWord.invalid.styled(style) + " \(shown): \(DocumentInspection.jws(inspection).codes(.error).joined(separator: ", "))\n"
     }
 

@@ -28,7 +28,9 @@ package enum VerifyReport {
         if let error = inspection.readError {
             return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
-        guard !inspection.isValid else { return VerdictWord.valid.styled(style) + " \(shown)\n" }
+        guard !inspection.isValid else {
+            return VerdictWord.valid.styled(style) + " \(shown)" + BindingText.batchNote(inspection.binding, valid: true) + "\n"
+        }
         var codes: [String] = []
         for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
             codes.append(finding.code)
@@ -41,6 +43,7 @@ package enum VerifyReport {
         json.object { json in
             DumpJSON.writeHeader(file: file, schema: schema, kind: "receipt", input: inspection.input, to: &json)
             json.member("valid", inspection.isValid)
+            BindingText.write(inspection.binding, to: &json)
             DumpJSON.writeVerification(inspection.verification, to: &json)
             json.key("findings")
             json.array { json in
@@ -62,6 +65,7 @@ package enum VerifyReport {
         } else {
             out += VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true)
                 + " \(TerminalText.safe(name))\n"
+            out += BindingText.line(inspection.binding, document: "receipt", style: style)
         }
         if let summary = inspection.verification { out += renderer.verification(summary) }
         let shown = inspection.findings.filter { verbose || $0.severity != .info }

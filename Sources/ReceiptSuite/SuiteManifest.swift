@@ -11,12 +11,28 @@ package enum ExpectedVerdict: String, Sendable, Hashable, CaseIterable {
     case reject
 }
 
-/// Whether rejecting a mutation is a matter of security (signature, chain, container, parser integrity, bundle or
-/// device binding: accepting it lets a forged or foreign receipt through) or of app policy (expiry, quantities,
-/// flags, duplicate transactions, dates in the future, versions: a server may decide otherwise on purpose).
+/// What accepting a must-reject entry costs. **security**: an attacker without Apple's key gains something from a
+/// validator that accepts it (a forged, foreign or tampered document, an unsigned wrapper, a genuine document of
+/// another app or device). **policy**: a genuine document a server may refuse or accept on purpose (expired, another
+/// version or environment). **robustness**: a shape only the signing key's holder can make and Apple never signs,
+/// or a cross-reader ambiguity: a validator must not crash, hang or misread it, and accepting it is reported with
+/// the readers it would fool, but is no security failure.
 package enum Concern: String, Sendable, Hashable, CaseIterable {
     case security
     case policy
+    case robustness
+}
+
+/// Who could make an input, in the world where the validator runs.
+package enum Attacker: String, Sendable, Hashable, CaseIterable {
+    /// Anyone, without a key: an unsigned wrapper, a forged or tampered signature, a foreign or self-made chain,
+    /// algorithm confusion, bytes around a genuine document.
+    case anyone
+    /// Anyone holding a genuine document: Apple's own bytes for another app, environment, device, customer, kind
+    /// or time.
+    case replay
+    /// Only a holder of the signing key: a shape Apple never signs.
+    case signer
 }
 
 /// One entry of a suite's manifest.
@@ -29,11 +45,18 @@ package struct ManifestEntry: Sendable, Hashable {
     package var expected: String
     package var finding: String?
     package var signatureValid: Bool
-    /// `security` or `policy` (`Concern`); suites written before it existed count as security.
+    /// `security`, `policy` or `robustness` (`Concern`); suites written before it existed count as security.
     package var concern: String?
+    /// `anyone`, `replay` or `signer` (`Attacker`): who could make the input; absent in older suites.
+    package var attacker: String?
+    /// Why the entry has its attacker and concern, in one sentence.
+    package var threat: String?
+    /// For a robustness entry: the readers a validator that accepts it could disagree with.
+    package var readers: String?
 
     package init(name: String, file: String, group: String, layer: String, description: String, expected: String,
-                finding: String?, signatureValid: Bool, concern: String?) {
+                finding: String?, signatureValid: Bool, concern: String?, attacker: String? = nil,
+                threat: String? = nil, readers: String? = nil) {
         self.name = name
         self.file = file
         self.group = group
@@ -43,6 +66,9 @@ package struct ManifestEntry: Sendable, Hashable {
         self.finding = finding
         self.signatureValid = signatureValid
         self.concern = concern
+        self.attacker = attacker
+        self.threat = threat
+        self.readers = readers
     }
 }
 
@@ -51,12 +77,22 @@ package struct ManifestExpectations: Sendable, Hashable {
     package var bundleID: String?
     package var appVersion: String?
     package var deviceID: String
+    /// The app's Apple id, for a Production JWS suite (Apple's verifier is configured for Production only with one).
+    package var appAppleID: String?
+    /// The environment a JWS suite's tokens come from (Apple's verifier is always configured with one).
+    package var environment: String?
+    /// `device` or `server` (`ValidatorContext`): what the suite asks of a validator; absent in older suites (device).
+    package var context: String?
     package var root: String
     package var validator: String
 
-    package init(bundleID: String?, appVersion: String?, deviceID: String, root: String, validator: String) {
+    package init(bundleID: String?, appVersion: String?, deviceID: String, appAppleID: String? = nil,
+                 environment: String? = nil, context: String? = nil, root: String, validator: String) {
         self.bundleID = bundleID
         self.appVersion = appVersion
+        self.appAppleID = appAppleID
+        self.environment = environment
+        self.context = context
         self.deviceID = deviceID
         self.root = root
         self.validator = validator
@@ -91,9 +127,12 @@ extension Manifest {
             json.object { json in
                 json.key("expectations")
                 json.object { json in
+                    if let appAppleID = expectations.appAppleID { json.member("appAppleID", appAppleID) }
                     if let appVersion = expectations.appVersion { json.member("appVersion", appVersion) }
                     if let bundleID = expectations.bundleID { json.member("bundleID", bundleID) }
+                    if let context = expectations.context { json.member("context", context) }
                     json.member("deviceID", expectations.deviceID)
+                    if let environment = expectations.environment { json.member("environment", environment) }
                     json.member("root", expectations.root)
                     json.member("validator", expectations.validator)
                 }
@@ -102,6 +141,7 @@ extension Manifest {
                 json.array { json in
                     for entry in mutations {
                         json.object { json in
+                            if let attacker = entry.attacker { json.member("attacker", attacker) }
                             if let concern = entry.concern { json.member("concern", concern) }
                             json.member("description", entry.description)
                             json.member("expected", entry.expected)
@@ -110,7 +150,9 @@ extension Manifest {
                             json.member("group", entry.group)
                             json.member("layer", entry.layer)
                             json.member("name", entry.name)
+                            if let readers = entry.readers { json.member("readers", readers) }
                             json.member("signatureValid", entry.signatureValid)
+                            if let threat = entry.threat { json.member("threat", threat) }
                         }
                     }
                 }
@@ -188,7 +230,8 @@ struct ManifestReader {
                 group: try string("group", of: entry), layer: try string("layer", of: entry),
                 description: try string("description", of: entry), expected: try string("expected", of: entry),
                 finding: try optionalString("finding", of: entry), signatureValid: try bool("signatureValid", of: entry),
-                concern: try optionalString("concern", of: entry)))
+                concern: try optionalString("concern", of: entry), attacker: try optionalString("attacker", of: entry),
+                threat: try optionalString("threat", of: entry), readers: try optionalString("readers", of: entry)))
         }
         var skipped: [String: String] = [:]
         if let node = document.member("skipped", of: root) {
@@ -209,7 +252,10 @@ struct ManifestReader {
             expectations: ManifestExpectations(
                 bundleID: try optionalString("bundleID", of: expectations),
                 appVersion: try optionalString("appVersion", of: expectations),
-                deviceID: try string("deviceID", of: expectations), root: try string("root", of: expectations),
+                deviceID: try string("deviceID", of: expectations),
+                appAppleID: try optionalString("appAppleID", of: expectations),
+                environment: try optionalString("environment", of: expectations),
+                context: try optionalString("context", of: expectations), root: try string("root", of: expectations),
                 validator: try string("validator", of: expectations)),
             mutations: mutations, skipped: skipped)
     }

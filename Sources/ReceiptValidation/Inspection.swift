@@ -97,6 +97,8 @@ public struct Inspection: Sendable {
     public var signers: [SignerVerification]
     public var verification: VerificationSummary?
     public var findings: [Finding]
+    /// What the verdict was bound to by the caller's expectations; nil when the receipt could not be read.
+    public var binding: BindingScope? = nil
 
     /// The error that stopped reading, if any (input, container or payload).
     public var readError: ReceiptReadError? {

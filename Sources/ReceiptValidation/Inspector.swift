@@ -49,6 +49,8 @@ public struct InspectionOptions: Sendable {
     public var keepsRecords = true
     /// Whether to take the input's SHA-256 for `InputSummary.sha256` (output that does not show it skips it).
     package var digestsInput = true
+    /// Whether a check bound to no app is an error (`binding-required`): `--require-binding`, for CI.
+    public var requiresBinding = false
     /// The strict judgement: what Apple's guidance makes ignorable (a malformed value of an undocumented receipt
     /// attribute type, a JWS claim that is null) is an error, not a warning.
     package var strict = false
@@ -88,6 +90,11 @@ public enum Inspector {
         var inspection = inspect(input, options: options,
                                  summary: InputSummary(size: input.count, sha256: "not computed", format: detected.rawValue))
         if let sha256 { inspection.input.sha256 = sha256.value }
+        if let receipt = inspection.receipt, receipt.error == nil {
+            let scope = BindingScope.of(options.expectations, production: receipt.environment == ReceiptEnvironment.production.rawValue)
+            inspection.binding = scope
+            inspection.findings += scope.requiredFindings(options, document: "receipt")
+        }
         return inspection
     }
 

@@ -41,6 +41,8 @@ public struct JWSInspection: Sendable {
     /// Findings about the input as a whole: the unsigned JSON around the tokens (unreadable token positions,
     /// duplicate names, tokens with characters around them) and whether its tokens agree on the app and environment.
     public var findings: [Finding] = []
+    /// What the verdict was bound to by the caller's expectations; nil when the input could not be read.
+    public var binding: BindingScope? = nil
 
     public var isValid: Bool {
         readError == nil && !tokens.isEmpty && tokens.allSatisfy(\.isValid)
@@ -70,8 +72,16 @@ public enum JWSInspector {
             if let document = input.json {
                 findings += documentAgreement(document, tokens: tokens, offset: input.jsonOffset)
             }
+            var production = false
+            var pending = tokens
+            while let token = pending.popLast() {
+                if token.binding.environment?.text == ReceiptEnvironment.production.rawValue { production = true }
+                pending += token.nested
+            }
+            let scope = BindingScope.of(options.expectations, production: production)
+            findings += scope.requiredFindings(options, document: "token")
             return JWSInspection(input: InputSummary(of: bytes, format: input.form.rawValue, digested: options.digestsInput),
-                                 jws: input, readError: nil, tokens: tokens, findings: findings)
+                                 jws: input, readError: nil, tokens: tokens, findings: findings, binding: scope)
         }
     }
 
@@ -193,6 +203,13 @@ public enum JWSInspector {
                                     "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
         }
         findings += bindingFindings(binding, carried: carrier != nil, options.expectations, at: payloadOffset)
+        // Each position in Apple's documents holds one kind: a server verifies what it finds there as that kind, and
+        // Apple's verifier refuses a token of another (a genuine notification in an API response's transactions).
+        let claimed = JWSPayloadKind.claims(token.payload)
+        if let expected = JWSPayloadKind.expected(at: held.member), claimed != .unknown, claimed != expected {
+            findings.append(Finding(.jwsKindMismatch, at: token.offset,
+                                    "\(held.path) holds a \(claimed.rawValue) where Apple's documents hold a \(expected.rawValue): a server reads it as one, and Apple's verifier refuses it"))
+        }
         // What the payload states of the purchase at the status time (--status-at; else the chain's time): facts.
         let statusAt: Int64
         switch options.statusTime {

@@ -3,6 +3,8 @@ import ReceiptBatch
 import ReceiptConformance
 import ReceiptDiagnostics
 import ReceiptFuzzing
+import ReceiptMutation
+import ReceiptSuite
 import ReceiptRendering
 import ReceiptValidation
 
@@ -15,8 +17,8 @@ extension CIReport {
     }
 
     /// A campaign: a case per seed baseline, then one per disagreement group (failed for a wrong verdict, errored
-    /// for none; an allowed class passes, reported as a note).
-    static func campaign(_ summary: CampaignSummary, seeds: [String], validator: String, allowed: Set<Disagreement>,
+    /// for none; an allowed class, and an accepted input of a concern not gated, passes, reported as a note).
+    static func campaign(_ summary: CampaignSummary, seeds: [String], validator: String, gate: CampaignGate,
                          directory: String?) -> CIReport {
         var cases: [Case] = summary.baselines.map { baseline in
             let seed = seeds.indices.contains(baseline.input.seed) ? seeds[baseline.input.seed] : "seed \(baseline.input.seed)"
@@ -32,17 +34,19 @@ extension CIReport {
             let seedFile = seeds.indices.contains(group.representative.seed) ? seeds[group.representative.seed] : nil
             let file = written ?? seedFile
             let isVerdict = group.kind == .acceptedWhatRcptRejects || group.kind == .rejectedWhatRcptAccepts
+            let threat = CampaignReport.threat(group)
             var details = "smallest input: \(group.representative.edits.joined(separator: " then "))"
+                + "\nwho could make it: \(threat.attacker.rawValue), \(threat.concern.rawValue) — \(threat.why)"
                 + "\nrcpt verify: \(group.verdict.isValid ? "valid" : "invalid") \(group.verdict.codes.joined(separator: ", "))"
             if let written { details += "\nfile: \(written)\nreproduce: " + ConformanceRunner.commandLine(validator, path: written) }
             if !group.run.stderrTail.isEmpty { details += "\nstderr:\n" + group.run.stderrTail }
             cases.append(Case(
                 name: CampaignReport.fileName(group), group: group.kind.rawValue,
-                outcome: allowed.contains(group.kind) ? .passed : isVerdict ? .failed : .errored,
+                outcome: !gate.fails(group) ? .passed : isVerdict ? .failed : .errored,
                 rule: group.kind.rawValue + "/" + group.code,
                 ruleDescription: "\(group.kind.rawValue) for rcpt's finding \(group.code)",
                 message: "\(group.count) input(s) \(group.kind.rawValue) (\(group.code)); \(group.run.outcome.detail)",
-                details: details, file: file, seconds: group.run.seconds, isNote: allowed.contains(group.kind)))
+                details: details, file: file, seconds: group.run.seconds, isNote: !gate.fails(group)))
         }
         return CIReport(tool: "rcpt fuzz-validator", subject: seeds.joined(separator: " "), seconds: summary.seconds,
                         properties: [("validator", validator), ("runs", String(summary.runs)),

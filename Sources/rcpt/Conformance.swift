@@ -18,19 +18,25 @@ struct Conformance: ParsableCommand {
 
             Runs go --jobs at a time (default: every core), results in the suite's order; --batch runs the \
             validator once, writing a path per line to its standard input and reading a verdict per line (its first \
-            word \(BatchValidator.acceptingPhrase): accepted; anything else: rejected). A non-zero exit after an uncaught exception (a \
+            word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict). A non-zero exit after an uncaught exception (a \
             Python traceback, a JVM, Node.js, .NET or Ruby exception, a Go or Rust panic, a Swift fatal error) is a \
-            crash, not a rejection, unless --reject-codes names that status.
+            crash, not a rejection, whatever --reject-codes says (the codes choose only between rejected and errored).
 
             The baseline runs first (a suite's re-signed input; a findings folder's seeds): if the validator does \
             not accept it, the run stops and shows what it wrote, since its options must be wrong. A folder \
-            without a must-accept baseline is refused. Each mutation is a matter of security (signature, chain, container, \
-            parser integrity, bundle or device binding) or of app policy (expiry, quantities, flags, duplicate \
-            transactions, dates in the future); the report scores them separately, and --only runs one kind.
+            without a must-accept baseline is refused.
 
-            Exit codes: 0 every must-reject receipt rejected and the baseline accepted, with no crash, timeout, \
-            error or failure to run; 1 otherwise (a must-accept receipt rejected is reported as over-strict but is \
-            not a failure); 2 usage error or unreadable suite.
+            Each entry says who could make it (attacker: anyone without a key; a replay of a genuine document of \
+            another app, device, version or time; or only the signer, a shape Apple never signs) and what accepting \
+            it costs (concern): security (an attacker without Apple's key gains something), policy (a genuine \
+            document your app may refuse or accept on purpose) or robustness (a signer-only shape: accepting it is \
+            reported with the readers it would fool, and fails the run only with --fail-on robustness). The report \
+            scores each concern, and --only runs one.
+
+            Exit codes: 0 every must-reject security and policy entry rejected (and robustness ones with --fail-on \
+            robustness) and the baseline accepted, with no crash, timeout, error or failure to run; 1 otherwise (a \
+            must-accept entry rejected is reported as over-strict but is not a failure); 2 usage error or \
+            unreadable suite.
 
             Example:
               rcpt ca init testca && rcpt mutate real.receipt --all --ca testca --out-dir suite
@@ -43,9 +49,13 @@ struct Conformance: ParsableCommand {
     @Argument(help: ArgumentHelp("The suite directory written by `rcpt mutate --all`.", valueName: "dir"))
     var directory: String
 
-    @Option(help: ArgumentHelp("Run only security or only policy mutations (the baseline always runs).",
+    @Option(help: ArgumentHelp("Run only the entries of one concern: security, policy or robustness (the baseline always runs).",
                                valueName: "concern"))
     var only: Concern?
+
+    @Option(help: ArgumentHelp("Where the validator runs: device, or server (not run on the entries that rest on the device binding or the app version, which a server does not know). Default: the suite's own.",
+                               valueName: "context"))
+    var context: ValidatorContext?
 
     @Option(help: "Output format: text, json (rcpt.conformance/2), junit (JUnit XML, a testcase per entry) or sarif (SARIF 2.1.0, a result per failure).")
     var format: GateFormat = .text
@@ -57,9 +67,10 @@ struct Conformance: ParsableCommand {
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)
-            let options = ConformanceRunner.Options(command: validatorOptions.validator, timeout: validatorOptions.timeout,
+            var options = ConformanceRunner.Options(command: validatorOptions.validator, timeout: validatorOptions.timeout,
                                                     rejectCodes: validatorOptions.rejectCodes?.statuses, only: only,
                                                     jobs: validatorOptions.processes, batch: validatorOptions.batch)
+            options.context = context
             let results: [ConformanceResult]
             do {
                 results = try ConformanceRunner.run(options, directory: directory) { done, total in
@@ -71,7 +82,7 @@ struct Conformance: ParsableCommand {
                     if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
                 }
             } catch let failure as ConformanceRunner.BaselineFailure {
-                let report = ConformanceReport(results: [failure.result])
+                let report = ConformanceReport(results: [failure.result], gate: validatorOptions.gate)
                 switch format {
                 case .json: Console.write(report.json())
                 case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
@@ -82,7 +93,7 @@ struct Conformance: ParsableCommand {
             } catch let error as SuiteError {
                 throw CommandFailure.unreadable(error.message)
             }
-            let report = ConformanceReport(results: results)
+            let report = ConformanceReport(results: results, gate: validatorOptions.gate)
             switch format {
             case .json: Console.write(report.json())
             case .text: Console.write(report.text(style: style))
@@ -96,4 +107,3 @@ struct Conformance: ParsableCommand {
     var useColor: Bool { color.isOn }
 }
 
-extension Concern: ExpressibleByArgument {}

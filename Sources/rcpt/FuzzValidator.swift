@@ -8,6 +8,7 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptRendering
 import ReceiptMutation
+import ReceiptConformance
 import ReceiptSuite
 import ReceiptValidation
 
@@ -21,16 +22,20 @@ struct FuzzValidator: ParsableCommand {
             composed, payload edits of attribute values, types, versions, records and claims — re-signed with the \
             TEST-ONLY CA of --ca (--jws-ca for JWS seeds) so they reach your parser; runs your validator on each \
             (a process per input in its own process group with --timeout, --jobs at a time; or with --batch one \
-            process reading a path per line and writing a verdict per line: 0/accept/valid or anything else); and \
+            process reading a path per line and writing a verdict per line: 0/accept/valid, 1/reject/invalid, or no verdict); and \
             compares its verdict with rcpt verify's on the same input, with the seed's bundle id, app version and \
-            the test device (printed at the start: give your validator the same).
+            the test device (a JWS seed's bundle id, environment and, in Production, app Apple id), printed at the \
+            start: give your validator the same. --context server judges without the device and the app version, \
+            which a server does not know.
 
             Every disagreement is a finding: accepted-what-rcpt-rejects (with rcpt's finding code), \
-            rejected-what-rcpt-accepts, crashed, timed-out or errored. Findings are grouped by class and rcpt's \
-            finding code, each with its smallest input (fewest edits of its seed, then fewest bytes), written to \
-            --out-dir with a manifest rcpt conformance replays (so a fixed bug stays fixed) and report.json \
-            (rcpt.fuzz-validator/1). Deterministic for --seed. Exit 1 when a disagreement of a class not named by \
-            --allow was found, 0 otherwise, 2 on a usage error.
+            rejected-what-rcpt-accepts (with the edit that made the input), crashed, timed-out or errored, each \
+            with who could make its inputs (anyone, a replay of a genuine document, or only the signer) and what \
+            accepting them costs (security, policy, robustness). Each group keeps its smallest input (fewest edits \
+            of its seed, then fewest bytes), written to --out-dir with a manifest rcpt conformance replays (so a \
+            fixed bug stays fixed) and report.json (rcpt.fuzz-validator/1). Deterministic for --seed. Exit 1 when a \
+            disagreement of a class not named by --allow was found (an accepted robustness input only with \
+            --fail-on robustness), 0 otherwise, 2 on a usage error.
 
             Examples:
               rcpt ca init testca
@@ -65,6 +70,10 @@ struct FuzzValidator: ParsableCommand {
                                valueName: "class"))
     var allow: [String] = []
 
+    @Option(help: ArgumentHelp("Where the validator runs: device (rcpt checks the device binding and the app version too) or server (rcpt judges without them, as a server that knows neither must).",
+                               valueName: "context"))
+    var context: ValidatorContext = .device
+
     @Flag(help: "Judge with the strict judgement (as rcpt verify --strict): malformed values of undocumented receipt attribute types and null JWS claims are errors, not warnings.")
     var strict = false
 
@@ -98,22 +107,24 @@ struct FuzzValidator: ParsableCommand {
             if inputs.contains(where: isJWS), jwsKit == nil {
                 throw CommandFailure.usage("a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
             }
-            // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's bundle id.
-            var expectations = Expectations(deviceID: kit.deviceID)
+            // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's. A server validator is
+            // judged without the device and the app version, which it cannot know.
+            let device = context == .device
+            var expectations = Expectations(deviceID: device ? kit.deviceID : nil)
             if let receiptSeed = inputs.first(where: { !isJWS($0) }),
                let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed) {
                 let receipt = Receipt.read(baseline)
                 if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
-                if case .text(let text)? = receipt.first(3)?.value { expectations.appVersion = text }
+                if case .text(let text)? = receipt.first(3)?.value, device { expectations.appVersion = text }
             }
             var receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
             var jwsOptions: InspectionOptions?
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
                let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
-                jwsBundle = context.expectations.bundleID
+                jwsBundle = Self.flags(Self.expectations(context, in: self.context))
                 jwsOptions = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
-                                                  expectations: Expectations(bundleID: jwsBundle))
+                                                  expectations: Self.expectations(context, in: self.context))
             }
             // Each seed's inputs are judged with that seed's own expectations (its bundle id, version; the device).
             var seedOptions: [Int: InspectionOptions] = [:]
@@ -121,17 +132,19 @@ struct FuzzValidator: ParsableCommand {
             for (index, input) in inputs.enumerated() {
                 if isJWS(input) {
                     guard let jwsKit, let jwsCA, let context = try? JWSMutationContext.baseline(of: input, kit: jwsKit) else { continue }
+                    // As Apple's verifier is configured: the app, its environment and, in Production, its Apple id.
                     seedOptions[index] = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
-                                                           expectations: Expectations(bundleID: context.expectations.bundleID))
-                    seedLines.append("\(seeds[index]): --root \(jwsCA)/root.pem" + (context.expectations.bundleID.map { " --bundle-id \($0)" } ?? ""))
+                                                           expectations: Self.expectations(context, in: self.context))
+                    seedLines.append("\(seeds[index]): --root \(jwsCA)/root.pem" + Self.flags(Self.expectations(context, in: self.context)))
                 } else if let baseline = try? MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed) {
-                    var own = Expectations(deviceID: kit.deviceID)
+                    var own = Expectations(deviceID: device ? kit.deviceID : nil)
                     let receipt = Receipt.read(baseline)
                     if case .text(let text)? = receipt.first(2)?.value { own.bundleID = text }
-                    if case .text(let text)? = receipt.first(3)?.value { own.appVersion = text }
+                    if case .text(let text)? = receipt.first(3)?.value, device { own.appVersion = text }
                     seedOptions[index] = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: own)
                     seedLines.append("\(seeds[index]): --root \(ca)/root.pem" + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
-                                     + (own.appVersion.map { " --app-version \($0)" } ?? "") + " --device-id \(kit.deviceIDText)")
+                                     + (own.appVersion.map { " --app-version \($0)" } ?? "")
+                                     + (device ? " --device-id \(kit.deviceIDText)" : ""))
                 }
             }
             if Set(seedLines.map { $0.split(separator: ":", maxSplits: 1).last.map(String.init) ?? $0 }).count > 1 {
@@ -141,8 +154,8 @@ struct FuzzValidator: ParsableCommand {
                 Console.error("rcpt judges with --root \(ca)/root.pem"
                               + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
                               + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
-                              + " --device-id \(kit.deviceIDText)"
-                              + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle.map { " --bundle-id \($0)" } ?? "") } ?? "")
+                              + (device ? " --device-id \(kit.deviceIDText)" : "")
+                              + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle ?? "") } ?? "")
                               + ": give your validator the same")
             }
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzz-\(UUID().uuidString)").path
@@ -164,11 +177,13 @@ struct FuzzValidator: ParsableCommand {
                 FileHandle.standardError.write(Data("\r\(done) inputs, \(groups) disagreement group(s)".utf8))
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            let allowed = Set(allow.compactMap(Disagreement.init(rawValue:)))
+            let gate = CampaignGate(allowed: Set(allow.compactMap(Disagreement.init(rawValue:))),
+                                    gate: validatorOptions.gate)
             if let outDirectory {
                 let manifestExpectations = ManifestExpectations(
                     bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
-                    root: ShellWords.absolute(ca + "/root.pem"), validator: validatorOptions.validator)
+                    context: context.rawValue, root: ShellWords.absolute(ca + "/root.pem"),
+                    validator: validatorOptions.validator)
                 try CampaignReport.write(summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
                                          to: outDirectory)
             }
@@ -177,17 +192,35 @@ struct FuzzValidator: ParsableCommand {
                 Console.write(CampaignReport.json(summary, seed: seed, seeds: seeds, directory: outDirectory))
             case .junit, .sarif:
                 Console.write(format.ciDocument(CIReport.campaign(summary, seeds: seeds, validator: validatorOptions.validator,
-                                                                  allowed: allowed, directory: outDirectory)) ?? [])
+                                                                  gate: gate, directory: outDirectory)) ?? [])
             case .text:
-                Console.write(Array(CampaignReport.text(summary, allowed: allowed, seeds: seeds, directory: outDirectory,
+                Console.write(Array(CampaignReport.text(summary, gate: gate, seeds: seeds, directory: outDirectory,
                                                         validator: validatorOptions.validator).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
                     Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
                 }
             }
             if summary.baselines.contains(where: \.refused) { return 1 }
-            return summary.groups.contains { !allowed.contains($0.kind) } ? 1 : 0
+            return summary.groups.contains(where: gate.fails) ? 1 : 0
         }
+    }
+
+    /// A JWS seed's expectations in `context`: a server's without the device and the app version.
+    static func expectations(_ seed: JWSMutationContext, in context: ValidatorContext) -> Expectations {
+        var expectations = seed.expectations
+        if context == .server {
+            expectations.deviceID = nil
+            expectations.appVersion = nil
+        }
+        return expectations
+    }
+
+    /// A JWS seed's expectations as `rcpt verify`'s options: what the validator must be told too.
+    static func flags(_ expectations: Expectations) -> String {
+        (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
+            + (expectations.appAppleID.map { " --app-apple-id \($0)" } ?? "")
+            + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
+            + (expectations.environment.map { " --environment \($0.rawValue)" } ?? "")
     }
 
     static func anchors(_ directory: String) throws -> TrustAnchors {

@@ -57,11 +57,15 @@ struct Mutate: ParsableCommand {
     @Option(name: .customLong("device-id"), help: "The test device the receipts' hashes are computed for.")
     var deviceID: String = MutationKit.defaultDeviceID
 
-    @Option(help: "Output format of --list: text or json.")
-    var format: OutputFormat = .text
+    @Option(help: "Output format of --list: text, json (rcpt.mutation-list/1) or markdown (the table docs/catalogue.md holds).")
+    var format: ListFormat = .text
 
     @Flag(help: "Replace an existing suite in --out-dir.")
     var force = false
+
+    @Option(help: ArgumentHelp("Where the validator under test runs: device (asked for the device binding and the app version) or server (asked for neither: those entries are skipped, and the suggested line names only what a server knows).",
+                               valueName: "context"))
+    var context: ValidatorContext = .device
 
     func validate() throws {
         if list { return }
@@ -81,7 +85,11 @@ struct Mutate: ParsableCommand {
     func run() throws {
         try Console.guarded {
             if list {
-                Console.write(format == .json ? MutationListing.json() : Array(MutationListing.text().utf8))
+                switch format {
+                case .text: Console.write(Array(MutationListing.text().utf8))
+                case .json: Console.write(MutationListing.json())
+                case .markdown: Console.write(Array(MutationListing.markdown().utf8))
+                }
                 return 0
             }
             guard let file, let ca else { return 2 }
@@ -101,7 +109,8 @@ struct Mutate: ParsableCommand {
                               expected: chosen.expected)
                 } else if let outDirectory {
                     report(try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed, caDirectory: ca,
-                                                   to: outDirectory, force: force, rcpt: Console.executablePath),
+                                                   to: outDirectory, force: force, rcpt: Console.executablePath,
+                                                   context: context),
                            of: "receipts", in: outDirectory)
                 }
             } catch {
@@ -122,7 +131,8 @@ struct Mutate: ParsableCommand {
                 try write(try chosen.apply(to: input, kit: kit), to: output, chosen.name, expected: chosen.expected)
             } else if let outDirectory {
                 report(try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,
-                                                  to: outDirectory, force: force, rcpt: Console.executablePath),
+                                                  to: outDirectory, force: force, rcpt: Console.executablePath,
+                                                  context: context),
                        of: "JWS", in: outDirectory)
             }
         } catch {
@@ -156,8 +166,40 @@ struct Mutate: ParsableCommand {
     }
 }
 
-/// The catalogue as text or JSON.
+extension ValidatorContext: ExpressibleByArgument {}
+
+/// How `mutate --list` writes the catalogue.
+enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+    case markdown
+}
+
+/// The catalogue as text, JSON or a Markdown table.
 enum MutationListing {
+    /// `docs/catalogue.md`: every entry with its verdict, attacker, concern and why (a test holds the file to it).
+    static func markdown() -> String {
+        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var out = "# The mutation catalogue\n\n"
+            + "Written by `rcpt mutate --list --format markdown`; `theCatalogueDocumentIsTheCatalogue` fails when this file differs.\n"
+            + "Who could make each entry (**anyone** without a key, a **replay** of a genuine document, or only the\n"
+            + "**signer**) and what accepting it costs (**security**, **policy** or **robustness**): see README.md,\n"
+            + "\"Who could make it\".\n"
+        func table(_ title: String, _ rows: [(String, String, ExpectedVerdict, String?, Threat, String)]) {
+            out += "\n## \(title) (\(rows.count))\n\n"
+            out += "| entry | group | expected | rcpt's finding | attacker | concern | why | readers it would fool |\n"
+            out += "|---|---|---|---|---|---|---|---|\n"
+            for (name, group, expected, finding, threat, summary) in rows {
+                out += "| `\(name)` | \(group) | \(expected.rawValue) | \(finding.map { "`\($0)`" } ?? "") | "
+                    + "\(threat.attacker.rawValue) | \(threat.concern.rawValue) | \(cell(summary)): \(cell(threat.why)) | "
+                    + "\(cell(threat.readers ?? "")) |\n"
+            }
+        }
+        table("Receipts", MutationCatalogue.all.map { ($0.name, $0.group.rawValue, $0.expected, $0.finding, $0.threat, $0.summary) })
+        table("JWS", JWSMutationCatalogue.all.map { ($0.name, $0.layer, $0.expected, $0.finding, $0.threat, $0.summary) })
+        return out
+    }
+
     static func text() -> String {
         var out = ""
         for group in MutationGroup.allCases {
@@ -165,19 +207,32 @@ enum MutationListing {
             guard !members.isEmpty else { continue }
             out += "\(group.rawValue) (\(members.count))\n"
             for mutation in members {
-                let verdict = mutation.expected == .accept ? "accept" : "reject"
-                let finding = mutation.finding.map { " [\($0)]" } ?? ""
-                out += "  \(mutation.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(verdict)\(finding)\n"
-                out += "      \(mutation.summary) (layer: \(mutation.layer))\n"
+                out += entry(mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
             }
         }
         out += "jws (\(JWSMutationCatalogue.all.count), for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`)\n"
         for mutation in JWSMutationCatalogue.all {
-            let finding = mutation.finding.map { " [\($0)]" } ?? ""
-            out += "  \(mutation.name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(mutation.expected.rawValue)\(finding)\n"
-            out += "      \(mutation.summary) (layer: \(mutation.layer))\n"
+            out += entry(mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
         }
         return out + "\n\(MutationCatalogue.all.count) receipt mutations, \(JWSMutationCatalogue.all.count) JWS mutations\n"
+    }
+
+    /// One entry: its name, verdict, finding, attacker and concern; what it does; who could make it.
+    static func entry(_ name: String, _ expected: ExpectedVerdict, _ finding: String?, _ threat: Threat, _ summary: String,
+                      _ layer: String) -> String {
+        let finding = finding.map { " [\($0)]" } ?? ""
+        return "  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(expected.rawValue)\(finding) "
+            + "[\(threat.attacker.rawValue), \(threat.concern.rawValue)]\n"
+            + "      \(summary) (layer: \(layer))\n"
+            + "      who: \(threat.why)\n"
+    }
+
+    /// The members that say who could make an entry and what accepting it costs.
+    static func threat(_ threat: Threat, to json: inout JSONWriter) {
+        json.member("attacker", threat.attacker.rawValue)
+        json.member("concern", threat.concern.rawValue)
+        json.member("threat", threat.why)
+        json.member("readers", threat.readers)
     }
 
     static func json() -> [UInt8] {
@@ -195,6 +250,7 @@ enum MutationListing {
                         json.member("expected", mutation.expected.rawValue)
                         json.member("finding", mutation.finding)
                         json.member("signatureValid", mutation.signatureValid)
+                        threat(mutation.threat, to: &json)
                     }
                 }
                 for mutation in JWSMutationCatalogue.all {
@@ -206,6 +262,7 @@ enum MutationListing {
                         json.member("expected", mutation.expected.rawValue)
                         json.member("finding", mutation.finding)
                         json.member("signatureValid", mutation.signatureValid)
+                        threat(mutation.threat, to: &json)
                     }
                 }
             }

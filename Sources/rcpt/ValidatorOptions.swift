@@ -1,9 +1,10 @@
 import Foundation
 import ArgumentParser
 import ReceiptConformance
+import ReceiptSuite
 
-/// How `conformance` and `fuzz-validator` run the user's validator: the command, how long one run may take, and
-/// which exit statuses mean "rejected".
+/// How `conformance` and `fuzz-validator` run the user's validator and judge it: the command, how long one run may
+/// take, which exit statuses mean "rejected", and which concerns fail the gate.
 struct ValidatorOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The validator: a shell command run by /bin/sh; {} is replaced by the input's path, already shell-quoted.",
                                valueName: "command"))
@@ -21,7 +22,12 @@ struct ValidatorOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: ArgumentHelp("Run the validator once: input paths on its standard input, one verdict per line on its output (its first word \(BatchValidator.acceptingPhrase): accepted; anything else: rejected)."))
+    @Option(name: .customLong("fail-on"),
+            help: ArgumentHelp("Also fail when an input of this concern is accepted: robustness (shapes only the signing key's holder can make, or cross-reader ambiguities; reported, not gated, by default). Security and policy always fail.",
+                               valueName: "concern"))
+    var failOn: [Concern] = []
+
+    @Flag(help: ArgumentHelp("Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict)."))
     var batch = false
 
     func validate() throws {
@@ -34,6 +40,9 @@ struct ValidatorOptions: ParsableArguments {
             throw ValidationError("--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
         }
     }
+
+    /// What fails the run: security and policy acceptances, and what --fail-on adds.
+    var gate: Gate { Gate(failingAlsoOn: failOn) }
 
     /// Validator processes at a time: --jobs, else every core; one with --batch.
     var processes: Int { batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount) }
@@ -55,3 +64,5 @@ struct ExitStatuses: ExpressibleByArgument {
         self.statuses = statuses
     }
 }
+
+extension Concern: ExpressibleByArgument {}

@@ -75,6 +75,10 @@ struct Verify: ParsableCommand {
             help: ArgumentHelp("The app's App Store id: a JWS payload's appAppleId, a Production receipt's app_item_id.", valueName: "id"))
     var appAppleID: String?
 
+    @Flag(name: .customLong("require-binding"),
+          help: "Judge a check bound to no app invalid (binding-required): without --bundle-id (and, for a Production document, --app-apple-id) any app's genuine document passes; for CI.")
+    var requireBinding = false
+
     @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
     var verbose = false
 
@@ -118,6 +122,7 @@ struct Verify: ParsableCommand {
         if let deviceID { words += ["--device-id", deviceID] }
         if let environment { words += ["--environment", environment.rawValue] }
         if let appAppleID { words += ["--app-apple-id", appAppleID] }
+        if requireBinding { words.append("--require-binding") }
         return (words + [path]).map(ShellWords.quoted).joined(separator: " ")
     }
 
@@ -133,6 +138,7 @@ struct Verify: ParsableCommand {
     func inspectionOptions() throws -> InspectionOptions {
         var inspection = try options.inspectionOptions(expectations)
         inspection.keepsRecords = format == .verifyreceipt || format == .html
+        inspection.requiresBinding = requireBinding
         return inspection
     }
 

@@ -46,7 +46,10 @@ struct ConformanceCLITests {
         #expect((report["total"] as? Int ?? 0) >= 140)
         let scores = try #require(report["scores"] as? [String: [String: Int]])
         #expect(scores["security"]?["passed"] == scores["security"]?["total"])
-        #expect((scores["policy"]?["total"] ?? 0) > 10)
+        #expect((scores["security"]?["total"] ?? 0) > 50)
+        #expect((scores["policy"]?["total"] ?? 0) >= 5)
+        #expect((scores["robustness"]?["total"] ?? 0) > 50)
+        #expect(report["gate"] as? [String] == ["security", "policy"])
     }
 
     @Test func verifyAndDumpAgreeOnWhatIsUnreadableForEveryMutation() throws {
@@ -165,7 +168,91 @@ struct ConformanceCLITests {
         #expect(validator.contains("{}"))
         // Absolute paths: the line works from any directory, with the rcpt that wrote the suite.
         #expect(validator.hasPrefix("/") && validator.contains("verify --root /"), "\(validator)")
-        #expect(mutations.allSatisfy { ["security", "policy"].contains($0["concern"] as? String) })
+        #expect(mutations.allSatisfy { ["security", "policy", "robustness"].contains($0["concern"] as? String) })
+        #expect(mutations.allSatisfy { ["anyone", "replay", "signer"].contains($0["attacker"] as? String) })
+        #expect(mutations.allSatisfy { !($0["threat"] as? String ?? "").isEmpty })
+        // A signer-only shape is robustness and nothing else is.
+        #expect(mutations.allSatisfy { ($0["attacker"] as? String == "signer") == ($0["concern"] as? String == "robustness") })
+    }
+
+    /// A validator that refuses everything an attacker without the key can make, but accepts a shape only the signer
+    /// can make (two bundle ids), passes the default gate with the acceptance reported; `--fail-on robustness` fails it.
+    @Test func aRobustnessDivergenceIsReportedAndGatedOnlyWhenAsked() throws {
+        let lenient = "case {} in *duplicate-bundle-id-last*) exit 0;; esac; " + Self.rcptVerify
+        let (status, report) = try Self.conformance(lenient, timeout: "600")
+        #expect(status == 0)
+        #expect(report["failed"] as? Bool == false)
+        #expect(Self.names(report, "accepted-bad") == ["duplicate-bundle-id-last"])
+        let results = try #require(report["results"] as? [[String: Any]])
+        let entry = try #require(results.first { $0["name"] as? String == "duplicate-bundle-id-last" })
+        #expect(entry["attacker"] as? String == "signer")
+        #expect(entry["concern"] as? String == "robustness")
+        #expect(entry["fails"] as? Bool == false)
+        #expect((entry["readers"] as? String)?.contains("keeps the first") == true)
+        let gated = try Self.conformance(lenient, ["--fail-on", "robustness"], timeout: "600")
+        #expect(gated.status == 1)
+        #expect(gated.report["gate"] as? [String] == ["security", "policy", "robustness"])
+        // The text says what was accepted and that it is not gated; JUnit passes it, SARIF keeps it as a note.
+        let workspace = try #require(Self.workspace)
+        let suite = workspace.directory.appendingPathComponent("suite").path
+        let text = try CLI.run(["conformance", "--timeout", "60", "--validator", lenient, suite])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("accepted (robustness)"))
+        #expect(text.stdout.contains("1 reported (accepted, not gated)"), "\(text.stdout.suffix(400))")
+        #expect(text.stdout.contains("readers:"))
+        let junit = try CLI.run(["conformance", "--format", "junit", "--timeout", "60", "--validator", lenient, suite])
+        #expect(junit.status == 0)
+        #expect(junit.stdout.contains("failures=\"0\""))
+        let sarif = try CLI.run(["conformance", "--format", "sarif", "--timeout", "60", "--validator", lenient, suite])
+        #expect(sarif.stdout.contains("accepted-bad/structure/robustness"))
+        #expect(sarif.stdout.contains("\"note\""))
+    }
+
+    /// A security entry accepted fails the gate whatever --fail-on adds.
+    @Test func aSecurityDivergenceAlwaysFails() throws {
+        let lenient = "case {} in *foreign-ca*) exit 0;; esac; " + Self.rcptVerify
+        let (status, report) = try Self.conformance(lenient, timeout: "600")
+        #expect(status == 1)
+        let results = try #require(report["results"] as? [[String: Any]])
+        let entry = try #require(results.first { $0["name"] as? String == "foreign-ca" })
+        #expect(entry["attacker"] as? String == "anyone")
+        #expect(entry["fails"] as? Bool == true)
+        #expect(try Self.conformance(lenient, ["--only", "robustness"], timeout: "600").status == 0)
+    }
+
+    /// A careful server validator — rcpt verify told only the root and the bundle id, since a server knows neither
+    /// the device nor (unless told) the app version — meets no false alarm in the server context: a device suite run
+    /// so skips what rests on them, and a server suite never makes them.
+    @Test func aCarefulServerValidatorMeetsNoFalseAlarm() throws {
+        let workspace = try #require(Self.workspace)
+        let server = "\(CLI.executable.path) verify --root \(Self.root) --bundle-id com.cocoanetics.EmmiView {}"
+        let asDevice = try Self.conformance(server, timeout: "600")
+        #expect(asDevice.status == 1)
+        #expect(Self.names(asDevice.report, "accepted-bad").contains("hash-for-other-device"))
+        let asServer = try Self.conformance(server, ["--context", "server"], timeout: "600")
+        #expect(asServer.status == 0, "\(Self.names(asServer.report, "accepted-bad"))")
+        #expect(Self.names(asServer.report, "accepted-bad").isEmpty)
+        let run = Set(((asServer.report["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        #expect(!run.contains("hash-for-other-device") && !run.contains("wrong-app-version") && run.contains("foreign-ca"))
+
+        let suite = workspace.directory.appendingPathComponent("server-suite").path
+        let made = try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--context", "server",
+                                "--ca", workspace.directory.appendingPathComponent("ca").path, "--out-dir", suite])
+        #expect(made.status == 0, "\(made.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let expectations = try #require(manifest["expectations"] as? [String: Any])
+        #expect(expectations["context"] as? String == "server")
+        let suggested = try #require(expectations["validator"] as? String)
+        #expect(!suggested.contains("--device-id") && !suggested.contains("--app-version"), "\(suggested)")
+        let skipped = try #require(manifest["skipped"] as? [String: String])
+        for name in ["hash-for-other-device", "hash-zero", "wrong-app-version", "app-version-as-integer"] {
+            #expect(skipped[name]?.contains("a server validator is not asked") == true, "\(name)")
+        }
+        for validator in [server, suggested] {
+            let result = try CLI.run(["conformance", "--timeout", "600", "--validator", validator, suite])
+            #expect(result.status == 0, "\(validator): \(result.stdout.suffix(300))")
+        }
     }
 
     @Test func catchesAValidatorThatOnlyChecksTheBundleID() throws {
@@ -193,13 +280,17 @@ struct ConformanceCLITests {
 
     @Test func catchesAValidatorThatTakesTheFirstDuplicate() throws {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/duplicate_bundle_id.py").path
-        let (status, report) = try Self.conformance(
-            "python3 \(script) first \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}")
+        let validator = "python3 \(script) first \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}"
+        let (status, report) = try Self.conformance(validator)
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
         #expect(accepted.contains("duplicate-bundle-id-last"))
         #expect(!accepted.contains("duplicate-bundle-id-first"))
         #expect(!accepted.contains("foreign-ca"))
+        // Two bundle ids in one payload: only the signer can make it, so it is reported, not gated.
+        let results = try #require(report["results"] as? [[String: Any]])
+        let last = try #require(results.first { $0["name"] as? String == "duplicate-bundle-id-last" })
+        #expect(last["concern"] as? String == "robustness" && last["fails"] as? Bool == false)
     }
 
     @Test func mutateNeverOverwritesItsInputAndRefusesToReplaceASuite() throws {
@@ -225,6 +316,18 @@ struct ConformanceCLITests {
         let mutations = try #require(listing["mutations"] as? [[String: Any]])
         #expect(mutations.count >= 40)
         #expect(mutations.allSatisfy { $0["layer"] as? String != nil && $0["expected"] as? String != nil })
+        #expect(mutations.allSatisfy { $0["attacker"] as? String != nil && $0["concern"] as? String != nil && $0["threat"] as? String != nil })
+        #expect(text.stdout.contains("foreign-ca") && text.stdout.contains("[anyone, security]"))
+    }
+
+    /// docs/catalogue.md is the catalogue as `mutate --list --format markdown` writes it: it cannot drift.
+    @Test func theCatalogueDocumentIsTheCatalogue() throws {
+        let markdown = try CLI.run(["mutate", "--list", "--format", "markdown"])
+        #expect(markdown.status == 0)
+        let committed = try String(contentsOf: Fixtures.url("docs/catalogue.md"), encoding: .utf8)
+        #expect(markdown.stdout == committed,
+                "docs/catalogue.md is stale: rcpt mutate --list --format markdown > docs/catalogue.md")
+        #expect(markdown.stdout.contains("| `foreign-ca` | chain | reject | `chain-invalid` | anyone | security |"))
     }
 
     @Test func mutateExplainsWhatIsMissing() throws {
@@ -268,5 +371,59 @@ struct BuildCLITests {
         #expect(bad.stderr.contains("ca init"))
         let both = try CLI.run(["build", "spec.json", "--synthetic", "3", "--ca", "x", "-o", "y"])
         #expect(both.status == 2)
+    }
+}
+
+/// Every CA shape gives a suite that agrees with `rcpt verify`: a StoreKit-shaped CA on an Xcode receipt skips what
+/// needs an intermediate (with why), and a validator that trusts StoreKit-signed receipts in any environment fails.
+@Suite("Suites of every CA shape")
+struct CAShapeSuiteTests {
+    @Test func aStoreKitSuiteAgreesWithRcptVerifyAndCatchesTrustInStoreKitEverywhere() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-storekit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = directory.appendingPathComponent("ca").path
+        #expect(try CLI.run(["ca", "init", "--shape", "storekit", ca]).status == 0)
+        let suite = directory.appendingPathComponent("suite").path
+        let made = try CLI.run(["mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",
+                                "--ca", ca, "--out-dir", suite])
+        #expect(made.status == 0, "\(made.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let skipped = try #require(manifest["skipped"] as? [String: String])
+        #expect(skipped["certificates-missing-intermediate"]?.contains("no intermediate") == true, "\(skipped)")
+        #expect(skipped["signer-is-root"] != nil)
+        let entries = try #require(manifest["mutations"] as? [[String: Any]])
+        let production = try #require(entries.first { $0["name"] as? String == "storekit-signed-production" })
+        #expect(production["expected"] as? String == "reject")
+        #expect(production["attacker"] as? String == "anyone")
+        #expect(entries.contains { $0["name"] as? String == "certificates-over-limit" })
+        // The suite's own line passes it whole.
+        let validator = try #require((manifest["expectations"] as? [String: Any])?["validator"] as? String)
+        let own = try CLI.run(["conformance", "--timeout", "600", "--validator", validator, suite])
+        #expect(own.status == 0, "\(own.stdout.suffix(500))")
+        // Trusting the StoreKit signer whatever the environment is a security failure.
+        let root = ca + "/root.pem"
+        let trusting = "openssl cms -verify -binary -inform DER -CAfile \(root) -purpose any -in {} -out /dev/null"
+        let run = try CLI.run(["conformance", "--format", "json", "--timeout", "600", "--validator", trusting, suite])
+        #expect(run.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+        let accepted = ((report["classes"] as? [String: Any])?["accepted-bad"] as? [String]) ?? []
+        #expect(accepted.contains("storekit-signed-production"), "\(accepted)")
+    }
+
+    /// An Apple-shaped CA on an App Store receipt needs no entry skipped for its shape.
+    @Test func anAppleShapedSuiteSkipsNothingForItsShape() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-shape-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = directory.appendingPathComponent("ca").path
+        #expect(try CLI.run(["ca", "init", ca]).status == 0)
+        let suite = directory.appendingPathComponent("suite").path
+        #expect(try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--ca", ca,
+                             "--out-dir", suite]).status == 0)
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let skipped = try #require(manifest["skipped"] as? [String: String])
+        #expect(!skipped.values.contains { $0.contains("needs another shape") }, "\(skipped)")
+        #expect(skipped["storekit-signed-production"]?.contains("StoreKit-shaped") == true)
     }
 }

@@ -80,6 +80,16 @@ struct FuzzValidatorCLITests {
         #expect(Self.groups(report).contains("accepted-what-rcpt-rejects/duplicate-attribute"))
     }
 
+    /// A careful server validator, told the root and the bundle id only, fuzzed in the server context: rcpt judges
+    /// as a server must (no device, no app version), and no disagreement is a false alarm.
+    @Test func aServerCampaignRaisesNoFalseAlarmForACarefulServerValidator() throws {
+        let ca = try #require(Self.ca)
+        let server = "\(CLI.executable.path) verify --root \(ca)/root.pem --bundle-id com.cocoanetics.EmmiView {}"
+        let (status, report) = try Self.campaign(server, runs: 120, extra: ["--context", "server"])
+        #expect(status == 0, "\(Self.groups(report))")
+        #expect(Self.groups(report).isEmpty)
+    }
+
     @Test func findsAValidatorThatCrashesOnALongLength() throws {
         let ca = try #require(Self.ca)
         let (status, report) = try Self.campaign(
@@ -92,7 +102,8 @@ struct FuzzValidatorCLITests {
         // report.json names the signal, and the concern from the catalogue.
         let group = try #require((report["groups"] as? [[String: Any]])?.first)
         #expect((group["validator"] as? [String: Any])?["signal"] as? Int == 11)
-        #expect(["security", "policy"].contains(group["concern"] as? String ?? ""))
+        #expect(["security", "policy", "robustness"].contains(group["concern"] as? String ?? ""))
+        #expect(["anyone", "replay", "signer"].contains(group["attacker"] as? String ?? ""))
     }
 
     /// The hang never ends by itself (the fixture sleeps ten minutes), so only the timeout ends it; every other input

@@ -84,10 +84,13 @@ struct GateTests {
         let crashed = ((report["classes"] as? [String: Any])?["crashed"] as? [String]) ?? []
         #expect(crashed.count > 50)
         #expect(((report["classes"] as? [String: Any])?["passed"] as? [String])?.contains("baseline") == true)
-        // Saying that 1 means "rejected" makes the same runs rejections again.
+        // Saying that 1 means "rejected" does not make a traceback a rejection: the codes choose only between
+        // rejected and errored, and these runs crashed.
         let declared = try CLI.run(["conformance", "--format", "json", "--timeout", GateTests.patience, "--reject-codes", "1",
                                     "--validator", command, workspace.suite])
-        #expect(declared.status == 0, "\(declared.stdout.suffix(400))")
+        #expect(declared.status == 1, "\(declared.stdout.suffix(400))")
+        let declaredReport = try #require(try JSONSerialization.jsonObject(with: declared.stdoutBytes) as? [String: Any])
+        #expect((((declaredReport["classes"] as? [String: Any])?["crashed"] as? [String]) ?? []).count == crashed.count)
     }
 
     @Test func aFolderWithoutABaselineIsRefused() throws {
@@ -149,6 +152,34 @@ struct GateTrialTests {
                     "\(quantity.map { $0["detail"] ?? "" })")
             #expect(results.filter { $0["class"] as? String == "crashed" }.count == 3)
         }
+    }
+
+    /// `--reject-codes 1` says exit 1 is a rejection; a Python validator that raises also exits 1, and its traceback
+    /// still makes it a crash: the codes choose only between rejected and errored.
+    @Test func rejectCodesNeverTurnACrashIntoARejection() throws {
+        let workspace = try #require(Self.workspace)
+        let verify = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 --device-id \(GateTests.device)"
+        let validator = "case {} in *signature-*) python3 -c 'raise KeyError(\"tag\")'; exit 1;; esac; \(verify) {} >/dev/null 2>&1"
+        let run = try CLI.run(["conformance", "--format", "json", "--reject-codes", "1", "--timeout", GateTests.patience,
+                               "--validator", validator, workspace.suite])
+        #expect(run.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+        let results = (report["results"] as? [[String: Any]]) ?? []
+        let raised = results.filter { ($0["name"] as? String)?.contains("signature-") == true }
+        #expect(raised.count >= 5)
+        #expect(raised.allSatisfy { $0["class"] as? String == "crashed" && $0["detail"] as? String == "crashed (Python traceback, exit 1)" },
+                "\(raised.map { $0["detail"] ?? "" })")
+    }
+
+    /// A batch validator that writes a banner before its verdicts gives no verdict: its baseline run errored, and the
+    /// report quotes the line, instead of calling the banner a rejection.
+    @Test func aBatchLineThatIsNoVerdictIsQuoted() throws {
+        let workspace = try #require(Self.workspace)
+        let run = try CLI.run(["conformance", "--batch", "--timeout", GateTests.patience,
+                               "--validator", "echo 'validator v2 ready'; while read -r p; do echo 0; done", workspace.suite])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("errored (answered \"validator v2 ready\", not a verdict)"), "\(run.stdout)")
+        #expect(!run.stdout.contains("rejected (exit 1)"))
     }
 
     @Test func aFolderWhoseFilesAreMissingOrElsewhereIsRefused() throws {

@@ -40,7 +40,10 @@ struct ReleaseBinaryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy = directory.appendingPathComponent("rcpt")
-        try FileManager.default.copyItem(atPath: Self.binary, toPath: copy.path)
+        // Copied by cp, not by this process: a file this process held open for writing could be inherited by a
+        // child another test forks meanwhile, and executing it would then fail with ETXTBSY ("Text file busy").
+        let copied = try Self.run("/bin/cp", [Self.binary, copy.path], in: directory)
+        #expect(copied.0 == 0, "\(copied.1)")
         try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
                                          to: directory.appendingPathComponent("sandbox.receipt"))
         try FileManager.default.copyItem(at: Fixtures.url("Corpus/jws/gopay-txn-2000000184445477-sandbox.jws"),

@@ -68,7 +68,7 @@ struct ReportSchemaTests {
         let conformance = try #require(runs.first { $0.0 == "conformance" }?.1.stdout)
         let cases = conformance.components(separatedBy: "<testcase ").count - 1
         #expect(cases >= 140)
-        #expect(conformance.contains("<failure message=\"") && conformance.contains("type=\"accepted-bad/semantics\""))
+        #expect(conformance.contains("<failure message=\"") && conformance.contains("type=\"accepted-bad/semantics/security\""))
         #expect(conformance.contains("reproduce: "))
         let verify = try #require(runs.first { $0.0 == "verify" }?.1.stdout)
         #expect(verify.contains("classname=\"rcpt.verify.receipt\""))
@@ -89,6 +89,6 @@ struct ReportSchemaTests {
             #expect(result["ruleId"] is String)
         }
         let rules = ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
-        #expect(rules?.contains { $0["id"] as? String == "accepted-bad/semantics" } == true)
+        #expect(rules?.contains { $0["id"] as? String == "accepted-bad/semantics/security" } == true)
     }
 }

@@ -19,7 +19,7 @@ struct ConformanceRunnerTests {
     }
 
     /// A validator that dies of an uncaught exception exits with an ordinary status; its runtime's report tells the
-    /// crash from a rejection, for each runtime validators are written in (unless --reject-codes names the statuses).
+    /// crash from a rejection, for each runtime validators are written in, whatever --reject-codes names.
     @Test(arguments: [
         ("Python traceback", "python3 -c 'import json; json.loads(\"{\")'"),
         ("JVM uncaught exception", "printf 'Exception in thread \"main\" java.lang.NullPointerException\\n\\tat Validator.main(Validator.java:12)\\n' >&2; exit 1"),
@@ -37,9 +37,11 @@ struct ConformanceRunnerTests {
         }
         #expect(found == runtime)
         #expect(run.outcome.label == "crashed")
-        // The user's own statement of what "rejected" is wins.
+        // --reject-codes chooses between rejected and errored, never turns a crash into a verdict: a validator whose
+        // rejections exit 1 still crashed when Python's report stands before its exit 1.
         if case .raised(_, let status) = run.outcome, (1...128).contains(status) {
-            #expect(try ConformanceRunner.runShell(command, timeout: 60, rejectCodes: [status]).outcome == .rejected(status: status))
+            let coded = try ConformanceRunner.runShell(command, timeout: 60, rejectCodes: [status]).outcome
+            #expect(coded == .raised(runtime: runtime, status: status), "\(coded.detail)")
         }
     }
 
@@ -58,6 +60,43 @@ struct ConformanceRunnerTests {
         #expect(run.stderrTail.hasSuffix("line 499"))
         #expect(!run.stderrTail.contains("line 1\n"))
         #expect(run.stderrTail.utf8.count <= ValidatorRun.tailBytes)
+    }
+
+    /// A batch validator's answer is a verdict only when its first word is one: a banner or a log line is none.
+    @Test func readsVerdictWordsAndNothingElse() {
+        for line in ["0", "OK", "accepted /tmp/x.receipt", "Valid\tyes"] {
+            #expect(BatchValidator.verdict(of: line) == .accepted, "\(line)")
+        }
+        for line in ["1", "reject", "INVALID: chain", "failed", "no", "3", "-1"] {
+            #expect(BatchValidator.verdict(of: line) == .rejected(status: 1), "\(line)")
+        }
+        for line in ["", "validator v2 ready", "Traceback (most recent call last):", "0.5", "okay", "true"] {
+            #expect(BatchValidator.verdict(of: line) == nil, "\(line)")
+        }
+        let banner = RunOutcome.unreadableAnswer(line: "ready \u{1B}[31m" + String(repeating: "x", count: 100))
+        #expect(banner.label == "errored")
+        #expect(!banner.isVerdict)
+        #expect(banner.detail.hasPrefix("errored (answered \"ready ?[31mxxx"))
+        #expect(banner.detail.hasSuffix("…\", not a verdict)"))
+    }
+
+    /// A batch process whose output ends is waited for, not given a moment and called a timeout: with a patient
+    /// timeout, a process that exits some work after closing its output (as on a busy machine) is an error or a crash.
+    @Test func aBatchProcessThatEndsIsWaitedFor() throws {
+        let slowExit = try BatchValidator(command: "read -r path; exec 1>&-; python3 -c 'pass'; exit 4", timeout: 600)
+        #expect(slowExit.run("/tmp/a").outcome == .errored(status: 4))
+        let slowCrash = try BatchValidator(command: "read -r path; exec 1>&-; python3 -c 'pass'; kill -SEGV $$", timeout: 600)
+        #expect(slowCrash.run("/tmp/a").outcome == .crashed(signal: 11))
+        let banner = try BatchValidator(command: "echo 'validator v2 ready'; while read -r p; do echo 0; done", timeout: 600)
+        #expect(banner.run("/tmp/a").outcome == .unreadableAnswer(line: "validator v2 ready"))
+        // Started again, it is read in step: the banner again, never the verdict meant for the previous input.
+        #expect(banner.run("/tmp/b").outcome == .unreadableAnswer(line: "validator v2 ready"))
+        let python = try BatchValidator(command: "read -r p; python3 -c 'raise KeyError(1)'; exit 1", timeout: 600)
+        guard case .raised(let runtime, _) = python.run("/tmp/a").outcome else {
+            Issue.record("a Python traceback is a crash")
+            return
+        }
+        #expect(runtime == "Python traceback")
     }
 
     @Test func namesSignalsAndDetails() {

@@ -45,6 +45,23 @@ package enum PastedShapes {
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
     }
 
+    /// The member Apple's documents hold a token of `token`'s kind in, told from its payload's claims as rcpt tells
+    /// them: a notification's notificationType, an app transaction's receiptType, a transaction's transactionId,
+    /// renewal info's autoRenew claims.
+    static func member(holding token: String) -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return "signedPayload" }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "signedPayload" }
+        if claims["notificationType"] != nil { return "signedPayload" }
+        if claims["receiptType"] != nil { return "signedAppTransactionInfo" }
+        if claims["transactionId"] != nil { return "signedTransactionInfo" }
+        if claims["autoRenewStatus"] != nil || claims["autoRenewProductId"] != nil { return "signedRenewalInfo" }
+        return "signedPayload"
+    }
+
     /// At least twenty shapes of a JWS input (a token, or a notification body), by name.
     package static func jws(_ input: String) -> [(String, [UInt8])] { jwsDocuments(input).map { ($0.0, $0.1) } }
 
@@ -52,7 +69,10 @@ package enum PastedShapes {
     package static func jwsDocuments(_ input: String) -> [(String, [UInt8], String)] {
         let t = input.trimmingCharacters(in: .whitespacesAndNewlines)
         let isToken = !t.hasPrefix("{")
-        let body = isToken ? #"{"signedPayload":"\#(t)"}"# : t
+        // A token sits in a document where Apple's documents hold its kind (a notification in a body's
+        // signedPayload, a transaction in signedTransactionInfo …): anywhere else it is another flaw.
+        let member = isToken ? Self.member(holding: t) : "signedPayload"
+        let body = isToken ? #"{"\#(member)":"\#(t)"}"# : t
         var shapes: [(String, String, String)] = [
             ("as shipped", input, t),
             ("line break after", t + "\n", t),
@@ -66,7 +86,8 @@ package enum PastedShapes {
                 + "\n", body),
         ]
         if isToken {
-            let response = #"{"signedTransactions":["\#(t)"]}"#
+            let response = member == "signedTransactionInfo" ? #"{"signedTransactions":["\#(t)"]}"#
+                : #"{"\#(member)":"\#(t)","revision":"1"}"#
             shapes += [
                 ("quoted", "\"\(t)\"", t), ("single-quoted", "'\(t)'", t), ("Bearer", "Bearer \(t)", t),
                 ("Authorization header", "Authorization: Bearer \(t)\r\n", t),
@@ -74,7 +95,7 @@ package enum PastedShapes {
                 ("wrapped in 76 columns, CRLF", wrapped(t, every: 76, separator: "\r\n"), t),
                 ("notification body", body, body), ("API response", response, response),
                 ("array of tokens", #"["\#(t)"]"#, #"["\#(t)"]"#), ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
-                ("form body", "signedPayload=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
+                ("form body", "\(member)=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
                 ("text after", t + "\n\nThanks, support\n", t),
             ]
         } else {

@@ -1,0 +1,74 @@
+import Foundation
+import ReceiptTestSupport
+import Testing
+
+/// A verdict bound to no app says so: without --bundle-id (and, in Production, --app-apple-id) only the signature
+/// and chain were judged, and any app's genuine document replayed passes; --require-binding makes that an error.
+@Suite("What a verdict is bound to")
+struct BindingCLITests {
+    static let sandboxToken = "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws"
+    static let productionToken = "Corpus/jws/gopay-txn-510001261072921-production.jws"
+    static let receipt = "Corpus/receipts/kvitto-sandboxReceipt.receipt"
+
+    static func binding(_ arguments: [String]) throws -> [String: Any] {
+        let run = try CLI.run(["verify", "--format", "json"] + arguments)
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+        return try #require(report["binding"] as? [String: Any])
+    }
+
+    @Test func anUnboundVerdictSaysWhatWasNotChecked() throws {
+        for (file, document) in [(Self.sandboxToken, "token"), (Self.receipt, "receipt")] {
+            let text = try CLI.run(["verify", file])
+            #expect(text.status == 0)
+            #expect(text.stdout.contains("not bound to an app: only the signature and chain were judged, and any app's genuine \(document) passes them — pass --bundle-id"),
+                    "\(text.stdout)")
+            let binding = try Self.binding([file])
+            #expect(binding["bound"] as? Bool == false)
+            #expect(binding["missing"] as? [String] == ["--bundle-id"])
+            #expect((binding["unchecked"] as? [String])?.contains("bundle id") == true)
+        }
+        let batch = try CLI.run(["verify", Self.sandboxToken, Self.receipt])
+        #expect(batch.status == 0)
+        #expect(batch.stdout.contains("valid \(Self.receipt) (not bound to an app: pass --bundle-id)"), "\(batch.stdout)")
+    }
+
+    @Test func aBoundVerdictNamesWhatItWasBoundTo() throws {
+        let text = try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("bound to the expected bundle id; not checked: app Apple id, app version, device, environment"),
+                "\(text.stdout)")
+        let binding = try Self.binding(["--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
+        #expect(binding["bound"] as? Bool == true)
+        #expect(binding["checked"] as? [String] == ["bundle id"])
+        #expect(binding["missing"] as? [String] == [])
+        let batch = try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken, Self.sandboxToken])
+        #expect(!batch.stdout.contains("not bound"))
+    }
+
+    /// Apple's verifier is configured for Production only with the app's Apple id: a bundle id alone does not bind a
+    /// Production document.
+    @Test func aProductionDocumentNeedsTheAppAppleIDToo() throws {
+        let binding = try Self.binding(["--bundle-id", "com.jrjj.keysns", Self.productionToken])
+        #expect(binding["bound"] as? Bool == false)
+        #expect(binding["missing"] as? [String] == ["--app-apple-id"])
+        let bound = try Self.binding(["--bundle-id", "com.jrjj.keysns", "--app-apple-id", "1234", Self.productionToken])
+        #expect(bound["bound"] as? Bool == true)
+    }
+
+    @Test func requireBindingMakesAnUnboundCheckAnError() throws {
+        let unbound = try CLI.run(["verify", "--require-binding", Self.sandboxToken])
+        #expect(unbound.status == 1)
+        #expect(unbound.stdout.contains("binding-required"), "\(unbound.stdout)")
+        let receipt = try CLI.run(["verify", "--require-binding", Self.receipt])
+        #expect(receipt.status == 1)
+        #expect(receipt.stdout.contains("binding-required"))
+        let production = try CLI.run(["verify", "--require-binding", "--bundle-id", "com.jrjj.keysns", Self.productionToken])
+        #expect(production.status == 1)
+        let bound = try CLI.run(["verify", "--require-binding", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
+        #expect(bound.status == 0, "\(bound.stdout)")
+        // A CI report reproduces the run with the flag.
+        let junit = try CLI.run(["verify", "--format", "junit", "--require-binding", Self.sandboxToken, Self.receipt])
+        #expect(junit.status == 1)
+        #expect(junit.stdout.contains("--require-binding"))
+    }
+}

@@ -1,0 +1,111 @@
+@testable import ReceiptMutation
+import ReceiptSuite
+import Testing
+
+/// Every catalogue entry says who could make it and what accepting it costs, by one rule: what no signature covers
+/// anyone can make (security); a genuine document of another app, device, version or time is a replay; a shape
+/// inside the signed content only the signer can make, and Apple never signs it (robustness).
+@Suite("Who could make each catalogue entry")
+struct ThreatTests {
+    static func receipt(_ name: String) -> Threat? { MutationCatalogue.named(name)?.threat }
+    static func jws(_ name: String) -> Threat? { JWSMutationCatalogue.named(name)?.threat }
+
+    @Test func aSignerOnlyShapeIsRobustnessAndNothingElseIs() {
+        let threats = MutationCatalogue.all.map { ($0.name, $0.threat) } + JWSMutationCatalogue.all.map { ($0.name, $0.threat) }
+        for (name, threat) in threats {
+            if threat.attacker == .signer { #expect(threat.concern == .robustness, "\(name): \(threat)") }
+            // What anyone can make is robustness only as a cross-reader ambiguity, and then it names the readers.
+            if threat.concern == .robustness, threat.attacker != .signer {
+                #expect(threat.attacker == .anyone && threat.readers != nil, "\(name): \(threat)")
+            }
+            #expect(!threat.why.isEmpty, "\(name)")
+        }
+        // Each kind has entries of every attacker.
+        for attacker in Attacker.allCases {
+            #expect(MutationCatalogue.all.contains { $0.threat.attacker == attacker }, "receipts: \(attacker)")
+            #expect(JWSMutationCatalogue.all.contains { $0.threat.attacker == attacker }, "JWS: \(attacker)")
+        }
+    }
+
+    /// What the signature does not cover is anyone's to make: a broken or missing signature, a foreign chain, the
+    /// container and wrapping around genuine content.
+    @Test func whatNoSignatureCoversIsAnyones() {
+        for mutation in MutationCatalogue.all where !mutation.signatureValid {
+            #expect(mutation.threat.attacker == .anyone && mutation.threat.concern == .security, "\(mutation.name)")
+        }
+        for mutation in JWSMutationCatalogue.all where !mutation.signatureValid {
+            // A forgery where no server reads is anyone's too, a cross-reader ambiguity that names its readers.
+            let crossReader = mutation.threat.concern == .robustness && mutation.threat.readers != nil
+            #expect(mutation.threat.attacker == .anyone && (mutation.threat.concern == .security || crossReader),
+                    "\(mutation.name)")
+        }
+        for name in ["foreign-ca", "self-signed-leaf", "storekit-certificate-on-production", "trailing-garbage",
+                     "certificates-missing-intermediate", "leaf-marker-stripped", "intermediate-marker-stripped",
+                     "signature-algorithm-mismatch", "econtent-second-octet-string", "verify-receipt-body-duplicate-key"] {
+            #expect(Self.receipt(name)?.attacker == .anyone, "\(name)")
+            #expect(Self.receipt(name)?.concern == .security, "\(name)")
+        }
+        for name in ["alg-none", "alg-hs256-public-key", "x5c-foreign-chain", "leaf-marker-missing", "signature-bit-flip",
+                     "document-token-bearer", "document-duplicate-signed-payload", "untrusted-carrier-many-nested",
+                     "signature-der"] {
+            #expect(Self.jws(name)?.attacker == .anyone, "\(name)")
+            #expect(Self.jws(name)?.concern == .security, "\(name)")
+        }
+    }
+
+    /// A genuine document of another app or device is a replay, and accepting it is a security failure; another
+    /// version, environment or time is the app's policy.
+    @Test func aGenuineDocumentElsewhereIsAReplay() {
+        for name in ["other-bundle-id", "hash-for-other-device"] {
+            #expect(Self.receipt(name)?.attacker == .replay && Self.receipt(name)?.concern == .security, "\(name)")
+        }
+        for name in ["wrong-app-version", "receipt-expired", "environment-sandbox"] {
+            #expect(Self.receipt(name)?.attacker == .replay && Self.receipt(name)?.concern == .policy, "\(name)")
+        }
+        #expect(Self.jws("device-verification-other-device")?.concern == .security)
+        #expect(Self.jws("application-version-other")?.concern == .policy)
+    }
+
+    /// What Apple's verifier accepts though rcpt refuses it, in the JWS suites of a genuine notification,
+    /// transaction and renewal info: each a shape only the signing key's holder can make.
+    @Test func theShapesOnlyTheSignerCanMakeAreRobustness() {
+        for name in ["quantity-as-string", "product-id-as-array", "is-upgraded-as-string", "duplicate-bundle-id",
+                     "duplicate-environment", "transaction-id-beyond-2-53", "signed-date-minus-zero",
+                     "signed-date-in-future", "leaf-signed-with-sha1", "leaf-extended-key-usage", "x5c-ber-length",
+                     "alg-duplicate", "notification-nested-foreign-chain"] {
+            #expect(Self.jws(name)?.attacker == .signer, "\(name)")
+            #expect(Self.jws(name)?.concern == .robustness, "\(name)")
+        }
+        for name in ["duplicate-bundle-id-last", "quantity-as-set", "creation-date-february-30", "nesting-bomb",
+                     "leaf-key-1024", "signer-is-intermediate"] {
+            #expect(Self.receipt(name)?.attacker == .signer, "\(name)")
+        }
+        // Where readers are known to disagree, the entry names them.
+        #expect(Self.jws("duplicate-bundle-id")?.readers?.contains("keep the last") == true)
+        #expect(Self.jws("transaction-id-beyond-2-53")?.readers?.contains("2^53") == true)
+        #expect(Self.jws("document-member-case-variant")?.readers?.contains("case-insensitively") == true)
+        #expect(Self.receipt("duplicate-bundle-id-first")?.readers?.contains("keeps the first") == true)
+    }
+
+    /// Apple's verifier accepts a genuine document with something forged where Apple's documents carry nothing a
+    /// server reads: a cross-reader ambiguity anyone can make, reported with its readers, not a security failure.
+    @Test func aForgeryWhereNoServerReadsIsACrossReaderAmbiguity() {
+        for name in ["document-member-case-variant", "document-token-no-break-space", "document-token-spaced-header",
+                     "document-names-another-app"] {
+            #expect(Self.jws(name)?.attacker == .anyone, "\(name)")
+            #expect(Self.jws(name)?.concern == .robustness, "\(name)")
+            #expect(Self.jws(name)?.readers != nil, "\(name)")
+        }
+    }
+
+    /// Edits made together need the strongest attacker any of them needs.
+    @Test func combinedEditsNeedTheStrongestAttacker() {
+        let anyone = Threat(.anyone, .security, "a")
+        let replay = Threat(.replay, .policy, "r")
+        #expect(Threat.combined([anyone, replay]).attacker == .replay)
+        #expect(Threat.combined([anyone, replay]).concern == .security)
+        #expect(Threat.combined([anyone, Threat.signedEdit]).concern == .robustness)
+        #expect(Threat.replayed(for: "bundle-id-mismatch")?.attacker == .replay)
+        #expect(Threat.replayed(for: "duplicate-attribute") == nil)
+    }
+}
