@@ -252,7 +252,7 @@ package struct ConformanceReport: Sendable {
         case .overStrict: return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
         case .passed: return "as it should"
         case .acceptedBad where result.concern == .robustness:
-            return "only the signing key's holder can make these, and Apple never signs them: accepting them is no security failure, but a reader that parses the document again may read it otherwise"
+            return "only the signing key's holder can make these (Apple never signs them), or they sit where no server reads: accepting them is no security failure, but a reader that parses the document again may read it otherwise"
         case .acceptedBad where result.concern == .policy:
             return "genuine documents your app's policy may refuse (another version, environment or time): accepted, they are served"
         case .acceptedBad:
