@@ -43,8 +43,8 @@ extension Threat {
         if otherApp.contains(where: { $0.rawValue == code }) {
             return Threat(.replay, .security, "a genuine document of another app, device or kind is refused the same way")
         }
-        if code == FindingCode.appVersionMismatch.rawValue {
-            return Threat(.replay, .policy, "a genuine document of another version of the app is refused the same way")
+        if code == FindingCode.appVersionMismatch.rawValue || code == FindingCode.environmentMismatch.rawValue {
+            return Threat(.replay, .policy, "a genuine document of another version or environment is refused the same way")
         }
         return nil
     }

@@ -106,6 +106,7 @@ struct ThreatTests {
         #expect(Threat.combined([anyone, replay]).concern == .security)
         #expect(Threat.combined([anyone, Threat.signedEdit]).concern == .robustness)
         #expect(Threat.replayed(for: "bundle-id-mismatch")?.attacker == .replay)
+        #expect(Threat.replayed(for: "environment-mismatch")?.concern == .policy)
         #expect(Threat.replayed(for: "duplicate-attribute") == nil)
     }
 }
