@@ -21,18 +21,7 @@ struct CIRecipeTests {
     }
 
     static func run(_ command: String, environment: [String: String], in directory: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try CLI.process("/bin/sh", ["-c", command], in: directory, adding: environment)
     }
 
     @Test func theFuzzValidatorRecipePassesACarefulServerValidator() throws {

@@ -54,6 +54,24 @@ enum CLI {
                       stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData)
     }
 
+    /// Runs `executable` with `arguments` in `directory` (the environment `environment`, or this one's with
+    /// `adding` merged in), both outputs captured together: its exit status and what it wrote.
+    static func process(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+                        environment: [String: String]? = nil, adding: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = (environment ?? ProcessInfo.processInfo.environment).merging(adding) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     /// Compares `actual` with the golden file, or rewrites it when RCPT_UPDATE_GOLDEN=1.
     static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let url = Fixtures.url("Tests/RcptCLITests/Golden/\(name)")

@@ -13,17 +13,7 @@ struct ReleaseBinaryTests {
 
     /// Runs `executable` with `arguments` in `directory` with nothing in its environment.
     static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["-i", executable] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try CLI.process("/usr/bin/env", ["-i", executable] + arguments, in: directory)
     }
 
     @Test func linksNoSwiftRuntime() throws {
