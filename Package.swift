@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "ReceiptValidation",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases"]
+                           "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases", "ReceiptInput"]
         ),
         .target(
             name: "ReceiptVerifyReceipt",
@@ -73,7 +73,7 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus"]
+                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus", "ReceiptInput"]
         ),
         // The batch engine: one classified input or many files inspected in parallel, lines in input order. Reads
         // files and schedules threads; the renderers give it its lines.

@@ -33,13 +33,13 @@ package struct BatchInspection: Sendable {
     package var jobs: Int
     package var options: InspectionOptions
     /// The line for one input: its inspection (nil when the file could not be read) and its path.
-    package var line: @Sendable (DocumentInspection?, String) -> [UInt8]
+    package var line: @Sendable (Inspection?, String) -> [UInt8]
     /// The kinds of document the batch judges; an input of another kind is unreadable (its line is still written).
-    package var kinds: Set<ClassifiedInput.Kind>
+    package var kinds: Set<DocumentKind>
 
     package init(paths: [String], jobs: Int, options: InspectionOptions,
-                kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
-                line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) {
+                kinds: Set<DocumentKind> = Set(DocumentKind.allCases),
+                line: @escaping @Sendable (Inspection?, String) -> [UInt8]) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options
@@ -180,7 +180,7 @@ package struct BatchInspection: Sendable {
         case .failure(let unreadable): return (line(nil, path), .unreadable("cannot read the file: \(unreadable.reason)"))
         }
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
-        let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
+        let inspection = Inspector.inspect(classified, input: input, options: options)
         let output = line(inspection, path)
         guard kinds.contains(classified.kind) else {
             return (output, .unreadable("a \(inspection.kind) input, which this output does not describe"))

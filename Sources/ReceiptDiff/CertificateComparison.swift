@@ -19,7 +19,7 @@ enum CertificateComparison {
     }
 
     /// The certificates of one side, in order, with their fingerprints.
-    static func entries(_ inspection: Inspection) -> [Entry] {
+    static func entries(_ inspection: ReceiptInspection) -> [Entry] {
         let bytes = inspection.receipt?.bytes ?? []
         return inspection.certificates.map { report in
             let range = report.embedded.encoding

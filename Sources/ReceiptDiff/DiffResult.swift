@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptValidation
 
@@ -7,9 +8,9 @@ package struct DiffSide: Sendable {
     package var name: String
     package var input: InputSummary
     /// Where reading stopped, if it did before the end.
-    package var readError: ReceiptReadError?
+    package var readError: CodedError?
 
-    package init(name: String, input: InputSummary, readError: ReceiptReadError?) {
+    package init(name: String, input: InputSummary, readError: CodedError?) {
         self.name = name
         self.input = input
         self.readError = readError

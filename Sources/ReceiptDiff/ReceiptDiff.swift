@@ -5,9 +5,9 @@ import ReceiptDiagnostics
 import ReceiptPKCS7
 
 /// One input to a diff: the name to show for it and everything read from it.
-package typealias DiffInput = ComparedInput<Inspection>
+package typealias DiffInput = ComparedInput<ReceiptInspection>
 
-/// One input of a diff: the name it is shown by and what was inspected (a receipt's `Inspection`, a JWS input's
+/// One input of a diff: the name it is shown by and what was inspected (a receipt's `ReceiptInspection`, a JWS input's
 /// `JWSInspection`).
 package struct ComparedInput<Inspected: Sendable>: Sendable {
     package var name: String
@@ -71,7 +71,7 @@ package enum ReceiptDiff {
 
     /// Why an inspection holds nothing to compare (no receipt bytes, or not even a ContentInfo), or nil when it
     /// can be diffed, however malformed.
-    package static func unreadableReason(_ inspection: Inspection) -> String? {
+    package static func unreadableReason(_ inspection: ReceiptInspection) -> String? {
         if let error = inspection.inputError { return error.message }
         guard let receipt = inspection.receipt else { return "nothing could be read" }
         if let error = receipt.error, error.layer == .container, receipt.signedData.contentType == nil {
@@ -83,11 +83,11 @@ package enum ReceiptDiff {
     /// Inspects A and B at the same time, one on each core.
     /// Inspects both inputs in parallel. Content checks are skipped: their findings are consequences of field
     /// changes the diff reports itself.
-    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (Inspection, Inspection) {
+    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (ReceiptInspection, ReceiptInspection) {
         var reading = options
         reading.checksContent = false
         let fixed = reading
-        return both({ Inspector.inspect(a, options: fixed) }, { Inspector.inspect(b, options: fixed) })
+        return both({ ReceiptInspector.inspect(a, options: fixed) }, { ReceiptInspector.inspect(b, options: fixed) })
     }
 
     /// The header facts of one input.
@@ -97,8 +97,8 @@ package enum ReceiptDiff {
 
     /// Where reading stopped, compared by layer and code: `input.readError`, `container.readError`,
     /// `payload.readError`. The offsets are on the change; the message is in the value.
-    static func compareReadErrors(_ a: Inspection, _ b: Inspection, layer: DiffLayer, into sink: inout ChangeSink) {
-        let readLayer: ReceiptReadError.Layer
+    static func compareReadErrors(_ a: ReceiptInspection, _ b: ReceiptInspection, layer: DiffLayer, into sink: inout ChangeSink) {
+        let readLayer: ErrorLayer
         let root: String
         switch layer {
         case .input: (readLayer, root) = (.input, "input")
@@ -108,7 +108,7 @@ package enum ReceiptDiff {
         let errorA = a.readError.flatMap { $0.layer == readLayer ? $0 : nil }
         let errorB = b.readError.flatMap { $0.layer == readLayer ? $0 : nil }
         if let errorA, let errorB, errorA.code == errorB.code { return }
-        func value(_ error: ReceiptReadError?) -> DiffValue? { error.map { .word("\($0.code): \($0.message)") } }
+        func value(_ error: CodedError?) -> DiffValue? { error.map { .word("\($0.code): \($0.message)") } }
         sink.compare(DiffPath(root).appending("readError"), layer, value(errorA), value(errorB),
                      offsetA: errorA?.offset, offsetB: errorB?.offset)
     }

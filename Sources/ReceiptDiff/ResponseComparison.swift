@@ -20,7 +20,7 @@ package struct ResponseInput: Sendable {
     }
 
     /// The `--format verifyreceipt` form `document` of the receipt `inspection` read.
-    package init(name: String, verifyReceiptForm document: JSONDocument, of inspection: Inspection) {
+    package init(name: String, verifyReceiptForm document: JSONDocument, of inspection: ReceiptInspection) {
         self.name = name
         self.document = document
         input = inspection.input

@@ -20,7 +20,7 @@ enum SignerComparison {
     }
 
     /// The signers of one side, their certificates named by fingerprint.
-    static func entries(_ inspection: Inspection, fingerprints: [String]) -> [Entry] {
+    static func entries(_ inspection: ReceiptInspection, fingerprints: [String]) -> [Entry] {
         guard let receipt = inspection.receipt else { return [] }
         let bytes = receipt.bytes
         return receipt.signedData.signers.enumerated().map { index, signer in

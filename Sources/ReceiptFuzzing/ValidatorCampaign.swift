@@ -34,7 +34,7 @@ public struct ReferenceVerdict: Sendable, Hashable {
 
     /// `rcpt verify`'s verdict on a document: when invalid, the read error and the error codes; when valid, the
     /// warning codes.
-    package init(_ document: DocumentInspection) {
+    package init(_ document: Inspection) {
         isValid = document.isValid
         codes = isValid ? document.codes(.warning) : (document.readError.map { [$0.code] } ?? []) + document.codes(.error)
     }
@@ -364,6 +364,6 @@ struct Judge: Sendable {
             options = classified.kind == .jws ? jwsOptions ?? options : receiptOptions
         }
         options.digestsInput = false
-        return ReferenceVerdict(ClassifiedInspection.inspect(classified, input: input.bytes, options: options))
+        return ReferenceVerdict(Inspector.inspect(classified, input: input.bytes, options: options))
     }
 }

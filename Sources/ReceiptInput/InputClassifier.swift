@@ -7,12 +7,7 @@ import ReceiptModel
 /// verifyReceipt body) or Apple's JWS (a token, a notification body, an API response, an array of tokens), and the
 /// bytes its reader reads: the input itself, or the document found in what people paste around it.
 public struct ClassifiedInput: Sendable {
-    public enum Kind: String, Sendable, Hashable {
-        case receipt
-        case jws
-    }
-
-    public var kind: Kind
+    public var kind: DocumentKind
     /// What the reader of `kind` reads.
     public var bytes: [UInt8]
     /// Where `bytes` start in the input, when they are a slice of it (0 for the input itself; nil when a step

@@ -51,5 +51,8 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
                   "\(error.message) while reading \(context)", cause: .encoding(error))
     }
 
+    /// The error in the one shape every inspection shows, with the layer that refused.
+    public var coded: CodedError { CodedError(kind, message, at: offset, layer: ErrorLayer(rawValue: layer.rawValue)) }
+
     public var description: String { "\(layer.rawValue): \(message) (\(code) at offset \(offset))" }
 }

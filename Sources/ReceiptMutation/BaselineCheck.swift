@@ -24,7 +24,7 @@ package enum BaselineCheck {
         let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
                                         expectations: Expectations(bundleID: bundleID, appVersion: appVersion,
                                                                    deviceID: kit.deviceID))
-        let inspection = Inspector.inspect(baseline, options: options)
+        let inspection = ReceiptInspector.inspect(baseline, options: options)
         guard !inspection.isValid else { return (bundleID, appVersion) }
         throw refusal(caDirectory, errors: inspection.findings.filter { $0.severity == .error },
                       readError: inspection.readError.map { "\($0.code): \($0.message)" })

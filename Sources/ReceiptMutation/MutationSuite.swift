@@ -33,7 +33,7 @@ package enum MutationSuite {
                                        expectations: Expectations(bundleID: bundleID, appVersion: device ? appVersion : nil,
                                                                   deviceID: device ? kit.deviceID : nil))
         try fill(&manifest, with: MutationCatalogue.all, in: directory, context: context,
-                 judge: { Inspector.inspect($0, options: judged).isValid }) { mutation, _ in
+                 judge: { ReceiptInspector.inspect($0, options: judged).isValid }) { mutation, _ in
             mutation.name + ".receipt"
         } make: { mutation throws(MutationError) in try mutation.apply(to: input, kit: kit, seed: seed) }
         return manifest

@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptDiff
 import ReceiptModel
@@ -95,7 +96,7 @@ package enum DiffJSON {
     }
 
     /// Where one side's reading stopped, or null.
-    static func writeError(_ key: String, _ error: ReceiptReadError?, to json: inout JSONWriter) {
+    static func writeError(_ key: String, _ error: CodedError?, to json: inout JSONWriter) {
         json.key(named: key)
         DumpJSON.writeReadErrorValue(error, to: &json)
     }

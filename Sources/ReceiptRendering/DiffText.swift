@@ -41,7 +41,7 @@ package struct DiffText {
         }
         for (name, side) in [("A", result.a), ("B", result.b)] {
             guard let error = side.readError else { continue }
-            out += style.yellow("! \(name) stopped reading at offset \(error.offset): ")
+            out += style.yellow("! \(name) stopped reading at offset \(error.offset ?? 0): ")
                 + "\(error.layer.rawValue): \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         out += "\n" + summary(result) + "\n"

@@ -11,19 +11,19 @@ public enum DumpJSON {
     public static let schema = "rcpt.dump/1"
 
     /// The document's bytes, newline-terminated.
-    public static func render(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+    public static func render(_ inspection: ReceiptInspection, pretty: Bool = true) -> [UInt8] {
         JSONWriter.document(pretty: pretty, reservingCapacity: 4096 + (inspection.receipt?.bytes.count ?? 0) * 4) {
             write(inspection, to: &$0)
         }
     }
 
     /// Writes the newline-terminated document to `sink` in chunks, never holding all of it.
-    package static func stream(_ inspection: Inspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func stream(_ inspection: ReceiptInspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(inspection, to: &$0) }
     }
 
     /// Writes the document as one JSON value, with a leading `file` member when given (batch output).
-    public static func write(_ inspection: Inspection, file: String? = nil, to json: inout JSONWriter) {
+    public static func write(_ inspection: ReceiptInspection, file: String? = nil, to json: inout JSONWriter) {
         json.object { json in
             writeHeader(file: file, schema: schema, kind: "receipt", input: inspection.input, to: &json)
             if let receipt = inspection.receipt {
@@ -78,26 +78,25 @@ public enum DumpJSON {
     }
 
     /// The `error` member: where and why reading stopped, or null.
-    static func writeReadError(_ error: ReceiptReadError?, to json: inout JSONWriter) {
+    static func writeReadError(_ error: CodedError?, to json: inout JSONWriter) {
         json.key("error")
         writeReadErrorValue(error, to: &json)
     }
 
     /// Where and why reading stopped, as an object, or null.
-    static func writeReadErrorValue(_ error: ReceiptReadError?, to json: inout JSONWriter) {
+    static func writeReadErrorValue(_ error: CodedError?, to json: inout JSONWriter) {
         guard let error else { return json.null() }
-        writeErrorObject(layer: error.layer.rawValue, code: error.code, offset: error.offset, message: error.message,
-                         to: &json)
+        writeErrorObject(error, to: &json)
     }
 
     /// The one shape of an `error` object, for every document kind: layer, code, offset (null when the reason is not
     /// about a place in the input) and message.
-    static func writeErrorObject(layer: String, code: String, offset: Int?, message: String, to json: inout JSONWriter) {
+    static func writeErrorObject(_ error: CodedError, to json: inout JSONWriter) {
         json.object { json in
-            json.member("layer", layer)
-            json.member("code", code)
-            json.member("offset", offset)
-            json.member("message", message)
+            json.member("layer", error.layer.rawValue)
+            json.member("code", error.code)
+            json.member("offset", error.offset)
+            json.member("message", error.message)
         }
     }
 
@@ -252,7 +251,7 @@ public enum DumpJSON {
     // MARK: - batch lines (one compact object per input, `dump --format jsonl`)
 
     /// A compact `rcpt.dump/1` object with a leading `file` member.
-    package static let batchLine: @Sendable (Inspection, String) -> [UInt8] = { inspection, path in
+    package static let batchLine: @Sendable (ReceiptInspection, String) -> [UInt8] = { inspection, path in
         var json = JSONWriter(pretty: false)
         write(inspection, file: path, to: &json)
         return json.bytes + [0x0A]
@@ -281,8 +280,7 @@ public enum DumpJSON {
             if let file { json.member("file", file) }
             json.member("schema", schema)
             json.key("error")
-            writeErrorObject(layer: ErrorCode.fileUnreadable.layer.rawValue, code: ErrorCode.fileUnreadable.rawValue,
-                             offset: nil, message: "cannot read \(path): \(reason)", to: &json)
+            writeErrorObject(CodedError(.fileUnreadable, "cannot read \(path): \(reason)"), to: &json)
             json.member("valid", false)
         }
         return json.bytes + [0x0A]

@@ -9,7 +9,7 @@ struct DumpSummary {
     /// The most purchases listed (the most recent ones when there are more).
     static let maximumRows = 100
 
-    func render(_ inspection: Inspection) -> String {
+    func render(_ inspection: ReceiptInspection) -> String {
         var out = "\n" + style.bold("Summary") + "\n"
         let payload = inspection.receipt?.payload
         func text(_ type: Int64) -> String {
@@ -30,7 +30,7 @@ struct DumpSummary {
     }
 
     /// "valid", or "invalid: code, code …", or "unreadable: why".
-    func verdict(_ inspection: Inspection) -> String {
+    func verdict(_ inspection: ReceiptInspection) -> String {
         if let error = inspection.readError {
             return VerdictWord.unreadable.styled(style) + ": " + TerminalText.safe(error.message)
         }

@@ -30,14 +30,14 @@ public struct DumpText {
     }
 
     /// The whole rendering as one string.
-    public func render(_ inspection: Inspection, name: String) -> String {
+    public func render(_ inspection: ReceiptInspection, name: String) -> String {
         var text = ""
         stream(inspection, name: name) { text += $0 }
         return text
     }
 
     /// Writes the rendering to `sink` in chunks of about a megabyte, never holding all of it.
-    package func stream(_ inspection: Inspection, name: String, to sink: (String) -> Void) {
+    package func stream(_ inspection: ReceiptInspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
         out += style.bold("Receipt") + " \(TerminalText.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
@@ -60,7 +60,7 @@ public struct DumpText {
         out += findings(inspection.findings)
         if let error = inspection.readError {
             out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TerminalText.safe(error.message)) "
-                + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
+                + style.dim("(\(error.code) at offset \(error.offset ?? 0))") + "\n"
         } else {
             out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
         }

@@ -1,6 +1,7 @@
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptValidation
@@ -95,7 +96,7 @@ package enum HTMLReport {
         json.object { json in
             json.member("schema", schema)
             json.member("name", report.name)
-            json.member("kind", report.document.kind)
+            json.member("kind", report.document.kind.rawValue)
             json.member("headline", report.headline)
             json.member("wrapped", report.isWrapped)
             json.key("trust")
@@ -120,12 +121,7 @@ package enum HTMLReport {
                 json.member("errors", strings: report.document.codes(.error))
                 json.member("warnings", strings: report.document.codes(.warning))
                 json.key("readError")
-                if let error = report.document.readError {
-                    DumpJSON.writeErrorObject(layer: error.layer, code: error.code, offset: error.offset,
-                                              message: error.message, to: &json)
-                } else {
-                    json.null()
-                }
+                DumpJSON.writeReadErrorValue(report.document.readError, to: &json)
             }
             json.member("labels", strings: report.labels.list)
             json.key("spaces")

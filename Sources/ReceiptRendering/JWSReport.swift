@@ -72,9 +72,7 @@ package enum JWSReport {
 
     static func writeError(_ error: JWSReadError?, to json: inout JSONWriter) {
         json.key("error")
-        guard let error else { return json.null() }
-        DumpJSON.writeErrorObject(layer: error.kind.layer.rawValue, code: error.code, offset: error.offset,
-                                  message: error.message, to: &json)
+        DumpJSON.writeReadErrorValue(error, to: &json)
     }
 
     static func writeFindings(_ findings: [Finding], to json: inout JSONWriter) {
@@ -225,7 +223,7 @@ package enum JWSReport {
         guard !inspection.isValid else {
             return VerdictWord.valid.styled(style) + " \(shown)" + BindingText.batchNote(inspection.binding, valid: true) + "\n"
         }
-        return VerdictWord.invalid.styled(style) + " \(shown): \(DocumentInspection.jws(inspection).codes(.error).joined(separator: ", "))\n"
+        return VerdictWord.invalid.styled(style) + " \(shown): \(Inspection(inspection).codes(.error).joined(separator: ", "))\n"
     }
 
     /// The findings about the document around the tokens (its unsigned JSON), when there are any.

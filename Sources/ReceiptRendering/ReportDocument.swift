@@ -1,6 +1,7 @@
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
@@ -107,7 +108,7 @@ package struct ReportDocument {
     static let maximumDERNodes = 200_000
 
     package var name: String
-    package var document: DocumentInspection
+    package var document: Inspection
     var spaces: [Space] = []
     var labels = Labels()
     var marks: [Mark] = []
@@ -125,16 +126,14 @@ package struct ReportDocument {
 
     /// `bytes` are what the reader read (the document as the classifier found it in the input); `input` the input
     /// itself; `customRoots` whether the anchors were given with --root.
-    package init(name: String, document: DocumentInspection, bytes: [UInt8], input: [UInt8], customRoots: Bool) {
+    package init(name: String, document: Inspection, bytes: [UInt8], input: [UInt8], customRoots: Bool) {
         self.name = name
         self.document = document
         headline = ""
         trust = Trust(anchor: nil, customRoots: customRoots, evaluatedAt: nil, evaluatedAtSource: nil)
         isWrapped = bytes != input
-        switch document {
-        case .receipt(let inspection): addReceipt(inspection, bytes: bytes)
-        case .jws(let inspection): addJWS(inspection, bytes: bytes)
-        }
+        if let inspection = document.receipt { addReceipt(inspection, bytes: bytes) }
+        if let inspection = document.jws { addJWS(inspection, bytes: bytes) }
         addEvents(document, bytes: bytes)
         if let error = document.readError {
             // The error that stopped reading is listed first, marked where reading stopped.
@@ -158,7 +157,7 @@ package struct ReportDocument {
 
     // MARK: - Receipts
 
-    mutating func addReceipt(_ inspection: Inspection, bytes: [UInt8]) {
+    mutating func addReceipt(_ inspection: ReceiptInspection, bytes: [UInt8]) {
         guard let receipt = inspection.receipt else {
             headline = "an input rcpt could not read as a receipt"
             spaces.append(Space(label: "input", kind: .raw, bytes: bytes, source: nil, tree: ReportTree(size: bytes.count)))
@@ -438,10 +437,10 @@ package struct ReportDocument {
     // MARK: - Timeline
 
     /// Purchases, renewals, expiries and revocations the document states, from the same reading `rcpt status` uses.
-    mutating func addEvents(_ document: DocumentInspection, bytes: [UInt8]) {
+    mutating func addEvents(_ document: Inspection, bytes: [UInt8]) {
         let statements = StatusDocument(name: name, document: document, input: bytes)
         var all: [Event] = []
-        let isReceipt = document.kind == "receipt"
+        let isReceipt = document.kind == .receipt
         // A receipt's statements point at their in-app record; a token's at the date claim in its decoded payload.
         func place(_ evidence: StatusEvidence, claim: String) -> (Int?, Int?) {
             guard evidence.trust != .unsigned else { return (nil, nil) }

@@ -8,12 +8,12 @@ import ReceiptDiagnostics
 package enum VerifyReport {
     package static let schema = "rcpt.verify/1"
 
-    package static func json(_ inspection: Inspection, pretty: Bool = true) -> [UInt8] {
+    package static func json(_ inspection: ReceiptInspection, pretty: Bool = true) -> [UInt8] {
         document(inspection, file: nil, pretty: pretty)
     }
 
     /// One compact line of `rcpt.verify/1` with a leading `file` member, for many receipts.
-    package static func jsonLine(_ inspection: Inspection, file: String) -> [UInt8] {
+    package static func jsonLine(_ inspection: ReceiptInspection, file: String) -> [UInt8] {
         document(inspection, file: file, pretty: false)
     }
 
@@ -23,7 +23,7 @@ package enum VerifyReport {
     }
 
     /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
-    package static func line(_ inspection: Inspection, name: String, style: TextStyle) -> String {
+    package static func line(_ inspection: ReceiptInspection, name: String, style: TextStyle) -> String {
         let shown = TerminalText.safe(name)
         if let error = inspection.readError {
             return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
@@ -38,7 +38,7 @@ package enum VerifyReport {
         return VerdictWord.invalid.styled(style) + " \(shown): \(codes.joined(separator: ", "))\n"
     }
 
-    static func document(_ inspection: Inspection, file: String?, pretty: Bool) -> [UInt8] {
+    static func document(_ inspection: ReceiptInspection, file: String?, pretty: Bool) -> [UInt8] {
         var json = JSONWriter(pretty: pretty)
         json.object { json in
             DumpJSON.writeHeader(file: file, schema: schema, kind: "receipt", input: inspection.input, to: &json)
@@ -54,14 +54,14 @@ package enum VerifyReport {
         return json.bytes + [0x0A]
     }
 
-    package static func text(_ inspection: Inspection, name: String, style: TextStyle, verbose: Bool) -> String {
+    package static func text(_ inspection: ReceiptInspection, name: String, style: TextStyle, verbose: Bool) -> String {
         var renderer = DumpText(style: style)
         renderer.verbose = verbose
         var out = ""
         if let error = inspection.readError {
             out += VerdictWord.unreadable.styled(style, bold: true) + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
                 + "\(TerminalText.safe(error.message)) "
-                + style.dim("(\(error.code) at offset \(error.offset))") + "\n"
+                + style.dim("(\(error.code) at offset \(error.offset ?? 0))") + "\n"
         } else {
             out += VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true)
                 + " \(TerminalText.safe(name))\n"

@@ -51,20 +51,20 @@ package struct StatusDocument: Sendable {
 
     /// The facts of `document`, read from `input` (the file's bytes) at `offset` (where the classifier found the
     /// document in them; nil when it decoded the text it read, so that no position in it is one in the file).
-    package init(name: String, document: DocumentInspection, input: [UInt8], offset: Int? = 0) {
+    package init(name: String, document: Inspection, input: [UInt8], offset: Int? = 0) {
         self.name = name
         isValid = document.isValid
         isReadable = false
+        description = "unreadable"
         problem = document.readError.map { $0.code } ?? document.findings.first { $0.severity == .error }?.code
         app = StatusApp()
         let trust: StatusEvidence.Trust = document.isValid ? .verified : .unverified
-        switch document {
-        case .receipt(let inspection):
+        if let inspection = document.receipt {
             isReadable = document.readError == nil && inspection.receipt != nil
             description = isReadable ? "receipt" : "unreadable"
             if let receipt = inspection.receipt { read(receipt, trust: trust, offset: offset) }
             readVerifyReceiptResponse(input)
-        case .jws(let inspection):
+        } else if let inspection = document.jws {
             let kinds = inspection.tokens.map { Self.describe($0) }
             isReadable = document.readError == nil && !kinds.isEmpty
             description = !isReadable ? "unreadable" : kinds.count == 1 ? kinds[0]

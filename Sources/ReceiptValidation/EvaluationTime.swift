@@ -1,4 +1,3 @@
-import Foundation
 import ReceiptModel
 
 /// When to evaluate certificate validity and expiry, for every document kind: at the document's own signing time
@@ -31,16 +30,16 @@ public enum EvaluationTime: Sendable, Hashable {
         }
     }
 
-    /// The instant in unix seconds for `receipt`, and whether it fell back to now for want of a creation date.
-    package func resolve(for receipt: Receipt, now: Int64 = Int64(Date().timeIntervalSince1970))
-        -> (seconds: Int64, fellBack: Bool)
-    {
+    /// The instant in unix seconds for a document signed at `signed` (unix seconds: a receipt's creation date, a JWS
+    /// payload's signing claim; nil when it has none), and whether it fell back to `now` for want of one. Every kind
+    /// resolves its evaluation and status times here.
+    package func resolve(signed: Int64?, now: Int64) -> (seconds: Int64, fellBack: Bool) {
         switch self {
         case .now: return (now, false)
         case .date(let date): return (date.secondsSinceEpoch, false)
         case .signed:
-            guard let created = receipt.creationDate else { return (now, true) }
-            return (created.secondsSinceEpoch, false)
+            guard let signed else { return (now, true) }
+            return (signed, false)
         }
     }
 }

@@ -18,7 +18,7 @@ package struct VerifyReceiptResponse: Sendable {
     package var requestDate: AppleDate
 
     /// The response for `inspection`, as requested at `requestDate`.
-    package init(_ inspection: Inspection, requestDate: AppleDate) {
+    package init(_ inspection: ReceiptInspection, requestDate: AppleDate) {
         status = VerifyReceiptStatus(inspection)
         environment = inspection.receipt?.environmentKind
         payload = status.code == VerifyReceiptStatus.valid ? inspection.receipt?.payload : nil

@@ -31,7 +31,7 @@ package struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible 
 
     /// The status Apple's endpoint gives the inspected receipt, as far as the receipt decides it. A malformed read
     /// outranks a failed authentication, as Apple cannot authenticate what it cannot read.
-    package init(_ inspection: Inspection) {
+    package init(_ inspection: ReceiptInspection) {
         if let error = inspection.readError {
             self.init(code: Self.malformed, reason: error.code)
             return

@@ -2,6 +2,7 @@ import ArgumentParser
 import ReceiptBatch
 import ReceiptConformance
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptFuzzing
 import ReceiptMutation
 import ReceiptSuite
@@ -68,7 +69,7 @@ extension CIReport {
 
     /// One file's verdict: passed when valid, failed when invalid (the rule is its first error code), errored when
     /// unreadable.
-    static func verdict(path: String, document: DocumentInspection?, reproduce: String) -> Case {
+    static func verdict(path: String, document: Inspection?, reproduce: String) -> Case {
         guard let document else {
             return Case(name: path, group: "verify", outcome: .errored, rule: ErrorCode.fileUnreadable.rawValue,
                         ruleDescription: "the file could not be read",
@@ -76,18 +77,18 @@ extension CIReport {
                         details: "", file: path, seconds: 0)
         }
         if let error = document.readError {
-            return Case(name: path, group: document.kind, outcome: .errored, rule: error.code,
+            return Case(name: path, group: document.kind.rawValue, outcome: .errored, rule: error.code,
                         ruleDescription: "unreadable: \(error.code)",
                         message: "\(error.code): \(error.message)" + (error.offset.map { " (offset \($0))" } ?? ""),
                         details: "reproduce: \(reproduce)", file: path, seconds: 0)
         }
         let errors = document.codes(.error)
         guard let first = errors.first, !document.isValid else {
-            return Case(name: path, group: document.kind, outcome: .passed, rule: "valid", ruleDescription: "valid",
+            return Case(name: path, group: document.kind.rawValue, outcome: .passed, rule: "valid", ruleDescription: "valid",
                         message: "valid", details: "", file: path, seconds: 0)
         }
         let messages = document.findings.filter { $0.severity == .error }.map { "\($0.code): \($0.message)" }
-        return Case(name: path, group: document.kind, outcome: .failed, rule: first,
+        return Case(name: path, group: document.kind.rawValue, outcome: .failed, rule: first,
                     ruleDescription: "rcpt verify finds \(first)",
                     message: "invalid: " + errors.joined(separator: ", "),
                     details: messages.joined(separator: "\n") + "\nreproduce: \(reproduce)", file: path, seconds: 0)

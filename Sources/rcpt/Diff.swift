@@ -82,8 +82,8 @@ struct Diff: ParsableCommand {
                     throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")
                 }
                 // Each side as verify judges it: the classifier's document, already read, and its findings.
-                let inspectionA = ClassifiedInspection.jws(classifiedA, input: inputA, options: inspectionOptions)
-                let inspectionB = ClassifiedInspection.jws(classifiedB, input: inputB, options: inspectionOptions)
+                let inspectionA = JWSInspection.inspect(classifiedA, input: inputA, options: inspectionOptions)
+                let inspectionB = JWSInspection.inspect(classifiedB, input: inputB, options: inspectionOptions)
                 let result = JWSComparison.compare(
                     JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                     JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
@@ -133,7 +133,7 @@ struct Diff: ParsableCommand {
         func side(_ bytes: [UInt8], _ response: JSONDocument?, file: String, name: String) throws -> ResponseInput {
             let display = InputFiles.displayName(file)
             if let response { return ResponseInput(name: display, response: response, bytes: bytes) }
-            let inspection = Inspector.inspect(bytes, options: inspectionOptions)
+            let inspection = ReceiptInspector.inspect(bytes, options: inspectionOptions)
             if let reason = ReceiptDiff.unreadableReason(inspection) {
                 throw CommandFailure.unreadable("\(name): \(reason)")
             }

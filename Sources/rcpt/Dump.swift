@@ -87,7 +87,7 @@ struct Dump: ParsableCommand {
             var status: Int32 = 0
             for (index, file) in paths.enumerated() {
                 if index > 0 { Console.write("\n") }
-                let document: DocumentInspection
+                let document: Inspection
                 let input: [UInt8]
                 do {
                     (document, input) = try options.inspect(file, options: inspectionOptions,
@@ -113,11 +113,9 @@ struct Dump: ParsableCommand {
     func runBatch() throws -> Int32 {
         try Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
                   failsOnInvalid: false) { inspection, path in
-            switch inspection {
-            case .jws(let jws): return JWSReport.json(jws, .dump, pretty: false, file: path)
-            case .receipt(let receipt): return DumpJSON.batchLine(receipt, path)
-            case nil: return DumpJSON.unreadableLine(path, schema: DumpJSON.schema, reason: InputFile.problem(path))
-            }
+            if let jws = inspection?.jws { return JWSReport.json(jws, .dump, pretty: false, file: path) }
+            if let receipt = inspection?.receipt { return DumpJSON.batchLine(receipt, path) }
+            return DumpJSON.unreadableLine(path, schema: DumpJSON.schema, reason: InputFile.problem(path))
         }
     }
 }

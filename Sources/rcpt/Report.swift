@@ -81,7 +81,7 @@ enum ReportPage {
     {
         let input = try InputFiles.read(path)
         let classified = options.classify(input)
-        let document = ClassifiedInspection.inspect(classified, input: input, options: inspection)
+        let document = Inspector.inspect(classified, input: input, options: inspection)
         return ReportDocument(name: InputFiles.displayName(path), document: document,
                               bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
                               customRoots: !options.roots.isEmpty)
@@ -105,7 +105,7 @@ enum ReportPage {
     }
 
     /// 0 when the document was read, else 2 with the reason on standard error (the page shows how far it went).
-    static func status(of document: DocumentInspection, path: String) -> Int32 {
+    static func status(of document: Inspection, path: String) -> Int32 {
         guard let error = document.readError else { return 0 }
         let place = error.offset.map { " at offset \($0)" } ?? ""
         Console.error("\(TerminalText.safe(InputFiles.displayName(path))): unreadable (\(error.code)\(place)): "

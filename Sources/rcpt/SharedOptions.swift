@@ -197,7 +197,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     /// `jsonSchema`: with --format json, the schema of the document written to standard output when the input cannot
     /// be read at all (an `error` and `valid: false`), so a pipeline reading it gets one document whatever happened.
     func inspect(_ file: String, options: InspectionOptions,
-                 jsonSchema: String? = nil) throws -> (document: DocumentInspection, input: [UInt8]) {
+                 jsonSchema: String? = nil) throws -> (document: Inspection, input: [UInt8]) {
         let input: [UInt8]
         switch InputFiles.load(file) {
         case .success(let bytes): input = bytes
@@ -208,47 +208,52 @@ struct ReceiptReadingOptions: ParsableArguments {
             }
             throw InputFiles.failure(file, unreadable)
         }
-        return (ClassifiedInspection.inspect(classify(input), input: input, options: options), input)
+        return (Inspector.inspect(classify(input), input: input, options: options), input)
     }
 
     /// A document's report as `dump` or `verify` writes it in `format`.
-    func write(_ document: DocumentInspection, _ purpose: ReportPurpose, format: DocumentFormat, name: String,
+    func write(_ document: Inspection, _ purpose: ReportPurpose, format: DocumentFormat, name: String,
                verbose: Bool, brief: Bool = false) throws {
         let style = TextStyle(useColor: useColor())
-        switch (document, format) {
-        case (.jws(let inspection), .json), (.jws(let inspection), .jsonl):
-            Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
-        case (_, .html):
+        switch format {
+        case .html:
             throw CommandFailure.usage("--format html is written by ReportPage, from the input as classified")
-        case (_, .junit), (_, .sarif):
+        case .junit, .sarif:
             throw CommandFailure.usage("--format \(format.rawValue) reports many files for CI: use it with verify")
-        case (.jws, .verifyreceipt):
-            throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
-        case (.jws(let inspection), .text):
-            Console.write(brief && purpose == .dump ? JWSReport.briefText(inspection, name: name, style: style)
-                          : JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
-        case (.receipt(let inspection), .verifyreceipt):
-            Console.write(try verifyReceiptResponse(inspection))
-        case (.receipt(let inspection), .json), (.receipt(let inspection), .jsonl):
-            switch purpose {
-            case .dump: DumpJSON.stream(inspection, pretty: !compact) { Console.write($0) }
-            case .verify: Console.write(VerifyReport.json(inspection, pretty: !compact))
+        case .json, .jsonl, .text, .verifyreceipt:
+            break
+        }
+        if let inspection = document.jws {
+            switch format {
+            case .verifyreceipt:
+                throw CommandFailure.usage("--format verifyreceipt describes App Store receipts; this input is a JWS")
+            case .text:
+                Console.write(brief && purpose == .dump ? JWSReport.briefText(inspection, name: name, style: style)
+                              : JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
+            default:
+                Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
             }
-        case (.receipt(let inspection), .text):
-            switch purpose {
-            case .dump:
+        } else if let inspection = document.receipt {
+            switch (format, purpose) {
+            case (.verifyreceipt, _):
+                Console.write(try verifyReceiptResponse(inspection))
+            case (.text, .dump):
                 var renderer = DumpText(style: style)
                 renderer.brief = brief
                 renderer.verbose = verbose
                 renderer.stream(inspection, name: name) { Console.write($0) }
-            case .verify:
+            case (.text, .verify):
                 Console.write(VerifyReport.text(inspection, name: name, style: style, verbose: verbose))
+            case (_, .dump):
+                DumpJSON.stream(inspection, pretty: !compact) { Console.write($0) }
+            case (_, .verify):
+                Console.write(VerifyReport.json(inspection, pretty: !compact))
             }
         }
     }
 
     /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
-    func verifyReceiptResponse(_ inspection: Inspection) throws -> [UInt8] {
+    func verifyReceiptResponse(_ inspection: ReceiptInspection) throws -> [UInt8] {
         VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !compact)
     }
 
@@ -274,16 +279,16 @@ enum Batch {
     /// Returns the exit code: 2 if any input was unreadable, else 1 if `failsOnInvalid` and any was invalid, else 0.
     /// Arguments that hold no document at all are a usage error (`InputFiles.documents`), never a pass.
     static func run(_ files: [String], recursive: Bool, jobs: Int?, options: InspectionOptions,
-                    failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
-                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) throws -> Int32 {
+                    failsOnInvalid: Bool, kinds: Set<DocumentKind> = Set(DocumentKind.allCases),
+                    line: @escaping @Sendable (Inspection?, String) -> [UInt8]) throws -> Int32 {
         run(try InputFiles.documents(in: files, recursive: recursive), jobs: jobs, options: options,
             failsOnInvalid: failsOnInvalid, kinds: kinds, line: line)
     }
 
     /// `run` over arguments already expanded (by `InputFiles.documents`), for a caller that needs the expansion too.
     static func run(_ expanded: (paths: [String], skipped: [BatchInspection.Skipped]), jobs: Int?,
-                    options: InspectionOptions, failsOnInvalid: Bool, kinds: Set<ClassifiedInput.Kind> = [.receipt, .jws],
-                    line: @escaping @Sendable (DocumentInspection?, String) -> [UInt8]) -> Int32 {
+                    options: InspectionOptions, failsOnInvalid: Bool, kinds: Set<DocumentKind> = Set(DocumentKind.allCases),
+                    line: @escaping @Sendable (Inspection?, String) -> [UInt8]) -> Int32 {
         let batch = BatchInspection(paths: expanded.paths, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                     options: options, kinds: kinds, line: line)
         let showProgress = isatty(STDERR_FILENO) != 0

@@ -127,7 +127,7 @@ struct Status: ParsableCommand {
                     continue
                 }
                 let classified = InputClassifier.classify(input)
-                let inspection = ClassifiedInspection.inspect(classified, input: input, options: options)
+                let inspection = Inspector.inspect(classified, input: input, options: options)
                 let document = StatusDocument(name: InputFiles.displayName(path), document: inspection, input: input,
                                               offset: classified.offset)
                 if !document.isReadable && document.unsignedApp == nil { unreadable = true }

@@ -153,7 +153,7 @@ struct Verify: ParsableCommand {
                     return try Batch.run(files, recursive: recursive, jobs: jobs,
                                      options: try inspectionOptions(), failsOnInvalid: true,
                                      kinds: [.receipt]) { inspection, _ in
-                        guard case .receipt(let receipt)? = inspection else { return Array("{\"status\":21002}\n".utf8) }
+                        guard let receipt = inspection?.receipt else { return Array("{\"status\":21002}\n".utf8) }
                         return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
                     }
                 }
@@ -177,18 +177,17 @@ struct Verify: ParsableCommand {
                 return try Batch.run(files, recursive: recursive, jobs: jobs,
                                  options: try inspectionOptions(), failsOnInvalid: true) {
                     inspection, path in
-                    switch inspection {
-                    case .jws(let jws):
+                    if let jws = inspection?.jws {
                         return jsonl ? JWSReport.json(jws, .verify, pretty: false, file: path)
                             : Array(JWSReport.line(jws, name: path, style: style).utf8)
-                    case .receipt(let receipt):
+                    }
+                    if let receipt = inspection?.receipt {
                         return jsonl ? VerifyReport.jsonLine(receipt, file: path)
                             : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
-                    case nil:
-                        let reason = InputFile.problem(path)
-                        return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
-                            : Array(VerifyReport.unreadableFileLine(name: path, reason: reason, style: style).utf8)
                     }
+                    let reason = InputFile.problem(path)
+                    return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
+                        : Array(VerifyReport.unreadableFileLine(name: path, reason: reason, style: style).utf8)
                 }
             }
             let file = try InputFiles.orStandardInput(files)[0]

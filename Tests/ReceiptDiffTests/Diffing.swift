@@ -21,8 +21,8 @@ enum Diffing {
         return TrustAnchors(certificates + storeKit.certificates + apple.certificates)
     }
 
-    static func inspect(_ bytes: [UInt8]) throws -> Inspection {
-        Inspector.inspect(bytes, options: InspectionOptions(anchors: try anchors()))
+    static func inspect(_ bytes: [UInt8]) throws -> ReceiptInspection {
+        ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: try anchors()))
     }
 
     /// Diffs A and B (named "A" and "B").

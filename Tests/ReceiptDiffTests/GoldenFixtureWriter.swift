@@ -34,8 +34,8 @@ struct GoldenFixtureWriter {
     @Test func theFixturesAreTheSameAppAMonthApart() throws {
         let (old, new, root) = try Self.sameApp()
         let anchors = TrustAnchors(try Certificate.load(fileContents: Array(root.utf8)))
-        let a = Inspector.inspect(old, options: InspectionOptions(anchors: anchors))
-        let b = Inspector.inspect(new, options: InspectionOptions(anchors: anchors))
+        let a = ReceiptInspector.inspect(old, options: InspectionOptions(anchors: anchors))
+        let b = ReceiptInspector.inspect(new, options: InspectionOptions(anchors: anchors))
         for side in [a, b] {
             #expect(side.verification?.signature == .valid, "\(side)")
             #expect(side.verification?.chain == .valid, "\(side)")

@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import ReceiptASN1
 import ReceiptDiff
 import ReceiptModel

@@ -14,7 +14,7 @@ struct PlantedBugValidator {
     func accepts(_ bytes: [UInt8]) -> Bool {
         let options = InspectionOptions(anchors: anchors, time: .signed,
                                         expectations: Expectations(appVersion: appVersion, deviceID: deviceID))
-        let inspection = Inspector.inspect(bytes, options: options)
+        let inspection = ReceiptInspector.inspect(bytes, options: options)
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         // Every error but the duplicate (the bug: a duplicated bundle id is "fine").
         let errors = inspection.findings.filter { $0.severity == .error && $0.code != "duplicate-attribute" }

@@ -13,7 +13,7 @@ import ReceiptDiagnostics
 
 /// One input, one judgement: every real receipt and JWS we ship, pasted in the shapes people produce, is found by
 /// the one classifier as the same kind of document, gets from the one entry point `dump`, `verify` and a batch
-/// share (`ClassifiedInspection.inspect`) the verdict and the error codes the clean file gets, and `diff` finds it
+/// share (`Inspector.inspect`) the verdict and the error codes the clean file gets, and `diff` finds it
 /// equal to the document it holds.
 @Suite("Pasted shapes: one kind, one verdict")
 struct PastedShapesTests {
@@ -34,12 +34,12 @@ struct PastedShapesTests {
     }
 
     /// The input as every command judges it.
-    static func judged(_ bytes: [UInt8], options: InspectionOptions) -> DocumentInspection {
-        ClassifiedInspection.inspect(InputClassifier.classify(bytes), input: bytes, options: options)
+    static func judged(_ bytes: [UInt8], options: InspectionOptions) -> Inspection {
+        Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options)
     }
 
     /// What a verdict rests on: the kind, whether it was read, valid, and the codes of its error findings.
-    static func verdict(_ document: DocumentInspection) -> String {
+    static func verdict(_ document: Inspection) -> String {
         "\(document.kind) read \(document.readError == nil) valid \(document.isValid) \(document.codes(.error))"
     }
 
@@ -49,14 +49,14 @@ struct PastedShapesTests {
         let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
         let clean = Self.judged(der, options: options)
         #expect(clean.readError == nil, "\(name) reads")
-        guard case .receipt(let cleanReceipt) = clean else { Issue.record("\(name) is not a receipt"); return }
+        guard let cleanReceipt = clean.receipt else { Issue.record("\(name) is not a receipt"); return }
         let shapes = PastedShapes.receipt(der)
         #expect(shapes.count >= 20)
         for (shape, bytes) in shapes {
             let pasted = Self.judged(bytes, options: options)
             #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape)")
             // The receipt a verifyReceipt response carries is compared by the response diff, by design.
-            guard case .receipt(let receipt) = pasted, shape != "verifyReceipt response" else { continue }
+            guard let receipt = pasted.receipt, shape != "verifyReceipt response" else { continue }
             let diff = ReceiptDiff.compare(DiffInput(name: "clean", inspection: cleanReceipt),
                                            DiffInput(name: shape, inspection: receipt))
             #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
@@ -69,15 +69,15 @@ struct PastedShapesTests {
         var options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
         options.jwsAnchors = .given(try Self.jwsAnchors(name))
         let clean = Self.judged(Array(text.utf8), options: options)
-        #expect(clean.kind == "jws" && clean.isValid, "\(name): \(clean.codes(.error))")
+        #expect(clean.kind == .jws && clean.isValid, "\(name): \(clean.codes(.error))")
         let shapes = PastedShapes.jwsDocuments(text)
         #expect(shapes.count >= 20)
         for (shape, bytes, document) in shapes {
             let pasted = Self.judged(bytes, options: options)
             #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape): \(pasted.readError?.message ?? "")")
             // Diffed against the document the shape holds (the token, or the body around it), as `rcpt diff` does.
-            guard case .jws(let inspection) = pasted,
-                  case .jws(let held) = Self.judged(Array(document.utf8), options: options) else { continue }
+            guard let inspection = pasted.jws,
+                  let held = Self.judged(Array(document.utf8), options: options).jws else { continue }
             let diff = JWSComparison.compare(JWSDiffInput(name: "document", inspection: held),
                                              JWSDiffInput(name: shape, inspection: inspection))
             #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
@@ -156,12 +156,12 @@ struct ClassifierAmbiguityTests {
         return parts[0] + "." + payload + "." + parts[2]
     }()
 
-    static func verdict(_ text: String) throws -> (kind: ClassifiedInput.Kind, readable: Bool, valid: Bool, refusal: String?) {
+    static func verdict(_ text: String) throws -> (kind: DocumentKind, readable: Bool, valid: Bool, refusal: String?) {
         let classified = InputClassifier.classify(Array(text.utf8))
         if let refusal = classified.refusal { return (classified.kind, false, false, refusal.code) }
         switch classified.kind {
         case .receipt:
-            let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            let inspection = ReceiptInspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
             return (.receipt, inspection.readError == nil, inspection.isValid, nil)
         case .jws:
             let inspection = JWSInspector.inspect(classified.bytes, options: InspectionOptions(
@@ -236,7 +236,7 @@ struct ClassifierAmbiguityTests {
             let cut = Array(Self.g.utf8.prefix(length))
             let classified = InputClassifier.classify(cut)
             #expect(classified.refusal == nil, "\(length)")
-            let inspection = Inspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            let inspection = ReceiptInspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
             codes.insert(inspection.readError?.code ?? "read")
         }
         #expect(codes == [ErrorCode.asn1LengthExceedsInput.rawValue], "\(codes)")
@@ -280,7 +280,7 @@ struct ClassifierAmbiguityTests {
         let classified = InputClassifier.classify(text)
         var options = InspectionOptions(anchors: try TrustAnchors.appleRoot())
         options.digestsInput = true
-        let inspection = ClassifiedInspection.receipt(classified, input: text, options: options)
+        let inspection = ReceiptInspection.inspect(classified, input: text, options: options)
         #expect(inspection.input.size == text.count)
         #expect(inspection.isValid)
     }

@@ -34,7 +34,7 @@ struct JWSAirtightTests {
         let expected = Self.expectations(first.binding)
         let inspection = JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
                                                                                    now: 1_795_000_000))
-        #expect(inspection.isValid == true, "\(name): \(DocumentInspection.jws(inspection).codes(.error))")
+        #expect(inspection.isValid == true, "\(name): \(Inspection(inspection).codes(.error))")
         if first.binding.kind == .renewalInfo {
             #expect(first.binding.bundleID == nil)
             #expect(JWSFixtures.codes(inspection).contains("jws-not-bound-to-app"))
@@ -42,7 +42,7 @@ struct JWSAirtightTests {
         for nested in first.nested {
             let alone = JWSInspector.inspect(Array(nested.token.text), options: InspectionOptions(
                 anchors: anchors, expectations: expected, now: 1_795_000_000))
-            #expect(alone.isValid == true, "\(name) \(nested.path) alone: \(DocumentInspection.jws(alone).codes(.error))")
+            #expect(alone.isValid == true, "\(name) \(nested.path) alone: \(Inspection(alone).codes(.error))")
         }
     }
 
@@ -60,7 +60,7 @@ struct JWSAirtightTests {
         #expect(JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
                                                                           now: 1_795_000_000)).isValid)
         let other = Expectations(appAppleID: appID + "1")
-        let codes = DocumentInspection.jws(JWSInspector.inspect(bytes, options: InspectionOptions(
+        let codes = Inspection(JWSInspector.inspect(bytes, options: InspectionOptions(
             anchors: anchors, expectations: other, now: 1_795_000_000))).codes(.error)
         #expect(codes == ["app-apple-id-mismatch"])
     }
@@ -150,7 +150,7 @@ struct JWSAirtightTests {
         let signer = try JWSFixtures.signer()
         let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: "1.7172432e12")
         let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
-        #expect(inspection.isValid, "\(DocumentInspection.jws(inspection).codes(.error))")
+        #expect(inspection.isValid, "\(Inspection(inspection).codes(.error))")
         #expect(inspection.tokens.first?.chain?.evaluatedAt == 1_717_243_200)
     }
 

@@ -58,7 +58,7 @@ struct RegressionCorpusTests {
         }
     }
 
-    /// The `verify` harness's entry point: `Inspector.inspect` with the TEST-ONLY root of `Corpus/fuzz/keys/` as the
+    /// The `verify` harness's entry point: `ReceiptInspector.inspect` with the TEST-ONLY root of `Corpus/fuzz/keys/` as the
     /// only anchor and its expectations (`Fuzz/Sources/FuzzSigningSupport/VerifyExpectations.swift`).
     @Test func everyInputIsVerifiedAgainstTheTestKeys() throws {
         guard let rcpt = Self.rcptExecutable else {

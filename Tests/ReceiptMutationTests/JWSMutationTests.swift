@@ -54,7 +54,7 @@ struct JWSMutationTests {
             }
             let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
                                                expectations: expectations, now: 1_800_000_000)
-            let inspection = DocumentInspection.jws(JWSInspector.inspect(bytes, options: options))
+            let inspection = Inspection(JWSInspector.inspect(bytes, options: options))
             #expect(inspection.isValid == (mutation.expected == .accept), "\(name) on \(input): \(inspection.codes(.error))")
             if let finding = mutation.finding {
                 let codes = (inspection.readError.map { [$0.code] } ?? []) + inspection.findings.map(\.code)

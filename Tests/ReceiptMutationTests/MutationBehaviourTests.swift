@@ -1,3 +1,4 @@
+import ReceiptDiagnostics
 import Foundation
 import ReceiptModel
 import ReceiptMutation

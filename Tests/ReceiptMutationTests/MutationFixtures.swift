@@ -24,12 +24,12 @@ enum MutationFixtures {
     ]
 
     /// Inspects a mutated receipt the way `rcpt verify` does with the suite's expectations.
-    static func verify(_ bytes: [UInt8], baseline: [UInt8], kit: MutationKit) -> Inspection {
+    static func verify(_ bytes: [UInt8], baseline: [UInt8], kit: MutationKit) -> ReceiptInspection {
         let receipt = Receipt.read(InputDecoder.decode(baseline).map(\.bytes).get(or: baseline))
         var expectations = Expectations(deviceID: kit.deviceID)
         if case .text(let bundle)? = receipt.first(2)?.value { expectations.bundleID = bundle }
         if case .text(let version)? = receipt.first(3)?.value { expectations.appVersion = version }
-        return Inspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
+        return ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
                                                                    expectations: expectations))
     }
 }

@@ -26,7 +26,7 @@ struct ReceiptSpecTests {
     @Test(arguments: Fixtures.realReceiptNames)
     func roundTripsEveryRealReceiptThroughItsDumpJSON(_ name: String) throws {
         let original = Fixtures.realReceipt(name)
-        let inspection = Inspector.inspect(original, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(original, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         let json = DumpJSON.render(inspection)
         let blueprint = try ReceiptSpec.blueprint(fromJSON: json)
         let rebuilt = Receipt.read(UnsignedReceipts.wrap(blueprint.payload))

@@ -205,9 +205,9 @@ struct StreamedRecordChecksTests {
         var dropped = 0
         for (label, bytes) in inputs {
             var options = InspectionOptions(anchors: TrustAnchors([authority.root]), now: Self.time)
-            let kept = Inspector.inspect(bytes, options: options)
+            let kept = ReceiptInspector.inspect(bytes, options: options)
             options.keepsRecords = false
-            let lean = Inspector.inspect(bytes, options: options)
+            let lean = ReceiptInspector.inspect(bytes, options: options)
             #expect(DumpJSON.render(lean) == DumpJSON.render(kept), "\(label): the dump differs")
             if let leanReceipt = lean.receipt, let keptReceipt = kept.receipt {
                 dropped += Self.expectSameRecords(leanReceipt, keptReceipt, label)
@@ -223,9 +223,9 @@ struct StreamedRecordChecksTests {
         let authority = try #require(TestReceipts.authority)
         let bytes = try TestReceipts.signed(SyntheticReceipt(records: 3_000))
         var options = InspectionOptions(anchors: TrustAnchors([authority.root]), now: Self.time)
-        let kept = Inspector.inspect(bytes, options: options)
+        let kept = ReceiptInspector.inspect(bytes, options: options)
         options.keepsRecords = false
-        let lean = Inspector.inspect(bytes, options: options)
+        let lean = ReceiptInspector.inspect(bytes, options: options)
         #expect(kept.isValid && lean.isValid)
         #expect(Self.lines(lean.findings) == Self.lines(kept.findings))
         #expect(kept.receipt?.inAppRecords.count == 3_000)

@@ -181,7 +181,7 @@ struct VerifyHardeningTests {
         let edit = Self.genuineEdits[index]
         let genuine = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         let edited = try #require(DERPath.appending(edit.element, to: genuine, under: edit.parent), "\(edit.name)")
-        let inspection = Inspector.inspect(edited, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(edited, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         // Apple's signature still verifies: only the unsigned addition makes it invalid.
         #expect(inspection.verification?.signature == .valid, "\(edit.name)")
         #expect(inspection.verification?.chain == .valid, "\(edit.name)")
@@ -193,7 +193,7 @@ struct VerifyHardeningTests {
     }
 
     @Test func genuineReceiptStaysValidBeforeTheEdit() throws {
-        let inspection = Inspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
+        let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
                                            options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         #expect(inspection.isValid, "\(Inspect.errors(inspection))")
     }
@@ -209,7 +209,7 @@ struct VerifyHardeningTests {
         attributes.append(.utf8(0, environment))
         let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes), by: storeKit)
         // The StoreKit-style certificate is trusted with --root, exactly as a user would for Xcode receipts.
-        let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([storeKit.root])))
+        let inspection = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([storeKit.root])))
         #expect(inspection.verification?.chain == .valid)
         #expect(inspection.isValid == valid, "\(environment): \(Inspect.errors(inspection))")
         #expect(inspection.findings.contains { $0.code == "storekit-signer-on-app-store-receipt" } == !valid)
@@ -218,7 +218,7 @@ struct VerifyHardeningTests {
     @Test func realXcodeReceiptsFitTheStoreKitShape() throws {
         let anchors = try TrustAnchors.load(files: [Fixtures.url("Corpus/certs/StoreKitTestCertificate.cer").path])
         for name in Fixtures.realReceiptNames where Fixtures.isXcodeReceipt(name) {
-            let inspection = Inspector.inspect(Fixtures.realReceipt(name), options: InspectionOptions(anchors: anchors))
+            let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(name), options: InspectionOptions(anchors: anchors))
             #expect(inspection.isValid, "\(name): \(Inspect.errors(inspection))")
             #expect(!inspection.findings.contains { $0.severity == .warning }, "\(name): \(inspection.findings.map(\.code))")
         }
@@ -227,7 +227,7 @@ struct VerifyHardeningTests {
     // MARK: - What the dump shows is what was checked
 
     @Test func signerReportsTheSchemeThatWasVerified() throws {
-        let inspection = Inspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
+        let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
                                            options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         #expect(inspection.signers.first?.scheme == "RSA PKCS#1 v1.5 with SHA-1")
         let text = DumpText(style: TextStyle(useColor: false)).render(inspection, name: "r")

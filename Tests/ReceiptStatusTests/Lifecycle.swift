@@ -146,7 +146,7 @@ struct Lifecycle {
         options.digestsInput = false
         return documents.map { document in
             let classified = InputClassifier.classify(document.bytes)
-            let inspection = ClassifiedInspection.inspect(classified, input: document.bytes, options: options)
+            let inspection = Inspector.inspect(classified, input: document.bytes, options: options)
             return StatusDocument(name: document.name, document: inspection, input: document.bytes,
                                   offset: classified.offset)
         }

@@ -12,7 +12,7 @@ struct AppAppleIDExpectationTests {
     static func codes(_ file: String, appAppleID: String) throws -> [String] {
         let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), time: .signed,
                                         expectations: Expectations(appAppleID: appAppleID), now: 1_800_000_000)
-        return Inspector.inspect(Fixtures.bytes("Corpus/receipts/" + file), options: options).findings.map(\.code)
+        return ReceiptInspector.inspect(Fixtures.bytes("Corpus/receipts/" + file), options: options).findings.map(\.code)
     }
 
     @Test func aProductionReceiptIsBoundToItsAppItemID() throws {

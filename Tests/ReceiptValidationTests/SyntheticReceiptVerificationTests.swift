@@ -135,12 +135,12 @@ struct SyntheticReceiptVerificationTests {
         let inWindow = SyntheticReceipt(creationDate: "2023-12-01T00:00:00Z")
         let bytes = try TestReceipts.signed(inWindow, by: shortLived)
         let anchors = TrustAnchors([shortLived.root])
-        let atCreation = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
+        let atCreation = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
         #expect(atCreation.verification?.chain == .valid)
-        let today = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, time: .now))
+        let today = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, time: .now))
         #expect(today.verification?.chain == .invalid)
         let outside = try TestReceipts.signed(SyntheticReceipt(creationDate: "2025-01-01T00:00:00Z"), by: shortLived)
-        #expect(Inspector.inspect(outside, options: InspectionOptions(anchors: anchors)).verification?.chain == .invalid)
+        #expect(ReceiptInspector.inspect(outside, options: InspectionOptions(anchors: anchors)).verification?.chain == .invalid)
     }
 
     @Test func checksTheDeviceHash() throws {

@@ -40,7 +40,7 @@ struct VerifyReceiptPairTests {
         let appleReceipt = try #require(apple.member("receipt", of: apple.root))
         let requestMilliseconds = try #require(
             apple.member("request_date_ms", of: appleReceipt).flatMap { apple.string($0) }.flatMap { Int64($0) })
-        let inspection = Inspector.inspect(receipt, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(receipt, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         let response = VerifyReceiptResponse(inspection, requestDate: AppleDate(milliseconds: requestMilliseconds))
         let ours = try JSONDocument.read(response.json(pretty: false))
         return Pair(apple: apple, ours: ours, appleReceipt: appleReceipt,

@@ -14,10 +14,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let anchors = DumpHarness.anchors else { Fuzz.fail("dump", "the bundled Apple Root CA did not load") }
     // A fixed "now", so a run is reproducible when the receipt has no creation date.
     let options = InspectionOptions(anchors: anchors, now: 1_750_000_000)
-    let inspection = Inspector.inspect(bytes, options: options)
+    let inspection = ReceiptInspector.inspect(bytes, options: options)
     var lean = options
     lean.keepsRecords = false
-    let json = DumpJSON.render(Inspector.inspect(bytes, options: lean))
+    let json = DumpJSON.render(ReceiptInspector.inspect(bytes, options: lean))
     guard json == DumpJSON.render(inspection) else {
         Fuzz.fail("dump", "the JSON dump of an inspection that dropped the records' entries differs from the one "
                   + "that kept them", input: bytes)

@@ -50,7 +50,7 @@ enum ExampleSetup {
 enum YourValidator {
     static func accepts(_ bytes: [UInt8], anchors: TrustAnchors, deviceID: [UInt8]) -> Bool {
         let expectations = Expectations(appVersion: VerifyExpectations.expectations.appVersion, deviceID: deviceID)
-        let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expectations))
+        let inspection = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expectations))
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         let errors = inspection.findings.filter { $0.severity == .error && $0.code != "duplicate-attribute" }
         return errors.isEmpty && receipt.attributes.filter { $0.type == 2 }.last?.text == ExampleSetup.bundleID

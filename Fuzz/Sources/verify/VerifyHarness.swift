@@ -3,7 +3,7 @@ import FuzzSupport
 import ReceiptMutation
 import ReceiptValidation
 
-/// Input bytes → `Inspector.inspect` with the TEST-ONLY root of `Corpus/fuzz/keys/` as the only anchor, the
+/// Input bytes → `ReceiptInspector.inspect` with the TEST-ONLY root of `Corpus/fuzz/keys/` as the only anchor, the
 /// expected bundle id, app version and device, and a fixed "now": the whole `rcpt verify` path. Its custom mutator
 /// (`VerifyMutator`) re-signs what it changes with the TEST-ONLY key, so most inputs pass the signature check and
 /// reach the chain, content and record checks. Oracles in `VerifyOracles`.
@@ -11,7 +11,7 @@ import ReceiptValidation
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     guard let setup = VerifySetup.shared else { Fuzz.fail("verify", VerifySetup.problem) }
-    let inspection = Inspector.inspect(bytes, options: setup.options)
+    let inspection = ReceiptInspector.inspect(bytes, options: setup.options)
     VerifyStatistics.count(inspection)
     VerifyOracles(input: bytes, setup: setup).check(inspection)
     blackHole(inspection.description)

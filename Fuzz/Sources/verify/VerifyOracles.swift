@@ -19,7 +19,7 @@ struct VerifyOracles {
     let input: [UInt8]
     let setup: VerifySetup
 
-    func check(_ inspection: Inspection) {
+    func check(_ inspection: ReceiptInspection) {
         offsets(inspection)
         verdict(inspection)
         if inspection.verification?.signature == .valid, let receipt = inspection.receipt {
@@ -44,7 +44,7 @@ struct VerifyOracles {
 
     // MARK: - 1. Offsets
 
-    func offsets(_ inspection: Inspection) {
+    func offsets(_ inspection: ReceiptInspection) {
         let size = inspection.receipt?.bytes.count ?? input.count
         func inside(_ offset: Int?, _ what: @autoclosure () -> String) {
             guard let offset else { return }
@@ -62,7 +62,7 @@ struct VerifyOracles {
 
     // MARK: - 2. The verdict
 
-    func verdict(_ inspection: Inspection) {
+    func verdict(_ inspection: ReceiptInspection) {
         guard inspection.isValid else { return }
         guard let verification = inspection.verification, verification.signature == .valid,
               verification.chain == .valid
@@ -91,7 +91,7 @@ struct VerifyOracles {
 
     // MARK: - 3. What was signed is what is read
 
-    func signedContent(_ receipt: Receipt, _ inspection: Inspection) {
+    func signedContent(_ receipt: Receipt, _ inspection: ReceiptInspection) {
         guard let content = receipt.signedData.encapsulatedContent, !content.isDetached else {
             fail("the signature verified, yet the receipt has no content")
         }
@@ -132,12 +132,12 @@ struct VerifyOracles {
 
     // MARK: - 4. Determinism
 
-    func determinism(_ first: Inspection) {
+    func determinism(_ first: ReceiptInspection) {
         // The second inspection keeps no record's entries, as `rcpt verify` does (its record checks run as each
         // record is read): the same input must get the same judgement either way.
         var lean = setup.options
         lean.keepsRecords = false
-        let again = Inspector.inspect(input, options: lean)
+        let again = ReceiptInspector.inspect(input, options: lean)
         guard again.findings == first.findings else {
             let before = first.findings.map { "\($0.code)@\($0.offset.map(String.init) ?? "-")" }
             let after = again.findings.map { "\($0.code)@\($0.offset.map(String.init) ?? "-")" }

@@ -19,7 +19,7 @@ enum VerifyStatistics {
     /// Mutator strategies, in the order `mutations` counts them.
     enum Strategy: Int { case catalogue, payloadEdit, plain }
 
-    static func count(_ inspection: Inspection) {
+    static func count(_ inspection: ReceiptInspection) {
         inputs += 1
         if inspection.receipt != nil { receipts += 1 }
         if inspection.verification?.signature == .valid { signatureValid += 1 }

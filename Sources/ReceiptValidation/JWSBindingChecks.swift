@@ -1,0 +1,155 @@
+import Foundation
+import ReceiptASN1
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptPurchases
+
+extension JWSInspector {
+    /// The expectations checked where this kind of payload carries each value (Apple's `SignedDataVerifier`): a
+    /// bundleId a renewal info does not carry is bound by its carrier (alone, it is a warning); appAppleId is checked
+    /// where the kind carries it, and required only in Production; a notification's top-level look-alikes are not
+    /// read, only reported.
+    static func bindingFindings(_ binding: JWSBinding, carried: Bool, _ expectations: Expectations,
+                                at offset: (Int) -> Int) -> [Finding] {
+        var findings: [Finding] = []
+        for conflict in binding.conflicts {
+            findings.append(Finding(.jwsBindingMismatch, at: offset(conflict.value.jsonOffset), FindingMessage(conflict.reason),
+                                    fields: [FindingField("path", conflict.value.path)]))
+        }
+        for misplaced in binding.misplaced {
+            findings.append(Finding(.jwsClaimMisplaced, at: offset(misplaced.jsonOffset),
+                                    "the notification has \(misplaced.path) at its top level: Apple reads the app and environment from data (summary, externalPurchaseToken, appData), and so does rcpt",
+                                    fields: [FindingField("path", misplaced.path)]))
+        }
+        func at(_ value: JWSBinding.Value?) -> Int? { value.map { offset($0.jsonOffset) } }
+        if let expected = expectations.bundleID {
+            if binding.carriesBundleID {
+                let actual = binding.bundleID?.text
+                if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
+                    findings.append(Finding(.bundleIdMismatch, at: at(binding.bundleID),
+                                            "bundleId\(binding.bundleID.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+                }
+            } else if !carried {
+                findings.append(Finding(.jwsNotBoundToApp, at: nil,
+                                        "\(binding.kind.rawValue) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"))
+            }
+        }
+        if let expected = expectations.appAppleID, binding.carriesAppAppleID {
+            if let actual = binding.appAppleID {
+                if actual.text != expected {
+                    findings.append(Finding(.appAppleIdMismatch, at: at(actual),
+                                            "appAppleId (\(actual.path)) is \(actual.text), expected \(expected)"))
+                }
+            } else if binding.environment?.text == ReceiptEnvironment.production.rawValue {
+                findings.append(Finding(.appAppleIdMismatch, at: nil,
+                                        "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
+            }
+        }
+        if let expected = expectations.appVersion, binding.kind == .appTransaction {
+            let actual = binding.appVersion?.text
+            if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
+                findings.append(Finding(.appVersionMismatch, at: at(binding.appVersion),
+                                        "applicationVersion is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+            }
+        }
+        if let device = expectations.deviceID,
+           [.transaction, .renewalInfo, .appTransaction].contains(binding.kind) {
+            if let verification = binding.deviceVerification,
+               let expected = Expectations.deviceVerification(nonce: verification.nonce.text, deviceID: device) {
+                if Base64.decode(Array(verification.value.text.utf8)) != expected {
+                    findings.append(Finding(.jwsDeviceMismatch, at: at(verification.value),
+                                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.rawValue) was issued to another device"))
+                }
+            } else {
+                let why = binding.deviceVerification == nil
+                    ? "carries no deviceVerification with its deviceVerificationNonce (StoreKit adds both to the tokens it gives a device; the App Store Server API neither)"
+                    : "is bound to a device by its device verification UUID, and the device id given is a MAC address"
+                findings.append(Finding(.jwsDeviceUnverifiable, at: nil,
+                                        "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))
+            }
+        }
+        if let expected = expectations.environment {
+            let actual = binding.environment?.text
+            if actual != expected.rawValue {
+                findings.append(Finding(.environmentMismatch, at: at(binding.environment),
+                                        "environment\(binding.environment.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected.rawValue)\"",
+                                        fields: [FindingField("environment", actual ?? "unknown"),
+                                                 FindingField("expected", expected.rawValue)]))
+            }
+        }
+        return findings
+    }
+
+    /// Findings where a nested token's app or environment is not its carrier's.
+    static func agreement(of nested: JWSBinding, path: String, with carrier: JWSBinding, at offset: Int) -> [Finding] {
+        var findings: [Finding] = []
+        let pairs: [(String, JWSBinding.Value?, JWSBinding.Value?)] = [
+            ("bundleId", nested.bundleID, carrier.bundleID),
+            ("appAppleId", nested.appAppleID, carrier.appAppleID),
+            ("environment", nested.environment, carrier.environment),
+        ]
+        for (name, inner, outer) in pairs {
+            guard let inner, let outer, Array(inner.text.utf8) != Array(outer.text.utf8) else { continue }
+            findings.append(Finding(.jwsBindingMismatch, at: offset,
+                                    "the JWS at \(path) has \(name) \"\(inner.text)\", the token carrying it \"\(outer.text)\" (\(outer.path))",
+                                    fields: [FindingField("path", path), FindingField("claim", name),
+                                             FindingField("nested", inner.text), FindingField("carrier", outer.text)]))
+        }
+        return findings
+    }
+
+    /// A finding when the transactions and renewal info one token carries name different subscriptions
+    /// (`originalTransactionId`): a notification's `signedTransactionInfo` and `signedRenewalInfo` are about one.
+    /// Checked on notifications, the one kind that carries both.
+    static func siblingAgreement(_ nested: [JWSVerification], at offset: Int) -> [Finding] {
+        let ids = nested.filter { $0.binding.kind == .transaction || $0.binding.kind == .renewalInfo }
+            .compactMap { child in child.token.claimString("originalTransactionId").map { (child.path, $0) } }
+        guard let first = ids.first, let other = ids.first(where: { Array($0.1.utf8) != Array(first.1.utf8) }) else {
+            return []
+        }
+        return [Finding(.jwsBindingMismatch, at: offset,
+                        "the tokens this one carries name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
+                        fields: [FindingField("claim", "originalTransactionId"), FindingField("first", first.1),
+                                 FindingField("other", other.1)])]
+    }
+
+    /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or
+    /// the environment: an API response or a notification body is about one app in one environment.
+    static func documentAgreement(_ document: JSONDocument, tokens: [JWSVerification], offset: Int) -> [Finding] {
+        var sources: [(String, JWSBinding.Value, Int)] = []
+        var objects = [(document.root, "")]
+        for name in JWSBinding.notificationObjects {
+            if let node = document.member(name, of: document.root), document.nodes[node].kind == .object {
+                objects.append((node, name + "."))
+            }
+        }
+        for (object, prefix) in objects {
+            for name in ["bundleId", "appAppleId", "environment"] {
+                guard let value = JWSBinding.Value.member(name, of: object, in: document, prefix: prefix) else { continue }
+                sources.append((name, value, offset + value.jsonOffset))
+            }
+        }
+        for token in tokens {
+            let binding = token.binding
+            for (name, value) in [("bundleId", binding.bundleID), ("appAppleId", binding.appAppleID),
+                                  ("environment", binding.environment)] {
+                guard let value else { continue }
+                sources.append((name, value.carried(by: token.path), token.offset))
+            }
+        }
+        var findings: [Finding] = []
+        for name in ["bundleId", "appAppleId", "environment"] {
+            let values = sources.filter { $0.0 == name }
+            guard let first = values.first,
+                  let other = values.first(where: { Array($0.1.text.utf8) != Array(first.1.text.utf8) }) else { continue }
+            findings.append(Finding(.jwsBindingMismatch, at: other.2,
+                                    "the document names two \(name)s: \"\(first.1.text)\" (\(first.1.path)) and \"\(other.1.text)\" (\(other.1.path)); an API response or notification is about one app in one environment",
+                                    fields: [FindingField("claim", name), FindingField("first", first.1.text),
+                                             FindingField("other", other.1.text)]))
+        }
+        return findings
+    }
+}
