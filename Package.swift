@@ -73,7 +73,9 @@ let package = Package(
             name: "ReceiptRendering",
             dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                            "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus", "ReceiptInput"]
+                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus", "ReceiptInput"],
+            // The report page's script and style, embedded at build time (`PackageResources.report_js`).
+            resources: [.embedInCode("Assets/report.js"), .embedInCode("Assets/report.css")]
         ),
         // The batch engine: one classified input or many files inspected in parallel, lines in input order. Reads
         // files and schedules threads; the renderers give it its lines.

@@ -24,6 +24,14 @@ if [ ! -e /usr/share/zoneinfo/America/Los_Angeles ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tzdata >&2
 fi
 
+# Node runs the unit tests of the report page's script (Tests/Report/); Debian's nodejs when it is missing.
+if ! command -v node >/dev/null 2>&1; then
+    echo "bootstrap: installing nodejs (the report script's unit tests)" >&2
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs >&2
+fi
+
 # Apple's own JWS verifier (PyPI's app-store-server-library, pinned): the calibration tests run it as a validator.
 if ! python3 -c 'import appstoreserverlibrary' >/dev/null 2>&1 \
     || [ "$(python3 -c 'import importlib.metadata as m; print(m.version("app-store-server-library"))')" != "3.1.2" ]; then

@@ -1,16 +1,59 @@
-/// The report page's style and script, inline in every page; `HTMLReport` names both by hash in the page's
-/// Content-Security-Policy.
-enum HTMLReportAssets {
-    /// The page's script. It reads the `rcpt-data` element, decodes each space's bytes and nodes into typed arrays,
-    /// and draws: the verdict, a virtualised tree of every space (a part or an x5c string opens onto the space it
-    /// decodes to), a virtualised hex view of the selected node's space, the selected node's details and copies,
-    /// the findings, the chains and the timeline. Text from the input is only ever set with `textContent` (or as an
-    /// SVG `<title>`'s text), after control and bidirectional characters are made visible.
-    static let script = #"""
 'use strict';
-(function () {
+// The report page's script. Its pure part (`RcptReportCore`: text made visible, base64 characters ↔ decoded bytes,
+// the virtual scroll's arithmetic) touches no page, so Node unit-tests it (Tests/Report/report-core.test.js); the
+// rest reads the `rcpt-data` element and draws.
+const RcptReportCore = (function () {
+  // Rows are ROW pixels tall; a view is never made taller than MAXPX pixels (browsers cap an element's height), so
+  // more rows than fit scroll at a scale.
+  const ROW = 18, MAXPX = 8000000;
+  // Control characters, bidirectional overrides and invisible marks are shown as their code point, ⟨U+202E⟩ (no
+  // backslash: literal text "\\u{202e}" stays distinguishable from the character).
+  const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+  function visible(s) {
+    return String(s).replace(INVISIBLE, (c) => '⟨U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '⟩');
+  }
+  function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + '…' : s; }
+  function hex2(b) { return (b < 16 ? '0' : '') + b.toString(16); }
+  function hexOf(bytes, from, to) { let s = ''; for (let i = from; i < to; i++) s += hex2(bytes[i]); return s; }
+  function utc(seconds) { return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'); }
+  function utcMs(ms) { return new Date(ms).toISOString().replace('.000Z', 'Z'); }
+  // Base64 characters and decoded bytes, both ways: byte i starts at character 4⌊i/3⌋ + i mod 3.
+  function charOfByte(i) { return Math.floor(i / 3) * 4 + (i % 3); }
+  function byteOfChar(j) { return Math.floor(j / 4) * 3 + Math.max(0, (j % 4) - 1); }
+
+  // ---- virtual scrolling over more rows than a page can be tall ----
+  // The spacer's height for `count` rows.
+  function spacerHeight(count) { return Math.min(count * ROW, MAXPX); }
+  // Rows per pixel scrolled, over ROW: 1 until the rows are taller than MAXPX, then what maps the scrollable
+  // height onto every row.
+  function scrollScale(count, room) {
+    const total = count * ROW;
+    return total > MAXPX ? (total - room) / Math.max(1, MAXPX - room) : 1;
+  }
+  // The rows to draw for a view `room` pixels tall scrolled to `top`: first, and one past the last.
+  function rowsShown(count, room, top) {
+    const first = Math.max(0, Math.floor(top * scrollScale(count, room) / ROW));
+    return { first, end: Math.min(count, first + Math.ceil(room / ROW) + 1) };
+  }
+  // The scroll position that shows `row` two rows below the top, or null when it is in view at `top` already.
+  function topShowing(row, count, room, top) {
+    const scale = scrollScale(count, room), first = Math.floor(top * scale / ROW), shown = Math.floor(room / ROW);
+    if (row >= first && row < first + shown - 1) return null;
+    const most = Math.max(0, spacerHeight(count) - room);
+    return Math.max(0, Math.min((row - 2) * ROW / scale, most));
+  }
+
+  return { ROW, MAXPX, visible, clip, hex2, hexOf, utc, utcMs, charOfByte, byteOfChar, spacerHeight, scrollScale,
+           rowsShown, topShowing };
+})();
+
+if (typeof module === 'object' && module.exports) module.exports = RcptReportCore;
+
+if (typeof document === 'object') (function () {
+  const { ROW, visible, clip, hex2, hexOf, utc, utcMs, charOfByte, byteOfChar, spacerHeight, rowsShown,
+          topShowing } = RcptReportCore;
   const data = JSON.parse(document.getElementById('rcpt-data').textContent);
-  const ROW = 18, MAXPX = 8000000, BYTES_PER_ROW = 16;
+  const BYTES_PER_ROW = 16;
   const labels = data.labels;
 
   // ---- helpers: elements and text, never markup ----
@@ -27,17 +70,6 @@ enum HTMLReportAssets {
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
-  // Control characters, bidirectional overrides and invisible marks are shown as their code point, ⟨U+202E⟩ (no
-  // backslash: literal text "\\u{202e}" stays distinguishable from the character).
-  const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-  function visible(s) {
-    return String(s).replace(INVISIBLE, (c) => '⟨U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '⟩');
-  }
-  function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + '…' : s; }
-  function hex2(b) { return (b < 16 ? '0' : '') + b.toString(16); }
-  function hexOf(bytes, from, to) { let s = ''; for (let i = from; i < to; i++) s += hex2(bytes[i]); return s; }
-  function utc(seconds) { return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'); }
-  function utcMs(ms) { return new Date(ms).toISOString().replace('.000Z', 'Z'); }
   function decodeBase64(text) {
     const bin = atob(text);
     const out = new Uint8Array(bin.length);
@@ -151,9 +183,6 @@ enum HTMLReportAssets {
     const node = spanning(holder, sp.source.start, sp.source.start + sp.source.length);
     if (node >= 0 && !holder.links.has(node)) { holder.links.set(node, sp.index); sp.linkedFrom = { space: holder.index, node }; }
   }
-  // Base64 characters and decoded bytes, both ways: byte i starts at character 4⌊i/3⌋ + i mod 3.
-  function charOfByte(i) { return Math.floor(i / 3) * 4 + (i % 3); }
-  function byteOfChar(j) { return Math.floor(j / 4) * 3 + Math.max(0, (j % 4) - 1); }
 
   // The innermost node holding byte `o` of space `si`, going on through base64 text into the bytes it decodes to.
   function resolve(si, o) {
@@ -365,26 +394,21 @@ enum HTMLReportAssets {
   function makeScroller(view, spacer, rowsBox, count, draw) {
     const s = { top: 0, height: -1, room: 0 };
     s.measure = () => { s.room = Math.max(ROW, view.clientHeight); };
-    s.scale = () => {
-      const total = count() * ROW;
-      return total > MAXPX ? (total - s.room) / Math.max(1, MAXPX - s.room) : 1;
-    };
     s.render = () => {
-      const total = count() * ROW, height = Math.min(total, MAXPX);
+      const height = spacerHeight(count());
       if (height !== s.height) { spacer.style.height = height + 'px'; s.height = height; }
-      const first = Math.max(0, Math.floor(s.top * s.scale() / ROW));
+      const shown = rowsShown(count(), s.room, s.top);
       rowsBox.style.transform = 'translateY(' + s.top + 'px)';
       const rows = [];
-      for (let r = first; r < Math.min(count(), first + Math.ceil(s.room / ROW) + 1); r++) rows.push(draw(r));
+      for (let r = shown.first; r < shown.end; r++) rows.push(draw(r));
       rowsBox.replaceChildren(...rows);
     };
     // Brings `row` into view when it is not; the view is drawn by the caller.
     s.show = (row) => {
-      const scale = s.scale(), first = Math.floor(s.top * scale / ROW), shown = Math.floor(s.room / ROW);
-      if (row >= first && row < first + shown - 1) return;
-      const most = Math.max(0, Math.min(count() * ROW, MAXPX) - s.room);
-      s.top = Math.max(0, Math.min((row - 2) * ROW / scale, most));
-      const total = count() * ROW, height = Math.min(total, MAXPX);
+      const top = topShowing(row, count(), s.room, s.top);
+      if (top === null) return;
+      s.top = top;
+      const height = spacerHeight(count());
       if (height !== s.height) { spacer.style.height = height + 'px'; s.height = height; }
       view.scrollTop = s.top;
     };
@@ -856,5 +880,3 @@ enum HTMLReportAssets {
   window.addEventListener('resize', () => { treeScroll.measure(); hexScroll.measure(); drawTree(); drawHex(); });
   document.documentElement.dataset.ready = '1';
 })();
-"""#
-}
