@@ -60,134 +60,41 @@ public enum JWSInspector {
         init(anchors: TrustAnchors) { chain = .jws(anchors) }
     }
 
-    /// Verifies one token and, when it is trusted, its nested ones.
+    /// Verifies one token with every check (`tokenChecks`) and, when it is trusted, its nested ones.
     static func verify(_ held: NestedJWS, carrier: Carrier?, options: InspectionOptions, cache: ChainCache)
         -> JWSVerification
     {
+        var judgement = TokenJudgement(held, carrier: carrier, options: options, cache: cache)
         let token = held.token
-        var findings = token.findings.judged(strict: options.strict)
-        let binding = token.binding(member: held.member)
-        let headerStart = token.ranges[.header]?.lowerBound ?? token.offset
-        let payloadStart = token.ranges[.payload]?.lowerBound ?? token.offset
-        let signatureStart = token.ranges[.signature]?.lowerBound ?? token.offset
-        func payloadOffset(_ jsonOffset: Int) -> Int { payloadStart + Base64URL.textOffset(ofDecodedByte: jsonOffset) }
+        let binding = judgement.binding
         // Work bounded by trust: a token carried by one that is not trusted is read, never verified.
         if let carrier, !carrier.trusted {
-            findings.append(Finding(.jwsNestedUnverified, at: token.offset,
-                                    "not verified: the token carrying it is not trusted, so nothing it carries is"))
+            judgement.findings.append(Finding(.jwsNestedUnverified, at: token.offset,
+                                              "not verified: the token carrying it is not trusted, so nothing it carries is"))
             let nested = token.nested.map { verify($0, carrier: Carrier(signer: nil, binding: binding, trusted: false),
                                                    options: options, cache: cache) }
             return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
                                    certificates: [], signature: .unsupported, chain: nil,
-                                   findings: findings.aggregated(), nested: nested)
+                                   findings: judgement.findings.aggregated(), nested: nested)
         }
-        // Certificates.
-        let (certificates, certificateFindings) = x5c(token, at: headerStart, cache: cache)
-        findings += certificateFindings
-        let signerOffset = headerStart
-        let signer = try? certificates.first?.get()
-        // Algorithm and signature.
-        var signatureStatus = VerificationSummary.SignatureStatus.unsupported
-        let algorithm = token.algorithm
-        if algorithm != "ES256" {
-            let shown = algorithm.map { "\"\($0)\"" } ?? "missing"
-            findings.append(Finding(.jwsAlgorithmNotEs256, at: headerStart,
-                                    "alg is \(shown), not ES256: Apple signs only with ES256, and a validator that follows alg can be made to accept none, an HMAC keyed with the public key, or another algorithm",
-                                    fields: [FindingField("alg", algorithm ?? "")]))
-        } else if token.signature.count != 64 {
-            signatureStatus = .invalid
-            if ECDSASignature.raw(fromDER: token.signature) != nil {
-                findings.append(Finding(.jwsSignatureDer, at: signatureStart,
-                                        "the signature is DER-encoded (\(token.signature.count) octets, SEQUENCE { r, s }): JOSE's ES256 signature is r ‖ s, 64 octets"))
-            } else {
-                findings.append(Finding(.jwsSignatureLength, at: signatureStart,
-                                        "the signature has \(token.signature.count) octets; ES256's has 64"))
-            }
-        } else if let signer {
-            if signer.keyAlgorithm != .ec || !signer.publicKeyDescription.contains("prime256v1") {
-                signatureStatus = .invalid
-                findings.append(Finding(.jwsKeyNotP256, at: signerOffset,
-                                        "the signing certificate's key is \(signer.publicKeyDescription), not EC P-256 (prime256v1)"))
-            } else if let der = ECDSASignature.der(fromRaw: token.signature) {
-                let check = SignatureVerifier.verify(signature: der[...], over: [token.signingInput], digest: .sha256,
-                                                     certificate: signer)
-                if case .valid = check {
-                    signatureStatus = .valid
-                    if ECDSASignature.isHighS(token.signature) {
-                        findings.append(Finding(.jwsSignatureHighS, at: signatureStart,
-                                                "s is above n/2: the signature verifies, and so does its twin with n − s; a validator that keys replay protection on the signature can be fooled"))
-                    }
-                } else {
-                    signatureStatus = .invalid
-                    findings.append(Finding(.signatureInvalid, at: signatureStart,
-                                            "the ES256 signature does not verify over header.payload with the x5c leaf's key: the token was changed after signing, or signed by another key"))
-                }
-            }
-        }
-        // Time.
-        let (evaluatedAt, source, signedAt, timeFindings) = evaluationTime(token, binding: binding, options: options,
-                                                                           at: payloadOffset)
-        findings += timeFindings
-        // Chain.
-        var chain: VerificationSummary?
-        var chainValid = false
-        if let signer {
-            let intermediates = certificates.dropFirst().compactMap { try? $0.get() }
-            let (verified, policyFindings) = cache.chain.check(leaf: signer, intermediates: intermediates,
-                                                               at: evaluatedAt, environment: binding.environment?.text,
-                                                               offset: { _ in signerOffset })
-            chainValid = verified.isValid
-            chain = VerificationSummary(signature: signatureStatus, chain: verified.isValid ? .valid : .invalid,
-                                        anchor: verified.anchorSubject, evaluatedAt: evaluatedAt,
-                                        evaluatedAtSource: source, path: verified.path, errors: verified.errors)
-            if !verified.isValid {
-                let because = ChainAdvice.because(verified.errors.first, leaf: signer, intermediates: intermediates,
-                                                  at: evaluatedAt, signed: signedAt, anchors: cache.chain.anchors,
-                                                  kind: .jws)
-                findings.append(Finding(.chainInvalid, at: signerOffset,
-                                        "the x5c chain does not reach a trusted root at \(ReceiptDate.format(epochSeconds: evaluatedAt)): \(because)"))
-            } else {
-                // Apple's chains are exactly leaf, intermediate, root; its libraries refuse any other length. A
-                // self-signed (Xcode) signer is judged by the signing policy below.
-                if verified.certificates.count > 1 && certificates.count != 3 {
-                    findings.append(Finding(.jwsX5cLength, at: headerStart,
-                                            "x5c holds \(certificates.count) certificates; Apple's holds leaf, WWDR intermediate and root"))
-                }
-                findings += policyFindings
-            }
-        }
-        if let carrierSigner = carrier?.signer, let signer, carrierSigner.sha256Fingerprint != signer.sha256Fingerprint {
-            findings.append(Finding(.jwsNestedSignerDiffers, at: signerOffset,
-                                    "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
-        }
-        findings += bindingFindings(binding, carried: carrier != nil, options.expectations, at: payloadOffset)
-        // Each position in Apple's documents holds one kind: a server verifies what it finds there as that kind, and
-        // Apple's verifier refuses a token of another (a genuine notification in an API response's transactions).
-        let claimed = JWSPayloadKind.claims(token.payload)
-        if let expected = JWSPayloadKind.expected(at: held.member), claimed != .unknown, claimed != expected {
-            findings.append(Finding(.jwsKindMismatch, at: token.offset,
-                                    "\(held.path) holds a \(claimed.rawValue) where Apple's documents hold a \(expected.rawValue): a server reads it as one, and Apple's verifier refuses it"))
-        }
-        // What the payload states of the purchase at the status time (--status-at; else the chain's time): facts.
-        let statusAt = options.statusTime?.resolve(signed: signedAt, now: options.clock).seconds ?? evaluatedAt
-        findings += PurchaseFacts.findings(token.payload, kind: binding.kind, at: statusAt, offset: payloadOffset)
+        for check in tokenChecks { check.check(&judgement) }
         // Nested tokens: verified the same way when this token is trusted; bound to what this token is bound to.
-        let trusted = signatureStatus == .valid && chainValid
         let nested = token.nested.map {
-            verify($0, carrier: Carrier(signer: signer, binding: binding, trusted: trusted), options: options, cache: cache)
+            verify($0, carrier: Carrier(signer: judgement.signer, binding: binding, trusted: judgement.isTrusted),
+                   options: options, cache: cache)
         }
-        if binding.kind == .notification { findings += siblingAgreement(nested, at: payloadStart) }
+        if binding.kind == .notification { judgement.findings += siblingAgreement(nested, at: judgement.payloadStart) }
         for child in nested {
-            let at = payloadOffset(child.offset)
-            findings += agreement(of: child.binding, path: child.path, with: binding, at: at)
+            let at = judgement.payloadOffset(child.offset)
+            judgement.findings += agreement(of: child.binding, path: child.path, with: binding, at: at)
             if !child.isValid {
-                findings.append(Finding(.jwsNestedInvalid, at: at,
-                                        "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
-                                        fields: [FindingField("path", child.path)]))
+                judgement.findings.append(Finding(.jwsNestedInvalid, at: at,
+                                                  "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
+                                                  fields: [FindingField("path", child.path)]))
             }
         }
         return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
-                               certificates: certificates, signature: signatureStatus, chain: chain,
-                               findings: findings.aggregated(), nested: nested)
+                               certificates: judgement.certificates, signature: judgement.signature,
+                               chain: judgement.chain, findings: judgement.findings.aggregated(), nested: nested)
     }
 }

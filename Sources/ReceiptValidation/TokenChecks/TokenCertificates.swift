@@ -7,10 +7,16 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptPurchases
 
-extension JWSInspector {
-    /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its
-    /// padding and no line breaks (RFC 7515 §4.1.6), of a certificate in DER.
-    static func x5c(_ token: JWSToken, at offset: Int, cache: ChainCache)
+/// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its padding
+/// and no line breaks (RFC 7515 §4.1.6), of a certificate in DER. Decoded once per chain and inspection.
+struct TokenCertificates: TokenCheck {
+    func check(_ judgement: inout TokenJudgement) {
+        let (certificates, findings) = Self.x5c(judgement.token, at: judgement.headerStart, cache: judgement.cache)
+        judgement.certificates = certificates
+        judgement.findings += findings
+    }
+
+    static func x5c(_ token: JWSToken, at offset: Int, cache: JWSInspector.ChainCache)
         -> ([Result<Certificate, CryptoError>], [Finding])
     {
         guard let header = token.header, let array = header.member("x5c", of: header.root) else {

@@ -8,7 +8,18 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptPurchases
 
-extension JWSInspector {
+/// When the chain is evaluated: at the token's signing claim unless `--at` says otherwise; a claim that is present
+/// but unusable, missing, or in the future is said.
+struct TokenSigningTime: TokenCheck {
+    func check(_ judgement: inout TokenJudgement) {
+        let time = Self.evaluationTime(judgement.token, binding: judgement.binding, options: judgement.options,
+                                       at: judgement.payloadOffset)
+        judgement.evaluatedAt = time.seconds
+        judgement.timeSource = time.source
+        judgement.signedAt = time.signed
+        judgement.findings += time.findings
+    }
+
     /// When the chain is evaluated, why, and what is wrong with the claim that says so. The claim is `signedDate`
     /// (`receiptCreationDate` for an app transaction); a present claim is read exactly or refused, never taken as
     /// absent. A notification without one is evaluated at the latest signedDate of the tokens it carries. `signed`

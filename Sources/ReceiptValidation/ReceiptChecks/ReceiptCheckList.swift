@@ -1,0 +1,47 @@
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptModel
+
+/// A readable receipt's content being judged: its payload, what is expected of it, and the times it is judged at.
+struct ReceiptContent {
+    let receipt: Receipt
+    let payload: ReceiptPayload
+    let expectations: Expectations
+    /// The chain's evaluation time: the receipt's own expiry is judged then.
+    let evaluatedAt: Int64
+    /// When subscriptions are judged active or expired.
+    let statusAt: Int64
+    let now: Int64
+    /// The record checks the reading pass ran, if it ran them.
+    let streamed: StreamedRecordChecks?
+}
+
+/// One check of a receipt's content, in the manner of swift-certificates' `VerifierPolicy`: every outcome is a
+/// finding. `ReceiptChecks.all` lists them in the order they run.
+protocol ReceiptCheck: Sendable {
+    func findings(_ content: ReceiptContent) -> [Finding]
+}
+
+/// Checks of the receipt's content: required attributes, the expected app and device, its dates, expiry and the
+/// in-app records at the evaluation time. Adding a check is one type conforming to `ReceiptCheck`, in a file of
+/// its own, and one line in `all`.
+enum ReceiptChecks {
+    static let all: [any ReceiptCheck] = [
+        RequiredAttributes(),  // what every App Store receipt carries, and a 20-byte device hash
+        ExpectedValues(),  // the bundle id, version, environment, app id and device expected
+        CreationDateCheck(),  // a date, not in the future, not before the app's original purchase
+        ReceiptExpiry(),  // expired at the evaluation time, or before its creation
+        InAppRecordChecks(),  // every in-app record, at the status time
+    ]
+
+    /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
+    /// are judged active or expired. `streamed`: the record checks the reading pass ran, if it ran them.
+    static func check(_ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
+                      now: Int64, streamed: StreamedRecordChecks? = nil) -> [Finding]
+    {
+        guard let payload = receipt.payload, receipt.error == nil else { return [] }
+        let content = ReceiptContent(receipt: receipt, payload: payload, expectations: expectations, evaluatedAt: time,
+                                     statusAt: statusAt, now: now, streamed: streamed)
+        return all.flatMap { $0.findings(content) }
+    }
+}

@@ -1,0 +1,26 @@
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptModel
+
+/// The receipt's own expiration date (type 21, volume purchase receipts): passed at the evaluation time, or before
+/// the receipt's creation.
+struct ReceiptExpiry: ReceiptCheck {
+    func findings(_ content: ReceiptContent) -> [Finding] {
+        Self.expiry(content.receipt, content.payload, at: content.evaluatedAt)
+    }
+
+    static func expiry(_ receipt: Receipt, _ payload: ReceiptPayload, at time: Int64) -> [Finding] {
+        var findings: [Finding] = []
+        let instant = ReceiptDate.format(epochSeconds: time)
+        if case .date(_, let parsed?)? = payload.first(21)?.value, parsed.secondsSinceEpoch <= time {
+            findings.append(Finding(.receiptExpired, at: payload.first(21)?.offset,
+                                    "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
+        }
+        if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(21)?.value,
+           expires.secondsSinceEpoch < created.secondsSinceEpoch {
+            findings.append(Finding(.expirationBeforeCreation, at: payload.first(21)?.offset,
+                                    "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
+        }
+        return findings
+    }
+}
