@@ -12,23 +12,29 @@ let package = Package(
     products: [
         .executable(name: "rcpt", targets: ["rcpt"]),
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
-        .library(name: "ReceiptParsing",
-                 targets: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptInput", "ReceiptPurchases"]),
-        .library(name: "ReceiptInspection",
-                 targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"]),
+        .library(
+            name: "ReceiptParsing",
+            targets: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
+                "ReceiptJWS", "ReceiptInput", "ReceiptPurchases",
+            ]),
+        .library(
+            name: "ReceiptInspection",
+            targets: ["ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"]),
         // The tool's own layers, for the fuzz harnesses and benchmarks beside it.
-        .library(name: "ReceiptOutput",
-                 targets: ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
+        .library(
+            name: "ReceiptOutput",
+            targets: ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptSuite", "ReceiptConformance"]),
         // Making receipts rather than reading them: builders, the synthetic receipt, signing, mutation, and the
         // OpenSSL CMS oracle the differential harness compares the reader with.
-        .library(name: "ReceiptForging",
-                 targets: ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle"]),
+        .library(
+            name: "ReceiptForging",
+            targets: ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle"]),
         // Fuzzing a user's own validator against rcpt's verdict: the campaign engine and the in-process pieces.
         .library(name: "ReceiptFuzzing", targets: ["ReceiptFuzzing"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(
@@ -41,23 +47,32 @@ let package = Package(
         .target(name: "ReceiptJSON", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
-        .target(name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
+        .target(
+            name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
         // What a signed payload says of a purchase, for people: Apple's enumeration names, prices, dates in UTC.
-        .target(name: "ReceiptPurchases", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
+        .target(
+            name: "ReceiptPurchases", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
-        .target(name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
+        .target(
+            name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
         // The payload and container builders and the synthetic receipt: writing, kept out of the reading products.
-        .target(name: "ReceiptBuilding",
-                dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
+        .target(
+            name: "ReceiptBuilding",
+            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel"]),
         // OpenSSL's own CMS reading, as a second opinion for the differential harness and tests.
         .target(name: "ReceiptOracle", dependencies: ["ReceiptCrypto", "COpenSSL"]),
-        .target(name: "ReceiptSigning",
-                dependencies: ["ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptBuilding", "ReceiptCrypto", "ReceiptJWS"]),
+        .target(
+            name: "ReceiptSigning",
+            dependencies: [
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptBuilding", "ReceiptCrypto", "ReceiptJWS",
+            ]),
         .target(
             name: "ReceiptValidation",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases", "ReceiptInput"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases", "ReceiptInput",
+            ]
         ),
         .target(
             name: "ReceiptVerifyReceipt",
@@ -66,14 +81,18 @@ let package = Package(
         // What a customer owns at a time, from any mix of verified receipts and JWS (`rcpt status`).
         .target(
             name: "ReceiptStatus",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel",
-                           "ReceiptPurchases", "ReceiptValidation"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel",
+                "ReceiptPurchases", "ReceiptValidation",
+            ]
         ),
         .target(
             name: "ReceiptRendering",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
-                           "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus", "ReceiptInput"],
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptValidation", "ReceiptSuite", "ReceiptConformance", "ReceiptDiff", "ReceiptJSON",
+                "ReceiptJWS", "ReceiptPurchases", "ReceiptStatus", "ReceiptInput",
+            ],
             // The report page's script and style, embedded at build time (`PackageResources.report_js`).
             resources: [.embedInCode("Assets/report.js"), .embedInCode("Assets/report.css")]
         ),
@@ -81,83 +100,116 @@ let package = Package(
         // files and schedules threads; the renderers give it its lines.
         .target(
             name: "ReceiptBatch",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptModel", "ReceiptCrypto", "ReceiptJWS",
-                           "ReceiptValidation", "ReceiptInput"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptModel", "ReceiptCrypto", "ReceiptJWS",
+                "ReceiptValidation", "ReceiptInput",
+            ]
         ),
         .target(
             name: "ReceiptMutation",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS",
-                           "ReceiptValidation"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptBuilding", "ReceiptSigning", "ReceiptSuite", "ReceiptJSON", "ReceiptJWS",
+                "ReceiptValidation",
+            ]
         ),
         .target(
             name: "ReceiptDiff",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptValidation", "ReceiptJSON", "ReceiptJWS"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptValidation", "ReceiptJSON", "ReceiptJWS",
+            ]
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         .target(
             name: "ReceiptFuzzing",
-            dependencies: ["ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning",
-                           "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput", "ReceiptBatch"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptModel", "ReceiptCrypto", "ReceiptValidation", "ReceiptBuilding",
+                "ReceiptSigning",
+                "ReceiptMutation", "ReceiptSuite", "ReceiptConformance", "ReceiptJWS", "ReceiptInput", "ReceiptBatch",
+            ]
         ),
         .executableTarget(
             name: "rcpt",
             dependencies: [
-                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
-                "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff", "ReceiptSuite",
-                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing", "ReceiptInput",
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding",
+                "ReceiptSigning",
+                "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
+                "ReceiptSuite",
+                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing",
+                "ReceiptInput",
                 "ReceiptStatus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "ReceiptTestSupport",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptJSON"],
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptJSON",
+            ],
             path: "Tests/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
-        .testTarget(name: "ReceiptPKCS7Tests", dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
+        .testTarget(
+            name: "ReceiptPKCS7Tests",
+            dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7"]),
         .testTarget(
             name: "ReceiptModelTests",
-            dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptTestSupport"]
+            dependencies: [
+                "ReceiptBuilding", "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel",
+                "ReceiptTestSupport",
+            ]
         ),
         .testTarget(
             name: "ReceiptStatusTests",
-            dependencies: ["ReceiptStatus", "ReceiptValidation", "ReceiptBatch", "ReceiptInput", "ReceiptSigning",
-                           "ReceiptCrypto", "ReceiptDiagnostics", "ReceiptJSON", "ReceiptMutation", "ReceiptPurchases", "ReceiptRendering",
-                           "ReceiptTestSupport"]
+            dependencies: [
+                "ReceiptStatus", "ReceiptValidation", "ReceiptBatch", "ReceiptInput", "ReceiptSigning",
+                "ReceiptCrypto", "ReceiptDiagnostics", "ReceiptJSON", "ReceiptMutation", "ReceiptPurchases",
+                "ReceiptRendering",
+                "ReceiptTestSupport",
+            ]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptOracle"]),
         .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptBuilding", "ReceiptJSON", "ReceiptModel"]),
         .testTarget(
             name: "ReceiptFuzzingTests",
-            dependencies: ["ReceiptModel", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning", "ReceiptConformance", "ReceiptFuzzing",
-                           "ReceiptMutation", "ReceiptTestSupport"]
+            dependencies: [
+                "ReceiptModel", "ReceiptValidation", "ReceiptBuilding", "ReceiptSigning", "ReceiptConformance",
+                "ReceiptFuzzing",
+                "ReceiptMutation", "ReceiptTestSupport",
+            ]
         ),
         .testTarget(
             name: "ReceiptInputTests",
-            dependencies: ["ReceiptBatch", "ReceiptDiagnostics", "ReceiptDiff", "ReceiptInput", "ReceiptJWS", "ReceiptModel",
-                           "ReceiptCrypto", "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport"]
+            dependencies: [
+                "ReceiptBatch", "ReceiptDiagnostics", "ReceiptDiff", "ReceiptInput", "ReceiptJWS", "ReceiptModel",
+                "ReceiptCrypto", "ReceiptValidation", "ReceiptRendering", "ReceiptTestSupport",
+            ]
         ),
         .testTarget(
             name: "ReceiptJWSTests",
-            dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
-                           "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport", "ReceiptPurchases", "ReceiptRendering"]
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptCrypto",
+                "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptTestSupport", "ReceiptPurchases",
+                "ReceiptRendering",
+            ]
         ),
         .testTarget(
             name: "ReceiptVerifyReceiptTests",
-            dependencies: ["ReceiptBuilding", "ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",
-                           "ReceiptVerifyReceipt", "ReceiptTestSupport"],
+            dependencies: [
+                "ReceiptBuilding", "ReceiptDiagnostics", "ReceiptModel", "ReceiptValidation", "ReceiptJSON",
+                "ReceiptVerifyReceipt", "ReceiptTestSupport",
+            ],
             exclude: ["Pairs"]
         ),
         .testTarget(
             name: "ReceiptValidationTests",
             dependencies: [
                 "ReceiptDiagnostics",
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
+                "ReceiptValidation",
                 "ReceiptTestSupport",
             ]
         ),
@@ -165,7 +217,8 @@ let package = Package(
             name: "ReceiptMutationTests",
             dependencies: [
                 "ReceiptDiagnostics",
-                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation",
+                "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
+                "ReceiptValidation",
                 "ReceiptMutation", "ReceiptRendering", "ReceiptSuite", "ReceiptConformance", "ReceiptTestSupport",
                 "ReceiptJWS",
             ]

@@ -20,6 +20,6 @@ let package = Package(
                 .product(name: "ReceiptForging", package: "rcpt"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
-        ),
+        )
     ]
 )

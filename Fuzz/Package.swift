@@ -52,11 +52,12 @@ let package = Package(
             name: "fuzz-corpus",
             dependencies: ["FuzzSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]
         ),
-    ] + harnesses.map { harness in
-        .executableTarget(
-            name: harness.name,
-            dependencies: ["FuzzSupport"] + harness.dependencies,
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
-    }
+    ]
+        + harnesses.map { harness in
+            .executableTarget(
+                name: harness.name,
+                dependencies: ["FuzzSupport"] + harness.dependencies,
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            )
+        }
 )

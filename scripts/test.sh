@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Runs the whole test suite from a fresh clone: installs missing system packages, builds the relocatable release
-# binary (scripts/release.sh; ReleaseBinaryTests runs it with no Swift toolchain), builds, tests; then the unit tests
+# Runs the whole test suite from a fresh clone: installs missing system packages, lints the sources (swift format
+# with .swift-format), builds the relocatable release binary (scripts/release.sh; ReleaseBinaryTests runs it with no
+# Swift toolchain), builds, tests; then the unit tests
 # of the report page's script under Node (Tests/Report/), and the page's tests in headless Chromium against that
 # release binary (scripts/browser-test.sh installs Debian's chromium and PyPI's playwright when missing; screenshots
 # in out/screenshots). The main suite needs no browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+# The house style (.swift-format: 4 spaces, 120 columns), checked before anything is built.
+swift format lint --strict --recursive Sources Tests Fuzz/Sources Fuzz/Package.swift Benchmarks/Sources \
+    Benchmarks/Package.swift Package.swift
 RCPT_RELEASE_BINARY=$(scripts/release.sh | tail -1)
 export RCPT_RELEASE_BINARY
 swift build --build-tests
+# The man pages are the commands' help as it is now.
+scripts/man.sh --check
 swift test
 node --test Tests/Report/
 RCPT="$RCPT_RELEASE_BINARY" scripts/browser-test.sh

@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+
 /// What a read carries from one call to the next: the rules and limits, the node budget spent, and the first
 /// truncation met. `ASN1Reader` and `ASN1BufferReader` share it, so a budget carries across both.
 public struct ASN1ReadState: Sendable {
@@ -15,8 +16,10 @@ public struct ASN1ReadState: Sendable {
     public var truncation: ASN1Error?
 
     @inlinable
-    public init(rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
-                toleratesTruncation: Bool = false) {
+    public init(
+        rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
+        toleratesTruncation: Bool = false
+    ) {
         self.rules = rules
         self.limits = limits
         self.nodesRead = nodesRead
@@ -68,11 +71,13 @@ public struct ASN1BufferReader {
     package mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         let limit = Swift.min(limit, buffer.count)
         if depth <= state.limits.maximumDepth, let header = quickHeader(at: offset, limit: limit),
-           header.tag.number != 0 || header.tag.tagClass != .universal {
+            header.tag.number != 0 || header.tag.tagClass != .universal
+        {
             state.nodesRead &+= 1
             let end = header.contentStart &+ header.length
-            return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
-                            end: end, depth: depth, anomalies: header.anomalies)
+            return ASN1Node(
+                tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
+                end: end, depth: depth, anomalies: header.anomalies)
         }
         return try readNodeInGeneral(at: offset, limit: limit, depth: depth)
     }
@@ -113,7 +118,7 @@ public struct ASN1BufferReader {
         let first = buffer[offset]
         guard first & 0x1F != 0x1F else { return nil }
         guard let (length, contentStart) = Self.shortLength(buffer, at: offset &+ 1, limit: limit),
-              length <= limit &- contentStart
+            length <= limit &- contentStart
         else { return nil }
         let constructed = first & 0x20 != 0
         let tag = ASN1Tag(ASN1TagClass(bits: first >> 6), number: UInt64(first & 0x1F), constructed: constructed)
@@ -152,31 +157,39 @@ public struct ASN1BufferReader {
         }
         let header = try readHeader(at: offset, limit: limit)
         if header.tag == .endOfContents {
-            throw ASN1Error(.asn1UnexpectedEndOfContents, at: offset,
-                            "end-of-contents marker where an element was expected")
+            throw ASN1Error(
+                .asn1UnexpectedEndOfContents, at: offset,
+                "end-of-contents marker where an element was expected")
         }
         // [UNIVERSAL 0] is reserved for the end-of-contents marker in every form (X.690 §8.1.5), not an element.
         if header.tag.tagClass == .universal && header.tag.number == 0 {
-            throw ASN1Error(.asn1InvalidEndOfContents, at: offset,
-                            "[UNIVERSAL 0] is reserved for end-of-contents and cannot be an element")
+            throw ASN1Error(
+                .asn1InvalidEndOfContents, at: offset,
+                "[UNIVERSAL 0] is reserved for end-of-contents and cannot be an element")
         }
         guard header.length >= 0 else {
             do {
-                let contentEnd = try scanIndefiniteContent(from: header.contentStart, limit: limit, depth: depth,
-                                                           owner: offset)
-                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart,
-                                contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
-                                anomalies: header.anomalies)
-            } catch where state.toleratesTruncation && limit == buffer.count
-                && error.kind == .asn1MissingEndOfContents {
+                let contentEnd = try scanIndefiniteContent(
+                    from: header.contentStart, limit: limit, depth: depth,
+                    owner: offset)
+                return ASN1Node(
+                    tag: header.tag, offset: offset, contentStart: header.contentStart,
+                    contentEnd: contentEnd, end: contentEnd + 2, depth: depth,
+                    anomalies: header.anomalies)
+            } catch
+                where state.toleratesTruncation && limit == buffer.count
+                && error.kind == .asn1MissingEndOfContents
+            {
                 noteTruncation(error)
-                return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
-                                end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
+                return ASN1Node(
+                    tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: limit,
+                    end: limit, depth: depth, anomalies: header.anomalies.union(.truncated))
             }
         }
         let end = header.contentStart + header.length
-        return ASN1Node(tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
-                        end: end, depth: depth, anomalies: header.anomalies)
+        return ASN1Node(
+            tag: header.tag, offset: offset, contentStart: header.contentStart, contentEnd: end,
+            end: end, depth: depth, anomalies: header.anomalies)
     }
 
     // MARK: - Constructed strings
@@ -191,16 +204,18 @@ public struct ASN1BufferReader {
             guard let child = try next(&cursor) else { continue }
             stack.append(cursor)
             guard child.tag.tagClass == .universal, child.tag.number == node.tag.number else {
-                throw ASN1Error(.asn1InvalidStringSegment, at: child.offset,
-                                "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
+                throw ASN1Error(
+                    .asn1InvalidStringSegment, at: child.offset,
+                    "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
             }
             if child.tag.isConstructed {
                 stack.append(children(of: child))
             } else {
                 guard segments.count < state.limits.maximumSegments else {
                     let maximum = state.limits.maximumSegments
-                    throw ASN1Error(.asn1SegmentLimit, at: child.offset,
-                                    "string split into more than \(maximum) segments")
+                    throw ASN1Error(
+                        .asn1SegmentLimit, at: child.offset,
+                        "string split into more than \(maximum) segments")
                 }
                 segments.append(child.contentRange)
             }
@@ -260,8 +275,9 @@ public struct ASN1BufferReader {
             length = Int(lengthOctet)
         } else if lengthOctet == 0x80 {
             guard constructed else {
-                throw ASN1Error(.asn1IndefinitePrimitive, at: offset,
-                                "primitive \(tag.name) with an indefinite length")
+                throw ASN1Error(
+                    .asn1IndefinitePrimitive, at: offset,
+                    "primitive \(tag.name) with an indefinite length")
             }
             anomalies.insert(.indefiniteLength)
         } else if lengthOctet == 0xFF {
@@ -269,8 +285,9 @@ public struct ASN1BufferReader {
         } else {
             let count = Int(lengthOctet & 0x7F)
             guard count <= limit - position else {
-                throw ASN1Error(.asn1TruncatedHeader, at: offset,
-                                "input ends inside the \(count)-octet length of \(tag.name)")
+                throw ASN1Error(
+                    .asn1TruncatedHeader, at: offset,
+                    "input ends inside the \(count)-octet length of \(tag.name)")
             }
             var value = 0
             for index in 0..<count {
@@ -287,8 +304,9 @@ public struct ASN1BufferReader {
         }
         if length >= 0, length > limit - position {
             let (claimed, remaining) = (length, limit - position)
-            let error = ASN1Error(.asn1LengthExceedsInput, at: offset,
-                                  "\(tag.name) claims \(claimed) content bytes but only \(remaining) remain")
+            let error = ASN1Error(
+                .asn1LengthExceedsInput, at: offset,
+                "\(tag.name) claims \(claimed) content bytes but only \(remaining) remain")
             // Only the end of the buffer is a cut: overrunning a complete parent is damage, not truncation.
             guard state.toleratesTruncation, limit == buffer.count else { throw error }
             noteTruncation(error)
@@ -320,8 +338,9 @@ public struct ASN1BufferReader {
         var open = 1
         while true {
             guard position < limit else {
-                throw ASN1Error(.asn1MissingEndOfContents, at: owner,
-                                "input ends before the end-of-contents marker of the element at \(owner)")
+                throw ASN1Error(
+                    .asn1MissingEndOfContents, at: owner,
+                    "input ends before the end-of-contents marker of the element at \(owner)")
             }
             let header = try readHeader(at: position, limit: limit)
             if header.tag == .endOfContents {
@@ -337,8 +356,9 @@ public struct ASN1BufferReader {
                 open += 1
                 guard depth + open <= state.limits.maximumDepth else {
                     let maximum = state.limits.maximumDepth
-                    throw ASN1Error(.asn1DepthLimit, at: position,
-                                    "nesting deeper than the limit of \(maximum) levels")
+                    throw ASN1Error(
+                        .asn1DepthLimit, at: position,
+                        "nesting deeper than the limit of \(maximum) levels")
                 }
                 position = header.contentStart
             }

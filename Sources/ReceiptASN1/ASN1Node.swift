@@ -18,8 +18,10 @@ public struct ASN1Node: Sendable, Hashable {
     public var anomalies: ASN1HeaderAnomalies
 
     @inlinable
-    public init(tag: ASN1Tag, offset: Int, contentStart: Int, contentEnd: Int, end: Int, depth: Int,
-                anomalies: ASN1HeaderAnomalies) {
+    public init(
+        tag: ASN1Tag, offset: Int, contentStart: Int, contentEnd: Int, end: Int, depth: Int,
+        anomalies: ASN1HeaderAnomalies
+    ) {
         self.tag = tag
         self.offset = offset
         self.contentStart = contentStart

@@ -43,8 +43,10 @@ public enum ASN1Primitives {
     /// (at most `max(20, minimumDigits)`; the caller makes room). Shared by the JSON writer and date formatting,
     /// which both build text in raw buffers. The digit count comes from the bit length, the digits two at a time.
     @inlinable
-    package static func writeDecimal(_ magnitude: UInt64, minimumDigits: Int = 1,
-                                    to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func writeDecimal(
+        _ magnitude: UInt64, minimumDigits: Int = 1,
+        to out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         // floor(log10(2) × bit length) is the digit count or one less (1233 / 4096 ≈ log10 2, exact enough for 64
         // bits); one comparison with the power of ten settles it.
         var digits = ((64 &- magnitude.leadingZeroBitCount) &* 1233) >> 12
@@ -115,7 +117,7 @@ public enum ASN1Primitives {
     /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding.
     public static func objectIdentifier(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count,
-              bytes[range.upperBound - 1] & 0x80 == 0
+            bytes[range.upperBound - 1] & 0x80 == 0
         else { return nil }
         var arcs: [UInt64] = []
         var value: UInt64 = 0

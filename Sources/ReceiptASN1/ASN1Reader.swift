@@ -8,11 +8,14 @@ public struct ASN1Reader: Sendable {
     /// Rules, limits, budget spent and the first truncation met.
     @usableFromInline package var state: ASN1ReadState
 
-    public init(_ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
-                toleratesTruncation: Bool = false) {
+    public init(
+        _ bytes: [UInt8], rules: ASN1Rules = .ber, limits: ASN1Limits = .default, nodesRead: Int = 0,
+        toleratesTruncation: Bool = false
+    ) {
         self.bytes = bytes
-        self.state = ASN1ReadState(rules: rules, limits: limits, nodesRead: nodesRead,
-                                   toleratesTruncation: toleratesTruncation)
+        self.state = ASN1ReadState(
+            rules: rules, limits: limits, nodesRead: nodesRead,
+            toleratesTruncation: toleratesTruncation)
     }
 
     public var rules: ASN1Rules { state.rules }
@@ -41,7 +44,8 @@ public struct ASN1Reader: Sendable {
 
     /// Reads the element that starts at `offset` and must end by `limit`, at nesting `depth`.
     package mutating func readNode(at offset: Int, limit: Int, depth: Int) throws(ASN1Error) -> ASN1Node {
-        try withBufferReader { (engine) throws(ASN1Error) in try engine.readNode(at: offset, limit: limit, depth: depth) }
+        try withBufferReader { (engine) throws(ASN1Error) in try engine.readNode(at: offset, limit: limit, depth: depth)
+        }
     }
 
     /// Reads the one element that must fill `range` exactly.

@@ -98,7 +98,9 @@ public struct ASN1Tag: Sendable, Hashable {
     /// The name for a message that sets this tag against `other` ("expected SET …, found SET"): with the form,
     /// `primitive SET` or `constructed [0]`, when the two differ in nothing else, so the message says what differs.
     package func name(against other: ASN1Tag) -> String {
-        guard tagClass == other.tagClass, number == other.number, isConstructed != other.isConstructed else { return name }
+        guard tagClass == other.tagClass, number == other.number, isConstructed != other.isConstructed else {
+            return name
+        }
         return (isConstructed ? "constructed " : "primitive ") + name
     }
 

@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+
 /// Every element of a buffer, in document order, read without recursion: the full structure view behind
 /// structure dumps and the round-trip law `ASN1Tree.read(x).write() == x`.
 public struct ASN1Tree: Sendable {

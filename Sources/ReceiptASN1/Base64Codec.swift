@@ -34,7 +34,9 @@ public enum Base64Codec {
     where Text.Element == UInt8 {
         // One non-generic loop over contiguous bytes (arrays and their slices): a generic loop across the module
         // boundary walks each byte through witness calls.
-        if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0, skippingWhitespace: skippingWhitespace) }) {
+        if let result = text.withContiguousStorageIfAvailable({
+            decode(buffer: $0, skippingWhitespace: skippingWhitespace)
+        }) {
             return result
         }
         return Array(text).withUnsafeBufferPointer { decode(buffer: $0, skippingWhitespace: skippingWhitespace) }
@@ -103,8 +105,9 @@ public enum Base64Codec {
     /// The text of `bytes` in `alphabet`, with `=` padding when `padded`.
     public static func encode<Bytes: Collection>(_ bytes: Bytes, alphabet: Alphabet, padded: Bool) -> String
     where Bytes.Element == UInt8 {
-        let table = Array(("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                           + (alphabet == .standard ? "+/" : "-_")).utf8)
+        let table = Array(
+            ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                + (alphabet == .standard ? "+/" : "-_")).utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
@@ -114,7 +117,11 @@ public enum Base64Codec {
             let quantum = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
             out.append(table[Int(quantum >> 18 & 0x3F)])
             out.append(table[Int(quantum >> 12 & 0x3F)])
-            if second != nil { out.append(table[Int(quantum >> 6 & 0x3F)]) } else if padded { out.append(UInt8(ascii: "=")) }
+            if second != nil {
+                out.append(table[Int(quantum >> 6 & 0x3F)])
+            } else if padded {
+                out.append(UInt8(ascii: "="))
+            }
             if third != nil { out.append(table[Int(quantum & 0x3F)]) } else if padded { out.append(UInt8(ascii: "=")) }
         }
         return String(decoding: out, as: UTF8.self)

@@ -48,8 +48,10 @@ public struct TextCheck: Sendable, Hashable {
 
     /// Validates `start..<end` (which starts at a non-ASCII byte), noting NULs on the way.
     @usableFromInline
-    static func validateUTF8(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
-                             containsNUL: inout Bool) -> Bool {
+    static func validateUTF8(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+        containsNUL: inout Bool
+    ) -> Bool {
         var valid = true
         var index = start
         while index < end {

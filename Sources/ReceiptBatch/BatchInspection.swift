@@ -1,10 +1,10 @@
 import Foundation
+import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
 import Synchronization
-import ReceiptDiagnostics
 
 /// Counts of a batch run, and every input that was not valid with why.
 package struct BatchSummary: Sendable, Hashable {
@@ -37,9 +37,11 @@ package struct BatchInspection: Sendable {
     /// The kinds of document the batch judges; an input of another kind is unreadable (its line is still written).
     package var kinds: Set<DocumentKind>
 
-    package init(paths: [String], jobs: Int, options: InspectionOptions,
-                kinds: Set<DocumentKind> = Set(DocumentKind.allCases),
-                line: @escaping @Sendable (Inspection?, String) -> [UInt8]) {
+    package init(
+        paths: [String], jobs: Int, options: InspectionOptions,
+        kinds: Set<DocumentKind> = Set(DocumentKind.allCases),
+        line: @escaping @Sendable (Inspection?, String) -> [UInt8]
+    ) {
         self.paths = paths
         self.jobs = max(1, jobs)
         self.options = options
@@ -57,7 +59,8 @@ package struct BatchInspection: Sendable {
     /// subdirectories when `recursive`), and the entries skipped: content that is clearly something else, and
     /// anything not a regular file (a pipe would block the read, a device never end it). Other arguments are taken
     /// as they are.
-    package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [Skipped]) {
+    package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [Skipped])
+    {
         var paths: [String] = []
         var skipped: [Skipped] = []
         var pending = arguments.map { ($0, false) }
@@ -74,13 +77,15 @@ package struct BatchInspection: Sendable {
                 guard !fromDirectory || recursive else { continue }
                 var status = stat()
                 guard stat(argument, &status) == 0,
-                      visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { continue }
+                    visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
+                else { continue }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(name), true))
                 }
             } else if fromDirectory, !InputFile.isRegular(argument) {
-                skipped.append(Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))
+                skipped.append(
+                    Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))
             } else if fromDirectory, !hasDocumentExtension(argument), !looksLikeReceipt(argument) {
                 skipped.append(Skipped(path: argument, reason: "its content is clearly not a receipt or a JWS"))
             } else {
@@ -177,7 +182,8 @@ package struct BatchInspection: Sendable {
         let input: [UInt8]
         switch InputFile.load(path) {
         case .success(let bytes): input = bytes
-        case .failure(let unreadable): return (line(nil, path), .unreadable("cannot read the file: \(unreadable.reason)"))
+        case .failure(let unreadable):
+            return (line(nil, path), .unreadable("cannot read the file: \(unreadable.reason)"))
         }
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
         let inspection = Inspector.inspect(classified, input: input, options: options)

@@ -73,9 +73,11 @@ package enum InputFile {
             if got <= 0 { break }
             bytes.append(contentsOf: chunk[0..<got])
             if bytes.count > limit {
-                return .failure(Unreadable(reason: isRegular
-                    ? "it grew past the \(fileLimit >> 30) GiB rcpt reads from a file while it was read"
-                    : "it holds more than the \(streamLimit >> 20) MiB rcpt reads from a pipe or device"))
+                return .failure(
+                    Unreadable(
+                        reason: isRegular
+                            ? "it grew past the \(fileLimit >> 30) GiB rcpt reads from a file while it was read"
+                            : "it holds more than the \(streamLimit >> 20) MiB rcpt reads from a pipe or device"))
             }
         }
         if let failure { return .failure(Unreadable(reason: "an I/O error (\(describe(failure)))")) }

@@ -72,9 +72,11 @@ public struct SignedDataBuilder: Sendable {
         package init() {}
     }
 
-    public init(content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
-                digestAlgorithmOID: String, signatureAlgorithmOID: String = "1.2.840.113549.1.1.1",
-                includeSignedAttributes: Bool = false, layout: ContainerLayout = .der) {
+    public init(
+        content: [UInt8], certificates: [[UInt8]], signerIssuer: [UInt8], signerSerial: [UInt8],
+        digestAlgorithmOID: String, signatureAlgorithmOID: String = "1.2.840.113549.1.1.1",
+        includeSignedAttributes: Bool = false, layout: ContainerLayout = .der
+    ) {
         self.content = content
         self.certificates = certificates
         self.signerIssuer = signerIssuer
@@ -145,8 +147,10 @@ public struct SignedDataBuilder: Sendable {
         oid.appendObjectIdentifier(contentTypeOID)
         var digest = ASN1Writer()
         digest.appendOctetString(messageDigestOverride ?? contentDigest)
-        return [Self.attribute(ObjectIdentifierNames.contentTypeAttribute, values: [oid.bytes]),
-                Self.attribute(ObjectIdentifierNames.messageDigestAttribute, values: [digest.bytes])]
+        return [
+            Self.attribute(ObjectIdentifierNames.contentTypeAttribute, values: [oid.bytes]),
+            Self.attribute(ObjectIdentifierNames.messageDigestAttribute, values: [digest.bytes]),
+        ]
     }
 
     private func writeSignedAttributes(_ writer: inout ASN1Writer, contentDigest: [UInt8]) {
@@ -160,7 +164,8 @@ public struct SignedDataBuilder: Sendable {
         throws(E) -> [UInt8]
     {
         let contentDigest = includeSignedAttributes ? try digest(content) : []
-        let rawSignature = try sign(includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
+        let rawSignature = try sign(
+            includeSignedAttributes ? signedAttributesDER(contentDigest: contentDigest) : content)
         let signature = signatureTransform?(rawSignature) ?? rawSignature
         let indefinite = layout == .ber
         var writer = ASN1Writer(reservingCapacity: content.count + certificates.reduce(0) { $0 + $1.count } + 1024)

@@ -15,9 +15,11 @@ public struct SyntheticReceipt: Sendable, Hashable {
     /// Seed for ids and dates.
     public var seed: UInt64
 
-    public init(bundleID: String = "com.example.rcpt.synthetic", appVersion: String = "42",
-                environment: String = "ProductionSandbox", creationDate: String = "2024-06-01T12:00:00Z",
-                records: Int = 1, seed: UInt64 = 1) {
+    public init(
+        bundleID: String = "com.example.rcpt.synthetic", appVersion: String = "42",
+        environment: String = "ProductionSandbox", creationDate: String = "2024-06-01T12:00:00Z",
+        records: Int = 1, seed: UInt64 = 1
+    ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.environment = environment

@@ -135,8 +135,9 @@ package final class BatchValidator: @unchecked Sendable {
             }
         }
         let stderrTail = outcome.isVerdict ? "" : ConformanceRunner.tail(of: stderrPath)
-        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: stderrTail,
-                            stdoutTail: "")
+        return ValidatorRun(
+            outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: stderrTail,
+            stdoutTail: "")
     }
 
     /// The outcome of a validator whose output has ended: it is waited for until `deadline` (however long a busy
@@ -168,9 +169,11 @@ package final class BatchValidator: @unchecked Sendable {
     /// a crash; any other end an error.
     private func ending(_ status: Int32) -> RunOutcome {
         let signal = status & 0x7F
-        let outcome = RunOutcome.of(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-                                    rejectCodes: nil,
-                                    stderr: ConformanceRunner.head(of: stderrPath) + "\n" + ConformanceRunner.tail(of: stderrPath, bytes: 256 << 10))
+        let outcome = RunOutcome.of(
+            status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+            rejectCodes: nil,
+            stderr: ConformanceRunner.head(of: stderrPath) + "\n"
+                + ConformanceRunner.tail(of: stderrPath, bytes: 256 << 10))
         switch outcome {
         case .rejected(let code): return .errored(status: code)
         case .accepted: return .errored(status: 0)

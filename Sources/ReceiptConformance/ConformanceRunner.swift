@@ -1,6 +1,6 @@
 import Foundation
-import ReceiptSuite
 import ReceiptDiagnostics
+import ReceiptSuite
 
 /// What a conformance result means for the run.
 package enum ResultClass: String, Sendable, Hashable, CaseIterable {
@@ -102,8 +102,10 @@ package enum ConformanceRunner {
         /// One persistent validator process reading paths on its standard input (`BatchValidator`).
         package var batch: Bool
 
-        package init(command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil,
-                     jobs: Int = 1, batch: Bool = false) {
+        package init(
+            command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil,
+            jobs: Int = 1, batch: Bool = false
+        ) {
             self.command = command
             self.timeout = timeout
             self.rejectCodes = rejectCodes
@@ -124,13 +126,19 @@ package enum ConformanceRunner {
     /// Throws `BaselineFailure` when a baseline is not accepted: the validator's options are wrong, and every other
     /// verdict would mislead. A folder without a baseline is refused (`SuiteError`): nothing then shows the
     /// validator accepts anything, and a validator that rejects everything would pass.
-    package static func run(_ options: Options, directory: String,
-                           progress: @Sendable (Int, Int) -> Void = { _, _ in }) throws -> [ConformanceResult] {
+    package static func run(
+        _ options: Options, directory: String,
+        progress: @Sendable (Int, Int) -> Void = { _, _ in }
+    ) throws -> [ConformanceResult] {
         let manifest = try Manifest.read(in: directory)
-        let context = options.context ?? manifest.expectations.context.flatMap(ValidatorContext.init(rawValue:)) ?? .device
+        let context =
+            options.context ?? manifest.expectations.context.flatMap(ValidatorContext.init(rawValue:)) ?? .device
         let entries = manifest.mutations.filter { entry in
-            if context.excludes(finding: entry.finding, appVersionGiven: manifest.expectations.appVersion != nil
-                                    && context == .device) != nil, !Self.isBaseline(entry) {
+            if context.excludes(
+                finding: entry.finding,
+                appVersionGiven: manifest.expectations.appVersion != nil
+                    && context == .device) != nil, !Self.isBaseline(entry)
+            {
                 return false
             }
             guard let only = options.only, !Self.isBaseline(entry) else { return true }
@@ -141,14 +149,21 @@ package enum ConformanceRunner {
         for entry in entries {
             var isDirectory: ObjCBool = false
             guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != "..",
-                  FileManager.default.fileExists(atPath: directory + "/" + entry.file, isDirectory: &isDirectory),
-                  !isDirectory.boolValue else {
-                throw SuiteError(.manifestInvalid, "\(directory)/manifest.json names \(ShellWords.quoted(entry.file)) (entry \(entry.name)), which is not a file in the folder: a missing must-reject file would pass as a rejection")
+                FileManager.default.fileExists(atPath: directory + "/" + entry.file, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else {
+                throw SuiteError(
+                    .manifestInvalid,
+                    "\(directory)/manifest.json names \(ShellWords.quoted(entry.file)) (entry \(entry.name)), which is not a file in the folder: a missing must-reject file would pass as a rejection"
+                )
             }
         }
         let baselines = entries.filter { Self.isBaseline($0) && $0.expected == ExpectedVerdict.accept.rawValue }
         guard !baselines.isEmpty else {
-            throw SuiteError(.manifestNoBaseline, "\(directory)/manifest.json has no must-accept baseline (an entry of group baseline, expected accept): without one a validator that rejects everything would pass. Regenerate the folder with this rcpt (rcpt mutate --all, or rcpt fuzz-validator --out-dir)")
+            throw SuiteError(
+                .manifestNoBaseline,
+                "\(directory)/manifest.json has no must-accept baseline (an entry of group baseline, expected accept): without one a validator that rejects everything would pass. Regenerate the folder with this rcpt (rcpt mutate --all, or rcpt fuzz-validator --out-dir)"
+            )
         }
         let batch = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
         defer { batch?.stop() }
@@ -164,12 +179,13 @@ package enum ConformanceRunner {
                 run = try runShell(line, timeout: options.timeout, rejectCodes: options.rejectCodes)
             }
             progress(done.increment(), total)
-            return ConformanceResult(name: entry.name, group: entry.group, description: entry.description,
-                                     concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
-                                     attacker: entry.attacker.flatMap(Attacker.init(rawValue:)), threat: entry.threat,
-                                     readers: entry.readers,
-                                     expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run,
-                                     file: path, command: options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line)
+            return ConformanceResult(
+                name: entry.name, group: entry.group, description: entry.description,
+                concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
+                attacker: entry.attacker.flatMap(Attacker.init(rawValue:)), threat: entry.threat,
+                readers: entry.readers,
+                expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run,
+                file: path, command: options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line)
         }
         // The baselines first, one at a time: a validator that rejects one is stopped there.
         var results: [ConformanceResult] = []
@@ -261,11 +277,15 @@ package enum ConformanceRunner {
         // An uncaught exception's report starts where the tail may not reach: read its head too, when it matters.
         let status = signal == 0 ? (raw >> 8) & 0xFF : nil
         let stderr = (status ?? 0) != 0 ? head(of: stderrPath) + "\n" + tail(of: stderrPath, bytes: 256 << 10) : ""
-        let outcome = timedOut ? RunOutcome.timedOut
-            : RunOutcome.of(status: status, signal: signal == 0 ? nil : signal, rejectCodes: rejectCodes,
-                            stderr: stderr)
-        return ValidatorRun(outcome: outcome, seconds: Date().timeIntervalSince(started),
-                            stderrTail: stderrTail, stdoutTail: tail(of: stdoutPath))
+        let outcome =
+            timedOut
+            ? RunOutcome.timedOut
+            : RunOutcome.of(
+                status: status, signal: signal == 0 ? nil : signal, rejectCodes: rejectCodes,
+                stderr: stderr)
+        return ValidatorRun(
+            outcome: outcome, seconds: Date().timeIntervalSince(started),
+            stderrTail: stderrTail, stdoutTail: tail(of: stdoutPath))
     }
 
     /// Starts `/bin/sh -c line` as the leader of a new process group (so a timeout can kill everything it starts),

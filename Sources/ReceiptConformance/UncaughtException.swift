@@ -9,7 +9,8 @@ package enum UncaughtException {
         if stderr.contains("Traceback (most recent call last):") { return "Python traceback" }
         if stderr.contains("Exception in thread \"") { return "JVM uncaught exception" }
         if anyLine({ $0.hasPrefix("panic: ") || $0.hasPrefix("fatal error: ") }),
-           anyLine({ $0.hasPrefix("goroutine ") && $0.contains("[") }) {
+            anyLine({ $0.hasPrefix("goroutine ") && $0.contains("[") })
+        {
             return "Go panic"
         }
         if anyLine({ line in
@@ -19,14 +20,18 @@ package enum UncaughtException {
         }) {
             return "Node.js uncaught exception"
         }
-        if anyLine({ $0.contains("Fatal error: ") && !$0.hasPrefix("PHP ") }) || stderr.contains("Swift runtime failure") {
+        if anyLine({ $0.contains("Fatal error: ") && !$0.hasPrefix("PHP ") })
+            || stderr.contains("Swift runtime failure")
+        {
             return "Swift fatal error"
         }
         if anyLine({ $0.hasPrefix("thread '") && $0.contains("' panicked at") }) { return "Rust panic" }
         if stderr.contains("Unhandled exception. ") || stderr.contains("Unhandled Exception: ") {
             return ".NET unhandled exception"
         }
-        if anyLine({ ($0.contains(":in `") || $0.contains(":in '")) && ($0.hasSuffix("Error)") || $0.hasSuffix("Exception)")) }) {
+        if anyLine({
+            ($0.contains(":in `") || $0.contains(":in '")) && ($0.hasSuffix("Error)") || $0.hasSuffix("Exception)"))
+        }) {
             return "Ruby uncaught exception"
         }
         if stderr.contains("PHP Fatal error:  Uncaught") { return "PHP uncaught exception" }

@@ -24,7 +24,8 @@ package enum RunOutcome: Sendable, Hashable {
     /// Classifies an exit status. A non-zero exit after an uncaught exception's report on `stderr` is a crash
     /// whatever `rejectCodes` says; otherwise `rejectCodes` are the statuses that mean "rejected" (nil: every
     /// non-zero one) and any other is an error.
-    package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?, stderr: String = "") -> RunOutcome {
+    package static func of(status: Int32?, signal: Int32?, rejectCodes: Set<Int32>?, stderr: String = "") -> RunOutcome
+    {
         if let signal { return .crashed(signal: signal) }
         guard let status else { return .timedOut }
         switch status {
@@ -93,9 +94,11 @@ package enum RunOutcome: Sendable, Hashable {
     /// A line as a report quotes it: at most 80 characters, the rest marked as cut.
     /// Control characters (an escape sequence, a carriage return) are shown as `?`: the line is the validator's.
     static func quoted(_ line: String) -> String {
-        let shown = String(String.UnicodeScalarView(line.unicodeScalars.prefix(80).map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
-        }))
+        let shown = String(
+            String.UnicodeScalarView(
+                line.unicodeScalars.prefix(80).map { scalar in
+                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+                }))
         return line.unicodeScalars.count <= 80 ? shown : shown + "…"
     }
 

@@ -101,7 +101,9 @@ public final class Certificate: @unchecked Sendable {
             self.keyAlgorithm = KeyAlgorithm(X509_get0_pubkey(parsed))
             let flags = X509_get_extension_flags(parsed)
             self.isCertificateAuthority = flags & UInt32(EXFLAG_CA) != 0
-            self.keyUsageAllowsDigitalSignature = flags & UInt32(EXFLAG_KUSAGE) == 0 ? nil
+            self.keyUsageAllowsDigitalSignature =
+                flags & UInt32(EXFLAG_KUSAGE) == 0
+                ? nil
                 : X509_get_key_usage(parsed) & UInt32(KU_DIGITAL_SIGNATURE) != 0
             self.hasExtendedKeyUsage = flags & UInt32(EXFLAG_XKUSAGE) != 0
         } catch {
@@ -158,7 +160,10 @@ package enum KeyAlgorithm: String, Sendable {
 
     init(_ key: OpaquePointer?) {
         defer { OpenSSLErrorQueue.clear() }
-        guard let key else { self = .other; return }
+        guard let key else {
+            self = .other
+            return
+        }
         if EVP_PKEY_is_a(key, "RSA") == 1 {
             self = .rsa
         } else if EVP_PKEY_is_a(key, "EC") == 1 {

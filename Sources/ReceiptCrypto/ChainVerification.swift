@@ -13,8 +13,10 @@ package struct ChainVerification: Sendable, Equatable {
     package var certificates: [Certificate]
 
     /// Creates a verification result from its parts.
-    package init(isValid: Bool, anchorSubject: String?, path: [String], errors: [String],
-                certificates: [Certificate] = []) {
+    package init(
+        isValid: Bool, anchorSubject: String?, path: [String], errors: [String],
+        certificates: [Certificate] = []
+    ) {
         self.isValid = isValid
         self.anchorSubject = anchorSubject
         self.path = path

@@ -21,7 +21,8 @@ package enum ChainVerifier {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         return withExtendedLifetime((leaf, intermediates, anchors)) {
-            run(leaf: leaf.x509, intermediates: intermediates.map(\.x509), anchors: anchors.map(\.x509), at: time,
+            run(
+                leaf: leaf.x509, intermediates: intermediates.map(\.x509), anchors: anchors.map(\.x509), at: time,
                 known: [leaf] + intermediates + anchors)
         }
     }
@@ -41,7 +42,8 @@ package enum ChainVerifier {
     static let authenticationLevel: Int32 = 2
 
     /// The policy in one sentence, for documentation and reports.
-    package static let algorithmPolicy = "keys of at least 112-bit strength (RSA ≥ 2048 bits, EC ≥ 224 bits) and "
+    package static let algorithmPolicy =
+        "keys of at least 112-bit strength (RSA ≥ 2048 bits, EC ≥ 224 bits) and "
         + "certificate signatures with SHA-1 or a SHA-2 digest; MD2, MD4 and MD5 are refused"
 
     /// Whether OpenSSL's "digest too weak" for `certificate` is only SHA-1, which the policy allows.
@@ -135,8 +137,11 @@ package enum ChainVerifier {
                     let element = rcpt_sk_X509_value(chain, index)
                     path.append(DistinguishedName.display(element.flatMap(X509_get_subject_name)))
                     // OpenSSL puts the very X509 objects it was given into the chain: find ours, copy only a stranger.
-                    if let element, let certificate = known.first(where: { $0.x509 == element })
-                        ?? known.first(where: { X509_cmp($0.x509, element) == 0 }) ?? (try? Certificate(copying: element)) {
+                    if let element,
+                        let certificate = known.first(where: { $0.x509 == element })
+                            ?? known.first(where: { X509_cmp($0.x509, element) == 0 })
+                            ?? (try? Certificate(copying: element))
+                    {
                         certificates.append(certificate)
                     }
                 }

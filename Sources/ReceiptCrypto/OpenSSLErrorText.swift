@@ -29,7 +29,8 @@ package enum OpenSSLErrorText {
         case "wrong tag": return "an element has another ASN.1 type than expected"
         case "bad signature", "signature failure": return "the signature does not match"
         case "data too large for modulus", "data too large": return "the signature is larger than the key's modulus"
-        case "wrong signature length", "invalid signature length": return "the signature has the wrong length for the key"
+        case "wrong signature length", "invalid signature length":
+            return "the signature has the wrong length for the key"
         case "padding check failed", "block type is not 01", "first octet invalid", "invalid padding":
             return "the signature's PKCS#1 padding is wrong (made with another key, or altered)"
         case "bad length": return "a length is wrong"

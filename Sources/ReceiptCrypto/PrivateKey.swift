@@ -65,8 +65,10 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Generates a key of OpenSSL's `algorithm`, its parameters set by `configure` (which returns OpenSSL's 1 on
     /// success).
-    private static func generate(_ algorithm: String, described: String,
-                                 configure: (OpaquePointer) -> Int32) throws(CryptoError) -> PrivateKey {
+    private static func generate(
+        _ algorithm: String, described: String,
+        configure: (OpaquePointer) -> Int32
+    ) throws(CryptoError) -> PrivateKey {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil) else {
@@ -75,7 +77,7 @@ public final class PrivateKey: @unchecked Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, configure(context) == 1, EVP_PKEY_generate(context, &key) == 1,
-              let key
+            let key
         else {
             throw .openSSL(.keyGenerationFailed, "\(described) key generation failed")
         }

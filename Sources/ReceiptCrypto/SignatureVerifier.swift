@@ -37,9 +37,10 @@ public enum SignatureVerifier {
                 return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
             }
         }
-        return outcome(signature.withUnsafeBufferPointer { buffer in
-            EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
-        })
+        return outcome(
+            signature.withUnsafeBufferPointer { buffer in
+                EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
+            })
     }
 
     /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
@@ -74,7 +75,7 @@ public enum SignatureVerifier {
         let usable = usableKey(x509, signature: signature)
         guard case .success(let key) = usable else { return usable.refusal }
         guard digestValue.count == digest.outputLength, let md = digest.evpMD,
-              let context = EVP_PKEY_CTX_new(key, nil)
+            let context = EVP_PKEY_CTX_new(key, nil)
         else {
             return .invalid(reason: reason("cannot create a verification context"))
         }
@@ -82,12 +83,14 @@ public enum SignatureVerifier {
         guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
             return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
         }
-        return outcome(signature.withUnsafeBufferPointer { signatureBuffer in
-            digestValue.withUnsafeBufferPointer { digestBuffer in
-                EVP_PKEY_verify(context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
-                                digestBuffer.count)
-            }
-        })
+        return outcome(
+            signature.withUnsafeBufferPointer { signatureBuffer in
+                digestValue.withUnsafeBufferPointer { digestBuffer in
+                    EVP_PKEY_verify(
+                        context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
+                        digestBuffer.count)
+                }
+            })
     }
 
     /// The certificate's RSA or EC key, or the check that stops verification before it starts.
@@ -98,8 +101,10 @@ public enum SignatureVerifier {
             return .failure(SignatureCheckRefusal(keyFailure(x509)))
         }
         guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
-            return .failure(SignatureCheckRefusal(
-                .unsupported(reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")))
+            return .failure(
+                SignatureCheckRefusal(
+                    .unsupported(
+                        reason: "\(PublicKeyDescription.describe(key)) keys are not supported (RSA or EC only)")))
         }
         guard !signature.isEmpty else {
             return .failure(SignatureCheckRefusal(.invalid(reason: "the signature is empty")))

@@ -138,38 +138,38 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     package var layer: ErrorLayer {
         switch self {
         case .fileUnreadable, .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText, .inputIsJWS,
-             .inputIsNotification, .inputIsVerifyReceiptResponse, .inputAmbiguous, .pemUnterminated, .pemInvalidBase64,
-             .jsonMalformed, .jsonNoReceiptData, .jsonInvalidBase64, .jsonDuplicateReceiptData, .jsonReceiptDataNested:
+            .inputIsNotification, .inputIsVerifyReceiptResponse, .inputAmbiguous, .pemUnterminated, .pemInvalidBase64,
+            .jsonMalformed, .jsonNoReceiptData, .jsonInvalidBase64, .jsonDuplicateReceiptData, .jsonReceiptDataNested:
             return .input
         case .pkcs7EmptyInput, .pkcs7NotContentInfo, .pkcs7NotSignedData, .pkcs7MissingElement,
-             .pkcs7UnexpectedElement, .pkcs7InvalidOID:
+            .pkcs7UnexpectedElement, .pkcs7InvalidOID:
             return .container
         case .payloadEmpty, .payloadNotSet, .payloadTooLarge:
             return .payload
         case .jwsPartCount, .jwsInvalidBase64URL, .jwsHeaderNotJSON, .jwsHeaderNotObject, .jwsPayloadNotJSON,
-             .jwsPayloadNotObject, .jwsNoneInJSON, .jwsTooManyTokens, .jwsTokenInJSONString, .jwsTokenAsName,
-             .x5cNotBase64:
+            .jwsPayloadNotObject, .jwsNoneInJSON, .jwsTooManyTokens, .jwsTokenInJSONString, .jwsTokenAsName,
+            .x5cNotBase64:
             return .jws
         case .jsonEmpty, .jsonTruncated, .jsonUnexpectedByte, .jsonInvalidString, .jsonInvalidNumber,
-             .jsonTrailingBytes, .jsonDepthLimit, .jsonNodeLimit, .jsonTooLarge:
+            .jsonTrailingBytes, .jsonDepthLimit, .jsonNodeLimit, .jsonTooLarge:
             return .json
         case .asn1TruncatedHeader, .asn1LengthExceedsInput, .asn1LengthTooLarge, .asn1ReservedLengthOctet,
-             .asn1TagNumberTooLarge, .asn1IndefinitePrimitive, .asn1MissingEndOfContents, .asn1InvalidEndOfContents,
-             .asn1UnexpectedEndOfContents, .asn1DepthLimit, .asn1NodeLimit, .asn1SegmentLimit,
-             .asn1InvalidStringSegment, .asn1NotDER, .asn1TrailingBytes, .asn1UnexpectedTag, .asn1InvalidValue:
+            .asn1TagNumberTooLarge, .asn1IndefinitePrimitive, .asn1MissingEndOfContents, .asn1InvalidEndOfContents,
+            .asn1UnexpectedEndOfContents, .asn1DepthLimit, .asn1NodeLimit, .asn1SegmentLimit,
+            .asn1InvalidStringSegment, .asn1NotDER, .asn1TrailingBytes, .asn1UnexpectedTag, .asn1InvalidValue:
             return .asn1
         case .certificateDecodeFailed, .certificateIssueFailed, .crlDecodeFailed, .digestFailed, .keyDecodeFailed,
-             .keyEncodeFailed, .keyGenerationFailed, .signingFailed, .signerIdentity, .anchorMissing,
-             .anchorUnreadable:
+            .keyEncodeFailed, .keyGenerationFailed, .signingFailed, .signerIdentity, .anchorMissing,
+            .anchorUnreadable:
             return .crypto
         case .caExists, .caUnreadable, .caWriteFailed, .caNotJWS:
             return .ca
         case .inputUnreadable, .mutationFailed, .notApplicable, .notAJWSMutation, .noIntermediate, .noSignature,
-             .attributeMissing, .bundleIdNotFound, .payloadUnreadable, .payloadTooSmall, .containerUnreadable,
-             .reencodeFailed, .writeFailed, .suiteExists, .baselineInvalid:
+            .attributeMissing, .bundleIdNotFound, .payloadUnreadable, .payloadTooSmall, .containerUnreadable,
+            .reencodeFailed, .writeFailed, .suiteExists, .baselineInvalid:
             return .mutation
         case .specInvalidJSON, .specDuplicateKey, .specNotObject, .specInvalidValue, .specInvalidType,
-             .specInvalidHex, .specUnknownField:
+            .specInvalidHex, .specUnknownField:
             return .spec
         case .manifestMissing, .manifestInvalid, .manifestNoBaseline, .validatorFailed:
             return .suite
@@ -193,7 +193,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return "two documents, or copies readers take differently (a form field or JSON name given twice)"
         case .pemUnterminated: return "a PEM block with no matching -----END line"
         case .pemInvalidBase64: return "a PEM block whose body is not base64"
-        case .jsonMalformed: return "the input is not JSON, or not a JSON object (the JSON reader's code in the message)"
+        case .jsonMalformed:
+            return "the input is not JSON, or not a JSON object (the JSON reader's code in the message)"
         case .jsonNoReceiptData: return "JSON without `receipt-data`, `latest_receipt` or a token"
         case .jsonInvalidBase64: return "`receipt-data` is not base64"
         case .jsonDuplicateReceiptData: return "`receipt-data` given twice"
@@ -273,7 +274,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .reencodeFailed: return "a mutated structure cannot be re-encoded"
         case .writeFailed: return "an output file cannot be written"
         case .suiteExists: return "the directory already holds a suite (use --force)"
-        case .baselineInvalid: return "the CA cannot make a valid baseline of this input, so no verdict a mutation expects would hold"
+        case .baselineInvalid:
+            return "the CA cannot make a valid baseline of this input, so no verdict a mutation expects would hold"
         case .specInvalidJSON: return "a build spec is not JSON"
         case .specDuplicateKey: return "a build spec names a member twice"
         case .specNotObject: return "a build spec is not a JSON object"
@@ -283,10 +285,15 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .specUnknownField: return "a build spec names a field the field table does not know"
         case .manifestMissing: return "a suite directory without manifest.json"
         case .manifestInvalid: return "a manifest.json that is not a rcpt.mutations/1 manifest"
-        case .manifestNoBaseline: return "a suite or findings folder with no must-accept baseline: a validator that rejects everything would pass it"
+        case .manifestNoBaseline:
+            return
+                "a suite or findings folder with no must-accept baseline: a validator that rejects everything would pass it"
         case .validatorFailed: return "the validator command cannot be started or followed"
-        case .appsMixed: return "documents of different apps or environments given to `rcpt status` together (--per-app gives a status each)"
-        case .noBundleId: return "a document whose transactions name no app (no bundleId): `rcpt status` does not count it"
+        case .appsMixed:
+            return
+                "documents of different apps or environments given to `rcpt status` together (--per-app gives a status each)"
+        case .noBundleId:
+            return "a document whose transactions name no app (no bundleId): `rcpt status` does not count it"
         }
     }
 }

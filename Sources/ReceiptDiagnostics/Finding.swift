@@ -32,8 +32,10 @@ public struct Finding: Sendable, Hashable {
 
     /// A finding of `kind`, with its default severity unless `severity` is given. `message` is evaluated each time
     /// the message is read, never before.
-    package init(_ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
-                _ message: @escaping @Sendable @autoclosure () -> FindingMessage, fields: [FindingField] = []) {
+    package init(
+        _ kind: FindingCode, severity: Severity? = nil, at offset: Int?,
+        _ message: @escaping @Sendable @autoclosure () -> FindingMessage, fields: [FindingField] = []
+    ) {
         self.kind = kind
         self.severity = severity ?? kind.severity
         self.offset = offset

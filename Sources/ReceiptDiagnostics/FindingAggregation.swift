@@ -31,9 +31,11 @@ extension Array where Element == Finding {
         }
         for code in order {
             guard let (first, more) = overflow[code] else { continue }
-            kept.append(Finding(first.kind, severity: first.severity, at: first.offset,
-                                "\(more) more \(code) findings like the \(limit) above (the first at offset \(first.offset.map(String.init) ?? "?"))",
-                                fields: [FindingField("more", String(more))]))
+            kept.append(
+                Finding(
+                    first.kind, severity: first.severity, at: first.offset,
+                    "\(more) more \(code) findings like the \(limit) above (the first at offset \(first.offset.map(String.init) ?? "?"))",
+                    fields: [FindingField("more", String(more))]))
         }
         return kept
     }

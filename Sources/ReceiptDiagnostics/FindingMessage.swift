@@ -25,7 +25,8 @@ package struct FindingMessage: ExpressibleByStringInterpolation, Sendable {
         package mutating func appendLiteral(_ literal: String) { text.append(literal) }
 
         /// Strings, and values that write themselves (a finding's place): straight into the storage.
-        package mutating func appendInterpolation<Value: TextOutputStreamable & CustomStringConvertible>(_ value: Value) {
+        package mutating func appendInterpolation<Value: TextOutputStreamable & CustomStringConvertible>(_ value: Value)
+        {
             value.write(to: &text)
         }
 

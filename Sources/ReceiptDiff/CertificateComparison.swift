@@ -1,8 +1,8 @@
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptModel
-import ReceiptValidation
 import ReceiptPKCS7
+import ReceiptValidation
 
 /// Compares the embedded certificates. They are matched by SHA-256 fingerprint (a hash join); what is left is
 /// paired by subject, so a renewed certificate shows as changed field by field; the rest is removed or added.
@@ -23,7 +23,8 @@ enum CertificateComparison {
         let bytes = inspection.receipt?.bytes ?? []
         return inspection.certificates.map { report in
             let range = report.embedded.encoding
-            let digest = range.upperBound <= bytes.count
+            let digest =
+                range.upperBound <= bytes.count
                 ? (try? Digest.hash([bytes[range]], algorithm: .sha256)).map { ASN1Primitives.hex($0) } : nil
             let fingerprint = digest ?? report.certificate?.sha256Fingerprint ?? "unavailable-\(report.embedded.index)"
             return Entry(fingerprint: fingerprint, report: report)
@@ -37,22 +38,27 @@ enum CertificateComparison {
         HashJoin.matchLeftovers(a.map(\.subject), b.map(\.subject), partner: &partner)
         for (index, entry) in a.enumerated() {
             guard let other = partner[index].map({ b[$0] }) else {
-                sink.append(Change(path: entry.path, kind: .removed, layer: .certificates, old: summary(entry),
-                                   new: nil, offsetA: entry.offset, offsetB: nil, label: label(entry)))
+                sink.append(
+                    Change(
+                        path: entry.path, kind: .removed, layer: .certificates, old: summary(entry),
+                        new: nil, offsetA: entry.offset, offsetB: nil, label: label(entry)))
                 continue
             }
             if exact[index] {
-                sink.compare(entry.path.appending("index"), .certificates,
-                             .number(Int64(entry.report.embedded.index)), .number(Int64(other.report.embedded.index)),
-                             offsetA: entry.offset, offsetB: other.offset, isEncoding: true, label: label(entry))
+                sink.compare(
+                    entry.path.appending("index"), .certificates,
+                    .number(Int64(entry.report.embedded.index)), .number(Int64(other.report.embedded.index)),
+                    offsetA: entry.offset, offsetB: other.offset, isEncoding: true, label: label(entry))
             } else {
                 compareFields(entry, other, into: &sink)
             }
         }
         let matched = Set(partner.compactMap { $0 })
         for (index, entry) in b.enumerated() where !matched.contains(index) {
-            sink.append(Change(path: entry.path, kind: .added, layer: .certificates, old: nil, new: summary(entry),
-                               offsetA: nil, offsetB: entry.offset, label: label(entry)))
+            sink.append(
+                Change(
+                    path: entry.path, kind: .added, layer: .certificates, old: nil, new: summary(entry),
+                    offsetA: nil, offsetB: entry.offset, label: label(entry)))
         }
     }
 
@@ -64,44 +70,58 @@ enum CertificateComparison {
         let valuesB = Dictionary(fieldsB.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let namesA = Set(fieldsA.map(\.name))
         for field in fieldsA {
-            sink.compare(a.path.appending(field.name), .certificates, field.value, valuesB[field.name],
-                         offsetA: a.offset, offsetB: b.offset, label: label)
+            sink.compare(
+                a.path.appending(field.name), .certificates, field.value, valuesB[field.name],
+                offsetA: a.offset, offsetB: b.offset, label: label)
         }
         for field in fieldsB where !namesA.contains(field.name) {
-            sink.compare(a.path.appending(field.name), .certificates, nil, field.value, offsetA: a.offset,
-                         offsetB: b.offset, label: label)
+            sink.compare(
+                a.path.appending(field.name), .certificates, nil, field.value, offsetA: a.offset,
+                offsetB: b.offset, label: label)
         }
         guard let left = a.report.certificate, let right = b.report.certificate else { return }
-        compareExtensions(left.extensions, right.extensions, path: a.path, offsets: (a.offset, b.offset),
-                          label: label, into: &sink)
+        compareExtensions(
+            left.extensions, right.extensions, path: a.path, offsets: (a.offset, b.offset),
+            label: label, into: &sink)
     }
 
     /// Extensions matched by OID and occurrence.
-    static func compareExtensions(_ a: [CertificateExtension], _ b: [CertificateExtension], path: DiffPath,
-                                  offsets: (Int, Int), label: String?, into sink: inout ChangeSink) {
+    static func compareExtensions(
+        _ a: [CertificateExtension], _ b: [CertificateExtension], path: DiffPath,
+        offsets: (Int, Int), label: String?, into sink: inout ChangeSink
+    ) {
         let keysA = occurrenceKeys(a.map(\.oid))
         let keysB = occurrenceKeys(b.map(\.oid))
         let partner = HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
         func extensionPath(_ key: String) -> DiffPath { path.appending("extensions", selector: "oid=\(key)") }
         func summary(_ item: CertificateExtension) -> DiffValue {
-            .fields([DiffField(name: "name", value: .word(item.name)), DiffField(name: "critical", value: .bool(item.critical)),
-                     DiffField(name: "value", value: .word(item.value))])
+            .fields([
+                DiffField(name: "name", value: .word(item.name)),
+                DiffField(name: "critical", value: .bool(item.critical)),
+                DiffField(name: "value", value: .word(item.value)),
+            ])
         }
         for (index, item) in a.enumerated() {
             guard let other = partner[index].map({ b[$0] }) else {
-                sink.append(Change(path: extensionPath(keysA[index]), kind: .removed, layer: .certificates,
-                                   old: summary(item), new: nil, offsetA: offsets.0, offsetB: nil, label: label))
+                sink.append(
+                    Change(
+                        path: extensionPath(keysA[index]), kind: .removed, layer: .certificates,
+                        old: summary(item), new: nil, offsetA: offsets.0, offsetB: nil, label: label))
                 continue
             }
-            sink.compare(extensionPath(keysA[index]).appending("critical"), .certificates, .bool(item.critical),
-                         .bool(other.critical), offsetA: offsets.0, offsetB: offsets.1, label: label)
-            sink.compare(extensionPath(keysA[index]).appending("value"), .certificates, .word(item.value),
-                         .word(other.value), offsetA: offsets.0, offsetB: offsets.1, label: label)
+            sink.compare(
+                extensionPath(keysA[index]).appending("critical"), .certificates, .bool(item.critical),
+                .bool(other.critical), offsetA: offsets.0, offsetB: offsets.1, label: label)
+            sink.compare(
+                extensionPath(keysA[index]).appending("value"), .certificates, .word(item.value),
+                .word(other.value), offsetA: offsets.0, offsetB: offsets.1, label: label)
         }
         let matched = Set(partner.compactMap { $0 })
         for (index, item) in b.enumerated() where !matched.contains(index) {
-            sink.append(Change(path: extensionPath(keysB[index]), kind: .added, layer: .certificates, old: nil,
-                               new: summary(item), offsetA: nil, offsetB: offsets.1, label: label))
+            sink.append(
+                Change(
+                    path: extensionPath(keysB[index]), kind: .added, layer: .certificates, old: nil,
+                    new: summary(item), offsetA: nil, offsetB: offsets.1, label: label))
         }
     }
 
@@ -118,8 +138,10 @@ enum CertificateComparison {
     /// The compared fields of a certificate, in the order `rcpt dump` shows them.
     static func fields(_ entry: Entry) -> [DiffField] {
         guard let certificate = entry.report.certificate else {
-            return [DiffField(name: "sha256Fingerprint", value: .word(entry.fingerprint)),
-                    DiffField(name: "error", value: .word(entry.report.decodeError?.message ?? "undecodable"))]
+            return [
+                DiffField(name: "sha256Fingerprint", value: .word(entry.fingerprint)),
+                DiffField(name: "error", value: .word(entry.report.decodeError?.message ?? "undecodable")),
+            ]
         }
         return [
             DiffField(name: "sha256Fingerprint", value: .word(entry.fingerprint)),

@@ -23,8 +23,10 @@ package struct Change: Sendable, Hashable {
     /// A name for people, shown beside the path in text output (`receipt_creation_date`, `messageDigest`).
     package var label: String?
 
-    package init(path: DiffPath, kind: Kind, layer: DiffLayer, old: DiffValue?, new: DiffValue?, offsetA: Int?,
-                offsetB: Int?, isEncoding: Bool = false, label: String? = nil) {
+    package init(
+        path: DiffPath, kind: Kind, layer: DiffLayer, old: DiffValue?, new: DiffValue?, offsetA: Int?,
+        offsetB: Int?, isEncoding: Bool = false, label: String? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.layer = layer

@@ -37,18 +37,22 @@ struct ChangeSink {
 
     /// Reports `old` → `new` at `path` when they differ: added when only B has a value, removed when only A has
     /// one, changed when both have different ones.
-    mutating func compare(_ path: DiffPath, _ layer: DiffLayer, _ old: DiffValue?, _ new: DiffValue?,
-                          offsetA: Int?, offsetB: Int?, isEncoding: Bool = false, label: String? = nil) {
+    mutating func compare(
+        _ path: DiffPath, _ layer: DiffLayer, _ old: DiffValue?, _ new: DiffValue?,
+        offsetA: Int?, offsetB: Int?, isEncoding: Bool = false, label: String? = nil
+    ) {
         let kind: Change.Kind
         switch (old, new) {
         case (nil, nil): return
         case (nil, _): kind = .added
         case (_, nil): kind = .removed
-        case let (old?, new?):
+        case (let old?, let new?):
             guard old != new else { return }
             kind = .changed
         }
-        append(Change(path: path, kind: kind, layer: layer, old: old, new: new, offsetA: offsetA, offsetB: offsetB,
-                      isEncoding: isEncoding, label: label))
+        append(
+            Change(
+                path: path, kind: kind, layer: layer, old: old, new: new, offsetA: offsetA, offsetB: offsetB,
+                isEncoding: isEncoding, label: label))
     }
 }

@@ -47,9 +47,11 @@ package struct DiffPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a name stands bare in a path: letters, digits, `_` and `-` only.
     package static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                    || $0 == "-"
+            }
     }
 
     /// A selector value as it may stand in a path: bare when it holds only letters, digits and `._:+-/@`,

@@ -29,11 +29,14 @@ struct EncodingFacts {
     }
 
     /// Reports each kind whose count differs, as `<root>.encoding.<kind>`.
-    static func compare(_ a: [String: Int], _ b: [String: Int], root: DiffPath, layer: DiffLayer,
-                        into sink: inout ChangeSink) {
+    static func compare(
+        _ a: [String: Int], _ b: [String: Int], root: DiffPath, layer: DiffLayer,
+        into sink: inout ChangeSink
+    ) {
         for kind in Set(a.keys).union(b.keys).sorted() {
-            sink.compare(root.appending("encoding").appending(kind), layer, .number(Int64(a[kind] ?? 0)),
-                         .number(Int64(b[kind] ?? 0)), offsetA: nil, offsetB: nil, isEncoding: true)
+            sink.compare(
+                root.appending("encoding").appending(kind), layer, .number(Int64(a[kind] ?? 0)),
+                .number(Int64(b[kind] ?? 0)), offsetA: nil, offsetB: nil, isEncoding: true)
         }
     }
 }

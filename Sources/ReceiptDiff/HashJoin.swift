@@ -30,8 +30,10 @@ enum HashJoin {
 
     /// Pairs, in order, the unpartnered left items that `leftEligible` accepts with the unpartnered right items
     /// that `rightEligible` accepts: the position fallback.
-    static func matchByPosition(left: Int, right: Int, partner: inout [Int?], leftEligible: (Int) -> Bool,
-                                rightEligible: (Int) -> Bool) {
+    static func matchByPosition(
+        left: Int, right: Int, partner: inout [Int?], leftEligible: (Int) -> Bool,
+        rightEligible: (Int) -> Bool
+    ) {
         var taken = [Bool](repeating: false, count: right)
         for case let index? in partner where index < taken.count { taken[index] = true }
         var rightIndex = 0

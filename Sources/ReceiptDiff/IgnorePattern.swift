@@ -50,7 +50,8 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
                     if digits.isEmpty, scalar == "{" {
                         unicodeEscape = "{"
                     } else if !digits.isEmpty, scalar == "}", let value = UInt32(digits.dropFirst(), radix: 16),
-                              let decoded = Unicode.Scalar(value) {
+                        let decoded = Unicode.Scalar(value)
+                    {
                         name.append(decoded)
                         unicodeEscape = nil
                     } else if !digits.isEmpty, digits.count <= 8, scalar.properties.isASCIIHexDigit {
@@ -101,7 +102,9 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
                 closed = false
                 quotedName = false
             case "[":
-                guard !name.isEmpty || quotedName, !closed else { throw fail("'[' must follow a name, once per segment") }
+                guard !name.isEmpty || quotedName, !closed else {
+                    throw fail("'[' must follow a name, once per segment")
+                }
                 inBrackets = true
                 selector = []
             case "]":
@@ -137,7 +140,8 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether one pattern segment matches one path segment (by name or alias, then selector).
     static func matches(_ pattern: Segment, _ segment: DiffPath.Segment) -> Bool {
-        let nameMatches = glob(pattern.name, Array(segment.name.unicodeScalars))
+        let nameMatches =
+            glob(pattern.name, Array(segment.name.unicodeScalars))
             || segment.alias.map { glob(pattern.name, Array($0.unicodeScalars)) } == true
         guard nameMatches else { return false }
         guard let wanted = pattern.selector else { return true }
@@ -150,7 +154,7 @@ package struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     /// A selector without its trailing `#N` occurrence number.
     static func withoutOccurrence(_ selector: [Unicode.Scalar]) -> [Unicode.Scalar] {
         guard let hash = selector.lastIndex(of: "#"), hash + 1 < selector.count,
-              selector[(hash + 1)...].allSatisfy({ ("0"..."9").contains($0) })
+            selector[(hash + 1)...].allSatisfy({ ("0"..."9").contains($0) })
         else { return selector }
         return Array(selector[..<hash])
     }

@@ -1,9 +1,9 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// One side of a JWS diff: the name to show and the inspection.
 package typealias JWSDiffInput = ComparedInput<JWSInspection>
@@ -14,7 +14,9 @@ package typealias JWSDiffInput = ComparedInput<JWSInspection>
 /// signature's octets are an encoding-level change (they differ whenever anything signed does; `--encoding` shows
 /// them).
 package enum JWSComparison {
-    package static func compare(_ a: JWSDiffInput, _ b: JWSDiffInput, options: DiffOptions = DiffOptions()) -> DiffResult {
+    package static func compare(_ a: JWSDiffInput, _ b: JWSDiffInput, options: DiffOptions = DiffOptions())
+        -> DiffResult
+    {
         var sink = ChangeSink(options: options)
         let tokensA = Dictionary(a.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let tokensB = Dictionary(b.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -25,14 +27,16 @@ package enum JWSComparison {
             compareToken(tokensA[path], tokensB[path], root: root, options: options, into: &sink)
         }
         if a.inspection.readError?.code != b.inspection.readError?.code {
-            sink.compare(DiffPath("jws").appending("readError"), .jws,
-                         a.inspection.readError.map { .word("\($0.code): \($0.message)") },
-                         b.inspection.readError.map { .word("\($0.code): \($0.message)") }, offsetA: nil, offsetB: nil)
+            sink.compare(
+                DiffPath("jws").appending("readError"), .jws,
+                a.inspection.readError.map { .word("\($0.code): \($0.message)") },
+                b.inspection.readError.map { .word("\($0.code): \($0.message)") }, offsetA: nil, offsetB: nil)
         }
-        var result = DiffResult(a: DiffSide(name: a.name, input: a.inspection.input, readError: nil),
-                                b: DiffSide(name: b.name, input: b.inspection.input, readError: nil),
-                                changes: sink.changes, ignoredCount: sink.ignoredCount,
-                                hiddenEncodingCount: sink.hiddenEncodingCount)
+        var result = DiffResult(
+            a: DiffSide(name: a.name, input: a.inspection.input, readError: nil),
+            b: DiffSide(name: b.name, input: b.inspection.input, readError: nil),
+            changes: sink.changes, ignoredCount: sink.ignoredCount,
+            hiddenEncodingCount: sink.hiddenEncodingCount)
         result.unusedIgnorePatterns = zip(options.ignore, sink.ignoredByPattern).filter { $0.1 == 0 }.map(\.0)
         return result
     }
@@ -47,8 +51,10 @@ package enum JWSComparison {
     }
 
     /// Two tokens fact by fact, then their nested tokens by path (iteratively: nesting is bounded by the reader).
-    static func compareToken(_ a: JWSVerification?, _ b: JWSVerification?, root: DiffPath, options: DiffOptions,
-                             into sink: inout ChangeSink) {
+    static func compareToken(
+        _ a: JWSVerification?, _ b: JWSVerification?, root: DiffPath, options: DiffOptions,
+        into sink: inout ChangeSink
+    ) {
         var pending: [(JWSVerification?, JWSVerification?, DiffPath)] = [(a, b, root)]
         while let (left, right, path) = pending.popLast() {
             let factsA = left.map(facts) ?? []
@@ -57,19 +63,24 @@ package enum JWSComparison {
             let keysA = Set(factsA.map { DiffPath($0.path) })
             for fact in factsA where options.compares(fact.layer) {
                 let other = byPathB[DiffPath(fact.path)]
-                sink.compare(DiffPath(path.segments + fact.path), fact.layer, fact.value, other?.value,
-                             offsetA: fact.offset, offsetB: other?.offset, isEncoding: fact.isEncoding)
+                sink.compare(
+                    DiffPath(path.segments + fact.path), fact.layer, fact.value, other?.value,
+                    offsetA: fact.offset, offsetB: other?.offset, isEncoding: fact.isEncoding)
             }
             for fact in factsB where options.compares(fact.layer) && !keysA.contains(DiffPath(fact.path)) {
-                sink.compare(DiffPath(path.segments + fact.path), fact.layer, nil, fact.value, offsetA: nil,
-                             offsetB: fact.offset, isEncoding: fact.isEncoding)
+                sink.compare(
+                    DiffPath(path.segments + fact.path), fact.layer, nil, fact.value, offsetA: nil,
+                    offsetB: fact.offset, isEncoding: fact.isEncoding)
             }
-            let nestedA = Dictionary((left?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            let nestedB = Dictionary((right?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            let nestedA = Dictionary(
+                (left?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            let nestedB = Dictionary(
+                (right?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
             var nestedPaths = (left?.nested ?? []).map(\.path)
             for child in right?.nested ?? [] where nestedA[child.path] == nil { nestedPaths.append(child.path) }
             for nestedPath in nestedPaths.reversed() {
-                pending.append((nestedA[nestedPath], nestedB[nestedPath], path.appending("nested", selector: nestedPath)))
+                pending.append(
+                    (nestedA[nestedPath], nestedB[nestedPath], path.appending("nested", selector: nestedPath)))
             }
         }
     }
@@ -89,41 +100,57 @@ package enum JWSComparison {
                 guard entry.kind != .object, entry.kind != .array, !paths[node].hasPrefix("x5c[") else { continue }
                 // A string holding a JWS is compared as that token, under nested[path].
                 if entry.kind == .string, let text = document.string(node), JWSReader.looksLikeCompactJWS(text.utf8),
-                   verification.nested.contains(where: { $0.path == paths[node] }) {
+                    verification.nested.contains(where: { $0.path == paths[node] })
+                {
                     continue
                 }
-                facts.append(Fact(path: [DiffPath.Segment(part.rawValue)] + segments(document.steps(of: node, in: index)), layer: .jws,
-                                  value: value(document, node), offset: mapped(part, entry.start)))
+                facts.append(
+                    Fact(
+                        path: [DiffPath.Segment(part.rawValue)] + segments(document.steps(of: node, in: index)),
+                        layer: .jws,
+                        value: value(document, node), offset: mapped(part, entry.start)))
             }
         }
         for (index, entry) in verification.certificates.enumerated() {
             let base = [DiffPath.Segment("x5c", selector: String(index))]
             switch entry {
             case .success(let certificate):
-                for (name, value) in [("subject", certificate.subject), ("issuer", certificate.issuer),
-                                      ("serial", certificate.serialHex),
-                                      ("notBefore", ReceiptDate.format(epochSeconds: certificate.notBefore)),
-                                      ("notAfter", ReceiptDate.format(epochSeconds: certificate.notAfter)),
-                                      ("publicKey", certificate.publicKeyDescription),
-                                      ("sha256Fingerprint", certificate.sha256Fingerprint)] {
-                    facts.append(Fact(path: base + [DiffPath.Segment(name)], layer: .certificates, value: .word(value),
-                                      offset: token.ranges[.header]?.lowerBound))
+                for (name, value) in [
+                    ("subject", certificate.subject), ("issuer", certificate.issuer),
+                    ("serial", certificate.serialHex),
+                    ("notBefore", ReceiptDate.format(epochSeconds: certificate.notBefore)),
+                    ("notAfter", ReceiptDate.format(epochSeconds: certificate.notAfter)),
+                    ("publicKey", certificate.publicKeyDescription),
+                    ("sha256Fingerprint", certificate.sha256Fingerprint),
+                ] {
+                    facts.append(
+                        Fact(
+                            path: base + [DiffPath.Segment(name)], layer: .certificates, value: .word(value),
+                            offset: token.ranges[.header]?.lowerBound))
                 }
             case .failure(let error):
-                facts.append(Fact(path: base + [DiffPath.Segment("error")], layer: .certificates,
-                                  value: .word(error.message), offset: token.ranges[.header]?.lowerBound))
+                facts.append(
+                    Fact(
+                        path: base + [DiffPath.Segment("error")], layer: .certificates,
+                        value: .word(error.message), offset: token.ranges[.header]?.lowerBound))
             }
         }
-        facts.append(Fact(path: [DiffPath.Segment("signature")], layer: .jws, value: .bytes(token.signature[...]),
-                          offset: token.ranges[.signature]?.lowerBound, isEncoding: true))
+        facts.append(
+            Fact(
+                path: [DiffPath.Segment("signature")], layer: .jws, value: .bytes(token.signature[...]),
+                offset: token.ranges[.signature]?.lowerBound, isEncoding: true))
         if let chain = verification.chain {
             for field in VerificationComparison.fields(chain) {
-                facts.append(Fact(path: [DiffPath.Segment("verification"), DiffPath.Segment(field.name)],
-                                  layer: .verification, value: field.value, offset: nil))
+                facts.append(
+                    Fact(
+                        path: [DiffPath.Segment("verification"), DiffPath.Segment(field.name)],
+                        layer: .verification, value: field.value, offset: nil))
             }
         }
-        facts.append(Fact(path: [DiffPath.Segment("valid")], layer: .verification, value: .bool(verification.isValid),
-                          offset: nil))
+        facts.append(
+            Fact(
+                path: [DiffPath.Segment("valid")], layer: .verification, value: .bool(verification.isValid),
+                offset: nil))
         return facts
     }
 
@@ -154,4 +181,3 @@ package enum JWSComparison {
         }
     }
 }
-

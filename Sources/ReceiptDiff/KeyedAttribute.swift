@@ -24,8 +24,8 @@ struct FieldKey: Hashable, Comparable {
         /// Numbers first (ascending), then oversized types, then attributes without a type.
         static func < (lhs: TypeKey, rhs: TypeKey) -> Bool {
             switch (lhs, rhs) {
-            case let (.number(left), .number(right)): return left < right
-            case let (.hex(left), .hex(right)):
+            case (.number(let left), .number(let right)): return left < right
+            case (.hex(let left), .hex(let right)):
                 return left.count != right.count ? left.count < right.count : left < right
             case (.number, _): return true
             case (.hex, .none): return true
@@ -135,8 +135,10 @@ struct KeyedAttribute {
     /// Compares two matched attributes: value, version and ASN.1 type; when those are equal, the encoded length
     /// and raw value bytes (encoding-level). Returns whether anything other than the encoding differs.
     @discardableResult
-    static func compare(_ a: KeyedAttribute, _ b: KeyedAttribute, valuePath: DiffPath, base: DiffPath,
-                        label: String?, into sink: inout ChangeSink) -> Bool {
+    static func compare(
+        _ a: KeyedAttribute, _ b: KeyedAttribute, valuePath: DiffPath, base: DiffPath,
+        label: String?, into sink: inout ChangeSink
+    ) -> Bool {
         let valueA = a.value
         let valueB = b.value
         let versionA = a.attribute.version
@@ -144,16 +146,20 @@ struct KeyedAttribute {
         let asn1A = a.attribute.asn1TypeName
         let asn1B = b.attribute.asn1TypeName
         sink.compare(valuePath, .receipt, valueA, valueB, offsetA: a.offset, offsetB: b.offset, label: label)
-        sink.compare(base.appending("version"), .receipt, versionA.map(DiffValue.number) ?? .null,
-                     versionB.map(DiffValue.number) ?? .null, offsetA: a.offset, offsetB: b.offset, label: label)
-        sink.compare(base.appending("asn1"), .receipt, .word(asn1A), .word(asn1B), offsetA: a.offset,
-                     offsetB: b.offset, label: label)
+        sink.compare(
+            base.appending("version"), .receipt, versionA.map(DiffValue.number) ?? .null,
+            versionB.map(DiffValue.number) ?? .null, offsetA: a.offset, offsetB: b.offset, label: label)
+        sink.compare(
+            base.appending("asn1"), .receipt, .word(asn1A), .word(asn1B), offsetA: a.offset,
+            offsetB: b.offset, label: label)
         guard valueA == valueB, versionA == versionB, asn1A == asn1B else { return true }
-        sink.compare(base.appending("encodedLength"), .receipt, .number(Int64(a.attribute.length)),
-                     .number(Int64(b.attribute.length)), offsetA: a.offset, offsetB: b.offset, isEncoding: true,
-                     label: label)
-        sink.compare(base.appending("raw"), .receipt, .bytes(a.attribute.valueBytes), .bytes(b.attribute.valueBytes),
-                     offsetA: a.offset, offsetB: b.offset, isEncoding: true, label: label)
+        sink.compare(
+            base.appending("encodedLength"), .receipt, .number(Int64(a.attribute.length)),
+            .number(Int64(b.attribute.length)), offsetA: a.offset, offsetB: b.offset, isEncoding: true,
+            label: label)
+        sink.compare(
+            base.appending("raw"), .receipt, .bytes(a.attribute.valueBytes), .bytes(b.attribute.valueBytes),
+            offsetA: a.offset, offsetB: b.offset, isEncoding: true, label: label)
         return false
     }
 }

@@ -41,7 +41,8 @@ struct RecordEntry {
         switch identity {
         case .transaction(let id): selector = "transaction_id=\(DiffPath.selectorValue(id))"
         case .original(let id, let date):
-            selector = "original_transaction_id=\(DiffPath.selectorValue(id)),"
+            selector =
+                "original_transaction_id=\(DiffPath.selectorValue(id)),"
                 + "purchase_date=\(DiffPath.selectorValue(date))"
         case .position(let index): selector = "index=\(index)"
         }
@@ -69,9 +70,10 @@ struct PayloadSide {
                 attributes.append(KeyedAttribute(attribute, occurrence: occurrence))
                 continue
             }
-            var entry = RecordEntry(attributeIndex: index, recordIndex: records.count, offset: attribute.offset,
-                                    length: attribute.length, version: attribute.version, record: record,
-                                    transactionID: nil, originalTransactionID: nil, purchaseDate: nil, occurrence: 0)
+            var entry = RecordEntry(
+                attributeIndex: index, recordIndex: records.count, offset: attribute.offset,
+                length: attribute.length, version: attribute.version, record: record,
+                transactionID: nil, originalTransactionID: nil, purchaseDate: nil, occurrence: 0)
             var seen = (transaction: false, original: false, purchase: false)
             for field in record.attributes {
                 switch field.type {

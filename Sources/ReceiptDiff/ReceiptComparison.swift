@@ -26,16 +26,21 @@ enum ReceiptComparison {
         let indexB = Dictionary(b.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         for key in Set(indexA.keys).union(indexB.keys).sorted() {
             switch (indexA[key].map { a[$0] }, indexB[key].map { b[$0] }) {
-            case let (left?, right?):
+            case (let left?, let right?):
                 let base = attributePath(left)
-                KeyedAttribute.compare(left, right, valuePath: base.appending("value"), base: base,
-                                          label: left.name, into: &sink)
-            case let (left?, nil):
-                sink.append(Change(path: attributePath(left), kind: .removed, layer: .receipt, old: left.value,
-                                   new: nil, offsetA: left.offset, offsetB: nil, label: left.name))
-            case let (nil, right?):
-                sink.append(Change(path: attributePath(right), kind: .added, layer: .receipt, old: nil,
-                                   new: right.value, offsetA: nil, offsetB: right.offset, label: right.name))
+                KeyedAttribute.compare(
+                    left, right, valuePath: base.appending("value"), base: base,
+                    label: left.name, into: &sink)
+            case (let left?, nil):
+                sink.append(
+                    Change(
+                        path: attributePath(left), kind: .removed, layer: .receipt, old: left.value,
+                        new: nil, offsetA: left.offset, offsetB: nil, label: left.name))
+            case (nil, let right?):
+                sink.append(
+                    Change(
+                        path: attributePath(right), kind: .added, layer: .receipt, old: nil,
+                        new: right.value, offsetA: nil, offsetB: right.offset, label: right.name))
             case (nil, nil):
                 break
             }
@@ -66,19 +71,25 @@ enum ReceiptComparison {
     }
 
     /// Compares one run of record pairs into a sink of its own.
-    static func compare(_ work: ArraySlice<(a: Int?, b: Int?)>, _ a: PayloadSide, _ b: PayloadSide,
-                        options: DiffOptions) -> ChangeSink {
+    static func compare(
+        _ work: ArraySlice<(a: Int?, b: Int?)>, _ a: PayloadSide, _ b: PayloadSide,
+        options: DiffOptions
+    ) -> ChangeSink {
         var sink = ChangeSink(options: options)
         for pair in work {
             switch (pair.a.map { a.records[$0] }, pair.b.map { b.records[$0] }, a.payload, b.payload) {
-            case let (entryA?, entryB?, payloadA?, payloadB?):
+            case (let entryA?, let entryB?, let payloadA?, let payloadB?):
                 compareRecord(entryA, entryB, payloadA, payloadB, into: &sink)
-            case let (entryA?, nil, payloadA?, _):
-                sink.append(Change(path: entryA.path, kind: .removed, layer: .receipt,
-                                   old: summary(entryA, payloadA), new: nil, offsetA: entryA.offset, offsetB: nil))
-            case let (nil, entryB?, _, payloadB?):
-                sink.append(Change(path: entryB.path, kind: .added, layer: .receipt, old: nil,
-                                   new: summary(entryB, payloadB), offsetA: nil, offsetB: entryB.offset))
+            case (let entryA?, nil, let payloadA?, _):
+                sink.append(
+                    Change(
+                        path: entryA.path, kind: .removed, layer: .receipt,
+                        old: summary(entryA, payloadA), new: nil, offsetA: entryA.offset, offsetB: nil))
+            case (nil, let entryB?, _, let payloadB?):
+                sink.append(
+                    Change(
+                        path: entryB.path, kind: .added, layer: .receipt, old: nil,
+                        new: summary(entryB, payloadB), offsetA: nil, offsetB: entryB.offset))
             default:
                 break
             }
@@ -88,25 +99,31 @@ enum ReceiptComparison {
 
     /// Two matched records. Identical bytes end it at once; otherwise both are decoded and their fields matched by
     /// type and occurrence.
-    static func compareRecord(_ a: RecordEntry, _ b: RecordEntry, _ payloadA: ReceiptPayload,
-                              _ payloadB: ReceiptPayload, into sink: inout ChangeSink) {
+    static func compareRecord(
+        _ a: RecordEntry, _ b: RecordEntry, _ payloadA: ReceiptPayload,
+        _ payloadB: ReceiptPayload, into sink: inout ChangeSink
+    ) {
         let path = a.path
         func encodedLength() {
-            sink.compare(path.appending("encodedLength"), .receipt, .number(Int64(a.length)),
-                         .number(Int64(b.length)), offsetA: a.offset, offsetB: b.offset, isEncoding: true)
+            sink.compare(
+                path.appending("encodedLength"), .receipt, .number(Int64(a.length)),
+                .number(Int64(b.length)), offsetA: a.offset, offsetB: b.offset, isEncoding: true)
         }
         if a.version == b.version, a.record.bytes == b.record.bytes {
             encodedLength()
             return
         }
-        sink.compare(path.appending("version"), .receipt, a.version.map(DiffValue.number) ?? .null,
-                     b.version.map(DiffValue.number) ?? .null, offsetA: a.offset, offsetB: b.offset)
+        sink.compare(
+            path.appending("version"), .receipt, a.version.map(DiffValue.number) ?? .null,
+            b.version.map(DiffValue.number) ?? .null, offsetA: a.offset, offsetB: b.offset)
         let fieldsA = a.record.attributes
         let fieldsB = b.record.attributes
         let keysA = KeyedAttribute.keys(fieldsA)
         let keysB = KeyedAttribute.keys(fieldsB)
         // Two versions of a record usually list the same fields in the same order: pair them directly then.
-        let partner = keysA == keysB ? keysA.indices.map { Optional($0) }
+        let partner =
+            keysA == keysB
+            ? keysA.indices.map { Optional($0) }
             : HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
         var differs = a.version != b.version
         var matched = [Bool](repeating: false, count: fieldsB.count)
@@ -129,19 +146,24 @@ enum ReceiptComparison {
             let left = item.a.map { KeyedAttribute(fieldsA[$0], occurrence: occurrence) }
             let right = item.b.map { KeyedAttribute(fieldsB[$0], occurrence: occurrence) }
             switch (left, right) {
-            case let (left?, right?):
+            case (let left?, let right?):
                 let fieldPath = self.fieldPath(path, left)
-                let changed = KeyedAttribute.compare(left, right, valuePath: fieldPath, base: fieldPath, label: nil,
-                                                        into: &sink)
+                let changed = KeyedAttribute.compare(
+                    left, right, valuePath: fieldPath, base: fieldPath, label: nil,
+                    into: &sink)
                 differs = differs || changed
-            case let (left?, nil):
+            case (let left?, nil):
                 differs = true
-                sink.append(Change(path: fieldPath(path, left), kind: .removed, layer: .receipt, old: left.value,
-                                   new: nil, offsetA: left.offset, offsetB: nil))
-            case let (nil, right?):
+                sink.append(
+                    Change(
+                        path: fieldPath(path, left), kind: .removed, layer: .receipt, old: left.value,
+                        new: nil, offsetA: left.offset, offsetB: nil))
+            case (nil, let right?):
                 differs = true
-                sink.append(Change(path: fieldPath(path, right), kind: .added, layer: .receipt, old: nil,
-                                   new: right.value, offsetA: nil, offsetB: right.offset))
+                sink.append(
+                    Change(
+                        path: fieldPath(path, right), kind: .added, layer: .receipt, old: nil,
+                        new: right.value, offsetA: nil, offsetB: right.offset))
             case (nil, nil):
                 break
             }
@@ -158,9 +180,11 @@ enum ReceiptComparison {
     static func summary(_ entry: RecordEntry, _ payload: ReceiptPayload) -> DiffValue {
         let fields = KeyedAttribute.all(entry.record.attributes)
         let order = fields.indices.sorted { fields[$0].key < fields[$1].key }
-        return .fields(order.map { fields[$0] }.map { field in
-            DiffField(name: field.key.occurrence > 0 ? "\(field.name)#\(field.key.occurrence)" : field.name,
-                      value: field.value)
-        })
+        return .fields(
+            order.map { fields[$0] }.map { field in
+                DiffField(
+                    name: field.key.occurrence > 0 ? "\(field.name)#\(field.key.occurrence)" : field.name,
+                    value: field.value)
+            })
     }
 }

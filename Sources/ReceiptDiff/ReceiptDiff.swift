@@ -1,8 +1,8 @@
 import Dispatch
-import ReceiptModel
-import ReceiptValidation
 import ReceiptDiagnostics
+import ReceiptModel
 import ReceiptPKCS7
+import ReceiptValidation
 
 /// One input to a diff: the name to show for it and everything read from it.
 package typealias DiffInput = ComparedInput<ReceiptInspection>
@@ -59,12 +59,14 @@ package enum ReceiptDiff {
         if options.compares(.receipt) {
             let (indexA, indexB) = both({ PayloadSide(left.receipt) }, { PayloadSide(right.receipt) })
             ReceiptComparison.compare(indexA, indexB, into: &sink)
-            EncodingFacts.compare(factsA.payload, factsB.payload, root: DiffPath("payload"), layer: .receipt,
-                                  into: &sink)
+            EncodingFacts.compare(
+                factsA.payload, factsB.payload, root: DiffPath("payload"), layer: .receipt,
+                into: &sink)
             compareReadErrors(left, right, layer: .receipt, into: &sink)
         }
-        var result = DiffResult(a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
-                                hiddenEncodingCount: sink.hiddenEncodingCount)
+        var result = DiffResult(
+            a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
+            hiddenEncodingCount: sink.hiddenEncodingCount)
         result.unusedIgnorePatterns = zip(options.ignore, sink.ignoredByPattern).filter { $0.1 == 0 }.map(\.0)
         return result
     }
@@ -83,7 +85,9 @@ package enum ReceiptDiff {
     /// Inspects A and B at the same time, one on each core.
     /// Inspects both inputs in parallel. Content checks are skipped: their findings are consequences of field
     /// changes the diff reports itself.
-    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (ReceiptInspection, ReceiptInspection) {
+    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (
+        ReceiptInspection, ReceiptInspection
+    ) {
         var reading = options
         reading.checksContent = false
         let fixed = reading
@@ -97,7 +101,9 @@ package enum ReceiptDiff {
 
     /// Where reading stopped, compared by layer and code: `input.readError`, `container.readError`,
     /// `payload.readError`. The offsets are on the change; the message is in the value.
-    static func compareReadErrors(_ a: ReceiptInspection, _ b: ReceiptInspection, layer: DiffLayer, into sink: inout ChangeSink) {
+    static func compareReadErrors(
+        _ a: ReceiptInspection, _ b: ReceiptInspection, layer: DiffLayer, into sink: inout ChangeSink
+    ) {
         let readLayer: ErrorLayer
         let root: String
         switch layer {
@@ -109,8 +115,9 @@ package enum ReceiptDiff {
         let errorB = b.readError.flatMap { $0.layer == readLayer ? $0 : nil }
         if let errorA, let errorB, errorA.code == errorB.code { return }
         func value(_ error: CodedError?) -> DiffValue? { error.map { .word("\($0.code): \($0.message)") } }
-        sink.compare(DiffPath(root).appending("readError"), layer, value(errorA), value(errorB),
-                     offsetA: errorA?.offset, offsetB: errorB?.offset)
+        sink.compare(
+            DiffPath(root).appending("readError"), layer, value(errorA), value(errorB),
+            offsetA: errorA?.offset, offsetB: errorB?.offset)
     }
 
     /// Runs two independent pieces of work on two threads and returns both results.

@@ -16,13 +16,16 @@ enum RecordMatcher {
     static func match(_ a: [RecordEntry], _ b: [RecordEntry]) -> [Int?] {
         var partner = HashJoin.match(a.map(\.transactionID), b.map(\.transactionID))
         HashJoin.matchLeftovers(a.map(originalKey), b.map(originalKey), partner: &partner)
-        HashJoin.matchByPosition(left: a.count, right: b.count, partner: &partner,
-                                 leftEligible: { a[$0].transactionID == nil },
-                                 rightEligible: { b[$0].transactionID == nil })
-        HashJoin.matchByPosition(left: a.count, right: b.count, partner: &partner,
-                                 leftEligible: { a[$0].transactionID == nil }, rightEligible: { _ in true })
-        HashJoin.matchByPosition(left: a.count, right: b.count, partner: &partner, leftEligible: { _ in true },
-                                 rightEligible: { b[$0].transactionID == nil })
+        HashJoin.matchByPosition(
+            left: a.count, right: b.count, partner: &partner,
+            leftEligible: { a[$0].transactionID == nil },
+            rightEligible: { b[$0].transactionID == nil })
+        HashJoin.matchByPosition(
+            left: a.count, right: b.count, partner: &partner,
+            leftEligible: { a[$0].transactionID == nil }, rightEligible: { _ in true })
+        HashJoin.matchByPosition(
+            left: a.count, right: b.count, partner: &partner, leftEligible: { _ in true },
+            rightEligible: { b[$0].transactionID == nil })
         return partner
     }
 

@@ -36,8 +36,10 @@ package struct ResponseInput: Sendable {
 /// `pending_renewal_info`, `is-retryable`).
 package enum ResponseComparison {
     /// Top-level members that are the server's state, not the receipt's.
-    package static let serverState: Set<String> = ["latest_receipt_info", "latest_receipt", "pending_renewal_info",
-                                                  "is-retryable"]
+    package static let serverState: Set<String> = [
+        "latest_receipt_info", "latest_receipt", "pending_renewal_info",
+        "is-retryable",
+    ]
     /// Members of `receipt` that depend on the request, not the receipt.
     package static let requestTime: Set<String> = ["request_date", "request_date_ms", "request_date_pst"]
 
@@ -47,11 +49,13 @@ package enum ResponseComparison {
     {
         var sink = ChangeSink(options: options)
         if options.compares(.response) {
-            compareObjects(a.document, a.document.root, b.document, b.document.root, path: DiffPath("response"),
-                           skipping: serverState, into: &sink)
+            compareObjects(
+                a.document, a.document.root, b.document, b.document.root, path: DiffPath("response"),
+                skipping: serverState, into: &sink)
         }
-        var result = DiffResult(a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
-                                hiddenEncodingCount: sink.hiddenEncodingCount)
+        var result = DiffResult(
+            a: side(a), b: side(b), changes: sink.changes, ignoredCount: sink.ignoredCount,
+            hiddenEncodingCount: sink.hiddenEncodingCount)
         result.unusedIgnorePatterns = zip(options.ignore, sink.ignoredByPattern).filter { $0.1 == 0 }.map(\.0)
         return result
     }
@@ -62,8 +66,10 @@ package enum ResponseComparison {
 
     /// Members of two objects, matched by name (the last copy of a repeated name, as JSON readers take it), in
     /// A's order, then B's members A lacks.
-    static func compareObjects(_ a: JSONDocument, _ nodeA: Int, _ b: JSONDocument, _ nodeB: Int, path: DiffPath,
-                               skipping: Set<String>, into sink: inout ChangeSink) {
+    static func compareObjects(
+        _ a: JSONDocument, _ nodeA: Int, _ b: JSONDocument, _ nodeB: Int, path: DiffPath,
+        skipping: Set<String>, into sink: inout ChangeSink
+    ) {
         let membersA = members(a, nodeA)
         let membersB = members(b, nodeB)
         let namesB = Dictionary(membersB.map { ($0.name, $0.node) }, uniquingKeysWith: { _, last in last })
@@ -73,14 +79,18 @@ package enum ResponseComparison {
             let last = membersA.last { $0.name == name }?.node ?? node
             compareValues(a, last, b, namesB[name], path: path.appending(name), into: &sink)
         }
-        for (name, node) in membersB where !skipping.contains(name) && !namesA.contains(name)
-            && seen.insert(name).inserted {
+        for (name, node) in membersB
+        where !skipping.contains(name) && !namesA.contains(name)
+            && seen.insert(name).inserted
+        {
             compareValues(a, nil, b, namesB[name] ?? node, path: path.appending(name), into: &sink)
         }
     }
 
-    static func compareValues(_ a: JSONDocument, _ nodeA: Int?, _ b: JSONDocument, _ nodeB: Int?, path: DiffPath,
-                              into sink: inout ChangeSink) {
+    static func compareValues(
+        _ a: JSONDocument, _ nodeA: Int?, _ b: JSONDocument, _ nodeB: Int?, path: DiffPath,
+        into sink: inout ChangeSink
+    ) {
         let kindA = nodeA.map { a.nodes[$0].kind }
         let kindB = nodeB.map { b.nodes[$0].kind }
         let name = path.segments.last?.name
@@ -89,14 +99,17 @@ package enum ResponseComparison {
         } else if let nodeA, let nodeB, kindA == .array, kindB == .array, name == "in_app" {
             compareInApp(a, nodeA, b, nodeB, path: path, into: &sink)
         } else {
-            sink.compare(path, .response, nodeA.map { value(a, $0) }, nodeB.map { value(b, $0) },
-                         offsetA: nodeA.map { a.nodes[$0].start }, offsetB: nodeB.map { b.nodes[$0].start })
+            sink.compare(
+                path, .response, nodeA.map { value(a, $0) }, nodeB.map { value(b, $0) },
+                offsetA: nodeA.map { a.nodes[$0].start }, offsetB: nodeB.map { b.nodes[$0].start })
         }
     }
 
     /// In-app entries matched by `transaction_id` (`#N` for the Nth repeat), or by position without one.
-    static func compareInApp(_ a: JSONDocument, _ nodeA: Int, _ b: JSONDocument, _ nodeB: Int, path: DiffPath,
-                             into sink: inout ChangeSink) {
+    static func compareInApp(
+        _ a: JSONDocument, _ nodeA: Int, _ b: JSONDocument, _ nodeB: Int, path: DiffPath,
+        into sink: inout ChangeSink
+    ) {
         let entriesA = keyedEntries(a, nodeA)
         let entriesB = keyedEntries(b, nodeB)
         let byKeyB = Dictionary(entriesB.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
@@ -111,8 +124,9 @@ package enum ResponseComparison {
             compareObjects(a, node, b, other, path: entryPath, skipping: [], into: &sink)
         }
         for (key, node) in entriesB where !keysA.contains(key) {
-            sink.compare(base.appending("in_app", selector: key), .response, nil, value(b, node), offsetA: nil,
-                         offsetB: b.nodes[node].start)
+            sink.compare(
+                base.appending("in_app", selector: key), .response, nil, value(b, node), offsetA: nil,
+                offsetB: b.nodes[node].start)
         }
     }
 
@@ -121,7 +135,9 @@ package enum ResponseComparison {
         var counts: [String: Int] = [:]
         return document.children(of: array).enumerated().map { position, node in
             guard document.nodes[node].kind == .object,
-                  let id = document.member("transaction_id", of: node).flatMap({ document.string($0) ?? document.text($0) })
+                let id = document.member("transaction_id", of: node).flatMap({
+                    document.string($0) ?? document.text($0)
+                })
             else { return ("index=\(position)", node) }
             let base = "transaction_id=\(id)"
             let seen = counts[base, default: 0]

@@ -1,7 +1,7 @@
 import ReceiptASN1
+import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
-import ReceiptModel
 
 /// Compares the SignerInfos, matched by position: identifier, algorithms, signed and unsigned attributes, the
 /// signature, and which certificate (by fingerprint) the signer uses.
@@ -24,8 +24,12 @@ enum SignerComparison {
         guard let receipt = inspection.receipt else { return [] }
         let bytes = receipt.bytes
         return receipt.signedData.signers.enumerated().map { index, signer in
-            var fields: [(name: String, value: DiffValue?, offset: Int)] = [("version", .number(signer.version),
-                                                                             signer.offset)]
+            var fields: [(name: String, value: DiffValue?, offset: Int)] = [
+                (
+                    "version", .number(signer.version),
+                    signer.offset
+                )
+            ]
             switch signer.identifier {
             case .issuerAndSerialNumber(let issuer, let serial):
                 let name = DistinguishedName.render(bytes, issuer) ?? "(unreadable name) " + hex(bytes, issuer)
@@ -35,15 +39,22 @@ enum SignerComparison {
                 fields.append(("subjectKeyIdentifier", slice(bytes, identifier), identifier.lowerBound))
             }
             fields.append(("digestAlgorithm", .word(signer.digestAlgorithm.name), signer.digestAlgorithm.offset))
-            fields.append(("signatureAlgorithm", .word(signer.signatureAlgorithm.name),
-                           signer.signatureAlgorithm.offset))
+            fields.append(
+                (
+                    "signatureAlgorithm", .word(signer.signatureAlgorithm.name),
+                    signer.signatureAlgorithm.offset
+                ))
             fields.append(("signature", slice(bytes, signer.signature), signer.signature.lowerBound))
             let verified = inspection.signers.first { $0.signerIndex == index }
             let certificate = verified?.certificateIndex.flatMap { $0 < fingerprints.count ? fingerprints[$0] : nil }
-            fields.append(("certificate", verified.map { _ in certificate.map(DiffValue.word) ?? .null },
-                           signer.offset))
-            return Entry(offset: signer.offset, fields: fields, signedAttributes: signer.signedAttributes?.attributes,
-                         unsignedAttributes: signer.unsignedAttributes, bytes: bytes)
+            fields.append(
+                (
+                    "certificate", verified.map { _ in certificate.map(DiffValue.word) ?? .null },
+                    signer.offset
+                ))
+            return Entry(
+                offset: signer.offset, fields: fields, signedAttributes: signer.signedAttributes?.attributes,
+                unsignedAttributes: signer.unsignedAttributes, bytes: bytes)
         }
     }
 
@@ -53,14 +64,18 @@ enum SignerComparison {
             let path = DiffPath("signers", selector: String(index))
             guard index < a.count else {
                 let entry = b[index]
-                sink.append(Change(path: path, kind: .added, layer: .signers, old: nil, new: summary(entry),
-                                   offsetA: nil, offsetB: entry.offset))
+                sink.append(
+                    Change(
+                        path: path, kind: .added, layer: .signers, old: nil, new: summary(entry),
+                        offsetA: nil, offsetB: entry.offset))
                 continue
             }
             guard index < b.count else {
                 let entry = a[index]
-                sink.append(Change(path: path, kind: .removed, layer: .signers, old: summary(entry), new: nil,
-                                   offsetA: entry.offset, offsetB: nil))
+                sink.append(
+                    Change(
+                        path: path, kind: .removed, layer: .signers, old: summary(entry), new: nil,
+                        offsetA: entry.offset, offsetB: nil))
                 continue
             }
             compareFields(a[index], b[index], path: path, into: &sink)
@@ -72,35 +87,45 @@ enum SignerComparison {
         var emitted: Set<String> = []
         for field in a.fields {
             let other = b.fields.first { $0.name == field.name }
-            sink.compare(path.appending(field.name), .signers, field.value, other?.value, offsetA: field.offset,
-                         offsetB: other?.offset ?? b.offset)
+            sink.compare(
+                path.appending(field.name), .signers, field.value, other?.value, offsetA: field.offset,
+                offsetB: other?.offset ?? b.offset)
             emitted.insert(field.name)
             if field.name == "signatureAlgorithm" {
-                compareAttributes("signedAttributes", a.signedAttributes, b.signedAttributes, a: a, b: b, path: path,
-                                  into: &sink)
+                compareAttributes(
+                    "signedAttributes", a.signedAttributes, b.signedAttributes, a: a, b: b, path: path,
+                    into: &sink)
             }
         }
         for field in b.fields where !emitted.contains(field.name) {
-            sink.compare(path.appending(field.name), .signers, nil, field.value, offsetA: a.offset,
-                         offsetB: field.offset)
+            sink.compare(
+                path.appending(field.name), .signers, nil, field.value, offsetA: a.offset,
+                offsetB: field.offset)
         }
-        compareAttributes("unsignedAttributes", a.unsignedAttributes, b.unsignedAttributes, a: a, b: b, path: path,
-                          into: &sink)
+        compareAttributes(
+            "unsignedAttributes", a.unsignedAttributes, b.unsignedAttributes, a: a, b: b, path: path,
+            into: &sink)
     }
 
     /// CMS attributes matched by OID and occurrence; a missing set on one side is one added or removed change.
-    static func compareAttributes(_ name: String, _ left: [CMSAttribute]?, _ right: [CMSAttribute]?, a: Entry,
-                                  b: Entry, path: DiffPath, into sink: inout ChangeSink) {
+    static func compareAttributes(
+        _ name: String, _ left: [CMSAttribute]?, _ right: [CMSAttribute]?, a: Entry,
+        b: Entry, path: DiffPath, into sink: inout ChangeSink
+    ) {
         let setPath = path.appending(name)
         switch (left, right) {
         case (nil, nil):
             return
         case (let left?, nil):
-            sink.append(Change(path: setPath, kind: .removed, layer: .signers, old: fields(left, a.bytes), new: nil,
-                               offsetA: left.first?.offset ?? a.offset, offsetB: nil))
+            sink.append(
+                Change(
+                    path: setPath, kind: .removed, layer: .signers, old: fields(left, a.bytes), new: nil,
+                    offsetA: left.first?.offset ?? a.offset, offsetB: nil))
         case (nil, let right?):
-            sink.append(Change(path: setPath, kind: .added, layer: .signers, old: nil, new: fields(right, b.bytes),
-                               offsetA: nil, offsetB: right.first?.offset ?? b.offset))
+            sink.append(
+                Change(
+                    path: setPath, kind: .added, layer: .signers, old: nil, new: fields(right, b.bytes),
+                    offsetA: nil, offsetB: right.first?.offset ?? b.offset))
         case (let left?, let right?):
             let keysA = CertificateComparison.occurrenceKeys(left.map(\.oid))
             let keysB = CertificateComparison.occurrenceKeys(right.map(\.oid))
@@ -108,15 +133,17 @@ enum SignerComparison {
             for (index, attribute) in left.enumerated() {
                 let attributePath = path.appending(name, selector: "oid=\(keysA[index])")
                 let other = partner[index].map { right[$0] }
-                sink.compare(attributePath, .signers, values(attribute, a.bytes),
-                             other.map { values($0, b.bytes) }, offsetA: attribute.offset, offsetB: other?.offset,
-                             label: attribute.name)
+                sink.compare(
+                    attributePath, .signers, values(attribute, a.bytes),
+                    other.map { values($0, b.bytes) }, offsetA: attribute.offset, offsetB: other?.offset,
+                    label: attribute.name)
             }
             let matched = Set(partner.compactMap { $0 })
             for (index, attribute) in right.enumerated() where !matched.contains(index) {
-                sink.compare(path.appending(name, selector: "oid=\(keysB[index])"), .signers, nil,
-                             values(attribute, b.bytes), offsetA: nil, offsetB: attribute.offset,
-                             label: attribute.name)
+                sink.compare(
+                    path.appending(name, selector: "oid=\(keysB[index])"), .signers, nil,
+                    values(attribute, b.bytes), offsetA: nil, offsetB: attribute.offset,
+                    label: attribute.name)
             }
         }
     }

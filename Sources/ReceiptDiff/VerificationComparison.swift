@@ -12,15 +12,20 @@ enum VerificationComparison {
         case (nil, nil):
             return
         case (let a?, nil):
-            sink.append(Change(path: root, kind: .removed, layer: .verification, old: .fields(fields(a)), new: nil,
-                               offsetA: nil, offsetB: nil))
+            sink.append(
+                Change(
+                    path: root, kind: .removed, layer: .verification, old: .fields(fields(a)), new: nil,
+                    offsetA: nil, offsetB: nil))
         case (nil, let b?):
-            sink.append(Change(path: root, kind: .added, layer: .verification, old: nil, new: .fields(fields(b)),
-                               offsetA: nil, offsetB: nil))
+            sink.append(
+                Change(
+                    path: root, kind: .added, layer: .verification, old: nil, new: .fields(fields(b)),
+                    offsetA: nil, offsetB: nil))
         case (let a?, let b?):
             for (old, new) in zip(fields(a), fields(b)) {
-                sink.compare(root.appending(old.name), .verification, old.value, new.value, offsetA: nil,
-                             offsetB: nil)
+                sink.compare(
+                    root.appending(old.name), .verification, old.value, new.value, offsetA: nil,
+                    offsetB: nil)
             }
         }
     }

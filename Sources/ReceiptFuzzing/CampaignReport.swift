@@ -12,34 +12,41 @@ package enum CampaignReport {
     /// Writes the findings to `directory`: the seeds' baselines first (must-accept entries of group `baseline`, so a
     /// replay refuses a validator that rejects them), then each group's smallest input, `manifest.json` and
     /// `report.json`.
-    package static func write(_ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
-                             seeds: [String], to directory: String) throws {
+    package static func write(
+        _ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
+        seeds: [String], to directory: String
+    ) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var manifest = Manifest(input: seeds.joined(separator: ", "), seed: seed, expectations: expectations,
-                                mutations: [], skipped: [:])
+        var manifest = Manifest(
+            input: seeds.joined(separator: ", "), seed: seed, expectations: expectations,
+            mutations: [], skipped: [:])
         for baseline in summary.baselines where baseline.verdict.isValid {
             let file = baselineFile(baseline)
             manager.createFile(atPath: directory + "/" + file, contents: Data(baseline.input.bytes))
-            manifest.mutations.append(ManifestEntry(
-                name: file.split(separator: ".").first.map(String.init) ?? file, file: file, group: "baseline",
-                layer: "none",
-                description: "the seed \(seeds[safe: baseline.input.seed] ?? "?") re-signed unchanged by the test CA: a correctly configured validator accepts it",
-                expected: ExpectedVerdict.accept.rawValue, finding: nil, signatureValid: true,
-                concern: Concern.security.rawValue, attacker: Attacker.replay.rawValue,
-                threat: "the seed itself, re-signed: genuine"))
+            manifest.mutations.append(
+                ManifestEntry(
+                    name: file.split(separator: ".").first.map(String.init) ?? file, file: file, group: "baseline",
+                    layer: "none",
+                    description:
+                        "the seed \(seeds[safe: baseline.input.seed] ?? "?") re-signed unchanged by the test CA: a correctly configured validator accepts it",
+                    expected: ExpectedVerdict.accept.rawValue, finding: nil, signatureValid: true,
+                    concern: Concern.security.rawValue, attacker: Attacker.replay.rawValue,
+                    threat: "the seed itself, re-signed: genuine"))
         }
         for group in summary.groups {
             let name = fileName(group)
             let file = name + (group.representative.isJWS ? ".jws" : ".receipt")
             manager.createFile(atPath: directory + "/" + file, contents: Data(group.representative.bytes))
-            manifest.mutations.append(ManifestEntry(
-                name: name, file: file, group: group.kind.rawValue, layer: group.code,
-                description: group.representative.edits.joined(separator: " then ") + " (seed \(seeds[safe: group.representative.seed] ?? "?"))",
-                expected: group.verdict.isValid ? ExpectedVerdict.accept.rawValue : ExpectedVerdict.reject.rawValue,
-                finding: group.verdict.isValid ? nil : group.code, signatureValid: true,
-                concern: threat(group).concern.rawValue, attacker: threat(group).attacker.rawValue,
-                threat: threat(group).why, readers: threat(group).readers))
+            manifest.mutations.append(
+                ManifestEntry(
+                    name: name, file: file, group: group.kind.rawValue, layer: group.code,
+                    description: group.representative.edits.joined(separator: " then ")
+                        + " (seed \(seeds[safe: group.representative.seed] ?? "?"))",
+                    expected: group.verdict.isValid ? ExpectedVerdict.accept.rawValue : ExpectedVerdict.reject.rawValue,
+                    finding: group.verdict.isValid ? nil : group.code, signatureValid: true,
+                    concern: threat(group).concern.rawValue, attacker: threat(group).attacker.rawValue,
+                    threat: threat(group).why, readers: threat(group).readers))
         }
         try manifest.write(in: directory)
         try Data(json(summary, seed: seed, seeds: seeds, directory: directory))
@@ -66,8 +73,12 @@ package enum CampaignReport {
     package static func threat(_ group: DisagreementGroup) -> Threat {
         let threats = group.representative.edits.compactMap { edit -> Threat? in
             if edit == "baseline" || edit == FuzzInputGenerator.staleHash { return nil }
-            if edit.hasPrefix("catalogue:") { return MutationCatalogue.named(String(edit.dropFirst(10)))?.threat ?? Threat.signedEdit }
-            if edit.hasPrefix("jws-catalogue:") { return JWSMutationCatalogue.named(String(edit.dropFirst(14)))?.threat ?? Threat.signedEdit }
+            if edit.hasPrefix("catalogue:") {
+                return MutationCatalogue.named(String(edit.dropFirst(10)))?.threat ?? Threat.signedEdit
+            }
+            if edit.hasPrefix("jws-catalogue:") {
+                return JWSMutationCatalogue.named(String(edit.dropFirst(14)))?.threat ?? Threat.signedEdit
+            }
             return Threat.signedEdit
         }
         let made = Threat.combined(threats)
@@ -84,10 +95,13 @@ package enum CampaignReport {
     }
 
     /// The summary as people read it.
-    package static func text(_ summary: CampaignSummary, gate: CampaignGate, seeds: [String] = [],
-                             directory: String? = nil, validator: String = "") -> String {
+    package static func text(
+        _ summary: CampaignSummary, gate: CampaignGate, seeds: [String] = [],
+        directory: String? = nil, validator: String = ""
+    ) -> String {
         if let refused = summary.baselines.first(where: \.refused) {
-            var out = "the validator does not accept the seed \(seeds[safe: refused.input.seed] ?? "#\(refused.input.seed)") re-signed unchanged by the test CA, "
+            var out =
+                "the validator does not accept the seed \(seeds[safe: refused.input.seed] ?? "#\(refused.input.seed)") re-signed unchanged by the test CA, "
                 + "which rcpt verify accepts: its options are wrong (a --root path, the bundle id, the device id, a missing dependency), "
                 + "and no mutation can be judged with it. It \(refused.run.outcome.detail)"
                 + (refused.run.outcome.isVerdict ? "" : " instead of giving a verdict") + ".\n"
@@ -97,20 +111,25 @@ package enum CampaignReport {
             } else {
                 out += "  (--out-dir writes the re-signed seed, to run the validator on it by hand)\n"
             }
-            for (name, tail) in [("stdout", refused.run.stdoutTail), ("stderr", refused.run.stderrTail)] where !tail.isEmpty {
-                out += "  \(name):\n" + tail.split(separator: "\n", omittingEmptySubsequences: false).suffix(10)
+            for (name, tail) in [("stdout", refused.run.stdoutTail), ("stderr", refused.run.stderrTail)]
+            where !tail.isEmpty {
+                out +=
+                    "  \(name):\n"
+                    + tail.split(separator: "\n", omittingEmptySubsequences: false).suffix(10)
                     .map { "    | " + $0 + "\n" }.joined()
             }
             return out
         }
         let rate = summary.seconds > 0 ? Double(summary.runs) / summary.seconds : 0
-        var out = "\(summary.runs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.0f", rate)) inputs/s): "
+        var out =
+            "\(summary.runs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.0f", rate)) inputs/s): "
             + "\(summary.agreed) agreed with rcpt verify, \(summary.runs - summary.agreed) disagreed\n"
         if summary.groups.isEmpty { return out + "no disagreement\n" }
         for kind in Disagreement.allCases {
             let groups = summary.groups.filter { $0.kind == kind }
             guard !groups.isEmpty else { continue }
-            out += "\n\(kind.rawValue): \(summary.counts[kind] ?? 0) inputs in \(groups.count) group(s)"
+            out +=
+                "\n\(kind.rawValue): \(summary.counts[kind] ?? 0) inputs in \(groups.count) group(s)"
                 + (gate.allowed.contains(kind) ? " (allowed)" : "") + "\n"
             for group in groups {
                 let threat: Threat = threat(group)
@@ -118,7 +137,8 @@ package enum CampaignReport {
                 let edits: String = group.representative.edits.joined(separator: " then ")
                 let code: String = group.code.padding(toLength: 34, withPad: " ", startingAt: 0)
                 let first: String = "\(group.firstInput) (" + String(format: "%.1f", group.firstSeconds) + " s)"
-                out += "  " + code + " \(group.count) input(s), first at input " + first + "; smallest: " + edits
+                out +=
+                    "  " + code + " \(group.count) input(s), first at input " + first + "; smallest: " + edits
                     + " [" + threat.attacker.rawValue + ", " + threat.concern.rawValue + "]" + note + "\n"
             }
         }
@@ -205,9 +225,11 @@ package enum CampaignReport {
             self.seeds = seeds
             refused = summary.baselines.contains(where: \.refused)
             baselines = summary.baselines.map { baseline in
-                Baseline(seed: seeds[safe: baseline.input.seed] ?? "",
-                         file: Nullable(value: written && baseline.verdict.isValid ? CampaignReport.baselineFile(baseline) : nil),
-                         rcptValid: baseline.verdict.isValid, refused: baseline.refused, validator: Run(baseline.run))
+                Baseline(
+                    seed: seeds[safe: baseline.input.seed] ?? "",
+                    file: Nullable(
+                        value: written && baseline.verdict.isValid ? CampaignReport.baselineFile(baseline) : nil),
+                    rcptValid: baseline.verdict.isValid, refused: baseline.refused, validator: Run(baseline.run))
             }
             runs = summary.runs
             seconds = (summary.seconds * 1000).rounded() / 1000
@@ -215,16 +237,19 @@ package enum CampaignReport {
             agreed = summary.agreed
             counts = Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) })
             groups = summary.groups.map { group in
-                Group(kind: group.kind.rawValue, code: group.code,
-                      concern: CampaignReport.threat(group).concern.rawValue,
-                      attacker: CampaignReport.threat(group).attacker.rawValue,
-                      threat: CampaignReport.threat(group).why, count: group.count,
-                      file: Nullable(value: written ? CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") : nil),
-                      edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
-                      rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,
-                      validatorOutcome: group.run.outcome.label, validator: Run(group.run),
-                      validatorStderr: group.run.stderrTail, firstInput: group.firstInput,
-                      firstSeconds: (group.firstSeconds * 1000).rounded() / 1000)
+                Group(
+                    kind: group.kind.rawValue, code: group.code,
+                    concern: CampaignReport.threat(group).concern.rawValue,
+                    attacker: CampaignReport.threat(group).attacker.rawValue,
+                    threat: CampaignReport.threat(group).why, count: group.count,
+                    file: Nullable(
+                        value: written
+                            ? CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") : nil),
+                    edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
+                    rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,
+                    validatorOutcome: group.run.outcome.label, validator: Run(group.run),
+                    validatorStderr: group.run.stderrTail, firstInput: group.firstInput,
+                    firstSeconds: (group.firstSeconds * 1000).rounded() / 1000)
             }
         }
     }

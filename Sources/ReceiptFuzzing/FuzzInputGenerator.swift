@@ -1,10 +1,10 @@
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
 import ReceiptSigning
-import ReceiptBuilding
 
 /// One generated input and how it was made from its seed: the edits in order, smallest first when minimised.
 package struct GeneratedInput: Sendable {
@@ -55,12 +55,15 @@ package struct FuzzInputGenerator: Sendable {
     package func baselines() -> [GeneratedInput?] {
         seeds.indices.map { index in
             if seedIsJWS[index] {
-                guard let jwsKit, let bytes = try? JWSMutationCatalogue.baseline.apply(to: seeds[index], kit: jwsKit) else {
+                guard let jwsKit, let bytes = try? JWSMutationCatalogue.baseline.apply(to: seeds[index], kit: jwsKit)
+                else {
                     return nil
                 }
                 return GeneratedInput(bytes: bytes, seed: index, edits: ["baseline"], isJWS: true)
             }
-            guard let bytes = try? MutationCatalogue.baseline.apply(to: seeds[index], kit: kit, seed: 0) else { return nil }
+            guard let bytes = try? MutationCatalogue.baseline.apply(to: seeds[index], kit: kit, seed: 0) else {
+                return nil
+            }
             return GeneratedInput(bytes: bytes, seed: index, edits: ["baseline"], isJWS: false)
         }
     }
@@ -100,10 +103,12 @@ package struct FuzzInputGenerator: Sendable {
         guard let bytes = try? mutation.apply(to: first.bytes, kit: kit, seed: mutationSeed) else { return nil }
         var components = [first]
         if let alone = try? mutation.apply(to: seed, kit: kit, seed: mutationSeed) {
-            components.append(GeneratedInput(bytes: alone, seed: index, edits: ["catalogue:\(mutation.name)"], isJWS: false))
+            components.append(
+                GeneratedInput(bytes: alone, seed: index, edits: ["catalogue:\(mutation.name)"], isJWS: false))
         }
-        return GeneratedInput(bytes: bytes, seed: index, edits: first.edits + ["catalogue:\(mutation.name)"], isJWS: false,
-                              components: components)
+        return GeneratedInput(
+            bytes: bytes, seed: index, edits: first.edits + ["catalogue:\(mutation.name)"], isJWS: false,
+            components: components)
     }
 
     mutating func payloadEdit(_ seed: [UInt8], index: Int) -> GeneratedInput? {
@@ -145,7 +150,8 @@ package struct FuzzInputGenerator: Sendable {
             edit = "payload:record value"
         }
         if edit.hasPrefix("payload:value") || edit.hasPrefix("payload:type") || edit.hasPrefix("payload:version")
-            || edit.hasPrefix("payload:nesting") {
+            || edit.hasPrefix("payload:nesting")
+        {
             blueprint.attributes[position] = spec
         }
         // Half the edits keep the seed's device hash (for another device than the kit's): named, so a group is not
@@ -153,7 +159,8 @@ package struct FuzzInputGenerator: Sendable {
         let recomputed = random.next() & 1 == 0
         if recomputed { try? blueprint.computeHash(forDevice: kit.deviceID) }
         guard let bytes = try? ReceiptSigner(authority: kit.authority).sign(blueprint.payload) else { return nil }
-        return GeneratedInput(bytes: bytes, seed: index, edits: recomputed ? [edit] : [edit, Self.staleHash], isJWS: false)
+        return GeneratedInput(
+            bytes: bytes, seed: index, edits: recomputed ? [edit] : [edit, Self.staleHash], isJWS: false)
     }
 
     /// The edit that names a payload edit's input keeping its seed's device hash.
@@ -181,10 +188,14 @@ package struct FuzzInputGenerator: Sendable {
 
     mutating func jwsEdit(_ seed: [UInt8], index: Int, kit: MutationKit) -> GeneratedInput? {
         guard let context = try? JWSMutationContext.baseline(of: seed, kit: kit) else { return nil }
-        let claims = ["bundleId", "environment", "transactionId", "signedDate", "productId", "quantity",
-                      "expiresDate", "appAppleId", "type", "data"]
-        let values = [#""com.example.attacker""#, "0", "-1", "null", "true", #""""#, "[]", "{}", "9007199254740993",
-                      #""Production""#, #""Sandbox""#, "4000000000000", "1e400", #""\u0000""#]
+        let claims = [
+            "bundleId", "environment", "transactionId", "signedDate", "productId", "quantity",
+            "expiresDate", "appAppleId", "type", "data",
+        ]
+        let values = [
+            #""com.example.attacker""#, "0", "-1", "null", "true", #""""#, "[]", "{}", "9007199254740993",
+            #""Production""#, #""Sandbox""#, "4000000000000", "1e400", #""\u0000""#,
+        ]
         let claim = claims[below(claims.count)]
         var payload = context.payload
         let edit: String
@@ -197,7 +208,8 @@ package struct FuzzInputGenerator: Sendable {
             payload = JWSMutationContext.removing(claim, from: payload)
             edit = "jws-payload:remove \(claim)"
         default:
-            guard let repeated = try? JWSMutationContext.duplicating(claim, as: values[below(values.count)], in: payload)
+            guard
+                let repeated = try? JWSMutationContext.duplicating(claim, as: values[below(values.count)], in: payload)
             else { return nil }
             payload = repeated
             edit = "jws-payload:repeat \(claim)"

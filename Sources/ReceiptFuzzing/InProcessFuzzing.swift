@@ -3,8 +3,8 @@ import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
-import ReceiptValidation
 import ReceiptSigning
+import ReceiptValidation
 
 /// For a Swift validator's own libFuzzer harness: rcpt's structure-aware mutator, which re-signs what it changes
 /// with a TEST-ONLY CA (call `mutate` from `LLVMFuzzerCustomMutator`), and `rcpt verify`'s verdict as the oracle
@@ -21,15 +21,20 @@ public final class InProcessFuzzing: @unchecked Sendable {
     public init(caDirectory: String, jwsCADirectory: String? = nil, bundleID: String?, appVersion: String? = nil)
         throws
     {
-        kit = try MutationKit.load(from: caDirectory,
-                                   deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
-        jwsKit = try jwsCADirectory.map { directory throws(CryptoError) in try MutationKit.load(from: directory, deviceID: []) }
+        kit = try MutationKit.load(
+            from: caDirectory,
+            deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+        jwsKit = try jwsCADirectory.map { directory throws(CryptoError) in
+            try MutationKit.load(from: directory, deviceID: [])
+        }
         let expectations = Expectations(bundleID: bundleID, appVersion: appVersion, deviceID: kit.deviceID)
-        let receiptOptions = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
-                                               expectations: expectations)
+        let receiptOptions = InspectionOptions(
+            anchors: TrustAnchors([kit.authority.root]), time: .signed,
+            expectations: expectations)
         let jwsOptions = jwsKit.map { kit in
-            InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
-                                 expectations: Expectations(bundleID: bundleID))
+            InspectionOptions(
+                anchors: TrustAnchors([kit.authority.root]), time: .signed,
+                expectations: Expectations(bundleID: bundleID))
         }
         judge = Judge(receiptOptions: receiptOptions, jwsOptions: jwsOptions)
     }
@@ -37,8 +42,10 @@ public final class InProcessFuzzing: @unchecked Sendable {
     /// Replaces the input in `data` (capacity `maxSize`) with a structure-aware mutation of it, re-signed, and
     /// returns its size; when no such mutation applies, hands over to `fallback` (pass libFuzzer's
     /// `LLVMFuzzerMutate`). Deterministic for `seed`.
-    package func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, seed: UInt32,
-                       fallback: (UnsafeMutablePointer<UInt8>, Int, Int) -> Int) -> Int {
+    package func mutate(
+        _ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, seed: UInt32,
+        fallback: (UnsafeMutablePointer<UInt8>, Int, Int) -> Int
+    ) -> Int {
         let input = Array(UnsafeBufferPointer(start: data, count: size))
         if let output = mutated(input, seed: UInt64(seed)), output.count <= maxSize, !output.isEmpty {
             output.withUnsafeBufferPointer { buffer in
@@ -61,7 +68,8 @@ public final class InProcessFuzzing: @unchecked Sendable {
 
     /// `rcpt verify`'s verdict on `bytes`, under the expectations given at creation.
     package func reference(_ bytes: [UInt8]) -> ReferenceVerdict {
-        judge.verdict(GeneratedInput(bytes: bytes, seed: 0, edits: [], isJWS: InputClassifier.classify(bytes).kind == .jws))
+        judge.verdict(
+            GeneratedInput(bytes: bytes, seed: 0, edits: [], isJWS: InputClassifier.classify(bytes).kind == .jws))
     }
 
     /// The disagreement between your validator's verdict and rcpt's on `bytes`, if any.

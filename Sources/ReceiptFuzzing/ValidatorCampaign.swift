@@ -2,13 +2,13 @@ import Dispatch
 import Foundation
 import ReceiptBatch
 import ReceiptConformance
+import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptMutation
 import ReceiptSuite
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// How a validator's verdict on an input disagrees with `rcpt verify`'s.
 public enum Disagreement: String, Sendable, Hashable, CaseIterable, Codable {
@@ -36,7 +36,8 @@ public struct ReferenceVerdict: Sendable, Hashable {
     /// warning codes.
     package init(_ document: Inspection) {
         isValid = document.isValid
-        codes = isValid ? document.codes(.warning) : (document.readError.map { [$0.code] } ?? []) + document.codes(.error)
+        codes =
+            isValid ? document.codes(.warning) : (document.readError.map { [$0.code] } ?? []) + document.codes(.error)
     }
 
     /// The code a disagreement is grouped under: the first error, else the first warning, else `valid`.
@@ -64,15 +65,18 @@ package struct DisagreementGroup: Sendable {
     /// code; a crash, hang or error by its cause — the edits that made the input (`payload:nesting`,
     /// `catalogue:foreign-ca`; an edit's detail left out) and how it ended (`SIGSEGV`, `Python traceback`,
     /// `timeout`, `exit 3`).
-    package static func code(_ kind: Disagreement, input: GeneratedInput, verdict: ReferenceVerdict,
-                             run: ValidatorRun) -> String {
+    package static func code(
+        _ kind: Disagreement, input: GeneratedInput, verdict: ReferenceVerdict,
+        run: ValidatorRun
+    ) -> String {
         switch kind {
         case .acceptedWhatRcptRejects: return verdict.groupCode
         case .rejectedWhatRcptAccepts:
             // rcpt found nothing wrong, so no finding explains the refusal (a warning that happens to be there, such
             // as a high-S signature, least of all): the edit that made the input does, with a claim's value left out.
             let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }.map { edit in
-                edit.hasPrefix("jws-payload:set ") ? String(edit.split(separator: "=", maxSplits: 1).first ?? Substring(edit)) : edit
+                edit.hasPrefix("jws-payload:set ")
+                    ? String(edit.split(separator: "=", maxSplits: 1).first ?? Substring(edit)) : edit
             }
             return edits.isEmpty ? "seed" : edits.joined(separator: " then ")
         case .crashed, .timedOut, .errored:
@@ -122,8 +126,10 @@ package struct ValidatorCampaign {
         package var seconds: Double?
         package var batch: Bool
 
-        package init(command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
-                    runs: Int? = nil, seconds: Double? = nil, batch: Bool = false) {
+        package init(
+            command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
+            runs: Int? = nil, seconds: Double? = nil, batch: Bool = false
+        ) {
             self.command = command
             self.timeout = timeout
             self.rejectCodes = rejectCodes
@@ -143,8 +149,10 @@ package struct ValidatorCampaign {
     let seedOptions: [Int: InspectionOptions]
     let scratch: String
 
-    package init(options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
-                jwsOptions: InspectionOptions?, seedOptions: [Int: InspectionOptions] = [:], scratch: String) {
+    package init(
+        options: Options, generator: FuzzInputGenerator, receiptOptions: InspectionOptions,
+        jwsOptions: InspectionOptions?, seedOptions: [Int: InspectionOptions] = [:], scratch: String
+    ) {
         self.options = options
         self.generator = generator
         self.receiptOptions = receiptOptions
@@ -182,8 +190,10 @@ package struct ValidatorCampaign {
                 run = batch?.run(path) ?? Self.couldNotRun
                 batch?.stop()
             } else {
-                run = (try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
-                                                       timeout: options.timeout, rejectCodes: options.rejectCodes))
+                run =
+                    (try? ConformanceRunner.runShell(
+                        ConformanceRunner.commandLine(options.command, path: path),
+                        timeout: options.timeout, rejectCodes: options.rejectCodes))
                     ?? Self.couldNotRun
             }
             return SeedBaseline(input: input, verdict: judge(input), run: run)
@@ -212,7 +222,8 @@ package struct ValidatorCampaign {
         var counts: [Disagreement: Int] = [:]
         var runs = 0
         var agreed = 0
-        let batchValidator = options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+        let batchValidator =
+            options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
         func done() -> Bool {
             if let limit = options.runs, runs >= limit { return true }
             if let seconds = options.seconds, Date().timeIntervalSince(started) >= seconds { return true }
@@ -245,8 +256,9 @@ package struct ValidatorCampaign {
                 let timeout = options.timeout
                 let rejectCodes = options.rejectCodes
                 outcomes = Parallel.map(round.count, jobs: options.jobs) { index in
-                    (try? ConformanceRunner.runShell(ConformanceRunner.commandLine(command, path: paths[index]),
-                                                     timeout: timeout, rejectCodes: rejectCodes)) ?? Self.couldNotRun
+                    (try? ConformanceRunner.runShell(
+                        ConformanceRunner.commandLine(command, path: paths[index]),
+                        timeout: timeout, rejectCodes: rejectCodes)) ?? Self.couldNotRun
                 }
             }
             for index in round.indices {
@@ -257,7 +269,8 @@ package struct ValidatorCampaign {
                     continue
                 }
                 counts[kind, default: 0] += 1
-                let code = DisagreementGroup.code(kind, input: round[index], verdict: verdicts[index], run: outcomes[index])
+                let code = DisagreementGroup.code(
+                    kind, input: round[index], verdict: verdicts[index], run: outcomes[index])
                 let key = kind.rawValue + "/" + code
                 if var group = groups[key] {
                     group.count += 1
@@ -269,10 +282,11 @@ package struct ValidatorCampaign {
                     groups[key] = group
                 } else {
                     order.append(key)
-                    groups[key] = DisagreementGroup(kind: kind, code: code, count: 1,
-                                                    representative: round[index], verdict: verdicts[index],
-                                                    run: outcomes[index], firstInput: runs,
-                                                    firstSeconds: Date().timeIntervalSince(started))
+                    groups[key] = DisagreementGroup(
+                        kind: kind, code: code, count: 1,
+                        representative: round[index], verdict: verdicts[index],
+                        run: outcomes[index], firstInput: runs,
+                        firstSeconds: Date().timeIntervalSince(started))
                 }
             }
             progress(runs, groups.count)
@@ -289,19 +303,25 @@ package struct ValidatorCampaign {
                 FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
                 defer { unlink(path) }
                 let verdict = judge(component)
-                let run = batchValidator?.run(path)
-                    ?? ((try? ConformanceRunner.runShell(ConformanceRunner.commandLine(options.command, path: path),
-                                                         timeout: options.timeout, rejectCodes: options.rejectCodes))
+                let run =
+                    batchValidator?.run(path)
+                    ?? ((try? ConformanceRunner.runShell(
+                        ConformanceRunner.commandLine(options.command, path: path),
+                        timeout: options.timeout, rejectCodes: options.rejectCodes))
                         ?? Self.couldNotRun)
                 // The same disagreement: for a wrong acceptance the same finding code; for a wrong rejection the
                 // same class; for a crash, hang or error the same ending (a SIGSEGV never gives way to a traceback).
                 if Self.classify(run.outcome, reference: verdict) == group.kind,
-                   byVerdict ? verdict.groupCode == group.code
-                       : group.kind == .rejectedWhatRcptAccepts || run.outcome.ending == group.run.outcome.ending {
+                    byVerdict
+                        ? verdict.groupCode == group.code
+                        : group.kind == .rejectedWhatRcptAccepts || run.outcome.ending == group.run.outcome.ending
+                {
                     group.representative = component
                     group.verdict = verdict
                     group.run = run
-                    if !byVerdict { group.code = DisagreementGroup.code(group.kind, input: component, verdict: verdict, run: run) }
+                    if !byVerdict {
+                        group.code = DisagreementGroup.code(group.kind, input: component, verdict: verdict, run: run)
+                    }
                     break
                 }
             }
@@ -333,12 +353,14 @@ package struct ValidatorCampaign {
         groups = merged
         order = mergedOrder
         batchValidator?.stop()
-        return CampaignSummary(runs: runs, seconds: Date().timeIntervalSince(started),
-                               groups: order.compactMap { groups[$0] }, counts: counts, agreed: agreed)
+        return CampaignSummary(
+            runs: runs, seconds: Date().timeIntervalSince(started),
+            groups: order.compactMap { groups[$0] }, counts: counts, agreed: agreed)
     }
 
-    static let couldNotRun = ValidatorRun(outcome: .couldNotRun(status: 127), seconds: 0, stderrTail: "",
-                                          stdoutTail: "")
+    static let couldNotRun = ValidatorRun(
+        outcome: .couldNotRun(status: 127), seconds: 0, stderrTail: "",
+        stdoutTail: "")
 
     /// Fewer edits of the seed first, then fewer bytes.
     static func smaller(_ candidate: GeneratedInput, than current: GeneratedInput) -> Bool {
@@ -358,7 +380,8 @@ struct Judge: Sendable {
     /// reader of its kind, under its seed's expectations.
     func verdict(_ input: GeneratedInput) -> ReferenceVerdict {
         let classified = InputClassifier.classify(input.bytes)
-        var options = seedOptions[input.seed] ?? (classified.kind == .jws ? jwsOptions ?? receiptOptions : receiptOptions)
+        var options =
+            seedOptions[input.seed] ?? (classified.kind == .jws ? jwsOptions ?? receiptOptions : receiptOptions)
         // A receipt made from a JWS seed (or the reverse) is judged with the anchors of its own kind.
         if seedOptions[input.seed] != nil, (classified.kind == .jws) != input.isJWS {
             options = classified.kind == .jws ? jwsOptions ?? options : receiptOptions

@@ -49,10 +49,13 @@ public enum InputClassifier {
             return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [])
         case .receipt(let format):
             if let read = JWSInput.recognise(input, json: nil) {
-                return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [
-                    Finding(.inputRepaired, at: 0,
-                            "--input-format \(format.rawValue) is for receipts, and the input is a JWS: read as a JWS"),
-                ], jws: read)
+                return ClassifiedInput(
+                    kind: .jws, bytes: input, offset: 0,
+                    findings: [
+                        Finding(
+                            .inputRepaired, at: 0,
+                            "--input-format \(format.rawValue) is for receipts, and the input is a JWS: read as a JWS")
+                    ], jws: read)
             }
             return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
         case nil:
@@ -115,15 +118,18 @@ public enum InputClassifier {
         // dot) is a damaged JWS, as the same text in a notification's `signedPayload` is: the JWS reader says where
         // it breaks (a character outside base64url, a part cut short).
         if JWSText.looksLikeToken(input) {
-            var classified = ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [], jws: JWSInput.read(input))
+            var classified = ClassifiedInput(
+                kind: .jws, bytes: input, offset: 0, findings: [], jws: JWSInput.read(input))
             classified.isDocument = true
             return classified
         }
         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
-        let lookedFor = "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
+        let lookedFor =
+            "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
         if let error, error.kind == .notAReceipt {
             let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
-            classified.refusal = InputError(error.kind, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
+            classified.refusal = InputError(
+                error.kind, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
         } else if let error {
             classified.refusal = InputError(error.kind, error.message + "; " + lookedFor, at: error.offset)
         } else {
@@ -151,7 +157,9 @@ public enum InputClassifier {
     static func isDiggable(_ error: InputError, _ text: [UInt8]) -> Bool {
         guard diggable.contains(error.kind) else { return false }
         let trimmed = PastedDocument.trim(text)
-        let startsJSON = !trimmed.isEmpty && (text[trimmed.lowerBound] == UInt8(ascii: "{") || text[trimmed.lowerBound] == UInt8(ascii: "["))
+        let startsJSON =
+            !trimmed.isEmpty
+            && (text[trimmed.lowerBound] == UInt8(ascii: "{") || text[trimmed.lowerBound] == UInt8(ascii: "["))
         return !(startsJSON && mentionsReceiptMember(text))
     }
 

@@ -5,17 +5,17 @@ import ReceiptASN1
 /// so a document larger than memory allows can still be written.
 public struct JSONWriter: ~Copyable {
     /// The output not yet handed to the sink: raw storage, written without per-byte bookkeeping.
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
-    private let pretty: Bool
+    var storage: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+    let pretty: Bool
     /// How many containers are open, and per open container whether it already holds an element: one bit per
     /// level for the first 64 levels, an array beyond.
-    private var depth = 0
-    private var hasElementBits: UInt64 = 0
-    private var hasElementDeeper: [Bool] = []
-    private var afterKey = false
-    private let sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    var depth = 0
+    var hasElementBits: UInt64 = 0
+    var hasElementDeeper: [Bool] = []
+    var afterKey = false
+    let sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
     /// A writer that keeps the whole document (read it with `bytes`).
     package init(pretty: Bool = true, reservingCapacity capacity: Int = 4096) {
@@ -46,8 +46,10 @@ public struct JSONWriter: ~Copyable {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    package static func document(pretty: Bool, reservingCapacity capacity: Int = 4096,
-                                _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    package static func document(
+        pretty: Bool, reservingCapacity capacity: Int = 4096,
+        _ body: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
         var json = JSONWriter(pretty: pretty, reservingCapacity: capacity)
         body(&json)
         json.append(0x0A)
@@ -55,8 +57,10 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A newline-terminated JSON document that `body` writes, handed to `sink` in chunks, never held whole.
-    package static func streamDocument(pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
-                                      _ body: (inout JSONWriter) -> Void) {
+    package static func streamDocument(
+        pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
+        _ body: (inout JSONWriter) -> Void
+    ) {
         var json = JSONWriter(pretty: pretty, sink: sink)
         body(&json)
         json.append(0x0A)
@@ -75,11 +79,11 @@ public struct JSONWriter: ~Copyable {
     /// Makes room for `needed` more bytes: flushes to the sink when there is one, grows the storage otherwise (or
     /// when one write is larger than a chunk).
     @inline(__always)
-    private mutating func reserve(_ needed: Int) {
+    mutating func reserve(_ needed: Int) {
         if capacity &- count < needed { makeRoom(needed) }
     }
 
-    private mutating func makeRoom(_ needed: Int) {
+    mutating func makeRoom(_ needed: Int) {
         if sink != nil { flush() }
         guard capacity - count < needed else { return }
         let grown = Swift.max(capacity * 2, count + needed)
@@ -91,266 +95,34 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         reserve(1)
         storage[count] = byte
         count += 1
     }
 
     @inline(__always)
-    private mutating func append(_ first: UInt8, _ second: UInt8) {
+    mutating func append(_ first: UInt8, _ second: UInt8) {
         reserve(2)
         storage[count] = first
         storage[count + 1] = second
         count += 2
     }
 
-    private mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, !raw.isEmpty else { return }
         reserve(raw.count)
         (storage + count).update(from: base, count: raw.count)
         count += raw.count
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
-    }
-
-    // MARK: Containers
-
-    package mutating func object(_ body: (inout JSONWriter) -> Void) {
-        open(UInt8(ascii: "{"))
-        body(&self)
-        close(UInt8(ascii: "}"))
-    }
-
-    package mutating func array(_ body: (inout JSONWriter) -> Void) {
-        open(UInt8(ascii: "["))
-        body(&self)
-        close(UInt8(ascii: "]"))
-    }
-
-    /// Writes a member name; the next value call writes its value.
-    package mutating func key(_ name: StaticString) {
-        separate()
-        guard name.hasPointerRepresentation else {
-            return name.withUTF8Buffer { key(utf8: $0) }
-        }
-        // Member names written in the source need no escaping: copied as they are, with the quotes and colon
-        // around them, in one reservation.
-        let length = name.utf8CodeUnitCount
-        reserve(length &+ 4)
-        let out = storage + count
-        out[0] = UInt8(ascii: "\"")
-        Self.copyShort(name.utf8Start, length, to: out + 1)
-        out[length &+ 1] = UInt8(ascii: "\"")
-        out[length &+ 2] = UInt8(ascii: ":")
-        out[length &+ 3] = UInt8(ascii: " ")
-        count &+= pretty ? length &+ 4 : length &+ 3
-        afterKey = true
-    }
-
-    /// A member name from the source held as one Unicode scalar (a one-character literal).
-    private mutating func key(utf8 name: UnsafeBufferPointer<UInt8>) {
-        append(UInt8(ascii: "\""))
-        append(name)
-        append(UInt8(ascii: "\""))
-        endKey()
-    }
-
-    /// Copies `count` bytes from `source` to `target` in eight-byte words, the last one overlapping the one before
-    /// (never reading or writing outside either range): a member name costs a load and a store or two, no call.
-    @inline(__always)
-    private static func copyShort(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        if count >= 8 {
-            var offset = 0
-            while count &- offset > 8 {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
-                              as: UInt64.self)
-                offset &+= 8
-            }
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
-                          toByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 4 {
-            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self),
-                          toByteOffset: count &- 4, as: UInt32.self)
-        } else {
-            var offset = 0
-            while offset < count {
-                target[offset] = source[offset]
-                offset &+= 1
-            }
-        }
-    }
-
-    /// Writes a member name computed at run time, followed by `suffix` (`"_ms"` after a field name).
-    package mutating func key(named name: String, suffix: StaticString = "") {
-        separate()
-        var name = name
-        name.withUTF8 { name in
-            suffix.withUTF8Buffer { suffix in
-                guard suffix.isEmpty else { return appendUTF8(name, suffix) }
-                appendUTF8(name)
-            }
-        }
-        endKey()
-    }
-
-    private mutating func endKey() {
-        if pretty { append(UInt8(ascii: ":"), UInt8(ascii: " ")) } else { append(UInt8(ascii: ":")) }
-        afterKey = true
-    }
-
-    // MARK: Values
-
-    package mutating func string(_ value: String) {
-        separate()
-        appendString(value)
-    }
-
-    package mutating func number(_ value: Int64) {
-        separate()
-        appendDecimal(value)
-    }
-
-    /// Writes a string from the source (a static name).
-    package mutating func string(_ value: StaticString) {
-        separate()
-        value.withUTF8Buffer { appendUTF8($0) }
-    }
-
-    /// Writes text already known to be valid UTF-8 (a checked receipt string, still in its buffer) as a string.
-    package mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
-        separate()
-        appendUTF8(text)
-    }
-
-    /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
-    /// A string of UTF-8 bytes (a slice of the payload), escaped as needed.
-    package mutating func string(utf8 text: ArraySlice<UInt8>) {
-        text.withUnsafeBufferPointer { string(utf8: $0) }
-    }
-
-    package mutating func hexString(_ raw: ArraySlice<UInt8>) {
-        raw.withUnsafeBufferPointer { hexString($0) }
-    }
-
-    /// Writes `raw` as a string of lowercase hex digits, straight into the buffer.
-    package mutating func hexString(_ raw: UnsafeBufferPointer<UInt8>) {
-        separate()
-        reserve(raw.count * 2 + 2)
-        storage[count] = UInt8(ascii: "\"")
-        var position = count + 1
-        // Each byte's two digits are one 16-bit load from the table of pairs and one store.
-        let pairs = UnsafeRawPointer(Self.hexPairs.utf8Start)
-        let out = UnsafeMutableRawPointer(storage)
-        for byte in raw {
-            let digits = pairs.loadUnaligned(fromByteOffset: Int(byte) &* 2, as: UInt16.self)
-            out.storeBytes(of: digits, toByteOffset: position, as: UInt16.self)
-            position &+= 2
-        }
-        storage[position] = UInt8(ascii: "\"")
-        count = position + 1
-    }
-
-    /// "00" "01" … "ff": the two hex digits of every byte, in byte order.
-    private static let hexPairs: StaticString = """
-        000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f\
-        303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f\
-        606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f\
-        909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf\
-        c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef\
-        f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
-        """
-
-    package mutating func number(_ value: Int) { number(Int64(value)) }
-
-    /// Writes `raw` as a string of standard base64 with its padding, encoded a piece at a time (pieces of a multiple
-    /// of three bytes join into the one encoding), so a large buffer never becomes one large String.
-    package mutating func base64String(_ raw: ArraySlice<UInt8>) {
-        separate()
-        append(UInt8(ascii: "\""))
-        var start = raw.startIndex
-        while start < raw.endIndex {
-            let end = raw.index(start, offsetBy: 49_152, limitedBy: raw.endIndex) ?? raw.endIndex
-            var piece = Base64Codec.encode(raw[start..<end], alphabet: .standard, padded: true)
-            piece.withUTF8 { append($0) }
-            start = end
-        }
-        append(UInt8(ascii: "\""))
-    }
-
-    /// Writes a number as a string (`"1580444481000"`), as Apple's verifyReceipt writes its `*_ms` fields.
-    package mutating func quotedNumber(_ value: Int64) {
-        separate()
-        append(UInt8(ascii: "\""))
-        appendDecimal(value)
-        append(UInt8(ascii: "\""))
-    }
-
-    /// Writes a number exactly as a JSON reader found it (`1697679936056.485`, `12345678901234567890123`): the text
-    /// must be a JSON number, as `JSONDocument` checks every number it reads.
-    package mutating func number(text: String) {
-        separate()
-        var text = text
-        text.withUTF8 { append($0) }
-    }
-
-    package mutating func bool(_ value: Bool) {
-        separate()
-        append(value ? "true" : "false")
-    }
-
-    package mutating func null() {
-        separate()
-        append("null")
-    }
-
-    package mutating func string(_ value: String?) {
-        if let value { string(value) } else { null() }
-    }
-
-    package mutating func number(_ value: Int64?) {
-        if let value { number(value) } else { null() }
-    }
-
-    package mutating func number(_ value: Int?) {
-        if let value { number(Int64(value)) } else { null() }
-    }
-
-    // MARK: Member shorthands
-
-    package mutating func member(_ name: StaticString, _ value: String?) {
-        key(name)
-        string(value)
-    }
-
-    package mutating func member(_ name: StaticString, _ value: Int64?) {
-        key(name)
-        number(value)
-    }
-
-    package mutating func member(_ name: StaticString, _ value: Int?) {
-        key(name)
-        number(value)
-    }
-
-    package mutating func member(_ name: StaticString, _ value: Bool) {
-        key(name)
-        bool(value)
-    }
-
-    package mutating func member(_ name: StaticString, strings: [String]) {
-        key(name)
-        array { writer in for value in strings { writer.string(value) } }
     }
 
     // MARK: Internals
 
-    private mutating func open(_ bracket: UInt8) {
+    mutating func open(_ bracket: UInt8) {
         separate()
         append(bracket)
         if depth < 64 {
@@ -361,10 +133,12 @@ public struct JSONWriter: ~Copyable {
         depth += 1
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    mutating func close(_ bracket: UInt8) {
         guard depth > 0 else { return append(bracket) }
         depth -= 1
-        let hadElements = depth < 64 ? hasElementBits & (UInt64(1) << UInt64(depth)) != 0
+        let hadElements =
+            depth < 64
+            ? hasElementBits & (UInt64(1) << UInt64(depth)) != 0
             : hasElementDeeper.popLast() ?? false
         if pretty && hadElements { newline() }
         append(bracket)
@@ -372,7 +146,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes the comma and indentation owed before a new element (nothing right after a key), in one reservation.
     @inline(__always)
-    private mutating func separate() {
+    mutating func separate() {
         if afterKey {
             afterKey = false
             return
@@ -396,13 +170,13 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A line break and two spaces per open container.
-    private mutating func newline() { lineBreak(comma: false) }
+    mutating func newline() { lineBreak(comma: false) }
 
     /// An optional comma, a line break and two spaces per open container, the spaces eight at a time: the first 16
     /// always (two stores, however few are kept), the rest in a loop. (Wrapping arithmetic: the width is at most 256
     /// and the count within the storage.)
     @inline(__always)
-    private mutating func lineBreak(comma: Bool) {
+    mutating func lineBreak(comma: Bool) {
         let width = Swift.min(depth &* 2, 256)
         reserve(Swift.max(width, 16) &+ 10)
         var out = storage + count
@@ -422,7 +196,7 @@ public struct JSONWriter: ~Copyable {
     /// Deep indentation, eight spaces a store (kept out of line: the loop would otherwise become a call to memset
     /// on every line).
     @inline(never)
-    private static func fillSpaces(_ spaces: UnsafeMutableRawPointer, _ width: Int) {
+    static func fillSpaces(_ spaces: UnsafeMutableRawPointer, _ width: Int) {
         var written = 0
         while written < width {
             spaces.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: written, as: UInt64.self)
@@ -430,7 +204,7 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private mutating func appendDecimal(_ value: Int64) {
+    mutating func appendDecimal(_ value: Int64) {
         reserve(21)
         if value < 0 {
             storage[count] = UInt8(ascii: "-")
@@ -439,16 +213,16 @@ public struct JSONWriter: ~Copyable {
         count += ASN1Primitives.writeDecimal(value.magnitude, to: storage + count)
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
+    static let hexDigits: StaticString = "0123456789abcdef"
 
-    private mutating func appendString(_ value: String) {
+    mutating func appendString(_ value: String) {
         var value = value
         value.withUTF8 { appendUTF8($0) }
     }
 
     /// Appends `utf8` as a JSON string: copied in the same loop that looks for bytes to escape, and written again
     /// with escapes only when one turns up.
-    private mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
         reserve(utf8.count + 2)
         var position = count
         storage[position] = UInt8(ascii: "\"")
@@ -493,7 +267,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Appends the concatenation of two UTF-8 buffers as one JSON string.
-    private mutating func appendUTF8(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) {
+    mutating func appendUTF8(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) {
         let clean = { (utf8: UnsafeBufferPointer<UInt8>) in
             !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
         }
@@ -508,7 +282,7 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {

@@ -53,16 +53,22 @@ public enum AppleClaims {
                 } else if numbers.contains(name) {
                     guard kind != .number else {
                         if dates.contains(name), case .success(let date) = MillisecondDate.read(payload.text(child)),
-                           date.isNegative, date.milliseconds == 0, !date.hasFraction {
-                            findings.append(Finding(.jwsDateUnusable, at: offset(payload.nodes[child].start),
-                                                    "\(prefix)\(name) is \(payload.text(child).prefix(20)): negative zero is no date, and JavaScript reads it as false",
-                                                    fields: [FindingField("path", prefix + name)]))
+                            date.isNegative, date.milliseconds == 0, !date.hasFraction
+                        {
+                            findings.append(
+                                Finding(
+                                    .jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                    "\(prefix)\(name) is \(payload.text(child).prefix(20)): negative zero is no date, and JavaScript reads it as false",
+                                    fields: [FindingField("path", prefix + name)]))
                         }
-                        if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child)) {
+                        if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child))
+                        {
                             let shown = payload.text(child)
-                            findings.append(Finding(.jwsDateUnusable, at: offset(payload.nodes[child].start),
-                                                    "\(prefix)\(name) is \(shown.prefix(40))\(shown.count > 40 ? "…" : ""): \(problem.phrase), not a date; it is never read as absent",
-                                                    fields: [FindingField("path", prefix + name)]))
+                            findings.append(
+                                Finding(
+                                    .jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                    "\(prefix)\(name) is \(shown.prefix(40))\(shown.count > 40 ? "…" : ""): \(problem.phrase), not a date; it is never read as absent",
+                                    fields: [FindingField("path", prefix + name)]))
                         }
                         continue
                     }
@@ -76,15 +82,21 @@ public enum AppleClaims {
                 let shown = payload.text(child)
                 if kind == .null {
                     // Apple's libraries read a null claim as absent: a warning, kept visible, unless --strict.
-                    findings.append(Finding(.jwsClaimType, severity: .warning, at: offset(payload.nodes[child].start),
-                                            "\(prefix)\(name) is null, not \(expected) as Apple sends it: read as absent, as Apple's libraries read it",
-                                            fields: [FindingField("path", prefix + name),
-                                                     FindingField(Finding.ignorableField, "null claim")]))
+                    findings.append(
+                        Finding(
+                            .jwsClaimType, severity: .warning, at: offset(payload.nodes[child].start),
+                            "\(prefix)\(name) is null, not \(expected) as Apple sends it: read as absent, as Apple's libraries read it",
+                            fields: [
+                                FindingField("path", prefix + name),
+                                FindingField(Finding.ignorableField, "null claim"),
+                            ]))
                     continue
                 }
-                findings.append(Finding(.jwsClaimType, at: offset(payload.nodes[child].start),
-                                        "\(prefix)\(name) is \(shown.prefix(60)), not \(expected) as Apple sends it",
-                                        fields: [FindingField("path", prefix + name)]))
+                findings.append(
+                    Finding(
+                        .jwsClaimType, at: offset(payload.nodes[child].start),
+                        "\(prefix)\(name) is \(shown.prefix(60)), not \(expected) as Apple sends it",
+                        fields: [FindingField("path", prefix + name)]))
             }
         }
         return findings

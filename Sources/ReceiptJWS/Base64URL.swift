@@ -20,8 +20,12 @@ public enum Base64URL {
     /// Decodes `text` (either alphabet, padding optional, no white space), noting anomalies.
     public static func decode(_ text: ArraySlice<UInt8>) -> Result<(bytes: [UInt8], anomalies: Anomalies), Failure> {
         Base64Codec.decode(text, skippingWhitespace: false).map { decoded in
-            (decoded.bytes, Anomalies(padding: decoded.paddingOffset, standardAlphabet: decoded.standardOffset,
-                                      nonZeroTrailingBits: decoded.nonZeroTrailingBits))
+            (
+                decoded.bytes,
+                Anomalies(
+                    padding: decoded.paddingOffset, standardAlphabet: decoded.standardOffset,
+                    nonZeroTrailingBits: decoded.nonZeroTrailingBits)
+            )
         }
     }
 

@@ -23,7 +23,9 @@ package enum ECDSASignature {
     /// The raw form of a DER `ECDSA-Sig-Value` whose integers fit 32 octets, when `bytes` is exactly one such
     /// value (short-form lengths, as every P-256 signature has); nil otherwise.
     package static func raw(fromDER bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= 8, bytes.count <= 72, bytes[0] == 0x30, Int(bytes[1]) == bytes.count - 2 else { return nil }
+        guard bytes.count >= 8, bytes.count <= 72, bytes[0] == 0x30, Int(bytes[1]) == bytes.count - 2 else {
+            return nil
+        }
         var position = 2
         var parts: [[UInt8]] = []
         for _ in 0..<2 {

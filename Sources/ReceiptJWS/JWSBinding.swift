@@ -55,7 +55,8 @@ public struct JWSBinding: Sendable, Hashable {
 
         /// The member `name` of `object` in `document` as a bound value (a string's text, any other value as
         /// written), its path `prefix` + `name`; nil when there is no such member or it is null.
-        package static func member(_ name: String, of object: Int, in document: JSONDocument, prefix: String) -> Value? {
+        package static func member(_ name: String, of object: Int, in document: JSONDocument, prefix: String) -> Value?
+        {
             // A null member is absent, as Apple's libraries read it (its type finding says so).
             guard let node = document.member(name, of: object), document.nodes[node].kind != .null else { return nil }
             let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
@@ -109,9 +110,10 @@ public struct JWSBinding: Sendable, Hashable {
 
     package static func of(_ payload: JSONDocument?, member: String?) -> JWSBinding {
         let kind = JWSPayloadKind.of(payload, member: member)
-        var binding = JWSBinding(kind: kind, carriesBundleID: kind != .renewalInfo,
-                                 carriesAppAppleID: kind == .notification || kind == .appTransaction || kind == .unknown,
-                                 timeClaim: kind == .appTransaction ? "receiptCreationDate" : "signedDate", misplaced: [])
+        var binding = JWSBinding(
+            kind: kind, carriesBundleID: kind != .renewalInfo,
+            carriesAppAppleID: kind == .notification || kind == .appTransaction || kind == .unknown,
+            timeClaim: kind == .appTransaction ? "receiptCreationDate" : "signedDate", misplaced: [])
         guard let payload, payload.nodes.first?.kind == .object else { return binding }
         func value(_ name: String, in object: Int, prefix: String) -> Value? {
             Value.member(name, of: object, in: payload, prefix: prefix)
@@ -119,7 +121,8 @@ public struct JWSBinding: Sendable, Hashable {
         let root = payload.root
         func deviceVerification() -> DeviceVerification? {
             guard let verification = value("deviceVerification", in: root, prefix: ""),
-                  let nonce = value("deviceVerificationNonce", in: root, prefix: "") else { return nil }
+                let nonce = value("deviceVerificationNonce", in: root, prefix: "")
+            else { return nil }
             return DeviceVerification(value: verification, nonce: nonce)
         }
         switch kind {
@@ -130,14 +133,21 @@ public struct JWSBinding: Sendable, Hashable {
             let present = notificationObjects.compactMap { name in payload.member(name, of: root).map { (name, $0) } }
             if present.count > 1 {
                 let names = present.map(\.0).joined(separator: " and ")
-                binding.conflicts.append(Conflict(value: Value(text: names, path: present[1].0, jsonOffset: payload.nodes[present[1].1].start),
-                                                  reason: "the notification carries \(names): Apple sends exactly one, and readers disagree on which binds it"))
+                binding.conflicts.append(
+                    Conflict(
+                        value: Value(text: names, path: present[1].0, jsonOffset: payload.nodes[present[1].1].start),
+                        reason:
+                            "the notification carries \(names): Apple sends exactly one, and readers disagree on which binds it"
+                    ))
             }
             guard let (name, object) = present.first else { return binding }
             guard payload.nodes[object].kind == .object else {
-                binding.conflicts.append(Conflict(value: Value(text: String(payload.text(object).prefix(20)), path: name,
-                                                               jsonOffset: payload.nodes[object].start),
-                                                  reason: "\(name) is not an object, as Apple sends it: the notification is bound to no app"))
+                binding.conflicts.append(
+                    Conflict(
+                        value: Value(
+                            text: String(payload.text(object).prefix(20)), path: name,
+                            jsonOffset: payload.nodes[object].start),
+                        reason: "\(name) is not an object, as Apple sends it: the notification is bound to no app"))
                 return binding
             }
             binding.bundleID = value("bundleId", in: object, prefix: name + ".")
@@ -145,8 +155,9 @@ public struct JWSBinding: Sendable, Hashable {
             if name == "externalPurchaseToken" {
                 // Apple: an externalPurchaseId starting "SANDBOX" is the sandbox; any other is production.
                 if let id = value("externalPurchaseId", in: object, prefix: name + ".") {
-                    binding.environment = Value(text: id.text.hasPrefix("SANDBOX") ? "Sandbox" : "Production",
-                                                path: id.path, jsonOffset: id.jsonOffset)
+                    binding.environment = Value(
+                        text: id.text.hasPrefix("SANDBOX") ? "Sandbox" : "Production",
+                        path: id.path, jsonOffset: id.jsonOffset)
                 }
             } else {
                 binding.environment = value("environment", in: object, prefix: name + ".")
@@ -164,9 +175,15 @@ public struct JWSBinding: Sendable, Hashable {
             binding.appVersion = value("applicationVersion", in: root, prefix: "")
             binding.deviceVerification = deviceVerification()
             binding.environment = value("receiptType", in: root, prefix: "")
-            if let environment = value("environment", in: root, prefix: ""), environment.text != binding.environment?.text {
-                binding.conflicts.append(Conflict(value: environment,
-                                                  reason: "the app transaction's environment \"\(environment.text)\" is not its receiptType \"\(binding.environment?.text ?? "")\": a reader of either is told another environment"))
+            if let environment = value("environment", in: root, prefix: ""),
+                environment.text != binding.environment?.text
+            {
+                binding.conflicts.append(
+                    Conflict(
+                        value: environment,
+                        reason:
+                            "the app transaction's environment \"\(environment.text)\" is not its receiptType \"\(binding.environment?.text ?? "")\": a reader of either is told another environment"
+                    ))
             }
         case .unknown:
             binding.bundleID = value("bundleId", in: root, prefix: "")

@@ -47,8 +47,10 @@ public struct JWSInput: Sendable {
             return read(document, positions: positions, at: located.range, repairs: located.repairs)
         }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
-        guard JWSReader.looksLikeCompactJWS(text)
-                || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(ByteSet.wrappedJWS.contains)) else { return nil }
+        guard
+            JWSReader.looksLikeCompactJWS(text)
+                || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(ByteSet.wrappedJWS.contains))
+        else { return nil }
         return read(bytes)
     }
 
@@ -62,17 +64,20 @@ public struct JWSInput: Sendable {
         guard !text.isEmpty else { return .failure(JWSReadError(.inputEmpty, "the input is empty")) }
         if text.first != UInt8(ascii: "{") && text.first != UInt8(ascii: "[") {
             return JWSReader.read(text).map { token in
-                JWSInput(form: .compact, json: nil, tokens: [NestedJWS(path: "", offset: text.startIndex, token: token)],
-                         repairs: repairs)
+                JWSInput(
+                    form: .compact, json: nil, tokens: [NestedJWS(path: "", offset: text.startIndex, token: token)],
+                    repairs: repairs)
             }
         }
         let document: JSONDocument
         do {
             document = try JSONDocument.read(Array(text))
         } catch {
-            return .failure(JWSReadError(.jsonMalformed,
-                                         "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)",
-                                         at: range.lowerBound + error.offset))
+            return .failure(
+                JWSReadError(
+                    .jsonMalformed,
+                    "the JSON is malformed at offset \(range.lowerBound + error.offset): \(error.message)",
+                    at: range.lowerBound + error.offset))
         }
         return read(document, positions: JWSPositions.find(in: document), at: range, repairs: repairs)
     }
@@ -83,8 +88,11 @@ public struct JWSInput: Sendable {
     {
         func fileOffset(_ jsonOffset: Int) -> Int { range.lowerBound + jsonOffset }
         guard positions.count <= JWSReader.maximumNestedPerPayload else {
-            return .failure(JWSReadError(.jwsTooManyTokens,
-                                         "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged", at: range.lowerBound))
+            return .failure(
+                JWSReadError(
+                    .jwsTooManyTokens,
+                    "the JSON holds \(positions.count) token positions, more than the \(JWSReader.maximumNestedPerPayload) rcpt reads from one document: the document is refused, not half-judged",
+                    at: range.lowerBound))
         }
         var tokens: [NestedJWS] = []
         var findings = JWSReader.jsonFindings(document, name: "document", fileOffset: fileOffset)
@@ -102,13 +110,17 @@ public struct JWSInput: Sendable {
         }
         guard !tokens.isEmpty else {
             if let first = unreadable.first {
-                return .failure(JWSReadError(first.error.kind, "no readable JWS in the JSON: \(first.path): \(first.error.message)",
-                                             at: fileOffset(first.offset)))
+                return .failure(
+                    JWSReadError(
+                        first.error.kind, "no readable JWS in the JSON: \(first.path): \(first.error.message)",
+                        at: fileOffset(first.offset)))
             }
             return .failure(JWSReadError(.jwsNoneInJSON, "the JSON holds no compact JWS string", at: range.lowerBound))
         }
-        return .success(JWSInput(form: .json, json: document, tokens: tokens, repairs: repairs,
-                                 findings: findings.aggregated(), jsonOffset: range.lowerBound))
+        return .success(
+            JWSInput(
+                form: .json, json: document, tokens: tokens, repairs: repairs,
+                findings: findings.aggregated(), jsonOffset: range.lowerBound))
     }
 
 }

@@ -44,7 +44,9 @@ package enum JWSPositions {
     package static func find(in document: JSONDocument) -> [JWSPosition] {
         var positions: [JWSPosition] = []
         func hidesToken(_ body: ArraySlice<UInt8>) -> Bool {
-            body.contains(UInt8(ascii: ".")) && (TextCheck.contains(body, "eyJ") || TextCheck.contains(body, "signed") || TextCheck.contains(body, "Signed"))
+            body.contains(UInt8(ascii: "."))
+                && (TextCheck.contains(body, "eyJ") || TextCheck.contains(body, "signed")
+                    || TextCheck.contains(body, "Signed"))
         }
         // Open containers: (node, whether it is an array held by a token member, that member).
         var stack: [(node: Int, member: String?)] = []
@@ -53,7 +55,8 @@ package enum JWSPositions {
             let entry = document.nodes[index]
             let key = document.key(index)
             if let keyRange = entry.keyRange, document.bytes[keyRange].contains(UInt8(ascii: ".")), let key,
-               JWSText.looksLikeToken(Array(key.utf8)) {
+                JWSText.looksLikeToken(Array(key.utf8))
+            {
                 positions.append(JWSPosition(node: index, member: key, place: .memberName))
             }
             if entry.kind == .array || entry.kind == .object {
@@ -77,12 +80,13 @@ package enum JWSPositions {
             // A cheap test first: a token needs a dot (or an escape that could spell one).
             let body = document.bytes[entry.start + 1..<entry.end - 1]
             if let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-               first == UInt8(ascii: "{") || first == UInt8(ascii: "["), hidesToken(body) {
+                first == UInt8(ascii: "{") || first == UInt8(ascii: "["), hidesToken(body)
+            {
                 positions.append(JWSPosition(node: index, member: member, place: .jsonInString))
                 continue
             }
             guard body.contains(UInt8(ascii: ".")) || body.contains(UInt8(ascii: "\\")),
-                  let value = document.string(index), JWSText.looksLikeToken(Array(value.utf8))
+                let value = document.string(index), JWSText.looksLikeToken(Array(value.utf8))
             else { continue }
             positions.append(JWSPosition(node: index, member: member))
         }
@@ -91,7 +95,8 @@ package enum JWSPositions {
 
     /// Reads each position of `document` at `depth`: the token the text holds once stripped, or why it holds none.
     /// Positions whose text is empty once stripped hold nothing a consumer could read, and are left out.
-    package static func read(_ positions: [JWSPosition], in document: JSONDocument, depth: Int) -> [JWSPositionContent] {
+    package static func read(_ positions: [JWSPosition], in document: JSONDocument, depth: Int) -> [JWSPositionContent]
+    {
         guard !positions.isEmpty else { return [] }
         let paths = document.paths()
         var contents: [JWSPositionContent] = []
@@ -100,14 +105,25 @@ package enum JWSPositions {
             switch position.place {
             case .value: break
             case .jsonInString:
-                contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: entry.start + 1, error: JWSReadError(
-                    .jwsTokenInJSONString,
-                    "the string is JSON holding a token: rcpt reads no JSON inside a string, and a reader that does takes a token nobody verified"))))
+                contents.append(
+                    .unreadable(
+                        UnreadableJWS(
+                            path: paths[position.node], offset: entry.start + 1,
+                            error: JWSReadError(
+                                .jwsTokenInJSONString,
+                                "the string is JSON holding a token: rcpt reads no JSON inside a string, and a reader that does takes a token nobody verified"
+                            ))))
                 continue
             case .memberName:
                 let offset = (entry.keyRange?.lowerBound ?? entry.start + 1)
-                contents.append(.unreadable(UnreadableJWS(path: paths[position.node], offset: offset, error: JWSReadError(
-                    .jwsTokenAsName, "a member's name is a token: a reader that walks names takes a token nobody verified"))))
+                contents.append(
+                    .unreadable(
+                        UnreadableJWS(
+                            path: paths[position.node], offset: offset,
+                            error: JWSReadError(
+                                .jwsTokenAsName,
+                                "a member's name is a token: a reader that walks names takes a token nobody verified")))
+                )
                 continue
             }
             let value = Array((document.string(position.node) ?? "").utf8)
@@ -117,8 +133,10 @@ package enum JWSPositions {
             switch JWSReader.read(value[located.range], depth: depth) {
             case .success(let token):
                 let held = NestedJWS(path: path, member: position.member, offset: entry.start + 1, token: token)
-                contents.append(.token(held, stripped: located.repairs,
-                                       surrounded: located.range.count != value.count))
+                contents.append(
+                    .token(
+                        held, stripped: located.repairs,
+                        surrounded: located.range.count != value.count))
             case .failure(let error):
                 contents.append(.unreadable(UnreadableJWS(path: path, offset: entry.start + 1, error: error)))
             }

@@ -1,6 +1,6 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptJSON
-import ReceiptASN1
 
 /// Reads compact JWS: splits the parts, decodes each strictly (anomalies as findings with offsets), reads the header
 /// and payload with the JSON reader, notes what a validator should know about the header, and reads the JWS held in
@@ -19,10 +19,14 @@ public enum JWSReader {
         for index in text.indices where text[index] == UInt8(ascii: ".") { dots.append(index) }
         guard dots.count == 2 else {
             let parts = dots.count + 1
-            let what = parts == 5 ? "five parts: a JWE (an encrypted token), which Apple never sends"
+            let what =
+                parts == 5
+                ? "five parts: a JWE (an encrypted token), which Apple never sends"
                 : "\(parts) part\(parts == 1 ? "" : "s")"
-            return .failure(JWSReadError(.jwsPartCount, "a compact JWS has three parts separated by dots; this has \(what)",
-                                         at: dots.count > 2 ? dots[2] : text.startIndex))
+            return .failure(
+                JWSReadError(
+                    .jwsPartCount, "a compact JWS has three parts separated by dots; this has \(what)",
+                    at: dots.count > 2 ? dots[2] : text.startIndex))
         }
         var token = JWSToken(text: text, depth: depth)
         token.ranges = [
@@ -35,8 +39,10 @@ public enum JWSReader {
             guard let range = token.ranges[part] else { continue }
             switch Base64URL.decode(text[range]) {
             case .failure(let failure):
-                return .failure(JWSReadError(.jwsInvalidBase64URL, describe(failure, part: part, start: range.lowerBound),
-                                             at: offset(of: failure, in: range)))
+                return .failure(
+                    JWSReadError(
+                        .jwsInvalidBase64URL, describe(failure, part: part, start: range.lowerBound),
+                        at: offset(of: failure, in: range)))
             case .success(let (bytes, anomalies)):
                 decoded[part] = bytes
                 token.findings += findings(anomalies, part: part, start: range.lowerBound)
@@ -63,16 +69,23 @@ public enum JWSReader {
             token.findings += AppleClaims.typeFindings(payload, offset: fileOffset)
             let positions = JWSPositions.find(in: payload)
             if !positions.isEmpty, depth >= maximumNesting {
-                token.findings.append(Finding(.jwsLimitExceeded, at: start,
-                                              "the payload holds JWS nested deeper than \(maximumNesting) levels: they are not verified, so the token is refused"))
+                token.findings.append(
+                    Finding(
+                        .jwsLimitExceeded, at: start,
+                        "the payload holds JWS nested deeper than \(maximumNesting) levels: they are not verified, so the token is refused"
+                    ))
             } else if !positions.isEmpty {
                 if positions.count > maximumNestedPerPayload {
                     let count = positions.count
-                    token.findings.append(Finding(.jwsLimitExceeded, at: start,
-                                                  "the payload holds \(count) token positions, more than \(maximumNestedPerPayload): the ones beyond are not verified, so the token is refused"))
+                    token.findings.append(
+                        Finding(
+                            .jwsLimitExceeded, at: start,
+                            "the payload holds \(count) token positions, more than \(maximumNestedPerPayload): the ones beyond are not verified, so the token is refused"
+                        ))
                 }
-                let contents = JWSPositions.read(Array(positions.prefix(maximumNestedPerPayload)), in: payload,
-                                                 depth: depth + 1)
+                let contents = JWSPositions.read(
+                    Array(positions.prefix(maximumNestedPerPayload)), in: payload,
+                    depth: depth + 1)
                 for content in contents {
                     switch content {
                     case .token(let held, let stripped, let surrounded):
@@ -104,16 +117,21 @@ public enum JWSReader {
         do {
             let document = try JSONDocument.read(bytes)
             guard document.nodes.first?.kind == .object else {
-                return .failure(JWSReadError(isHeader ? .jwsHeaderNotObject : .jwsPayloadNotObject,
-                                             isHeader ? "the JWS header is JSON but not an object"
-                                                 : "the JWS payload is JSON but not an object: Apple signs only JSON objects",
-                                             at: offset))
+                return .failure(
+                    JWSReadError(
+                        isHeader ? .jwsHeaderNotObject : .jwsPayloadNotObject,
+                        isHeader
+                            ? "the JWS header is JSON but not an object"
+                            : "the JWS payload is JSON but not an object: Apple signs only JSON objects",
+                        at: offset))
             }
             return .success(document)
         } catch {
-            return .failure(JWSReadError(isHeader ? .jwsHeaderNotJSON : .jwsPayloadNotJSON,
-                                         "the JWS \(part.rawValue) is not JSON: \(error.message) at offset \(error.offset) of the decoded \(part.rawValue)",
-                                         at: offset))
+            return .failure(
+                JWSReadError(
+                    isHeader ? .jwsHeaderNotJSON : .jwsPayloadNotJSON,
+                    "the JWS \(part.rawValue) is not JSON: \(error.message) at offset \(error.offset) of the decoded \(part.rawValue)",
+                    at: offset))
         }
     }
 
@@ -142,18 +160,24 @@ public enum JWSReader {
         var findings: [Finding] = []
         let name = part.rawValue
         if let offset = anomalies.padding {
-            findings.append(Finding(.jwsBase64urlPadding, at: start + offset, "the JWS \(name) ends in '=' padding",
-                                    fields: [FindingField("part", name)]))
+            findings.append(
+                Finding(
+                    .jwsBase64urlPadding, at: start + offset, "the JWS \(name) ends in '=' padding",
+                    fields: [FindingField("part", name)]))
         }
         if let offset = anomalies.standardAlphabet {
-            findings.append(Finding(.jwsBase64urlAlphabet, at: start + offset,
-                                    "the JWS \(name) uses '+' or '/' (standard base64), not base64url's '-' and '_'",
-                                    fields: [FindingField("part", name)]))
+            findings.append(
+                Finding(
+                    .jwsBase64urlAlphabet, at: start + offset,
+                    "the JWS \(name) uses '+' or '/' (standard base64), not base64url's '-' and '_'",
+                    fields: [FindingField("part", name)]))
         }
         if anomalies.nonZeroTrailingBits {
-            findings.append(Finding(.jwsBase64urlTrailingBits, at: start,
-                                    "the JWS \(name)'s last character has bits set that decoding drops",
-                                    fields: [FindingField("part", name)]))
+            findings.append(
+                Finding(
+                    .jwsBase64urlTrailingBits, at: start,
+                    "the JWS \(name)'s last character has bits set that decoding drops",
+                    fields: [FindingField("part", name)]))
         }
         return findings
     }
@@ -179,9 +203,11 @@ public enum JWSReader {
                 guard index < limit else {
                     // The rest are counted in one finding, as `aggregated()` would, without a finding each.
                     let more = duplicates.count - limit
-                    findings.append(Finding(.jsonDuplicateKey, at: at,
-                                            "\(more) more \(byCase ? "names differing only in case" : "duplicate names") like the \(limit) above (the first at offset \(at))",
-                                            fields: [FindingField("more", String(more))]))
+                    findings.append(
+                        Finding(
+                            .jsonDuplicateKey, at: at,
+                            "\(more) more \(byCase ? "names differing only in case" : "duplicate names") like the \(limit) above (the first at offset \(at))",
+                            fields: [FindingField("more", String(more))]))
                     break
                 }
                 let resolved = paths ?? document.paths()
@@ -189,29 +215,38 @@ public enum JWSReader {
                 let path = resolved[duplicate.duplicate]
                 let first = byCase ? "\"\(document.key(duplicate.first) ?? "")\"" : document.text(duplicate.first)
                 let later = byCase ? "\"\(duplicate.name)\"" : document.text(duplicate.duplicate)
-                let why = byCase
+                let why =
+                    byCase
                     ? "names differing only in case: Go and .NET readers match names without regard to case and take the later"
                     : "JSON.parse, Python and Foundation take the later, some readers the first"
-                findings.append(Finding(.jsonDuplicateKey, at: at,
-                                        "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first.prefix(80)) first, \(later.prefix(80)) later; \(why)",
-                                        fields: [FindingField("part", name), FindingField("path", path),
-                                                 FindingField("json_offset", String(jsonOffset))]))
+                findings.append(
+                    Finding(
+                        .jsonDuplicateKey, at: at,
+                        "the \(name) names \"\(duplicate.name)\" twice (\(path)): \(first.prefix(80)) first, \(later.prefix(80)) later; \(why)",
+                        fields: [
+                            FindingField("part", name), FindingField("path", path),
+                            FindingField("json_offset", String(jsonOffset)),
+                        ]))
             }
         }
         for (node, entry) in document.nodes.enumerated() where entry.kind == .number {
             let text = document.text(node)
             let digits = text.hasPrefix("-") ? String(text.dropFirst()) : text
             guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  digits.count > safeIntegerLimit.count
+                digits.count > safeIntegerLimit.count
                     || (digits.count == safeIntegerLimit.count && digits > safeIntegerLimit)
             else { continue }
             let resolved = paths ?? document.paths()
             paths = resolved
             let path = resolved[node]
-            findings.append(Finding(.jsonUnsafeInteger, at: fileOffset(entry.start),
-                                    "\(path) in the \(name) is \(text.prefix(40))\(text.count > 40 ? "…" : ""), beyond 2^53: a reader into a double (JavaScript) sees another number",
-                                    fields: [FindingField("part", name), FindingField("path", path),
-                                             FindingField("json_offset", String(entry.start))]))
+            findings.append(
+                Finding(
+                    .jsonUnsafeInteger, at: fileOffset(entry.start),
+                    "\(path) in the \(name) is \(text.prefix(40))\(text.count > 40 ? "…" : ""), beyond 2^53: a reader into a double (JavaScript) sees another number",
+                    fields: [
+                        FindingField("part", name), FindingField("path", path),
+                        FindingField("json_offset", String(entry.start)),
+                    ]))
         }
         return findings
     }
@@ -223,20 +258,29 @@ public enum JWSReader {
             let offset = start + Base64URL.textOffset(ofDecodedByte: header.nodes[child].start)
             switch name {
             case "crit":
-                findings.append(Finding(.jwsCriticalHeader, at: offset,
-                                        "the header has crit \(header.text(child)): rcpt understands no JWS extension, so the token cannot be accepted"))
+                findings.append(
+                    Finding(
+                        .jwsCriticalHeader, at: offset,
+                        "the header has crit \(header.text(child)): rcpt understands no JWS extension, so the token cannot be accepted"
+                    ))
             case "jku", "x5u", "jwk":
-                findings.append(Finding(.jwsKeyReferenceHeader, at: offset,
-                                        "the header has \(name) (\(header.text(child).prefix(120))): a key from elsewhere, never fetched or used; only x5c is",
-                                        fields: [FindingField("member", name)]))
+                findings.append(
+                    Finding(
+                        .jwsKeyReferenceHeader, at: offset,
+                        "the header has \(name) (\(header.text(child).prefix(120))): a key from elsewhere, never fetched or used; only x5c is",
+                        fields: [FindingField("member", name)]))
             case "b64", "zip", "enc":
-                findings.append(Finding(.jwsHeaderUnsupported, at: offset,
-                                        "the header has \(name) \(header.text(child).prefix(40)): it changes how the payload is read (RFC 7797, RFC 7516), Apple sends none, and rcpt honours none",
-                                        fields: [FindingField("member", name)]))
+                findings.append(
+                    Finding(
+                        .jwsHeaderUnsupported, at: offset,
+                        "the header has \(name) \(header.text(child).prefix(40)): it changes how the payload is read (RFC 7797, RFC 7516), Apple sends none, and rcpt honours none",
+                        fields: [FindingField("member", name)]))
             case "kid":
-                findings.append(Finding(.jwsKeyReferenceHeader, severity: .info, at: offset,
-                                        "the header has kid \(header.text(child).prefix(120)): a key name, not used; only x5c is",
-                                        fields: [FindingField("member", name)]))
+                findings.append(
+                    Finding(
+                        .jwsKeyReferenceHeader, severity: .info, at: offset,
+                        "the header has kid \(header.text(child).prefix(120)): a key name, not used; only x5c is",
+                        fields: [FindingField("member", name)]))
             default:
                 continue
             }
@@ -246,15 +290,17 @@ public enum JWSReader {
 
     /// A token found in JSON with characters around it.
     package static func surroundedFinding(_ path: String, _ stripped: [String], at offset: Int) -> Finding {
-        Finding(.jwsTokenSurrounded, at: offset,
-                "the token at \(path) has characters around it\(stripped.isEmpty ? " (white space)" : ": " + stripped.joined(separator: ", ")): stripped as lenient readers do, and the token verified; Apple sends bare tokens",
-                fields: [FindingField("path", path)])
+        Finding(
+            .jwsTokenSurrounded, at: offset,
+            "the token at \(path) has characters around it\(stripped.isEmpty ? " (white space)" : ": " + stripped.joined(separator: ", ")): stripped as lenient readers do, and the token verified; Apple sends bare tokens",
+            fields: [FindingField("path", path)])
     }
 
     /// A token position that holds no compact JWS.
     package static func unreadableFinding(_ unreadable: UnreadableJWS, at offset: Int) -> Finding {
-        Finding(.jwsTokenUnreadable, at: offset,
-                "\(unreadable.path) holds no readable JWS: \(unreadable.error.message); a lenient reader may still take an unverified token from it",
-                fields: [FindingField("path", unreadable.path), FindingField("reason", unreadable.error.code)])
+        Finding(
+            .jwsTokenUnreadable, at: offset,
+            "\(unreadable.path) holds no readable JWS: \(unreadable.error.message); a lenient reader may still take an unverified token from it",
+            fields: [FindingField("path", unreadable.path), FindingField("reason", unreadable.error.code)])
     }
 }

@@ -29,7 +29,8 @@ public enum JWSText {
             stripSurroundings(text, &start, &end, note)
             var changed = false
             if !quotesTaken, end - start >= 2, text[start] == text[end - 1],
-               text[start] == UInt8(ascii: "\"") || text[start] == UInt8(ascii: "'") {
+                text[start] == UInt8(ascii: "\"") || text[start] == UInt8(ascii: "'")
+            {
                 start += 1
                 end -= 1
                 quotesTaken = true
@@ -51,7 +52,9 @@ public enum JWSText {
     /// Whether a lenient consumer would take `text` for a token: once stripped, it is a compact token's shape
     /// (`hasTokenShape`), or it starts `eyJ` (the encoding of `{"`) and holds a dot. Such a string is a token
     /// position wherever it stands.
-    package static func looksLikeToken<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8,
+    package static func looksLikeToken<Bytes: Collection>(_ text: Bytes) -> Bool
+    where
+        Bytes.Element == UInt8,
         Bytes.Index == Int
     {
         let slice = ArraySlice(text)
@@ -70,8 +73,8 @@ public enum JWSText {
             switch byte {
             case UInt8(ascii: "."): dots += 1
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
-                 UInt8(ascii: "/"), UInt8(ascii: "="):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+                UInt8(ascii: "/"), UInt8(ascii: "="):
                 if dots == 0 && firstPart.count < 8 { firstPart.append(byte) }
             default: return false
             }
@@ -101,8 +104,10 @@ public enum JWSText {
     }
 
     /// Strips white space, control characters, byte order marks and zero-width or direction marks at both ends.
-    static func stripSurroundings(_ text: ArraySlice<UInt8>, _ start: inout Int, _ end: inout Int,
-                                  _ note: (String) -> Void) {
+    static func stripSurroundings(
+        _ text: ArraySlice<UInt8>, _ start: inout Int, _ end: inout Int,
+        _ note: (String) -> Void
+    ) {
         while start < end {
             if let (length, phrase) = junk(text, at: start, end: end) {
                 start += length
@@ -132,7 +137,8 @@ public enum JWSText {
             return "Unicode white space"
         }
         if (a == 0xE2 && b == 0x81 && c == 0x9F) || (a == 0xE3 && b == 0x80 && c == 0x80)
-            || (a == 0xE1 && b == 0x9A && c == 0x80) || (a == 0xE1 && b == 0xA0 && c == 0x8E) {
+            || (a == 0xE1 && b == 0x9A && c == 0x80) || (a == 0xE1 && b == 0xA0 && c == 0x8E)
+        {
             return "Unicode white space"
         }
         return nil

@@ -175,7 +175,8 @@ public struct InAppRecord: Sendable, Hashable {
     /// false), they are read again from the record's bytes, into an index of their own.
     public var attributes: AttributeList {
         if index.table.entries[entry].state.entriesDropped,
-           let reread = RecordRereader.index(ofDroppedRecord: entry, in: index) {
+            let reread = RecordRereader.index(ofDroppedRecord: entry, in: index)
+        {
             return AttributeList(reread, entries: 0..<reread.entryCount)
         }
         return AttributeList(index, entries: index.table.children(entry))
@@ -186,7 +187,9 @@ public struct InAppRecord: Sendable, Hashable {
         guard type >= 0, type < Int64(PayloadIndex.Entry.noType), !index.table.entries[entry].state.entriesDropped
         else { return attributes.first { $0.type == type } }
         let wanted = UInt16(truncatingIfNeeded: type)
-        for child in index.table.children(entry) where index.table.entries[child].type == wanted { return Attribute(index, child) }
+        for child in index.table.children(entry) where index.table.entries[child].type == wanted {
+            return Attribute(index, child)
+        }
         return nil
     }
 

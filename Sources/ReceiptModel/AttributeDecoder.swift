@@ -8,13 +8,13 @@ import ReceiptPKCS7
 struct AttributeDecoder {
     var reader: ASN1BufferReader
     let map: SegmentMap
-    private(set) var findings: [Finding] = []
-    private(set) var anomalies = EncodingAnomalyLog(layer: "payload")
+    internal(set) var findings: [Finding] = []
+    internal(set) var anomalies = EncodingAnomalyLog(layer: "payload")
     /// How many nodes had an encoding anomaly (a record read without one, and without a finding, can be read again
     /// to the same entries).
-    private var anomalousNodes = 0
+    var anomalousNodes = 0
     /// Whether the text value `decodeElement` last accepted holds a NUL byte (found by the same check).
-    private var lastTextContainsNUL = false
+    var lastTextContainsNUL = false
     /// The index being built.
     var index: PayloadIndex.Builder
 
@@ -30,14 +30,19 @@ struct AttributeDecoder {
     let recordSink: RecordSink?
     let keepsRecordEntries: Bool
 
-    init(buffer: UnsafeBufferPointer<UInt8>, index: PayloadIndex.Builder, limits: ASN1Limits, nodesRead: Int,
-         toleratesTruncation: Bool, takesCanonicalPath: Bool = true, recordSink: RecordSink? = nil,
-         keepsRecordEntries: Bool = true) {
+    init(
+        buffer: UnsafeBufferPointer<UInt8>, index: PayloadIndex.Builder, limits: ASN1Limits, nodesRead: Int,
+        toleratesTruncation: Bool, takesCanonicalPath: Bool = true, recordSink: RecordSink? = nil,
+        keepsRecordEntries: Bool = true
+    ) {
         self.takesCanonicalPath = takesCanonicalPath
         self.recordSink = recordSink
         self.keepsRecordEntries = keepsRecordEntries
-        self.reader = ASN1BufferReader(buffer, state: ASN1ReadState(rules: .ber, limits: limits, nodesRead: nodesRead,
-                                                                    toleratesTruncation: toleratesTruncation))
+        self.reader = ASN1BufferReader(
+            buffer,
+            state: ASN1ReadState(
+                rules: .ber, limits: limits, nodesRead: nodesRead,
+                toleratesTruncation: toleratesTruncation))
         self.map = index.table.map
         self.mapIsIdentity = index.table.map.isIdentityMap
         self.index = index
@@ -67,7 +72,8 @@ struct AttributeDecoder {
     mutating func noteValue(_ finding: Finding, _ place: ValuePlace) {
         var finding = finding
         if finding.severity == .error, let type = place.type,
-           FieldTable.descriptor(type, in: place.scope)?.isDocumented != true {
+            FieldTable.descriptor(type, in: place.scope)?.isDocumented != true
+        {
             finding.severity = .warning
             finding.fields.append(FindingField(Finding.ignorableField, "undocumented type \(type)"))
         }
@@ -90,7 +96,9 @@ struct AttributeDecoder {
     /// Walks a SET of attributes, appending each to the index (a record's attributes right after the type-17
     /// attribute holding them) and handing each top-level entry to `visit`. Throws on damage to the SET itself,
     /// after appending everything before it.
-    mutating func walkAttributes(of set: ASN1Node, scope: FieldScope, visit: (inout AttributeDecoder, Int) -> Void = { _, _ in })
+    mutating func walkAttributes(
+        of set: ASN1Node, scope: FieldScope, visit: (inout AttributeDecoder, Int) -> Void = { _, _ in }
+    )
         throws(ReceiptReadError)
     {
         var cursor = reader.children(of: set)
@@ -100,7 +108,9 @@ struct AttributeDecoder {
         while true {
             // An attribute in the shape Apple writes, header to value, in one inlined step.
             if takesCanonicalPath, cursor.position < cursor.end,
-               let canonical = appendCanonical(at: cursor.position, limit: cursor.end, depth: cursor.depth, scope: scope) {
+                let canonical = appendCanonical(
+                    at: cursor.position, limit: cursor.end, depth: cursor.depth, scope: scope)
+            {
                 let range = cursor.position..<canonical.end
                 cursor.position = canonical.end
                 if let previous, !reportedUnsorted, !Self.inOrder(buffer, previous, range) {
@@ -124,7 +134,8 @@ struct AttributeDecoder {
             }
             noteAnomalies(node)
             if let previous, !reportedUnsorted, !node.anomalies.contains(.truncated),
-               !Self.inOrder(buffer, previous, node.encodingRange) {
+                !Self.inOrder(buffer, previous, node.encodingRange)
+            {
                 reportedUnsorted = true
                 noteUnsorted(at: node.offset, scope: scope)
             }
@@ -145,8 +156,11 @@ struct AttributeDecoder {
     mutating func noteDuplicate(at position: Int, type: Int64, scope: FieldScope) {
         let documented = FieldTable.descriptor(type, in: scope)?.isDocumented ?? false
         let place = scope == .receipt ? "the receipt" : "an in-app record"
-        note(Finding(.duplicateAttribute, severity: documented ? .error : .warning, at: absolute(position),
-                     "type \(type) (\(FieldTable.displayName(of: type, in: scope))) occurs more than once in \(place): validators disagree on which one counts"))
+        note(
+            Finding(
+                .duplicateAttribute, severity: documented ? .error : .warning, at: absolute(position),
+                "type \(type) (\(FieldTable.displayName(of: type, in: scope))) occurs more than once in \(place): validators disagree on which one counts"
+            ))
     }
 
     /// `lessOrEqual`, decided inline by the first eight bytes when they differ (as they do for nearly every pair of
@@ -154,7 +168,8 @@ struct AttributeDecoder {
     @inline(__always)
     static func inOrder(_ buffer: UnsafeBufferPointer<UInt8>, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
         if lhs.count >= 8, rhs.count >= 8, lhs.lowerBound >= 0, rhs.lowerBound >= 0,
-           lhs.upperBound <= buffer.count, rhs.upperBound <= buffer.count, let base = buffer.baseAddress {
+            lhs.upperBound <= buffer.count, rhs.upperBound <= buffer.count, let base = buffer.baseAddress
+        {
             let raw = UnsafeRawPointer(base)
             let left = raw.loadUnaligned(fromByteOffset: lhs.lowerBound, as: UInt64.self).bigEndian
             let right = raw.loadUnaligned(fromByteOffset: rhs.lowerBound, as: UInt64.self).bigEndian
@@ -167,7 +182,7 @@ struct AttributeDecoder {
     /// time: consecutive type-17 attributes share long prefixes.
     static func lessOrEqual(_ buffer: UnsafeBufferPointer<UInt8>, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
         guard lhs.lowerBound >= 0, rhs.lowerBound >= 0, lhs.upperBound <= buffer.count,
-              rhs.upperBound <= buffer.count, let base = buffer.baseAddress
+            rhs.upperBound <= buffer.count, let base = buffer.baseAddress
         else { return true }
         let common = Swift.min(lhs.count, rhs.count)
         var index = 0
@@ -225,13 +240,15 @@ struct AttributeDecoder {
     }
 
     /// `readAttribute`'s work, decoding into `attribute`; returns the entry.
-    private mutating func readAttribute(_ node: ASN1Node, into attribute: inout DecodedAttribute) -> Int {
+    mutating func readAttribute(_ node: ASN1Node, into attribute: inout DecodedAttribute) -> Int {
         let scope = attribute.scope
         let place = place(attribute)
         guard node.tag == .sequence else {
             let tag = node.tag
-            note(Finding(.attributeNotSequence, at: absolute(node.offset),
-                         "\(place) is \(tag.name), not a SEQUENCE { type, version, value }"))
+            note(
+                Finding(
+                    .attributeNotSequence, at: absolute(node.offset),
+                    "\(place) is \(tag.name), not a SEQUENCE { type, version, value }"))
             keepRaw(&attribute, node.contentRange)
             return index.append(attribute)
         }
@@ -245,8 +262,9 @@ struct AttributeDecoder {
         }
         // type, version, value: read into fixed slots (no per-attribute allocation), counting any extras.
         // Kept in place, not as optionals: `fieldCount` says which were read.
-        let unread = ASN1Node(tag: .endOfContents, offset: 0, contentStart: 0, contentEnd: 0, end: 0, depth: 0,
-                              anomalies: [])
+        let unread = ASN1Node(
+            tag: .endOfContents, offset: 0, contentStart: 0, contentEnd: 0, end: 0, depth: 0,
+            anomalies: [])
         var typeNode = unread
         var versionNode = unread
         var valueNode = unread
@@ -268,8 +286,10 @@ struct AttributeDecoder {
         }
         if fieldCount != 3 {
             let count = fieldCount
-            note(Finding(.attributeFieldCount, at: absolute(node.offset),
-                         "\(place) has \(count) fields, not 3 (type, version, value)"))
+            note(
+                Finding(
+                    .attributeFieldCount, at: absolute(node.offset),
+                    "\(place) has \(count) fields, not 3 (type, version, value)"))
         }
         if fieldCount >= 1 {
             let typeTag = typeNode.tag
@@ -278,12 +298,16 @@ struct AttributeDecoder {
                 if attribute.type == nil {
                     attribute.largeTypeRange = typeNode.contentRange
                     let octets = Array(buffer[typeNode.contentRange])
-                    note(Finding(.attributeTypeOutOfRange, at: absolute(typeNode.offset),
-                                 "\(place): type INTEGER \(ASN1Primitives.hex(octets)) does not fit in 64 bits"))
+                    note(
+                        Finding(
+                            .attributeTypeOutOfRange, at: absolute(typeNode.offset),
+                            "\(place): type INTEGER \(ASN1Primitives.hex(octets)) does not fit in 64 bits"))
                 }
                 if ASN1Primitives.isNonMinimalInteger(buffer, typeNode.contentRange) {
-                    note(Finding(.berNonMinimalInteger, at: absolute(typeNode.offset),
-                                 "\(place): type INTEGER has redundant leading octets"))
+                    note(
+                        Finding(
+                            .berNonMinimalInteger, at: absolute(typeNode.offset),
+                            "\(place): type INTEGER has redundant leading octets"))
                 }
             } else {
                 note(notInteger(typeNode, "type", of: place, .attributeTypeNotInteger))
@@ -300,231 +324,22 @@ struct AttributeDecoder {
         guard fieldCount >= 3 else { return index.append(attribute) }
         let valueTag = valueNode.tag
         guard valueTag.tagClass == .universal, valueTag.number == 4 else {
-            note(Finding(.attributeValueNotOctetString, at: absolute(valueNode.offset),
-                         "\(place): value is \(valueTag.name), not OCTET STRING"))
+            note(
+                Finding(
+                    .attributeValueNotOctetString, at: absolute(valueNode.offset),
+                    "\(place): value is \(valueTag.name), not OCTET STRING"))
             keepRaw(&attribute, valueNode.encodingRange)
             return index.append(attribute)
         }
         if valueNode.tag.isConstructed {
-            note(Finding(.attributeValueConstructed, at: absolute(valueNode.offset),
-                         "\(place): value OCTET STRING is constructed; shown undecoded"))
+            note(
+                Finding(
+                    .attributeValueConstructed, at: absolute(valueNode.offset),
+                    "\(place): value OCTET STRING is constructed; shown undecoded"))
             keepRaw(&attribute, valueNode.contentRange)
             return index.append(attribute)
         }
         attribute.valueRange = valueNode.contentRange
         return decodeValue(&attribute, valueNode: valueNode, scope: scope)
-    }
-
-    // MARK: Values
-
-    /// Decodes the value octets of `attribute` and appends it; returns its entry.
-    mutating func decodeValue(_ attribute: inout DecodedAttribute, valueNode: ASN1Node, scope: FieldScope) -> Int {
-        let kind = attribute.type.map { fieldKinds.kind(of: $0, in: attribute.scope) } ?? .unknown
-        if kind == .raw {
-            attribute.kind = .raw
-            return index.append(attribute)
-        }
-        let inner: ASN1Node
-        do {
-            inner = try reader.readSingle(in: valueNode.contentRange, depth: valueNode.depth + 1)
-        } catch {
-            attribute.kind = .raw
-            if kind != .unknown {
-                let place = ValuePlace(attribute, self)
-                noteValue(Finding(.valueNotAsn1, at: absolute(error.offset),
-                                  "\(place): value is not one ASN.1 element (\(error.message))"), place)
-            }
-            return index.append(attribute)
-        }
-        noteAnomalies(inner)
-        attribute.valueTag = inner.tag
-        attribute.innerHeader = inner.headerLength
-        if kind == .inAppRecords && scope == .receipt {
-            return readRecord(&attribute, inner)
-        }
-        decodeElement(&attribute, inner)
-        checkKind(&attribute, kind: kind, inner: inner)
-        return index.append(attribute)
-    }
-
-    /// Which attribute a value finding is about: the few facts its message needs.
-    struct ValuePlace: CustomStringConvertible, TextOutputStreamable {
-        var type: Int64?
-        var scope: FieldScope
-        var offset: Int
-
-        init(_ attribute: DecodedAttribute, _ decoder: AttributeDecoder) {
-            type = attribute.type
-            scope = attribute.scope
-            offset = decoder.absolute(attribute.start)
-        }
-
-        /// "bundle_id at offset N".
-        var description: String { "\(FieldTable.displayName(of: type, in: scope)) at offset \(offset)" }
-
-        func write<Target: TextOutputStream>(to target: inout Target) {
-            FieldTable.displayName(of: type, in: scope).write(to: &target)
-            target.write(" at offset ")
-            offset.description.write(to: &target)
-        }
-    }
-
-    /// Decodes one element by its own tag, whatever the field table expects.
-    mutating func decodeElement(_ attribute: inout DecodedAttribute, _ node: ASN1Node) {
-        attribute.kind = .raw
-        let tag = node.tag
-        guard tag.tagClass == .universal, !tag.isConstructed else { return }
-        let range = node.contentRange
-        switch tag.number {
-        case 1:
-            guard range.count == 1 else { return }
-            attribute.kind = .boolean
-            attribute.number = buffer[range.lowerBound] != 0 ? 1 : 0
-        case 2:
-            if let value = ASN1Primitives.int64(buffer, range) {
-                if ASN1Primitives.isNonMinimalInteger(buffer, range) {
-                    let place = ValuePlace(attribute, self)
-                    note(Finding(.berNonMinimalInteger, at: absolute(node.offset),
-                                 "\(place): INTEGER has redundant leading octets"))
-                }
-                attribute.kind = .integer
-                attribute.number = value
-                return
-            }
-            if range.isEmpty {
-                let place = ValuePlace(attribute, self)
-                noteValue(Finding(.valueInvalidInteger, at: absolute(node.offset),
-                                  "\(place): INTEGER with no content octets"), place)
-                return
-            }
-            attribute.kind = .largeInteger
-        case 12, 18, 19, 22, 26:
-            // UTF8String must be UTF-8; NumericString, PrintableString, IA5String and VisibleString ASCII.
-            let check = TextCheck.of(buffer, range)
-            lastTextContainsNUL = check.containsNUL
-            let isUTF8String = tag.number == 12
-            guard isUTF8String ? check.isValidUTF8 : check.isASCII else {
-                let place = ValuePlace(attribute, self)
-                noteValue(isUTF8String
-                          ? Finding(.valueInvalidUtf8, at: absolute(node.offset), "\(place): UTF8String is not valid UTF-8")
-                          : Finding(.valueInvalidAscii, at: absolute(node.offset), "\(place): \(tag.name) holds bytes above 0x7F"),
-                          place)
-                return
-            }
-            attribute.kind = .text
-        default:
-            return
-        }
-    }
-
-    /// Reconciles the decoded value with the field table's expectation, with findings for mismatches.
-    mutating func checkKind(_ attribute: inout DecodedAttribute, kind: FieldKind, inner: ASN1Node) {
-        let expected: ASN1Tag?
-        switch kind {
-        case .utf8String: expected = .utf8String
-        case .ia5String, .date: expected = .ia5String
-        case .integer, .flag: expected = .integer
-        case .inAppRecords: expected = .set
-        case .raw, .unknown: expected = nil
-        }
-        if let expected, inner.tag != expected {
-            let place = ValuePlace(attribute, self)
-            note(Finding(.valueUnexpectedType, at: absolute(inner.offset),
-                         "\(place): expected \(expected.name(against: inner.tag)), found \(inner.tag.name(against: expected))"))
-        }
-        switch attribute.kind {
-        case .text:
-            if kind == .date { date(&attribute, at: inner.offset) }
-            if lastTextContainsNUL {
-                let place = ValuePlace(attribute, self)
-                noteValue(Finding(.valueEmbeddedNul, at: absolute(inner.offset),
-                                  "\(place): text contains a NUL byte; C-string validators see a shorter value"), place)
-            }
-        case .integer where kind == .flag:
-            if attribute.number == 0 || attribute.number == 1 {
-                attribute.kind = .boolean
-            } else {
-                let place = ValuePlace(attribute, self)
-                let number = attribute.number
-                noteValue(Finding(.valueFlagOutOfRange, at: absolute(inner.offset),
-                                  "\(place): flag is \(number), not 0 or 1"), place)
-            }
-        default:
-            break
-        }
-    }
-
-    /// Reads the text of a date field as a date.
-    mutating func date(_ attribute: inout DecodedAttribute, at offset: Int) {
-        attribute.kind = .date
-        let range = attribute.contentRange
-        switch ReceiptDate.parse(buffer, range) {
-        case .success(let parsed):
-            attribute.date = parsed
-        case .failure(.empty):
-            break
-        case .failure(let reason):
-            let place = ValuePlace(attribute, self)
-            let text = Array(buffer[range])
-            noteValue(Finding(.valueInvalidDate, at: absolute(offset),
-                              "\(place): \"\(Self.printable(String(decoding: text, as: UTF8.self)))\" is not an RFC 3339 date: \(reason)"),
-                      place)
-        }
-    }
-
-    static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    // MARK: In-app records
-
-    /// Appends the type-17 `attribute`, then the attributes of its record `inner`; returns its entry.
-    mutating func readRecord(_ attribute: inout DecodedAttribute, _ inner: ASN1Node) -> Int {
-        let recordOffset = absolute(inner.offset)
-        if inner.tag != .set {
-            note(Finding(.recordNotSet, at: recordOffset,
-                         "in-app record at offset \(recordOffset) is \(inner.tag.name), not a SET"))
-            guard inner.tag.isConstructed else {
-                attribute.kind = .raw
-                return index.append(attribute)
-            }
-        }
-        attribute.kind = .record
-        let entry = index.append(attribute)
-        let findingsBefore = findings.count
-        let anomaliesBefore = anomalousNodes
-        var count = 0
-        do {
-            try walkAttributes(of: inner, scope: .inApp) { _, _ in count += 1 }
-        } catch {
-            note(Finding(.recordMalformed, at: error.offset,
-                         "in-app record at offset \(recordOffset): \(error.message)"))
-        }
-        index.closeRecord(entry, end: index.count)
-        if count == 0 {
-            note(Finding(.recordEmpty, at: recordOffset, "in-app record at offset \(recordOffset) has no attributes"))
-        }
-        if let recordSink, recordSink.recordRead(entry, in: index.table, firstByType: index.firstByType, buffer: buffer),
-           !keepsRecordEntries {
-            // Only a record read without a finding or an anomaly is dropped: reading it again from its bytes, at
-            // its depth, with the same rules and a node budget no smaller, then yields the same entries.
-            if findings.count == findingsBefore, anomalousNodes == anomaliesBefore, inner.anomalies.isEmpty {
-                if index.rereading == nil {
-                    index.rereading = RecordRereading(
-                        depth: inner.depth, limits: reader.state.limits,
-                        toleratesTruncation: reader.state.toleratesTruncation, takesCanonicalPath: takesCanonicalPath)
-                }
-                index.dropRecordEntries(entry, depth: inner.depth)
-            }
-        }
-        return entry
     }
 }

@@ -20,22 +20,23 @@ extension AttributeDecoder {
         -> (entry: Int, type: Int64, end: Int)?
     {
         guard offset >= 0, offset < limit, limit <= buffer.count, buffer[offset] == 0x30,
-              let (length, contentStart) = ASN1BufferReader.shortLength(buffer, at: offset &+ 1, limit: limit),
-              length <= limit &- contentStart
+            let (length, contentStart) = ASN1BufferReader.shortLength(buffer, at: offset &+ 1, limit: limit),
+            length <= limit &- contentStart
         else { return nil }
         let node = (offset: offset, contentStart: contentStart, contentEnd: contentStart &+ length)
         guard depth &+ 2 <= reader.state.limits.maximumDepth,
-              reader.state.nodesRead < reader.state.limits.maximumNodes &- 4,
-              let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
-              type.value >= 0, type.value < Int64(PayloadIndex.Entry.noType),
-              let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd),
-              version.value == 1 || version.value == 2
+            reader.state.nodesRead < reader.state.limits.maximumNodes &- 4,
+            let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
+            type.value >= 0, type.value < Int64(PayloadIndex.Entry.noType),
+            let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd),
+            version.value == 1 || version.value == 2
         else { return nil }
         let valueStart = version.end
         guard valueStart < node.contentEnd, buffer[valueStart] == 0x04,
-              let (valueLength, valueContent) = ASN1BufferReader.shortLength(buffer, at: valueStart &+ 1,
-                                                                             limit: node.contentEnd),
-              valueLength == node.contentEnd &- valueContent
+            let (valueLength, valueContent) = ASN1BufferReader.shortLength(
+                buffer, at: valueStart &+ 1,
+                limit: node.contentEnd),
+            valueLength == node.contentEnd &- valueContent
         else { return nil }
         let valueDelta = valueContent &- node.offset
         guard valueDelta < 15 else { return nil }
@@ -43,18 +44,21 @@ extension AttributeDecoder {
         let versionCode: PayloadIndex.VersionCode = version.value == 1 ? .one : .two
         if kind == .raw {
             reader.state.nodesRead &+= 4
-            let entry = index.append(PayloadIndex.Entry(
-                start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
-                number: 0, type: UInt16(truncatingIfNeeded: type.value), layout: UInt8(truncatingIfNeeded: valueDelta) << 4,
-                state: PayloadIndex.State(kind: .raw, version: versionCode, inApp: scope == .inApp)))
+            let entry = index.append(
+                PayloadIndex.Entry(
+                    start: UInt32(truncatingIfNeeded: node.offset),
+                    valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
+                    number: 0, type: UInt16(truncatingIfNeeded: type.value),
+                    layout: UInt8(truncatingIfNeeded: valueDelta) << 4,
+                    state: PayloadIndex.State(kind: .raw, version: versionCode, inApp: scope == .inApp)))
             return (entry, type.value, node.contentEnd)
         }
         // The one element of the value: a primitive universal tag below 31 with a short DER length, filling it.
         guard kind != .inAppRecords, node.contentEnd &- valueContent >= 2 else { return nil }
         let identifier = buffer[valueContent]
         guard identifier & 0xE0 == 0,
-              let (length, content) = ASN1BufferReader.shortLength(buffer, at: valueContent &+ 1, limit: node.contentEnd),
-              length == node.contentEnd &- content
+            let (length, content) = ASN1BufferReader.shortLength(buffer, at: valueContent &+ 1, limit: node.contentEnd),
+            length == node.contentEnd &- content
         else { return nil }
         let tagNumber = identifier & 0x1F
         switch kind {
@@ -62,8 +66,10 @@ extension AttributeDecoder {
         case .ia5String, .date: guard tagNumber == 22 else { return nil }
         case .integer, .flag: guard tagNumber == 2 else { return nil }
         case .unknown:
-            guard tagNumber == 2 || tagNumber == 12 || tagNumber == 18 || tagNumber == 19 || tagNumber == 22
-                || tagNumber == 26 else { return nil }
+            guard
+                tagNumber == 2 || tagNumber == 12 || tagNumber == 18 || tagNumber == 19 || tagNumber == 22
+                    || tagNumber == 26
+            else { return nil }
         case .raw, .inAppRecords: return nil
         }
         let range = content..<node.contentEnd
@@ -72,7 +78,7 @@ extension AttributeDecoder {
         var dateParsed = false
         if tagNumber == 2 {
             guard !ASN1Primitives.isNonMinimalInteger(buffer, range), let value = ASN1Primitives.int64(buffer, range),
-                  value > Int64(Int32.min), value <= Int64(Int32.max)
+                value > Int64(Int32.min), value <= Int64(Int32.max)
             else { return nil }
             number = value
             valueKind = .integer
@@ -107,11 +113,12 @@ extension AttributeDecoder {
         var state = PayloadIndex.State(kind: valueKind, version: versionCode, inApp: scope == .inApp)
         state.dateParsed = dateParsed
         reader.state.nodesRead &+= 5
-        let entry = index.append(PayloadIndex.Entry(
-            start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
-            number: Int32(truncatingIfNeeded: number), type: UInt16(truncatingIfNeeded: type.value),
-            layout: UInt8(truncatingIfNeeded: valueDelta) << 4 | UInt8(truncatingIfNeeded: innerHeader),
-            state: state))
+        let entry = index.append(
+            PayloadIndex.Entry(
+                start: UInt32(truncatingIfNeeded: node.offset), valueEnd: UInt32(truncatingIfNeeded: node.contentEnd),
+                number: Int32(truncatingIfNeeded: number), type: UInt16(truncatingIfNeeded: type.value),
+                layout: UInt8(truncatingIfNeeded: valueDelta) << 4 | UInt8(truncatingIfNeeded: innerHeader),
+                state: state))
         return (entry, type.value, node.contentEnd)
     }
 
@@ -123,20 +130,24 @@ extension AttributeDecoder {
     mutating func canonicalFields(of node: ASN1Node) -> (type: Int64, version: Int64, value: ASN1Node)? {
         let depth = node.depth &+ 1
         guard depth <= reader.state.limits.maximumDepth,
-              reader.state.nodesRead < reader.state.limits.maximumNodes &- 2,
-              let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
-              let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd)
+            reader.state.nodesRead < reader.state.limits.maximumNodes &- 2,
+            let type = Self.minimalInteger(buffer, at: node.contentStart, limit: node.contentEnd),
+            let version = Self.minimalInteger(buffer, at: type.end, limit: node.contentEnd)
         else { return nil }
         let valueStart = version.end
         guard valueStart < node.contentEnd, buffer[valueStart] == 0x04,
-              let (length, contentStart) = ASN1BufferReader.shortLength(buffer, at: valueStart &+ 1,
-                                                                         limit: node.contentEnd),
-              length == node.contentEnd &- contentStart
+            let (length, contentStart) = ASN1BufferReader.shortLength(
+                buffer, at: valueStart &+ 1,
+                limit: node.contentEnd),
+            length == node.contentEnd &- contentStart
         else { return nil }
         reader.state.nodesRead &+= 3
-        return (type.value, version.value,
-                ASN1Node(tag: .octetString, offset: valueStart, contentStart: contentStart,
-                         contentEnd: node.contentEnd, end: node.contentEnd, depth: depth, anomalies: []))
+        return (
+            type.value, version.value,
+            ASN1Node(
+                tag: .octetString, offset: valueStart, contentStart: contentStart,
+                contentEnd: node.contentEnd, end: node.contentEnd, depth: depth, anomalies: [])
+        )
     }
 
     /// A primitive INTEGER at `position` with a one-octet length of 1 to 8 minimal content octets ending by
@@ -151,7 +162,8 @@ extension AttributeDecoder {
         guard length >= 1, length <= 8, length <= limit &- content else { return nil }
         let range = content..<(content &+ length)
         guard !ASN1Primitives.isNonMinimalInteger(buffer, range),
-              let value = ASN1Primitives.int64(buffer, range) else { return nil }
+            let value = ASN1Primitives.int64(buffer, range)
+        else { return nil }
         return (value, range.upperBound)
     }
 }

@@ -53,7 +53,8 @@ package struct EntryTable: Sendable {
     package func valueRange(_ entry: Int) -> Range<Int>? {
         let packed = entries[entry]
         guard packed.state.kind != .absent else { return nil }
-        let start = packed.valueDelta == 15
+        let start =
+            packed.valueDelta == 15
             ? fact(.valueStart, of: entry).map { Int(truncatingIfNeeded: $0) } ?? Int(packed.start)
             : Int(packed.start) + packed.valueDelta
         return start..<Swift.max(start, Int(packed.valueEnd))
@@ -85,7 +86,8 @@ package struct EntryTable: Sendable {
     /// Where the content of a type INTEGER too large for 64 bits is.
     package func largeTypeRange(_ entry: Int) -> Range<Int>? {
         guard let start = fact(.largeTypeStart, of: entry), let end = fact(.largeTypeEnd, of: entry),
-              start >= 0, end >= start, end <= Int64(bytes.count) else { return nil }
+            start >= 0, end >= start, end <= Int64(bytes.count)
+        else { return nil }
         return Int(start)..<Int(end)
     }
 
@@ -128,8 +130,9 @@ package struct EntryTable: Sendable {
 
         package var date: ReceiptDate {
             guard let detail else { return ReceiptDate(utcSeconds: seconds) }
-            return ReceiptDate(utcSeconds: seconds, nanosecond: Int(truncatingIfNeeded: detail >> 16),
-                               utcOffsetMinutes: Int(Int16(truncatingIfNeeded: detail)))
+            return ReceiptDate(
+                utcSeconds: seconds, nanosecond: Int(truncatingIfNeeded: detail >> 16),
+                utcOffsetMinutes: Int(Int16(truncatingIfNeeded: detail)))
         }
     }
 

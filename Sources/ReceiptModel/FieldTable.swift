@@ -82,7 +82,9 @@ public enum FieldTable {
 
         @inline(__always)
         func kind(of type: Int64, in scope: FieldScope) -> FieldKind {
-            let kind = scope == .receipt ? FieldTable.entry(receipt, type, base: 0)
+            let kind =
+                scope == .receipt
+                ? FieldTable.entry(receipt, type, base: 0)
                 : FieldTable.entry(inApp, type, base: FieldTable.inAppBase)
             return kind ?? .unknown
         }
@@ -133,14 +135,17 @@ public enum FieldTable {
         all.first { $0.scope == scope && $0.name == name }
     }
 
-    private static func field(_ type: Int64, _ name: String, _ label: String, _ kind: FieldKind,
-                              documented: Bool, _ scope: FieldScope) -> FieldDescriptor {
+    private static func field(
+        _ type: Int64, _ name: String, _ label: String, _ kind: FieldKind,
+        documented: Bool, _ scope: FieldScope
+    ) -> FieldDescriptor {
         FieldDescriptor(type: type, scope: scope, name: name, label: label, kind: kind, isDocumented: documented)
     }
 
     package static let receiptFields: [FieldDescriptor] = [
-        field(0, "receipt_type", "environment (Production, ProductionSandbox, Xcode)", .utf8String,
-              documented: false, .receipt),
+        field(
+            0, "receipt_type", "environment (Production, ProductionSandbox, Xcode)", .utf8String,
+            documented: false, .receipt),
         field(1, "app_item_id", "App Store item id of the app", .integer, documented: false, .receipt),
         field(2, "bundle_id", "bundle identifier", .utf8String, documented: true, .receipt),
         field(3, "application_version", "app version (CFBundleVersion)", .utf8String, documented: true, .receipt),
@@ -156,19 +161,24 @@ public enum FieldTable {
         field(13, "type_13", "undocumented", .unknown, documented: false, .receipt),
         field(14, "type_14", "undocumented", .unknown, documented: false, .receipt),
         field(15, "download_id", "download id", .unknown, documented: false, .receipt),
-        field(16, "version_external_identifier", "external version identifier", .unknown, documented: false,
-              .receipt),
+        field(
+            16, "version_external_identifier", "external version identifier", .unknown, documented: false,
+            .receipt),
         field(17, "in_app", "in-app purchase record", .inAppRecords, documented: true, .receipt),
-        field(18, "original_purchase_date", "original purchase date of the app", .date, documented: false,
-              .receipt),
-        field(19, "original_application_version", "app version originally purchased", .utf8String,
-              documented: true, .receipt),
+        field(
+            18, "original_purchase_date", "original purchase date of the app", .date, documented: false,
+            .receipt),
+        field(
+            19, "original_application_version", "app version originally purchased", .utf8String,
+            documented: true, .receipt),
         field(20, "type_20", "undocumented", .unknown, documented: false, .receipt),
-        field(21, "expiration_date", "receipt expiration date (volume purchase)", .date, documented: true,
-              .receipt),
+        field(
+            21, "expiration_date", "receipt expiration date (volume purchase)", .date, documented: true,
+            .receipt),
         field(25, "type_25", "undocumented", .unknown, documented: false, .receipt),
-        field(32, "preorder_date", "pre-order date (an app bought before its release)", .date, documented: true,
-              .receipt),
+        field(
+            32, "preorder_date", "pre-order date (an app bought before its release)", .date, documented: true,
+            .receipt),
     ]
 
     package static let inAppFields: [FieldDescriptor] = [
@@ -176,8 +186,9 @@ public enum FieldTable {
         field(1702, "product_id", "product identifier", .utf8String, documented: true, .inApp),
         field(1703, "transaction_id", "transaction identifier", .utf8String, documented: true, .inApp),
         field(1704, "purchase_date", "purchase date", .date, documented: true, .inApp),
-        field(1705, "original_transaction_id", "original transaction identifier", .utf8String, documented: true,
-              .inApp),
+        field(
+            1705, "original_transaction_id", "original transaction identifier", .utf8String, documented: true,
+            .inApp),
         field(1706, "original_purchase_date", "original purchase date", .date, documented: true, .inApp),
         field(1707, "product_type", "product type", .integer, documented: false, .inApp),
         field(1708, "expires_date", "subscription expiration date", .date, documented: true, .inApp),
@@ -191,11 +202,11 @@ public enum FieldTable {
         field(1716, "type_1716", "undocumented", .unknown, documented: false, .inApp),
         field(1717, "type_1717", "undocumented", .unknown, documented: false, .inApp),
         field(1718, "type_1718", "undocumented", .unknown, documented: false, .inApp),
-        field(1719, "is_in_intro_offer_period", "in an introductory offer period", .flag, documented: true,
-              .inApp),
+        field(
+            1719, "is_in_intro_offer_period", "in an introductory offer period", .flag, documented: true,
+            .inApp),
         field(1721, "promotional_offer_id", "promotional offer identifier", .utf8String, documented: true, .inApp),
         field(1722, "type_1722", "undocumented", .unknown, documented: false, .inApp),
     ]
-
 
 }

@@ -48,7 +48,8 @@ public enum InputDecoder {
             // the repaired text is tried first, and taken when it decodes to one whole element (a decoder that
             // skips the spaces would read other bytes, which an indefinite length cannot tell apart).
             if let repaired = PastedText.repairBase64(text), let bytes = Base64.decode(repaired.text),
-               PastedText.isWholeElement(bytes) {
+                PastedText.isWholeElement(bytes)
+            {
                 return found(bytes, .base64, repaired.repairs)
             }
             let plain = Base64.decode(text)
@@ -58,9 +59,14 @@ public enum InputDecoder {
             // before it are the receipt's first bytes, and the receipt reader finds them truncated, as it does a
             // text cut anywhere else.
             let diagnosis = diagnoseText(text) ?? notAReceipt(text)
-            if diagnosis.kind == .notAReceipt, case .failure(.impossibleLength) = Base64Codec.decode(text, skippingWhitespace: true),
-               let cut = withoutLastCharacter(text), let bytes = Base64.decode(cut), bytes.first == 0x30 {
-                return found(bytes, .base64, ["left out the last character of the base64, one into a 4-character group (the text was cut short)"])
+            if diagnosis.kind == .notAReceipt,
+                case .failure(.impossibleLength) = Base64Codec.decode(text, skippingWhitespace: true),
+                let cut = withoutLastCharacter(text), let bytes = Base64.decode(cut), bytes.first == 0x30
+            {
+                return found(
+                    bytes, .base64,
+                    ["left out the last character of the base64, one into a 4-character group (the text was cut short)"]
+                )
             }
             return .failure(diagnosis)
         case .pem:
@@ -69,7 +75,6 @@ public enum InputDecoder {
             return decodeJSON(text).flatMap { found($0.bytes, .jsonRequest, $0.repairs) }
         }
     }
-
 
     /// `text` without its last character other than white space, when what is left is a whole number of
     /// 4-character groups (the text was one character longer than that).
@@ -89,7 +94,9 @@ public enum InputDecoder {
         guard let first = input.first(where: { !ByteSet.whitespace.contains($0) }) else { return .binary }
         if input.first == 0x30 { return .binary }
         if first == UInt8(ascii: "{") { return .jsonRequest }
-        if first == UInt8(ascii: "-"), startsWith(input.drop(while: ByteSet.whitespace.contains), "-----BEGIN") { return .pem }
+        if first == UInt8(ascii: "-"), startsWith(input.drop(while: ByteSet.whitespace.contains), "-----BEGIN") {
+            return .pem
+        }
         if input.allSatisfy(ByteSet.pastedBase64.contains) { return .base64 }
         return .binary
     }
@@ -98,14 +105,15 @@ public enum InputDecoder {
     /// for input that is not text at all (the container reader says what is wrong with it).
     static func diagnoseText(_ text: [UInt8]) -> InputError? {
         guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || ByteSet.whitespace.contains($0) }),
-              String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
+            String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
         else { return nil }
         if let other = PastedText.otherDocument(text) { return other }
         // Base64 lines followed by other text: a signature or a note pasted with it.
         if let offset = PastedText.textAfterBase64(text) {
             let rest = String(decoding: text[offset...].prefix(40), as: UTF8.self).filter { !$0.isNewline }
-            return InputError(.base64FollowedByText,
-                              "the input is base64 followed by other text at offset \(offset) (\"\(rest)\"): paste the base64 alone")
+            return InputError(
+                .base64FollowedByText,
+                "the input is base64 followed by other text at offset \(offset) (\"\(rest)\"): paste the base64 alone")
         }
         return notAReceipt(text)
     }
@@ -158,34 +166,52 @@ public enum InputDecoder {
         var repairs: [String] = []
         if body.topLevel(key).isEmpty, body.firstNested(key) == nil, !body.topLevel("latest_receipt").isEmpty {
             key = "latest_receipt"
-            repairs.append("read latest_receipt of a verifyReceipt response (Apple's receipt object beside it is its own decoding)")
+            repairs.append(
+                "read latest_receipt of a verifyReceipt response (Apple's receipt object beside it is its own decoding)"
+            )
         }
         let members = body.topLevel(key)
         if members.count > 1 {
             let offsets = members.map { String($0.offset) }.joined(separator: ", ")
-            return .failure(InputError(.jsonDuplicateReceiptData,
-                                       "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"))
+            return .failure(
+                InputError(
+                    .jsonDuplicateReceiptData,
+                    "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"
+                ))
         }
         guard let member = members.first else {
             if let nested = body.firstNested("receipt-data") {
-                return .failure(InputError(.jsonReceiptDataNested,
-                                           "\"receipt-data\" appears only inside a nested object or array (at offset \(nested)); a verifyReceipt request has it at the top level, and only that member is read"))
+                return .failure(
+                    InputError(
+                        .jsonReceiptDataNested,
+                        "\"receipt-data\" appears only inside a nested object or array (at offset \(nested)); a verifyReceipt request has it at the top level, and only that member is read"
+                    ))
             }
             if !body.topLevel("signedPayload").isEmpty {
-                return .failure(InputError(.inputIsNotification,
-                                           "this is an App Store Server Notification V2 ({\"signedPayload\": …}, a JWS), not an App Store receipt: its transaction is a StoreKit 2 JWS; rcpt reads PKCS#7 receipts"))
+                return .failure(
+                    InputError(
+                        .inputIsNotification,
+                        "this is an App Store Server Notification V2 ({\"signedPayload\": …}, a JWS), not an App Store receipt: its transaction is a StoreKit 2 JWS; rcpt reads PKCS#7 receipts"
+                    ))
             }
             if !body.topLevel("status").isEmpty {
-                return .failure(InputError(.inputIsVerifyReceiptResponse,
-                                           "this is a verifyReceipt response without latest_receipt: its receipt object is Apple's decoding, not the signed receipt; pass the receipt-data that was sent, or a response that carries latest_receipt"))
+                return .failure(
+                    InputError(
+                        .inputIsVerifyReceiptResponse,
+                        "this is a verifyReceipt response without latest_receipt: its receipt object is Apple's decoding, not the signed receipt; pass the receipt-data that was sent, or a response that carries latest_receipt"
+                    ))
             }
             if let legacy = legacyTransactionReceipt(input) { return .failure(legacy) }
-            return .failure(InputError(.jsonNoReceiptData,
-                                       "the input looks like JSON but has no \"receipt-data\" string member"))
+            return .failure(
+                InputError(
+                    .jsonNoReceiptData,
+                    "the input looks like JSON but has no \"receipt-data\" string member"))
         }
         guard let value = member.value else {
-            return .failure(InputError(.jsonNoReceiptData,
-                                       "the top-level \"\(key)\" member at offset \(member.offset) is not a string"))
+            return .failure(
+                InputError(
+                    .jsonNoReceiptData,
+                    "the top-level \"\(key)\" member at offset \(member.offset) is not a string"))
         }
         guard let bytes = Base64.decode(value), !bytes.isEmpty else {
             return .failure(InputError(.jsonInvalidBase64, "\"\(key)\" is not valid base64"))
@@ -197,19 +223,20 @@ public enum InputDecoder {
     static func legacyTransactionReceipt(_ input: [UInt8]) -> InputError? {
         let text = String(decoding: input.prefix(4096), as: UTF8.self)
         guard text.contains("\"purchase-info\"") || text.contains("\"signature\" =") else { return nil }
-        return InputError(.legacyTransactionReceipt,
-                          "not an App Store receipt: this is a legacy iOS 6-style transaction receipt (a property list with \"signature\" and \"purchase-info\"), not PKCS#7")
+        return InputError(
+            .legacyTransactionReceipt,
+            "not an App Store receipt: this is a legacy iOS 6-style transaction receipt (a property list with \"signature\" and \"purchase-info\"), not PKCS#7"
+        )
     }
 
     // MARK: - Helpers
 
     static func notAReceipt(_ input: [UInt8]) -> InputError {
         let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
-        return InputError(.notAReceipt,
-                          "not a receipt: the input is text (\"\(preview)\"), but not base64, PEM or a verifyReceipt JSON body")
+        return InputError(
+            .notAReceipt,
+            "not a receipt: the input is text (\"\(preview)\"), but not base64, PEM or a verifyReceipt JSON body")
     }
-
-
 
     static func startsWith<Bytes: Collection>(_ bytes: Bytes, _ prefix: String) -> Bool where Bytes.Element == UInt8 {
         bytes.starts(with: prefix.utf8)

@@ -1,5 +1,5 @@
-import ReceiptJSON
 import ReceiptDiagnostics
+import ReceiptJSON
 
 /// The members of interest of a JSON body (a verifyReceipt request or response, a notification), read with the one
 /// JSON reader (`JSONDocument`: bounded, non-recursive, strict): every member with one of the wanted names is found
@@ -33,8 +33,10 @@ struct JSONRequestBody {
         do {
             document = try JSONDocument.read(input, limits: JSONLimits(maximumDepth: maximumDepth))
         } catch {
-            return .failure(InputError(.jsonMalformed,
-                                       "the JSON body is malformed at offset \(error.offset): \(error.message)"))
+            return .failure(
+                InputError(
+                    .jsonMalformed,
+                    "the JSON body is malformed at offset \(error.offset): \(error.message)"))
         }
         guard document.nodes.first?.kind == .object else {
             return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))

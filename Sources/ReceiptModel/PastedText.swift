@@ -19,13 +19,15 @@ enum PastedText {
             repairs.append("removed a UTF-8 byte order mark")
         }
         if let start = text.firstIndex(where: { !ByteSet.whitespace.contains($0) }),
-           let end = text.lastIndex(where: { !ByteSet.whitespace.contains($0) }) {
+            let end = text.lastIndex(where: { !ByteSet.whitespace.contains($0) })
+        {
             text = text[start...end]
         } else {
             text = text[text.endIndex...]
         }
         if text.count >= 2, let first = text.first, let last = text.last, first == last,
-           first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            first == UInt8(ascii: "\"") || first == UInt8(ascii: "'")
+        {
             let inner = text.dropFirst().dropLast()
             if !inner.contains(first), inner.allSatisfy(ByteSet.pastedBase64.contains) {
                 text = inner
@@ -64,8 +66,9 @@ enum PastedText {
                 index += 1
                 continue
             }
-            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]), let low = ASN1Primitives.hexDigit(text[index + 2]),
-                  ByteSet.anyBase64.contains(high << 4 | low)
+            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]),
+                let low = ASN1Primitives.hexDigit(text[index + 2]),
+                ByteSet.anyBase64.contains(high << 4 | low)
             else { return nil }
             out.append(high << 4 | low)
             index += 3
@@ -114,8 +117,10 @@ enum PastedText {
     /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.
     static func otherDocument(_ text: [UInt8]) -> InputError? {
         if isCompactJWS(text) {
-            return InputError(.inputIsJWS,
-                              "this is a JWS (three base64url parts separated by dots, starting eyJ): a StoreKit 2 signed transaction, renewal info or app transaction, not an App Store receipt; rcpt reads PKCS#7 receipts (the app receipt, or verifyReceipt's receipt-data / latest_receipt)")
+            return InputError(
+                .inputIsJWS,
+                "this is a JWS (three base64url parts separated by dots, starting eyJ): a StoreKit 2 signed transaction, renewal info or app transaction, not an App Store receipt; rcpt reads PKCS#7 receipts (the app receipt, or verifyReceipt's receipt-data / latest_receipt)"
+            )
         }
         return nil
     }
@@ -138,7 +143,7 @@ enum PastedText {
             let line = text[lineStart..<lineEnd].filter { $0 != UInt8(ascii: "\r") }
             if line.contains(where: { !ByteSet.standardBase64.contains($0) }) {
                 guard lineStart > 0, let bytes = Base64.decode(text[..<lineStart]), bytes.first == 0x30,
-                      bytes.count >= 64
+                    bytes.count >= 64
                 else { return nil }
                 return lineStart
             }
@@ -146,8 +151,6 @@ enum PastedText {
         }
         return nil
     }
-
-
 
 }
 

@@ -216,7 +216,9 @@ extension PayloadIndex {
                 state.dateParsed = true
                 number = date.secondsSinceEpoch
                 if !date.isWholeSecondUTC {
-                    note(.dateDetail, Int64(date.nanosecond) << 16 | Int64(UInt16(bitPattern: Int16(date.utcOffsetMinutes))))
+                    note(
+                        .dateDetail,
+                        Int64(date.nanosecond) << 16 | Int64(UInt16(bitPattern: Int16(date.utcOffsetMinutes))))
                 }
             }
             var packedNumber = Entry.wideNumber
@@ -226,8 +228,10 @@ extension PayloadIndex {
                 note(.number, number)
             }
             state.hasWideFacts = wideCount > 0
-            table.entries.append(Entry(start: UInt32(truncatingIfNeeded: attribute.start), valueEnd: valueEnd,
-                                 number: packedNumber, type: type, layout: layout, state: state))
+            table.entries.append(
+                Entry(
+                    start: UInt32(truncatingIfNeeded: attribute.start), valueEnd: valueEnd,
+                    number: packedNumber, type: type, layout: layout, state: state))
             return entry
         }
 
@@ -296,9 +300,11 @@ package struct DecodedAttribute {
         self.scope = scope
     }
 
-    init(start: Int, end: Int, scope: FieldScope, type: Int64?, largeTypeRange: Range<Int>?, version: Int64?,
-         valueRange: Range<Int>?, valueTag: ASN1Tag?, innerHeader: Int, kind: ValueKind, number: Int64,
-         date: ReceiptDate?) {
+    init(
+        start: Int, end: Int, scope: FieldScope, type: Int64?, largeTypeRange: Range<Int>?, version: Int64?,
+        valueRange: Range<Int>?, valueTag: ASN1Tag?, innerHeader: Int, kind: ValueKind, number: Int64,
+        date: ReceiptDate?
+    ) {
         self.start = start
         self.end = end
         self.scope = scope

@@ -18,10 +18,13 @@ public struct Receipt: Sendable {
     package var containerEncoding: EncodingSummary
 
     /// Reads a receipt from its DER/BER bytes.
-    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
-                            containerLimits: ContainerLimits = .default) -> Receipt {
-        read(bytes, container: SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits),
-             limits: limits)
+    public static func read(
+        _ bytes: [UInt8], limits: ASN1Limits = .default,
+        containerLimits: ContainerLimits = .default
+    ) -> Receipt {
+        read(
+            bytes, container: SignedDataReader.read(bytes, limits: limits, containerLimits: containerLimits),
+            limits: limits)
     }
 
     /// Reads the payload of `bytes` whose container `SignedDataReader.read(bytes, limits: limits, …)` has read:
@@ -29,10 +32,13 @@ public struct Receipt: Sendable {
     /// Each in-app record goes to `recordSink` as it is read; with `keepsRecordEntries` false the payload's index
     /// drops the entries of each record the sink took (its records then hold no attribute: for a caller that shows
     /// none).
-    package static func read(_ bytes: [UInt8], container: SignedDataReadResult, limits: ASN1Limits,
-                             recordSink: RecordSink? = nil, keepsRecordEntries: Bool = true) -> Receipt {
-        var receipt = Receipt(bytes: bytes, signedData: container.signedData, payload: nil,
-                              findings: container.findings, error: nil, containerEncoding: container.encoding)
+    package static func read(
+        _ bytes: [UInt8], container: SignedDataReadResult, limits: ASN1Limits,
+        recordSink: RecordSink? = nil, keepsRecordEntries: Bool = true
+    ) -> Receipt {
+        var receipt = Receipt(
+            bytes: bytes, signedData: container.signedData, payload: nil,
+            findings: container.findings, error: nil, containerEncoding: container.encoding)
         // A truncated input explains whatever else went wrong after the cut: report the cut, read on.
         if let stop = container.truncation ?? container.error {
             receipt.error = ReceiptReadError(container: stop)
@@ -40,18 +46,23 @@ public struct Receipt: Sendable {
         }
         guard let content = container.signedData.encapsulatedContent else { return receipt }
         if content.contentType != ObjectIdentifierNames.data {
-            receipt.findings.append(Finding(.contentTypeNotData, at: content.offset,
-                                            "eContentType is \(ObjectIdentifierNames.name(for: content.contentType)), not pkcs7-data"))
+            receipt.findings.append(
+                Finding(
+                    .contentTypeNotData, at: content.offset,
+                    "eContentType is \(ObjectIdentifierNames.name(for: content.contentType)), not pkcs7-data"))
         }
         guard let octets = content.octetString else {
-            receipt.findings.append(Finding(.contentDetached, at: content.offset,
-                                            "the signature is detached: the receipt carries no content"))
+            receipt.findings.append(
+                Finding(
+                    .contentDetached, at: content.offset,
+                    "the signature is detached: the receipt carries no content"))
             return receipt
         }
-        let payload = PayloadReader.read(file: bytes, segments: content.segments, depth: octets.depth + 1,
-                                         limits: limits, nodesRead: container.nodesRead,
-                                         truncated: container.truncation != nil, recordSink: recordSink,
-                                         keepsRecordEntries: keepsRecordEntries)
+        let payload = PayloadReader.read(
+            file: bytes, segments: content.segments, depth: octets.depth + 1,
+            limits: limits, nodesRead: container.nodesRead,
+            truncated: container.truncation != nil, recordSink: recordSink,
+            keepsRecordEntries: keepsRecordEntries)
         receipt.findings += payload.findings
         receipt.error = container.truncation.map(ReceiptReadError.init(container:)) ?? payload.error
         receipt.payload = payload

@@ -25,8 +25,10 @@ public struct ReceiptDate: Sendable, Hashable {
     public var utcOffsetMinutes: Int { Int(packedOffset) }
 
     /// A date from already-validated components (the scanner checks ranges before calling this).
-    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanosecond: Int,
-         utcOffsetMinutes: Int) {
+    init(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanosecond: Int,
+        utcOffsetMinutes: Int
+    ) {
         packedYear = Int32(truncatingIfNeeded: year)
         packedMonth = UInt8(truncatingIfNeeded: month)
         packedDay = UInt8(truncatingIfNeeded: day)
@@ -77,7 +79,9 @@ public struct ReceiptDate: Sendable, Hashable {
     }
 
     /// Parses `range` of a borrowed buffer (the payload's hot path: no copy, no String).
-    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<ReceiptDate, ParseError> {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<
+        ReceiptDate, ParseError
+    > {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= buffer.count else { return .failure(.empty) }
         var scanner = Scanner(bytes: buffer, start: range.lowerBound, end: range.upperBound)
         do {
@@ -94,7 +98,8 @@ public struct ReceiptDate: Sendable, Hashable {
     @inline(__always)
     package static func quickUTCSeconds(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
         guard range.count == 20, range.lowerBound >= 0, range.upperBound <= buffer.count,
-              let base = buffer.baseAddress else { return nil }
+            let base = buffer.baseAddress
+        else { return nil }
         let raw = UnsafeRawPointer(base + range.lowerBound)
         // Little-endian words: byte k of a word is bits 8k...8k+7. Digits where the mask is 0xFF, the template's
         // separators elsewhere: "YYYY-MM-", "DDThh:mm", ":ssZ".
@@ -102,10 +107,12 @@ public struct ReceiptDate: Sendable, Hashable {
         let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let third = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
         guard let a = digitBytes(first, mask: 0x00FF_FF00_FFFF_FFFF, template: 0x2D00_002D_0000_0000),
-              let b = digitBytes(second, mask: 0xFFFF_00FF_FF00_FFFF, template: 0x0000_3A00_0054_0000),
-              let c = digitBytes(third, mask: 0x0000_0000_00FF_FF00, template: 0x0000_0000_5A00_003A)
+            let b = digitBytes(second, mask: 0xFFFF_00FF_FF00_FFFF, template: 0x0000_3A00_0054_0000),
+            let c = digitBytes(third, mask: 0x0000_0000_00FF_FF00, template: 0x0000_0000_5A00_003A)
         else { return nil }
-        @inline(__always) func digit(_ word: UInt64, _ byte: Int) -> Int { Int(truncatingIfNeeded: word >> (8 &* byte) & 0x0F) }
+        @inline(__always) func digit(_ word: UInt64, _ byte: Int) -> Int {
+            Int(truncatingIfNeeded: word >> (8 &* byte) & 0x0F)
+        }
         let year = digit(a, 0) &* 1000 &+ digit(a, 1) &* 100 &+ digit(a, 2) &* 10 &+ digit(a, 3)
         let month = digit(a, 5) &* 10 &+ digit(a, 6)
         let day = digit(b, 0) &* 10 &+ digit(b, 1)
@@ -113,7 +120,8 @@ public struct ReceiptDate: Sendable, Hashable {
         let minute = digit(b, 6) &* 10 &+ digit(b, 7)
         let secondOfMinute = digit(c, 1) &* 10 &+ digit(c, 2)
         guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(year: year, month: month), hour <= 23,
-              minute <= 59, secondOfMinute <= 59 else { return nil }
+            minute <= 59, secondOfMinute <= 59
+        else { return nil }
         return daysFromCivil(year: year, month: month, day: day) &* 86_400
             &+ Int64(hour &* 3600 &+ minute &* 60 &+ secondOfMinute)
     }
@@ -126,7 +134,8 @@ public struct ReceiptDate: Sendable, Hashable {
         let values = (word & mask) ^ (0x3030_3030_3030_3030 & mask)
         // A digit's value is 0–9: no high nibble, and adding 6 carries into bit 4 from 10 up (no byte overflows).
         guard values & 0xF0F0_F0F0_F0F0_F0F0 == 0,
-              (values &+ (0x0606_0606_0606_0606 & mask)) & 0x1010_1010_1010_1010 == 0 else { return nil }
+            (values &+ (0x0606_0606_0606_0606 & mask)) & 0x1010_1010_1010_1010 == 0
+        else { return nil }
         return values
     }
 
@@ -135,16 +144,18 @@ public struct ReceiptDate: Sendable, Hashable {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = ReceiptDate.civilFromDays(days)
-        self.init(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
-                  second: secondOfDay % 60, nanosecond: 0, utcOffsetMinutes: 0)
+        self.init(
+            year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+            second: secondOfDay % 60, nanosecond: 0, utcOffsetMinutes: 0)
     }
 
     /// The date `seconds` after the epoch, written with a UTC offset of `utcOffsetMinutes` and a fraction of
     /// `nanosecond`, as a receipt wrote it.
     init(utcSeconds seconds: Int64, nanosecond: Int, utcOffsetMinutes: Int) {
         let local = ReceiptDate(utcSeconds: seconds + Int64(utcOffsetMinutes) * 60)
-        self.init(year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute,
-                  second: local.second, nanosecond: nanosecond, utcOffsetMinutes: utcOffsetMinutes)
+        self.init(
+            year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute,
+            second: local.second, nanosecond: nanosecond, utcOffsetMinutes: utcOffsetMinutes)
     }
 
     /// Whether the date is in UTC with no fraction, so `ReceiptDate(utcSeconds: secondsSinceEpoch)` is it again.
@@ -198,8 +209,10 @@ public struct ReceiptDate: Sendable, Hashable {
 
     /// `format`'s bytes, built in a fixed buffer and lent to `body`: each number zero-padded (the year to four
     /// digits, more when it has more, with a leading '-' when negative).
-    package static func withFormatted<Result>(epochSeconds: Int64, nanosecond: Int = 0,
-                                            _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package static func withFormatted<Result>(
+        epochSeconds: Int64, nanosecond: Int = 0,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
         let secondOfDay = Int(epochSeconds - days * 86_400)
         let (year, month, day) = civilFromDays(days)
@@ -285,8 +298,9 @@ public struct ReceiptDate: Sendable, Hashable {
             let month = try digits(2, "a two-digit month")
             try literal(UInt8(ascii: "-"))
             let day = try digits(2, "a two-digit day")
-            guard position < end, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
-                || bytes[position] == UInt8(ascii: " ")
+            guard position < end,
+                bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
+                    || bytes[position] == UInt8(ascii: " ")
             else { throw .syntax(position: column, expected: "'T'") }
             position += 1
             let hour = try digits(2, "a two-digit hour")
@@ -329,8 +343,9 @@ public struct ReceiptDate: Sendable, Hashable {
             guard hour <= 23 else { throw .outOfRange(field: "hour", value: hour) }
             guard minute <= 59 else { throw .outOfRange(field: "minute", value: minute) }
             guard second <= 59 else { throw .outOfRange(field: "second", value: second) }
-            return ReceiptDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                               nanosecond: nanosecond, utcOffsetMinutes: offset)
+            return ReceiptDate(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                nanosecond: nanosecond, utcOffsetMinutes: offset)
         }
     }
 }

@@ -47,8 +47,9 @@ public struct ReceiptReadError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     package init(payload error: ASN1Error, context: String, map: SegmentMap) {
-        self.init(.payload, error.kind, at: map.fileOffset(error.offset),
-                  "\(error.message) while reading \(context)", cause: .encoding(error))
+        self.init(
+            .payload, error.kind, at: map.fileOffset(error.offset),
+            "\(error.message) while reading \(context)", cause: .encoding(error))
     }
 
     /// The error in the one shape every inspection shows, with the layer that refused.

@@ -31,17 +31,21 @@ package struct RecordRereader {
     private init(_ index: PayloadIndex, buffer: UnsafeBufferPointer<UInt8>) {
         self.index = index
         guard let reading = index.rereading else { return }
-        decoder = AttributeDecoder(buffer: buffer,
-                                   index: PayloadIndex.Builder(bytes: index.table.bytes, map: index.table.map,
-                                                               expectedBytes: 0),
-                                   limits: reading.limits, nodesRead: 0,
-                                   toleratesTruncation: reading.toleratesTruncation,
-                                   takesCanonicalPath: reading.takesCanonicalPath)
+        decoder = AttributeDecoder(
+            buffer: buffer,
+            index: PayloadIndex.Builder(
+                bytes: index.table.bytes, map: index.table.map,
+                expectedBytes: 0),
+            limits: reading.limits, nodesRead: 0,
+            toleratesTruncation: reading.toleratesTruncation,
+            takesCanonicalPath: reading.takesCanonicalPath)
     }
 
     /// Calls `body` with the table holding the attributes of the record held by `entry`, and their entries there.
-    package mutating func withAttributes<Result>(ofRecord entry: Int,
-                                                 _ body: (EntryTable, Range<Int>) -> Result) -> Result {
+    package mutating func withAttributes<Result>(
+        ofRecord entry: Int,
+        _ body: (EntryTable, Range<Int>) -> Result
+    ) -> Result {
         guard reread(entry), let table = decoder?.index.table else {
             return body(index.table, index.table.children(entry))
         }
@@ -62,8 +66,8 @@ package struct RecordRereader {
     private mutating func reread(_ entry: Int) -> Bool {
         let table = index.table
         guard decoder != nil, entry >= 0, entry < table.entries.count, table.entries[entry].state.kind == .record,
-              table.entries[entry].state.entriesDropped, let reading = index.rereading,
-              let range = table.valueRange(entry)
+            table.entries[entry].state.entriesDropped, let reading = index.rereading,
+            let range = table.valueRange(entry)
         else { return false }
         decoder?.index.table.entries.removeAll(keepingCapacity: true)
         decoder?.index.table.wide.removeAll(keepingCapacity: true)

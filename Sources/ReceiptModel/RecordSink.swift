@@ -6,8 +6,10 @@ package protocol RecordSink: AnyObject {
     /// The record held by entry `record` is read: its attributes are `table.children(record)`, and `firstByType`
     /// holds the receipt's first top-level attribute of each type 0–63 read so far (-1 where none is yet). Returns
     /// whether the sink took what it needs of the record; only then may its entries be dropped.
-    func recordRead(_ record: Int, in table: EntryTable, firstByType: [Int32],
-                    buffer: UnsafeBufferPointer<UInt8>) -> Bool
+    func recordRead(
+        _ record: Int, in table: EntryTable, firstByType: [Int32],
+        buffer: UnsafeBufferPointer<UInt8>
+    ) -> Bool
 
     /// The read is over and `buffer` (the payload, as `recordRead` had it) is still lent: nothing may keep a pointer
     /// into it after this returns.

@@ -40,8 +40,10 @@ enum ASN1Reencoder {
         return out
     }
 
-    private static func write(_ node: ASN1Node, ancestors: [ASN1Tag], reader: inout ASN1Reader,
-                              plan: (ASN1Node, [ASN1Tag]) -> Plan, into out: inout [UInt8]) throws(ASN1Error) {
+    private static func write(
+        _ node: ASN1Node, ancestors: [ASN1Tag], reader: inout ASN1Reader,
+        plan: (ASN1Node, [ASN1Tag]) -> Plan, into out: inout [UInt8]
+    ) throws(ASN1Error) {
         let bytes = reader.bytes
         let choice = plan(node, ancestors)
         let identifier = Array(bytes[node.offset..<(node.offset + identifierLength(bytes, at: node.offset))])

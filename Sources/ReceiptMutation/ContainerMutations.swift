@@ -1,9 +1,9 @@
 import ReceiptASN1
-import ReceiptDiagnostics
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
-import ReceiptBuilding
 import ReceiptSigning
 import ReceiptSuite
 
@@ -12,16 +12,24 @@ import ReceiptSuite
 /// any receipt needs. The signature over the content stays genuine in every one.
 enum ContainerMutations {
     static let all: [Mutation] = [
-        decoyAddition("econtent-second-octet-string",
-                      "a second OCTET STRING holding another app's payload follows the content inside eContent [0]",
-                      after: \.eContent) { octetString($0) },
-        decoyAddition("encapsulated-content-second-econtent",
-                      "a second eContent [0] with another app's payload follows the first in EncapsulatedContentInfo",
-                      after: \.encapsulatedContentInfo) { explicitZero(octetString($0)) },
-        decoyAddition("content-info-extra-field", "a third field (an OCTET STRING) follows content [0] in the ContentInfo",
-                      after: \.contentInfo) { octetString($0) },
-        addition("second-signed-data",
-                 "a second, unsigned SignedData with another app's payload follows the first inside content [0]") {
+        decoyAddition(
+            "econtent-second-octet-string",
+            "a second OCTET STRING holding another app's payload follows the content inside eContent [0]",
+            after: \.eContent
+        ) { octetString($0) },
+        decoyAddition(
+            "encapsulated-content-second-econtent",
+            "a second eContent [0] with another app's payload follows the first in EncapsulatedContentInfo",
+            after: \.encapsulatedContentInfo
+        ) { explicitZero(octetString($0)) },
+        decoyAddition(
+            "content-info-extra-field", "a third field (an OCTET STRING) follows content [0] in the ContentInfo",
+            after: \.contentInfo
+        ) { octetString($0) },
+        addition(
+            "second-signed-data",
+            "a second, unsigned SignedData with another app's payload follows the first inside content [0]"
+        ) {
             workspace in
             let decoy = decoyPayload(workspace)
             workspace.tweak { builder in
@@ -36,38 +44,50 @@ enum ContainerMutations {
         addition("signed-data-extra-field", "an extra SET follows signerInfos in SignedData") { workspace in
             workspace.tweak { $0.unsignedAdditions.signedData = [[0x31, 0x03, 0x02, 0x01, 0x01]] }
         },
-        addition("signer-info-extra-field",
-                 "unsigned attributes and then an extra OCTET STRING follow the signature in the SignerInfo") {
+        addition(
+            "signer-info-extra-field",
+            "unsigned attributes and then an extra OCTET STRING follow the signature in the SignerInfo"
+        ) {
             workspace in
             let unsigned = unsignedAttributes()
             workspace.tweak { $0.unsignedAdditions.signerInfo = [unsigned, [0x04, 0x02, 0xDE, 0xAD]] }
         },
-        Mutation("certificate-undecodable", .signature, layer: "container", expected: .reject,
-                 finding: .certificateUndecodable,
-                 "an entry of the certificates set is a SEQUENCE that is not a certificate") { workspace in
+        Mutation(
+            "certificate-undecodable", .signature, layer: "container", expected: .reject,
+            finding: .certificateUndecodable,
+            "an entry of the certificates set is a SEQUENCE that is not a certificate"
+        ) { workspace in
             workspace.tweak { $0.certificates.append([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]) }
         },
-        Mutation("crl-undecodable", .signature, layer: "container", expected: .reject, finding: .crlUndecodable,
-                 "a crls [1] set whose one entry is not a CertificateList") { workspace in
+        Mutation(
+            "crl-undecodable", .signature, layer: "container", expected: .reject, finding: .crlUndecodable,
+            "a crls [1] set whose one entry is not a CertificateList"
+        ) { workspace in
             workspace.tweak { $0.crls = [[0x30, 0x03, 0x02, 0x01, 0x05]] }
         },
-        Mutation("bogus-signer-before-genuine", .signature, layer: "signature", expected: .reject,
-                 finding: .multipleSigners, signatureValid: false,
-                 "a SignerInfo with a random signature stands before the genuine one (validators that accept when any signer verifies fall for it)") {
+        Mutation(
+            "bogus-signer-before-genuine", .signature, layer: "signature", expected: .reject,
+            finding: .multipleSigners, signatureValid: false,
+            "a SignerInfo with a random signature stands before the genuine one (validators that accept when any signer verifies fall for it)"
+        ) {
             workspace in
             let extra = try bogusSignerInfo(workspace)
             workspace.tweak { $0.leadingSignerInfos = [extra] }
         },
-        Mutation("signer-infos-over-limit", .signature, layer: "container", expected: .reject,
-                 finding: .containerLimitExceeded, signatureValid: false,
-                 "40 copies of a bogus SignerInfo follow the genuine one (unbounded work for validators that verify each)") {
+        Mutation(
+            "signer-infos-over-limit", .signature, layer: "container", expected: .reject,
+            finding: .containerLimitExceeded, signatureValid: false,
+            "40 copies of a bogus SignerInfo follow the genuine one (unbounded work for validators that verify each)"
+        ) {
             workspace in
             let extra = try bogusSignerInfo(workspace)
             workspace.tweak { $0.extraSignerInfos = Array(repeating: extra, count: 40) }
         },
-        Mutation("certificates-over-limit", .signature, layer: "container", expected: .reject,
-                 finding: .containerLimitExceeded,
-                 "the certificates set holds the chain over and over, past the 16 certificates a reader reads") { workspace in
+        Mutation(
+            "certificates-over-limit", .signature, layer: "container", expected: .reject,
+            finding: .containerLimitExceeded,
+            "the certificates set holds the chain over and over, past the 16 certificates a reader reads"
+        ) { workspace in
             workspace.tweak { builder in
                 // Past the limit whatever the chain's length: 21 certificates of Apple's three, 18 of StoreKit's one.
                 let copies = ContainerLimits.default.maximumCertificates / max(1, builder.certificates.count) + 2
@@ -77,16 +97,21 @@ enum ContainerMutations {
     ]
 
     /// An unsigned addition: rejected as `pkcs7-extra-content`, the signature itself still genuine.
-    static func addition(_ name: String, _ summary: String,
-                         _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) -> Mutation {
-        Mutation(name, .signature, layer: "container", expected: .reject, finding: .pkcs7ExtraContent, summary,
-                 transform)
+    static func addition(
+        _ name: String, _ summary: String,
+        _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void
+    ) -> Mutation {
+        Mutation(
+            name, .signature, layer: "container", expected: .reject, finding: .pkcs7ExtraContent, summary,
+            transform)
     }
 
     /// An unsigned copy of the payload naming another app, `wrapped` and added after the element `place` names.
-    static func decoyAddition(_ name: String, _ summary: String,
-                              after place: any WritableKeyPath<SignedDataBuilder.UnsignedAdditions, [[UInt8]]> & Sendable,
-                              wrapped wrap: @escaping @Sendable ([UInt8]) -> [UInt8]) -> Mutation {
+    static func decoyAddition(
+        _ name: String, _ summary: String,
+        after place: any WritableKeyPath<SignedDataBuilder.UnsignedAdditions, [[UInt8]]> & Sendable,
+        wrapped wrap: @escaping @Sendable ([UInt8]) -> [UInt8]
+    ) -> Mutation {
         addition(name, summary) { workspace in
             let decoy = wrap(decoyPayload(workspace))
             workspace.tweak { $0.unsignedAdditions[keyPath: place] = [decoy] }
@@ -137,9 +162,10 @@ enum ContainerMutations {
     static func bogusSignerInfo(_ workspace: MutationWorkspace) throws -> [UInt8] {
         var random = workspace.random
         let garbage = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        guard let signerInfo = SignedDataBuilder.bareSignerInfo(
-            certificate: workspace.signer.signingCertificate.derEncoded, digestOID: workspace.blueprint.digest.oid,
-            signature: garbage)
+        guard
+            let signerInfo = SignedDataBuilder.bareSignerInfo(
+                certificate: workspace.signer.signingCertificate.derEncoded, digestOID: workspace.blueprint.digest.oid,
+                signature: garbage)
         else {
             throw MutationError(.signerIdentity, "cannot read the signing certificate")
         }

@@ -1,57 +1,74 @@
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
-import ReceiptBuilding
 import ReceiptSuite
 
 /// BER forms validators must read, and broken lengths and markers they must not.
 enum EncodingMutations {
     static let all: [Mutation] = [
-        Mutation("ber-indefinite-lengths", .encoding, layer: "container", expected: .accept,
-                 finding: .berIndefiniteLength,
-                 "every constructed container element uses an indefinite length (certificates and SignerInfo kept DER)") {
+        Mutation(
+            "ber-indefinite-lengths", .encoding, layer: "container", expected: .accept,
+            finding: .berIndefiniteLength,
+            "every constructed container element uses an indefinite length (certificates and SignerInfo kept DER)"
+        ) {
             workspace in
             workspace.reencodeContainer { node, ancestors in
-                ASN1Reencoder.Plan(length: node.tag.isConstructed ? .indefinite : .minimal,
-                                   descend: !SignedLayout.keepsContent(node, ancestors: ancestors))
+                ASN1Reencoder.Plan(
+                    length: node.tag.isConstructed ? .indefinite : .minimal,
+                    descend: !SignedLayout.keepsContent(node, ancestors: ancestors))
             }
         },
-        Mutation("ber-chunked-content", .encoding, layer: "container", expected: .accept,
-                 finding: .berConstructedString,
-                 "the content OCTET STRING is split into 7-byte segments of a constructed OCTET STRING") { workspace in
+        Mutation(
+            "ber-chunked-content", .encoding, layer: "container", expected: .accept,
+            finding: .berConstructedString,
+            "the content OCTET STRING is split into 7-byte segments of a constructed OCTET STRING"
+        ) { workspace in
             workspace.reencodeContainer(chunkContent(size: 7, nesting: 0))
         },
-        Mutation("ber-nested-chunked-content", .encoding, layer: "container", expected: .accept,
-                 finding: .berConstructedString,
-                 "the content is split into 64-byte segments, each nested two constructed levels deep") { workspace in
+        Mutation(
+            "ber-nested-chunked-content", .encoding, layer: "container", expected: .accept,
+            finding: .berConstructedString,
+            "the content is split into 64-byte segments, each nested two constructed levels deep"
+        ) { workspace in
             workspace.reencodeContainer(chunkContent(size: 64, nesting: 2))
         },
-        Mutation("ber-non-minimal-lengths-container", .encoding, layer: "container", expected: .accept,
-                 finding: .berNonMinimalLength,
-                 "every container length is in long form with a leading zero (certificates and SignerInfo kept DER)") {
+        Mutation(
+            "ber-non-minimal-lengths-container", .encoding, layer: "container", expected: .accept,
+            finding: .berNonMinimalLength,
+            "every container length is in long form with a leading zero (certificates and SignerInfo kept DER)"
+        ) {
             workspace in
             workspace.reencodeContainer { node, ancestors in
-                ASN1Reencoder.Plan(length: .nonMinimal(extraOctets: 1),
-                                   descend: !SignedLayout.keepsContent(node, ancestors: ancestors))
+                ASN1Reencoder.Plan(
+                    length: .nonMinimal(extraOctets: 1),
+                    descend: !SignedLayout.keepsContent(node, ancestors: ancestors))
             }
         },
-        Mutation("ber-non-minimal-lengths-payload", .encoding, layer: "payload", expected: .accept,
-                 finding: .berNonMinimalLength,
-                 "every length inside the payload is in long form with a leading zero octet (re-signed)") { workspace in
+        Mutation(
+            "ber-non-minimal-lengths-payload", .encoding, layer: "payload", expected: .accept,
+            finding: .berNonMinimalLength,
+            "every length inside the payload is in long form with a leading zero octet (re-signed)"
+        ) { workspace in
             try workspace.reencodePayload { _, _ in ASN1Reencoder.Plan(length: .nonMinimal(extraOctets: 1)) }
         },
-        Mutation("ber-indefinite-payload", .encoding, layer: "payload", expected: .accept,
-                 finding: .berIndefiniteLength,
-                 "the payload SET and every attribute SEQUENCE use indefinite lengths (re-signed)") { workspace in
+        Mutation(
+            "ber-indefinite-payload", .encoding, layer: "payload", expected: .accept,
+            finding: .berIndefiniteLength,
+            "the payload SET and every attribute SEQUENCE use indefinite lengths (re-signed)"
+        ) { workspace in
             try workspace.reencodePayload { node, ancestors in
-                ASN1Reencoder.Plan(length: ancestors.count <= 1 && node.tag.isConstructed ? .indefinite : .minimal,
-                                   descend: ancestors.isEmpty)
+                ASN1Reencoder.Plan(
+                    length: ancestors.count <= 1 && node.tag.isConstructed ? .indefinite : .minimal,
+                    descend: ancestors.isEmpty)
             }
         },
-        Mutation("length-huge", .encoding, layer: "container", expected: .reject,
-                 error: .asn1LengthExceedsInput, signatureValid: false,
-                 "the ContentInfo claims 2^31-1 content bytes") { workspace in
+        Mutation(
+            "length-huge", .encoding, layer: "container", expected: .reject,
+            error: .asn1LengthExceedsInput, signatureValid: false,
+            "the ContentInfo claims 2^31-1 content bytes"
+        ) { workspace in
             workspace.afterSigning { bytes, _ in
                 let header = ASN1Writer.lengthOctets(bytes.count)  // replace the outer length
                 let old = 1 + header.count
@@ -60,69 +77,92 @@ enum EncodingMutations {
                 bytes = [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF] + content
             }
         },
-        Mutation("payload-length-plus-one", .encoding, layer: "payload", expected: .reject,
-                 error: .asn1LengthExceedsInput,
-                 "the attribute SET claims one byte more than the content holds (re-signed)") { workspace in
+        Mutation(
+            "payload-length-plus-one", .encoding, layer: "payload", expected: .reject,
+            error: .asn1LengthExceedsInput,
+            "the attribute SET claims one byte more than the content holds (re-signed)"
+        ) { workspace in
             try workspace.adjustPayloadSetLength(by: 1)
         },
-        Mutation("payload-length-minus-one", .encoding, layer: "payload", expected: .reject,
-                 error: .asn1LengthExceedsInput,
-                 "the attribute SET claims one byte less, so its last attribute overruns it (re-signed)") { workspace in
+        Mutation(
+            "payload-length-minus-one", .encoding, layer: "payload", expected: .reject,
+            error: .asn1LengthExceedsInput,
+            "the attribute SET claims one byte less, so its last attribute overruns it (re-signed)"
+        ) { workspace in
             try workspace.adjustPayloadSetLength(by: -1)
         },
-        Mutation("missing-end-of-contents", .encoding, layer: "container", expected: .reject,
-                 error: .asn1MissingEndOfContents, signatureValid: false,
-                 "an indefinite-length ContentInfo whose final end-of-contents marker is missing") { workspace in
+        Mutation(
+            "missing-end-of-contents", .encoding, layer: "container", expected: .reject,
+            error: .asn1MissingEndOfContents, signatureValid: false,
+            "an indefinite-length ContentInfo whose final end-of-contents marker is missing"
+        ) { workspace in
             workspace.reencodeContainer { node, ancestors in
                 ASN1Reencoder.Plan(length: ancestors.isEmpty ? .indefinite : .minimal, descend: ancestors.isEmpty)
             }
             workspace.afterSigning { bytes, _ in bytes.removeLast(2) }
         },
-        Mutation("stray-end-of-contents", .encoding, layer: "payload", expected: .reject,
-                 error: .asn1UnexpectedEndOfContents,
-                 "an end-of-contents marker stands between two attributes of the definite-length SET (re-signed)") {
+        Mutation(
+            "stray-end-of-contents", .encoding, layer: "payload", expected: .reject,
+            error: .asn1UnexpectedEndOfContents,
+            "an end-of-contents marker stands between two attributes of the definite-length SET (re-signed)"
+        ) {
             workspace in
             var payload = workspace.blueprint.payload
             var reader = ASN1Reader(payload)
             guard let set = try? reader.readSingle(in: 0..<payload.count, depth: 0),
-                  let first = try? reader.readNode(at: set.contentStart, limit: set.contentEnd, depth: 1)
+                let first = try? reader.readNode(at: set.contentStart, limit: set.contentEnd, depth: 1)
             else { throw MutationError(.payloadUnreadable, "the payload SET cannot be read") }
             payload.insert(contentsOf: [0x00, 0x00], at: first.end)
             workspace.blueprint.payloadOverride = try PayloadSurgery.relength(payload, by: 2)
         },
-        Mutation("nesting-bomb", .encoding, layer: "payload", expected: .reject, error: .asn1DepthLimit,
-                 "the payload is 10 000 nested indefinite-length SETs (re-signed)") { workspace in
+        Mutation(
+            "nesting-bomb", .encoding, layer: "payload", expected: .reject, error: .asn1DepthLimit,
+            "the payload is 10 000 nested indefinite-length SETs (re-signed)"
+        ) { workspace in
             let depth = 10_000
-            workspace.blueprint.payloadOverride = Array(repeating: [0x31, 0x80], count: depth).flatMap { $0 }
+            workspace.blueprint.payloadOverride =
+                Array(repeating: [0x31, 0x80], count: depth).flatMap { $0 }
                 + [UInt8](repeating: 0, count: depth * 2)
         },
-        Mutation("trailing-garbage", .encoding, layer: "container", expected: .reject, finding: .trailingBytes,
-                 "16 random bytes follow the ContentInfo") { workspace in
+        Mutation(
+            "trailing-garbage", .encoding, layer: "container", expected: .reject, finding: .trailingBytes,
+            "16 random bytes follow the ContentInfo"
+        ) { workspace in
             workspace.afterSigning { bytes, random in
                 for _ in 0..<16 { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
             }
         },
-        Mutation("base64", .encoding, layer: "input", expected: .accept, finding: nil,
-                 "the receipt as base64 text in 76-character lines") { workspace in
+        Mutation(
+            "base64", .encoding, layer: "input", expected: .accept, finding: nil,
+            "the receipt as base64 text in 76-character lines"
+        ) { workspace in
             workspace.wrapping = .base64(lineLength: 76, noisyWhitespace: false)
         },
-        Mutation("base64-whitespace", .encoding, layer: "input", expected: .accept, finding: nil,
-                 "base64 with spaces, tabs and CRLF line breaks around and inside it") { workspace in
+        Mutation(
+            "base64-whitespace", .encoding, layer: "input", expected: .accept, finding: nil,
+            "base64 with spaces, tabs and CRLF line breaks around and inside it"
+        ) { workspace in
             workspace.wrapping = .base64(lineLength: 61, noisyWhitespace: true)
         },
-        Mutation("verify-receipt-body", .encoding, layer: "input", expected: .accept, finding: nil,
-                 "the receipt inside a verifyReceipt JSON request body") { workspace in
+        Mutation(
+            "verify-receipt-body", .encoding, layer: "input", expected: .accept, finding: nil,
+            "the receipt inside a verifyReceipt JSON request body"
+        ) { workspace in
             workspace.wrapping = .jsonRequest
         },
-        Mutation("verify-receipt-body-duplicate-key", .encoding, layer: "input", expected: .reject,
-                 error: .jsonDuplicateReceiptData,
-                 "a verifyReceipt body with two receipt-data members (the second spelt with a \\u escape): readers disagree on which counts") {
+        Mutation(
+            "verify-receipt-body-duplicate-key", .encoding, layer: "input", expected: .reject,
+            error: .jsonDuplicateReceiptData,
+            "a verifyReceipt body with two receipt-data members (the second spelt with a \\u escape): readers disagree on which counts"
+        ) {
             workspace in
             workspace.wrapping = .jsonRequestDuplicated
         },
-        Mutation("verify-receipt-body-nested-key", .encoding, layer: "input", expected: .reject,
-                 error: .jsonReceiptDataNested,
-                 "a JSON body with receipt-data only inside a nested object") { workspace in
+        Mutation(
+            "verify-receipt-body-nested-key", .encoding, layer: "input", expected: .reject,
+            error: .jsonReceiptDataNested,
+            "a JSON body with receipt-data only inside a nested object"
+        ) { workspace in
             workspace.wrapping = .jsonRequestNested
         },
     ]

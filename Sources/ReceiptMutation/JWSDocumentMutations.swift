@@ -1,9 +1,9 @@
+import Foundation
 import ReceiptASN1
-import ReceiptDiagnostics
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
-import Foundation
 import ReceiptSuite
 
 /// Attacks on the unsigned JSON around Apple's tokens (a notification body, an App Store Server API response) and on
@@ -15,7 +15,8 @@ extension JWSMutationCatalogue {
     /// that splits on '.' and decodes would take for a purchase of the lifetime product.
     static func forged(_ context: JWSMutationContext) throws -> String {
         let parts = JWSMutationContext.parts(try context.signed())
-        let edited = JWSMutationContext.setting("productId", to: #""com.example.attacker.lifetime""#, in: context.payload)
+        let edited = JWSMutationContext.setting(
+            "productId", to: #""com.example.attacker.lifetime""#, in: context.payload)
         return parts[0] + "." + b64(edited) + "." + parts[2]
     }
 
@@ -25,123 +26,174 @@ extension JWSMutationCatalogue {
     }
 
     static let documents: [JWSMutation] = [
-        JWSMutation("document-two-genuine-tokens", layer: "document", .accept, finding: nil,
-                    "an API response holding two genuine tokens: valid, both verified") { context in
+        JWSMutation(
+            "document-two-genuine-tokens", layer: "document", .accept, finding: nil,
+            "an API response holding two genuine tokens: valid, both verified"
+        ) { context in
             guard context.binding.kind == .transaction else {
-                throw MutationError(.notApplicable, "the input is a \(context.binding.kind.rawValue); an API response lists transactions")
+                throw MutationError(
+                    .notApplicable,
+                    "the input is a \(context.binding.kind.rawValue); an API response lists transactions")
             }
             let token = try context.signed()
             return #"{"signedTransactions":["\#(token)","\#(token)"]}"#
         },
-        JWSMutation("document-token-leading-space", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false,
-                    "a forged token with a space before it beside a genuine one: once skipped as not a token") { context in
+        JWSMutation(
+            "document-token-leading-space", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "a forged token with a space before it beside a genuine one: once skipped as not a token"
+        ) { context in
             try response(context) { " " + $0 }
         },
-        JWSMutation("document-token-trailing-newline", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token with a JSON-escaped line break after it") { context in
+        JWSMutation(
+            "document-token-trailing-newline", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token with a JSON-escaped line break after it"
+        ) { context in
             try response(context) { $0 + #"\n"# }
         },
-        JWSMutation("document-token-escaped-space", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token after a \\u0020 escape") { context in
+        JWSMutation(
+            "document-token-escaped-space", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token after a \\u0020 escape"
+        ) { context in
             try response(context) { #"\u0020"# + $0 }
         },
-        JWSMutation("document-token-tab-inside", layer: "document", .reject, finding: .jwsTokenUnreadable,
-                    signatureValid: false,
-                    "a forged token with a tab inside its payload part (Node's base64 decoder skips it)") { context in
+        JWSMutation(
+            "document-token-tab-inside", layer: "document", .reject, finding: .jwsTokenUnreadable,
+            signatureValid: false,
+            "a forged token with a tab inside its payload part (Node's base64 decoder skips it)"
+        ) { context in
             try response(context) { token in
                 let parts = JWSMutationContext.parts(token)
-                return parts[0] + "." + String(parts[1].prefix(8)) + #"\t"# + String(parts[1].dropFirst(8)) + "." + parts[2]
+                return parts[0] + "." + String(parts[1].prefix(8)) + #"\t"# + String(parts[1].dropFirst(8)) + "."
+                    + parts[2]
             }
         },
-        JWSMutation("document-token-nul-around", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token between NUL characters") { context in
+        JWSMutation(
+            "document-token-nul-around", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token between NUL characters"
+        ) { context in
             try response(context) { #"\u0000"# + $0 + #"\u0000"# }
         },
-        JWSMutation("document-token-zero-width", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token after a zero-width space and before a byte order mark") { context in
+        JWSMutation(
+            "document-token-zero-width", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token after a zero-width space and before a byte order mark"
+        ) { context in
             try response(context) { #"\u200b"# + $0 + #"\ufeff"# }
         },
-        JWSMutation("document-token-quoted", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token wrapped in escaped quotes inside the string") { context in
+        JWSMutation(
+            "document-token-quoted", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token wrapped in escaped quotes inside the string"
+        ) { context in
             try response(context) { #"\""# + $0 + #"\""# }
         },
-        JWSMutation("document-token-bearer", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false, "a forged token after a Bearer prefix") { context in
+        JWSMutation(
+            "document-token-bearer", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a forged token after a Bearer prefix"
+        ) { context in
             try response(context) { "Bearer " + $0 }
         },
-        JWSMutation("document-token-two-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
-                    signatureValid: false, "a forged header.payload with no signature part") { context in
+        JWSMutation(
+            "document-token-two-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
+            signatureValid: false, "a forged header.payload with no signature part"
+        ) { context in
             try response(context) { token in JWSMutationContext.parts(token).prefix(2).joined(separator: ".") }
         },
-        JWSMutation("document-token-four-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
-                    signatureValid: false, "a forged token with a fourth part") { context in
+        JWSMutation(
+            "document-token-four-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
+            signatureValid: false, "a forged token with a fourth part"
+        ) { context in
             try response(context) { $0 + ".e30" }
         },
-        JWSMutation("document-token-five-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
-                    signatureValid: false, "a forged token in the five-part (JWE) shape") { context in
+        JWSMutation(
+            "document-token-five-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
+            signatureValid: false, "a forged token in the five-part (JWE) shape"
+        ) { context in
             try response(context) { token in
                 let parts = JWSMutationContext.parts(token)
                 return parts[0] + ".." + parts[1] + "." + parts[2] + "."
             }
         },
-        JWSMutation("document-duplicate-signed-payload", layer: "document", .reject, finding: .jsonDuplicateKey,
-                    signatureValid: false,
-                    "a notification body naming signedPayload twice: the genuine first, a forgery last (JSON.parse keeps it)") { context in
+        JWSMutation(
+            "document-duplicate-signed-payload", layer: "document", .reject, finding: .jsonDuplicateKey,
+            signatureValid: false,
+            "a notification body naming signedPayload twice: the genuine first, a forgery last (JSON.parse keeps it)"
+        ) { context in
             #"{"signedPayload":"\#(try context.signed())","signedPayload":"\#(try forged(context))"}"#
         },
-        JWSMutation("document-duplicate-escaped-name", layer: "document", .reject, finding: .jsonDuplicateKey,
-                    signatureValid: false, "the second signedPayload's name written with a \\u escape") { context in
+        JWSMutation(
+            "document-duplicate-escaped-name", layer: "document", .reject, finding: .jsonDuplicateKey,
+            signatureValid: false, "the second signedPayload's name written with a \\u escape"
+        ) { context in
             #"{"signedPayload":"\#(try context.signed())","signed\u0050ayload":"\#(try forged(context))"}"#
         },
-        JWSMutation("document-renewal-info-forged", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false,
-                    "a subscription-status response whose lastTransactions[].signedRenewalInfo is forged, space before it") { context in
+        JWSMutation(
+            "document-renewal-info-forged", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "a subscription-status response whose lastTransactions[].signedRenewalInfo is forged, space before it"
+        ) { context in
             let genuine = try context.signed()
-            return #"{"data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[{"originalTransactionId":"1","status":1,"#
+            return
+                #"{"data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[{"originalTransactionId":"1","status":1,"#
                 + #""signedTransactionInfo":"\#(genuine)","signedRenewalInfo":" \#(try forged(context))"}]}]}"#
         },
-        JWSMutation("document-member-beside-nested-body", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false,
-                    "a genuine body nested one level down and a forged signedPayload beside it at the top") { context in
+        JWSMutation(
+            "document-member-beside-nested-body", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "a genuine body nested one level down and a forged signedPayload beside it at the top"
+        ) { context in
             #"{"body":{"signedPayload":"\#(try context.signed())"},"signedPayload":"\#(try forged(context))\n"}"#
         },
-        JWSMutation("document-member-case-variant", layer: "document", .reject, finding: .jsonDuplicateKey,
-                    signatureValid: false,
-                    "signedTransactionInfo genuine, SignedTransactionInfo forged: Go and .NET match names without regard to case") { context in
+        JWSMutation(
+            "document-member-case-variant", layer: "document", .reject, finding: .jsonDuplicateKey,
+            signatureValid: false,
+            "signedTransactionInfo genuine, SignedTransactionInfo forged: Go and .NET match names without regard to case"
+        ) { context in
             #"{"signedTransactionInfo":"\#(try context.signed())","SignedTransactionInfo":"\#(try forged(context))"}"#
         },
-        JWSMutation("document-token-no-break-space", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false,
-                    "a forged token after a no-break space (U+00A0) under a member of no special name") { context in
+        JWSMutation(
+            "document-token-no-break-space", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "a forged token after a no-break space (U+00A0) under a member of no special name"
+        ) { context in
             #"{"signedTransactions":["\#(try context.signed())"],"jwsRepresentation":"\u00a0\#(try forged(context))"}"#
         },
-        JWSMutation("document-token-spaced-header", layer: "document", .reject, finding: .signatureInvalid,
-                    signatureValid: false,
-                    "a forged token whose header is re-encoded as { \"alg\" … (base64 eyAi…, not eyJ) under a member of no special name") { context in
+        JWSMutation(
+            "document-token-spaced-header", layer: "document", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "a forged token whose header is re-encoded as { \"alg\" … (base64 eyAi…, not eyJ) under a member of no special name"
+        ) { context in
             let parts = JWSMutationContext.parts(try forged(context))
             let spaced = text(context.header).replacingOccurrences(of: "{", with: "{ ")
-            return #"{"signedTransactions":["\#(try context.signed())"],"other":"\#(b64(bytes(spaced))).\#(parts[1]).\#(parts[2])"}"#
+            return
+                #"{"signedTransactions":["\#(try context.signed())"],"other":"\#(b64(bytes(spaced))).\#(parts[1]).\#(parts[2])"}"#
         },
-        JWSMutation("document-65th-token", layer: "document", .reject, error: .jwsTooManyTokens,
-                    signatureValid: false, "64 genuine tokens and a forged 65th beyond the reader's limit") { context in
+        JWSMutation(
+            "document-65th-token", layer: "document", .reject, error: .jwsTooManyTokens,
+            signatureValid: false, "64 genuine tokens and a forged 65th beyond the reader's limit"
+        ) { context in
             let genuine = "\"" + (try context.signed()) + "\""
             let list = Array(repeating: genuine, count: JWSReader.maximumNestedPerPayload).joined(separator: ",")
             return #"{"signedTransactions":[\#(list),"\#(try forged(context))"]}"#
         },
-        JWSMutation("document-names-another-app", layer: "document", .reject, finding: .jwsBindingMismatch,
-                    "an API response whose unsigned bundleId names another app than its genuine token") { context in
+        JWSMutation(
+            "document-names-another-app", layer: "document", .reject, finding: .jwsBindingMismatch,
+            "an API response whose unsigned bundleId names another app than its genuine token"
+        ) { context in
             #"{"bundleId":"com.example.attacker","signedTransactions":["\#(try context.signed())"]}"#
         },
-        JWSMutation("untrusted-carrier-many-nested", layer: "nesting", .reject, finding: .chainInvalid,
-                    "a token from a foreign chain carrying 60 tokens: refused without verifying what it carries") { context in
+        JWSMutation(
+            "untrusted-carrier-many-nested", layer: "nesting", .reject, finding: .chainInvalid,
+            "a token from a foreign chain carrying 60 tokens: refused without verifying what it carries"
+        ) { context in
             let inner = "\"" + (try context.signed(header: context.foreign.header(), by: context.foreign)) + "\""
             let list = Array(repeating: inner, count: 60).joined(separator: ",")
             let payload = JWSMutationContext.setting("signedTransactions", to: "[\(list)]", in: context.payload)
             return try context.signed(header: context.foreign.header(), payload: payload, by: context.foreign)
         },
-        JWSMutation("duplicate-members-many", layer: "payload", .reject, finding: .jsonDuplicateKey,
-                    "a payload naming one member 5 000 times: one finding counts them") { context in
+        JWSMutation(
+            "duplicate-members-many", layer: "payload", .reject, finding: .jsonDuplicateKey,
+            "a payload naming one member 5 000 times: one finding counts them"
+        ) { context in
             let members = (0..<5_000).map { #""rcptDuplicate":\#($0)"# }.joined(separator: ",")
             var payload = context.payload
             guard payload.last == UInt8(ascii: "}") else { throw MutationError(.notApplicable, "no JSON object") }

@@ -1,9 +1,9 @@
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 import ReceiptSigning
-import ReceiptDiagnostics
 import ReceiptValidation
 
 /// What every JWS mutation starts from: the input token's payload with the JWS it carries re-signed by the
@@ -24,7 +24,8 @@ public struct JWSMutationContext: Sendable {
     /// The baseline of `input` (a compact JWS, a notification body or an API response: its first token).
     public static func baseline(of input: [UInt8], kit: MutationKit) throws(MutationError) -> JWSMutationContext {
         guard kit.authority.leaf.keyAlgorithm == .ec, kit.foreign.leaf.keyAlgorithm == .ec else {
-            throw MutationError(.caNotJWS, "a JWS is re-signed with an EC chain: make the CA with `rcpt ca init --shape jws`")
+            throw MutationError(
+                .caNotJWS, "a JWS is re-signed with an EC chain: make the CA with `rcpt ca init --shape jws`")
         }
         let token: JWSToken
         switch JWSInput.read(input) {
@@ -45,15 +46,18 @@ public struct JWSMutationContext: Sendable {
             payload = bound
             deviceID = kit.deviceID
         }
-        return JWSMutationContext(header: signer.header(), payload: payload, signer: signer,
-                                  foreign: JWSSigner(authority: kit.foreign), authority: kit.authority, deviceID: deviceID)
+        return JWSMutationContext(
+            header: signer.header(), payload: payload, signer: signer,
+            foreign: JWSSigner(authority: kit.foreign), authority: kit.authority, deviceID: deviceID)
     }
 
     /// `payload` with its `deviceVerification` computed for `device` from its own nonce, as StoreKit issues a token
     /// to a device; nil when the payload carries no device verification or `device` is not a UUID.
     static func issued(_ payload: [UInt8], to device: [UInt8]) -> [UInt8]? {
-        guard value(of: "deviceVerification", in: payload) != nil, let nonce = string(of: "deviceVerificationNonce", in: payload),
-              let verification = Expectations.deviceVerification(nonce: nonce, deviceID: device) else { return nil }
+        guard value(of: "deviceVerification", in: payload) != nil,
+            let nonce = string(of: "deviceVerificationNonce", in: payload),
+            let verification = Expectations.deviceVerification(nonce: nonce, deviceID: device)
+        else { return nil }
         return setting("deviceVerification", to: "\"\(Base64.encode(verification))\"", in: payload)
     }
 
@@ -77,10 +81,11 @@ public struct JWSMutationContext: Sendable {
     /// deviceVerification is computed for, and in Production the app's Apple id.
     package var expectations: Expectations {
         let kind = JWSPayloadKind.of(try? JSONDocument.read(payload), member: nil)
-        return Expectations(bundleID: Self.string(of: "bundleId", in: payload),
-                            appVersion: kind == .appTransaction ? Self.string(of: "applicationVersion", in: payload) : nil,
-                            deviceID: deviceID.isEmpty ? nil : deviceID, appAppleID: appAppleID,
-                            environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
+        return Expectations(
+            bundleID: Self.string(of: "bundleId", in: payload),
+            appVersion: kind == .appTransaction ? Self.string(of: "applicationVersion", in: payload) : nil,
+            deviceID: deviceID.isEmpty ? nil : deviceID, appAppleID: appAppleID,
+            environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
     }
 
     /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth.
@@ -123,7 +128,9 @@ public struct JWSMutationContext: Sendable {
     }
 
     /// The three parts of a compact token.
-    package static func parts(_ token: String) -> [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    package static func parts(_ token: String) -> [String] {
+        token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
 
     // MARK: - JSON edits
 
@@ -131,7 +138,8 @@ public struct JWSMutationContext: Sendable {
     static func claimObject(_ document: JSONDocument, _ name: String) -> Int {
         if document.member(name, of: document.root) != nil { return document.root }
         if let data = document.member("data", of: document.root), document.nodes[data].kind == .object,
-           document.member(name, of: data) != nil {
+            document.member(name, of: data) != nil
+        {
             return data
         }
         return document.root
@@ -151,7 +159,8 @@ public struct JWSMutationContext: Sendable {
 
     /// `json` with a second member `name` (JSON text `value`) after the others of the claim's object; not
     /// applicable to a payload without the claim.
-    public static func duplicating(_ name: String, as value: String, in json: [UInt8]) throws(MutationError) -> [UInt8] {
+    public static func duplicating(_ name: String, as value: String, in json: [UInt8]) throws(MutationError) -> [UInt8]
+    {
         guard let document = try? JSONDocument.read(json), document.member(name, of: claimObject(document, name)) != nil
         else { throw MutationError(.notApplicable, "the payload has no \(name) to duplicate") }
         return appending(name, value, to: claimObject(document, name), in: document)

@@ -30,28 +30,38 @@ public struct Mutation: Sendable {
     /// Whether the result still carries a valid signature by the test CA over its content.
     package let signatureValid: Bool
     /// Who could make it and what accepting it costs.
-    package var threat: Threat { Threat.receipt(name: name, group: group, layer: layer, signatureValid: signatureValid) }
+    package var threat: Threat {
+        Threat.receipt(name: name, group: group, layer: layer, signatureValid: signatureValid)
+    }
     let transform: @Sendable (inout MutationWorkspace) throws -> Void
 
     /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
-    init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, finding: FindingCode?,
-         signatureValid: Bool = true, _ summary: String,
-         _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
-        self.init(name, group, layer: layer, expected: expected, code: finding?.rawValue, signatureValid: signatureValid,
-                  summary, transform)
+    init(
+        _ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, finding: FindingCode?,
+        signatureValid: Bool = true, _ summary: String,
+        _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void
+    ) {
+        self.init(
+            name, group, layer: layer, expected: expected, code: finding?.rawValue, signatureValid: signatureValid,
+            summary, transform)
     }
 
     /// A mutation whose reading `rcpt verify` stops with `error`.
-    init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, error: ErrorCode,
-         signatureValid: Bool = true, _ summary: String,
-         _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
-        self.init(name, group, layer: layer, expected: expected, code: error.rawValue, signatureValid: signatureValid,
-                  summary, transform)
+    init(
+        _ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, error: ErrorCode,
+        signatureValid: Bool = true, _ summary: String,
+        _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void
+    ) {
+        self.init(
+            name, group, layer: layer, expected: expected, code: error.rawValue, signatureValid: signatureValid,
+            summary, transform)
     }
 
-    private init(_ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, code: String?,
-                 signatureValid: Bool, _ summary: String,
-                 _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void) {
+    private init(
+        _ name: String, _ group: MutationGroup, layer: String, expected: ExpectedVerdict, code: String?,
+        signatureValid: Bool, _ summary: String,
+        _ transform: @escaping @Sendable (inout MutationWorkspace) throws -> Void
+    ) {
         self.name = name
         self.group = group
         self.summary = summary

@@ -22,7 +22,8 @@ public struct MutationKit: Sendable {
     /// The kit stored in a directory made by `rcpt ca init` (the foreign CA in its `foreign/` folder).
     public static func load(from directory: String, deviceID: [UInt8]) throws(CryptoError) -> MutationKit {
         let authority = try CertificateAuthorityFiles.load(from: directory)
-        let foreign = try CertificateAuthorityFiles.load(from: directory + "/" + CertificateAuthorityFiles.foreignFolder)
+        let foreign = try CertificateAuthorityFiles.load(
+            from: directory + "/" + CertificateAuthorityFiles.foreignFolder)
         return MutationKit(authority: authority, foreign: foreign, deviceID: deviceID)
     }
 

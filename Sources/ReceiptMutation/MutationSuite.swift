@@ -1,47 +1,59 @@
-import ReceiptSigning
 import Foundation
+import ReceiptDiagnostics
 import ReceiptModel
+import ReceiptSigning
 import ReceiptSuite
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// Writes every mutation of one input into a directory, with `manifest.json`.
 package enum MutationSuite {
     /// Applies every catalogue mutation (baseline first) to `input` and writes `<name>.receipt` files and the
     /// manifest into `directory`, which must not hold an older suite's files unless `force`.
     /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
-    package static func write(input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
-                             to directory: String, force: Bool, rcpt: String = "rcpt",
-                             context: ValidatorContext = .device) throws(MutationError) -> Manifest {
-        let (bundleID, appVersion) = try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: caDirectory)
+    package static func write(
+        input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
+        to directory: String, force: Bool, rcpt: String = "rcpt",
+        context: ValidatorContext = .device
+    ) throws(MutationError) -> Manifest {
+        let (bundleID, appVersion) = try BaselineCheck.receipt(
+            of: input, kit: kit, seed: seed, caDirectory: caDirectory)
         try prepare(directory, force: force)
         // Absolute paths, so the suggested line works from any directory. A server is told neither the device nor
         // the app version.
         let root = ShellWords.absolute(caDirectory + "/root.pem")
         let device = context == .device
-        var manifest = Manifest(input: inputName, seed: seed,
-                                expectations: ManifestExpectations(
-                                    bundleID: bundleID, appVersion: device ? appVersion : nil, deviceID: kit.deviceIDText,
-                                    context: context.rawValue, root: root,
-                                    validator: suggestedValidator(rcpt: rcpt, root: root, bundleID: bundleID,
-                                                                  appVersion: device ? appVersion : nil,
-                                                                  deviceID: device ? kit.deviceIDText : nil)),
-                                mutations: [], skipped: [:])
+        var manifest = Manifest(
+            input: inputName, seed: seed,
+            expectations: ManifestExpectations(
+                bundleID: bundleID, appVersion: device ? appVersion : nil, deviceID: kit.deviceIDText,
+                context: context.rawValue, root: root,
+                validator: suggestedValidator(
+                    rcpt: rcpt, root: root, bundleID: bundleID,
+                    appVersion: device ? appVersion : nil,
+                    deviceID: device ? kit.deviceIDText : nil)),
+            mutations: [], skipped: [:])
         // The suite's own validator line judges each entry: one it judges otherwise than the catalogue expects needs
         // another chain shape than this CA's (a StoreKit CA has no intermediate to leave out).
-        let judged = InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
-                                       expectations: Expectations(bundleID: bundleID, appVersion: device ? appVersion : nil,
-                                                                  deviceID: device ? kit.deviceID : nil))
-        try fill(&manifest, with: MutationCatalogue.all, in: directory, context: context,
-                 judge: { ReceiptInspector.inspect($0, options: judged).isValid }) { mutation, _ in
-            mutation.name + ".receipt"
-        } make: { mutation throws(MutationError) in try mutation.apply(to: input, kit: kit, seed: seed) }
+        let judged = InspectionOptions(
+            anchors: TrustAnchors([kit.authority.root]),
+            expectations: Expectations(
+                bundleID: bundleID, appVersion: device ? appVersion : nil,
+                deviceID: device ? kit.deviceID : nil))
+        try fill(
+            &manifest, with: MutationCatalogue.all, in: directory, context: context,
+            judge: { ReceiptInspector.inspect($0, options: judged).isValid },
+            file: { mutation, _ in mutation.name + ".receipt" },
+            make: { mutation throws(MutationError) in
+                try mutation.apply(to: input, kit: kit, seed: seed)
+            })
         return manifest
     }
 
     /// The `rcpt verify` line a suite suggests to judge its inputs as the manifest expects.
-    static func suggestedValidator(rcpt: String, root: String, bundleID: String?, appVersion: String?,
-                                   deviceID: String?, appAppleID: String? = nil, environment: String? = nil) -> String {
+    static func suggestedValidator(
+        rcpt: String, root: String, bundleID: String?, appVersion: String?,
+        deviceID: String?, appAppleID: String? = nil, environment: String? = nil
+    ) -> String {
         var validator = "\(ShellWords.quoted(rcpt)) verify --root \(ShellWords.quoted(root))"
         if let bundleID { validator += " --bundle-id \(ShellWords.quoted(bundleID))" }
         if let appAppleID { validator += " --app-apple-id \(appAppleID)" }
@@ -55,12 +67,16 @@ package enum MutationSuite {
     /// `file(mutation, bytes)` and lists it in `manifest`, then writes the manifest. An entry that cannot be made from
     /// this input, is not asked in this context, or that `judge` (the suite's own `rcpt verify` line: true for
     /// valid) judges otherwise than the entry expects (it needs another CA shape), is listed in `skipped` with why.
-    static func fill<M: SuiteMutation>(_ manifest: inout Manifest, with mutations: [M], in directory: String,
-                                       context: ValidatorContext, judge: ([UInt8]) -> Bool,
-                                       file: (M, [UInt8]) -> String,
-                                       make: (M) throws(MutationError) -> [UInt8]) throws(MutationError) {
+    static func fill<M: SuiteMutation>(
+        _ manifest: inout Manifest, with mutations: [M], in directory: String,
+        context: ValidatorContext, judge: ([UInt8]) -> Bool,
+        file: (M, [UInt8]) -> String,
+        make: (M) throws(MutationError) -> [UInt8]
+    ) throws(MutationError) {
         for mutation in mutations {
-            if let reason = context.excludes(finding: mutation.finding, appVersionGiven: manifest.expectations.appVersion != nil) {
+            if let reason = context.excludes(
+                finding: mutation.finding, appVersionGiven: manifest.expectations.appVersion != nil)
+            {
                 manifest.skipped[mutation.name] = reason
                 continue
             }
@@ -73,20 +89,23 @@ package enum MutationSuite {
             }
             let valid = judge(bytes)
             if valid != (mutation.expected == .accept) {
-                manifest.skipped[mutation.name] = "with this CA's chain shape the suite's rcpt verify line judges it \(valid ? "valid" : "invalid"), not as the entry expects: it needs another shape"
+                manifest.skipped[mutation.name] =
+                    "with this CA's chain shape the suite's rcpt verify line judges it \(valid ? "valid" : "invalid"), not as the entry expects: it needs another shape"
                 continue
             }
             let file = file(mutation, bytes)
             guard FileManager.default.createFile(atPath: directory + "/" + file, contents: Data(bytes)) else {
                 throw MutationError(.writeFailed, "cannot write \(directory)/\(file)")
             }
-            manifest.mutations.append(ManifestEntry(name: mutation.name, file: file, group: mutation.manifestGroup,
-                                                    layer: mutation.layer, description: mutation.summary,
-                                                    expected: mutation.expected.rawValue, finding: mutation.finding,
-                                                    signatureValid: mutation.signatureValid,
-                                                    concern: mutation.threat.concern.rawValue,
-                                                    attacker: mutation.threat.attacker.rawValue,
-                                                    threat: mutation.threat.why, readers: mutation.threat.readers))
+            manifest.mutations.append(
+                ManifestEntry(
+                    name: mutation.name, file: file, group: mutation.manifestGroup,
+                    layer: mutation.layer, description: mutation.summary,
+                    expected: mutation.expected.rawValue, finding: mutation.finding,
+                    signatureValid: mutation.signatureValid,
+                    concern: mutation.threat.concern.rawValue,
+                    attacker: mutation.threat.attacker.rawValue,
+                    threat: mutation.threat.why, readers: mutation.threat.readers))
         }
         try manifest.write(in: directory)
     }

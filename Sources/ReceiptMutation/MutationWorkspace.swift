@@ -1,9 +1,9 @@
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
-import ReceiptBuilding
-import ReceiptDiagnostics
 
 /// How the finished receipt is written out.
 package enum OutputWrapping: Sendable, Hashable {
@@ -43,16 +43,18 @@ package struct MutationWorkspace: Sendable {
         }
         var blueprint = try ReceiptBlueprint.of(Receipt.read(bytes))
         try blueprint.computeHash(forDevice: kit.deviceID)
-        return MutationWorkspace(blueprint: blueprint, signer: ReceiptSigner(authority: kit.authority), kit: kit,
-                                 random: SplitMix64(seed: seed))
+        return MutationWorkspace(
+            blueprint: blueprint, signer: ReceiptSigner(authority: kit.authority), kit: kit,
+            random: SplitMix64(seed: seed))
     }
 
     /// Signs the blueprint, applies the byte edits and wraps the result.
     package func build() throws(MutationError) -> [UInt8] {
         var bytes: [UInt8]
         do {
-            var builder = try signer.builder(for: blueprint.payload, digest: blueprint.digest, layout: blueprint.layout,
-                                             signedAttributes: blueprint.signedAttributes)
+            var builder = try signer.builder(
+                for: blueprint.payload, digest: blueprint.digest, layout: blueprint.layout,
+                signedAttributes: blueprint.signedAttributes)
             for tweak in builderTweaks { tweak(&builder) }
             bytes = try signer.sign(builder, digest: blueprint.digest)
         } catch {
@@ -99,7 +101,9 @@ package struct MutationWorkspace: Sendable {
     package mutating func signWith(_ signer: ReceiptSigner) { self.signer = signer }
 
     /// Adds a container builder tweak.
-    package mutating func tweak(_ edit: @escaping @Sendable (inout SignedDataBuilder) -> Void) { builderTweaks.append(edit) }
+    package mutating func tweak(_ edit: @escaping @Sendable (inout SignedDataBuilder) -> Void) {
+        builderTweaks.append(edit)
+    }
 
     /// Adds a byte edit after signing.
     package mutating func afterSigning(

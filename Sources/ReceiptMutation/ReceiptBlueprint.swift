@@ -1,9 +1,9 @@
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
-import ReceiptBuilding
 
 /// What to build: the payload's attributes as exact bytes, in order, and how to sign it. Mutations edit this before
 /// the receipt is (re-)signed.
@@ -81,7 +81,9 @@ public struct ReceiptBlueprint: Sendable {
     // MARK: - In-app records
 
     /// The attributes of each type-17 record, decoded from their SETs.
-    public var records: [[AttributeSpec]] { attributes.filter { $0.type == 17 }.compactMap { Self.decodeRecord($0.value) } }
+    public var records: [[AttributeSpec]] {
+        attributes.filter { $0.type == 17 }.compactMap { Self.decodeRecord($0.value) }
+    }
 
     /// Edits the first in-app record (adding a plausible one first when the receipt has none).
     package mutating func editFirstRecord(_ edit: (inout [AttributeSpec]) -> Void) {
@@ -90,7 +92,7 @@ public struct ReceiptBlueprint: Sendable {
             attributes.append(.record(Self.plausibleRecord(bundleID: bundle, transaction: "1000000000000001")))
         }
         guard let index = attributes.firstIndex(where: { $0.type == 17 }),
-              var record = Self.decodeRecord(attributes[index].value)
+            var record = Self.decodeRecord(attributes[index].value)
         else { return }
         edit(&record)
         attributes[index] = .record(record)
@@ -111,7 +113,7 @@ public struct ReceiptBlueprint: Sendable {
     public static func decodeRecord(_ bytes: [UInt8]) -> [AttributeSpec]? {
         let record = PayloadReader.readRecord(bytes)
         guard record.error == nil, record.tag == .set,
-              !record.findings.contains(where: { Self.malformedAttribute.contains($0.kind) })
+            !record.findings.contains(where: { Self.malformedAttribute.contains($0.kind) })
         else { return nil }
         let specs = record.attributes.compactMap(\.spec)
         return specs.count == record.attributes.count ? specs : nil

@@ -1,8 +1,8 @@
 import ReceiptASN1
-import ReceiptJSON
-import ReceiptModel
 import ReceiptBuilding
 import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptModel
 
 /// A JSON value of a build spec, read with rcpt's one JSON reader (`JSONDocument`): booleans are told apart from
 /// numbers, numbers are integers, and a name given twice in one object is refused (readers disagree on which copy
@@ -21,12 +21,15 @@ enum SpecValue {
         do {
             document = try JSONDocument.read(data)
         } catch {
-            throw MutationError(.specInvalidJSON, "the spec is not valid JSON: \(error.message) at offset \(error.offset)")
+            throw MutationError(
+                .specInvalidJSON, "the spec is not valid JSON: \(error.message) at offset \(error.offset)")
         }
         if let duplicate = document.duplicateKeys.first {
             let path = document.paths()[duplicate.duplicate]
-            throw MutationError(.specDuplicateKey,
-                                "the spec names \"\(duplicate.name)\" twice (\(path)): JSON readers disagree on which copy counts, so rcpt takes neither")
+            throw MutationError(
+                .specDuplicateKey,
+                "the spec names \"\(duplicate.name)\" twice (\(path)): JSON readers disagree on which copy counts, so rcpt takes neither"
+            )
         }
         return try value(document, document.root)
     }
@@ -40,8 +43,9 @@ enum SpecValue {
         case .string: return .string(document.string(node) ?? "")
         case .number:
             guard let integer = Int64(document.text(node)) else {
-                throw MutationError(.specInvalidValue,
-                                    "\(document.paths()[node]) is \(document.text(node).prefix(40)): spec numbers are 64-bit integers")
+                throw MutationError(
+                    .specInvalidValue,
+                    "\(document.paths()[node]) is \(document.text(node).prefix(40)): spec numbers are 64-bit integers")
             }
             return .integer(integer)
         case .array:
@@ -67,7 +71,8 @@ package enum ReceiptSpec {
     package static func blueprint(fromJSON data: [UInt8]) throws(MutationError) -> ReceiptBlueprint {
         let root = try SpecValue.read(data)
         guard case .object(var object) = root else {
-            throw MutationError(.specNotObject, "the spec must be a JSON object (the receipt object of dump --format json)")
+            throw MutationError(
+                .specNotObject, "the spec must be a JSON object (the receipt object of dump --format json)")
         }
         if case .object(let receipt)? = object["receipt"] { object = receipt }
         var blueprint = ReceiptBlueprint(attributes: try attributes(object, scope: .receipt, path: "receipt"))
@@ -101,12 +106,15 @@ package enum ReceiptSpec {
                 }
                 for name in names {
                     guard case .string(let field) = name,
-                          let descriptor = FieldTable.descriptor(named: field, in: scope), descriptor.kind == .date
+                        let descriptor = FieldTable.descriptor(named: field, in: scope), descriptor.kind == .date
                     else {
-                        throw MutationError(.specInvalidValue, "\(path).empty holds something that is not a date field name")
+                        throw MutationError(
+                            .specInvalidValue, "\(path).empty holds something that is not a date field name")
                     }
-                    specs.append(.ia5(descriptor.type, "",
-                                      version: FieldTable.conventionalVersion(of: descriptor.type, in: scope)))
+                    specs.append(
+                        .ia5(
+                            descriptor.type, "",
+                            version: FieldTable.conventionalVersion(of: descriptor.type, in: scope)))
                 }
                 continue
             }
@@ -118,19 +126,24 @@ package enum ReceiptSpec {
                     guard let type = Int64(typeKey), let unknownValue = unknown[typeKey] else {
                         throw MutationError(.specInvalidType, "\(path).unknown: '\(typeKey)' is not a type number")
                     }
-                    if let spec = try encode(unknownValue, type: type, kind: .unknown, scope: scope,
-                                             path: "\(path).unknown.\(typeKey)") {
+                    if let spec = try encode(
+                        unknownValue, type: type, kind: .unknown, scope: scope,
+                        path: "\(path).unknown.\(typeKey)")
+                    {
                         specs.append(spec)
                     }
                 }
                 continue
             }
             guard let descriptor = FieldTable.descriptor(named: key, in: scope), descriptor.kind != .inAppRecords else {
-                throw MutationError(.specUnknownField,
-                                    "\(path).\(key) is not a field rcpt knows; put other types under \"unknown\": {\"<type>\": value}")
+                throw MutationError(
+                    .specUnknownField,
+                    "\(path).\(key) is not a field rcpt knows; put other types under \"unknown\": {\"<type>\": value}")
             }
-            if let spec = try encode(value, type: descriptor.type, kind: descriptor.kind, scope: scope,
-                                     path: "\(path).\(key)") {
+            if let spec = try encode(
+                value, type: descriptor.type, kind: descriptor.kind, scope: scope,
+                path: "\(path).\(key)")
+            {
                 specs.append(spec)
             }
         }
@@ -155,7 +168,8 @@ package enum ReceiptSpec {
                 return AttributeSpec(type: type, version: version, value: bytes)
             }
             guard case .string(let asn1)? = form["asn1"], let inner = form["value"] else {
-                throw MutationError(.specInvalidValue, "\(path) must be {\"raw\": hex} or {\"asn1\": type, \"value\": …}")
+                throw MutationError(
+                    .specInvalidValue, "\(path) must be {\"raw\": hex} or {\"asn1\": type, \"value\": …}")
             }
             return try typed(asn1, inner, type: type, version: version, path: path)
         case .string(let text):
@@ -193,8 +207,9 @@ package enum ReceiptSpec {
         case ("INTEGER", .integer(let number)): writer.appendInteger(number)
         case ("BOOLEAN", .bool(let flag)): writer.appendBoolean(flag)
         default:
-            throw MutationError(.specInvalidValue,
-                                "\(path): asn1 \"\(asn1)\" with this value is not supported (UTF8String, IA5String, INTEGER, BOOLEAN)")
+            throw MutationError(
+                .specInvalidValue,
+                "\(path): asn1 \"\(asn1)\" with this value is not supported (UTF8String, IA5String, INTEGER, BOOLEAN)")
         }
         return AttributeSpec(type: type, version: version, value: writer.bytes)
     }

@@ -25,7 +25,10 @@ extension Threat {
     /// replay, then the signer); robustness when that is the signer, else security when any edit is.
     package static func combined(_ threats: [Threat]) -> Threat {
         let order: [Attacker] = [.anyone, .replay, .signer]
-        guard let strongest = threats.max(by: { (order.firstIndex(of: $0.attacker) ?? 0) < (order.firstIndex(of: $1.attacker) ?? 0) })
+        guard
+            let strongest = threats.max(by: {
+                (order.firstIndex(of: $0.attacker) ?? 0) < (order.firstIndex(of: $1.attacker) ?? 0)
+            })
         else { return Threat(.anyone, .security, "no edit") }
         if strongest.attacker == .signer { return strongest }
         guard let security = threats.first(where: { $0.concern == .security }) else { return strongest }
@@ -33,18 +36,23 @@ extension Threat {
     }
 
     /// A payload or claim edit re-signed by the test CA.
-    package static let signedEdit = Threat(.signer, .robustness, "an edit of the signed content, re-signed: only the signing key's holder can make it")
+    package static let signedEdit = Threat(
+        .signer, .robustness, "an edit of the signed content, re-signed: only the signing key's holder can make it")
 
     /// What a genuine document would be refused for in the same way: a signed edit that rcpt refuses for another app,
     /// device or version is no more than a genuine document of that app, device or version replayed.
     package static func replayed(for code: String) -> Threat? {
-        let otherApp: [FindingCode] = [.bundleIdMismatch, .hashMismatch, .jwsDeviceMismatch, .jwsBindingMismatch,
-                                       .jwsKindMismatch]
+        let otherApp: [FindingCode] = [
+            .bundleIdMismatch, .hashMismatch, .jwsDeviceMismatch, .jwsBindingMismatch,
+            .jwsKindMismatch,
+        ]
         if otherApp.contains(where: { $0.rawValue == code }) {
-            return Threat(.replay, .security, "a genuine document of another app, device or kind is refused the same way")
+            return Threat(
+                .replay, .security, "a genuine document of another app, device or kind is refused the same way")
         }
         if code == FindingCode.appVersionMismatch.rawValue || code == FindingCode.environmentMismatch.rawValue {
-            return Threat(.replay, .policy, "a genuine document of another version or environment is refused the same way")
+            return Threat(
+                .replay, .policy, "a genuine document of another version or environment is refused the same way")
         }
         return nil
     }
@@ -52,9 +60,12 @@ extension Threat {
 
 extension Threat {
     static let unsignedReceipt = "the signature no longer covers what it signs, or was never made: anyone can make it"
-    static let receiptContainer = "outside the signed content (container, unsigned fields, certificates, wrapping): anyone can edit a genuine receipt so"
-    static let receiptSigned = "inside the signed content: only the signing key's holder can make it, and Apple never signs it"
-    static let developerCertificate = "any Apple developer holds a certificate from Apple's WWDR CA: the marker is what tells Apple's receipt signer from it"
+    static let receiptContainer =
+        "outside the signed content (container, unsigned fields, certificates, wrapping): anyone can edit a genuine receipt so"
+    static let receiptSigned =
+        "inside the signed content: only the signing key's holder can make it, and Apple never signs it"
+    static let developerCertificate =
+        "any Apple developer holds a certificate from Apple's WWDR CA: the marker is what tells Apple's receipt signer from it"
     static let authorityOnly = "only a holder of the CA's keys can issue or sign so, and Apple never does"
     static let ownChain = "a chain of the attacker's own: anyone can make one"
 
@@ -69,13 +80,17 @@ extension Threat {
         if let signer = receiptSignerOutsidePayload[name] { return signer }
         if ["foreign-ca", "self-signed-leaf"].contains(name) { return Threat(.anyone, .security, ownChain) }
         if name == "storekit-certificate-on-production" || name == "storekit-signed-production" {
-            return Threat(.anyone, .security, "Xcode signs StoreKit test receipts with a certificate of its own on any Mac: anyone can make one")
+            return Threat(
+                .anyone, .security,
+                "Xcode signs StoreKit test receipts with a certificate of its own on any Mac: anyone can make one")
         }
         switch layer {
         case "payload", "attribute", "record":
             return Threat(.signer, .robustness, receiptSigned, readers: receiptReaders(name: name, group: group))
         case "signature":
-            return Threat(.anyone, .security, "the algorithm identifiers are not signed: anyone can change them on a genuine receipt")
+            return Threat(
+                .anyone, .security,
+                "the algorithm identifiers are not signed: anyone can change them on a genuine receipt")
         default:
             return Threat(.anyone, .security, receiptContainer)
         }
@@ -84,10 +99,13 @@ extension Threat {
     /// Genuine receipts of another app, device, version, environment or time.
     static let receiptReplays: [String: Threat] = {
         var table: [String: Threat] = [
-            "other-bundle-id": Threat(.replay, .security, "a genuine receipt of another app: anyone can buy one from their own app"),
-            "hash-for-other-device": Threat(.replay, .security, "a genuine receipt from another device: anyone can copy one"),
+            "other-bundle-id": Threat(
+                .replay, .security, "a genuine receipt of another app: anyone can buy one from their own app"),
+            "hash-for-other-device": Threat(
+                .replay, .security, "a genuine receipt from another device: anyone can copy one"),
             "wrong-app-version": Threat(.replay, .policy, "a genuine receipt of another version of the app"),
-            "receipt-expired": Threat(.replay, .policy, "a genuine receipt past its expiration date: an old one replayed"),
+            "receipt-expired": Threat(
+                .replay, .policy, "a genuine receipt past its expiration date: an old one replayed"),
             "subscription-expired": Threat(.replay, .policy, "a genuine receipt whose subscription has lapsed"),
             "purchase-cancelled": Threat(.replay, .policy, "a genuine receipt whose purchase was refunded"),
             "product-of-another-app": Threat(.replay, .policy, "a genuine record of a product another app sells"),
@@ -105,15 +123,20 @@ extension Threat {
         for name in ["signed-attributes-no-content-type", "signed-attributes-content-type-mismatch"] {
             table[name] = Threat(.signer, .robustness, signedAttributes)
         }
-        for name in ["signed-attributes-two-message-digests", "signed-attributes-message-digest-two-values",
-                     "signed-attributes-duplicate-content-type"] {
-            table[name] = Threat(.signer, .robustness, signedAttributes,
-                                 readers: "a reader that takes the first value and one that takes the last check different digests")
+        for name in [
+            "signed-attributes-two-message-digests", "signed-attributes-message-digest-two-values",
+            "signed-attributes-duplicate-content-type",
+        ] {
+            table[name] = Threat(
+                .signer, .robustness, signedAttributes,
+                readers: "a reader that takes the first value and one that takes the last check different digests")
         }
-        for name in ["leaf-expired-at-creation", "leaf-not-yet-valid-at-creation", "leaf-issued-by-root",
-                     "marked-leaf-issued-by-root", "signer-is-intermediate", "signer-is-root", "signer-is-ca",
-                     "signer-key-usage-without-digital-signature", "leaf-key-1024", "signer-extended-key-usage",
-                     "chain-sha1-signatures"] {
+        for name in [
+            "leaf-expired-at-creation", "leaf-not-yet-valid-at-creation", "leaf-issued-by-root",
+            "marked-leaf-issued-by-root", "signer-is-intermediate", "signer-is-root", "signer-is-ca",
+            "signer-key-usage-without-digital-signature", "leaf-key-1024", "signer-extended-key-usage",
+            "chain-sha1-signatures",
+        ] {
             table[name] = Threat(.signer, .robustness, authorityOnly)
         }
         return table
@@ -126,7 +149,8 @@ extension Threat {
         }
         switch group {
         case .encoding:
-            return "a DER reader refuses what a BER reader reads on, and lengths that disagree are read to different ends"
+            return
+                "a DER reader refuses what a BER reader reads on, and lengths that disagree are read to different ends"
         case .types:
             return "a reader that casts the value to the type Apple writes crashes or reads another value"
         case .structure:
@@ -134,7 +158,8 @@ extension Threat {
         case .semantics:
             return "string comparisons disagree on case, NUL, escapes and look-alike characters"
         case .dates:
-            return "date parsers disagree on impossible and zone-less dates: one refuses, another rolls over or reads local time"
+            return
+                "date parsers disagree on impossible and zone-less dates: one refuses, another rolls over or reads local time"
         default:
             return nil
         }
@@ -143,12 +168,15 @@ extension Threat {
 
 extension Threat {
     static let unsignedToken = "the signature does not verify, or the token is no JWS at all: anyone can make it"
-    static let tokenSigned = "in the signed header or payload: only the signing key's holder can make it, and Apple never signs it"
+    static let tokenSigned =
+        "in the signed header or payload: only the signing key's holder can make it, and Apple never signs it"
     static let aroundToken = "bytes around or beside genuine tokens, which no signature covers: anyone can make it"
     /// A cross-reader ambiguity anyone can make: what is forged sits where Apple's documents carry nothing a server
     /// reads, so a validator that verifies the tokens it reads is not fooled, and one that reads elsewhere is.
-    static let unreadMember = "anyone can add it to a genuine document, where Apple's documents carry nothing a server reads: a validator that verifies the tokens it reads is not fooled"
-    static let tokenScanner = "a reader that scans every string for tokens verifies, or trusts, one that a reader of Apple's members never sees"
+    static let unreadMember =
+        "anyone can add it to a genuine document, where Apple's documents carry nothing a server reads: a validator that verifies the tokens it reads is not fooled"
+    static let tokenScanner =
+        "a reader that scans every string for tokens verifies, or trusts, one that a reader of Apple's members never sees"
 
     /// The threat of a JWS mutation.
     static func jws(name: String, layer: String, signatureValid: Bool) -> Threat {
@@ -163,48 +191,68 @@ extension Threat {
     static let jwsNamed: [String: Threat] = [
         "baseline": Threat(.replay, .security, "the input itself, re-signed: genuine"),
         "high-s-twin": Threat(.anyone, .security, "anyone can turn a genuine ECDSA signature into its high-S twin"),
-        "base64url-padded": Threat(.anyone, .policy, "anyone can pad a genuine token's signature part; the signed text is unchanged"),
-        "signature-der": Threat(.anyone, .security, "anyone can re-encode a genuine signature as DER: a second token for the same claims"),
+        "base64url-padded": Threat(
+            .anyone, .policy, "anyone can pad a genuine token's signature part; the signed text is unchanged"),
+        "signature-der": Threat(
+            .anyone, .security, "anyone can re-encode a genuine signature as DER: a second token for the same claims"),
         "x5c-foreign-chain": Threat(.anyone, .security, ownChain),
         "leaf-marker-missing": Threat(.anyone, .security, developerCertificate),
         "intermediate-marker-missing": Threat(.anyone, .security, developerCertificate),
         "untrusted-carrier-many-nested": Threat(.anyone, .security, "a carrier of the attacker's own chain"),
-        "document-names-another-app": Threat(.anyone, .robustness, unreadMember,
-                                             readers: "a server that reads the response's unsigned bundleId instead of its token's sees another app"),
-        "document-member-case-variant": Threat(.anyone, .robustness, unreadMember,
-                                               readers: "Go's encoding/json matches member names case-insensitively: it reads a member other readers do not see"),
+        "document-names-another-app": Threat(
+            .anyone, .robustness, unreadMember,
+            readers: "a server that reads the response's unsigned bundleId instead of its token's sees another app"),
+        "document-member-case-variant": Threat(
+            .anyone, .robustness, unreadMember,
+            readers:
+                "Go's encoding/json matches member names case-insensitively: it reads a member other readers do not see"
+        ),
         "document-token-no-break-space": Threat(.anyone, .robustness, unreadMember, readers: tokenScanner),
         "document-token-spaced-header": Threat(.anyone, .robustness, unreadMember, readers: tokenScanner),
         "device-verification-other-device": Threat(.replay, .security, "a genuine token StoreKit gave another device"),
-        "document-notification-as-transaction": Threat(.replay, .security, "a genuine token of another kind, where a transaction belongs: anyone holding one can put it there"),
-        "application-version-other": Threat(.replay, .policy, "a genuine app transaction of another version of the app"),
+        "document-notification-as-transaction": Threat(
+            .replay, .security,
+            "a genuine token of another kind, where a transaction belongs: anyone holding one can put it there"),
+        "application-version-other": Threat(
+            .replay, .policy, "a genuine app transaction of another version of the app"),
         "document-two-genuine-tokens": Threat(.replay, .security, "two genuine tokens in one document"),
     ]
 
     /// The readers a signed token shape would set against each other.
     static func jwsReaders(name: String) -> String? {
         if name.contains("case-variant") {
-            return "Go's encoding/json matches member names case-insensitively: it reads a member other readers do not see"
+            return
+                "Go's encoding/json matches member names case-insensitively: it reads a member other readers do not see"
         }
         if name.contains("duplicate") {
-            return "Python's json, JavaScript's JSON.parse and Go's encoding/json keep the last of two members; a reader that keeps the first, or refuses duplicates, reads another token"
+            return
+                "Python's json, JavaScript's JSON.parse and Go's encoding/json keep the last of two members; a reader that keeps the first, or refuses duplicates, reads another token"
         }
         if name.contains("beyond-2-53") || name.contains("beyond-64-bits") || name.contains("huge-exponent")
-            || name.contains("thousand-digits") {
-            return "JavaScript and any reader into a double read 2^53 + 1 as 2^53; a 64-bit integer reader refuses, wraps or saturates"
+            || name.contains("thousand-digits")
+        {
+            return
+                "JavaScript and any reader into a double read 2^53 + 1 as 2^53; a 64-bit integer reader refuses, wraps or saturates"
         }
-        if name.contains("minus-zero") || name.hasSuffix("-negative") || name.contains("exponent-form") || name.contains("fraction") {
-            return "-0, exponents and fractions are one number to a double reader and an error or another number to an integer reader"
+        if name.contains("minus-zero") || name.hasSuffix("-negative") || name.contains("exponent-form")
+            || name.contains("fraction")
+        {
+            return
+                "-0, exponents and fractions are one number to a double reader and an error or another number to an integer reader"
         }
         if name.hasSuffix("-as-string") || name.hasSuffix("-as-number") || name.hasSuffix("-as-array")
-            || name.hasSuffix("-as-boolean") || name.hasSuffix("-as-iso-string") || name.hasSuffix("-null") {
-            return "a dynamically typed reader (Python, JavaScript) takes the value as it comes: \"1\" + 1 is \"11\" in JavaScript, and a date string compares as text"
+            || name.hasSuffix("-as-boolean") || name.hasSuffix("-as-iso-string") || name.hasSuffix("-null")
+        {
+            return
+                "a dynamically typed reader (Python, JavaScript) takes the value as it comes: \"1\" + 1 is \"11\" in JavaScript, and a date string compares as text"
         }
         if name.hasPrefix("x5c-") {
-            return "certificate and base64 readers disagree on non-DER lengths and on base64 that is not the standard alphabet"
+            return
+                "certificate and base64 readers disagree on non-DER lengths and on base64 that is not the standard alphabet"
         }
         if name.hasPrefix("alg-") || name == "crit-header" || name == "header-b64-false" {
-            return "a library that honours the header's alg, crit or b64 and one that assumes ES256 verify different things"
+            return
+                "a library that honours the header's alg, crit or b64 and one that assumes ES256 verify different things"
         }
         if name.contains("homoglyph") || name.contains("look-alike") {
             return "a comparison after Unicode normalisation or case folding matches what a byte comparison does not"

@@ -1,8 +1,8 @@
 import ReceiptASN1
-import ReceiptModel
-import ReceiptPKCS7
 import ReceiptBuilding
 import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptPKCS7
 
 /// Edits shared by many mutations.
 extension MutationWorkspace {

@@ -1,6 +1,6 @@
 import COpenSSL
-import ReceiptCrypto
 import Foundation
+import ReceiptCrypto
 
 /// One entry of OpenSSL's error queue after a rejected decode.
 public struct OpenSSLDecodeError: Sendable, Hashable, CustomStringConvertible {
@@ -68,8 +68,9 @@ public enum OpenSSLCMSOracle {
     public static func decode(_ bytes: [UInt8]) -> OpenSSLCMSVerdict {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        var verdict = OpenSSLCMSVerdict(accepted: false, contentType: nil, encapsulatedContentType: nil, content: nil,
-                                        consumed: 0, errors: [])
+        var verdict = OpenSSLCMSVerdict(
+            accepted: false, contentType: nil, encapsulatedContentType: nil, content: nil,
+            consumed: 0, errors: [])
         var consumed = 0
         let decoded: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }

@@ -19,7 +19,7 @@ package enum DistinguishedName {
                     guard attribute.tag == .sequence else { return nil }
                     let pair = try reader.allChildren(of: attribute)
                     guard pair.count == 2, pair[0].tag == .objectIdentifier,
-                          let oid = ASN1Primitives.objectIdentifier(bytes, pair[0].contentRange)
+                        let oid = ASN1Primitives.objectIdentifier(bytes, pair[0].contentRange)
                     else { return nil }
                     parts.append("\(ObjectIdentifierNames.name(for: oid))=\(value(bytes, pair[1]))")
                 }

@@ -19,8 +19,9 @@ public struct EmbeddedCertificate: Sendable, Hashable {
 
     /// Reads the identifying fields of the certificate at `node` (tolerant: leaves them nil when they are not there).
     package static func read(_ node: ASN1Node, index: Int, reader: inout ASN1Reader) -> EmbeddedCertificate {
-        var certificate = EmbeddedCertificate(index: index, encoding: node.encodingRange, serialNumber: nil,
-                                              issuer: nil, subject: nil)
+        var certificate = EmbeddedCertificate(
+            index: index, encoding: node.encodingRange, serialNumber: nil,
+            issuer: nil, subject: nil)
         guard node.tag == .sequence else { return certificate }
         do {
             var outer = reader.children(of: node)
@@ -34,11 +35,11 @@ public struct EmbeddedCertificate: Sendable, Hashable {
             guard field.tag == .integer else { return certificate }
             certificate.serialNumber = field.contentRange
             guard try reader.next(&fields) != nil,  // signature AlgorithmIdentifier
-                  let issuer = try reader.next(&fields), issuer.tag == .sequence
+                let issuer = try reader.next(&fields), issuer.tag == .sequence
             else { return certificate }
             certificate.issuer = issuer.encodingRange
             guard try reader.next(&fields) != nil,  // validity
-                  let subject = try reader.next(&fields), subject.tag == .sequence
+                let subject = try reader.next(&fields), subject.tag == .sequence
             else { return certificate }
             certificate.subject = subject.encodingRange
         } catch {

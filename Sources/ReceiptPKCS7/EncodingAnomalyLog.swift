@@ -64,8 +64,9 @@ package struct EncodingAnomalyLog: Sendable, Hashable {
             guard let count = counts[kind.flag.rawValue] else { return nil }
             let first = firstOffsets[kind.flag.rawValue]
             let plural = count == 1 ? "element uses" : "elements use"
-            return Finding(kind.code, at: first,
-                           "\(layer): \(count) \(plural) \(kind.description) (not DER), first at offset \(first ?? 0)")
+            return Finding(
+                kind.code, at: first,
+                "\(layer): \(count) \(plural) \(kind.description) (not DER), first at offset \(first ?? 0)")
         }
     }
 

@@ -4,10 +4,13 @@ import ReceiptDiagnostics
 /// Reads a PKCS#7/CMS ContentInfo holding SignedData from a receipt file, keeping every part it reaches.
 public enum SignedDataReader {
     /// Reads `bytes` (the whole file). Never throws: a read that stops returns what it had, plus the error.
-    public static func read(_ bytes: [UInt8], limits: ASN1Limits = .default,
-                            containerLimits: ContainerLimits = .default) -> SignedDataReadResult {
-        var state = State(reader: ASN1Reader(bytes, rules: .ber, limits: limits, toleratesTruncation: true),
-                          containerLimits: containerLimits)
+    public static func read(
+        _ bytes: [UInt8], limits: ASN1Limits = .default,
+        containerLimits: ContainerLimits = .default
+    ) -> SignedDataReadResult {
+        var state = State(
+            reader: ASN1Reader(bytes, rules: .ber, limits: limits, toleratesTruncation: true),
+            containerLimits: containerLimits)
         do {
             try state.readContentInfo()
         } catch {
@@ -28,8 +31,9 @@ public enum SignedDataReader {
             let truncation = reader.truncation.map { PKCS7Error($0, while: "the receipt, which is truncated") }
             var encoding = anomalies.summary
             encoding.add(findings: findings)
-            return SignedDataReadResult(signedData: signedData, findings: anomalies.findings + findings, error: error,
-                                        truncation: truncation, nodesRead: reader.nodesRead, encoding: encoding)
+            return SignedDataReadResult(
+                signedData: signedData, findings: anomalies.findings + findings, error: error,
+                truncation: truncation, nodesRead: reader.nodesRead, encoding: encoding)
         }
 
         // MARK: Reading helpers that wrap ASN.1 errors with context
@@ -58,8 +62,9 @@ public enum SignedDataReader {
             throws(PKCS7Error) -> ASN1Node
         {
             guard let node = try next(&cursor, context) else {
-                throw PKCS7Error(.pkcs7MissingElement, at: parent.offset,
-                                 "\(context) is missing: the element at \(parent.offset) ends too early")
+                throw PKCS7Error(
+                    .pkcs7MissingElement, at: parent.offset,
+                    "\(context) is missing: the element at \(parent.offset) ends too early")
             }
             try expect(node, tag, context)
             return node
@@ -67,15 +72,19 @@ public enum SignedDataReader {
 
         func expect(_ node: ASN1Node, _ tag: ASN1Tag, _ context: String) throws(PKCS7Error) {
             guard node.tag == tag else {
-                throw PKCS7Error(.pkcs7UnexpectedElement, at: node.offset,
-                                 "expected \(tag.name(against: node.tag)) for \(context), found \(node.tag.name(against: tag))")
+                throw PKCS7Error(
+                    .pkcs7UnexpectedElement, at: node.offset,
+                    "expected \(tag.name(against: node.tag)) for \(context), found \(node.tag.name(against: tag))")
             }
         }
 
         /// An element RFC 5652 has no room for: other parsers may read it instead of the signed one.
         mutating func unsignedAddition(at offset: Int, _ message: String) {
-            findings.append(Finding(.pkcs7ExtraContent, at: offset,
-                                    "\(message): RFC 5652 has no room for it, it is not signed, and another parser may read it instead"))
+            findings.append(
+                Finding(
+                    .pkcs7ExtraContent, at: offset,
+                    "\(message): RFC 5652 has no room for it, it is not signed, and another parser may read it instead")
+            )
         }
 
         /// The children of a repeated part (a SET OF, a [n] IMPLICIT SET OF), read up to a limit.
@@ -99,8 +108,10 @@ public enum SignedDataReader {
                 if limited.count < limited.limit { return node }
                 if limited.count == limited.limit {
                     let (limit, what) = (limited.limit, limited.what)
-                    findings.append(Finding(.containerLimitExceeded, at: node.offset,
-                                            "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
+                    findings.append(
+                        Finding(
+                            .containerLimitExceeded, at: node.offset,
+                            "more than \(limit) \(what): the rest are not read (ContainerLimits)"))
                 }
             }
             return nil
@@ -120,11 +131,14 @@ public enum SignedDataReader {
             let oidNode = try required(&cursor, .objectIdentifier, "\(context) algorithm", in: node)
             let parameters = try next(&cursor, "\(context) parameters")
             if try next(&cursor, context) != nil {
-                findings.append(Finding(.pkcs7ExtraAlgorithmFields, at: node.offset,
-                                        "\(context) has more than two fields"))
+                findings.append(
+                    Finding(
+                        .pkcs7ExtraAlgorithmFields, at: node.offset,
+                        "\(context) has more than two fields"))
             }
-            return AlgorithmIdentifier(oid: try oid(oidNode, context), offset: node.offset,
-                                       parameters: parameters?.encodingRange)
+            return AlgorithmIdentifier(
+                oid: try oid(oidNode, context), offset: node.offset,
+                parameters: parameters?.encodingRange)
         }
 
         // MARK: ContentInfo and SignedData
@@ -135,34 +149,43 @@ public enum SignedDataReader {
             }
             guard bytes[0] == 0x30 else {
                 let first = String(bytes[0], radix: 16)
-                throw PKCS7Error(.pkcs7NotContentInfo, at: 0,
-                                 "not a receipt: a PKCS#7 receipt starts with a SEQUENCE (byte 0x30), this input with 0x\(first.count == 1 ? "0" + first : first)")
+                throw PKCS7Error(
+                    .pkcs7NotContentInfo, at: 0,
+                    "not a receipt: a PKCS#7 receipt starts with a SEQUENCE (byte 0x30), this input with 0x\(first.count == 1 ? "0" + first : first)"
+                )
             }
             let contentInfo = try node(at: 0, limit: bytes.count, depth: 0, "the ContentInfo")
             guard contentInfo.tag == .sequence else {
-                throw PKCS7Error(.pkcs7NotContentInfo, at: 0,
-                                 "a PKCS#7 receipt starts with a SEQUENCE; this input starts with \(contentInfo.tag.name)")
+                throw PKCS7Error(
+                    .pkcs7NotContentInfo, at: 0,
+                    "a PKCS#7 receipt starts with a SEQUENCE; this input starts with \(contentInfo.tag.name)")
             }
             if contentInfo.end < bytes.count {
                 signedData.trailingBytes = contentInfo.end..<bytes.count
                 let trailing = bytes.count - contentInfo.end
-                findings.append(Finding(.trailingBytes, at: contentInfo.end,
-                                        "\(trailing) bytes follow the ContentInfo, outside the signature"))
+                findings.append(
+                    Finding(
+                        .trailingBytes, at: contentInfo.end,
+                        "\(trailing) bytes follow the ContentInfo, outside the signature"))
             }
             var cursor = reader.children(of: contentInfo)
             let typeNode = try required(&cursor, .objectIdentifier, "the ContentInfo contentType", in: contentInfo)
             let contentType = try oid(typeNode, "the ContentInfo contentType")
             signedData.contentType = contentType
             guard contentType == ObjectIdentifierNames.signedData else {
-                throw PKCS7Error(.pkcs7NotSignedData, at: typeNode.offset,
-                                 "content type is \(ObjectIdentifierNames.name(for: contentType)), not pkcs7-signedData")
+                throw PKCS7Error(
+                    .pkcs7NotSignedData, at: typeNode.offset,
+                    "content type is \(ObjectIdentifierNames.name(for: contentType)), not pkcs7-signedData")
             }
-            let explicit = try required(&cursor, .context(0, constructed: true), "the ContentInfo content",
-                                        in: contentInfo)
+            let explicit = try required(
+                &cursor, .context(0, constructed: true), "the ContentInfo content",
+                in: contentInfo)
             var inner = reader.children(of: explicit)
             let signed = try required(&inner, .sequence, "SignedData", in: explicit)
             if let extra = try next(&inner, "the ContentInfo content") {
-                unsignedAddition(at: extra.offset, "a second element (\(extra.tag.name)) follows SignedData inside the ContentInfo content [0]")
+                unsignedAddition(
+                    at: extra.offset,
+                    "a second element (\(extra.tag.name)) follows SignedData inside the ContentInfo content [0]")
             }
             if let extra = try next(&cursor, "the ContentInfo") {
                 unsignedAddition(at: extra.offset, "ContentInfo has a third field (\(extra.tag.name))")
@@ -177,7 +200,8 @@ public enum SignedDataReader {
             signedData.version = ASN1Primitives.int64(bytes, versionNode.contentRange)
 
             let digestSet = try required(&cursor, .set, "the SignedData digestAlgorithms", in: signed)
-            var digestCursor = children(of: digestSet, upTo: containerLimits.maximumDigestAlgorithms, "digest algorithms")
+            var digestCursor = children(
+                of: digestSet, upTo: containerLimits.maximumDigestAlgorithms, "digest algorithms")
             while let algorithmNode = try next(&digestCursor, "a digest algorithm") {
                 signedData.digestAlgorithms.append(try algorithm(algorithmNode, "a digest algorithm"))
             }
@@ -187,12 +211,15 @@ public enum SignedDataReader {
 
             var element = try next(&cursor, "SignedData")
             if let certificatesNode = element, certificatesNode.tag == .context(0, constructed: true) {
-                var certificateCursor = children(of: certificatesNode, upTo: containerLimits.maximumCertificates,
-                                                 "certificates")
+                var certificateCursor = children(
+                    of: certificatesNode, upTo: containerLimits.maximumCertificates,
+                    "certificates")
                 while let certificateNode = try next(&certificateCursor, "a certificate") {
                     let index = signedData.certificates.count
-                    signedData.certificates.append(EmbeddedCertificate.read(certificateNode, index: index,
-                                                                            reader: &reader))
+                    signedData.certificates.append(
+                        EmbeddedCertificate.read(
+                            certificateNode, index: index,
+                            reader: &reader))
                 }
                 element = try next(&cursor, "SignedData")
             }
@@ -212,15 +239,17 @@ public enum SignedDataReader {
                 signedData.signers.append(try signerInfo(signerNode))
             }
             if let extra = try next(&cursor, "SignedData") {
-                unsignedAddition(at: extra.offset, "an element (\(extra.tag.name)) follows the signerInfos in SignedData")
+                unsignedAddition(
+                    at: extra.offset, "an element (\(extra.tag.name)) follows the signerInfos in SignedData")
             }
         }
 
         mutating func readEncapsulatedContent(_ encapsulated: ASN1Node) throws(PKCS7Error) {
             var cursor = reader.children(of: encapsulated)
             let typeNode = try required(&cursor, .objectIdentifier, "the eContentType", in: encapsulated)
-            var content = EncapsulatedContent(contentType: try oid(typeNode, "the eContentType"),
-                                              offset: encapsulated.offset, octetString: nil, segments: [])
+            var content = EncapsulatedContent(
+                contentType: try oid(typeNode, "the eContentType"),
+                offset: encapsulated.offset, octetString: nil, segments: [])
             signedData.encapsulatedContent = content
             guard let explicit = try next(&cursor, "the eContent") else { return }
             try expect(explicit, .context(0, constructed: true), "the eContent")
@@ -229,8 +258,9 @@ public enum SignedDataReader {
                 throw PKCS7Error(.pkcs7MissingElement, at: explicit.offset, "eContent [0] is empty")
             }
             guard octets.tag.tagClass == .universal, octets.tag.number == 4 else {
-                throw PKCS7Error(.pkcs7UnexpectedElement, at: octets.offset,
-                                 "expected OCTET STRING for the eContent, found \(octets.tag.name)")
+                throw PKCS7Error(
+                    .pkcs7UnexpectedElement, at: octets.offset,
+                    "expected OCTET STRING for the eContent, found \(octets.tag.name)")
             }
             content.octetString = octets
             do {
@@ -245,7 +275,8 @@ public enum SignedDataReader {
             }
             signedData.encapsulatedContent = content
             if let extra = try next(&inner, "the eContent") {
-                unsignedAddition(at: extra.offset, "a second element (\(extra.tag.name)) follows the content inside eContent [0]")
+                unsignedAddition(
+                    at: extra.offset, "a second element (\(extra.tag.name)) follows the content inside eContent [0]")
             }
             if let extra = try next(&cursor, "the EncapsulatedContentInfo") {
                 unsignedAddition(at: extra.offset, "EncapsulatedContentInfo has a third field (\(extra.tag.name))")
@@ -268,8 +299,10 @@ public enum SignedDataReader {
             } else if sidNode.tag == .context(0, constructed: false) {
                 identifier = .subjectKeyIdentifier(sidNode.contentRange)
             } else {
-                throw PKCS7Error(.pkcs7UnexpectedElement, at: sidNode.offset,
-                                 "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name(against: .context(0, constructed: false)))")
+                throw PKCS7Error(
+                    .pkcs7UnexpectedElement, at: sidNode.offset,
+                    "expected issuerAndSerialNumber or [0] for the signer identifier, found \(sidNode.tag.name(against: .context(0, constructed: false)))"
+                )
             }
             guard let digestNode = try next(&cursor, "the SignerInfo digestAlgorithm") else {
                 throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no digestAlgorithm")
@@ -282,8 +315,9 @@ public enum SignedDataReader {
             if element.tag == .context(0, constructed: true) {
                 var isDER = element.anomalies.isEmpty
                 let read = try attributes(element, "a signed attribute", isDER: &isDER)
-                signedAttributes = SignedAttributes(encoding: element.encodingRange, content: element.contentRange,
-                                                    attributes: read, isDER: isDER)
+                signedAttributes = SignedAttributes(
+                    encoding: element.encodingRange, content: element.contentRange,
+                    attributes: read, isDER: isDER)
                 guard let following = try next(&cursor, "SignerInfo") else {
                     throw PKCS7Error(.pkcs7MissingElement, at: node.offset, "SignerInfo has no signatureAlgorithm")
                 }
@@ -301,11 +335,12 @@ public enum SignedDataReader {
             if let extra = trailing {
                 unsignedAddition(at: extra.offset, "SignerInfo has a field (\(extra.tag.name)) after its last one")
             }
-            return SignerInfo(offset: node.offset, length: node.encodedLength,
-                              version: ASN1Primitives.int64(bytes, versionNode.contentRange),
-                              identifier: identifier, digestAlgorithm: digest, signedAttributes: signedAttributes,
-                              signatureAlgorithm: signatureAlgorithm, signature: signatureNode.contentRange,
-                              unsignedAttributes: unsigned)
+            return SignerInfo(
+                offset: node.offset, length: node.encodedLength,
+                version: ASN1Primitives.int64(bytes, versionNode.contentRange),
+                identifier: identifier, digestAlgorithm: digest, signedAttributes: signedAttributes,
+                signatureAlgorithm: signatureAlgorithm, signature: signatureNode.contentRange,
+                unsignedAttributes: unsigned)
         }
 
         /// The attributes in `container`; `isDER` becomes false when a header is not DER, the attributes are not in
@@ -314,8 +349,9 @@ public enum SignedDataReader {
             throws(PKCS7Error) -> [CMSAttribute]
         {
             var result: [CMSAttribute] = []
-            var cursor = children(of: container, upTo: containerLimits.maximumAttributes,
-                                  "attributes in one SignerInfo field")
+            var cursor = children(
+                of: container, upTo: containerLimits.maximumAttributes,
+                "attributes in one SignerInfo field")
             var previous: Range<Int>?
             while let attribute = try next(&cursor, context) {
                 try expect(attribute, .sequence, context)
@@ -328,14 +364,17 @@ public enum SignedDataReader {
                 let valueSet = try required(&fields, .set, "\(context) values", in: attribute)
                 isDER = isDER && attribute.anomalies.isEmpty && typeNode.anomalies.isEmpty && valueSet.anomalies.isEmpty
                 var values: [Range<Int>] = []
-                var valueCursor = children(of: valueSet, upTo: containerLimits.maximumAttributes, "values in one attribute")
+                var valueCursor = children(
+                    of: valueSet, upTo: containerLimits.maximumAttributes, "values in one attribute")
                 while let value = try next(&valueCursor, "\(context) value") {
                     isDER = isDER && value.anomalies.isEmpty
                     values.append(value.encodingRange)
                 }
                 if try next(&fields, context) != nil { isDER = false }
-                result.append(CMSAttribute(oid: try oid(typeNode, "\(context) type"), offset: attribute.offset,
-                                           values: values))
+                result.append(
+                    CMSAttribute(
+                        oid: try oid(typeNode, "\(context) type"), offset: attribute.offset,
+                        values: values))
             }
             return result
         }

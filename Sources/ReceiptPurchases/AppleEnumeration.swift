@@ -16,10 +16,14 @@ package enum AppleEnumeration {
     private static let tables: [String: [Int64: String]] = [
         "offerType": [1: "INTRODUCTORY_OFFER", 2: "PROMOTIONAL_OFFER", 3: "OFFER_CODE", 4: "WIN_BACK_OFFER"],
         "revocationReason": [0: "REFUNDED_FOR_OTHER_REASON", 1: "REFUNDED_DUE_TO_ISSUE"],
-        "expirationIntent": [1: "CUSTOMER_CANCELLED", 2: "BILLING_ERROR", 3: "CUSTOMER_DID_NOT_CONSENT_TO_PRICE_INCREASE",
-                             4: "PRODUCT_NOT_AVAILABLE", 5: "OTHER"],
+        "expirationIntent": [
+            1: "CUSTOMER_CANCELLED", 2: "BILLING_ERROR", 3: "CUSTOMER_DID_NOT_CONSENT_TO_PRICE_INCREASE",
+            4: "PRODUCT_NOT_AVAILABLE", 5: "OTHER",
+        ],
         "autoRenewStatus": [0: "OFF", 1: "ON"],
-        "priceIncreaseStatus": [0: "CUSTOMER_HAS_NOT_RESPONDED", 1: "CUSTOMER_CONSENTED_OR_WAS_NOTIFIED_WITHOUT_NEEDING_CONSENT"],
+        "priceIncreaseStatus": [
+            0: "CUSTOMER_HAS_NOT_RESPONDED", 1: "CUSTOMER_CONSENTED_OR_WAS_NOTIFIED_WITHOUT_NEEDING_CONSENT",
+        ],
         "status": [1: "ACTIVE", 2: "EXPIRED", 3: "BILLING_RETRY", 4: "BILLING_GRACE_PERIOD", 5: "REVOKED"],
     ]
 }

@@ -10,13 +10,16 @@ import ReceiptJWS
 package enum PurchaseFacts {
     /// The facts of `payload` (a payload of `kind`) at `time` (seconds since 1970); `offset` maps an offset in the
     /// decoded payload to the input.
-    package static func findings(_ payload: JSONDocument?, kind: JWSPayloadKind, at time: Int64,
-                                 offset: (Int) -> Int) -> [Finding] {
+    package static func findings(
+        _ payload: JSONDocument?, kind: JWSPayloadKind, at time: Int64,
+        offset: (Int) -> Int
+    ) -> [Finding] {
         guard let payload, payload.nodes.first?.kind == .object else { return [] }
         let claims = Claims(payload)
         func at(_ name: String) -> Int? { claims.node(name).map { offset(payload.nodes[$0].start) } }
         let product = claims.string("productId") ?? claims.string("autoRenewProductId") ?? "(no productId)"
-        let identity = [FindingField("product_id", product)]
+        let identity =
+            [FindingField("product_id", product)]
             + (claims.string("transactionId").map { [FindingField("transaction_id", $0)] } ?? [])
             + (claims.string("originalTransactionId").map { [FindingField("original_transaction_id", $0)] } ?? [])
         let instant = MillisecondUTC.text(time * 1000)
@@ -29,43 +32,58 @@ package enum PurchaseFacts {
         case .transaction:
             if let revoked = claims.display("revocationDate"), claims.milliseconds("revocationDate") != nil {
                 let reason = claims.display("revocationReason")
-                findings.append(Finding(.purchaseCancelled, at: at("revocationDate"),
-                                        "\(product) was revoked at \(revoked)\(reason.map { " (\($0))" } ?? ""): refunded, or no longer shared",
-                                        fields: identity + [FindingField("cancellation_date", revoked)]
-                                            + (reason.map { [FindingField("reason", $0)] } ?? [])))
+                findings.append(
+                    Finding(
+                        .purchaseCancelled, at: at("revocationDate"),
+                        "\(product) was revoked at \(revoked)\(reason.map { " (\($0))" } ?? ""): refunded, or no longer shared",
+                        fields: identity + [FindingField("cancellation_date", revoked)]
+                            + (reason.map { [FindingField("reason", $0)] } ?? [])))
             } else if claims.string("type") == "Auto-Renewable Subscription",
-                      let expires = claims.milliseconds("expiresDate"), let shown = claims.display("expiresDate") {
-                let active = expires / 1000 > time && (claims.milliseconds("purchaseDate").map { $0 / 1000 <= time } ?? true)
-                findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: at("expiresDate"),
-                                        "\(product) \(active ? "is active" : "is not active") at \(instant) (expiresDate \(shown))",
-                                        fields: identity + [FindingField("expires_date", shown)]))
+                let expires = claims.milliseconds("expiresDate"), let shown = claims.display("expiresDate")
+            {
+                let active =
+                    expires / 1000 > time && (claims.milliseconds("purchaseDate").map { $0 / 1000 <= time } ?? true)
+                findings.append(
+                    Finding(
+                        active ? .subscriptionActive : .subscriptionExpired, at: at("expiresDate"),
+                        "\(product) \(active ? "is active" : "is not active") at \(instant) (expiresDate \(shown))",
+                        fields: identity + [FindingField("expires_date", shown)]))
             }
             if claims.string("inAppOwnershipType") == "FAMILY_SHARED" {
-                state(.purchaseFamilyShared, by: "inAppOwnershipType",
-                      "\(product) is shared by a family member (inAppOwnershipType FAMILY_SHARED)")
+                state(
+                    .purchaseFamilyShared, by: "inAppOwnershipType",
+                    "\(product) is shared by a family member (inAppOwnershipType FAMILY_SHARED)")
             }
             if claims.bool("isUpgraded") == true {
-                state(.purchaseUpgraded, by: "isUpgraded",
-                      "\(product) was upgraded to another subscription of its group (isUpgraded): this transaction no longer grants service")
+                state(
+                    .purchaseUpgraded, by: "isUpgraded",
+                    "\(product) was upgraded to another subscription of its group (isUpgraded): this transaction no longer grants service"
+                )
             }
         case .renewalInfo:
             if let intent = claims.display("expirationIntent") {
-                state(.subscriptionExpired, by: "expirationIntent", "\(product) expired: \(intent)",
-                      [FindingField("reason", intent)])
+                state(
+                    .subscriptionExpired, by: "expirationIntent", "\(product) expired: \(intent)",
+                    [FindingField("reason", intent)])
             }
             if claims.integer("autoRenewStatus") == 0 {
-                state(.subscriptionAutoRenewOff, by: "autoRenewStatus",
-                      "auto-renew is off: \(product) ends at its expiry unless the customer turns it on")
+                state(
+                    .subscriptionAutoRenewOff, by: "autoRenewStatus",
+                    "auto-renew is off: \(product) ends at its expiry unless the customer turns it on")
             }
             if claims.bool("isInBillingRetryPeriod") == true {
-                state(.subscriptionBillingRetry, by: "isInBillingRetryPeriod",
-                      "the App Store is retrying to bill \(product), which failed to renew")
+                state(
+                    .subscriptionBillingRetry, by: "isInBillingRetryPeriod",
+                    "the App Store is retrying to bill \(product), which failed to renew")
             }
-            if let grace = claims.milliseconds("gracePeriodExpiresDate"), let shown = claims.display("gracePeriodExpiresDate"),
-               grace / 1000 > time {
-                state(.subscriptionGracePeriod, by: "gracePeriodExpiresDate",
-                      "\(product) failed to renew and keeps service in its grace period until \(shown)",
-                      [FindingField("grace_period_expires_date", shown)])
+            if let grace = claims.milliseconds("gracePeriodExpiresDate"),
+                let shown = claims.display("gracePeriodExpiresDate"),
+                grace / 1000 > time
+            {
+                state(
+                    .subscriptionGracePeriod, by: "gracePeriodExpiresDate",
+                    "\(product) failed to renew and keeps service in its grace period until \(shown)",
+                    [FindingField("grace_period_expires_date", shown)])
             }
         case .appTransaction, .notification, .unknown:
             break

@@ -28,13 +28,17 @@ package struct PurchaseSummary: Sendable, Hashable {
         let claims = Claims(payload)
         switch kind {
         case .transaction:
-            fields = claims.fields(["productId", "type", "quantity", "purchaseDate", "expiresDate", "transactionReason",
-                                    "price", "offerType", "offerDiscountType", "offerIdentifier", "inAppOwnershipType",
-                                    "isUpgraded", "revocationDate", "revocationReason", "transactionId",
-                                    "originalTransactionId", "originalPurchaseDate", "subscriptionGroupIdentifier",
-                                    "webOrderLineItemId", "storefront", "environment"])
-            var words = [(claims.display("type") ?? "purchase") + " " + (claims.display("productId") ?? "(no productId)")
-                + (claims.integer("quantity").map { $0 == 1 ? "" : " ×\($0)" } ?? "")]
+            fields = claims.fields([
+                "productId", "type", "quantity", "purchaseDate", "expiresDate", "transactionReason",
+                "price", "offerType", "offerDiscountType", "offerIdentifier", "inAppOwnershipType",
+                "isUpgraded", "revocationDate", "revocationReason", "transactionId",
+                "originalTransactionId", "originalPurchaseDate", "subscriptionGroupIdentifier",
+                "webOrderLineItemId", "storefront", "environment",
+            ])
+            var words = [
+                (claims.display("type") ?? "purchase") + " " + (claims.display("productId") ?? "(no productId)")
+                    + (claims.integer("quantity").map { $0 == 1 ? "" : " ×\($0)" } ?? "")
+            ]
             if let purchased = claims.display("purchaseDate") {
                 words.append("purchased \(purchased)" + (claims.display("transactionReason").map { " (\($0))" } ?? ""))
             }
@@ -47,12 +51,16 @@ package struct PurchaseSummary: Sendable, Hashable {
             if claims.bool("isUpgraded") == true { words.append("upgraded") }
             headline = Self.joined(words, environment: claims.display("environment"))
         case .renewalInfo:
-            fields = claims.fields(["autoRenewProductId", "productId", "autoRenewStatus", "renewalDate", "renewalPrice",
-                                    "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate",
-                                    "priceIncreaseStatus", "offerType", "offerIdentifier", "recentSubscriptionStartDate",
-                                    "originalTransactionId", "environment"])
-            var words = ["renewal of \(claims.display("originalTransactionId") ?? "(no originalTransactionId)")"
-                + (claims.display("autoRenewProductId").map { " to \($0)" } ?? "")]
+            fields = claims.fields([
+                "autoRenewProductId", "productId", "autoRenewStatus", "renewalDate", "renewalPrice",
+                "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate",
+                "priceIncreaseStatus", "offerType", "offerIdentifier", "recentSubscriptionStartDate",
+                "originalTransactionId", "environment",
+            ])
+            var words = [
+                "renewal of \(claims.display("originalTransactionId") ?? "(no originalTransactionId)")"
+                    + (claims.display("autoRenewProductId").map { " to \($0)" } ?? "")
+            ]
             if let status = claims.display("autoRenewStatus") { words.append("auto-renew \(status)") }
             if let renews = claims.display("renewalDate") { words.append("renews \(renews)") }
             if let price = claims.display("renewalPrice") { words.append(price) }
@@ -61,30 +69,37 @@ package struct PurchaseSummary: Sendable, Hashable {
             if let intent = claims.display("expirationIntent") { words.append("expired: \(intent)") }
             headline = Self.joined(words, environment: claims.display("environment"))
         case .appTransaction:
-            fields = claims.fields(["bundleId", "applicationVersion", "originalApplicationVersion", "originalPurchaseDate",
-                                    "preorderDate", "receiptCreationDate", "appAppleId", "originalPlatform",
-                                    "appTransactionId", "receiptType"])
+            fields = claims.fields([
+                "bundleId", "applicationVersion", "originalApplicationVersion", "originalPurchaseDate",
+                "preorderDate", "receiptCreationDate", "appAppleId", "originalPlatform",
+                "appTransactionId", "receiptType",
+            ])
             var words = ["app \(claims.display("bundleId") ?? "(no bundleId)")"]
             if let version = claims.display("applicationVersion") { words.append("version \(version)") }
             if let original = claims.display("originalPurchaseDate") {
-                words.append("first bought \(original)"
-                             + (claims.display("originalApplicationVersion").map { " (version \($0))" } ?? ""))
+                words.append(
+                    "first bought \(original)"
+                        + (claims.display("originalApplicationVersion").map { " (version \($0))" } ?? ""))
             }
             if let preorder = claims.display("preorderDate") { words.append("pre-ordered \(preorder)") }
             headline = Self.joined(words, environment: claims.display("receiptType"))
         case .notification:
             let data = payload.member("data", of: payload.root).flatMap { payload.nodes[$0].kind == .object ? $0 : nil }
             let inner = data.map { Claims(payload, object: $0) }
-            fields = claims.fields(["notificationType", "subtype", "signedDate", "notificationUUID"])
+            fields =
+                claims.fields(["notificationType", "subtype", "signedDate", "notificationUUID"])
                 + (inner?.fields(["bundleId", "appAppleId", "status", "environment"]) ?? [])
-            var words = [[claims.display("notificationType"), claims.display("subtype")].compactMap { $0 }
-                .joined(separator: "/") + (inner?.display("bundleId").map { " for \($0)" } ?? "")]
+            var words = [
+                [claims.display("notificationType"), claims.display("subtype")].compactMap { $0 }
+                    .joined(separator: "/") + (inner?.display("bundleId").map { " for \($0)" } ?? "")
+            ]
             if let status = inner?.display("status") { words.append("subscription \(status)") }
             if let signed = claims.display("signedDate") { words.append("sent \(signed)") }
             headline = Self.joined(words, environment: inner?.display("environment"))
         case .unknown:
             fields = claims.fields(["bundleId", "productId", "signedDate", "environment"])
-            headline = "a payload of no kind Apple signs (no notificationType, receiptType, transactionId or autoRenewStatus)"
+            headline =
+                "a payload of no kind Apple signs (no notificationType, receiptType, transactionId or autoRenewStatus)"
         }
     }
 
@@ -128,7 +143,8 @@ package struct Claims {
     /// A millisecond date claim rcpt's verifier reads as a date (not negative, within 2^53); nil otherwise.
     package func milliseconds(_ name: String) -> Int64? {
         guard let node = node(name), document.nodes[node].kind == .number,
-              let value = JWSToken.milliseconds(document.text(node)), value > 0 else { return nil }
+            let value = JWSToken.milliseconds(document.text(node)), value > 0
+        else { return nil }
         return value
     }
 
@@ -146,11 +162,13 @@ package struct Claims {
                 return PurchaseSummaryPrice.text(text, currency: string("currency"))
             }
             if AppleEnumeration.isNumbered(name) {
-                return Int64(text).flatMap { AppleEnumeration.name(of: name, value: $0) }.map { "\($0) (\(text))" } ?? text
+                return Int64(text).flatMap { AppleEnumeration.name(of: name, value: $0) }.map { "\($0) (\(text))" }
+                    ?? text
             }
             if name.hasSuffix("Date") {
                 guard let milliseconds = JWSToken.milliseconds(text), milliseconds < 253_402_300_800_000,
-                      milliseconds >= -62_135_596_800_000 else {
+                    milliseconds >= -62_135_596_800_000
+                else {
                     return "\(text) (no usable date)"
                 }
                 return MillisecondUTC.text(milliseconds)
@@ -183,9 +201,12 @@ package enum PurchaseSummaryPrice {
 package enum MillisecondUTC {
     package static func text(_ milliseconds: Int64) -> String {
         // Years 1 to 9999 only; anything else (Int64.min included) is said as the number it is.
-        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return "\(milliseconds) ms" }
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
+            return "\(milliseconds) ms"
+        }
         let remainder = milliseconds % 1000
         let seconds = milliseconds / 1000 - (remainder < 0 ? 1 : 0)
-        return ReceiptDate.format(epochSeconds: seconds, nanosecond: Int(remainder < 0 ? remainder + 1000 : remainder) * 1_000_000)
+        return ReceiptDate.format(
+            epochSeconds: seconds, nanosecond: Int(remainder < 0 ? remainder + 1000 : remainder) * 1_000_000)
     }
 }

@@ -22,8 +22,10 @@ package struct VerifyReceiptResponseSummary: Sendable, Hashable {
         lines.append("status       \(status)" + (Int(status).flatMap(Self.statusMeaning).map { " (\($0))" } ?? ""))
         if let environment = text("environment", in: root) { lines.append("environment  \(environment)") }
         if let receipt = object("receipt", in: root) {
-            let app = [text("bundle_id", in: receipt), text("application_version", in: receipt).map { "version \($0)" },
-                       date("receipt_creation_date", in: receipt).map { "created \($0)" }].compactMap { $0 }
+            let app = [
+                text("bundle_id", in: receipt), text("application_version", in: receipt).map { "version \($0)" },
+                date("receipt_creation_date", in: receipt).map { "created \($0)" },
+            ].compactMap { $0 }
             lines.append("receipt      " + app.joined(separator: ", "))
             let records = document.member("in_app", of: receipt).map { document.children(of: $0).count } ?? 0
             lines.append("in_app       \(records) record(s)")
@@ -37,8 +39,10 @@ package struct VerifyReceiptResponseSummary: Sendable, Hashable {
             }.map(\.element)
             lines.append("latest_receipt_info, \(entries.count) transaction(s), newest first")
             for entry in ordered {
-                var words = [text("product_id", in: entry) ?? "(no product_id)",
-                             text("transaction_id", in: entry).map { "transaction \($0)" } ?? ""]
+                var words = [
+                    text("product_id", in: entry) ?? "(no product_id)",
+                    text("transaction_id", in: entry).map { "transaction \($0)" } ?? "",
+                ]
                 if let purchased = date("purchase_date", in: entry) { words.append("purchased \(purchased)") }
                 if let expires = date("expires_date", in: entry) { words.append("expires \(expires)") }
                 if let cancelled = date("cancellation_date", in: entry) { words.append("CANCELLED \(cancelled)") }
@@ -49,14 +53,22 @@ package struct VerifyReceiptResponseSummary: Sendable, Hashable {
         if let pending = document.member("pending_renewal_info", of: root), document.nodes[pending].kind == .array {
             lines.append("pending_renewal_info")
             for entry in document.children(of: pending) where document.nodes[entry].kind == .object {
-                var words = [text("auto_renew_product_id", in: entry) ?? text("product_id", in: entry) ?? "(no product)"]
-                if let status = text("auto_renew_status", in: entry) { words.append("auto-renew \(status == "1" ? "ON" : "OFF") (\(status))") }
+                var words = [
+                    text("auto_renew_product_id", in: entry) ?? text("product_id", in: entry) ?? "(no product)"
+                ]
+                if let status = text("auto_renew_status", in: entry) {
+                    words.append("auto-renew \(status == "1" ? "ON" : "OFF") (\(status))")
+                }
                 if let intent = text("expiration_intent", in: entry) {
-                    words.append("expired: " + (Int64(intent).flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) }
-                        .map { "\($0) (\(intent))" } ?? intent))
+                    words.append(
+                        "expired: "
+                            + (Int64(intent).flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) }
+                                .map { "\($0) (\(intent))" } ?? intent))
                 }
                 if text("is_in_billing_retry_period", in: entry) == "1" { words.append("in billing retry") }
-                if let grace = date("grace_period_expires_date", in: entry) { words.append("grace period until \(grace)") }
+                if let grace = date("grace_period_expires_date", in: entry) {
+                    words.append("grace period until \(grace)")
+                }
                 lines.append("  " + words.joined(separator: ", "))
             }
         }

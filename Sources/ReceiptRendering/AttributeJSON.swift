@@ -1,5 +1,5 @@
-import ReceiptJSON
 import ReceiptASN1
+import ReceiptJSON
 import ReceiptModel
 
 /// How `rcpt.dump/1` writes one attribute, unpacked once from its entry in the payload's table (no `Attribute`
@@ -7,8 +7,10 @@ import ReceiptModel
 /// borrowed once per list.
 enum AttributeJSON {
     /// The decoded value: string, number, boolean, or null when it is raw bytes or a record.
-    static func writeValue(_ attribute: DecodedAttribute, in buffer: UnsafeBufferPointer<UInt8>,
-                           to json: inout JSONWriter) {
+    static func writeValue(
+        _ attribute: DecodedAttribute, in buffer: UnsafeBufferPointer<UInt8>,
+        to json: inout JSONWriter
+    ) {
         switch attribute.kind {
         case .text, .date: json.string(utf8: UnsafeBufferPointer(rebasing: buffer[attribute.contentRange]))
         case .integer: json.number(attribute.number)
@@ -20,8 +22,10 @@ enum AttributeJSON {
     }
 
     /// The value as the `receipt` object shows it: decoded where possible, hex where raw.
-    static func writeFieldValue(_ attribute: DecodedAttribute, in buffer: UnsafeBufferPointer<UInt8>,
-                                to json: inout JSONWriter) {
+    static func writeFieldValue(
+        _ attribute: DecodedAttribute, in buffer: UnsafeBufferPointer<UInt8>,
+        to json: inout JSONWriter
+    ) {
         switch attribute.kind {
         case .raw: json.hexString(valueBytes(attribute, in: buffer))
         case .absent: json.null()
@@ -31,15 +35,19 @@ enum AttributeJSON {
 
     /// The raw value octets (empty when there is no value).
     @inline(__always)
-    static func valueBytes(_ attribute: DecodedAttribute,
-                           in buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    static func valueBytes(
+        _ attribute: DecodedAttribute,
+        in buffer: UnsafeBufferPointer<UInt8>
+    ) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: buffer[attribute.valueRange ?? 0..<0])
     }
 
     /// One entry of the `attributes` list (`buffer` is `table.bytes`, borrowed); a type-17 attribute's record comes
     /// from `records`, listed the same way.
-    static func writeAttribute(_ entry: Int, in table: EntryTable, buffer: UnsafeBufferPointer<UInt8>,
-                               to json: inout JSONWriter, records: inout RecordRereader) {
+    static func writeAttribute(
+        _ entry: Int, in table: EntryTable, buffer: UnsafeBufferPointer<UInt8>,
+        to json: inout JSONWriter, records: inout RecordRereader
+    ) {
         json.object { json in
             writeMembers(entry, in: table, buffer: buffer, to: &json)
             guard table.kind(entry) == .record else { return }
@@ -60,8 +68,10 @@ enum AttributeJSON {
     }
 
     /// The members of one attribute's object, its record apart.
-    private static func writeMembers(_ entry: Int, in table: EntryTable, buffer: UnsafeBufferPointer<UInt8>,
-                                     to json: inout JSONWriter) {
+    private static func writeMembers(
+        _ entry: Int, in table: EntryTable, buffer: UnsafeBufferPointer<UInt8>,
+        to json: inout JSONWriter
+    ) {
         let attribute = table.decoded(entry)
         json.member("type", attribute.type)
         if attribute.type == nil {

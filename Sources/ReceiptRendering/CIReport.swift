@@ -38,8 +38,10 @@ package struct CIReport: Sendable {
         /// Reported, though not a failure (an over-strict rejection, an allowed disagreement).
         package var isNote: Bool
 
-        package init(name: String, group: String, outcome: Outcome, rule: String, ruleDescription: String,
-                     message: String, details: String, file: String?, seconds: Double, isNote: Bool = false) {
+        package init(
+            name: String, group: String, outcome: Outcome, rule: String, ruleDescription: String,
+            message: String, details: String, file: String?, seconds: Double, isNote: Bool = false
+        ) {
             self.name = name
             self.group = group
             self.outcome = outcome
@@ -53,8 +55,10 @@ package struct CIReport: Sendable {
         }
     }
 
-    package init(tool: String, subject: String, seconds: Double, properties: [(name: String, value: String)],
-                 cases: [Case]) {
+    package init(
+        tool: String, subject: String, seconds: Double, properties: [(name: String, value: String)],
+        cases: [Case]
+    ) {
         self.tool = tool
         self.subject = subject
         self.seconds = seconds

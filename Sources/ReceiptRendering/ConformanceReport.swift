@@ -37,8 +37,10 @@ package struct ConformanceReport: Sendable {
     }
 
     package func text(style: TextStyle) -> String {
-        var out = style.bold(pad("mutation", 40) + " " + pad("group", 10) + " " + pad("attacker", 8) + " "
-                             + pad("concern", 10) + " " + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
+        var out =
+            style.bold(
+                pad("mutation", 40) + " " + pad("group", 10) + " " + pad("attacker", 8) + " "
+                    + pad("concern", 10) + " " + pad("expected", 8) + " " + pad("observed", 22) + " verdict") + "\n"
         for result in results {
             let verdict: String
             switch result.resultClass {
@@ -53,7 +55,8 @@ package struct ConformanceReport: Sendable {
             case .overStrict: verdict = style.yellow("over-strict")
             }
             // Names come from the suite's manifest, which anyone can edit: shown terminal-safe.
-            out += pad(TerminalText.safe(result.name), 40) + " " + pad(TerminalText.safe(result.group), 10) + " "
+            out +=
+                pad(TerminalText.safe(result.name), 40) + " " + pad(TerminalText.safe(result.group), 10) + " "
                 + pad(result.attacker?.rawValue ?? "-", 8) + " " + pad(result.concern.rawValue, 10) + " "
                 + pad(result.expected.rawValue, 8) + " "
                 + pad(result.run.outcome.detail, 22) + " " + verdict + "\n"
@@ -66,7 +69,8 @@ package struct ConformanceReport: Sendable {
             var causes: [String] = []
             var byCause: [String: [ConformanceResult]] = [:]
             for result in problems {
-                let key = result.resultClass.rawValue + " " + result.group
+                let key =
+                    result.resultClass.rawValue + " " + result.group
                     + (result.resultClass == .acceptedBad ? " " + result.concern.rawValue : "")
                 if byCause[key] == nil { causes.append(key) }
                 byCause[key, default: []].append(result)
@@ -74,15 +78,18 @@ package struct ConformanceReport: Sendable {
             for key in causes {
                 guard let group = byCause[key], let first = group.first else { continue }
                 let concern = first.resultClass == .acceptedBad ? " " + first.concern.rawValue : ""
-                let heading = "\(group.count) \(TerminalText.safe(first.group))\(concern) \(group.count == 1 ? "entry" : "entries") "
+                let heading =
+                    "\(group.count) \(TerminalText.safe(first.group))\(concern) \(group.count == 1 ? "entry" : "entries") "
                     + (gate.fails(first) || first.resultClass != .acceptedBad
-                       ? Self.classPhrase(first.resultClass) : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
+                        ? Self.classPhrase(first.resultClass)
+                        : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
                     + ": " + Self.cause(first)
                 out += "\n" + (gate.fails(first) ? style.red(heading) : style.yellow(heading)) + "\n"
                 // Who could make it and the readers it would fool: said once for a run of entries that share them.
                 var said: (threat: String?, readers: String?) = (nil, nil)
                 for result in group {
-                    out += "  \(TerminalText.safe(result.name)) (\(Self.threatLabel(result))): "
+                    out +=
+                        "  \(TerminalText.safe(result.name)) (\(Self.threatLabel(result))): "
                         + "\(TerminalText.safe(result.description)) — \(result.run.outcome.detail)\n"
                     if result.resultClass == .acceptedBad, let threat = result.threat, threat != said.threat {
                         out += style.dim("    who:       ") + TerminalText.safe(threat) + "\n"
@@ -93,8 +100,12 @@ package struct ConformanceReport: Sendable {
                     said = (result.threat, result.readers)
                     out += style.dim("    file:      ") + TerminalText.safe(result.file) + "\n"
                     out += style.dim("    reproduce: ") + TerminalText.safe(result.command) + "\n"
-                    if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad, !result.run.stderrTail.isEmpty {
-                        for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false).suffix(5) {
+                    if !result.run.outcome.isVerdict || result.resultClass == .acceptedBad,
+                        !result.run.stderrTail.isEmpty
+                    {
+                        for line in result.run.stderrTail.split(separator: "\n", omittingEmptySubsequences: false)
+                            .suffix(5)
+                        {
                             out += style.dim("    | " + TerminalText.safe(String(line))) + "\n"
                         }
                     }
@@ -206,7 +217,8 @@ package struct ConformanceReport: Sendable {
             }
             var details = ""
             if result.resultClass != .passed {
-                details = "why: \(Self.cause(result))\nwho could make it: \(Self.threatLabel(result))"
+                details =
+                    "why: \(Self.cause(result))\nwho could make it: \(Self.threatLabel(result))"
                     + (result.threat.map { " — " + $0 } ?? "") + (result.readers.map { "\nreaders: " + $0 } ?? "")
                     + "\nfile: \(result.file)\nreproduce: \(result.command)"
                 if !result.run.stderrTail.isEmpty { details += "\nstderr:\n" + result.run.stderrTail }
@@ -217,13 +229,16 @@ package struct ConformanceReport: Sendable {
                     + (result.resultClass == .acceptedBad ? "/" + result.concern.rawValue : ""),
                 ruleDescription: "\(result.group) entries \(Self.classPhrase(result.resultClass))"
                     + (result.resultClass == .acceptedBad ? " (\(result.concern.rawValue))" : ""),
-                message: "\(result.name) (\(Self.threatLabel(result))): \(result.description) — expected \(result.expected.rawValue), \(result.run.outcome.detail)",
+                message:
+                    "\(result.name) (\(Self.threatLabel(result))): \(result.description) — expected \(result.expected.rawValue), \(result.run.outcome.detail)",
                 details: details, file: result.file, seconds: result.run.seconds,
-                isNote: result.resultClass == .overStrict || (result.resultClass == .acceptedBad && !gate.fails(result)))
+                isNote: result.resultClass == .overStrict || (result.resultClass == .acceptedBad && !gate.fails(result))
+            )
         }
-        return CIReport(tool: "rcpt conformance", subject: suite,
-                        seconds: results.reduce(0) { $0 + $1.run.seconds },
-                        properties: [("validator", validator), ("summary", summary)], cases: cases)
+        return CIReport(
+            tool: "rcpt conformance", subject: suite,
+            seconds: results.reduce(0) { $0 + $1.run.seconds },
+            properties: [("validator", validator), ("summary", summary)], cases: cases)
     }
 
     /// What a class of result did, as a heading says it.
@@ -246,26 +261,38 @@ package struct ConformanceReport: Sendable {
         switch result.resultClass {
         case .crashed: return "a crash on input anyone can send is a denial of service, and may be worse"
         case .timedOut: return "a hang on input anyone can send ties up the server that validates"
-        case .errored: return "an exit status outside --reject-codes gives no verdict: the caller cannot tell rejected from broken"
+        case .errored:
+            return "an exit status outside --reject-codes gives no verdict: the caller cannot tell rejected from broken"
         case .couldNotRun: return "the command could not be started (exit 126 or 127): check its path and interpreter"
-        case .baselineRejected: return "the validator's options are wrong (root, bundle id, version, device), so nothing else was judged"
-        case .overStrict: return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
+        case .baselineRejected:
+            return "the validator's options are wrong (root, bundle id, version, device), so nothing else was judged"
+        case .overStrict:
+            return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
         case .passed: return "as it should"
         case .acceptedBad where result.concern == .robustness:
-            return "only the signing key's holder can make these (Apple never signs them), or they sit where no server reads: accepting them is no security failure, but a reader that parses the document again may read it otherwise"
+            return
+                "only the signing key's holder can make these (Apple never signs them), or they sit where no server reads: accepting them is no security failure, but a reader that parses the document again may read it otherwise"
         case .acceptedBad where result.concern == .policy:
-            return "genuine documents your app's policy may refuse (another version, environment or time): accepted, they are served"
+            return
+                "genuine documents your app's policy may refuse (another version, environment or time): accepted, they are served"
         case .acceptedBad:
             switch result.group {
             case "signature": return "your validator does not check the signature over the content"
-            case "chain": return "your validator does not check the certificate chain to the trusted root and Apple's certificate policy"
-            case "structure": return "your validator's parser accepts containers that are not well formed, where parsers disagree"
+            case "chain":
+                return
+                    "your validator does not check the certificate chain to the trusted root and Apple's certificate policy"
+            case "structure":
+                return "your validator's parser accepts containers that are not well formed, where parsers disagree"
             case "encoding": return "your validator accepts encodings Apple never signs"
-            case "semantics": return "your validator does not bind the receipt to the app, version, device or environment"
+            case "semantics":
+                return "your validator does not bind the receipt to the app, version, device or environment"
             case "dates": return "your validator does not check the receipt's dates"
             case "in-app": return "your validator trusts in-app records it should question"
-            case "jws": return "your validator does not verify Apple's JWS as Apple's libraries do (algorithm, x5c chain, markers, bound claims)"
-            case "accepted-what-rcpt-rejects": return "your validator accepts inputs rcpt verify rejects, each for the finding code named"
+            case "jws":
+                return
+                    "your validator does not verify Apple's JWS as Apple's libraries do (algorithm, x5c chain, markers, bound claims)"
+            case "accepted-what-rcpt-rejects":
+                return "your validator accepts inputs rcpt verify rejects, each for the finding code named"
             default: return "your validator accepts what it must reject"
             }
         }
@@ -285,13 +312,16 @@ package struct ConformanceReport: Sendable {
 
     /// The report for a run stopped because the baseline was not accepted.
     package static func baselineText(_ result: ConformanceResult, style: TextStyle) -> String {
-        var out = style.red(style.bold("the validator does not accept the valid baseline")) + ": "
+        var out =
+            style.red(style.bold("the validator does not accept the valid baseline")) + ": "
             + result.run.outcome.detail + "\n"
-        out += "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
+        out +=
+            "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
             + "device; a mutation suite's manifest.json suggests a command line).\n"
         out += style.dim("file:      ") + TerminalText.safe(result.file) + "\n"
         out += style.dim("reproduce: ") + TerminalText.safe(result.command) + "\n"
-        for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty {
+        for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty
+        {
             out += style.dim("\(title):") + "\n"
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).suffix(10) {
                 out += "    | " + TerminalText.safe(String(line)) + "\n"

@@ -1,6 +1,6 @@
 import ReceiptDiagnostics
-import ReceiptJSON
 import ReceiptDiff
+import ReceiptJSON
 import ReceiptModel
 import ReceiptValidation
 
@@ -16,7 +16,9 @@ package enum DiffJSON {
     }
 
     /// Writes the newline-terminated document to `sink` in chunks.
-    package static func stream(_ result: DiffResult, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func stream(
+        _ result: DiffResult, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(result, to: &$0) }
     }
 

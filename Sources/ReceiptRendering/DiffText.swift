@@ -41,7 +41,8 @@ package struct DiffText {
         }
         for (name, side) in [("A", result.a), ("B", result.b)] {
             guard let error = side.readError else { continue }
-            out += style.yellow("! \(name) stopped reading at offset \(error.offset ?? 0): ")
+            out +=
+                style.yellow("! \(name) stopped reading at offset \(error.offset ?? 0): ")
                 + "\(error.layer.rawValue): \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))") + "\n"
         }
         out += "\n" + summary(result) + "\n"
@@ -110,7 +111,8 @@ package struct DiffText {
         case .bytes(let bytes): return preview(bytes)
         case .list(let items): return items.isEmpty ? "(none)" : items.map(inline).joined(separator: "; ")
         case .fields(let fields):
-            return "{" + fields.map { "\(TerminalText.safe($0.name)): \(inline($0.value))" }.joined(separator: ", ") + "}"
+            return "{" + fields.map { "\(TerminalText.safe($0.name)): \(inline($0.value))" }.joined(separator: ", ")
+                + "}"
         case .null: return "(no value)"
         }
     }
@@ -126,7 +128,8 @@ package struct DiffText {
         let tail = notes.isEmpty ? "" : style.dim(" (" + notes.joined(separator: "; ") + ")")
         guard !result.isEqual else { return style.green("equal") + tail }
         let count = result.changes.count
-        let kinds = "\(result.count(.added)) added, \(result.count(.removed)) removed, "
+        let kinds =
+            "\(result.count(.added)) added, \(result.count(.removed)) removed, "
             + "\(result.count(.changed)) changed"
         let layers = result.countsByLayer.map { "\($0.layer.rawValue) \($0.count)" }.joined(separator: ", ")
         return style.red("different") + ": \(count) change\(count == 1 ? "" : "s") (\(kinds)) in \(layers)" + tail

@@ -1,7 +1,7 @@
-import ReceiptJSON
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
@@ -18,7 +18,9 @@ public enum DumpJSON {
     }
 
     /// Writes the newline-terminated document to `sink` in chunks, never holding all of it.
-    package static func stream(_ inspection: ReceiptInspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func stream(
+        _ inspection: ReceiptInspection, pretty: Bool = true, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         JSONWriter.streamDocument(pretty: pretty, to: sink) { write(inspection, to: &$0) }
     }
 
@@ -45,8 +47,9 @@ public enum DumpJSON {
                     json.array { json in
                         table.bytes.withUnsafeBufferPointer { buffer in
                             for entry in payload.index.topLevel {
-                                AttributeJSON.writeAttribute(Int(entry), in: table, buffer: buffer, to: &json,
-                                                             records: &records)
+                                AttributeJSON.writeAttribute(
+                                    Int(entry), in: table, buffer: buffer, to: &json,
+                                    records: &records)
                             }
                         }
                     }
@@ -199,8 +202,9 @@ public enum DumpJSON {
                     }
                     json.member("digestAlgorithm", signer.digestAlgorithm.name)
                     json.member("signatureAlgorithm", signer.signatureAlgorithm.name)
-                    writeCMSAttributes("signedAttributes", signer.signedAttributes?.attributes, bytes: bytes,
-                                       to: &json)
+                    writeCMSAttributes(
+                        "signedAttributes", signer.signedAttributes?.attributes, bytes: bytes,
+                        to: &json)
                     json.member("signature", ASN1Primitives.hex(bytes, signer.signature))
                     writeCMSAttributes("unsignedAttributes", signer.unsignedAttributes, bytes: bytes, to: &json)
                     json.member("certificateIndex", result?.certificateIndex)
@@ -213,8 +217,10 @@ public enum DumpJSON {
     }
 
     /// A member holding CMS attributes (type and hex values), or null when the signer has none.
-    static func writeCMSAttributes(_ name: String, _ attributes: [CMSAttribute]?, bytes: [UInt8],
-                                   to json: inout JSONWriter) {
+    static func writeCMSAttributes(
+        _ name: String, _ attributes: [CMSAttribute]?, bytes: [UInt8],
+        to json: inout JSONWriter
+    ) {
         json.key(named: name)
         guard let attributes else {
             json.null()
@@ -259,7 +265,8 @@ public enum DumpJSON {
 
     /// The members every document starts with, whatever its kind: the file (in a batch), the schema, the kind
     /// (`receipt` or `jws`) and the input.
-    static func writeHeader(file: String?, schema: String, kind: String, input: InputSummary, to json: inout JSONWriter) {
+    static func writeHeader(file: String?, schema: String, kind: String, input: InputSummary, to json: inout JSONWriter)
+    {
         if let file { json.member("file", file) }
         json.member("schema", schema)
         json.member("kind", kind)
@@ -273,8 +280,10 @@ public enum DumpJSON {
 
     /// The document for an input that could not be read at all: its schema, an `error` of code `file-unreadable`
     /// saying why, and `valid: false`; with a leading `file` member when given (batch output).
-    package static func unreadableDocument(_ path: String, schema: String, reason: String, file: String?,
-                                           pretty: Bool) -> [UInt8] {
+    package static func unreadableDocument(
+        _ path: String, schema: String, reason: String, file: String?,
+        pretty: Bool
+    ) -> [UInt8] {
         var json = JSONWriter(pretty: pretty)
         json.object { json in
             if let file { json.member("file", file) }

@@ -20,8 +20,10 @@ struct DumpSummary {
             default: return "-"
             }
         }
-        for (label, type) in [("bundle id", Int64(2)), ("environment", 0), ("app version", 3),
-                              ("original version", 19), ("created", 12)] {
+        for (label, type) in [
+            ("bundle id", Int64(2)), ("environment", 0), ("app version", 3),
+            ("original version", 19), ("created", 12),
+        ] {
             out += "  " + style.dim(TextLayout.rightPad(label, 18)) + text(type) + "\n"
         }
         out += "  " + style.dim(TextLayout.rightPad("verdict", 18)) + verdict(inspection) + "\n"
@@ -80,7 +82,8 @@ struct DumpSummary {
                 switch attribute.value {
                 case .text(let value): cells[column] = TerminalText.safe(value)
                 case .date(let value, _): cells[column] = value.isEmpty ? "-" : TerminalText.safe(value)
-                case .integer(let number) where column == 5: cells[column] = number == 1 ? "yes" : number == 0 ? "no" : String(number)
+                case .integer(let number) where column == 5:
+                    cells[column] = number == 1 ? "yes" : number == 0 ? "no" : String(number)
                 case .boolean(let flag) where column == 5: cells[column] = flag ? "yes" : "no"
                 case .integer(let number): cells[column] = String(number)
                 default: cells[column] = "?"
@@ -89,7 +92,8 @@ struct DumpSummary {
             rows.append(cells)
         }
         let widths = header.indices.map { column in min(44, rows.map { $0[column].count }.max() ?? 0) }
-        var out = "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "\(records.count), by purchase date"
+        var out =
+            "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "\(records.count), by purchase date"
             + (records.count > shown.count ? " (the \(shown.count) most recent)" : "") + "\n"
         for (index, row) in rows.enumerated() {
             var line = row.enumerated().map { column, cell in TextLayout.rightPad(cell, widths[column]) }

@@ -1,10 +1,10 @@
+import Foundation
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
-import Foundation
 
 /// Renders an inspection as a readable tree: container, certificates, signers, verification, every attribute
 /// with offset, version, ASN.1 type and decoded value (hex for raw bytes), findings, then the read error if any.
@@ -40,7 +40,9 @@ public struct DumpText {
     package func stream(_ inspection: ReceiptInspection, name: String, to sink: (String) -> Void) {
         var out = ""
         let input = inspection.input
-        out += style.bold("Receipt") + " \(TerminalText.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
+        out +=
+            style.bold("Receipt")
+            + " \(TerminalText.safe(name))  \(input.size) bytes, \(input.format), sha256 \(input.sha256)\n"
         out += DumpSummary(style: style).render(inspection)
         if brief {
             sink(out)
@@ -59,7 +61,8 @@ public struct DumpText {
         }
         out += findings(inspection.findings)
         if let error = inspection.readError {
-            out += "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TerminalText.safe(error.message)) "
+            out +=
+                "\n" + style.red(style.bold("error")) + " \(error.layer.rawValue): \(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset ?? 0))") + "\n"
         } else {
             out += "\n" + (inspection.isValid ? style.green("valid") : style.red("invalid")) + "\n"
@@ -81,7 +84,10 @@ public struct DumpText {
         let signedData = receipt.signedData
         var out = section("Container")
         out += row("content type", signedData.contentType.map(ObjectIdentifierNames.name(for:)) ?? "?")
-        out += row("SignedData", "version \(signedData.version.map(String.init) ?? "?") at offset \(signedData.offset.map(String.init) ?? "?")")
+        out += row(
+            "SignedData",
+            "version \(signedData.version.map(String.init) ?? "?") at offset \(signedData.offset.map(String.init) ?? "?")"
+        )
         out += row("digest algorithms", signedData.digestAlgorithms.map(\.name).joined(separator: ", "))
         if let content = signedData.encapsulatedContent {
             var description = ObjectIdentifierNames.name(for: content.contentType)
@@ -108,17 +114,21 @@ public struct DumpText {
         for report in reports {
             let place = style.dim("@\(report.embedded.offset) (\(report.embedded.length) bytes)")
             guard let certificate = report.certificate else {
-                out += "  [\(report.embedded.index)] \(place) " + style.red("undecodable") + ": "
+                out +=
+                    "  [\(report.embedded.index)] \(place) " + style.red("undecodable") + ": "
                     + TerminalText.safe(report.decodeError?.message ?? "") + "\n"
                 continue
             }
             out += "  [\(report.embedded.index)] \(place) " + style.cyan(TerminalText.safe(certificate.subject)) + "\n"
             out += row("issuer", TerminalText.safe(certificate.issuer), indent: 3)
             out += row("serial", certificate.serialHex, indent: 3)
-            out += row("validity", ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
-                       + ReceiptDate.format(epochSeconds: certificate.notAfter), indent: 3)
-            out += row("key", "\(certificate.publicKeyDescription), signed with \(certificate.signatureAlgorithm)",
-                       indent: 3)
+            out += row(
+                "validity",
+                ReceiptDate.format(epochSeconds: certificate.notBefore) + " .. "
+                    + ReceiptDate.format(epochSeconds: certificate.notAfter), indent: 3)
+            out += row(
+                "key", "\(certificate.publicKeyDescription), signed with \(certificate.signatureAlgorithm)",
+                indent: 3)
             out += row("sha256", certificate.sha256Fingerprint, indent: 3)
             for item in certificate.extensions {
                 let label = item.name + (item.critical ? " (critical)" : "")
@@ -158,8 +168,9 @@ public struct DumpText {
     }
 
     func verification(_ summary: VerificationSummary) -> String {
-        var out = section("Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt)) "
-                          + "(\(summary.evaluatedAtSource.phrase))")
+        var out = section(
+            "Verification at \(ReceiptDate.format(epochSeconds: summary.evaluatedAt)) "
+                + "(\(summary.evaluatedAtSource.phrase))")
         out += row("signature", colored(summary.signature.rawValue))
         var chain = colored(summary.chain.rawValue)
         if let anchor = summary.anchor { chain += " → " + TerminalText.safe(anchor) }
@@ -174,7 +185,9 @@ public struct DumpText {
     }
 
     func attributes(_ payload: ReceiptPayload, to sink: (String) -> Void) {
-        var out = section("Attributes (\(payload.attributes.count), \(payload.inAppRecords.count) in-app record(s)) at offset \(payload.offset)")
+        var out = section(
+            "Attributes (\(payload.attributes.count), \(payload.inAppRecords.count) in-app record(s)) at offset \(payload.offset)"
+        )
         for attribute in payload.attributes {
             out += attributeLine(attribute, indent: 1)
             if let record = attribute.record {
@@ -198,7 +211,8 @@ public struct DumpText {
         if attribute.descriptor == nil { name += " (unknown)" }
         let offset = style.dim(TextLayout.leftPad("@\(attribute.offset)", 8))
         let version = attribute.version.map { "v\($0)" } ?? "v?"
-        let head = "\(pad)\(offset) \(TextLayout.leftPad(type, 5)) \(TextLayout.rightPad(name, 34)) \(TextLayout.rightPad(version, 3)) "
+        let head =
+            "\(pad)\(offset) \(TextLayout.leftPad(type, 5)) \(TextLayout.rightPad(name, 34)) \(TextLayout.rightPad(version, 3)) "
             + style.dim(TextLayout.rightPad(attribute.asn1TypeName, 12))
         return head + " " + valueText(attribute) + "\n"
     }

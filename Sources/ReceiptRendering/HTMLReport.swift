@@ -22,13 +22,15 @@ package enum HTMLReport {
     package static func write(_ report: ReportDocument, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         let style = HTMLReportAssets.style
         let script = HTMLReportAssets.script
-        let policy = "default-src 'none'; script-src '\(hash(script))'; style-src '\(hash(style))'; "
+        let policy =
+            "default-src 'none'; script-src '\(hash(script))'; style-src '\(hash(style))'; "
             + "base-uri 'none'; form-action 'none'"
         func emit(_ text: String) {
             var text = text
             text.withUTF8 { sink($0) }
         }
-        emit("""
+        emit(
+            """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -78,8 +80,10 @@ package enum HTMLReport {
             case "'": out += "&#39;"
             default:
                 // Controls and bidirectional overrides are shown as their code, never obeyed.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                    || (0x2066...0x2069).contains(scalar.value) {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || (0x202A...0x202E).contains(scalar.value)
+                    || (0x2066...0x2069).contains(scalar.value)
+                {
                     let digits = String(scalar.value, radix: 16, uppercase: true)
                     out += "⟨U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "⟩"
                 } else {
@@ -117,7 +121,9 @@ package enum HTMLReport {
             json.object { json in
                 json.member("valid", report.document.isValid)
                 // The word the page shows, as verify's text does.
-                json.member("word", VerdictWord(readable: report.document.readError == nil, valid: report.document.isValid).rawValue)
+                json.member(
+                    "word",
+                    VerdictWord(readable: report.document.readError == nil, valid: report.document.isValid).rawValue)
                 json.member("errors", strings: report.document.codes(.error))
                 json.member("warnings", strings: report.document.codes(.warning))
                 json.key("readError")
@@ -200,7 +206,10 @@ package enum HTMLReport {
                         json.member("holder", token.holder)
                         json.member("offset", token.offset)
                         for part in JWSToken.Part.allCases {
-                            if let space = token.parts[part] { json.key(named: part.rawValue, suffix: "Space"); json.number(space) }
+                            if let space = token.parts[part] {
+                                json.key(named: part.rawValue, suffix: "Space")
+                                json.number(space)
+                            }
                         }
                     }
                 }
@@ -230,7 +239,8 @@ package enum HTMLReport {
         for (index, byte) in chunk.enumerated()
         where byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") {
             sink(UnsafeBufferPointer(rebasing: chunk[start..<index]))
-            let escape: StaticString = byte == UInt8(ascii: "<") ? "\\u003c" : byte == UInt8(ascii: ">") ? "\\u003e" : "\\u0026"
+            let escape: StaticString =
+                byte == UInt8(ascii: "<") ? "\\u003c" : byte == UInt8(ascii: ">") ? "\\u003e" : "\\u0026"
             escape.withUTF8Buffer { sink($0) }
             start = index + 1
         }

@@ -7,7 +7,8 @@ import ReceiptModel
 package enum JUnitXML {
     package static func document(_ report: CIReport, timestamp: Date = Date(), hostname: String? = nil) -> [UInt8] {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        out += "<testsuite name=\"\(attribute(report.tool))\" timestamp=\"\(Self.timestamp(timestamp))\""
+        out +=
+            "<testsuite name=\"\(attribute(report.tool))\" timestamp=\"\(Self.timestamp(timestamp))\""
             + " hostname=\"\(attribute(hostname ?? Self.hostname))\" tests=\"\(report.cases.count)\""
             + " failures=\"\(report.failures)\" errors=\"\(report.errors)\" skipped=\"\(report.skipped)\""
             + " time=\"\(ConformanceReport.secondsText(report.seconds))\">\n"
@@ -17,7 +18,8 @@ package enum JUnitXML {
         }
         out += "  </properties>\n"
         for item in report.cases {
-            let opening = "  <testcase name=\"\(attribute(item.name))\" classname=\"\(attribute(classname(report, item)))\""
+            let opening =
+                "  <testcase name=\"\(attribute(item.name))\" classname=\"\(attribute(classname(report, item)))\""
                 + " time=\"\(ConformanceReport.secondsText(item.seconds))\""
             switch item.outcome {
             case .passed:
@@ -29,7 +31,8 @@ package enum JUnitXML {
             case .failed, .errored:
                 let element = item.outcome == .failed ? "failure" : "error"
                 out += opening + ">\n"
-                out += "    <\(element) message=\"\(attribute(item.message))\" type=\"\(attribute(item.rule))\">"
+                out +=
+                    "    <\(element) message=\"\(attribute(item.message))\" type=\"\(attribute(item.rule))\">"
                     + text(item.details) + "</\(element)>\n"
                 out += "  </testcase>\n"
             }

@@ -48,7 +48,9 @@ package enum PurchaseSummaryText {
     /// Apple's verifyReceipt response, when that is what the input is: labelled as Apple's unsigned decoding.
     package static func response(_ document: JSONDocument, style: TextStyle) -> String {
         style.bold("Apple's verifyReceipt response")
-            + style.dim("  (Apple's unsigned decoding: nothing in it is signed; only the receipt in its latest_receipt can be verified)")
+            + style.dim(
+                "  (Apple's unsigned decoding: nothing in it is signed; only the receipt in its latest_receipt can be verified)"
+            )
             + "\n" + VerifyReceiptResponseSummary(document).lines.map { "  " + TerminalText.safe($0) + "\n" }.joined()
     }
 

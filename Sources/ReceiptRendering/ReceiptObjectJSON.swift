@@ -1,5 +1,5 @@
-import ReceiptJSON
 import ReceiptASN1
+import ReceiptJSON
 import ReceiptModel
 
 /// The `receipt` object of `rcpt.dump/1`: the payload as named fields (Apple's verifyReceipt names where one
@@ -73,7 +73,8 @@ enum ReceiptObjectJSON {
                     let attribute = table.decoded(entry)
                     let conventional = FieldTable.conventionalVersion(of: descriptor.type, in: scope)
                     if attribute.kind == .date, attribute.contentRange.isEmpty, attribute.valueTag == .ia5String,
-                       attribute.version == conventional {
+                        attribute.version == conventional
+                    {
                         empty.append(descriptor.name)
                         continue
                     }

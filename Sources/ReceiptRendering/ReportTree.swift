@@ -12,8 +12,10 @@ struct ReportTree {
         private var fields: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
 
         init(start: Int, headerLength: Int, end: Int, label: Int, parent: Int) {
-            fields = (Int32(clamping: start), Int32(clamping: headerLength), Int32(clamping: end), Int32(clamping: label),
-                      Int32(clamping: parent), 0, -1, -1, -1)
+            fields = (
+                Int32(clamping: start), Int32(clamping: headerLength), Int32(clamping: end), Int32(clamping: label),
+                Int32(clamping: parent), 0, -1, -1, -1
+            )
         }
 
         var start: Int { Int(fields.0) }
@@ -92,7 +94,9 @@ struct ReportTree {
 
     /// The outermost node that spans exactly `range`, when there is one.
     func node(spanning range: Range<Int>) -> Int? {
-        path(holding: range).dropFirst().first { nodes[$0].start == range.lowerBound && nodes[$0].end == range.upperBound }
+        path(holding: range).dropFirst().first {
+            nodes[$0].start == range.lowerBound && nodes[$0].end == range.upperBound
+        }
     }
 
     /// The outermost node that starts at `offset` (inside `range`, when given).

@@ -50,11 +50,14 @@ package enum SARIFLog {
                                 json.object { json in
                                     json.member("ruleId", item.rule)
                                     json.member("ruleIndex", rules.firstIndex { $0.id == item.rule } ?? 0)
-                                    json.member("level", item.outcome == .passed || item.outcome == .skipped || item.isNote
-                                                ? "note" : "error")
+                                    json.member(
+                                        "level",
+                                        item.outcome == .passed || item.outcome == .skipped || item.isNote
+                                            ? "note" : "error")
                                     json.key("message")
                                     json.object { json in
-                                        json.member("text", item.message + (item.details.isEmpty ? "" : "\n" + item.details))
+                                        json.member(
+                                            "text", item.message + (item.details.isEmpty ? "" : "\n" + item.details))
                                     }
                                     if let file = item.file {
                                         json.key("locations")
@@ -90,8 +93,8 @@ package enum SARIFLog {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF")

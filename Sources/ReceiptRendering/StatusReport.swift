@@ -13,28 +13,39 @@ package enum StatusReport {
     package static func text(_ status: CustomerStatus, style: TextStyle) -> String {
         var out = ""
         let counted = status.documents.filter { $0.use == .counted || $0.use == .countedUnverified }.count
-        let apps = status.apps.isEmpty ? "no app" : status.apps.map { TerminalText.safe($0.text) }.joined(separator: "; ")
-        out += style.bold("status at \(MillisecondUTC.text(status.at))") + " of \(apps), from \(counted) of "
+        let apps =
+            status.apps.isEmpty ? "no app" : status.apps.map { TerminalText.safe($0.text) }.joined(separator: "; ")
+        out +=
+            style.bold("status at \(MillisecondUTC.text(status.at))") + " of \(apps), from \(counted) of "
             + "\(status.documents.count) document\(status.documents.count == 1 ? "" : "s")\n"
         if status.products.isEmpty { out += "\n  no purchase in the counted documents\n" }
         for product in status.products {
-            out += "\n" + style.bold(product.productID.isEmpty ? "(an empty productId)" : TerminalText.safe(product.productID))
+            out +=
+                "\n"
+                + style.bold(product.productID.isEmpty ? "(an empty productId)" : TerminalText.safe(product.productID))
                 + "  " + style.dim(product.kind.rawValue)
                 + (status.apps.count > 1 ? "  " + TerminalText.safe(product.app.text) : "") + "\n"
             out += "  " + stateLine(product, style: style) + "\n"
-            let identity = [product.transactionID.map { "transaction \($0)" },
-                            product.originalTransactionID.flatMap { $0 == product.transactionID ? nil : "original \($0)" },
-                            product.subscriptionGroup.map { "group \($0)" },
-                            product.purchaseDate.map { "purchased \(MillisecondUTC.text($0))" }].compactMap { $0 }
+            let identity = [
+                product.transactionID.map { "transaction \($0)" },
+                product.originalTransactionID.flatMap { $0 == product.transactionID ? nil : "original \($0)" },
+                product.subscriptionGroup.map { "group \($0)" },
+                product.purchaseDate.map { "purchased \(MillisecondUTC.text($0))" },
+            ].compactMap { $0 }
             if !identity.isEmpty { out += "  " + TerminalText.safe(identity.joined(separator: ", ")) + "\n" }
             for (index, evidence) in product.evidence.enumerated() {
                 out += (index == 0 ? "  evidence " : "           ") + evidenceText(evidence, style: style) + "\n"
             }
         }
         if !status.conflicts.isEmpty {
-            out += "\n" + style.bold("conflicts") + ", each decided by the verified statement signed by then, newest first (a refund dated by then counts)\n"
+            out +=
+                "\n" + style.bold("conflicts")
+                + ", each decided by the verified statement signed by then, newest first (a refund dated by then counts)\n"
             for conflict in status.conflicts {
-                out += "  " + TerminalText.safe("transaction \(conflict.transactionID) (\(conflict.productID)), \(conflict.claim): ")
+                out +=
+                    "  "
+                    + TerminalText.safe(
+                        "transaction \(conflict.transactionID) (\(conflict.productID)), \(conflict.claim): ")
                     + "used \(TerminalText.safe(conflict.used.value ?? "none")) from "
                     + evidenceText(conflict.used.evidence, style: style)
                     + ";\n    overruled \(TerminalText.safe(conflict.overruled.value ?? "none")) from "
@@ -50,7 +61,8 @@ package enum StatusReport {
             case .notCounted: use = style.red("NOT COUNTED")
             case .unreadable: use = style.red("UNREADABLE ")
             }
-            var line = "  \(use) \(TerminalText.safe(document.name)): "
+            var line =
+                "  \(use) \(TerminalText.safe(document.name)): "
                 + (document.use == .unreadable ? "" : TerminalText.safe(document.description))
             if document.use != .unreadable, document.app.bundleID != nil || document.app.environment != nil {
                 line += ", " + TerminalText.safe(document.app.text)
@@ -67,7 +79,9 @@ package enum StatusReport {
             }
             if let note = document.note { line += " (" + TerminalText.safe(note) + ")" }
             if document.hasUnsigned {
-                line += document.unsignedCounted ? "; Apple's unsigned decoding in it counted, marked unsigned"
+                line +=
+                    document.unsignedCounted
+                    ? "; Apple's unsigned decoding in it counted, marked unsigned"
                     : "; Apple's unsigned decoding in it not counted (--include-unverified counts it)"
             }
             out += line + "\n"
@@ -94,7 +108,9 @@ package enum StatusReport {
             words.append("×\(product.quantity ?? 1)")
         }
         if let reason = product.reason { words[words.count - 1] += " (\(reason))" }
-        if let autoRenew = product.autoRenew, product.state != .revoked { words.append("auto-renew \(autoRenew ? "on" : "off")") }
+        if let autoRenew = product.autoRenew, product.state != .revoked {
+            words.append("auto-renew \(autoRenew ? "on" : "off")")
+        }
         if let next = product.renewsTo { words.append("renews to \(next)") }
         let coloured: String
         switch product.state {
@@ -113,7 +129,8 @@ package enum StatusReport {
         var about = [evidence.kind]
         if let notification = evidence.notification { about.append("in notification \(notification)") }
         if let signed = evidence.signedDate {
-            about.append((evidence.kind == "receipt-record" ? "receipt created " : "signed ") + MillisecondUTC.text(signed))
+            about.append(
+                (evidence.kind == "receipt-record" ? "receipt created " : "signed ") + MillisecondUTC.text(signed))
         }
         text += " (" + TerminalText.safe(about.joined(separator: ", ")) + ")"
         if evidence.trust != .verified { text += " " + style.yellow("[\(evidence.trust.rawValue)]") }
@@ -166,7 +183,8 @@ package enum StatusReport {
 
     /// `rcpt.status/1` for documents refused together (different apps or environments): no product, the `error`,
     /// and how each document would have been used.
-    package static func refusal(_ mixed: CustomerStatus.MixedApps, at: Int64, message: String, pretty: Bool) -> [UInt8] {
+    package static func refusal(_ mixed: CustomerStatus.MixedApps, at: Int64, message: String, pretty: Bool) -> [UInt8]
+    {
         JSONWriter.document(pretty: pretty) { json in
             json.object { json in
                 json.member("schema", schema)
@@ -197,8 +215,10 @@ package enum StatusReport {
                     json.member("problem", document.problem)
                     json.member("note", document.note)
                     writeApp(document.app, to: &json)
-                    json.member("unsigned_decoding", document.hasUnsigned
-                                ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
+                    json.member(
+                        "unsigned_decoding",
+                        document.hasUnsigned
+                            ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
                 }
             }
         }

@@ -1,8 +1,8 @@
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// Renders the verdict of `rcpt verify`: text for people, `rcpt.verify/1` JSON for machines.
 package enum VerifyReport {
@@ -26,10 +26,12 @@ package enum VerifyReport {
     package static func line(_ inspection: ReceiptInspection, name: String, style: TextStyle) -> String {
         let shown = TerminalText.safe(name)
         if let error = inspection.readError {
-            return VerdictWord.unreadable.styled(style) + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
+            return VerdictWord.unreadable.styled(style)
+                + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
         }
         guard !inspection.isValid else {
-            return VerdictWord.valid.styled(style) + " \(shown)" + BindingText.batchNote(inspection.binding, valid: true) + "\n"
+            return VerdictWord.valid.styled(style) + " \(shown)"
+                + BindingText.batchNote(inspection.binding, valid: true) + "\n"
         }
         var codes: [String] = []
         for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
@@ -59,11 +61,14 @@ package enum VerifyReport {
         renderer.verbose = verbose
         var out = ""
         if let error = inspection.readError {
-            out += VerdictWord.unreadable.styled(style, bold: true) + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
+            out +=
+                VerdictWord.unreadable.styled(style, bold: true)
+                + " \(TerminalText.safe(name)): \(error.layer.rawValue): "
                 + "\(TerminalText.safe(error.message)) "
                 + style.dim("(\(error.code) at offset \(error.offset ?? 0))") + "\n"
         } else {
-            out += VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true)
+            out +=
+                VerdictWord(readable: true, valid: inspection.isValid).styled(style, bold: true)
                 + " \(TerminalText.safe(name))\n"
             out += BindingText.line(inspection.binding, document: "receipt", style: style)
         }

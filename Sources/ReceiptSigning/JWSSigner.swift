@@ -1,7 +1,7 @@
 import ReceiptASN1
 import ReceiptCrypto
-import ReceiptJWS
 import ReceiptDiagnostics
+import ReceiptJWS
 
 /// Signs compact JWS the way Apple does (ES256, raw r ‖ s, the chain in x5c), with a TEST-ONLY key: for tests,
 /// `rcpt build` of a JWS, and mutations that must get past the signature to reach a validator's parser.
@@ -22,8 +22,10 @@ public struct JWSSigner: Sendable {
 
     /// `{"alg":"ES256","x5c":[…]}`: Apple's header members, in Apple's order.
     package func header() -> [UInt8] {
-        let certificates = chain.map { "\"" + Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) + "\"" }
-            .joined(separator: ",")
+        let certificates = chain.map {
+            "\"" + Base64Codec.encode($0.derEncoded, alphabet: .standard, padded: true) + "\""
+        }
+        .joined(separator: ",")
         return Array("{\"alg\":\"ES256\",\"x5c\":[\(certificates)]}".utf8)
     }
 

@@ -22,8 +22,10 @@ public struct TestCertificateAuthority: Sendable {
     public var leaf: Certificate
     package var leafKey: PrivateKey
 
-    public init(root: Certificate, rootKey: PrivateKey, intermediate: Certificate?, intermediateKey: PrivateKey?,
-                leaf: Certificate, leafKey: PrivateKey) {
+    public init(
+        root: Certificate, rootKey: PrivateKey, intermediate: Certificate?, intermediateKey: PrivateKey?,
+        leaf: Certificate, leafKey: PrivateKey
+    ) {
         self.root = root
         self.rootKey = rootKey
         self.intermediate = intermediate
@@ -44,8 +46,10 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// Generates a new chain valid from `notBefore` to `notAfter` (unix seconds).
-    public static func generate(shape: Shape = .apple, notBefore: Int64, notAfter: Int64, keyBits: Int = 2048,
-                                label: String = "rcpt") throws(CryptoError) -> TestCertificateAuthority {
+    public static func generate(
+        shape: Shape = .apple, notBefore: Int64, notAfter: Int64, keyBits: Int = 2048,
+        label: String = "rcpt"
+    ) throws(CryptoError) -> TestCertificateAuthority {
         let null: [UInt8] = [0x05, 0x00]
         func name(_ commonName: String) -> [(attribute: String, value: String)] {
             [("C", "US"), ("O", "\(label) TEST-ONLY"), ("OU", "TEST-ONLY, not Apple"), ("CN", commonName)]
@@ -53,37 +57,46 @@ public struct TestCertificateAuthority: Sendable {
         if shape == .storeKit {
             let key = try PrivateKey.generateRSA(bits: keyBits)
             // Like Xcode's own StoreKit certificate: a self-signed CA that may also sign, for code signing.
-            var request = CertificateRequest(subject: name("StoreKit TEST-ONLY"), serialNumber: 1,
-                                             notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
-                                             extraExtensions: [])
+            var request = CertificateRequest(
+                subject: name("StoreKit TEST-ONLY"), serialNumber: 1,
+                notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
+                extraExtensions: [])
             request.keyUsage = "critical,digitalSignature,keyCertSign"
             request.extendedKeyUsage = "critical,codeSigning"
-            let certificate = try Certificate.issue(request, subjectKey: key, issuer: nil, issuerKey: key,
-                                                    digest: .sha256)
-            return TestCertificateAuthority(root: certificate, rootKey: key, intermediate: nil, intermediateKey: nil,
-                                            leaf: certificate, leafKey: key)
+            let certificate = try Certificate.issue(
+                request, subjectKey: key, issuer: nil, issuerKey: key,
+                digest: .sha256)
+            return TestCertificateAuthority(
+                root: certificate, rootKey: key, intermediate: nil, intermediateKey: nil,
+                leaf: certificate, leafKey: key)
         }
         let isJWS = shape == .jws
         let rootKey = isJWS ? try PrivateKey.generateEC(curve: "P-384") : try PrivateKey.generateRSA(bits: keyBits)
-        let intermediateKey = isJWS ? try PrivateKey.generateEC(curve: "P-384")
+        let intermediateKey =
+            isJWS
+            ? try PrivateKey.generateEC(curve: "P-384")
             : try PrivateKey.generateRSA(bits: keyBits)
         let leafKey = isJWS ? try PrivateKey.generateEC(curve: "P-256") : try PrivateKey.generateRSA(bits: keyBits)
         let digest: DigestAlgorithm = isJWS ? .sha384 : .sha256
         let root = try Certificate.issue(
-            CertificateRequest(subject: name("Root CA TEST-ONLY"), serialNumber: 1, notBefore: notBefore,
-                               notAfter: notAfter, isCertificateAuthority: true, extraExtensions: []),
+            CertificateRequest(
+                subject: name("Root CA TEST-ONLY"), serialNumber: 1, notBefore: notBefore,
+                notAfter: notAfter, isCertificateAuthority: true, extraExtensions: []),
             subjectKey: rootKey, issuer: nil, issuerKey: rootKey, digest: digest)
         let intermediate = try Certificate.issue(
-            CertificateRequest(subject: name("Worldwide Developer Relations CA TEST-ONLY"), serialNumber: 2,
-                               notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
-                               extraExtensions: [(intermediateMarkerOID, false, null)]),
+            CertificateRequest(
+                subject: name("Worldwide Developer Relations CA TEST-ONLY"), serialNumber: 2,
+                notBefore: notBefore, notAfter: notAfter, isCertificateAuthority: true,
+                extraExtensions: [(intermediateMarkerOID, false, null)]),
             subjectKey: intermediateKey, issuer: root, issuerKey: rootKey, digest: digest)
         let leaf = try Certificate.issue(
-            CertificateRequest(subject: name("Receipt Signing TEST-ONLY"), serialNumber: 3, notBefore: notBefore,
-                               notAfter: notAfter, isCertificateAuthority: false,
-                               extraExtensions: [(leafMarkerOID, false, null)]),
+            CertificateRequest(
+                subject: name("Receipt Signing TEST-ONLY"), serialNumber: 3, notBefore: notBefore,
+                notAfter: notAfter, isCertificateAuthority: false,
+                extraExtensions: [(leafMarkerOID, false, null)]),
             subjectKey: leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: digest)
-        return TestCertificateAuthority(root: root, rootKey: rootKey, intermediate: intermediate,
-                                        intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
+        return TestCertificateAuthority(
+            root: root, rootKey: rootKey, intermediate: intermediate,
+            intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
     }
 }

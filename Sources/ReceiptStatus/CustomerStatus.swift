@@ -55,8 +55,10 @@ package struct CustomerStatus: Sendable {
     }
 
     /// The status at `at` (milliseconds) from `documents`, in the order given.
-    package static func resolve(_ documents: [StatusDocument], at: Int64, includeUnverified: Bool = false,
-                                perApp: Bool = false) -> Result<CustomerStatus, MixedApps> {
+    package static func resolve(
+        _ documents: [StatusDocument], at: Int64, includeUnverified: Bool = false,
+        perApp: Bool = false
+    ) -> Result<CustomerStatus, MixedApps> {
         var uses: [DocumentUse] = []
         var counted: [(app: StatusApp, transactions: [TransactionFact], renewals: [RenewalFact])] = []
         for document in documents {
@@ -75,16 +77,19 @@ package struct CustomerStatus: Sendable {
                 use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
             }
             // Apple's unsigned decoding counts only when asked, and when it names its app (else it would join every app).
-            let unsignedCounted = includeUnverified && document.unsignedApp?.bundleID != nil
+            let unsignedCounted =
+                includeUnverified && document.unsignedApp?.bundleID != nil
                 && !(document.unsignedTransactions.isEmpty && document.unsignedRenewals.isEmpty)
             let states = !document.transactions.isEmpty || !document.renewals.isEmpty || unsignedCounted
             if note == nil, use == .counted || use == .countedUnverified, !states {
                 note = "it states no purchase or renewal"
             }
-            uses.append(DocumentUse(name: document.name, description: document.description, isValid: document.isValid,
-                                    problem: problem, app: document.app, use: use,
-                                    unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
-                                    note: note))
+            uses.append(
+                DocumentUse(
+                    name: document.name, description: document.description, isValid: document.isValid,
+                    problem: problem, app: document.app, use: use,
+                    unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
+                    note: note))
             if document.isReadable, use == .counted || use == .countedUnverified {
                 counted.append((document.app, document.transactions, document.renewals))
             }
@@ -100,8 +105,9 @@ package struct CustomerStatus: Sendable {
             let members = group.members.map { counted[$0] }
             let (transactions, conflicts) = Self.decided(members.flatMap(\.transactions), at: at)
             status.conflicts += conflicts
-            let resolver = Resolver(app: group.app, at: at, transactions: transactions,
-                                    renewals: members.flatMap(\.renewals))
+            let resolver = Resolver(
+                app: group.app, at: at, transactions: transactions,
+                renewals: members.flatMap(\.renewals))
             status.products += resolver.products()
         }
         return .success(status)
@@ -114,8 +120,10 @@ package struct CustomerStatus: Sendable {
         var groups: [(app: StatusApp, members: [Int])] = []
         func same(_ a: String?, _ b: String?) -> Bool { a == nil || b == nil || a == b }
         for (index, app) in apps.enumerated() where app.bundleID != nil {
-            if let at = groups.firstIndex(where: { $0.app.bundleID == app.bundleID && $0.app.environment == app.environment
-                                                 && same($0.app.appAppleID, app.appAppleID) }) {
+            if let at = groups.firstIndex(where: {
+                $0.app.bundleID == app.bundleID && $0.app.environment == app.environment
+                    && same($0.app.appAppleID, app.appAppleID)
+            }) {
                 groups[at].members.append(index)
                 if groups[at].app.appAppleID == nil { groups[at].app.appAppleID = app.appAppleID }
             } else {
@@ -170,9 +178,10 @@ package struct CustomerStatus: Sendable {
             guard var winner = known.first ?? later.first else { continue }
             // A refund signed after `at` but dated by it, and after the chosen statement was signed, was in force.
             if winner.revocationDate.map({ $0 > at }) ?? true,
-               let refund = later.first(where: { fact in
-                   fact.revocationDate.map { $0 <= at && $0 > signed(winner) } ?? false
-               }) {
+                let refund = later.first(where: { fact in
+                    fact.revocationDate.map { $0 <= at && $0 > signed(winner) } ?? false
+                })
+            {
                 winner = refund
             }
             decided.append(winner)
@@ -181,11 +190,12 @@ package struct CustomerStatus: Sendable {
             for other in statements where other != winner {
                 for difference in Self.differences(winner, other)
                 where seen.insert("\(difference.claim) \(difference.overruled ?? "none")").inserted {
-                    conflicts.append(StatusConflict(
-                        transactionID: winner.transactionID ?? "(none)", productID: winner.productID,
-                        claim: difference.claim,
-                        used: .init(value: difference.used, evidence: winner.evidence),
-                        overruled: .init(value: difference.overruled, evidence: other.evidence)))
+                    conflicts.append(
+                        StatusConflict(
+                            transactionID: winner.transactionID ?? "(none)", productID: winner.productID,
+                            claim: difference.claim,
+                            used: .init(value: difference.used, evidence: winner.evidence),
+                            overruled: .init(value: difference.overruled, evidence: other.evidence)))
                 }
             }
         }
@@ -204,7 +214,9 @@ package struct CustomerStatus: Sendable {
         if a.kind != b.kind, a.kind != .inAppPurchase, b.kind != .inAppPurchase {
             differences.append(("kind", a.kind.rawValue, b.kind.rawValue))
         }
-        if a.purchaseDate != b.purchaseDate { differences.append(("purchase", date(a.purchaseDate), date(b.purchaseDate))) }
+        if a.purchaseDate != b.purchaseDate {
+            differences.append(("purchase", date(a.purchaseDate), date(b.purchaseDate)))
+        }
         if a.revocationDate != b.revocationDate {
             differences.append(("revocation", date(a.revocationDate), date(b.revocationDate)))
         }

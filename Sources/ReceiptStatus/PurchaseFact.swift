@@ -41,10 +41,12 @@ package struct TransactionFact: Sendable, Hashable {
     package var quantity: Int64
     package var evidence: StatusEvidence
 
-    package init(productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
-                 subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
-                 revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
-                 isFamilyShared: Bool = false, quantity: Int64 = 1, evidence: StatusEvidence) {
+    package init(
+        productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
+        subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
+        revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
+        isFamilyShared: Bool = false, quantity: Int64 = 1, evidence: StatusEvidence
+    ) {
         self.productID = productID
         self.kind = kind
         self.transactionID = transactionID
@@ -78,9 +80,11 @@ package struct RenewalFact: Sendable, Hashable {
     package var renewalDate: Int64?
     package var evidence: StatusEvidence
 
-    package init(originalTransactionID: String?, productID: String?, autoRenewProductID: String?, autoRenewOn: Bool?,
-                 expirationIntent: String?, isInBillingRetry: Bool, gracePeriodExpiresDate: Int64?,
-                 renewalDate: Int64? = nil, evidence: StatusEvidence) {
+    package init(
+        originalTransactionID: String?, productID: String?, autoRenewProductID: String?, autoRenewOn: Bool?,
+        expirationIntent: String?, isInBillingRetry: Bool, gracePeriodExpiresDate: Int64?,
+        renewalDate: Int64? = nil, evidence: StatusEvidence
+    ) {
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.autoRenewProductID = autoRenewProductID

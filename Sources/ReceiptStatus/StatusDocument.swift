@@ -67,11 +67,16 @@ package struct StatusDocument: Sendable {
         } else if let inspection = document.jws {
             let kinds = inspection.tokens.map { Self.describe($0) }
             isReadable = document.readError == nil && !kinds.isEmpty
-            description = !isReadable ? "unreadable" : kinds.count == 1 ? kinds[0]
-                : Set(kinds).count == 1 ? "\(kinds.count) × \(kinds[0])" : "\(kinds.count) tokens"
+            description =
+                !isReadable
+                ? "unreadable"
+                : kinds.count == 1
+                    ? kinds[0]
+                    : Set(kinds).count == 1 ? "\(kinds.count) × \(kinds[0])" : "\(kinds.count) tokens"
             for token in inspection.tokens {
-                read(token, path: token.path, offset: offset.flatMap { Self.add($0, token.offset) }, notification: nil,
-                     trust: trust)
+                read(
+                    token, path: token.path, offset: offset.flatMap { Self.add($0, token.offset) }, notification: nil,
+                    trust: trust)
             }
         }
     }
@@ -102,10 +107,11 @@ package struct StatusDocument: Sendable {
 
     mutating func read(_ receipt: Receipt, trust: StatusEvidence.Trust, offset: Int?) {
         let environment = receipt.environmentKind?.rawValue
-        app = StatusApp(bundleID: receipt.first(2)?.text,
-                        // app_item_id is 0 outside Production: it names no app there.
-                        appAppleID: receipt.first(1)?.integer.flatMap { $0 == 0 ? nil : String($0) },
-                        environment: environment)
+        app = StatusApp(
+            bundleID: receipt.first(2)?.text,
+            // app_item_id is 0 outside Production: it names no app there.
+            appAppleID: receipt.first(1)?.integer.flatMap { $0 == 0 ? nil : String($0) },
+            environment: environment)
         let created = receipt.creationDate?.millisecondsSinceEpoch
         for (index, record) in receipt.inAppRecords.enumerated() {
             func text(_ type: Int64) -> String? {
@@ -115,14 +121,16 @@ package struct StatusDocument: Sendable {
             // A receipt date is of years 1 to 9999: its milliseconds never overflow.
             func milliseconds(_ type: Int64) -> Int64? { record.first(type)?.date?.millisecondsSinceEpoch }
             let expires = milliseconds(1708)
-            let evidence = StatusEvidence(document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
-                                          kind: "receipt-record", signedDate: created, trust: trust)
-            transactions.append(TransactionFact(
-                productID: text(1702) ?? "(no product_id)",
-                kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
-                transactionID: text(1703), originalTransactionID: text(1705), purchaseDate: milliseconds(1704),
-                expiresDate: expires, revocationDate: milliseconds(1712),
-                quantity: record.first(1701)?.integer ?? 1, evidence: evidence))
+            let evidence = StatusEvidence(
+                document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
+                kind: "receipt-record", signedDate: created, trust: trust)
+            transactions.append(
+                TransactionFact(
+                    productID: text(1702) ?? "(no product_id)",
+                    kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+                    transactionID: text(1703), originalTransactionID: text(1705), purchaseDate: milliseconds(1704),
+                    expiresDate: expires, revocationDate: milliseconds(1712),
+                    quantity: record.first(1701)?.integer ?? 1, evidence: evidence))
         }
     }
 
@@ -135,8 +143,10 @@ package struct StatusDocument: Sendable {
 
     /// The facts of `token` (at `path`, starting at `offset` in the document, or inside the token there) and of the
     /// tokens it carries.
-    mutating func read(_ token: JWSVerification, path: String, offset: Int?, notification: String?,
-                       trust: StatusEvidence.Trust) {
+    mutating func read(
+        _ token: JWSVerification, path: String, offset: Int?, notification: String?,
+        trust: StatusEvidence.Trust
+    ) {
         let binding = token.binding
         if app.bundleID == nil { app.bundleID = binding.bundleID?.text }
         if app.appAppleID == nil { app.appAppleID = binding.appAppleID?.text }
@@ -145,41 +155,46 @@ package struct StatusDocument: Sendable {
             let claims = Claims(payload)
             let signed = claims.milliseconds("signedDate")
             func evidence(_ kind: String) -> StatusEvidence {
-                StatusEvidence(document: name, path: path, offset: offset, kind: kind, signedDate: signed,
-                               notification: notification, trust: trust)
+                StatusEvidence(
+                    document: name, path: path, offset: offset, kind: kind, signedDate: signed,
+                    notification: notification, trust: trust)
             }
             switch binding.kind {
             case .transaction:
-                transactions.append(TransactionFact(
-                    productID: claims.string("productId") ?? "(no productId)",
-                    kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
-                    transactionID: claims.identifier("transactionId"),
-                    originalTransactionID: claims.identifier("originalTransactionId"),
-                    subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
-                    purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
-                    revocationDate: claims.milliseconds("revocationDate"),
-                    revocationReason: claims.enumeration("revocationReason"),
-                    revocationType: claims.string("revocationType"),
-                    isUpgraded: claims.bool("isUpgraded") == true,
-                    isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
-                    quantity: claims.integer("quantity") ?? 1, evidence: evidence("transaction")))
+                transactions.append(
+                    TransactionFact(
+                        productID: claims.string("productId") ?? "(no productId)",
+                        kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
+                        transactionID: claims.identifier("transactionId"),
+                        originalTransactionID: claims.identifier("originalTransactionId"),
+                        subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
+                        purchaseDate: claims.milliseconds("purchaseDate"),
+                        expiresDate: claims.milliseconds("expiresDate"),
+                        revocationDate: claims.milliseconds("revocationDate"),
+                        revocationReason: claims.enumeration("revocationReason"),
+                        revocationType: claims.string("revocationType"),
+                        isUpgraded: claims.bool("isUpgraded") == true,
+                        isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
+                        quantity: claims.integer("quantity") ?? 1, evidence: evidence("transaction")))
             case .renewalInfo:
-                renewals.append(RenewalFact(
-                    originalTransactionID: claims.identifier("originalTransactionId"),
-                    productID: claims.string("productId"), autoRenewProductID: claims.string("autoRenewProductId"),
-                    autoRenewOn: claims.integer("autoRenewStatus").map { $0 == 1 },
-                    expirationIntent: claims.enumeration("expirationIntent"),
-                    isInBillingRetry: claims.bool("isInBillingRetryPeriod") == true,
-                    gracePeriodExpiresDate: claims.milliseconds("gracePeriodExpiresDate"),
-                    renewalDate: claims.milliseconds("renewalDate"), evidence: evidence("renewal-info")))
+                renewals.append(
+                    RenewalFact(
+                        originalTransactionID: claims.identifier("originalTransactionId"),
+                        productID: claims.string("productId"), autoRenewProductID: claims.string("autoRenewProductId"),
+                        autoRenewOn: claims.integer("autoRenewStatus").map { $0 == 1 },
+                        expirationIntent: claims.enumeration("expirationIntent"),
+                        isInBillingRetry: claims.bool("isInBillingRetryPeriod") == true,
+                        gracePeriodExpiresDate: claims.milliseconds("gracePeriodExpiresDate"),
+                        renewalDate: claims.milliseconds("renewalDate"), evidence: evidence("renewal-info")))
             case .appTransaction, .notification, .unknown:
                 break
             }
         }
         let carrier = binding.kind == .notification ? Self.notificationName(token.token.payload) : notification
         for nested in token.nested {
-            read(nested, path: path.isEmpty ? nested.path : "\(path) → \(nested.path)", offset: offset,
-                 notification: carrier, trust: trust)
+            read(
+                nested, path: path.isEmpty ? nested.path : "\(path) → \(nested.path)", offset: offset,
+                notification: carrier, trust: trust)
         }
     }
 
@@ -189,54 +204,68 @@ package struct StatusDocument: Sendable {
     /// `pending_renewal_info`), when `input` is one.
     mutating func readVerifyReceiptResponse(_ input: [UInt8]) {
         guard input.first(where: { !ByteSet.whitespace.contains($0) }) == UInt8(ascii: "{"),
-              let document = try? JSONDocument.read(input), document.nodes.first?.kind == .object,
-              document.member("status", of: document.root) != nil,
-              let receipt = document.member("receipt", of: document.root),
-              document.nodes[receipt].kind == .object else { return }
+            let document = try? JSONDocument.read(input), document.nodes.first?.kind == .object,
+            document.member("status", of: document.root) != nil,
+            let receipt = document.member("receipt", of: document.root),
+            document.nodes[receipt].kind == .object
+        else { return }
         let json = VerifyReceiptJSON(document: document)
-        let requested = json.milliseconds("request_date", in: receipt)
+        let requested =
+            json.milliseconds("request_date", in: receipt)
             ?? json.milliseconds("receipt_creation_date", in: receipt)
-        unsignedApp = StatusApp(bundleID: json.text("bundle_id", in: receipt),
-                                appAppleID: json.text("app_item_id", in: receipt).flatMap { $0 == "0" ? nil : $0 },
-                                environment: json.text("environment", in: document.root))
+        unsignedApp = StatusApp(
+            bundleID: json.text("bundle_id", in: receipt),
+            appAppleID: json.text("app_item_id", in: receipt).flatMap { $0 == "0" ? nil : $0 },
+            environment: json.text("environment", in: document.root))
         func evidence(_ path: String, _ node: Int, _ kind: String) -> StatusEvidence {
-            StatusEvidence(document: name, path: path, offset: document.nodes[node].start, kind: kind,
-                           signedDate: requested, trust: .unsigned)
+            StatusEvidence(
+                document: name, path: path, offset: document.nodes[node].start, kind: kind,
+                signedDate: requested, trust: .unsigned)
         }
         var lists: [(String, Int)] = []
-        if let latest = document.member("latest_receipt_info", of: document.root) { lists.append(("latest_receipt_info", latest)) }
+        if let latest = document.member("latest_receipt_info", of: document.root) {
+            lists.append(("latest_receipt_info", latest))
+        }
         if let inApp = document.member("in_app", of: receipt) { lists.append(("receipt.in_app", inApp)) }
         for (name, list) in lists where document.nodes[list].kind == .array {
             for (index, entry) in document.children(of: list).enumerated() where document.nodes[entry].kind == .object {
                 let expires = json.milliseconds("expires_date", in: entry)
-                unsignedTransactions.append(TransactionFact(
-                    productID: json.text("product_id", in: entry) ?? "(no product_id)",
-                    kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
-                    transactionID: json.text("transaction_id", in: entry),
-                    originalTransactionID: json.text("original_transaction_id", in: entry),
-                    subscriptionGroup: json.text("subscription_group_identifier", in: entry),
-                    purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
-                    revocationDate: json.milliseconds("cancellation_date", in: entry),
-                    revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
-                        .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
-                    isUpgraded: json.text("is_upgraded", in: entry) == "true",
-                    isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
-                    quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1,
-                    evidence: evidence("\(name)[\(index)]", entry, "verifyreceipt-\(name == "receipt.in_app" ? "in-app" : "latest-receipt-info")")))
+                unsignedTransactions.append(
+                    TransactionFact(
+                        productID: json.text("product_id", in: entry) ?? "(no product_id)",
+                        kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+                        transactionID: json.text("transaction_id", in: entry),
+                        originalTransactionID: json.text("original_transaction_id", in: entry),
+                        subscriptionGroup: json.text("subscription_group_identifier", in: entry),
+                        purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
+                        revocationDate: json.milliseconds("cancellation_date", in: entry),
+                        revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
+                            .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
+                        isUpgraded: json.text("is_upgraded", in: entry) == "true",
+                        isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
+                        quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1,
+                        evidence: evidence(
+                            "\(name)[\(index)]", entry,
+                            "verifyreceipt-\(name == "receipt.in_app" ? "in-app" : "latest-receipt-info")")))
             }
         }
-        if let pending = document.member("pending_renewal_info", of: document.root), document.nodes[pending].kind == .array {
-            for (index, entry) in document.children(of: pending).enumerated() where document.nodes[entry].kind == .object {
-                unsignedRenewals.append(RenewalFact(
-                    originalTransactionID: json.text("original_transaction_id", in: entry),
-                    productID: json.text("product_id", in: entry),
-                    autoRenewProductID: json.text("auto_renew_product_id", in: entry),
-                    autoRenewOn: json.text("auto_renew_status", in: entry).map { $0 == "1" },
-                    expirationIntent: json.text("expiration_intent", in: entry).flatMap(Int64.init)
-                        .flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) },
-                    isInBillingRetry: json.text("is_in_billing_retry_period", in: entry) == "1",
-                    gracePeriodExpiresDate: json.milliseconds("grace_period_expires_date", in: entry),
-                    evidence: evidence("pending_renewal_info[\(index)]", entry, "verifyreceipt-pending-renewal-info")))
+        if let pending = document.member("pending_renewal_info", of: document.root),
+            document.nodes[pending].kind == .array
+        {
+            for (index, entry) in document.children(of: pending).enumerated()
+            where document.nodes[entry].kind == .object {
+                unsignedRenewals.append(
+                    RenewalFact(
+                        originalTransactionID: json.text("original_transaction_id", in: entry),
+                        productID: json.text("product_id", in: entry),
+                        autoRenewProductID: json.text("auto_renew_product_id", in: entry),
+                        autoRenewOn: json.text("auto_renew_status", in: entry).map { $0 == "1" },
+                        expirationIntent: json.text("expiration_intent", in: entry).flatMap(Int64.init)
+                            .flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) },
+                        isInBillingRetry: json.text("is_in_billing_retry_period", in: entry) == "1",
+                        gracePeriodExpiresDate: json.milliseconds("grace_period_expires_date", in: entry),
+                        evidence: evidence(
+                            "pending_renewal_info[\(index)]", entry, "verifyreceipt-pending-renewal-info")))
             }
         }
     }

@@ -29,8 +29,10 @@ package struct StatusEvidence: Sendable, Hashable {
     package var notification: String?
     package var trust: Trust
 
-    package init(document: String, path: String, offset: Int?, kind: String, signedDate: Int64?,
-                 notification: String? = nil, trust: Trust) {
+    package init(
+        document: String, path: String, offset: Int?, kind: String, signedDate: Int64?,
+        notification: String? = nil, trust: Trust
+    ) {
         self.document = document
         self.path = path
         self.offset = offset

@@ -62,13 +62,17 @@ struct Resolver {
                         if let previous = first, previous.product != entry.product { second = previous }
                         first = entry
                     } else if entry.product != first?.product,
-                              second == nil || entry.purchased < (second?.purchased ?? Int64.max) {
+                        second == nil || entry.purchased < (second?.purchased ?? Int64.max)
+                    {
                         second = entry
                     }
                 }
                 for entry in sorted[index..<end] {
                     let other = first?.product != entry.product ? first : second
-                    if let other { changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] = other.purchased }
+                    if let other {
+                        changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] =
+                            other.purchased
+                    }
                 }
                 index = end
             }
@@ -79,10 +83,14 @@ struct Resolver {
     func products() -> [ProductStatus] {
         var best: [String: ProductStatus] = [:]
         func offer(_ status: ProductStatus) {
-            guard let known = best[status.productID] else { best[status.productID] = status; return }
+            guard let known = best[status.productID] else {
+                best[status.productID] = status
+                return
+            }
             // One entry per product: the one that grants service, else the newest.
             if (status.state.grantsService ? 1 : 0, status.purchaseDate ?? Int64.min)
-                > (known.state.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min) {
+                > (known.state.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min)
+            {
                 best[status.productID] = status
             }
         }
@@ -144,7 +152,8 @@ struct Resolver {
         let type = fact.revocationType.map { " (\($0))" } ?? ""
         if isFamilyRevocation(fact) {
             return fact.revocationType == nil
-                ? "no longer shared by the family, or the family's purchaser was refunded" + (fact.revocationReason.map { " (\($0))" } ?? "")
+                ? "no longer shared by the family, or the family's purchaser was refunded"
+                    + (fact.revocationReason.map { " (\($0))" } ?? "")
                 : "no longer shared by the family" + type
         }
         return (fact.revocationReason ?? "refunded") + type
@@ -153,15 +162,19 @@ struct Resolver {
     func status(_ fact: TransactionFact, _ state: ProductStatus.State, reason: String? = nil) -> ProductStatus {
         let revocation = fact.revocationDate.flatMap { $0 <= at ? $0 : nil }
         // A purchase with no usable date (absent, zero, negative) is taken as made before any time asked about.
-        let reason = fact.purchaseDate != nil ? reason
-            : [reason, "no usable purchaseDate: taken as bought before any date"].compactMap { $0 }.joined(separator: "; ")
-        return ProductStatus(productID: fact.productID, kind: fact.kind, state: state, app: app,
-                             subscriptionGroup: fact.subscriptionGroup, originalTransactionID: fact.originalTransactionID,
-                             transactionID: fact.transactionID, purchaseDate: fact.purchaseDate,
-                             expiresDate: fact.expiresDate, revocationDate: revocation,
-                             endedDate: state.grantsService ? nil : revocation ?? fact.expiresDate,
-                             gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
-                             evidence: [fact.evidence])
+        let reason =
+            fact.purchaseDate != nil
+            ? reason
+            : [reason, "no usable purchaseDate: taken as bought before any date"].compactMap { $0 }.joined(
+                separator: "; ")
+        return ProductStatus(
+            productID: fact.productID, kind: fact.kind, state: state, app: app,
+            subscriptionGroup: fact.subscriptionGroup, originalTransactionID: fact.originalTransactionID,
+            transactionID: fact.transactionID, purchaseDate: fact.purchaseDate,
+            expiresDate: fact.expiresDate, revocationDate: revocation,
+            endedDate: state.grantsService ? nil : revocation ?? fact.expiresDate,
+            gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
+            evidence: [fact.evidence])
     }
 
     /// The newest renewal info about the subscription `original` signed by the time (a verified one before any
@@ -185,19 +198,27 @@ struct Resolver {
             main = status(current, .revoked, reason: Self.revocationReason(current))
         } else if upgraded(current) {
             // The product it was upgraded to grants the service; its transaction is not among the documents.
-            main = status(current, unexpired ? .active : .expired,
-                          reason: "upgraded to another product of its group, whose transaction is not among the documents (give the transaction history)")
+            main = status(
+                current, unexpired ? .active : .expired,
+                reason:
+                    "upgraded to another product of its group, whose transaction is not among the documents (give the transaction history)"
+            )
         } else if unexpired {
             main = status(current, .active)
         } else {
             // Renewal info speaks of the failure only when signed after this transaction was bought.
-            let since = renewal.flatMap { ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil }
+            let since = renewal.flatMap {
+                ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil
+            }
             if let since, since.isInBillingRetry {
                 if let grace = since.gracePeriodExpiresDate, grace > at {
-                    main = status(current, .gracePeriod, reason: "the renewal failed; service continues in the billing grace period")
+                    main = status(
+                        current, .gracePeriod,
+                        reason: "the renewal failed; service continues in the billing grace period")
                     main.gracePeriodExpiresDate = grace
                 } else {
-                    main = status(current, .billingRetry, reason: "the renewal failed; the App Store is retrying to bill")
+                    main = status(
+                        current, .billingRetry, reason: "the renewal failed; the App Store is retrying to bill")
                 }
             } else if let intent = since?.expirationIntent {
                 main = status(current, .expired, reason: intent)
@@ -214,7 +235,8 @@ struct Resolver {
             main.autoRenew = renewal.autoRenewOn
             // The product of the next billing period: only for a subscription that is to renew.
             if renewal.autoRenewOn == true, [.active, .gracePeriod, .billingRetry].contains(main.state),
-               let next = renewal.autoRenewProductID, next != current.productID {
+                let next = renewal.autoRenewProductID, next != current.productID
+            {
                 main.renewsTo = next
             }
         }
@@ -229,8 +251,10 @@ struct Resolver {
             if revoked(last) {
                 moved = status(last, .revoked, reason: Self.revocationReason(last))
             } else {
-                moved = status(last, .expired, reason: (upgraded(last) ? "upgraded to " : "the subscription changed to ")
-                                                        + current.productID)
+                moved = status(
+                    last, .expired,
+                    reason: (upgraded(last) ? "upgraded to " : "the subscription changed to ")
+                        + current.productID)
                 let change = changeDate(last)
                 moved.endedDate = [last.expiresDate, change].compactMap { $0 }.min()
             }
@@ -249,7 +273,9 @@ struct Resolver {
             var owned: ProductStatus
             switch kind {
             case .consumable:
-                owned = status(last, .consumed, reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
+                owned = status(
+                    last, .consumed,
+                    reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
                 owned.quantity = standing.reduce(Int64(0)) { total, fact in
                     let (sum, overflow) = total.addingReportingOverflow(max(fact.quantity, 0))
                     return overflow ? Int64.max : sum
@@ -264,7 +290,8 @@ struct Resolver {
             return owned
         }
         guard let last = newest(facts) else { return nil }
-        var gone = status(last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
+        var gone = status(
+            last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
         gone.kind = kind
         return gone
     }

@@ -54,9 +54,11 @@ package struct ManifestEntry: Sendable, Hashable {
     /// For a robustness entry: the readers a validator that accepts it could disagree with.
     package var readers: String?
 
-    package init(name: String, file: String, group: String, layer: String, description: String, expected: String,
-                finding: String?, signatureValid: Bool, concern: String?, attacker: String? = nil,
-                threat: String? = nil, readers: String? = nil) {
+    package init(
+        name: String, file: String, group: String, layer: String, description: String, expected: String,
+        finding: String?, signatureValid: Bool, concern: String?, attacker: String? = nil,
+        threat: String? = nil, readers: String? = nil
+    ) {
         self.name = name
         self.file = file
         self.group = group
@@ -86,8 +88,10 @@ package struct ManifestExpectations: Sendable, Hashable {
     package var root: String
     package var validator: String
 
-    package init(bundleID: String?, appVersion: String?, deviceID: String, appAppleID: String? = nil,
-                 environment: String? = nil, context: String? = nil, root: String, validator: String) {
+    package init(
+        bundleID: String?, appVersion: String?, deviceID: String, appAppleID: String? = nil,
+        environment: String? = nil, context: String? = nil, root: String, validator: String
+    ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.appAppleID = appAppleID
@@ -109,8 +113,10 @@ package struct Manifest: Sendable, Hashable {
     /// Mutations that could not be applied to this input, with the reason.
     package var skipped: [String: String]
 
-    package init(input: String, seed: UInt64, expectations: ManifestExpectations, mutations: [ManifestEntry],
-                skipped: [String: String]) {
+    package init(
+        input: String, seed: UInt64, expectations: ManifestExpectations, mutations: [ManifestEntry],
+        skipped: [String: String]
+    ) {
         self.input = input
         self.seed = seed
         self.expectations = expectations
@@ -180,15 +186,18 @@ extension Manifest {
     /// The manifest in `directory`.
     package static func read(in directory: String) throws(SuiteError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
-            throw SuiteError(.manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
+            throw SuiteError(
+                .manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
         }
         do {
             return try ManifestReader(try JSONDocument.read([UInt8](data))).manifest()
         } catch let error as JSONError {
-            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not JSON: \(error.message)", at: error.offset)
+            throw SuiteError(
+                .manifestInvalid, "\(directory)/manifest.json is not JSON: \(error.message)", at: error.offset)
         } catch let error as ManifestReader.Failure {
-            throw SuiteError(.manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error.reason)",
-                             at: error.offset)
+            throw SuiteError(
+                .manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error.reason)",
+                at: error.offset)
         } catch {
             throw SuiteError(.manifestInvalid, "\(directory)/manifest.json cannot be read: \(error)")
         }
@@ -208,7 +217,8 @@ struct ManifestReader {
     init(_ document: JSONDocument) throws(Failure) {
         if let duplicate = document.duplicateKeys.first {
             let node = document.nodes[duplicate.duplicate]
-            throw Failure(reason: "\"\(duplicate.name)\" is given twice", offset: node.keyRange?.lowerBound ?? node.start)
+            throw Failure(
+                reason: "\"\(duplicate.name)\" is given twice", offset: node.keyRange?.lowerBound ?? node.start)
         }
         self.document = document
     }
@@ -221,24 +231,30 @@ struct ManifestReader {
         }
         let expectations = try object(try member("expectations", of: root), "expectations")
         let entries = try member("mutations", of: root)
-        guard document.nodes[entries].kind == .array else { throw Failure(reason: "mutations is not an array", offset: document.nodes[entries].start) }
+        guard document.nodes[entries].kind == .array else {
+            throw Failure(reason: "mutations is not an array", offset: document.nodes[entries].start)
+        }
         var mutations: [ManifestEntry] = []
         for node in document.children(of: entries) {
             let entry = try object(node, "a mutation")
-            mutations.append(ManifestEntry(
-                name: try string("name", of: entry), file: try string("file", of: entry),
-                group: try string("group", of: entry), layer: try string("layer", of: entry),
-                description: try string("description", of: entry), expected: try string("expected", of: entry),
-                finding: try optionalString("finding", of: entry), signatureValid: try bool("signatureValid", of: entry),
-                concern: try optionalString("concern", of: entry), attacker: try optionalString("attacker", of: entry),
-                threat: try optionalString("threat", of: entry), readers: try optionalString("readers", of: entry)))
+            mutations.append(
+                ManifestEntry(
+                    name: try string("name", of: entry), file: try string("file", of: entry),
+                    group: try string("group", of: entry), layer: try string("layer", of: entry),
+                    description: try string("description", of: entry), expected: try string("expected", of: entry),
+                    finding: try optionalString("finding", of: entry),
+                    signatureValid: try bool("signatureValid", of: entry),
+                    concern: try optionalString("concern", of: entry),
+                    attacker: try optionalString("attacker", of: entry),
+                    threat: try optionalString("threat", of: entry), readers: try optionalString("readers", of: entry)))
         }
         var skipped: [String: String] = [:]
         if let node = document.member("skipped", of: root) {
             let object = try object(node, "skipped")
             for child in document.children(of: object) {
                 guard let name = document.key(child), let reason = document.string(child) else {
-                    throw Failure(reason: "skipped holds something that is not a string", offset: document.nodes[child].start)
+                    throw Failure(
+                        reason: "skipped holds something that is not a string", offset: document.nodes[child].start)
                 }
                 skipped[name] = reason
             }

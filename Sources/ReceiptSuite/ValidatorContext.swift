@@ -9,8 +9,11 @@ package enum ValidatorContext: String, Sendable, Hashable, CaseIterable {
     case server
 
     /// The finding codes whose checks need the device: the receipt's SHA-1 hash, a token's deviceVerification.
-    static let deviceFindings: Set<String> = Set([FindingCode.hashMismatch, .hashUnverifiable, .jwsDeviceMismatch,
-                                                  .jwsDeviceUnverifiable].map(\.rawValue))
+    static let deviceFindings: Set<String> = Set(
+        [
+            FindingCode.hashMismatch, .hashUnverifiable, .jwsDeviceMismatch,
+            .jwsDeviceUnverifiable,
+        ].map(\.rawValue))
     /// The finding code whose check needs the app version.
     static let appVersionFindings: Set<String> = [FindingCode.appVersionMismatch.rawValue]
 

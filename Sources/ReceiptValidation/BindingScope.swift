@@ -48,16 +48,21 @@ public struct BindingScope: Sendable, Hashable {
             .appVersion: expectations.appVersion != nil, .device: expectations.deviceID != nil,
             .environment: expectations.environment != nil,
         ]
-        return BindingScope(checked: Part.allCases.filter { given[$0] == true },
-                            unchecked: Part.allCases.filter { given[$0] != true },
-                            required: production ? [.bundleID, .appAppleID] : [.bundleID])
+        return BindingScope(
+            checked: Part.allCases.filter { given[$0] == true },
+            unchecked: Part.allCases.filter { given[$0] != true },
+            required: production ? [.bundleID, .appAppleID] : [.bundleID])
     }
 
     /// The error `--require-binding` makes of a check bound to no app.
     package func requiredFindings(_ options: InspectionOptions, document: String) -> [Finding] {
         guard options.requiresBinding, !isBound else { return [] }
-        return [Finding(.bindingRequired, at: nil,
-                        "--require-binding: no \(required.filter { !checked.contains($0) }.map(\.rawValue).joined(separator: " or ")) was expected, so any app's genuine \(document) would pass; pass \(missingOptions.joined(separator: " and "))")]
+        return [
+            Finding(
+                .bindingRequired, at: nil,
+                "--require-binding: no \(required.filter { !checked.contains($0) }.map(\.rawValue).joined(separator: " or ")) was expected, so any app's genuine \(document) would pass; pass \(missingOptions.joined(separator: " and "))"
+            )
+        ]
     }
 
     /// One sentence for the text reports: what the verdict is bound to, or why it is not bound to an app.

@@ -24,8 +24,9 @@ package struct AppleSigningPolicy: ChainPolicy {
     package var extendedKeyUsageIsError: Bool
 
     package func findings(_ path: [Certificate], _ context: ChainContext) -> [Finding] {
-        var findings = SigningPolicy.check(path: path, environment: context.environment, offset: context.offset,
-                                           isBuiltInAnchor: context.isBuiltInAnchor, signing: signing)
+        var findings = SigningPolicy.check(
+            path: path, environment: context.environment, offset: context.offset,
+            isBuiltInAnchor: context.isBuiltInAnchor, signing: signing)
         if extendedKeyUsageIsError && path.count > 1 {
             for index in findings.indices where findings[index].kind == .signerExtendedKeyUsage {
                 findings[index].severity = .error
@@ -42,9 +43,11 @@ package struct StrongCertificateDigestPolicy: ChainPolicy {
         for (index, certificate) in path.dropLast().enumerated() {
             let algorithm = certificate.signatureAlgorithm.lowercased()
             guard algorithm.contains("sha1") || algorithm.contains("md5") else { continue }
-            findings.append(Finding(.jwsCertificateWeakDigest, at: context.offset(certificate),
-                                    "\(index == 0 ? "the leaf" : "certificate \(index) of the path") (\(certificate.subject)) is signed with \(certificate.signatureAlgorithm)",
-                                    fields: [FindingField("certificate", String(index))]))
+            findings.append(
+                Finding(
+                    .jwsCertificateWeakDigest, at: context.offset(certificate),
+                    "\(index == 0 ? "the leaf" : "certificate \(index) of the path") (\(certificate.subject)) is signed with \(certificate.signatureAlgorithm)",
+                    fields: [FindingField("certificate", String(index))]))
         }
         return findings
     }
@@ -76,21 +79,29 @@ package final class ChainCheck {
 
     /// Apple's policy for StoreKit 2 JWS.
     package static func jws(_ anchors: TrustAnchors) -> ChainCheck {
-        ChainCheck(anchors: anchors, policies: [AppleSigningPolicy(signing: "JWS", extendedKeyUsageIsError: true),
-                                                StrongCertificateDigestPolicy()])
+        ChainCheck(
+            anchors: anchors,
+            policies: [
+                AppleSigningPolicy(signing: "JWS", extendedKeyUsageIsError: true),
+                StrongCertificateDigestPolicy(),
+            ])
     }
 
     /// Verifies `leaf` with `intermediates` at `time` and, when the path verifies, applies every policy.
-    package func check(leaf: Certificate, intermediates: [Certificate], at time: Int64, environment: String?,
-                       offset: @escaping (Certificate) -> Int?) -> (verification: ChainVerification, findings: [Finding]) {
+    package func check(
+        leaf: Certificate, intermediates: [Certificate], at time: Int64, environment: String?,
+        offset: @escaping (Certificate) -> Int?
+    ) -> (verification: ChainVerification, findings: [Finding]) {
         let key = Key(fingerprints: ([leaf] + intermediates).map(\.sha256Fingerprint), at: time)
-        let verification = verified[key]
+        let verification =
+            verified[key]
             ?? ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors.certificates, at: time)
         verified[key] = verification
         guard verification.isValid else { return (verification, []) }
         let builtIn = anchors.builtInFingerprints
-        let context = ChainContext(environment: environment, offset: offset,
-                                   isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) })
+        let context = ChainContext(
+            environment: environment, offset: offset,
+            isBuiltInAnchor: { builtIn.contains($0.sha256Fingerprint) })
         return (verification, policies.flatMap { $0.findings(verification.certificates, context) })
     }
 }

@@ -25,11 +25,13 @@ struct ContentDigests {
         }
         let wanted = algorithms
         let size = algorithms.isEmpty ? 0 : parts.reduce(0) { $0 + $1.count }
-        return ContentDigests(parts: parts, named: BackgroundValue(size: size) {
-            var digests: [DigestAlgorithm: [UInt8]] = [:]
-            for algorithm in wanted { digests[algorithm] = try? Digest.hash(parts, algorithm: algorithm) }
-            return digests
-        })
+        return ContentDigests(
+            parts: parts,
+            named: BackgroundValue(size: size) {
+                var digests: [DigestAlgorithm: [UInt8]] = [:]
+                for algorithm in wanted { digests[algorithm] = try? Digest.hash(parts, algorithm: algorithm) }
+                return digests
+            })
     }
 
     /// The content's digest by `algorithm` (nil when OpenSSL cannot compute it).

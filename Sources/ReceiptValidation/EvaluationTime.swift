@@ -16,7 +16,8 @@ public enum EvaluationTime: Sendable, Hashable {
         case "now": self = .now
         default:
             if !argument.isEmpty, argument.count <= 15, argument.allSatisfy(\.isASCII), argument.allSatisfy(\.isNumber),
-               let milliseconds = Int64(argument) {
+                let milliseconds = Int64(argument)
+            {
                 let seconds = milliseconds / 1000
                 guard case .success(let date) = ReceiptDate.parse(ReceiptDate.format(epochSeconds: seconds)) else {
                     return nil

@@ -17,8 +17,10 @@ public struct Expectations: Sendable, Hashable {
     /// A JWS payload's `appAppleId`, as its decimal digits.
     public var appAppleID: String?
 
-    public init(bundleID: String? = nil, appVersion: String? = nil, deviceID: [UInt8]? = nil,
-                appAppleID: String? = nil, environment: ReceiptEnvironment? = nil) {
+    public init(
+        bundleID: String? = nil, appVersion: String? = nil, deviceID: [UInt8]? = nil,
+        appAppleID: String? = nil, environment: ReceiptEnvironment? = nil
+    ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.deviceID = deviceID
@@ -37,10 +39,14 @@ public struct Expectations: Sendable, Hashable {
 
     /// Parses a device id given as a UUID (`8-4-4-4-12` hex) or a MAC address (`aa:bb:cc:dd:ee:ff` or with `-`).
     public static func parseDeviceID(_ text: String) -> [UInt8]? {
-        let isUUID = text.count == 36 && text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
-            == [8, 4, 4, 4, 12]
-        let isMAC = text.count == 17 && (text.split(separator: ":", omittingEmptySubsequences: false).count == 6
-            || text.split(separator: "-", omittingEmptySubsequences: false).count == 6)
+        let isUUID =
+            text.count == 36
+            && text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+                == [8, 4, 4, 4, 12]
+        let isMAC =
+            text.count == 17
+            && (text.split(separator: ":", omittingEmptySubsequences: false).count == 6
+                || text.split(separator: "-", omittingEmptySubsequences: false).count == 6)
         guard isUUID || isMAC else { return nil }
         let hex = text.filter { $0 != "-" && $0 != ":" }
         guard let bytes = ASN1Primitives.bytes(fromHex: hex), bytes.count == (isUUID ? 16 : 6) else { return nil }

@@ -66,9 +66,11 @@ public struct InspectionOptions: Sendable {
         return options
     }
 
-    public init(anchors: TrustAnchors, time: EvaluationTime = .signed,
-                expectations: Expectations = Expectations(), inputFormat: InputFormat? = nil,
-                limits: ASN1Limits = .default, now: Int64? = nil) {
+    public init(
+        anchors: TrustAnchors, time: EvaluationTime = .signed,
+        expectations: Expectations = Expectations(), inputFormat: InputFormat? = nil,
+        limits: ASN1Limits = .default, now: Int64? = nil
+    ) {
         self.anchors = anchors
         self.now = now
         self.time = time

@@ -22,8 +22,10 @@ public enum Inspector {
 
     /// What the report says of the input: the input's own size and digest when the document read is only part of
     /// it (found in pasted text), else what the reader said (`read`), in the form the reader found.
-    static func summary(of input: [UInt8], read classified: ClassifiedInput, as read: InputSummary,
-                        options: InspectionOptions) -> InputSummary {
+    static func summary(
+        of input: [UInt8], read classified: ClassifiedInput, as read: InputSummary,
+        options: InspectionOptions
+    ) -> InputSummary {
         guard classified.bytes.count != input.count || classified.offset != 0 else { return read }
         return InputSummary(of: input, format: read.format, digested: options.digestsInput)
     }

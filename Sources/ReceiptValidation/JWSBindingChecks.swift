@@ -18,10 +18,14 @@ extension JWSInspector {
         ]
         for (name, inner, outer) in pairs {
             guard let inner, let outer, Array(inner.text.utf8) != Array(outer.text.utf8) else { continue }
-            findings.append(Finding(.jwsBindingMismatch, at: offset,
-                                    "the JWS at \(path) has \(name) \"\(inner.text)\", the token carrying it \"\(outer.text)\" (\(outer.path))",
-                                    fields: [FindingField("path", path), FindingField("claim", name),
-                                             FindingField("nested", inner.text), FindingField("carrier", outer.text)]))
+            findings.append(
+                Finding(
+                    .jwsBindingMismatch, at: offset,
+                    "the JWS at \(path) has \(name) \"\(inner.text)\", the token carrying it \"\(outer.text)\" (\(outer.path))",
+                    fields: [
+                        FindingField("path", path), FindingField("claim", name),
+                        FindingField("nested", inner.text), FindingField("carrier", outer.text),
+                    ]))
         }
         return findings
     }
@@ -35,10 +39,15 @@ extension JWSInspector {
         guard let first = ids.first, let other = ids.first(where: { Array($0.1.utf8) != Array(first.1.utf8) }) else {
             return []
         }
-        return [Finding(.jwsBindingMismatch, at: offset,
-                        "the tokens this one carries name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
-                        fields: [FindingField("claim", "originalTransactionId"), FindingField("first", first.1),
-                                 FindingField("other", other.1)])]
+        return [
+            Finding(
+                .jwsBindingMismatch, at: offset,
+                "the tokens this one carries name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
+                fields: [
+                    FindingField("claim", "originalTransactionId"), FindingField("first", first.1),
+                    FindingField("other", other.1),
+                ])
+        ]
     }
 
     /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or
@@ -53,14 +62,18 @@ extension JWSInspector {
         }
         for (object, prefix) in objects {
             for name in ["bundleId", "appAppleId", "environment"] {
-                guard let value = JWSBinding.Value.member(name, of: object, in: document, prefix: prefix) else { continue }
+                guard let value = JWSBinding.Value.member(name, of: object, in: document, prefix: prefix) else {
+                    continue
+                }
                 sources.append((name, value, offset + value.jsonOffset))
             }
         }
         for token in tokens {
             let binding = token.binding
-            for (name, value) in [("bundleId", binding.bundleID), ("appAppleId", binding.appAppleID),
-                                  ("environment", binding.environment)] {
+            for (name, value) in [
+                ("bundleId", binding.bundleID), ("appAppleId", binding.appAppleID),
+                ("environment", binding.environment),
+            ] {
                 guard let value else { continue }
                 sources.append((name, value.carried(by: token.path), token.offset))
             }
@@ -69,11 +82,16 @@ extension JWSInspector {
         for name in ["bundleId", "appAppleId", "environment"] {
             let values = sources.filter { $0.0 == name }
             guard let first = values.first,
-                  let other = values.first(where: { Array($0.1.text.utf8) != Array(first.1.text.utf8) }) else { continue }
-            findings.append(Finding(.jwsBindingMismatch, at: other.2,
-                                    "the document names two \(name)s: \"\(first.1.text)\" (\(first.1.path)) and \"\(other.1.text)\" (\(other.1.path)); an API response or notification is about one app in one environment",
-                                    fields: [FindingField("claim", name), FindingField("first", first.1.text),
-                                             FindingField("other", other.1.text)]))
+                let other = values.first(where: { Array($0.1.text.utf8) != Array(first.1.text.utf8) })
+            else { continue }
+            findings.append(
+                Finding(
+                    .jwsBindingMismatch, at: other.2,
+                    "the document names two \(name)s: \"\(first.1.text)\" (\(first.1.path)) and \"\(other.1.text)\" (\(other.1.path)); an API response or notification is about one app in one environment",
+                    fields: [
+                        FindingField("claim", name), FindingField("first", first.1.text),
+                        FindingField("other", other.1.text),
+                    ]))
         }
         return findings
     }

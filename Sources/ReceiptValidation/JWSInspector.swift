@@ -16,13 +16,16 @@ import ReceiptPurchases
 /// environment, and an invalid nested token makes its carrier invalid.
 public enum JWSInspector {
     /// Inspects `bytes`; `read` is what `JWSInput.recognise` made of them when the classifier already read them.
-    public static func inspect(_ bytes: [UInt8], options: InspectionOptions,
-                               read: Result<JWSInput, JWSReadError>? = nil) -> JWSInspection {
+    public static func inspect(
+        _ bytes: [UInt8], options: InspectionOptions,
+        read: Result<JWSInput, JWSReadError>? = nil
+    ) -> JWSInspection {
         let options = options.pinned
         switch read ?? JWSInput.read(bytes) {
         case .failure(let error):
-            return JWSInspection(input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
-                                 readError: error, tokens: [])
+            return JWSInspection(
+                input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
+                readError: error, tokens: [])
         case .success(let input):
             let cache = ChainCache(anchors: options.resolvedJWSAnchors)
             let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
@@ -38,8 +41,9 @@ public enum JWSInspector {
             }
             let scope = BindingScope.of(options.expectations, production: production)
             findings += scope.requiredFindings(options, document: "token")
-            return JWSInspection(input: InputSummary(of: bytes, format: input.form.rawValue, digested: options.digestsInput),
-                                 jws: input, readError: nil, tokens: tokens, findings: findings, binding: scope)
+            return JWSInspection(
+                input: InputSummary(of: bytes, format: input.form.rawValue, digested: options.digestsInput),
+                jws: input, readError: nil, tokens: tokens, findings: findings, binding: scope)
         }
     }
 
@@ -69,32 +73,42 @@ public enum JWSInspector {
         let binding = judgement.binding
         // Work bounded by trust: a token carried by one that is not trusted is read, never verified.
         if let carrier, !carrier.trusted {
-            judgement.findings.append(Finding(.jwsNestedUnverified, at: token.offset,
-                                              "not verified: the token carrying it is not trusted, so nothing it carries is"))
-            let nested = token.nested.map { verify($0, carrier: Carrier(signer: nil, binding: binding, trusted: false),
-                                                   options: options, cache: cache) }
-            return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
-                                   certificates: [], signature: .unsupported, chain: nil,
-                                   findings: judgement.findings.aggregated(), nested: nested)
+            judgement.findings.append(
+                Finding(
+                    .jwsNestedUnverified, at: token.offset,
+                    "not verified: the token carrying it is not trusted, so nothing it carries is"))
+            let nested = token.nested.map {
+                verify(
+                    $0, carrier: Carrier(signer: nil, binding: binding, trusted: false),
+                    options: options, cache: cache)
+            }
+            return JWSVerification(
+                path: held.path, offset: held.offset, token: token, binding: binding,
+                certificates: [], signature: .unsupported, chain: nil,
+                findings: judgement.findings.aggregated(), nested: nested)
         }
         for check in tokenChecks { check.check(&judgement) }
         // Nested tokens: verified the same way when this token is trusted; bound to what this token is bound to.
         let nested = token.nested.map {
-            verify($0, carrier: Carrier(signer: judgement.signer, binding: binding, trusted: judgement.isTrusted),
-                   options: options, cache: cache)
+            verify(
+                $0, carrier: Carrier(signer: judgement.signer, binding: binding, trusted: judgement.isTrusted),
+                options: options, cache: cache)
         }
         if binding.kind == .notification { judgement.findings += siblingAgreement(nested, at: judgement.payloadStart) }
         for child in nested {
             let at = judgement.payloadOffset(child.offset)
             judgement.findings += agreement(of: child.binding, path: child.path, with: binding, at: at)
             if !child.isValid {
-                judgement.findings.append(Finding(.jwsNestedInvalid, at: at,
-                                                  "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
-                                                  fields: [FindingField("path", child.path)]))
+                judgement.findings.append(
+                    Finding(
+                        .jwsNestedInvalid, at: at,
+                        "the JWS at \(child.path) is not valid: \(child.findings.first { $0.severity == .error }?.code ?? "a JWS nested in it is not")",
+                        fields: [FindingField("path", child.path)]))
             }
         }
-        return JWSVerification(path: held.path, offset: held.offset, token: token, binding: binding,
-                               certificates: judgement.certificates, signature: judgement.signature,
-                               chain: judgement.chain, findings: judgement.findings.aggregated(), nested: nested)
+        return JWSVerification(
+            path: held.path, offset: held.offset, token: token, binding: binding,
+            certificates: judgement.certificates, signature: judgement.signature,
+            chain: judgement.chain, findings: judgement.findings.aggregated(), nested: nested)
     }
 }

@@ -36,9 +36,12 @@ public struct ReceiptInspection: Sendable {
     public var isValid: Bool { readError == nil && !findings.contains { $0.severity == .error } }
 
     /// The inspection of an input refused before any reader saw it (nothing found in it, or more than one thing).
-    package static func refused(_ input: InputSummary, _ error: InputError, findings: [Finding] = []) -> ReceiptInspection {
-        ReceiptInspection(input: input, inputError: error, receipt: nil, certificates: [], signers: [], verification: nil,
-                   findings: findings)
+    package static func refused(_ input: InputSummary, _ error: InputError, findings: [Finding] = [])
+        -> ReceiptInspection
+    {
+        ReceiptInspection(
+            input: input, inputError: error, receipt: nil, certificates: [], signers: [], verification: nil,
+            findings: findings)
     }
 }
 
@@ -51,8 +54,9 @@ extension ReceiptInspection: InspectedDocument {
     {
         if let refusal = classified.refusal {
             let format = options.inputFormat ?? InputDecoder.detect(input)
-            return .refused(InputSummary(of: input, format: format.rawValue, digested: options.digestsInput), refusal,
-                            findings: classified.findings)
+            return .refused(
+                InputSummary(of: input, format: format.rawValue, digested: options.digestsInput), refusal,
+                findings: classified.findings)
         }
         var inspection = ReceiptInspector.inspect(classified.bytes, options: options)
         inspection.findings = classified.findings + inspection.findings
@@ -70,6 +74,7 @@ extension ReceiptInspection: CustomStringConvertible {
         let signature = verification?.signature.rawValue ?? "-"
         let chain = verification?.chain.rawValue ?? "-"
         let read = readError.map { " read error: \($0.code) at \($0.offset ?? 0)" } ?? ""
-        return "ReceiptInspection(valid: \(isValid), signature: \(signature), chain: \(chain), errors: \(errors)\(read))"
+        return
+            "ReceiptInspection(valid: \(isValid), signature: \(signature), chain: \(chain), errors: \(errors)\(read))"
     }
 }

@@ -13,20 +13,25 @@ public enum ReceiptInspector {
         let detected = options.inputFormat ?? InputDecoder.detect(input)
         // The input's SHA-256 (for output that shows it) is computed on another core while the receipt is read.
         let sha256 = options.digestsInput ? BackgroundValue(size: input.count) { InputSummary.sha256(of: input) } : nil
-        var inspection = inspect(input, options: options,
-                                 summary: InputSummary(size: input.count, sha256: "not computed", format: detected.rawValue))
+        var inspection = inspect(
+            input, options: options,
+            summary: InputSummary(size: input.count, sha256: "not computed", format: detected.rawValue))
         if let sha256 { inspection.input.sha256 = sha256.value }
         if let receipt = inspection.receipt, receipt.error == nil {
-            let scope = BindingScope.of(options.expectations, production: receipt.environment == ReceiptEnvironment.production.rawValue)
+            let scope = BindingScope.of(
+                options.expectations, production: receipt.environment == ReceiptEnvironment.production.rawValue)
             inspection.binding = scope
             inspection.findings += scope.requiredFindings(options, document: "receipt")
         }
         return inspection
     }
 
-    private static func inspect(_ input: [UInt8], options: InspectionOptions, summary: InputSummary) -> ReceiptInspection {
-        var inspection = ReceiptInspection(input: summary, inputError: nil, receipt: nil, certificates: [], signers: [],
-                                    verification: nil, findings: [])
+    private static func inspect(_ input: [UInt8], options: InspectionOptions, summary: InputSummary)
+        -> ReceiptInspection
+    {
+        var inspection = ReceiptInspection(
+            input: summary, inputError: nil, receipt: nil, certificates: [], signers: [],
+            verification: nil, findings: [])
         let bytes: [UInt8]
         switch InputDecoder.decode(input, as: options.inputFormat) {
         case .failure(let error):
@@ -43,8 +48,9 @@ public enum ReceiptInspector {
         // When the records' entries are not kept, the record checks run as each record is read (see
         // StreamedRecordChecks); otherwise after the read, with every entry at hand.
         let streamed = options.checksContent && !options.keepsRecords ? StreamedRecordChecks() : nil
-        let receipt = Receipt.read(bytes, container: container, limits: options.limits, recordSink: streamed,
-                                   keepsRecordEntries: options.keepsRecords)
+        let receipt = Receipt.read(
+            bytes, container: container, limits: options.limits, recordSink: streamed,
+            keepsRecordEntries: options.keepsRecords)
         inspection.receipt = receipt
         if inspection.input.format == InputFormat.binary.rawValue {
             inspection.input.format = receipt.encoding.isDER ? "der" : "ber"
@@ -52,15 +58,20 @@ public enum ReceiptInspector {
         inspection.findings += receipt.findings.judged(strict: options.strict)
         inspection.certificates = receipt.signedData.certificates.map { decode($0, in: bytes) }
         for report in inspection.certificates where report.decodeError != nil {
-            inspection.findings.append(Finding(.certificateUndecodable, at: report.embedded.offset,
-                                               "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? ""); other parsers may read it differently or fail"))
+            inspection.findings.append(
+                Finding(
+                    .certificateUndecodable, at: report.embedded.offset,
+                    "certificate \(report.embedded.index) cannot be decoded: \(report.decodeError?.message ?? ""); other parsers may read it differently or fail"
+                ))
         }
         for crl in receipt.signedData.crls {
             do throws(CryptoError) {
                 try RevocationList.validate(derEncoded: bytes[crl])
             } catch {
-                inspection.findings.append(Finding(.crlUndecodable, at: crl.lowerBound,
-                                                   "an entry of the crls set cannot be decoded: \(error.message)"))
+                inspection.findings.append(
+                    Finding(
+                        .crlUndecodable, at: crl.lowerBound,
+                        "an entry of the crls set cannot be decoded: \(error.message)"))
             }
         }
         guard receipt.error == nil || !receipt.signedData.signers.isEmpty else { return inspection }
@@ -68,41 +79,53 @@ public enum ReceiptInspector {
         let created = receipt.creationDate?.secondsSinceEpoch
         let resolved = options.time.resolve(signed: created, now: options.clock)
         if resolved.fellBack {
-            inspection.findings.append(Finding(.noCreationDate, at: nil,
-                                               "the receipt has no valid creation date: the chain is evaluated now"))
+            inspection.findings.append(
+                Finding(
+                    .noCreationDate, at: nil,
+                    "the receipt has no valid creation date: the chain is evaluated now"))
         }
-        let (signers, signerFindings) = SignerVerifier.verify(receipt, certificates: inspection.certificates.map(\.certificate),
-                                                              digests: digests)
+        let (signers, signerFindings) = SignerVerifier.verify(
+            receipt, certificates: inspection.certificates.map(\.certificate),
+            digests: digests)
         inspection.signers = signers
         inspection.findings += signerFindings
-        inspection.verification = summarize(receipt, signers: signers, certificates: inspection.certificates,
-                                            anchors: options.anchors, time: resolved.seconds,
-                                            findings: &inspection.findings)
-        inspection.verification?.evaluatedAtSource = VerificationSummary.TimeSource(options.time,
-                                                                                    fellBack: resolved.fellBack,
-                                                                                    kind: .receipt)
+        inspection.verification = summarize(
+            receipt, signers: signers, certificates: inspection.certificates,
+            anchors: options.anchors, time: resolved.seconds,
+            findings: &inspection.findings)
+        inspection.verification?.evaluatedAtSource = VerificationSummary.TimeSource(
+            options.time,
+            fellBack: resolved.fellBack,
+            kind: .receipt)
         if options.checksContent {
             let statusTime = options.statusTime.map { $0.resolve(signed: created, now: options.clock).seconds }
-            inspection.findings += ReceiptChecks.check(receipt, expectations: options.expectations,
-                                                       at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
-                                                       now: options.clock, streamed: streamed)
+            inspection.findings += ReceiptChecks.check(
+                receipt, expectations: options.expectations,
+                at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
+                now: options.clock, streamed: streamed)
         }
         return inspection
     }
 
-    static func summarize(_ receipt: Receipt, signers: [SignerVerification], certificates: [CertificateReport],
-                          anchors: TrustAnchors, time: Int64, findings: inout [Finding]) -> VerificationSummary {
-        var summary = VerificationSummary(signature: .invalid, chain: .unchecked, anchor: nil, evaluatedAt: time,
-                                          path: [], errors: [])
+    static func summarize(
+        _ receipt: Receipt, signers: [SignerVerification], certificates: [CertificateReport],
+        anchors: TrustAnchors, time: Int64, findings: inout [Finding]
+    ) -> VerificationSummary {
+        var summary = VerificationSummary(
+            signature: .invalid, chain: .unchecked, anchor: nil, evaluatedAt: time,
+            path: [], errors: [])
         if receipt.signedData.encapsulatedContent?.isDetached ?? true {
             summary.errors.append("the receipt carries no content to verify")
         } else if signers.isEmpty {
             summary.errors.append("the receipt has no SignerInfo")
-            findings.append(Finding(.noSigner, at: receipt.signedData.offset,
-                                    "the receipt has no SignerInfo: it is not signed"))
+            findings.append(
+                Finding(
+                    .noSigner, at: receipt.signedData.offset,
+                    "the receipt has no SignerInfo: it is not signed"))
         } else if signers.allSatisfy({ $0.signature == .valid }) {
             summary.signature = .valid
-        } else if signers.contains(where: { if case .unsupported = $0.signature { return true } else { return false } }) {
+        } else if signers.contains(where: { if case .unsupported = $0.signature { return true } else { return false } })
+        {
             summary.signature = .unsupported
         }
         for signer in signers {
@@ -116,11 +139,14 @@ public enum ReceiptInspector {
             if !signers.isEmpty { summary.errors.append("no signer certificate to build a chain from") }
             return summary
         }
-        let intermediates = certificates.enumerated().compactMap { $0.offset == leafIndex ? nil : $0.element.certificate }
+        let intermediates = certificates.enumerated().compactMap {
+            $0.offset == leafIndex ? nil : $0.element.certificate
+        }
         let (chain, policyFindings) = ChainCheck.receipts(anchors).check(
             leaf: leaf, intermediates: intermediates, at: time, environment: receipt.environment,
             offset: { certificate in
-                certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?.embedded.offset
+                certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?.embedded
+                    .offset
             })
         summary.chain = chain.isValid ? .valid : .invalid
         summary.anchor = chain.anchorSubject
@@ -128,11 +154,15 @@ public enum ReceiptInspector {
         summary.errors += chain.errors
         findings += policyFindings
         if !chain.isValid {
-            let because = ChainAdvice.because(chain.errors.first, leaf: leaf, intermediates: intermediates, at: time,
-                                              signed: receipt.creationDate?.secondsSinceEpoch, anchors: anchors,
-                                              kind: .receipt)
-            findings.append(Finding(.chainInvalid, at: certificates[leafIndex].embedded.offset,
-                                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(because)"))
+            let because = ChainAdvice.because(
+                chain.errors.first, leaf: leaf, intermediates: intermediates, at: time,
+                signed: receipt.creationDate?.secondsSinceEpoch, anchors: anchors,
+                kind: .receipt)
+            findings.append(
+                Finding(
+                    .chainInvalid, at: certificates[leafIndex].embedded.offset,
+                    "the signing certificate does not chain to a trusted root at \(ReceiptDate.format(epochSeconds: time)): \(because)"
+                ))
         }
         return summary
     }

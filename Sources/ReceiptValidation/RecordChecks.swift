@@ -1,7 +1,7 @@
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
-import ReceiptASN1
 
 /// Checks of the in-app records, one record at a time: unique transaction ids (compared by value, whatever their
 /// encoding), plausible quantities, expiry after purchase, no purchase or cancellation after the receipt was
@@ -97,14 +97,18 @@ struct RecordChecks {
             if let earlier {
                 // Messages are Strings made here: a key borrows the buffer and must not outlive the read.
                 let display = transaction.display
-                findings.append(Finding(.duplicateTransactionId, at: offset,
-                                        "transaction \(display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"))
+                findings.append(
+                    Finding(
+                        .duplicateTransactionId, at: offset,
+                        "transaction \(display) appears in two records (first at offset \(earlier)), compared by value whatever its encoding: validators disagree on which counts"
+                    ))
             }
         }
         if created != nil, let createdSeconds {
             for (type, name) in Self.datesBeforeCreation {
                 guard let (entry, seconds) = parsedDate(Int(type)), seconds > createdSeconds,
-                      let date = table.date(entry) else { continue }
+                    let date = table.date(entry)
+                else { continue }
                 // Its severity and message wait for the environment (`findings(at:isXcode:)`).
                 afterCreation.append((findings.count, name, date))
                 findings.append(Finding(.purchaseAfterCreation, at: offset, ""))
@@ -113,8 +117,11 @@ struct RecordChecks {
         if let quantityEntry = field(1701), table.kind(quantityEntry) == .integer {
             let quantity = table.number(quantityEntry)
             if !Self.quantityRange.contains(quantity) {
-                findings.append(Finding(.quantityOutOfRange, at: offset,
-                                        "quantity is \(quantity), outside \(Self.quantityRange.lowerBound)–\(Self.quantityRange.upperBound)"))
+                findings.append(
+                    Finding(
+                        .quantityOutOfRange, at: offset,
+                        "quantity is \(quantity), outside \(Self.quantityRange.lowerBound)–\(Self.quantityRange.upperBound)"
+                    ))
             }
         }
         let cancelled = parsedDate(1712)
@@ -124,23 +131,31 @@ struct RecordChecks {
         if let entry = field(1702), table.kind(entry) == .text { product = ByteKey(buffer, table.contentRange(entry)) }
         if let cancelled, let date = table.date(cancelled.entry) {
             let name = product.text
-            findings.append(Finding(.purchaseCancelled, at: offset,
-                                    "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
-                                    fields: [FindingField("product_id", name),
-                                             FindingField("cancellation_date", date.rfc3339UTC)]
-                                        + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
+            findings.append(
+                Finding(
+                    .purchaseCancelled, at: offset,
+                    "\(name) was cancelled (refunded) at \(date.rfc3339UTC)",
+                    fields: [
+                        FindingField("product_id", name),
+                        FindingField("cancellation_date", date.rfc3339UTC),
+                    ]
+                        + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
             return
         }
         guard let expires, let expiresDate = table.storedDate(expires.entry) else { return }
         let purchase = parsedDate(1704)
         if let purchase, expires.seconds < purchase.seconds, let purchaseDate = table.date(purchase.entry) {
             let name = product.text
-            findings.append(Finding(.expiryBeforePurchase, at: offset,
-                                    "\(name): expires_date \(expiresDate.date.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"))
+            findings.append(
+                Finding(
+                    .expiryBeforePurchase, at: offset,
+                    "\(name): expires_date \(expiresDate.date.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"
+                ))
         }
         // One hash a record: the product's slot is found once and updated in place.
-        let state = Latest(expires: expiresDate, purchaseSeconds: purchase?.seconds, offset: offset,
-                           transaction: transactionKey)
+        let state = Latest(
+            expires: expiresDate, purchaseSeconds: purchase?.seconds, offset: offset,
+            transaction: transactionKey)
         if let slot = latest.slot(of: product) {
             if expires.seconds > latest.values[slot].expires.seconds { latest.values[slot] = state }
         } else {
@@ -164,8 +179,10 @@ struct RecordChecks {
         if let created {
             for (position, name, date) in afterCreation {
                 let offset = findings[position].offset
-                findings[position] = Finding(.purchaseAfterCreation, severity: isXcode ? .warning : .error, at: offset,
-                                             "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")")
+                findings[position] = Finding(
+                    .purchaseAfterCreation, severity: isXcode ? .warning : .error, at: offset,
+                    "\(name) \(date.rfc3339UTC) is after receipt_creation_date \(created.rfc3339UTC): a receipt cannot record what happened after it was made\(isXcode ? " (Xcode writes local times with a Z suffix, so this is only a warning for an Xcode receipt)" : "")"
+                )
             }
         }
         let instant = ReceiptDate.format(epochSeconds: time)
@@ -173,11 +190,15 @@ struct RecordChecks {
             let expires = state.expires.date
             let started = (state.purchaseSeconds ?? Int64.min) <= time
             let active = expires.secondsSinceEpoch > time && started
-            findings.append(Finding(active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
-                                    "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
-                                    fields: [FindingField("product_id", name),
-                                             FindingField("expires_date", expires.rfc3339UTC)]
-                                        + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
+            findings.append(
+                Finding(
+                    active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
+                    "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
+                    fields: [
+                        FindingField("product_id", name),
+                        FindingField("expires_date", expires.rfc3339UTC),
+                    ]
+                        + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
         }
         return findings
     }
@@ -299,7 +320,10 @@ private struct ByteKey: Hashable {
         var offset = 0
         while lhs.count &- offset >= 8 {
             if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
             offset &+= 8
         }
         while offset < lhs.count {

@@ -36,16 +36,25 @@ enum SignatureAlgorithmPolicy {
         -> Outcome
     {
         guard let entry = known[algorithm.oid] else {
-            return .failure(Finding(.signatureAlgorithmUnsupported, at: algorithm.offset,
-                                    "\(place): signature algorithm \(algorithm.name) is not one rcpt accepts (RSA PKCS#1 v1.5 or ECDSA with SHA-1 or SHA-2)"))
+            return .failure(
+                Finding(
+                    .signatureAlgorithmUnsupported, at: algorithm.offset,
+                    "\(place): signature algorithm \(algorithm.name) is not one rcpt accepts (RSA PKCS#1 v1.5 or ECDSA with SHA-1 or SHA-2)"
+                ))
         }
         guard entry.key == key else {
-            return .failure(Finding(.signatureAlgorithmKeyMismatch, at: algorithm.offset,
-                                    "\(place): signature algorithm \(algorithm.name) is for \(entry.key.rawValue) keys, but the signer's key is \(key.rawValue)"))
+            return .failure(
+                Finding(
+                    .signatureAlgorithmKeyMismatch, at: algorithm.offset,
+                    "\(place): signature algorithm \(algorithm.name) is for \(entry.key.rawValue) keys, but the signer's key is \(key.rawValue)"
+                ))
         }
         if let named = entry.digest, named != digest {
-            return .failure(Finding(.signatureAlgorithmMismatch, at: algorithm.offset,
-                                    "\(place): signature algorithm \(algorithm.name) implies \(named.rawValue) but the digest algorithm is \(digest.rawValue)"))
+            return .failure(
+                Finding(
+                    .signatureAlgorithmMismatch, at: algorithm.offset,
+                    "\(place): signature algorithm \(algorithm.name) implies \(named.rawValue) but the digest algorithm is \(digest.rawValue)"
+                ))
         }
         let family = key == .rsa ? "RSA PKCS#1 v1.5" : "ECDSA"
         return .success("\(family) with \(digest.displayName)")

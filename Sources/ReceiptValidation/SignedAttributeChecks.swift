@@ -12,25 +12,35 @@ enum SignedAttributeChecks {
     {
         var findings: [Finding] = []
         if !attributes.isDER {
-            findings.append(Finding(.signedAttributesNotDer, at: attributes.encoding.lowerBound,
-                                    "\(place): the signed attributes are not DER (RFC 5652 §5.3 requires it; parsers that re-encode them hash other bytes)"))
+            findings.append(
+                Finding(
+                    .signedAttributesNotDer, at: attributes.encoding.lowerBound,
+                    "\(place): the signed attributes are not DER (RFC 5652 §5.3 requires it; parsers that re-encode them hash other bytes)"
+                ))
         }
         var seen: Set<String> = []
         var reported: Set<String> = []
         for attribute in attributes.attributes where !seen.insert(attribute.oid).inserted {
             guard reported.insert(attribute.oid).inserted else { continue }
-            findings.append(Finding(.signedAttributeDuplicate, at: attribute.offset,
-                                    "\(place): signed attribute \(attribute.name) occurs more than once (RFC 5652 §5.3)"))
+            findings.append(
+                Finding(
+                    .signedAttributeDuplicate, at: attribute.offset,
+                    "\(place): signed attribute \(attribute.name) occurs more than once (RFC 5652 §5.3)"))
         }
         for oid in [ObjectIdentifierNames.contentTypeAttribute, ObjectIdentifierNames.messageDigestAttribute] {
             for attribute in attributes.all(oid) where attribute.values.count != 1 {
-                findings.append(Finding(.signedAttributeValueCount, at: attribute.offset,
-                                        "\(place): signed attribute \(attribute.name) has \(attribute.values.count) values, not exactly one (RFC 5652 §11.1, §11.2)"))
+                findings.append(
+                    Finding(
+                        .signedAttributeValueCount, at: attribute.offset,
+                        "\(place): signed attribute \(attribute.name) has \(attribute.values.count) values, not exactly one (RFC 5652 §11.1, §11.2)"
+                    ))
             }
         }
         guard let declared = attributes.first(ObjectIdentifierNames.contentTypeAttribute) else {
-            findings.append(Finding(.contentTypeAttributeMissing, at: attributes.encoding.lowerBound,
-                                    "\(place): signed attributes without a contentType attribute (RFC 5652 §5.3 requires one)"))
+            findings.append(
+                Finding(
+                    .contentTypeAttributeMissing, at: attributes.encoding.lowerBound,
+                    "\(place): signed attributes without a contentType attribute (RFC 5652 §5.3 requires one)"))
             return findings
         }
         let values = declared.values.map { value -> String? in
@@ -42,8 +52,11 @@ enum SignedAttributeChecks {
         }
         if let mismatch = values.first(where: { $0 != contentType }) {
             let shown = mismatch.map { ObjectIdentifierNames.name(for: $0) } ?? "not an OBJECT IDENTIFIER"
-            findings.append(Finding(.contentTypeAttributeMismatch, at: declared.offset,
-                                    "\(place): the signed contentType attribute says \(shown), the eContentType is \(ObjectIdentifierNames.name(for: contentType))"))
+            findings.append(
+                Finding(
+                    .contentTypeAttributeMismatch, at: declared.offset,
+                    "\(place): the signed contentType attribute says \(shown), the eContentType is \(ObjectIdentifierNames.name(for: contentType))"
+                ))
         }
         return findings
     }

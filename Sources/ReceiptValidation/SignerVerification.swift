@@ -39,35 +39,45 @@ enum SignerVerifier {
         }
         func contentDigest(_ algorithm: DigestAlgorithm) -> [UInt8]? { digests.digest(algorithm) }
         for (index, signer) in signedData.signers.enumerated() {
-            var result = SignerVerification(signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
-                                            messageDigest: nil, signature: .invalid(reason: "not verified"))
+            var result = SignerVerification(
+                signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
+                messageDigest: nil, signature: .invalid(reason: "not verified"))
             defer { results.append(result) }
             let place = "signer \(index) at offset \(signer.offset)"
             guard let algorithm = DigestAlgorithm(oid: signer.digestAlgorithm.oid) else {
                 result.signature = .unsupported(reason: "digest algorithm \(signer.digestAlgorithm.name)")
-                findings.append(Finding(.signatureUnsupportedDigest, at: signer.digestAlgorithm.offset,
-                                        "\(place) uses digest \(signer.digestAlgorithm.name), which is not SHA-1 or SHA-2"))
+                findings.append(
+                    Finding(
+                        .signatureUnsupportedDigest, at: signer.digestAlgorithm.offset,
+                        "\(place) uses digest \(signer.digestAlgorithm.name), which is not SHA-1 or SHA-2"))
                 continue
             }
             result.digestAlgorithm = algorithm
             if !signedData.digestAlgorithms.contains(where: { $0.oid == signer.digestAlgorithm.oid }) {
-                findings.append(Finding(.digestAlgorithmNotDeclared, at: signer.digestAlgorithm.offset,
-                                        "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
+                findings.append(
+                    Finding(
+                        .digestAlgorithmNotDeclared, at: signer.digestAlgorithm.offset,
+                        "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
             }
             guard let certificateIndex = matchCertificate(signer.identifier, receipt: receipt),
-                  let certificate = certificates[certificateIndex]
+                let certificate = certificates[certificateIndex]
             else {
                 result.signature = .invalid(reason: "the signer's certificate is not in the receipt")
-                findings.append(Finding(.signerCertificateMissing, at: signer.offset,
-                                        "\(place) names a certificate that the receipt does not carry"))
+                findings.append(
+                    Finding(
+                        .signerCertificateMissing, at: signer.offset,
+                        "\(place) names a certificate that the receipt does not carry"))
                 continue
             }
             result.certificateIndex = certificateIndex
-            switch SignatureAlgorithmPolicy.check(signer.signatureAlgorithm, digest: algorithm,
-                                                  key: certificate.keyAlgorithm, place: place) {
+            switch SignatureAlgorithmPolicy.check(
+                signer.signatureAlgorithm, digest: algorithm,
+                key: certificate.keyAlgorithm, place: place)
+            {
             case .failure(let finding):
                 findings.append(finding)
-                result.signature = finding.kind == .signatureAlgorithmUnsupported
+                result.signature =
+                    finding.kind == .signatureAlgorithmUnsupported
                     ? .unsupported(reason: finding.message) : .invalid(reason: finding.message)
                 continue
             case .success(let scheme):
@@ -79,38 +89,52 @@ enum SignerVerifier {
                 continue
             }
             if let signedAttributes = signer.signedAttributes {
-                findings += SignedAttributeChecks.check(signedAttributes, contentType: content.contentType,
-                                                        bytes: receipt.bytes, place: place)
+                findings += SignedAttributeChecks.check(
+                    signedAttributes, contentType: content.contentType,
+                    bytes: receipt.bytes, place: place)
                 result.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
                 if result.messageDigest != .matches {
-                    let what = result.messageDigest == .missing ? "has no single messageDigest attribute"
+                    let what =
+                        result.messageDigest == .missing
+                        ? "has no single messageDigest attribute"
                         : "messageDigest does not match the content"
-                    findings.append(Finding(.messageDigestMismatch, at: signedAttributes.encoding.lowerBound,
-                                            "\(place): \(what)"))
+                    findings.append(
+                        Finding(
+                            .messageDigestMismatch, at: signedAttributes.encoding.lowerBound,
+                            "\(place): \(what)"))
                     result.signature = .invalid(reason: "signed attributes \(what)")
                     continue
                 }
                 let signedBytes = signedAttributes.signedBytes(in: receipt.bytes)
-                result.signature = SignatureVerifier.verify(signature: signature, over: [signedBytes[...]],
-                                                            digest: algorithm, certificate: certificate)
+                result.signature = SignatureVerifier.verify(
+                    signature: signature, over: [signedBytes[...]],
+                    digest: algorithm, certificate: certificate)
             } else {
-                result.signature = SignatureVerifier.verify(signature: signature, digestValue: digest,
-                                                            digest: algorithm, certificate: certificate)
+                result.signature = SignatureVerifier.verify(
+                    signature: signature, digestValue: digest,
+                    digest: algorithm, certificate: certificate)
             }
             switch result.signature {
             case .valid:
                 break
             case .invalid(let reason):
-                findings.append(Finding(.signatureInvalid, at: signer.signature.lowerBound,
-                                        "\(place): the signature does not verify: \(reason)"))
+                findings.append(
+                    Finding(
+                        .signatureInvalid, at: signer.signature.lowerBound,
+                        "\(place): the signature does not verify: \(reason)"))
             case .unsupported(let reason):
-                findings.append(Finding(.signatureUnsupported, at: signer.signature.lowerBound,
-                                        "\(place): cannot verify: \(reason)"))
+                findings.append(
+                    Finding(
+                        .signatureUnsupported, at: signer.signature.lowerBound,
+                        "\(place): cannot verify: \(reason)"))
             }
         }
         if signedData.signers.count > 1 {
-            findings.append(Finding(.multipleSigners, at: signedData.signers[1].offset,
-                                    "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one, and validators disagree on which counts"))
+            findings.append(
+                Finding(
+                    .multipleSigners, at: signedData.signers[1].offset,
+                    "the receipt has \(signedData.signers.count) SignerInfos; Apple's have one, and validators disagree on which counts"
+                ))
         }
         return (results, findings)
     }

@@ -19,47 +19,73 @@ enum SigningPolicy {
 
     /// Findings for the verified `path` (leaf first). `offset(of:)` finds where a path certificate is embedded;
     /// `isBuiltInAnchor` says whether a certificate is the bundled Apple Root CA.
-    static func check(path: [Certificate], environment: String?, offset: (Certificate) -> Int?,
-                      isBuiltInAnchor: (Certificate) -> Bool, signing what: String = "receipt") -> [Finding] {
+    static func check(
+        path: [Certificate], environment: String?, offset: (Certificate) -> Int?,
+        isBuiltInAnchor: (Certificate) -> Bool, signing what: String = "receipt"
+    ) -> [Finding] {
         guard let signer = path.first else { return [] }
         let signerOffset = offset(signer)
         var findings: [Finding] = []
         if signer.keyUsageAllowsDigitalSignature == false {
-            findings.append(Finding(.signerKeyUsage, at: signerOffset,
-                                    "the signing certificate's keyUsage does not allow digitalSignature (RFC 5280 §4.2.1.3)"))
+            findings.append(
+                Finding(
+                    .signerKeyUsage, at: signerOffset,
+                    "the signing certificate's keyUsage does not allow digitalSignature (RFC 5280 §4.2.1.3)"))
         }
         if path.count == 1 {
             if isBuiltInAnchor(signer) {
-                findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
-                                        "the \(what) is signed by the Apple Root CA itself: Apple signs with a leaf two levels below it"))
+                findings.append(
+                    Finding(
+                        .chainShapeUnexpected, at: signerOffset,
+                        "the \(what) is signed by the Apple Root CA itself: Apple signs with a leaf two levels below it"
+                    ))
             } else if environment != "Xcode" {
                 let shown = environment.map { "\"\($0)\"" } ?? "absent"
-                findings.append(Finding(.storekitSignerOnAppStoreReceipt, at: signerOffset,
-                                        "a self-signed StoreKit-style certificate signs this \(what), but its environment is \(shown): only Xcode's (environment \"Xcode\") are signed that way"))
+                findings.append(
+                    Finding(
+                        .storekitSignerOnAppStoreReceipt, at: signerOffset,
+                        "a self-signed StoreKit-style certificate signs this \(what), but its environment is \(shown): only Xcode's (environment \"Xcode\") are signed that way"
+                    ))
             }
             return findings
         }
         if path.count != 3 {
-            let shape = path.count == 2 ? "the signer is issued directly by the anchor"
+            let shape =
+                path.count == 2
+                ? "the signer is issued directly by the anchor"
                 : "the path has \(path.count - 2) intermediates"
-            findings.append(Finding(.chainShapeUnexpected, at: signerOffset,
-                                    "the verified path has \(path.count) certificates (\(shape)); Apple's is leaf → WWDR intermediate → root"))
+            findings.append(
+                Finding(
+                    .chainShapeUnexpected, at: signerOffset,
+                    "the verified path has \(path.count) certificates (\(shape)); Apple's is leaf → WWDR intermediate → root"
+                ))
         }
         if !signer.extensions.contains(where: { $0.oid == leafMarker }) {
-            findings.append(Finding(.leafMarkerMissing, at: signerOffset,
-                                    "the signing certificate lacks Apple's receipt-signing extension \(leafMarker)"))
+            findings.append(
+                Finding(
+                    .leafMarkerMissing, at: signerOffset,
+                    "the signing certificate lacks Apple's receipt-signing extension \(leafMarker)"))
         }
         if path.count >= 3, !path[1].extensions.contains(where: { $0.oid == intermediateMarker }) {
-            findings.append(Finding(.intermediateMarkerMissing, at: offset(path[1]),
-                                    "the intermediate certificate of the verified path lacks Apple's WWDR extension \(intermediateMarker)"))
+            findings.append(
+                Finding(
+                    .intermediateMarkerMissing, at: offset(path[1]),
+                    "the intermediate certificate of the verified path lacks Apple's WWDR extension \(intermediateMarker)"
+                ))
         }
         if signer.isCertificateAuthority {
-            findings.append(Finding(.signerIsCa, at: signerOffset,
-                                    "the signing certificate is a CA (basicConstraints CA:TRUE): a \(what) is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"))
+            findings.append(
+                Finding(
+                    .signerIsCa, at: signerOffset,
+                    "the signing certificate is a CA (basicConstraints CA:TRUE): a \(what) is signed by an end-entity certificate (RFC 5280 §4.2.1.9)"
+                ))
         }
         if signer.hasExtendedKeyUsage {
-            findings.append(Finding(.signerExtendedKeyUsage, at: signerOffset,
-                                    "the signing certificate carries an extendedKeyUsage extension; Apple's receipt-signing certificates carry none"))
+            findings.append(
+                Finding(
+                    .signerExtendedKeyUsage, at: signerOffset,
+                    "the signing certificate carries an extendedKeyUsage extension; Apple's receipt-signing certificates carry none"
+                ))
         }
         return findings
     }

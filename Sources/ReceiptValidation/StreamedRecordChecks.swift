@@ -11,8 +11,10 @@ final class StreamedRecordChecks: RecordSink {
     @exclusivity(unchecked) private(set) var checks: RecordChecks?
     private var declined = false
 
-    func recordRead(_ record: Int, in table: EntryTable, firstByType: [Int32],
-                    buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    func recordRead(
+        _ record: Int, in table: EntryTable, firstByType: [Int32],
+        buffer: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         if checks == nil {
             guard !declined else { return false }
             // The receipt's creation date is its first top-level type-12 attribute's (`Receipt.creationDate`).

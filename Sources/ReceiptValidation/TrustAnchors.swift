@@ -40,7 +40,8 @@ public struct TrustAnchors: Sendable {
     /// in as the default anchor or from a `--root` file.
     var builtInFingerprints: Set<String> { Self.bundledFingerprints }
 
-    private static let bundledFingerprints = Set([bundledRoot, bundledRootG3].compactMap { try? $0.get().sha256Fingerprint })
+    private static let bundledFingerprints = Set(
+        [bundledRoot, bundledRootG3].compactMap { try? $0.get().sha256Fingerprint })
 
     /// Every certificate in the given PEM or DER files.
     public static func load(files: [String]) throws(CryptoError) -> TrustAnchors {

@@ -77,8 +77,9 @@ package enum PacificTime {
 
     /// Days since 1970-01-01 of the last Sunday of `month`.
     static func lastSunday(year: Int, month: Int) -> Int64 {
-        let last = ReceiptDate.daysFromCivil(year: year, month: month,
-                                             day: ReceiptDate.daysInMonth(year: year, month: month))
+        let last = ReceiptDate.daysFromCivil(
+            year: year, month: month,
+            day: ReceiptDate.daysInMonth(year: year, month: month))
         return last - weekday(last)
     }
 

@@ -37,14 +37,17 @@ package struct VerifyReceiptKey: Sendable, Hashable {
 
     /// The key of attribute `type`, named as the one field table names it (`FieldTable`), so the dump, this JSON,
     /// the diff and build specs say the same name for the same attribute.
-    init(_ type: Int64, _ scope: FieldScope, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
-        self.init(named: FieldTable.descriptor(type, in: scope)?.name ?? "type_\(type)", type, form, source,
-                  leftOutWhenZero: leftOutWhenZero)
+    init(_ type: Int64, _ scope: FieldScope, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false)
+    {
+        self.init(
+            named: FieldTable.descriptor(type, in: scope)?.name ?? "type_\(type)", type, form, source,
+            leftOutWhenZero: leftOutWhenZero)
     }
 
     /// A key Apple writes under a name of its own: `adam_id` (a second name for the app's item id) and
     /// `request_date` (not an attribute).
-    init(named name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false) {
+    init(named name: String, _ type: Int64, _ form: Form, _ source: Source = .attribute, leftOutWhenZero: Bool = false)
+    {
         self.name = name
         self.type = type
         self.form = form

@@ -178,9 +178,9 @@ extension VerifyReceiptResponse {
     package static func readBody(_ bytes: [UInt8]) -> JSONDocument? {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         guard text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
-              let document = try? JSONDocument.read(text), document.nodes.first?.kind == .object,
-              let status = document.member("status", of: document.root), document.nodes[status].kind == .number,
-              document.member("receipt-data", of: document.root) == nil
+            let document = try? JSONDocument.read(text), document.nodes.first?.kind == .object,
+            let status = document.member("status", of: document.root), document.nodes[status].kind == .number,
+            document.member("receipt-data", of: document.root) == nil
         else { return nil }
         return document
     }

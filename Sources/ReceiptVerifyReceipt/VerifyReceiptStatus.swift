@@ -1,6 +1,6 @@
 import ReceiptDiagnostics
-import ReceiptValidation
 import ReceiptModel
+import ReceiptValidation
 
 /// The `status` of a verifyReceipt response: 0 when `rcpt verify` says valid, otherwise the code Apple documents for
 /// that class of failure. Apple's codes that depend on its servers (21000 not a POST, 21004 shared secret, 21005
@@ -66,14 +66,22 @@ package struct VerifyReceiptStatus: Sendable, Hashable, CustomStringConvertible 
     /// Every status a receipt can produce, with Apple's meaning: the table the README documents.
     package static let documented: [(code: Int, meaning: String, when: String)] = [
         (valid, "the receipt is valid", "rcpt verify says valid"),
-        (malformed, "the data in the receipt-data property was malformed",
-         "unreadable input, or an error of the input, container, payload, values or encoding layer"),
-        (notAuthenticated, "the receipt could not be authenticated",
-         "an error of the signature, chain or content layer"),
-        (sandboxReceiptSentToProduction, "a test-environment receipt sent to the production environment",
-         "--environment Production and a Sandbox receipt"),
-        (productionReceiptSentToSandbox, "a production receipt sent to the test environment",
-         "--environment Sandbox and a Production receipt"),
+        (
+            malformed, "the data in the receipt-data property was malformed",
+            "unreadable input, or an error of the input, container, payload, values or encoding layer"
+        ),
+        (
+            notAuthenticated, "the receipt could not be authenticated",
+            "an error of the signature, chain or content layer"
+        ),
+        (
+            sandboxReceiptSentToProduction, "a test-environment receipt sent to the production environment",
+            "--environment Production and a Sandbox receipt"
+        ),
+        (
+            productionReceiptSentToSandbox, "a production receipt sent to the test environment",
+            "--environment Sandbox and a Production receipt"
+        ),
         // Any other environment mismatch (an Xcode receipt, an unknown type) is 21003.
     ]
 }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
 import ReceiptValidation
-import ReceiptBuilding
-import ReceiptDiagnostics
 
 /// `rcpt build`: make a signed receipt.
 struct Build: ParsableCommand {
@@ -56,8 +56,9 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("signed-attributes"), help: "Sign contentType and messageDigest attributes.")
     var signedAttributes = false
 
-    @Option(name: .customLong("device-id"),
-            help: "Compute the SHA-1 hash attribute (type 5) for this device (UUID or MAC address).")
+    @Option(
+        name: .customLong("device-id"),
+        help: "Compute the SHA-1 hash attribute (type 5) for this device (UUID or MAC address).")
     var deviceID: String?
 
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier of a synthetic receipt.")
@@ -99,7 +100,8 @@ struct Build: ParsableCommand {
             throw CommandFailure.unreadable("the payload is not JSON: \(error.message) at offset \(error.offset)")
         }
         guard authority.leaf.keyAlgorithm == .ec else {
-            throw CommandFailure.usage("\(ca) is not a JWS CA (its leaf key is not EC): make one with `rcpt ca init --shape jws`")
+            throw CommandFailure.usage(
+                "\(ca) is not a JWS CA (its leaf key is not EC): make one with `rcpt ca init --shape jws`")
         }
         // Sign the payload as given, less the trailing line break a file or jq leaves.
         var trimmed = payload[...]
@@ -127,7 +129,9 @@ struct Build: ParsableCommand {
             }
             if jws, let spec { return try buildJWS(authority, spec: spec) }
             guard authority.leaf.keyAlgorithm == .rsa else {
-                throw CommandFailure.usage("\(ca) is a JWS CA (its leaf key is EC), and receipts are signed with RSA: make one with `rcpt ca init` (the default shape)")
+                throw CommandFailure.usage(
+                    "\(ca) is a JWS CA (its leaf key is EC), and receipts are signed with RSA: make one with `rcpt ca init` (the default shape)"
+                )
             }
             var blueprint: ReceiptBlueprint
             if let spec {

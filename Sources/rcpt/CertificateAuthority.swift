@@ -54,13 +54,17 @@ struct CertificateAuthority: ParsableCommand {
         @Argument(help: ArgumentHelp("The directory to write the CA into (created if needed).", valueName: "dir"))
         var directory: String
 
-        @Option(help: "apple (root, intermediate, leaf), storekit (one self-signed certificate) or jws (Apple's EC JWS chain).")
+        @Option(
+            help:
+                "apple (root, intermediate, leaf), storekit (one self-signed certificate) or jws (Apple's EC JWS chain)."
+        )
         var shape: Shape = .apple
 
         @Option(name: .customLong("not-before"), help: "Start of validity, RFC 3339.")
         var notBefore: String = "2000-01-01T00:00:00Z"
 
-        @Option(name: .customLong("not-after"), help: "End of validity, RFC 3339 (an early date makes an expired chain).")
+        @Option(
+            name: .customLong("not-after"), help: "End of validity, RFC 3339 (an early date makes an expired chain).")
         var notAfter: String = "2099-12-31T23:59:59Z"
 
         @Option(name: .customLong("key-bits"), help: "RSA key size in bits, 2048 to 8192.")
@@ -75,9 +79,13 @@ struct CertificateAuthority: ParsableCommand {
                     throw ValidationError("\(name) takes an RFC 3339 date such as 2030-01-01T00:00:00Z, not '\(value)'")
                 }
             }
-            if case .success(let start) = ReceiptDate.parse(notBefore), case .success(let end) = ReceiptDate.parse(notAfter),
-               start.secondsSinceEpoch >= end.secondsSinceEpoch {
-                throw ValidationError("--not-before (\(notBefore)) must come before --not-after (\(notAfter)): no instant would be inside the validity")
+            if case .success(let start) = ReceiptDate.parse(notBefore),
+                case .success(let end) = ReceiptDate.parse(notAfter),
+                start.secondsSinceEpoch >= end.secondsSinceEpoch
+            {
+                throw ValidationError(
+                    "--not-before (\(notBefore)) must come before --not-after (\(notAfter)): no instant would be inside the validity"
+                )
             }
             guard (2048...8192).contains(keyBits) else {
                 throw ValidationError("--key-bits must be 2048 to 8192 (verify refuses RSA keys under 2048 bits)")
@@ -100,7 +108,9 @@ struct CertificateAuthority: ParsableCommand {
                 } catch {
                     throw CommandFailure.usage(error.message)
                 }
-                Console.error("wrote a TEST-ONLY \(shape.rawValue) CA to \(directory); trust it with --root \(directory)/root.pem")
+                Console.error(
+                    "wrote a TEST-ONLY \(shape.rawValue) CA to \(directory); trust it with --root \(directory)/root.pem"
+                )
                 return 0
             }
         }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import ReceiptConformance
-import ReceiptSuite
-import ReceiptRendering
 import ReceiptDiagnostics
+import ReceiptRendering
+import ReceiptSuite
 
 /// `rcpt conformance`: run a validator against a mutation suite.
 struct Conformance: ParsableCommand {
@@ -49,15 +49,22 @@ struct Conformance: ParsableCommand {
     @Argument(help: ArgumentHelp("The suite directory written by `rcpt mutate --all`.", valueName: "dir"))
     var directory: String
 
-    @Option(help: ArgumentHelp("Run only the entries of one concern: security, policy or robustness (the baseline always runs).",
-                               valueName: "concern"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only the entries of one concern: security, policy or robustness (the baseline always runs).",
+            valueName: "concern"))
     var only: Concern?
 
-    @Option(help: ArgumentHelp("Where the validator runs: device, or server (not run on the entries that rest on the device binding or the app version, which a server does not know). Default: the suite's own.",
-                               valueName: "context"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the validator runs: device, or server (not run on the entries that rest on the device binding or the app version, which a server does not know). Default: the suite's own.",
+            valueName: "context"))
     var context: ValidatorContext?
 
-    @Option(help: "Output format: text, json (rcpt.conformance/2), junit (JUnit XML, a testcase per entry) or sarif (SARIF 2.1.0, a result per failure).")
+    @Option(
+        help:
+            "Output format: text, json (rcpt.conformance/2), junit (JUnit XML, a testcase per entry) or sarif (SARIF 2.1.0, a result per failure)."
+    )
     var format: GateFormat = .text
 
     @Option(help: "Colour text output: auto, always or never (auto: on a terminal unless NO_COLOR is set).")
@@ -67,9 +74,10 @@ struct Conformance: ParsableCommand {
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)
-            var options = ConformanceRunner.Options(command: validatorOptions.validator, timeout: validatorOptions.timeout,
-                                                    rejectCodes: validatorOptions.rejectCodes?.statuses, only: only,
-                                                    jobs: validatorOptions.processes, batch: validatorOptions.batch)
+            var options = ConformanceRunner.Options(
+                command: validatorOptions.validator, timeout: validatorOptions.timeout,
+                rejectCodes: validatorOptions.rejectCodes?.statuses, only: only,
+                jobs: validatorOptions.processes, batch: validatorOptions.batch)
             options.context = context
             let results: [ConformanceResult]
             do {
@@ -87,7 +95,9 @@ struct Conformance: ParsableCommand {
                 case .json: Console.write(report.json())
                 case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
                 case .junit, .sarif:
-                    Console.write(format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
+                    Console.write(
+                        format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator))
+                            ?? [])
                 }
                 return 1
             } catch let error as SuiteError {
@@ -98,7 +108,8 @@ struct Conformance: ParsableCommand {
             case .json: Console.write(report.json())
             case .text: Console.write(report.text(style: style))
             case .junit, .sarif:
-                Console.write(format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
+                Console.write(
+                    format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
             }
             return report.failed ? 1 : 0
         }
@@ -106,4 +117,3 @@ struct Conformance: ParsableCommand {
 
     var useColor: Bool { color.isOn }
 }
-

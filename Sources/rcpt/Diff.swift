@@ -1,14 +1,14 @@
 import ArgumentParser
-import ReceiptBatch
 import Foundation
+import ReceiptBatch
+import ReceiptDiagnostics
 import ReceiptDiff
 import ReceiptInput
+import ReceiptJSON
 import ReceiptModel
 import ReceiptRendering
-import ReceiptJSON
 import ReceiptValidation
 import ReceiptVerifyReceipt
-import ReceiptDiagnostics
 
 /// `rcpt diff`: compare two receipts, field by field and layer by layer.
 struct Diff: ParsableCommand {
@@ -73,13 +73,17 @@ struct Diff: ParsableCommand {
             let classifiedB = options.reading.classify(inputB)
             let (bytesA, bytesB) = (classifiedA.bytes, classifiedB.bytes)
             for (side, classified) in [("A", classifiedA), ("B", classifiedB)] {
-                if let refusal = classified.refusal { throw CommandFailure.unreadable("\(side): \(refusal.message) (\(refusal.code))") }
+                if let refusal = classified.refusal {
+                    throw CommandFailure.unreadable("\(side): \(refusal.message) (\(refusal.code))")
+                }
             }
             let jwsA = classifiedA.kind == .jws
             let jwsB = classifiedB.kind == .jws
             if jwsA || jwsB {
                 guard jwsA && jwsB else {
-                    throw CommandFailure.usage("\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts")
+                    throw CommandFailure.usage(
+                        "\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts"
+                    )
                 }
                 // Each side as verify judges it: the classifier's document, already read, and its findings.
                 let inspectionA = JWSInspection.inspect(classifiedA, input: inputA, options: inspectionOptions)
@@ -93,8 +97,9 @@ struct Diff: ParsableCommand {
             let responseA = VerifyReceiptResponse.readBody(bytesA)
             let responseB = VerifyReceiptResponse.readBody(bytesB)
             if responseA != nil || responseB != nil {
-                return try diffResponses(bytesA, responseA, bytesB, responseB, patterns: patterns,
-                                         inspectionOptions: inspectionOptions)
+                return try diffResponses(
+                    bytesA, responseA, bytesB, responseB, patterns: patterns,
+                    inspectionOptions: inspectionOptions)
             }
             let (inspectionA, inspectionB) = ReceiptDiff.inspect(bytesA, bytesB, options: inspectionOptions)
             for (side, inspection) in [("A", inspectionA), ("B", inspectionB)] {
@@ -113,8 +118,9 @@ struct Diff: ParsableCommand {
     /// Renders a diff of any kind, after warning of each `--ignore` pattern that matched nothing.
     func render(_ result: DiffResult) -> Int32 {
         for pattern in result.unusedIgnorePatterns {
-            Console.error("--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
-                          + "prints (A and B may also simply agree there)")
+            Console.error(
+                "--ignore '\(pattern.description)' matched no change: check its path against the paths the diff "
+                    + "prints (A and B may also simply agree there)")
         }
         switch options.format {
         case .json:
@@ -127,8 +133,10 @@ struct Diff: ParsableCommand {
 
     /// A verifyReceipt response on one side (or both): Apple's body against the other side's receipt as
     /// `--format verifyreceipt` makes it, or against another response.
-    func diffResponses(_ bytesA: [UInt8], _ responseA: JSONDocument?, _ bytesB: [UInt8], _ responseB: JSONDocument?,
-                       patterns: [IgnorePattern], inspectionOptions: InspectionOptions) throws -> Int32 {
+    func diffResponses(
+        _ bytesA: [UInt8], _ responseA: JSONDocument?, _ bytesB: [UInt8], _ responseB: JSONDocument?,
+        patterns: [IgnorePattern], inspectionOptions: InspectionOptions
+    ) throws -> Int32 {
         let requestDate = try options.reading.requestDate()
         func side(_ bytes: [UInt8], _ response: JSONDocument?, file: String, name: String) throws -> ResponseInput {
             let display = InputFiles.displayName(file)
@@ -161,17 +169,21 @@ struct DiffOptionsGroup: ParsableArguments {
     @Argument(help: ArgumentHelp("Receipt B (the new one), or - for standard input.", valueName: "b"))
     var fileB: String
 
-    @Option(name: .customLong("ignore"),
-            help: ArgumentHelp("Leave out changes at this path and below it (rules below). Repeatable.",
-                               valueName: "path"))
+    @Option(
+        name: .customLong("ignore"),
+        help: ArgumentHelp(
+            "Leave out changes at this path and below it (rules below). Repeatable.",
+            valueName: "path"))
     var ignore: [String] = []
 
     @Flag(help: "Also report encoding-level differences (BER vs DER, lengths, order), equal by default.")
     var encoding = false
 
-    @Option(name: .customLong("only"),
-            help: ArgumentHelp("Compare only this layer. Repeatable.",
-                               valueName: "layer"))
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp(
+            "Compare only this layer. Repeatable.",
+            valueName: "layer"))
     var only: [DiffLayer] = []
 
     @Option(help: "Output format: text or json.")

@@ -1,6 +1,6 @@
 import ArgumentParser
-import ReceiptBatch
 import Foundation
+import ReceiptBatch
 import ReceiptInput
 import ReceiptRendering
 import ReceiptValidation
@@ -31,11 +31,16 @@ struct Dump: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
-                                 valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "Receipt files or directories, or - for standard input (the default when it is piped).",
+            valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns for it), or html (the self-contained report page of rcpt report).")
+    @Option(
+        help:
+            "Output format: text, json, jsonl (one compact JSON object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns for it), or html (the self-contained report page of rcpt report)."
+    )
     var format: DumpFormat = .text
 
     @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
@@ -44,10 +49,15 @@ struct Dump: ParsableCommand {
     @Flag(help: "With --format jsonl or --brief: descend into subdirectories of the directories given.")
     var recursive = false
 
-    @Flag(help: "Text output: only the summary (a receipt: who it is for, the verdict, the purchases; a JWS: each token in a line, an API response's transactions newest first); several files or directories give a block each.")
+    @Flag(
+        help:
+            "Text output: only the summary (a receipt: who it is for, the verdict, the purchases; a JWS: each token in a line, an API response's transactions newest first); several files or directories give a block each."
+    )
     var brief = false
 
-    @Flag(name: .shortAndLong, help: "Text output: also OpenSSL's raw error entries behind a sentence that explains them.")
+    @Flag(
+        name: .shortAndLong, help: "Text output: also OpenSSL's raw error entries behind a sentence that explains them."
+    )
     var verbose = false
 
     @OptionGroup var options: ReceiptReadingOptions
@@ -90,18 +100,21 @@ struct Dump: ParsableCommand {
                 let document: Inspection
                 let input: [UInt8]
                 do {
-                    (document, input) = try options.inspect(file, options: inspectionOptions,
-                                                            jsonSchema: format == .json ? DumpJSON.schema : nil)
+                    (document, input) = try options.inspect(
+                        file, options: inspectionOptions,
+                        jsonSchema: format == .json ? DumpJSON.schema : nil)
                 } catch let failure as CommandFailure where paths.count > 1 {
                     // One unreadable file among many is said in its place; the others are still dumped.
                     Console.error(failure.description)
                     status = 2
                     continue
                 }
-                try options.write(document, .dump, format: format.document, name: InputFiles.displayName(file), verbose: verbose,
-                                  brief: brief)
+                try options.write(
+                    document, .dump, format: format.document, name: InputFiles.displayName(file), verbose: verbose,
+                    brief: brief)
                 if format == .text, let response = VerifyReceiptResponse.readBody(input) {
-                    Console.write("\n" + PurchaseSummaryText.response(response, style: TextStyle(useColor: options.useColor())))
+                    Console.write(
+                        "\n" + PurchaseSummaryText.response(response, style: TextStyle(useColor: options.useColor())))
                 }
                 // Unreadable at any layer is 2; a dump has no verdict to fail on.
                 if document.readError != nil { status = 2 }
@@ -111,8 +124,10 @@ struct Dump: ParsableCommand {
     }
 
     func runBatch() throws -> Int32 {
-        try Batch.run(files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
-                  failsOnInvalid: false) { inspection, path in
+        try Batch.run(
+            files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
+            failsOnInvalid: false
+        ) { inspection, path in
             if let jws = inspection?.jws { return JWSReport.json(jws, .dump, pretty: false, file: path) }
             if let receipt = inspection?.receipt { return DumpJSON.batchLine(receipt, path) }
             return DumpJSON.unreadableLine(path, schema: DumpJSON.schema, reason: InputFile.problem(path))

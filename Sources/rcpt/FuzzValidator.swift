@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import ReceiptInput
+import ReceiptConformance
 import ReceiptCrypto
 import ReceiptFuzzing
+import ReceiptInput
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
-import ReceiptRendering
 import ReceiptMutation
-import ReceiptConformance
+import ReceiptRendering
 import ReceiptSuite
 import ReceiptValidation
 
@@ -53,8 +53,9 @@ struct FuzzValidator: ParsableCommand {
     @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init` that re-signs receipts.", valueName: "dir"))
     var ca: String
 
-    @Option(name: .customLong("jws-ca"),
-            help: ArgumentHelp("The CA made by `rcpt ca init --shape jws` that re-signs JWS seeds.", valueName: "dir"))
+    @Option(
+        name: .customLong("jws-ca"),
+        help: ArgumentHelp("The CA made by `rcpt ca init --shape jws` that re-signs JWS seeds.", valueName: "dir"))
     var jwsCA: String?
 
     @Option(help: ArgumentHelp("Stop after this many inputs (default 1000 when --time is not given).", valueName: "n"))
@@ -66,21 +67,31 @@ struct FuzzValidator: ParsableCommand {
     @Option(help: "Seed of the input generator: the same seed, seeds and CA give the same inputs.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("A disagreement class that does not fail the run (repeatable): accepted-what-rcpt-rejects, rejected-what-rcpt-accepts, crashed, timed-out, errored.",
-                               valueName: "class"))
+    @Option(
+        help: ArgumentHelp(
+            "A disagreement class that does not fail the run (repeatable): accepted-what-rcpt-rejects, rejected-what-rcpt-accepts, crashed, timed-out, errored.",
+            valueName: "class"))
     var allow: [String] = []
 
-    @Option(help: ArgumentHelp("Where the validator runs: device (rcpt checks the device binding and the app version too) or server (rcpt judges without them, as a server that knows neither must).",
-                               valueName: "context"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the validator runs: device (rcpt checks the device binding and the app version too) or server (rcpt judges without them, as a server that knows neither must).",
+            valueName: "context"))
     var context: ValidatorContext = .device
 
-    @Flag(help: "Judge with the strict judgement (as rcpt verify --strict): malformed values of undocumented receipt attribute types and null JWS claims are errors, not warnings.")
+    @Flag(
+        help:
+            "Judge with the strict judgement (as rcpt verify --strict): malformed values of undocumented receipt attribute types and null JWS claims are errors, not warnings."
+    )
     var strict = false
 
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
     var outDirectory: String?
 
-    @Option(help: "Output format of the summary: text, json (report.json's document), junit (JUnit XML) or sarif (SARIF 2.1.0).")
+    @Option(
+        help:
+            "Output format of the summary: text, json (report.json's document), junit (JUnit XML) or sarif (SARIF 2.1.0)."
+    )
     var format: GateFormat = .text
 
     func validate() throws {
@@ -88,7 +99,8 @@ struct FuzzValidator: ParsableCommand {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let time, time <= 0 { throw ValidationError("--time must be positive") }
         for name in allow where Disagreement(rawValue: name) == nil {
-            throw ValidationError("--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            throw ValidationError(
+                "--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
         }
     }
 
@@ -98,67 +110,83 @@ struct FuzzValidator: ParsableCommand {
             let kit: MutationKit
             var jwsKit: MutationKit?
             do throws(CryptoError) {
-                kit = try MutationKit.load(from: ca, deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+                kit = try MutationKit.load(
+                    from: ca, deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
                 if let jwsCA { jwsKit = try MutationKit.load(from: jwsCA, deviceID: []) }
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init`)")
             }
             let isJWS = { (seed: [UInt8]) in InputClassifier.classify(seed).kind == .jws }
             if inputs.contains(where: isJWS), jwsKit == nil {
-                throw CommandFailure.usage("a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
+                throw CommandFailure.usage(
+                    "a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
             }
             // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's. A server validator is
             // judged without the device and the app version, which it cannot know.
             let device = context == .device
             var expectations = Expectations(deviceID: device ? kit.deviceID : nil)
             if let receiptSeed = inputs.first(where: { !isJWS($0) }),
-               let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed) {
+                let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed)
+            {
                 let receipt = Receipt.read(baseline)
                 if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
                 if case .text(let text)? = receipt.first(3)?.value, device { expectations.appVersion = text }
             }
-            var receiptOptions = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
+            var receiptOptions = InspectionOptions(
+                anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
             var jwsOptions: InspectionOptions?
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
-               let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit) {
+                let context = try? JWSMutationContext.baseline(of: jwsSeed, kit: jwsKit)
+            {
                 jwsBundle = Self.flags(Self.expectations(context, in: self.context))
-                jwsOptions = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
-                                                  expectations: Self.expectations(context, in: self.context))
+                jwsOptions = InspectionOptions(
+                    anchors: try Self.anchors(jwsCA), time: .signed,
+                    expectations: Self.expectations(context, in: self.context))
             }
             // Each seed's inputs are judged with that seed's own expectations (its bundle id, version; the device).
             var seedOptions: [Int: InspectionOptions] = [:]
             var seedLines: [String] = []
             for (index, input) in inputs.enumerated() {
                 if isJWS(input) {
-                    guard let jwsKit, let jwsCA, let context = try? JWSMutationContext.baseline(of: input, kit: jwsKit) else { continue }
+                    guard let jwsKit, let jwsCA, let context = try? JWSMutationContext.baseline(of: input, kit: jwsKit)
+                    else { continue }
                     // As Apple's verifier is configured: the app, its environment and, in Production, its Apple id.
-                    seedOptions[index] = InspectionOptions(anchors: try Self.anchors(jwsCA), time: .signed,
-                                                           expectations: Self.expectations(context, in: self.context))
-                    seedLines.append("\(seeds[index]): --root \(jwsCA)/root.pem" + Self.flags(Self.expectations(context, in: self.context)))
+                    seedOptions[index] = InspectionOptions(
+                        anchors: try Self.anchors(jwsCA), time: .signed,
+                        expectations: Self.expectations(context, in: self.context))
+                    seedLines.append(
+                        "\(seeds[index]): --root \(jwsCA)/root.pem"
+                            + Self.flags(Self.expectations(context, in: self.context)))
                 } else if let baseline = try? MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed) {
                     var own = Expectations(deviceID: device ? kit.deviceID : nil)
                     let receipt = Receipt.read(baseline)
                     if case .text(let text)? = receipt.first(2)?.value { own.bundleID = text }
                     if case .text(let text)? = receipt.first(3)?.value, device { own.appVersion = text }
-                    seedOptions[index] = InspectionOptions(anchors: try Self.anchors(ca), time: .signed, expectations: own)
-                    seedLines.append("\(seeds[index]): --root \(ca)/root.pem" + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
-                                     + (own.appVersion.map { " --app-version \($0)" } ?? "")
-                                     + (device ? " --device-id \(kit.deviceIDText)" : ""))
+                    seedOptions[index] = InspectionOptions(
+                        anchors: try Self.anchors(ca), time: .signed, expectations: own)
+                    seedLines.append(
+                        "\(seeds[index]): --root \(ca)/root.pem" + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
+                            + (own.appVersion.map { " --app-version \($0)" } ?? "")
+                            + (device ? " --device-id \(kit.deviceIDText)" : ""))
                 }
             }
             if Set(seedLines.map { $0.split(separator: ":", maxSplits: 1).last.map(String.init) ?? $0 }).count > 1 {
-                Console.error("rcpt judges each seed's inputs with its own expectations; give your validator the same:\n  "
-                              + seedLines.joined(separator: "\n  "))
+                Console.error(
+                    "rcpt judges each seed's inputs with its own expectations; give your validator the same:\n  "
+                        + seedLines.joined(separator: "\n  "))
             } else {
-                Console.error("rcpt judges with --root \(ca)/root.pem"
-                              + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
-                              + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
-                              + (device ? " --device-id \(kit.deviceIDText)" : "")
-                              + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle ?? "") } ?? "")
-                              + ": give your validator the same")
+                Console.error(
+                    "rcpt judges with --root \(ca)/root.pem"
+                        + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
+                        + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
+                        + (device ? " --device-id \(kit.deviceIDText)" : "")
+                        + (jwsCA.map { "; JWS: --root \($0)/root.pem" + (jwsBundle ?? "") } ?? "")
+                        + ": give your validator the same")
             }
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzz-\(UUID().uuidString)").path
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "rcpt-fuzz-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             if strict {
                 receiptOptions.strict = true
@@ -166,7 +194,8 @@ struct FuzzValidator: ParsableCommand {
                 for index in seedOptions.keys { seedOptions[index]?.strict = true }
             }
             let options = ValidatorCampaign.Options(
-                command: validatorOptions.validator, timeout: validatorOptions.timeout, rejectCodes: validatorOptions.rejectCodes?.statuses,
+                command: validatorOptions.validator, timeout: validatorOptions.timeout,
+                rejectCodes: validatorOptions.rejectCodes?.statuses,
                 jobs: validatorOptions.processes, runs: runs, seconds: time, batch: validatorOptions.batch)
             var campaign = ValidatorCampaign(
                 options: options, generator: FuzzInputGenerator(seeds: inputs, kit: kit, jwsKit: jwsKit, seed: seed),
@@ -177,27 +206,39 @@ struct FuzzValidator: ParsableCommand {
                 FileHandle.standardError.write(Data("\r\(done) inputs, \(groups) disagreement group(s)".utf8))
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            let gate = CampaignGate(allowed: Set(allow.compactMap(Disagreement.init(rawValue:))),
-                                    gate: validatorOptions.gate)
+            let gate = CampaignGate(
+                allowed: Set(allow.compactMap(Disagreement.init(rawValue:))),
+                gate: validatorOptions.gate)
             if let outDirectory {
                 let manifestExpectations = ManifestExpectations(
                     bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
                     context: context.rawValue, root: ShellWords.absolute(ca + "/root.pem"),
                     validator: validatorOptions.validator)
-                try CampaignReport.write(summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
-                                         to: outDirectory)
+                try CampaignReport.write(
+                    summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
+                    to: outDirectory)
             }
             switch format {
             case .json:
                 Console.write(CampaignReport.json(summary, seed: seed, seeds: seeds, directory: outDirectory))
             case .junit, .sarif:
-                Console.write(format.ciDocument(CIReport.campaign(summary, seeds: seeds, validator: validatorOptions.validator,
-                                                                  gate: gate, directory: outDirectory)) ?? [])
+                Console.write(
+                    format.ciDocument(
+                        CIReport.campaign(
+                            summary, seeds: seeds, validator: validatorOptions.validator,
+                            gate: gate, directory: outDirectory)) ?? [])
             case .text:
-                Console.write(Array(CampaignReport.text(summary, gate: gate, seeds: seeds, directory: outDirectory,
-                                                        validator: validatorOptions.validator).utf8))
+                Console.write(
+                    Array(
+                        CampaignReport.text(
+                            summary, gate: gate, seeds: seeds, directory: outDirectory,
+                            validator: validatorOptions.validator
+                        ).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
-                    Console.write(Array("\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n".utf8))
+                    Console.write(
+                        Array(
+                            "\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n"
+                                .utf8))
                 }
             }
             if summary.baselines.contains(where: \.refused) { return 1 }

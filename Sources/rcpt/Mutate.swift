@@ -1,14 +1,14 @@
-import ReceiptJSON
 import ArgumentParser
 import Foundation
-import ReceiptInput
 import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptInput
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptMutation
-import ReceiptSuite
 import ReceiptRendering
+import ReceiptSuite
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// `rcpt mutate`: build malformed and re-signed receipts from the catalogue.
 struct Mutate: ParsableCommand {
@@ -29,8 +29,10 @@ struct Mutate: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The receipt to mutate (raw, base64, PEM or a verifyReceipt body), or -.",
-                                 valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "The receipt to mutate (raw, base64, PEM or a verifyReceipt body), or -.",
+            valueName: "file"))
     var file: String?
 
     @Flag(help: "List the catalogue instead of mutating.")
@@ -57,14 +59,19 @@ struct Mutate: ParsableCommand {
     @Option(name: .customLong("device-id"), help: "The test device the receipts' hashes are computed for.")
     var deviceID: String = MutationKit.defaultDeviceID
 
-    @Option(help: "Output format of --list: text, json (rcpt.mutation-list/1) or markdown (the table docs/catalogue.md holds).")
+    @Option(
+        help:
+            "Output format of --list: text, json (rcpt.mutation-list/1) or markdown (the table docs/catalogue.md holds)."
+    )
     var format: ListFormat = .text
 
     @Flag(help: "Replace an existing suite in --out-dir.")
     var force = false
 
-    @Option(help: ArgumentHelp("Where the validator under test runs: device (asked for the device binding and the app version) or server (asked for neither: those entries are skipped, and the suggested line names only what a server knows).",
-                               valueName: "context"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the validator under test runs: device (asked for the device binding and the app version) or server (asked for neither: those entries are skipped, and the suggested line names only what a server knows).",
+            valueName: "context"))
     var context: ValidatorContext = .device
 
     func validate() throws {
@@ -101,17 +108,22 @@ struct Mutate: ParsableCommand {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
             if let output { try refuseToOverwrite(input: file, output: output) }
-            if InputClassifier.classify(input).kind == .jws { return try mutateJWS(input, file: file, kit: kit, ca: ca) }
+            if InputClassifier.classify(input).kind == .jws {
+                return try mutateJWS(input, file: file, kit: kit, ca: ca)
+            }
             do throws(MutationError) {
                 if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
                     try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: ca)
-                    try write(try chosen.apply(to: input, kit: kit, seed: seed), to: output, chosen.name,
-                              expected: chosen.expected)
+                    try write(
+                        try chosen.apply(to: input, kit: kit, seed: seed), to: output, chosen.name,
+                        expected: chosen.expected)
                 } else if let outDirectory {
-                    report(try MutationSuite.write(input: input, inputName: file, kit: kit, seed: seed, caDirectory: ca,
-                                                   to: outDirectory, force: force, rcpt: Console.executablePath,
-                                                   context: context),
-                           of: "receipts", in: outDirectory)
+                    report(
+                        try MutationSuite.write(
+                            input: input, inputName: file, kit: kit, seed: seed, caDirectory: ca,
+                            to: outDirectory, force: force, rcpt: Console.executablePath,
+                            context: context),
+                        of: "receipts", in: outDirectory)
                 }
             } catch {
                 throw CommandFailure.unreadable(error.message)
@@ -125,15 +137,19 @@ struct Mutate: ParsableCommand {
         do throws(MutationError) {
             if let name = mutation, let output {
                 guard let chosen = JWSMutationCatalogue.named(name) else {
-                    throw MutationError(.notAJWSMutation, "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
+                    throw MutationError(
+                        .notAJWSMutation,
+                        "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
                 }
                 try BaselineCheck.jws(of: input, kit: kit, caDirectory: ca)
                 try write(try chosen.apply(to: input, kit: kit), to: output, chosen.name, expected: chosen.expected)
             } else if let outDirectory {
-                report(try JWSMutationSuite.write(input: input, inputName: file, kit: kit, caDirectory: ca,
-                                                  to: outDirectory, force: force, rcpt: Console.executablePath,
-                                                  context: context),
-                       of: "JWS", in: outDirectory)
+                report(
+                    try JWSMutationSuite.write(
+                        input: input, inputName: file, kit: kit, caDirectory: ca,
+                        to: outDirectory, force: force, rcpt: Console.executablePath,
+                        context: context),
+                    of: "JWS", in: outDirectory)
             }
         } catch {
             throw CommandFailure.unreadable(error.message)
@@ -151,10 +167,15 @@ struct Mutate: ParsableCommand {
 
     /// Says what a suite holds and how to run a validator over it.
     func report(_ manifest: Manifest, of kind: String, in directory: String) {
-        Console.error("wrote \(manifest.mutations.count) \(kind) and manifest.json to \(directory)"
-                      + (manifest.skipped.isEmpty ? "" : "; skipped \(manifest.skipped.count): "
-                         + manifest.skipped.keys.sorted().joined(separator: ", ")))
-        Console.error("run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(directory)))")
+        Console.error(
+            "wrote \(manifest.mutations.count) \(kind) and manifest.json to \(directory)"
+                + (manifest.skipped.isEmpty
+                    ? ""
+                    : "; skipped \(manifest.skipped.count): "
+                        + manifest.skipped.keys.sorted().joined(separator: ", ")))
+        Console.error(
+            "run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(directory)))"
+        )
     }
 
     func refuseToOverwrite(input: String, output: String) throws {
@@ -180,7 +201,8 @@ enum MutationListing {
     /// `docs/catalogue.md`: every entry with its verdict, attacker, concern and why (a test holds the file to it).
     static func markdown() -> String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-        var out = "# The mutation catalogue\n\n"
+        var out =
+            "# The mutation catalogue\n\n"
             + "Written by `rcpt mutate --list --format markdown`; `theCatalogueDocumentIsTheCatalogue` fails when this file differs.\n"
             + "Who could make each entry (**anyone** without a key, a **replay** of a genuine document, or only the\n"
             + "**signer**) and what accepting it costs (**security**, **policy** or **robustness**): see README.md,\n"
@@ -190,13 +212,17 @@ enum MutationListing {
             out += "| entry | group | expected | rcpt's finding | attacker | concern | why | readers it would fool |\n"
             out += "|---|---|---|---|---|---|---|---|\n"
             for (name, group, expected, finding, threat, summary) in rows {
-                out += "| `\(name)` | \(group) | \(expected.rawValue) | \(finding.map { "`\($0)`" } ?? "") | "
+                out +=
+                    "| `\(name)` | \(group) | \(expected.rawValue) | \(finding.map { "`\($0)`" } ?? "") | "
                     + "\(threat.attacker.rawValue) | \(threat.concern.rawValue) | \(cell(summary)): \(cell(threat.why)) | "
                     + "\(cell(threat.readers ?? "")) |\n"
             }
         }
-        table("Receipts", MutationCatalogue.all.map { ($0.name, $0.group.rawValue, $0.expected, $0.finding, $0.threat, $0.summary) })
-        table("JWS", JWSMutationCatalogue.all.map { ($0.name, $0.layer, $0.expected, $0.finding, $0.threat, $0.summary) })
+        table(
+            "Receipts",
+            MutationCatalogue.all.map { ($0.name, $0.group.rawValue, $0.expected, $0.finding, $0.threat, $0.summary) })
+        table(
+            "JWS", JWSMutationCatalogue.all.map { ($0.name, $0.layer, $0.expected, $0.finding, $0.threat, $0.summary) })
         return out
     }
 
@@ -207,19 +233,26 @@ enum MutationListing {
             guard !members.isEmpty else { continue }
             out += "\(group.rawValue) (\(members.count))\n"
             for mutation in members {
-                out += entry(mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
+                out += entry(
+                    mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary,
+                    mutation.layer)
             }
         }
-        out += "jws (\(JWSMutationCatalogue.all.count), for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`)\n"
+        out +=
+            "jws (\(JWSMutationCatalogue.all.count), for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`)\n"
         for mutation in JWSMutationCatalogue.all {
-            out += entry(mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
+            out += entry(
+                mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
         }
-        return out + "\n\(MutationCatalogue.all.count) receipt mutations, \(JWSMutationCatalogue.all.count) JWS mutations\n"
+        return out
+            + "\n\(MutationCatalogue.all.count) receipt mutations, \(JWSMutationCatalogue.all.count) JWS mutations\n"
     }
 
     /// One entry: its name, verdict, finding, attacker and concern; what it does; who could make it.
-    static func entry(_ name: String, _ expected: ExpectedVerdict, _ finding: String?, _ threat: Threat, _ summary: String,
-                      _ layer: String) -> String {
+    static func entry(
+        _ name: String, _ expected: ExpectedVerdict, _ finding: String?, _ threat: Threat, _ summary: String,
+        _ layer: String
+    ) -> String {
         let finding = finding.map { " [\($0)]" } ?? ""
         return "  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(expected.rawValue)\(finding) "
             + "[\(threat.attacker.rawValue), \(threat.concern.rawValue)]\n"

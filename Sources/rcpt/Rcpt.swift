@@ -19,8 +19,11 @@ struct Rcpt: ParsableCommand {
               rcpt ca init testca && rcpt mutate receipt.der --all --ca testca --out-dir suite
             """,
         version: "0.1.0",
-        subcommands: [Dump.self, Verify.self, Status.self, Report.self, Diff.self, Mutate.self, Conformance.self, FuzzValidator.self, Build.self,
-                      CertificateAuthority.self]
+        subcommands: [
+            Dump.self, Verify.self, Status.self, Report.self, Diff.self, Mutate.self, Conformance.self,
+            FuzzValidator.self, Build.self,
+            CertificateAuthority.self,
+        ]
     )
 }
 

@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import ReceiptBatch
-import ReceiptInput
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptRendering
 import ReceiptValidation
 
 /// `rcpt report`: a self-contained HTML page of one receipt or JWS, to look at rather than read.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a self-contained HTML report of a receipt or JWS: the structure beside its bytes, the verdict, findings on the bytes, certificate validity and a purchase timeline.",
+        abstract:
+            "Write a self-contained HTML report of a receipt or JWS: the structure beside its bytes, the verdict, findings on the bytes, certificate validity and a purchase timeline.",
         discussion: """
             One HTML file with its style and script inline: it fetches nothing, runs no script but its own (a \
             Content-Security-Policy allows only that), and shows every string from the input as text.
@@ -33,12 +34,17 @@ struct Report: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The receipt or JWS file, or - for standard input (the default when it is piped).",
-                                 valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "The receipt or JWS file, or - for standard input (the default when it is piped).",
+            valueName: "file"))
     var file: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the page (default: standard output, when it is not a terminal).",
-                                                    valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Where to write the page (default: standard output, when it is not a terminal).",
+            valueName: "file"))
     var output: String?
 
     @OptionGroup var options: ReceiptReadingOptions
@@ -46,10 +52,14 @@ struct Report: ParsableCommand {
     func validate() throws {
         _ = try InputFiles.orStandardInput(file.map { [$0] } ?? [])
         // Options shared with dump and verify that shape their text or JSON, not the page: said, never ignored.
-        let unused = [(options.compact, "--compact"), (options.color != .auto, "--color"),
-                      (options.requestDateArgument != nil, "--request-date")].filter(\.0).map(\.1)
+        let unused = [
+            (options.compact, "--compact"), (options.color != .auto, "--color"),
+            (options.requestDateArgument != nil, "--request-date"),
+        ].filter(\.0).map(\.1)
         if !unused.isEmpty {
-            throw ValidationError("\(unused.joined(separator: ", ")) shape\(unused.count == 1 ? "s" : "") the text and JSON of dump and verify, not the report page")
+            throw ValidationError(
+                "\(unused.joined(separator: ", ")) shape\(unused.count == 1 ? "s" : "") the text and JSON of dump and verify, not the report page"
+            )
         }
         if output == nil && isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("the report is an HTML page: give -o report.html, or redirect standard output")
@@ -60,7 +70,8 @@ struct Report: ParsableCommand {
         try Console.guarded {
             let path = try InputFiles.orStandardInput(file.map { [$0] } ?? [])[0]
             if let output, path != "-", ReportPage.isSameFile(path, output) {
-                throw CommandFailure.usage("-o \(TerminalText.safe(output)) is the input itself: the report would overwrite it")
+                throw CommandFailure.usage(
+                    "-o \(TerminalText.safe(output)) is the input itself: the report would overwrite it")
             }
             let report = try ReportPage.make(path, options: options, inspection: try options.inspectionOptions())
             if let output {
@@ -82,16 +93,18 @@ enum ReportPage {
         let input = try InputFiles.read(path)
         let classified = options.classify(input)
         let document = Inspector.inspect(classified, input: input, options: inspection)
-        return ReportDocument(name: InputFiles.displayName(path), document: document,
-                              bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
-                              customRoots: !options.roots.isEmpty)
+        return ReportDocument(
+            name: InputFiles.displayName(path), document: document,
+            bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
+            customRoots: !options.roots.isEmpty)
     }
 
     /// Writes the page to `output` a piece at a time, or says why it cannot.
     static func write(_ report: ReportDocument, to output: String) throws {
         let shown = TerminalText.safe(output)
         guard FileManager.default.createFile(atPath: output, contents: nil),
-              let handle = FileHandle(forWritingAtPath: output) else {
+            let handle = FileHandle(forWritingAtPath: output)
+        else {
             let reason = InputFiles.isDirectory(output) ? "it is a directory" : String(cString: strerror(errno))
             throw CommandFailure.unreadable("cannot write \(shown): \(reason)")
         }
@@ -108,14 +121,16 @@ enum ReportPage {
     static func status(of document: Inspection, path: String) -> Int32 {
         guard let error = document.readError else { return 0 }
         let place = error.offset.map { " at offset \($0)" } ?? ""
-        Console.error("\(TerminalText.safe(InputFiles.displayName(path))): unreadable (\(error.code)\(place)): "
-                      + TerminalText.safe(error.message) + "; the report shows how far it was read")
+        Console.error(
+            "\(TerminalText.safe(InputFiles.displayName(path))): unreadable (\(error.code)\(place)): "
+                + TerminalText.safe(error.message) + "; the report shows how far it was read")
         return 2
     }
 
     /// Whether two paths name one file (the same device and inode), so -o never replaces its own input.
     static func isSameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
+        var a = stat()
+        var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }

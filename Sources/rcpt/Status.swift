@@ -39,19 +39,24 @@ struct Status: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input (the default when it is piped).",
-                                 valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input (the default when it is piped).",
+            valueName: "file"))
     var files: [String] = []
 
-    @Option(help: ArgumentHelp("The time the states hold at: now, an RFC 3339 time, a date (UTC midnight) or epoch milliseconds.",
-                               valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "The time the states hold at: now, an RFC 3339 time, a date (UTC midnight) or epoch milliseconds.",
+            valueName: "time"))
     var at: String = "now"
 
     @Option(help: "Output format: text or json (rcpt.status/1).")
     var format: StatusFormat = .text
 
-    @Flag(name: .customLong("include-unverified"),
-          help: "Also count documents that do not verify, and Apple's unsigned verifyReceipt decoding, marked as such.")
+    @Flag(
+        name: .customLong("include-unverified"),
+        help: "Also count documents that do not verify, and Apple's unsigned verifyReceipt decoding, marked as such.")
     var includeUnverified = false
 
     @Flag(name: .customLong("per-app"), help: "Give a status per app and environment instead of refusing a mix.")
@@ -60,9 +65,11 @@ struct Status: ParsableCommand {
     @Flag(help: "Descend into subdirectories of the directories given.")
     var recursive = false
 
-    @Option(name: .customLong("root"),
-            help: ArgumentHelp("Trust this root certificate (PEM or DER) instead of Apple's roots (Apple Root CA for receipts, Apple Root CA - G3 for JWS). Repeatable.",
-                               valueName: "cert"))
+    @Option(
+        name: .customLong("root"),
+        help: ArgumentHelp(
+            "Trust this root certificate (PEM or DER) instead of Apple's roots (Apple Root CA for receipts, Apple Root CA - G3 for JWS). Repeatable.",
+            valueName: "cert"))
     var roots: [String] = []
 
     @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
@@ -78,11 +85,16 @@ struct Status: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty && isatty(STDIN_FILENO) != 0 {
-            throw ValidationError("give the customer's documents: files or directories (or - for one on standard input), or pipe one in")
+            throw ValidationError(
+                "give the customer's documents: files or directories (or - for one on standard input), or pipe one in")
         }
-        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) holds one document: give it once") }
+        if files.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("- (standard input) holds one document: give it once")
+        }
         guard time != nil else {
-            throw ValidationError("--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'")
+            throw ValidationError(
+                "--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'"
+            )
         }
     }
 
@@ -128,16 +140,21 @@ struct Status: ParsableCommand {
                 }
                 let classified = InputClassifier.classify(input)
                 let inspection = Inspector.inspect(classified, input: input, options: options)
-                let document = StatusDocument(name: InputFiles.displayName(path), document: inspection, input: input,
-                                              offset: classified.offset)
+                let document = StatusDocument(
+                    name: InputFiles.displayName(path), document: inspection, input: input,
+                    offset: classified.offset)
                 if !document.isReadable && document.unsignedApp == nil { unreadable = true }
                 documents.append(document)
             }
             switch CustomerStatus.resolve(documents, at: time, includeUnverified: includeUnverified, perApp: perApp) {
             case .failure(let mixed):
-                let message = "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
-                    + mixed.counted.map { "  \(TerminalText.safe($0.name)): \(Self.marked($0.app.text))" }.joined(separator: "\n")
-                if format == .json { Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !compact)) }
+                let message =
+                    "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
+                    + mixed.counted.map { "  \(TerminalText.safe($0.name)): \(Self.marked($0.app.text))" }.joined(
+                        separator: "\n")
+                if format == .json {
+                    Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !compact))
+                }
                 throw CommandFailure.usage(message)
             case .success(let status):
                 switch format {

@@ -1,43 +1,56 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import ReceiptConformance
 import ReceiptSuite
 
 /// How `conformance` and `fuzz-validator` run the user's validator and judge it: the command, how long one run may
 /// take, which exit statuses mean "rejected", and which concerns fail the gate.
 struct ValidatorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The validator: a shell command run by /bin/sh; {} is replaced by the input's path, already shell-quoted.",
-                               valueName: "command"))
+    @Option(
+        help: ArgumentHelp(
+            "The validator: a shell command run by /bin/sh; {} is replaced by the input's path, already shell-quoted.",
+            valueName: "command"))
     var validator: String
 
-    @Option(help: ArgumentHelp("Seconds the validator may take on one input before its process group is killed (a timeout is a failure).",
-                               valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the validator may take on one input before its process group is killed (a timeout is a failure).",
+            valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(name: .customLong("reject-codes"),
-            help: ArgumentHelp("Exit statuses from 1 to 255 that mean \"rejected\", comma-separated (default: any non-zero); any other non-zero status is then \"errored\".",
-                               valueName: "codes"))
+    @Option(
+        name: .customLong("reject-codes"),
+        help: ArgumentHelp(
+            "Exit statuses from 1 to 255 that mean \"rejected\", comma-separated (default: any non-zero); any other non-zero status is then \"errored\".",
+            valueName: "codes"))
     var rejectCodes: ExitStatuses?
 
     @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .customLong("fail-on"),
-            help: ArgumentHelp("Also fail when an input of this concern is accepted: robustness (shapes only the signing key's holder can make, or cross-reader ambiguities; reported, not gated, by default). Security and policy always fail.",
-                               valueName: "concern"))
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "Also fail when an input of this concern is accepted: robustness (shapes only the signing key's holder can make, or cross-reader ambiguities; reported, not gated, by default). Security and policy always fail.",
+            valueName: "concern"))
     var failOn: [Concern] = []
 
-    @Flag(help: ArgumentHelp("Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict)."))
+    @Flag(
+        help: ArgumentHelp(
+            "Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict)."
+        ))
     var batch = false
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if batch && validator.contains("{}") {
-            throw ValidationError("with --batch the validator reads the paths on its standard input, one per line: leave {} out")
+            throw ValidationError(
+                "with --batch the validator reads the paths on its standard input, one per line: leave {} out")
         }
         guard batch || validator.contains("{}") else {
-            throw ValidationError("--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
+            throw ValidationError(
+                "--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
         }
     }
 

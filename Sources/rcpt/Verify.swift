@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import ReceiptBatch
 import ReceiptDiagnostics
 import ReceiptInput
@@ -9,6 +8,7 @@ import ReceiptRendering
 import ReceiptSuite
 import ReceiptValidation
 import ReceiptVerifyReceipt
+import Synchronization
 
 /// `rcpt verify`: a verdict on a receipt.
 struct Verify: ParsableCommand {
@@ -41,11 +41,16 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipt files or directories, or - for standard input (the default when it is piped).",
-                                 valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "Receipt files or directories, or - for standard input (the default when it is piped).",
+            valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts), junit (JUnit XML, a testcase per file), sarif (SARIF 2.1.0, a result per invalid or unreadable file) or html (the report page of rcpt report, with this verdict).")
+    @Option(
+        help:
+            "Output format: text, json, jsonl (one compact rcpt.verify/1 object per receipt, for many receipts), verifyreceipt (the body Apple's verifyReceipt endpoint returns, made offline; --compact gives Apple's own bytes; one body per line for many receipts), junit (JUnit XML, a testcase per file), sarif (SARIF 2.1.0, a result per invalid or unreadable file) or html (the report page of rcpt report, with this verdict)."
+    )
     var format: DocumentFormat = .text
 
     @Flag(help: "Descend into subdirectories of the directories given.")
@@ -62,21 +67,30 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("app-version"), help: "The app version (CFBundleVersion) the receipt must carry.")
     var appVersion: String?
 
-    @Option(name: .customLong("device-id"),
-            help: ArgumentHelp("The device the document must be issued for: identifierForVendor UUID or Mac MAC address (a receipt's sha1_hash; a StoreKit token's deviceVerification, with the deviceVerificationID UUID).",
-                               valueName: "uuid-or-mac"))
+    @Option(
+        name: .customLong("device-id"),
+        help: ArgumentHelp(
+            "The device the document must be issued for: identifierForVendor UUID or Mac MAC address (a receipt's sha1_hash; a StoreKit token's deviceVerification, with the deviceVerificationID UUID).",
+            valueName: "uuid-or-mac"))
     var deviceID: String?
 
-    @Option(help: ArgumentHelp("The environment the receipt must come from: Production, Sandbox or Xcode (as the endpoint a receipt is sent to insists; with --format verifyreceipt a Sandbox receipt under Production is status 21007, the reverse 21008).",
-                               valueName: "environment"))
+    @Option(
+        help: ArgumentHelp(
+            "The environment the receipt must come from: Production, Sandbox or Xcode (as the endpoint a receipt is sent to insists; with --format verifyreceipt a Sandbox receipt under Production is status 21007, the reverse 21008).",
+            valueName: "environment"))
     var environment: ReceiptEnvironment?
 
-    @Option(name: .customLong("app-apple-id"),
-            help: ArgumentHelp("The app's App Store id: a JWS payload's appAppleId, a Production receipt's app_item_id.", valueName: "id"))
+    @Option(
+        name: .customLong("app-apple-id"),
+        help: ArgumentHelp(
+            "The app's App Store id: a JWS payload's appAppleId, a Production receipt's app_item_id.", valueName: "id"))
     var appAppleID: String?
 
-    @Flag(name: .customLong("require-binding"),
-          help: "Judge a check bound to no app invalid (binding-required): without --bundle-id (and, for a Production document, --app-apple-id) any app's genuine document passes; for CI.")
+    @Flag(
+        name: .customLong("require-binding"),
+        help:
+            "Judge a check bound to no app invalid (binding-required): without --bundle-id (and, for a Production document, --app-apple-id) any app's genuine document passes; for CI."
+    )
     var requireBinding = false
 
     @Flag(name: .shortAndLong, help: "Also show info findings, and OpenSSL's raw error entries.")
@@ -90,16 +104,25 @@ struct Verify: ParsableCommand {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
         }
         if format == .json, isBatch {
-            throw ValidationError("several inputs are verified with --format text, jsonl, junit, sarif or verifyreceipt, not json (one document)")
+            throw ValidationError(
+                "several inputs are verified with --format text, jsonl, junit, sarif or verifyreceipt, not json (one document)"
+            )
         }
-        if isBatch, files.contains("-") { throw ValidationError("several receipts are read from files, not standard input") }
-        if let bundleID, bundleID.isEmpty { throw ValidationError("--bundle-id takes the app's bundle identifier, not an empty string") }
-        if let appVersion, appVersion.isEmpty { throw ValidationError("--app-version takes the app's version, not an empty string") }
+        if isBatch, files.contains("-") {
+            throw ValidationError("several receipts are read from files, not standard input")
+        }
+        if let bundleID, bundleID.isEmpty {
+            throw ValidationError("--bundle-id takes the app's bundle identifier, not an empty string")
+        }
+        if let appVersion, appVersion.isEmpty {
+            throw ValidationError("--app-version takes the app's version, not an empty string")
+        }
         if let appAppleID, appAppleID.isEmpty || !appAppleID.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
             throw ValidationError("--app-apple-id takes the app's numeric App Store id, not '\(appAppleID)'")
         }
         if let deviceID, Expectations.parseDeviceID(deviceID) == nil {
-            throw ValidationError("--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
+            throw ValidationError(
+                "--device-id takes a UUID (8-4-4-4-12 hex) or a MAC address (aa:bb:cc:dd:ee:ff), not '\(deviceID)'")
         }
     }
 
@@ -129,8 +152,9 @@ struct Verify: ParsableCommand {
     /// What the flags expect of every input: each kind checks what it carries (a receipt its bundle id, version,
     /// device and environment; a JWS its bundleId, appAppleId and environment).
     var expectations: Expectations {
-        Expectations(bundleID: bundleID, appVersion: appVersion, deviceID: deviceID.flatMap(Expectations.parseDeviceID),
-                     appAppleID: appAppleID, environment: environment)
+        Expectations(
+            bundleID: bundleID, appVersion: appVersion, deviceID: deviceID.flatMap(Expectations.parseDeviceID),
+            appAppleID: appAppleID, environment: environment)
     }
 
     /// The inspection options of this run. Output that shows no record (all but verifyreceipt and html) lets the
@@ -150,9 +174,11 @@ struct Verify: ParsableCommand {
                 if format == .verifyreceipt {
                     // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
-                    return try Batch.run(files, recursive: recursive, jobs: jobs,
-                                     options: try inspectionOptions(), failsOnInvalid: true,
-                                     kinds: [.receipt]) { inspection, _ in
+                    return try Batch.run(
+                        files, recursive: recursive, jobs: jobs,
+                        options: try inspectionOptions(), failsOnInvalid: true,
+                        kinds: [.receipt]
+                    ) { inspection, _ in
                         guard let receipt = inspection?.receipt else { return Array("{\"status\":21002}\n".utf8) }
                         return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
                     }
@@ -162,31 +188,39 @@ struct Verify: ParsableCommand {
                     let cases = Mutex([String: CIReport.Case]())
                     let started = Date()
                     let expanded = try InputFiles.documents(in: files, recursive: recursive)
-                    let status = Batch.run(expanded, jobs: jobs, options: try inspectionOptions(), failsOnInvalid: true) {
+                    let status = Batch.run(expanded, jobs: jobs, options: try inspectionOptions(), failsOnInvalid: true)
+                    {
                         inspection, path in
-                        let verdict = CIReport.verdict(path: path, document: inspection, reproduce: reproduction(of: path))
+                        let verdict = CIReport.verdict(
+                            path: path, document: inspection, reproduce: reproduction(of: path))
                         cases.withLock { $0[path] = verdict }
                         return []
                     }
                     let judged = cases.withLock { found in expanded.paths.compactMap { found[$0] } }
-                    let report = CIReport.verdicts(judged + expanded.skipped.map(CIReport.skipped),
-                                                   seconds: Date().timeIntervalSince(started))
+                    let report = CIReport.verdicts(
+                        judged + expanded.skipped.map(CIReport.skipped),
+                        seconds: Date().timeIntervalSince(started))
                     Console.write(report.written(junit: format == .junit))
                     return status
                 }
-                return try Batch.run(files, recursive: recursive, jobs: jobs,
-                                 options: try inspectionOptions(), failsOnInvalid: true) {
+                return try Batch.run(
+                    files, recursive: recursive, jobs: jobs,
+                    options: try inspectionOptions(), failsOnInvalid: true
+                ) {
                     inspection, path in
                     if let jws = inspection?.jws {
-                        return jsonl ? JWSReport.json(jws, .verify, pretty: false, file: path)
+                        return jsonl
+                            ? JWSReport.json(jws, .verify, pretty: false, file: path)
                             : Array(JWSReport.line(jws, name: path, style: style).utf8)
                     }
                     if let receipt = inspection?.receipt {
-                        return jsonl ? VerifyReport.jsonLine(receipt, file: path)
+                        return jsonl
+                            ? VerifyReport.jsonLine(receipt, file: path)
                             : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
                     }
                     let reason = InputFile.problem(path)
-                    return jsonl ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
+                    return jsonl
+                        ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
                         : Array(VerifyReport.unreadableFileLine(name: path, reason: reason, style: style).utf8)
                 }
             }
@@ -201,8 +235,10 @@ struct Verify: ParsableCommand {
                 if ReportPage.status(of: document, path: file) == 2 { return 2 }
                 return document.isValid ? 0 : 1
             }
-            let document = try options.inspect(file, options: inspection,
-                                               jsonSchema: format == .json ? VerifyReport.schema : nil).document
+            let document = try options.inspect(
+                file, options: inspection,
+                jsonSchema: format == .json ? VerifyReport.schema : nil
+            ).document
             try options.write(document, .verify, format: format, name: InputFiles.displayName(file), verbose: verbose)
             // Unreadable at any layer (input, container or payload) is 2, as for dump; a negative verdict is 1.
             if document.readError != nil { return 2 }

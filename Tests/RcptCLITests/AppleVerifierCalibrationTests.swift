@@ -21,30 +21,37 @@ struct AppleVerifierCalibrationTests {
     }
 
     static let samples = [
-        Sample(file: "gopay-txn-2000000184445477-sandbox.jws", bundleID: "Com.VoiceRecording.Telephone",
-               environment: "Sandbox", appAppleID: "-", kind: "transaction"),
-        Sample(file: "gopay-notif-DID_RENEW-sandbox.jws", bundleID: "com.audaos.audarecorder", environment: "Sandbox",
-               appAppleID: "-", kind: "notification"),
-        Sample(file: "gopay-renewal-2000000184445477-sandbox.jws", bundleID: "Com.VoiceRecording.Telephone",
-               environment: "Sandbox", appAppleID: "-", kind: "renewal"),
+        Sample(
+            file: "gopay-txn-2000000184445477-sandbox.jws", bundleID: "Com.VoiceRecording.Telephone",
+            environment: "Sandbox", appAppleID: "-", kind: "transaction"),
+        Sample(
+            file: "gopay-notif-DID_RENEW-sandbox.jws", bundleID: "com.audaos.audarecorder", environment: "Sandbox",
+            appAppleID: "-", kind: "notification"),
+        Sample(
+            file: "gopay-renewal-2000000184445477-sandbox.jws", bundleID: "Com.VoiceRecording.Telephone",
+            environment: "Sandbox", appAppleID: "-", kind: "renewal"),
         // A transaction carries no appAppleId: the notifications the catalogue makes around it carry the TEST-ONLY one.
-        Sample(file: "gopay-txn-510001261072921-production.jws", bundleID: "com.jrjj.keysns", environment: "Production",
-               appAppleID: "1234567890", kind: "transaction"),
-        Sample(file: "gopay-notif-CONSUMPTION_REQUEST-production.jws", bundleID: "com.jrjj.keysns",
-               environment: "Production", appAppleID: "1601830814", kind: "notification"),
+        Sample(
+            file: "gopay-txn-510001261072921-production.jws", bundleID: "com.jrjj.keysns", environment: "Production",
+            appAppleID: "1234567890", kind: "transaction"),
+        Sample(
+            file: "gopay-notif-CONSUMPTION_REQUEST-production.jws", bundleID: "com.jrjj.keysns",
+            environment: "Production", appAppleID: "1601830814", kind: "notification"),
     ]
 
     static let directory: URL? = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-apple-\(UUID().uuidString)")
-        guard (try? CLI.run(["ca", "init", "--shape", "jws", directory.appendingPathComponent("ca").path]))?.status == 0,
-              (try? CLI.run(["ca", "init", directory.appendingPathComponent("receipt-ca").path]))?.status == 0
+        guard
+            (try? CLI.run(["ca", "init", "--shape", "jws", directory.appendingPathComponent("ca").path]))?.status == 0,
+            (try? CLI.run(["ca", "init", directory.appendingPathComponent("receipt-ca").path]))?.status == 0
         else { return nil }
         return directory
     }()
 
     static func validator(_ sample: Sample, root: String) -> String {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/apple_verifier.py").path
-        return "python3 \(script) \(root) \(sample.bundleID) \(sample.environment) \(sample.appAppleID) \(sample.kind) {}"
+        return
+            "python3 \(script) \(root) \(sample.bundleID) \(sample.environment) \(sample.appAppleID) \(sample.kind) {}"
     }
 
     @Test func applesLibraryIsInstalled() throws {
@@ -60,21 +67,27 @@ struct AppleVerifierCalibrationTests {
     func applesVerifierPassesEverySecurityEntryAndNeverRefusesWhatRcptAccepts(_ sample: Sample) throws {
         let directory = try #require(Self.directory)
         let suite = directory.appendingPathComponent("suite-\(sample.file)").path
-        let made = try CLI.run(["mutate", "Corpus/jws/\(sample.file)", "--all", "--ca", directory.appendingPathComponent("ca").path,
-                                "--out-dir", suite])
+        let made = try CLI.run([
+            "mutate", "Corpus/jws/\(sample.file)", "--all", "--ca", directory.appendingPathComponent("ca").path,
+            "--out-dir", suite,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let root = directory.appendingPathComponent("ca/root.pem").path
         // The JWS CA's suite agrees with rcpt verify: its own suggested line passes it, and nothing was skipped for
         // the CA's shape.
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
         let suggested = try #require((manifest["expectations"] as? [String: Any])?["validator"] as? String)
         #expect(suggested.contains("--environment \(sample.environment)"), "\(suggested)")
         let own = try CLI.run(["conformance", "--jobs", "2", "--timeout", "600", "--validator", suggested, suite])
         #expect(own.status == 0, "\(sample.file): \(own.stdout.suffix(400))")
-        #expect(!((manifest["skipped"] as? [String: String]) ?? [:]).values.contains { $0.contains("needs another shape") })
-        let run = try CLI.run(["conformance", "--format", "json", "--jobs", "2", "--timeout", "600",
-                               "--validator", Self.validator(sample, root: root), suite])
+        #expect(
+            !((manifest["skipped"] as? [String: String]) ?? [:]).values.contains { $0.contains("needs another shape") })
+        let run = try CLI.run([
+            "conformance", "--format", "json", "--jobs", "2", "--timeout", "600",
+            "--validator", Self.validator(sample, root: root), suite,
+        ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
         #expect(run.status == 0, "\(sample.file): \(run.stdout.suffix(600))")
         let scores = try #require(report["scores"] as? [String: [String: Int]])
@@ -90,12 +103,17 @@ struct AppleVerifierCalibrationTests {
         let results = try #require(report["results"] as? [[String: Any]])
         for result in results where result["class"] as? String == "accepted-bad" {
             #expect(result["concern"] as? String == "robustness", "\(sample.file): \(result["name"] ?? "")")
-            #expect(result["attacker"] as? String == "signer" || result["readers"] as? String != nil,
-                    "\(sample.file): \(result["name"] ?? "")")
+            #expect(
+                result["attacker"] as? String == "signer" || result["readers"] as? String != nil,
+                "\(sample.file): \(result["name"] ?? "")")
         }
         // The kind confusion Apple's verifier refuses, rcpt refuses too.
         if sample.kind == "transaction" {
-            #expect(results.contains { $0["name"] as? String == "document-notification-as-transaction" && $0["class"] as? String == "passed" })
+            #expect(
+                results.contains {
+                    $0["name"] as? String == "document-notification-as-transaction"
+                        && $0["class"] as? String == "passed"
+                })
         }
     }
 
@@ -105,10 +123,12 @@ struct AppleVerifierCalibrationTests {
         let directory = try #require(Self.directory)
         let sample = Self.samples[0]
         let root = directory.appendingPathComponent("ca/root.pem").path
-        let run = try CLI.run(["fuzz-validator", "--format", "json", "--ca", directory.appendingPathComponent("receipt-ca").path,
-                               "--jws-ca", directory.appendingPathComponent("ca").path, "--runs", "80", "--jobs", "2",
-                               "--timeout", "600", "--validator", Self.validator(sample, root: root),
-                               "Corpus/jws/\(sample.file)"])
+        let run = try CLI.run([
+            "fuzz-validator", "--format", "json", "--ca", directory.appendingPathComponent("receipt-ca").path,
+            "--jws-ca", directory.appendingPathComponent("ca").path, "--runs", "80", "--jobs", "2",
+            "--timeout", "600", "--validator", Self.validator(sample, root: root),
+            "Corpus/jws/\(sample.file)",
+        ])
         #expect(run.status == 0, "\(run.stdout.suffix(800))")
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
         let groups = (report["groups"] as? [[String: Any]]) ?? []

@@ -20,8 +20,11 @@ struct BindingCLITests {
         for (file, document) in [(Self.sandboxToken, "token"), (Self.receipt, "receipt")] {
             let text = try CLI.run(["verify", file])
             #expect(text.status == 0)
-            #expect(text.stdout.contains("not bound to an app: only the signature and chain were judged, and any app's genuine \(document) passes them — pass --bundle-id"),
-                    "\(text.stdout)")
+            #expect(
+                text.stdout.contains(
+                    "not bound to an app: only the signature and chain were judged, and any app's genuine \(document) passes them — pass --bundle-id"
+                ),
+                "\(text.stdout)")
             let binding = try Self.binding([file])
             #expect(binding["bound"] as? Bool == false)
             #expect(binding["missing"] as? [String] == ["--bundle-id"])
@@ -29,19 +32,24 @@ struct BindingCLITests {
         }
         let batch = try CLI.run(["verify", Self.sandboxToken, Self.receipt])
         #expect(batch.status == 0)
-        #expect(batch.stdout.contains("valid \(Self.receipt) (not bound to an app: pass --bundle-id)"), "\(batch.stdout)")
+        #expect(
+            batch.stdout.contains("valid \(Self.receipt) (not bound to an app: pass --bundle-id)"), "\(batch.stdout)")
     }
 
     @Test func aBoundVerdictNamesWhatItWasBoundTo() throws {
         let text = try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("bound to the expected bundle id; not checked: app Apple id, app version, device, environment"),
-                "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "bound to the expected bundle id; not checked: app Apple id, app version, device, environment"),
+            "\(text.stdout)")
         let binding = try Self.binding(["--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
         #expect(binding["bound"] as? Bool == true)
         #expect(binding["checked"] as? [String] == ["bundle id"])
         #expect(binding["missing"] as? [String] == [])
-        let batch = try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken, Self.sandboxToken])
+        let batch = try CLI.run([
+            "verify", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken, Self.sandboxToken,
+        ])
         #expect(!batch.stdout.contains("not bound"))
     }
 
@@ -62,9 +70,13 @@ struct BindingCLITests {
         let receipt = try CLI.run(["verify", "--require-binding", Self.receipt])
         #expect(receipt.status == 1)
         #expect(receipt.stdout.contains("binding-required"))
-        let production = try CLI.run(["verify", "--require-binding", "--bundle-id", "com.jrjj.keysns", Self.productionToken])
+        let production = try CLI.run([
+            "verify", "--require-binding", "--bundle-id", "com.jrjj.keysns", Self.productionToken,
+        ])
         #expect(production.status == 1)
-        let bound = try CLI.run(["verify", "--require-binding", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
+        let bound = try CLI.run([
+            "verify", "--require-binding", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken,
+        ])
         #expect(bound.status == 0, "\(bound.stdout)")
         // A CI report reproduces the run with the flag.
         let junit = try CLI.run(["verify", "--format", "junit", "--require-binding", Self.sandboxToken, Self.receipt])

@@ -10,7 +10,10 @@ struct CIRecipeTests {
     /// The shell command of the step that holds `marker`, its continuation lines joined.
     static func command(_ workflow: String, containing marker: String) -> String? {
         let lines = workflow.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard var index = lines.firstIndex(where: { $0.contains(marker) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") })
+        guard
+            var index = lines.firstIndex(where: {
+                $0.contains(marker) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+            })
         else { return nil }
         var command = lines[index].replacingOccurrences(of: "run: ", with: "")
         while command.hasSuffix("\\"), index + 1 < lines.count {
@@ -29,14 +32,18 @@ struct CIRecipeTests {
         #expect(workflow.contains("CONTEXT: server"))
         let fuzz = try #require(Self.command(workflow, containing: "rcpt fuzz-validator"))
         let replay = try #require(Self.command(workflow, containing: "rcpt conformance"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-recipe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tests/fixtures"), withIntermediateDirectories: true)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-recipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("tests/fixtures"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)).write(to: directory.appendingPathComponent("tests/fixtures/real.receipt"))
+        try Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)).write(
+            to: directory.appendingPathComponent("tests/fixtures/real.receipt"))
         let temp = directory.appendingPathComponent("runner").path
         let environment = [
             "RUNNER_TEMP": temp, "CONTEXT": "server", "GITHUB_RUN_NUMBER": "1",
-            "PATH": CLI.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "PATH": CLI.executable.deletingLastPathComponent().path + ":"
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             // A server knows the app, not the device: the careful validator checks what it can.
             "VALIDATOR": "rcpt verify --root \(temp)/testca/root.pem --bundle-id com.cocoanetics.EmmiView {}",
         ]
@@ -47,11 +54,14 @@ struct CIRecipeTests {
         let fuzzed = try Self.run(short, environment: environment, in: directory)
         #expect(fuzzed.0 == 0, "\(short)\n\(fuzzed.1.suffix(800))")
         // The findings folder holds the seed's baseline: its replay, as the recipe runs it, passes too.
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tests"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: directory.appendingPathComponent("findings"),
-                                         to: directory.appendingPathComponent("tests/receipt-regressions"))
-        let replayed = try Self.run(replay.replacingOccurrences(of: "--jobs 2", with: "--jobs 2 --timeout 600"),
-                                    environment: environment, in: directory)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("tests"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: directory.appendingPathComponent("findings"),
+            to: directory.appendingPathComponent("tests/receipt-regressions"))
+        let replayed = try Self.run(
+            replay.replacingOccurrences(of: "--jobs 2", with: "--jobs 2 --timeout 600"),
+            environment: environment, in: directory)
         #expect(replayed.0 == 0, "\(replay)\n\(replayed.1.suffix(800))")
     }
 }

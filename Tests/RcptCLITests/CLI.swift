@@ -14,7 +14,8 @@ enum CLI {
 
     /// The `rcpt` executable built next to the test bundle.
     static var executable: URL {
-        let directory = Bundle.main.bundleURL.pathExtension == "xctest"
+        let directory =
+            Bundle.main.bundleURL.pathExtension == "xctest"
             ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
         let beside = directory.appendingPathComponent("rcpt")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
@@ -50,14 +51,17 @@ enum CLI {
         try err.close()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
         #expect(process.terminationReason == .exit, "rcpt died of a signal")
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData)
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData)
     }
 
     /// Runs `executable` with `arguments` in `directory` (the environment `environment`, or this one's with
     /// `adding` merged in), both outputs captured together: its exit status and what it wrote.
-    static func process(_ executable: String, _ arguments: [String], in directory: URL? = nil,
-                        environment: [String: String]? = nil, adding: [String: String] = [:]) throws -> (Int32, String) {
+    static func process(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String]? = nil, adding: [String: String] = [:]
+    ) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -84,10 +88,12 @@ enum CLI {
             let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }
-            let where_ = first.map { "line \($0.offset + 1):\n  got:  \($0.element.0)\n  want: \($0.element.1)" }
+            let place =
+                first.map { "line \($0.offset + 1):\n  got:  \($0.element.0)\n  want: \($0.element.1)" }
                 ?? "lengths differ (\(actualLines.count) vs \(expectedLines.count) lines)"
-            Issue.record("output differs from Golden/\(name) at \(where_); RCPT_UPDATE_GOLDEN=1 rewrites it",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "output differs from Golden/\(name) at \(place); RCPT_UPDATE_GOLDEN=1 rewrites it",
+                sourceLocation: sourceLocation)
         }
     }
 }

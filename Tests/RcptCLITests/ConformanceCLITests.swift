@@ -9,9 +9,11 @@ struct ConformanceCLITests {
     static let workspace: (directory: URL, bundleID: String)? = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-suite-\(UUID().uuidString)")
         guard (try? CLI.run(["ca", "init", directory.appendingPathComponent("ca").path]))?.status == 0,
-              (try? CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all",
-                             "--ca", directory.appendingPathComponent("ca").path,
-                             "--out-dir", directory.appendingPathComponent("suite").path]))?.status == 0
+            (try? CLI.run([
+                "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all",
+                "--ca", directory.appendingPathComponent("ca").path,
+                "--out-dir", directory.appendingPathComponent("suite").path,
+            ]))?.status == 0
         else { return nil }
         return (directory, "com.cocoanetics.EmmiView")
     }()
@@ -20,8 +22,9 @@ struct ConformanceCLITests {
         -> (status: Int32, report: [String: Any])
     {
         let workspace = try #require(Self.workspace)
-        let result = try CLI.run(["conformance", "--format", "json", "--timeout", timeout, "--validator", validator]
-                                 + extra + [workspace.directory.appendingPathComponent("suite").path])
+        let result = try CLI.run(
+            ["conformance", "--format", "json", "--timeout", timeout, "--validator", validator]
+                + extra + [workspace.directory.appendingPathComponent("suite").path])
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
         return (result.status, report)
     }
@@ -54,14 +57,19 @@ struct ConformanceCLITests {
 
     @Test func verifyAndDumpAgreeOnWhatIsUnreadableForEveryMutation() throws {
         let workspace = try #require(Self.workspace)
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json")))
+                as? [String: Any])
         for entry in try #require(manifest["mutations"] as? [[String: Any]]) {
             let name = try #require(entry["name"] as? String)
-            let path = workspace.directory.appendingPathComponent("suite/\(try #require(entry["file"] as? String))").path
-            let verify = try CLI.run(["verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
-                                      "--app-version", "246", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF",
-                                      "--format", "json", path])
+            let path = workspace.directory.appendingPathComponent("suite/\(try #require(entry["file"] as? String))")
+                .path
+            let verify = try CLI.run([
+                "verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
+                "--app-version", "246", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF",
+                "--format", "json", path,
+            ])
             let dump = try CLI.run(["dump", "--root", Self.root, "--format", "json", path])
             // 2 exactly when the receipt could not be read to its end, whichever layer stopped: dump says the same.
             #expect((verify.status == 2) == (dump.status == 2), "\(name): verify \(verify.status), dump \(dump.status)")
@@ -88,23 +96,31 @@ struct ConformanceCLITests {
         #expect((crashed["stderr"] as? String)?.contains("segmentation fault") == true)
         // The text report says so, and its summary adds up.
         let workspace = try #require(Self.workspace)
-        let text = try CLI.run(["conformance", "--validator", "\(script) {}",
-                                workspace.directory.appendingPathComponent("suite").path])
+        let text = try CLI.run([
+            "conformance", "--validator", "\(script) {}",
+            workspace.directory.appendingPathComponent("suite").path,
+        ])
         #expect(text.status == 1)
         #expect(text.stdout.contains("CRASHED"))
         #expect(text.stdout.contains("| validator: segmentation fault"))
-        #expect(text.stdout.contains("\(total) runs: 1 passed, \(total - 1) failed (\(total - 1) crashed), 0 over-strict; security 0/"))
+        #expect(
+            text.stdout.contains(
+                "\(total) runs: 1 passed, \(total - 1) failed (\(total - 1) crashed), 0 over-strict; security 0/"))
     }
 
     @Test func stopsAtTheBaselineWhenTheValidatorCannotRun() throws {
         let workspace = try #require(Self.workspace)
-        let result = try CLI.run(["conformance", "--validator", "/nonexistent/validator {}",
-                                  workspace.directory.appendingPathComponent("suite").path])
+        let result = try CLI.run([
+            "conformance", "--validator", "/nonexistent/validator {}",
+            workspace.directory.appendingPathComponent("suite").path,
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("does not accept the valid baseline: could not run (exit 127)"))
         #expect(result.stdout.contains("not found"))
-        let rejecting = try CLI.run(["conformance", "--validator", "false {}",
-                                     workspace.directory.appendingPathComponent("suite").path])
+        let rejecting = try CLI.run([
+            "conformance", "--validator", "false {}",
+            workspace.directory.appendingPathComponent("suite").path,
+        ])
         #expect(rejecting.status == 1)
         #expect(rejecting.stdout.contains("does not accept the valid baseline: rejected (exit 1)"))
     }
@@ -136,17 +152,24 @@ struct ConformanceCLITests {
 
     @Test func verifyTextCannotBeRewrittenByReceiptText() throws {
         let workspace = try #require(Self.workspace)
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: workspace.directory.appendingPathComponent("suite/manifest.json")))
+                as? [String: Any])
         let entries = try #require(manifest["mutations"] as? [[String: Any]])
-        let file = try #require(entries.first { $0["name"] as? String == "bundle-id-terminal-escape" }?["file"] as? String)
-        let result = try CLI.run(["verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
-                                  workspace.directory.appendingPathComponent("suite/\(file)").path])
+        let file = try #require(
+            entries.first { $0["name"] as? String == "bundle-id-terminal-escape" }?["file"] as? String)
+        let result = try CLI.run([
+            "verify", "--root", Self.root, "--bundle-id", workspace.bundleID,
+            workspace.directory.appendingPathComponent("suite/\(file)").path,
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("bundle-id-mismatch"))
         #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{202E}" })
         #expect(result.stdout.contains("\\u{1b}[2K"))
-        let dump = try CLI.run(["dump", "--root", Self.root, workspace.directory.appendingPathComponent("suite/\(file)").path])
+        let dump = try CLI.run([
+            "dump", "--root", Self.root, workspace.directory.appendingPathComponent("suite/\(file)").path,
+        ])
         #expect(!dump.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{202E}" })
     }
 
@@ -158,7 +181,9 @@ struct ConformanceCLITests {
         #expect(mutations.first?["name"] as? String == "baseline")
         for entry in mutations {
             let file = try #require(entry["file"] as? String)
-            #expect(FileManager.default.fileExists(atPath: workspace.directory.appendingPathComponent("suite/\(file)").path))
+            #expect(
+                FileManager.default.fileExists(atPath: workspace.directory.appendingPathComponent("suite/\(file)").path)
+            )
             #expect(["accept", "reject"].contains(entry["expected"] as? String))
             #expect(entry["description"] as? String != nil && entry["group"] as? String != nil)
         }
@@ -172,7 +197,10 @@ struct ConformanceCLITests {
         #expect(mutations.allSatisfy { ["anyone", "replay", "signer"].contains($0["attacker"] as? String) })
         #expect(mutations.allSatisfy { !($0["threat"] as? String ?? "").isEmpty })
         // A signer-only shape is robustness and nothing else is.
-        #expect(mutations.allSatisfy { ($0["attacker"] as? String == "signer") == ($0["concern"] as? String == "robustness") })
+        #expect(
+            mutations.allSatisfy {
+                ($0["attacker"] as? String == "signer") == ($0["concern"] as? String == "robustness")
+            })
     }
 
     /// A validator that refuses everything an attacker without the key can make, but accepts a shape only the signer
@@ -233,14 +261,18 @@ struct ConformanceCLITests {
         #expect(asServer.status == 0, "\(Self.names(asServer.report, "accepted-bad"))")
         #expect(Self.names(asServer.report, "accepted-bad").isEmpty)
         let run = Set(((asServer.report["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
-        #expect(!run.contains("hash-for-other-device") && !run.contains("wrong-app-version") && run.contains("foreign-ca"))
+        #expect(
+            !run.contains("hash-for-other-device") && !run.contains("wrong-app-version") && run.contains("foreign-ca"))
 
         let suite = workspace.directory.appendingPathComponent("server-suite").path
-        let made = try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--context", "server",
-                                "--ca", workspace.directory.appendingPathComponent("ca").path, "--out-dir", suite])
+        let made = try CLI.run([
+            "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--context", "server",
+            "--ca", workspace.directory.appendingPathComponent("ca").path, "--out-dir", suite,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
         let expectations = try #require(manifest["expectations"] as? [String: Any])
         #expect(expectations["context"] as? String == "server")
         let suggested = try #require(expectations["validator"] as? String)
@@ -257,11 +289,14 @@ struct ConformanceCLITests {
 
     @Test func catchesAValidatorThatOnlyChecksTheBundleID() throws {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/bundle_only.py").path
-        let (status, report) = try Self.conformance("python3 \(script) \(CLI.executable.path) com.cocoanetics.EmmiView {}")
+        let (status, report) = try Self.conformance(
+            "python3 \(script) \(CLI.executable.path) com.cocoanetics.EmmiView {}")
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
-        for name in ["signature-truncated", "signature-bit-flip", "foreign-ca", "receipt-expired",
-                     "duplicate-bundle-id-last", "hash-zero"] {
+        for name in [
+            "signature-truncated", "signature-bit-flip", "foreign-ca", "receipt-expired",
+            "duplicate-bundle-id-last", "hash-zero",
+        ] {
             #expect(accepted.contains(name), "\(name) not flagged")
         }
         #expect(!accepted.contains("other-bundle-id"))
@@ -301,8 +336,10 @@ struct ConformanceCLITests {
         let overwrite = try CLI.run(["mutate", copy.path, "--mutation", "foreign-ca", "--ca", ca, "-o", copy.path])
         #expect(overwrite.status == 2)
         #expect(try Data(contentsOf: copy) == Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
-        let again = try CLI.run(["mutate", copy.path, "--all", "--ca", ca,
-                                 "--out-dir", workspace.directory.appendingPathComponent("suite").path])
+        let again = try CLI.run([
+            "mutate", copy.path, "--all", "--ca", ca,
+            "--out-dir", workspace.directory.appendingPathComponent("suite").path,
+        ])
         #expect(again.status == 2)
         #expect(again.stderr.contains("--force"))
     }
@@ -316,7 +353,10 @@ struct ConformanceCLITests {
         let mutations = try #require(listing["mutations"] as? [[String: Any]])
         #expect(mutations.count >= 40)
         #expect(mutations.allSatisfy { $0["layer"] as? String != nil && $0["expected"] as? String != nil })
-        #expect(mutations.allSatisfy { $0["attacker"] as? String != nil && $0["concern"] as? String != nil && $0["threat"] as? String != nil })
+        #expect(
+            mutations.allSatisfy {
+                $0["attacker"] as? String != nil && $0["concern"] as? String != nil && $0["threat"] as? String != nil
+            })
         #expect(text.stdout.contains("foreign-ca") && text.stdout.contains("[anyone, security]"))
     }
 
@@ -325,15 +365,18 @@ struct ConformanceCLITests {
         let markdown = try CLI.run(["mutate", "--list", "--format", "markdown"])
         #expect(markdown.status == 0)
         let committed = try String(contentsOf: Fixtures.url("docs/catalogue.md"), encoding: .utf8)
-        #expect(markdown.stdout == committed,
-                "docs/catalogue.md is stale: rcpt mutate --list --format markdown > docs/catalogue.md")
+        #expect(
+            markdown.stdout == committed,
+            "docs/catalogue.md is stale: rcpt mutate --list --format markdown > docs/catalogue.md")
         #expect(markdown.stdout.contains("| `foreign-ca` | chain | reject | `chain-invalid` | anyone | security |"))
     }
 
     @Test func mutateExplainsWhatIsMissing() throws {
         #expect(try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all"]).status == 2)
-        let unknown = try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--mutation", "nope",
-                                   "--ca", "x", "-o", "/tmp/x"])
+        let unknown = try CLI.run([
+            "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--mutation", "nope",
+            "--ca", "x", "-o", "/tmp/x",
+        ])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--list"))
     }
@@ -354,14 +397,19 @@ struct BuildCLITests {
         let spec = try JSONSerialization.data(withJSONObject: document)
         let output = directory.appendingPathComponent("built.receipt").path
         let device = "0EE7C0DE-0000-4000-8000-00000000BEEF"
-        let build = try CLI.run(["build", "-", "--ca", ca, "-o", output, "--device-id", device, "--layout", "ber"],
-                                stdin: spec)
+        let build = try CLI.run(
+            ["build", "-", "--ca", ca, "-o", output, "--device-id", device, "--layout", "ber"],
+            stdin: spec)
         #expect(build.status == 0, "\(build)")
-        let verify = try CLI.run(["verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.edited",
-                                  "--device-id", device, output])
+        let verify = try CLI.run([
+            "verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.edited",
+            "--device-id", device, output,
+        ])
         #expect(verify.status == 0, "\(verify.stdout)")
-        let other = try CLI.run(["verify", "--root", ca + "/root.pem", "--device-id",
-                                 "00000000-0000-0000-0000-000000000000", output])
+        let other = try CLI.run([
+            "verify", "--root", ca + "/root.pem", "--device-id",
+            "00000000-0000-0000-0000-000000000000", output,
+        ])
         #expect(other.status == 1)
     }
 
@@ -379,16 +427,20 @@ struct BuildCLITests {
 @Suite("Suites of every CA shape")
 struct CAShapeSuiteTests {
     @Test func aStoreKitSuiteAgreesWithRcptVerifyAndCatchesTrustInStoreKitEverywhere() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-storekit-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-storekit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let ca = directory.appendingPathComponent("ca").path
         #expect(try CLI.run(["ca", "init", "--shape", "storekit", ca]).status == 0)
         let suite = directory.appendingPathComponent("suite").path
-        let made = try CLI.run(["mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",
-                                "--ca", ca, "--out-dir", suite])
+        let made = try CLI.run([
+            "mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",
+            "--ca", ca, "--out-dir", suite,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
         let skipped = try #require(manifest["skipped"] as? [String: String])
         #expect(skipped["certificates-missing-intermediate"]?.contains("no intermediate") == true, "\(skipped)")
         #expect(skipped["signer-is-root"] != nil)
@@ -418,10 +470,14 @@ struct CAShapeSuiteTests {
         let ca = directory.appendingPathComponent("ca").path
         #expect(try CLI.run(["ca", "init", ca]).status == 0)
         let suite = directory.appendingPathComponent("suite").path
-        #expect(try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--ca", ca,
-                             "--out-dir", suite]).status == 0)
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
+        #expect(
+            try CLI.run([
+                "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--ca", ca,
+                "--out-dir", suite,
+            ]).status == 0)
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: suite + "/manifest.json"))) as? [String: Any])
         let skipped = try #require(manifest["skipped"] as? [String: String])
         #expect(!skipped.values.contains { $0.contains("needs another shape") }, "\(skipped)")
         #expect(skipped["storekit-signed-production"]?.contains("StoreKit-shaped") == true)

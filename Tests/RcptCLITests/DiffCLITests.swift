@@ -38,8 +38,9 @@ struct DiffCLITests {
         let result = try CLI.run(["diff", "--root", Self.root, Self.old, "-"], stdin: Data(bytes.prefix(900)))
         #expect(result.status == 1, "\(result)")
         CLI.expectGolden(result.stdout, "diff-truncated.txt")
-        let json = try CLI.run(["diff", "--root", Self.root, "--format", "json", Self.old, "-"],
-                               stdin: Data(bytes.prefix(900)))
+        let json = try CLI.run(
+            ["diff", "--root", Self.root, "--format", "json", Self.old, "-"],
+            stdin: Data(bytes.prefix(900)))
         let document = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
         let errors = try #require(document["errors"] as? [String: Any])
         #expect(errors["a"] is NSNull)
@@ -52,8 +53,10 @@ struct DiffCLITests {
         ["diff", sandbox, sandbox],
         ["diff", "--encoding", sandbox, sandbox],
         ["diff", "--root", storeKit, xcode, xcodeDER],
-        ["diff", "--root", root, "--only", "receipt", "--ignore", "in_app", "--ignore", "application_version",
-         "--ignore", "receipt_creation_date", old, new],
+        [
+            "diff", "--root", root, "--only", "receipt", "--ignore", "in_app", "--ignore", "application_version",
+            "--ignore", "receipt_creation_date", old, new,
+        ],
         ["diff", "--root", root, "--only", "container", old, new],
     ]
 
@@ -129,8 +132,10 @@ struct DiffCLITests {
     }
 
     @Test func onlyAndIgnoreFocusTheDiff() throws {
-        let result = try CLI.run(["diff", "--root", Self.root, "--only", "certificates", "--only", "signers",
-                                  "--ignore", "signers[*].signature", Self.old, Self.new])
+        let result = try CLI.run([
+            "diff", "--root", Self.root, "--only", "certificates", "--only", "signers",
+            "--ignore", "signers[*].signature", Self.old, Self.new,
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("@@ certificates @@"))
         #expect(result.stdout.contains("@@ signers @@"))
@@ -141,8 +146,10 @@ struct DiffCLITests {
     }
 
     @Test func anIgnorePatternThatMatchesNothingIsNamed() throws {
-        let result = try CLI.run(["diff", "--root", Self.root, "--ignore", "in_app[*].purchase_dat",
-                                  "--ignore", "signers[*].signature", Self.old, Self.new])
+        let result = try CLI.run([
+            "diff", "--root", Self.root, "--ignore", "in_app[*].purchase_dat",
+            "--ignore", "signers[*].signature", Self.old, Self.new,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("--ignore 'in_app[*].purchase_dat' matched no change"))
         #expect(!result.stderr.contains("'signers[*].signature' matched"))

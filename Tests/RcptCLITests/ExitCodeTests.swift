@@ -46,14 +46,19 @@ struct ExitCodeTests {
     static let unreadable: [(name: String, bytes: [UInt8], message: String)] = [
         ("empty file", [], "empty"),
         ("not a receipt", Array("NOT A RECEIPT\n".utf8), "not a receipt"),
-        ("legacy receipt",
-         Fixtures.bytes("Corpus/receipts/malformed/revenuecat-unsupportedReceipt2-ios6style.receipt"), "iOS 6"),
+        (
+            "legacy receipt",
+            Fixtures.bytes("Corpus/receipts/malformed/revenuecat-unsupportedReceipt2-ios6style.receipt"), "iOS 6"
+        ),
         ("random bytes", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }, "offset"),
         ("truncated receipt", Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(3000)), "offset"),
         ("1 GB claimed in 20 bytes", [0x30, 0x84, 0x40, 0, 0, 0] + Array(repeating: 0, count: 14), "claims"),
         ("2^62 length", [0x30, 0x88, 0x40, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0, count: 10), "claims"),
-        ("100 000 nested indefinite SEQUENCEs", Array(repeating: [UInt8]([0x30, 0x80]), count: 100_000).flatMap { $0 },
-         "nesting deeper than the limit"),
+        (
+            "100 000 nested indefinite SEQUENCEs",
+            Array(repeating: [UInt8]([0x30, 0x80]), count: 100_000).flatMap { $0 },
+            "nesting deeper than the limit"
+        ),
     ]
 
     @Test(arguments: unreadable)
@@ -69,8 +74,10 @@ struct ExitCodeTests {
 
     static let ambiguousBodies: [(name: String, body: String, message: String)] = [
         ("duplicate receipt-data", #"{"receipt-data":"AAAA","receipt-data":"\#(base64Sandbox)"}"#, "2 top-level"),
-        ("duplicate spelt with an escape", #"{"receipt-data":"\#(base64Sandbox)","receipt-data":"AAAA"}"#,
-         "2 top-level"),
+        (
+            "duplicate spelt with an escape", #"{"receipt-data":"\#(base64Sandbox)","receipt-data":"AAAA"}"#,
+            "2 top-level"
+        ),
         ("only nested", #"{"request":{"receipt-data":"\#(base64Sandbox)"}}"#, "only inside a nested"),
         ("only in an array", #"{"list":[{"receipt-data":"\#(base64Sandbox)"}]}"#, "only inside a nested"),
         ("malformed", #"{"receipt-data":"\#(base64Sandbox)""#, "malformed"),
@@ -146,7 +153,9 @@ struct ExitCodeTests {
         let today = try CLI.run(["verify", "--at", "now", "Corpus/receipts/tpinappreceipt-sandbox-g5.receipt"])
         #expect(today.status == 1)
         #expect(today.stdout.contains("(now)"))
-        #expect(today.stdout.contains("The signing certificate expired at 2026-08-23T14:50:02Z, after the receipt was created"))
+        #expect(
+            today.stdout.contains(
+                "The signing certificate expired at 2026-08-23T14:50:02Z, after the receipt was created"))
         #expect(today.stdout.contains("receipts are validated at their creation date"))
         let atCreation = try CLI.run(["verify", "Corpus/receipts/tpinappreceipt-sandbox-g5.receipt"])
         #expect(atCreation.stdout.contains("(the receipt's creation date)"))
@@ -207,13 +216,17 @@ struct BatchVerifyTests {
     /// A directory of real receipts, an Xcode one (invalid without its root), a non-receipt and a subdirectory.
     static func directory(truncated: Bool) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"),
-                                                withIntermediateDirectories: true)
-        for name in ["kvitto-sandboxReceipt.receipt", "tpinappreceipt-production.receipt",
-                     "apple-xcode-app-receipt-with-transaction.receipt"] {
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("sub"),
+            withIntermediateDirectories: true)
+        for name in [
+            "kvitto-sandboxReceipt.receipt", "tpinappreceipt-production.receipt",
+            "apple-xcode-app-receipt-with-transaction.receipt",
+        ] {
             try Data(Fixtures.realReceipt(name)).write(to: directory.appendingPathComponent(name))
         }
-        try Data(Fixtures.realReceipt("kvitto-receipt.receipt")).write(to: directory.appendingPathComponent("sub/deep.receipt"))
+        try Data(Fixtures.realReceipt("kvitto-receipt.receipt")).write(
+            to: directory.appendingPathComponent("sub/deep.receipt"))
         try Data("# notes\nnot a receipt\n".utf8).write(to: directory.appendingPathComponent("notes.md"))
         if truncated {
             try Data(Fixtures.realReceipt("kvitto-receipt.receipt").prefix(900))
@@ -228,13 +241,20 @@ struct BatchVerifyTests {
         let result = try CLI.run(["verify", directory.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("valid \(directory.path)/kvitto-sandboxReceipt.receipt"))
-        #expect(result.stdout.contains("invalid \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
+        #expect(
+            result.stdout.contains(
+                "invalid \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
         #expect(!result.stdout.contains("deep.receipt"))
         #expect(result.stderr.contains("skipped \(directory.path)/notes.md"))
-        #expect(result.stderr.contains("failed \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
-        #expect(result.stderr.contains("3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as not receipts"))
-        let trusted = try CLI.run(["verify", directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path,
-                                   directory.appendingPathComponent("tpinappreceipt-production.receipt").path])
+        #expect(
+            result.stderr.contains(
+                "failed \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
+        #expect(
+            result.stderr.contains("3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as not receipts"))
+        let trusted = try CLI.run([
+            "verify", directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path,
+            directory.appendingPathComponent("tpinappreceipt-production.receipt").path,
+        ])
         #expect(trusted.status == 0, "\(trusted)")
     }
 

@@ -11,7 +11,8 @@ struct FuzzValidatorCLITests {
 
     /// A TEST-ONLY CA, made once.
     static let ca: String? = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-fuzzval-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-fuzzval-\(UUID().uuidString)")
         let ca = directory.appendingPathComponent("ca").path
         return (try? CLI.run(["ca", "init", ca]))?.status == 0 ? ca : nil
     }()
@@ -25,19 +26,24 @@ struct FuzzValidatorCLITests {
         let ca = try #require(Self.ca)
         // A patient timeout unless the test sets one: a loaded machine never turns a verdict into a hang.
         let patience = extra.contains("--timeout") ? [] : ["--timeout", "600"]
-        let result = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", validator, "--runs", String(runs),
-                                  "--seed", String(seed), "--jobs", "2", "--format", "json"] + patience + extra
-                                 + [Self.seed])
-        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any],
-                                  "\(result)")
+        let result = try CLI.run(
+            [
+                "fuzz-validator", "--ca", ca, "--validator", validator, "--runs", String(runs),
+                "--seed", String(seed), "--jobs", "2", "--format", "json",
+            ] + patience + extra
+                + [Self.seed])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any],
+            "\(result)")
         return (result.status, report)
     }
 
     static func groups(_ report: [String: Any]) -> Set<String> {
-        Set(((report["groups"] as? [[String: Any]]) ?? []).compactMap { group in
-            guard let kind = group["kind"] as? String, let code = group["code"] as? String else { return nil }
-            return kind + "/" + code
-        })
+        Set(
+            ((report["groups"] as? [[String: Any]]) ?? []).compactMap { group in
+                guard let kind = group["kind"] as? String, let code = group["code"] as? String else { return nil }
+                return kind + "/" + code
+            })
     }
 
     static func rcptVerify(deviceID: Bool = true) throws -> String {
@@ -60,7 +66,8 @@ struct FuzzValidatorCLITests {
     }
 
     @Test func findsAValidatorThatIgnoresTheChain() throws {
-        let (status, report) = try Self.campaign("openssl cms -verify -noverify -binary -inform DER -in {} -out /dev/null 2>/dev/null")
+        let (status, report) = try Self.campaign(
+            "openssl cms -verify -noverify -binary -inform DER -in {} -out /dev/null 2>/dev/null")
         #expect(status == 1)
         let groups = Self.groups(report)
         #expect(groups.contains("accepted-what-rcpt-rejects/chain-invalid"), "\(groups.sorted())")
@@ -75,7 +82,8 @@ struct FuzzValidatorCLITests {
     @Test func findsAValidatorThatTakesTheLastDuplicateBundleID() throws {
         let ca = try #require(Self.ca)
         let (status, report) = try Self.campaign(
-            "python3 \(Self.validators)/duplicate_bundle_id.py last \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView {}")
+            "python3 \(Self.validators)/duplicate_bundle_id.py last \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView {}"
+        )
         #expect(status == 1)
         #expect(Self.groups(report).contains("accepted-what-rcpt-rejects/duplicate-attribute"))
     }
@@ -93,7 +101,8 @@ struct FuzzValidatorCLITests {
     @Test func findsAValidatorThatCrashesOnALongLength() throws {
         let ca = try #require(Self.ca)
         let (status, report) = try Self.campaign(
-            "sh \(Self.validators)/crash_on_long_length.sh \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView 246 \(Self.device) {}")
+            "sh \(Self.validators)/crash_on_long_length.sh \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView 246 \(Self.device) {}"
+        )
         #expect(status == 1)
         let kinds = Set(Self.groups(report).map { $0.split(separator: "/")[0] })
         #expect(kinds == ["crashed"])
@@ -125,18 +134,24 @@ struct FuzzValidatorCLITests {
         let first = try Self.campaign(validator, runs: 100, seed: 7)
         let second = try Self.campaign(validator, runs: 100, seed: 7)
         #expect(first.report["counts"] as? [String: Int] == second.report["counts"] as? [String: Int])
-        let files = { (report: [String: Any]) in ((report["groups"] as? [[String: Any]]) ?? []).map { $0["edits"] as? [String] } }
+        let files = { (report: [String: Any]) in
+            ((report["groups"] as? [[String: Any]]) ?? []).map { $0["edits"] as? [String] }
+        }
         #expect(files(first.report) == files(second.report))
-        let allowed = try Self.campaign(validator, runs: 100, seed: 7, extra: ["--allow", "accepted-what-rcpt-rejects"])
+        let allowed = try Self.campaign(
+            validator, runs: 100, seed: 7, extra: ["--allow", "accepted-what-rcpt-rejects"])
         #expect(allowed.status == 0)
     }
 
     /// Findings are written as a suite: conformance replays them, failing the flawed validator and passing rcpt.
     @Test func findingsReplayAsAConformanceSuite() throws {
         let ca = try #require(Self.ca)
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-findings-\(UUID().uuidString)").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-findings-\(UUID().uuidString)")
+            .path
         let flawed = try Self.rcptVerify(deviceID: false)
-        let run = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", flawed, "--runs", "80", "--out-dir", out, Self.seed])
+        let run = try CLI.run([
+            "fuzz-validator", "--ca", ca, "--validator", flawed, "--runs", "80", "--out-dir", out, Self.seed,
+        ])
         #expect(run.status == 1)
         #expect(FileManager.default.fileExists(atPath: out + "/manifest.json"))
         #expect(FileManager.default.fileExists(atPath: out + "/report.json"))

@@ -11,26 +11,64 @@ struct GoldenOutputTests {
     static let cases: [(golden: String, arguments: [String])] = [
         ("dump-sandbox.txt", ["dump", "Corpus/receipts/kvitto-sandboxReceipt.receipt"]),
         ("dump-sandbox.json", ["dump", "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt"]),
-        ("dump-xcode.txt", ["dump", "--root", storeKitRoot, "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
-        ("dump-xcode.json", ["dump", "--root", storeKitRoot, "--format", "json",
-                             "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
+        (
+            "dump-xcode.txt",
+            ["dump", "--root", storeKitRoot, "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]
+        ),
+        (
+            "dump-xcode.json",
+            [
+                "dump", "--root", storeKitRoot, "--format", "json",
+                "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt",
+            ]
+        ),
         ("verify-sandbox.txt", ["verify", "--verbose", "Corpus/receipts/kvitto-sandboxReceipt.receipt"]),
         ("dump-brief-legacy.txt", ["dump", "--brief", "Corpus/receipts/tpinappreceipt-sandbox-legacy.receipt"]),
-        ("dump-brief-xcode-untrusted.txt", ["dump", "--brief",
-                                            "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
-        ("verify-xcode-untrusted.json", ["verify", "--format", "json",
-                                         "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt"]),
+        (
+            "dump-brief-xcode-untrusted.txt",
+            [
+                "dump", "--brief",
+                "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt",
+            ]
+        ),
+        (
+            "verify-xcode-untrusted.json",
+            [
+                "verify", "--format", "json",
+                "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt",
+            ]
+        ),
         ("dump-brief-jws.txt", ["dump", "--brief", "Corpus/jws/"]),
         ("dump-brief-receipts.txt", ["dump", "--brief", "Corpus/receipts/"]),
-        ("dump-brief-response.txt", ["dump", "--brief",
-                                     "Tests/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json"]),
-        ("status-lifecycle.txt", ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
-                                  "Corpus/status/"]),
-        ("status-lifecycle.json", ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
-                                   "--format", "json", "Corpus/status/"]),
-        ("status-real-sandbox.txt", ["status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-                                     "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
-                                     "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws"]),
+        (
+            "dump-brief-response.txt",
+            [
+                "dump", "--brief",
+                "Tests/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json",
+            ]
+        ),
+        (
+            "status-lifecycle.txt",
+            [
+                "status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
+                "Corpus/status/",
+            ]
+        ),
+        (
+            "status-lifecycle.json",
+            [
+                "status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01",
+                "--format", "json", "Corpus/status/",
+            ]
+        ),
+        (
+            "status-real-sandbox.txt",
+            [
+                "status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
+                "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
+            ]
+        ),
         ("help.txt", ["--help"]),
         ("help-dump.txt", ["dump", "--help"]),
         ("help-verify.txt", ["verify", "--help"]),
@@ -41,8 +79,12 @@ struct GoldenOutputTests {
     func matchesGoldenOutput(_ golden: String, _ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         // A directory's files that are clearly no document are said on standard error (PROVENANCE.md), nothing else.
-        #expect(result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("rcpt: skipped ") && $0.hasSuffix("PROVENANCE.md: its content is clearly not a receipt or a JWS") },
-                "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").allSatisfy {
+                $0.hasPrefix("rcpt: skipped ")
+                    && $0.hasSuffix("PROVENANCE.md: its content is clearly not a receipt or a JWS")
+            },
+            "\(result.stderr)")
         CLI.expectGolden(result.stdout, golden)
     }
 }

@@ -14,8 +14,10 @@ struct JWSCLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-jws-\(UUID().uuidString)")
         let ca = directory.appendingPathComponent("ca").path
         guard (try? CLI.run(["ca", "init", "--shape", "jws", ca]))?.status == 0,
-              (try? CLI.run(["mutate", transaction, "--all", "--ca", ca,
-                             "--out-dir", directory.appendingPathComponent("suite").path]))?.status == 0
+            (try? CLI.run([
+                "mutate", transaction, "--all", "--ca", ca,
+                "--out-dir", directory.appendingPathComponent("suite").path,
+            ]))?.status == 0
         else { return nil }
         return directory
     }()
@@ -47,8 +49,10 @@ struct JWSCLITests {
             // dump takes no expectations: it and verify without them give one judgement.
             let plain = try CLI.run(["verify", "--root", root, "--format", "json", file])
             let dump = try CLI.run(["dump", "--root", root, "--format", "json", file])
-            #expect(valid(plain.stdout) == valid(dump.stdout, last: true) && valid(plain.stdout) != nil,
-                    "\(file): verify \(String(describing: valid(plain.stdout))), dump \(String(describing: valid(dump.stdout, last: true)))")
+            #expect(
+                valid(plain.stdout) == valid(dump.stdout, last: true) && valid(plain.stdout) != nil,
+                "\(file): verify \(String(describing: valid(plain.stdout))), dump \(String(describing: valid(dump.stdout, last: true)))"
+            )
             // With the suite's expectations, verify's verdict is the catalogue's, and its exit code says it.
             let verify = try CLI.run(["verify", "--root", root, "--bundle-id", bundle, "--format", "json", file])
             let verdict = valid(verify.stdout)
@@ -63,16 +67,22 @@ struct JWSCLITests {
         #expect(try CLI.run(["verify", Self.transaction]).status == 0)
         #expect(try CLI.run(["verify", "--at", "now", Self.transaction]).status == 1)
         #expect(try CLI.run(["verify", "--bundle-id", "com.example.other", Self.transaction]).status == 1)
-        #expect(try CLI.run(["verify", "--bundle-id", "Com.VoiceRecording.Telephone", "--environment", "Sandbox",
-                             Self.transaction]).status == 0)
-        let unreadable = try CLI.run(["verify", "--input-format", "jws", "-"], stdin: Data("eyJhbGciOiJub25lIn0.e30".utf8))
+        #expect(
+            try CLI.run([
+                "verify", "--bundle-id", "Com.VoiceRecording.Telephone", "--environment", "Sandbox",
+                Self.transaction,
+            ]).status == 0)
+        let unreadable = try CLI.run(
+            ["verify", "--input-format", "jws", "-"], stdin: Data("eyJhbGciOiJub25lIn0.e30".utf8))
         #expect(unreadable.status == 2)
         #expect(try CLI.run(["verify", "--input-format", "jws", "-"], stdin: Data()).status == 2)
     }
 
     /// A directory of JWS (and receipts beside them) is verified and dumped a line per file, as receipts are.
     @Test func directoriesAndJSONLinesTakeJWS() throws {
-        let verify = try CLI.run(["verify", "--format", "jsonl", "Corpus/jws", "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
+        let verify = try CLI.run([
+            "verify", "--format", "jsonl", "Corpus/jws", "Corpus/receipts/\(Fixtures.sandboxReceipt)",
+        ])
         #expect(verify.status == 1)  // the test-vector and Xcode samples need their own roots
         let lines = verify.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -138,16 +148,20 @@ struct JWSCLITests {
     @Test func dumpTextShowsClaimsCertificatesAndNestedTokens() throws {
         let result = try CLI.run(["dump", Self.notification])
         #expect(result.status == 0)
-        for expected in ["Token  valid", "Apple markers leaf 1.2.840.113635.100.6.11.1", "data.bundleId",
-                         "\"com.jrjj.keysns\"", "= 2023-06-28T08:38:32.560Z", "Nested JWS at data.signedTransactionInfo",
-                         "the payload's signedDate"] {
+        for expected in [
+            "Token  valid", "Apple markers leaf 1.2.840.113635.100.6.11.1", "data.bundleId",
+            "\"com.jrjj.keysns\"", "= 2023-06-28T08:38:32.560Z", "Nested JWS at data.signedTransactionInfo",
+            "the payload's signedDate",
+        ] {
             #expect(result.stdout.contains(expected), "\(expected)")
         }
     }
 
     @Test func diffOfTwoTransactionsNamesTheirClaims() throws {
-        let result = try CLI.run(["diff", "--format", "json", "--only", "jws", Self.transaction,
-                                  "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws"])
+        let result = try CLI.run([
+            "diff", "--format", "json", "--only", "jws", Self.transaction,
+            "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
+        ])
         #expect(result.status == 1)
         let changes = try #require(try Self.object(result.stdoutBytes)["changes"] as? [[String: Any]])
         let paths = Set(changes.compactMap { $0["path"] as? String })
@@ -160,8 +174,10 @@ struct JWSCLITests {
     /// nothing is named on standard error.
     @Test func diffOfTwoTransactionsHonoursAndChecksIgnorePatterns() throws {
         let other = "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws"
-        let ignored = try CLI.run(["diff", "--format", "json", "--only", "jws", "--ignore", "jws.payload.transactionId",
-                                   "--ignore", "no.such.claim", Self.transaction, other])
+        let ignored = try CLI.run([
+            "diff", "--format", "json", "--only", "jws", "--ignore", "jws.payload.transactionId",
+            "--ignore", "no.such.claim", Self.transaction, other,
+        ])
         let changes = try #require(try Self.object(ignored.stdoutBytes)["changes"] as? [[String: Any]])
         #expect(!changes.contains { ($0["path"] as? String) == "jws.payload.transactionId" })
         #expect(ignored.stderr.contains("--ignore 'no.such.claim' matched no change"), "\(ignored)")
@@ -171,20 +187,25 @@ struct JWSCLITests {
     @Test func buildSignsAPayloadThatVerifiesWithTheTestRoot() throws {
         let workspace = try #require(Self.workspace)
         let ca = workspace.appendingPathComponent("ca").path
-        let payload = #"{"transactionId":"1","bundleId":"com.example.app","signedDate":1717243200000,"environment":"Sandbox"}"#
+        let payload =
+            #"{"transactionId":"1","bundleId":"com.example.app","signedDate":1717243200000,"environment":"Sandbox"}"#
         let output = workspace.appendingPathComponent("built.jws").path
         let built = try CLI.run(["build", "--jws", "-", "--ca", ca, "-o", output], stdin: Data(payload.utf8))
         #expect(built.status == 0, "\(built)")
-        #expect(try CLI.run(["verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.app", output]).status == 0)
+        #expect(
+            try CLI.run(["verify", "--root", ca + "/root.pem", "--bundle-id", "com.example.app", output]).status == 0)
         #expect(try CLI.run(["verify", output]).status == 1)  // not Apple's G3
     }
 
     @Test func rcptPassesItsOwnJWSConformanceRun() throws {
         let workspace = try #require(Self.workspace)
-        let validator = "\(CLI.executable.path) verify --root \(workspace.appendingPathComponent("ca/root.pem").path) "
+        let validator =
+            "\(CLI.executable.path) verify --root \(workspace.appendingPathComponent("ca/root.pem").path) "
             + "--bundle-id Com.VoiceRecording.Telephone {}"
-        let result = try CLI.run(["conformance", "--format", "json", "--validator", validator,
-                                  workspace.appendingPathComponent("suite").path])
+        let result = try CLI.run([
+            "conformance", "--format", "json", "--validator", validator,
+            workspace.appendingPathComponent("suite").path,
+        ])
         #expect(result.status == 0, "\(result.stdout.suffix(600))")
     }
 
@@ -192,9 +213,11 @@ struct JWSCLITests {
         let workspace = try #require(Self.workspace)
         let script = Fixtures.url("Tests/RcptCLITests/Validators/naive_jws.py").path
         // A patient timeout: Python's start-up on a loaded machine is never taken for a timeout.
-        let result = try CLI.run(["conformance", "--format", "json", "--timeout", "600", "--validator",
-                                  "python3 \(script) Com.VoiceRecording.Telephone {}",
-                                  workspace.appendingPathComponent("suite").path])
+        let result = try CLI.run([
+            "conformance", "--format", "json", "--timeout", "600", "--validator",
+            "python3 \(script) Com.VoiceRecording.Telephone {}",
+            workspace.appendingPathComponent("suite").path,
+        ])
         #expect(result.status == 1)
         let report = try Self.object(result.stdoutBytes)
         let acceptedBad = Set(((report["classes"] as? [String: Any])?["accepted-bad"] as? [String]) ?? [])
@@ -211,18 +234,22 @@ struct JWSCLITests {
 @Suite("Brief dump of many inputs")
 struct BriefManyCLITests {
     @Test func everyInputGetsItsBlockAndAMissingOneIsSaidOnce() throws {
-        let run = try CLI.run(["dump", "--brief", "Corpus/receipts/kvitto-receipt.receipt", "missing.jws",
-                               "Corpus/jws/gopay-txn-510001261072921-production.jws"])
+        let run = try CLI.run([
+            "dump", "--brief", "Corpus/receipts/kvitto-receipt.receipt", "missing.jws",
+            "Corpus/jws/gopay-txn-510001261072921-production.jws",
+        ])
         #expect(run.status == 2)
         #expect(run.stderr == "rcpt: cannot read missing.jws: no such file\n", "\(run.stderr)")
         #expect(run.stdout.contains("Receipt Corpus/receipts/kvitto-receipt.receipt"))
-        #expect(run.stdout.contains("Consumable com.keysns.JR1200, purchased 2023-06-20T05:30:36Z (PURCHASE) [Production]"))
+        #expect(
+            run.stdout.contains("Consumable com.keysns.JR1200, purchased 2023-06-20T05:30:36Z (PURCHASE) [Production]"))
     }
 
     @Test func severalInputsWithoutBriefOrJSONLinesAreAUsageError() throws {
-        let run = try CLI.run(["dump", "Corpus/receipts/kvitto-receipt.receipt", "Corpus/jws/gopay-txn-510001261072921-production.jws"])
+        let run = try CLI.run([
+            "dump", "Corpus/receipts/kvitto-receipt.receipt", "Corpus/jws/gopay-txn-510001261072921-production.jws",
+        ])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--brief"))
     }
 }
-

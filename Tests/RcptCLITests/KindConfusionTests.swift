@@ -10,8 +10,9 @@ struct KindConfusionTests {
 
     static let ca: String? = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-kind-\(UUID().uuidString)")
-        guard (try? CLI.run(["ca", "init", "--shape", "jws", directory.appendingPathComponent("jws").path]))?.status == 0,
-              (try? CLI.run(["ca", "init", directory.appendingPathComponent("receipts").path]))?.status == 0
+        guard
+            (try? CLI.run(["ca", "init", "--shape", "jws", directory.appendingPathComponent("jws").path]))?.status == 0,
+            (try? CLI.run(["ca", "init", directory.appendingPathComponent("receipts").path]))?.status == 0
         else { return nil }
         return directory.path
     }()
@@ -21,15 +22,20 @@ struct KindConfusionTests {
     @Test func aNotificationWhereATransactionBelongsIsRefused() throws {
         let ca = try #require(Self.ca)
         let file = ca + "/confused.json"
-        let made = try CLI.run(["mutate", Self.token, "--mutation", "document-notification-as-transaction",
-                                "--ca", ca + "/jws", "-o", file])
+        let made = try CLI.run([
+            "mutate", Self.token, "--mutation", "document-notification-as-transaction",
+            "--ca", ca + "/jws", "-o", file,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let run = try CLI.run(["verify", "--root", ca + "/jws/root.pem", file])
         #expect(run.status == 1)
         #expect(run.stdout.contains("jws-kind-mismatch"), "\(run.stdout)")
         let body = ca + "/body.json"
-        #expect(try CLI.run(["mutate", Self.token, "--mutation", "notification-nested-valid", "--ca", ca + "/jws",
-                             "-o", body]).status == 0)
+        #expect(
+            try CLI.run([
+                "mutate", Self.token, "--mutation", "notification-nested-valid", "--ca", ca + "/jws",
+                "-o", body,
+            ]).status == 0)
         #expect(try CLI.run(["verify", "--root", ca + "/jws/root.pem", body]).status == 0)
     }
 
@@ -51,17 +57,22 @@ struct KindConfusionTests {
             """
         let path = ca + "/needs_environment.py"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
-        let run = try CLI.run(["fuzz-validator", "--format", "json", "--ca", ca + "/receipts", "--jws-ca", ca + "/jws",
-                               "--validator", "python3 \(path) {}", "--runs", "120", "--jobs", "2", "--timeout", "600",
-                               Self.token])
+        let run = try CLI.run([
+            "fuzz-validator", "--format", "json", "--ca", ca + "/receipts", "--jws-ca", ca + "/jws",
+            "--validator", "python3 \(path) {}", "--runs", "120", "--jobs", "2", "--timeout", "600",
+            Self.token,
+        ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
-        let groups = ((report["groups"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "rejected-what-rcpt-accepts" }
+        let groups = ((report["groups"] as? [[String: Any]]) ?? []).filter {
+            $0["kind"] as? String == "rejected-what-rcpt-accepts"
+        }
         #expect(!groups.isEmpty, "\(report["groups"] ?? [])")
         for group in groups {
             let code = group["code"] as? String ?? ""
             #expect(code.hasPrefix("jws-payload:") || code.hasPrefix("jws-catalogue:"), "\(code)")
         }
-        #expect(groups.contains { ($0["code"] as? String)?.hasPrefix("jws-payload:remove ") == true },
-                "\(groups.map { $0["code"] ?? "" })")
+        #expect(
+            groups.contains { ($0["code"] as? String)?.hasPrefix("jws-payload:remove ") == true },
+            "\(groups.map { $0["code"] ?? "" })")
     }
 }

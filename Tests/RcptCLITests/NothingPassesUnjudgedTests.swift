@@ -17,11 +17,15 @@ struct NothingPassesUnjudgedTests {
         return directory
     }
 
-    static let token = String(decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+    static let token = String(
+        decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
 
-    @Test(arguments: [["verify"], ["verify", "--format", "junit"], ["verify", "--format", "sarif"],
-                      ["dump", "--format", "jsonl"], ["status"]])
+    @Test(arguments: [
+        ["verify"], ["verify", "--format", "junit"], ["verify", "--format", "sarif"],
+        ["dump", "--format", "jsonl"], ["status"],
+    ])
     func anEmptyDirectoryOrOneOfOtherFilesIsAUsageError(_ command: [String]) throws {
         for files in [[:], ["notes.txt": Array("just some notes\n".utf8), "image.bin": [0xFF, 0xD8, 0xFF, 0xE0]]] {
             let directory = try Self.directory(files)
@@ -51,7 +55,8 @@ struct NothingPassesUnjudgedTests {
         for line in batch.stdout.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let file = try #require(object["file"] as? String)
-            batchCodes[URL(fileURLWithPath: file).lastPathComponent] = (object["error"] as? [String: Any])?["code"] as? String
+            batchCodes[URL(fileURLWithPath: file).lastPathComponent] =
+                (object["error"] as? [String: Any])?["code"] as? String
         }
         #expect(Set(batchCodes.keys) == ["form.txt", "token.txt"], "\(batch.stdout)")
         #expect(batch.stderr.contains("skipped") && batch.stderr.contains("random.bin"))
@@ -60,7 +65,9 @@ struct NothingPassesUnjudgedTests {
             #expect(alone.status == 2, "\(name): \(alone)")
             let object = try #require(try JSONSerialization.jsonObject(with: alone.stdoutBytes) as? [String: Any])
             let code = (object["error"] as? [String: Any])?["code"] as? String
-            #expect(code != nil && code == batchCodes[name], "\(name): alone \(String(describing: code)), in the scan \(String(describing: batchCodes[name]))")
+            #expect(
+                code != nil && code == batchCodes[name],
+                "\(name): alone \(String(describing: code)), in the scan \(String(describing: batchCodes[name]))")
         }
         #expect(batchCodes["form.txt"] == ErrorCode.inputAmbiguous.rawValue)
         #expect(batchCodes["token.txt"] == ErrorCode.jwsInvalidBase64URL.rawValue)
@@ -72,7 +79,8 @@ struct NothingPassesUnjudgedTests {
         for command in ["verify", "dump"] {
             let json = try CLI.run([command, "--format", "json", missing])
             #expect(json.status == 2, "\(command): \(json)")
-            let object = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any], "\(command)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any], "\(command)")
             let error = try #require(object["error"] as? [String: Any])
             #expect(error["code"] as? String == ErrorCode.fileUnreadable.rawValue)
             #expect((error["message"] as? String)?.contains("no such file") == true, "\(error)")
@@ -90,8 +98,10 @@ struct NothingPassesUnjudgedTests {
 
     /// A CI tab shows what the gate left out: a skipped test case in JUnit, a note in SARIF, with the reason.
     @Test func skippedFilesAreInTheCIReports() throws {
-        let directory = try Self.directory(["a.receipt": Fixtures.realReceipt(Fixtures.sandboxReceipt),
-                                            "notes.txt": Array("release notes\n".utf8)])
+        let directory = try Self.directory([
+            "a.receipt": Fixtures.realReceipt(Fixtures.sandboxReceipt),
+            "notes.txt": Array("release notes\n".utf8),
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let junit = try CLI.run(["verify", "--format", "junit", directory.path])
         #expect(junit.status == 0, "\(junit)")
@@ -107,18 +117,24 @@ struct NothingPassesUnjudgedTests {
     }
 
     @Test func statusReadsOneDocumentFromStandardInput() throws {
-        let result = try CLI.run(["status", "--at", "2015-05-25", "-"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
+        let result = try CLI.run(
+            ["status", "--at", "2015-05-25", "-"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("com.cocoanetics.EmmiView.OneMonth"))
         #expect(try CLI.run(["status", "-", "-"], stdin: Data()).status == 2)
-        let piped = try CLI.run(["status", "--at", "2015-05-25"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
+        let piped = try CLI.run(
+            ["status", "--at", "2015-05-25"], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
         #expect(piped.status == 0 && piped.stdout == result.stdout, "\(piped)")
     }
 
-    @Test(arguments: [["verify", "--app-apple-id", "abc", sandbox], ["verify", "--bundle-id", "", sandbox],
-                      ["verify", "--app-version", "", sandbox], ["dump", "--format", "junit", sandbox],
-                      ["ca", "init", "--not-before", "2030-01-01T00:00:00Z", "--not-after", "2020-01-01T00:00:00Z",
-                       "/tmp/rcpt-never-made"]])
+    @Test(arguments: [
+        ["verify", "--app-apple-id", "abc", sandbox], ["verify", "--bundle-id", "", sandbox],
+        ["verify", "--app-version", "", sandbox], ["dump", "--format", "junit", sandbox],
+        [
+            "ca", "init", "--not-before", "2030-01-01T00:00:00Z", "--not-after", "2020-01-01T00:00:00Z",
+            "/tmp/rcpt-never-made",
+        ],
+    ])
     func optionsThatCannotMeanAnythingAreUsageErrors(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result)")
@@ -139,22 +155,32 @@ struct NothingPassesUnjudgedTests {
             let suite = directory.appendingPathComponent("suite-\(UUID().uuidString)").path
             let all = try CLI.run(["mutate", Self.sandbox, "--all", "--ca", ca, "--out-dir", suite])
             #expect(all.status == 2, "\(ca): \(all)")
-            #expect(all.stderr.contains("not valid under its own root") && all.stderr.contains(hint), "\(ca): \(all.stderr)")
+            #expect(
+                all.stderr.contains("not valid under its own root") && all.stderr.contains(hint), "\(ca): \(all.stderr)"
+            )
             #expect(!FileManager.default.fileExists(atPath: suite), "\(ca): a suite was written")
             let one = directory.appendingPathComponent("one.receipt").path
-            let single = try CLI.run(["mutate", Self.sandbox, "--mutation", "payload-changed-after-signing", "--ca", ca, "-o", one])
+            let single = try CLI.run([
+                "mutate", Self.sandbox, "--mutation", "payload-changed-after-signing", "--ca", ca, "-o", one,
+            ])
             #expect(single.status == 2, "\(ca): \(single)")
             #expect(!FileManager.default.fileExists(atPath: one))
         }
-        let built = try CLI.run(["build", "--synthetic", "2", "--ca", "Corpus/fuzz/keys-jws",
-                                 "-o", directory.appendingPathComponent("synthetic.receipt").path])
+        let built = try CLI.run([
+            "build", "--synthetic", "2", "--ca", "Corpus/fuzz/keys-jws",
+            "-o", directory.appendingPathComponent("synthetic.receipt").path,
+        ])
         #expect(built.status == 2, "\(built)")
-        let xcode = try CLI.run(["mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",
-                                 "--ca", storekit, "--out-dir", directory.appendingPathComponent("xcode-suite").path])
+        let xcode = try CLI.run([
+            "mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",
+            "--ca", storekit, "--out-dir", directory.appendingPathComponent("xcode-suite").path,
+        ])
         #expect(xcode.status == 0, "\(xcode)")
         // The same for a JWS: a JWS CA whose validity ended before the token was signed.
         let expiredJWS = directory.appendingPathComponent("expired-jws").path
-        #expect(try CLI.run(["ca", "init", "--shape", "jws", "--not-after", "2010-01-01T00:00:00Z", expiredJWS]).status == 0)
+        #expect(
+            try CLI.run(["ca", "init", "--shape", "jws", "--not-after", "2010-01-01T00:00:00Z", expiredJWS]).status == 0
+        )
         let token = "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"
         let jwsSuite = directory.appendingPathComponent("jws-suite").path
         let refused = try CLI.run(["mutate", token, "--all", "--ca", expiredJWS, "--out-dir", jwsSuite])

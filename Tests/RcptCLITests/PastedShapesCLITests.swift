@@ -10,8 +10,11 @@ struct PastedShapesCLITests {
     /// The clean file, and each shape with the document it holds (nil: the clean file's own bytes; a verifyReceipt
     /// response is left out of the diff, which compares a response with a receipt by design).
     static let cases: [(clean: String, shapes: [(String, [UInt8], String?)])] = [
-        ("Corpus/receipts/\(Fixtures.sandboxReceipt)", PastedShapes.receipt(Fixtures.realReceipt(Fixtures.sandboxReceipt))
-            .map { ($0.0, $0.1, $0.0 == "verifyReceipt response" ? "" : nil) }),
+        (
+            "Corpus/receipts/\(Fixtures.sandboxReceipt)",
+            PastedShapes.receipt(Fixtures.realReceipt(Fixtures.sandboxReceipt))
+                .map { ($0.0, $0.1, $0.0 == "verifyReceipt response" ? "" : nil) }
+        ),
         ("Corpus/jws/gopay-txn-2000000184445477-sandbox.jws", jws("Corpus/jws/gopay-txn-2000000184445477-sandbox.jws")),
         ("Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws", jws("Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws")),
     ]
@@ -25,13 +28,15 @@ struct PastedShapesCLITests {
     @Test(arguments: cases.indices)
     func verifyDumpBatchAndDiffAgree(_ index: Int) throws {
         let (clean, shapes) = Self.cases[index]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-shapes-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-shapes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let verdict = try CLI.run(["verify", clean]).status
         #expect(verdict == 0, "\(clean) verifies")
         var files: [String] = []
-        let documents = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-shape-documents-\(UUID().uuidString)")
+        let documents = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-shape-documents-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: documents) }
         for (number, (shape, bytes, document)) in shapes.enumerated() {
@@ -62,11 +67,23 @@ struct PastedShapesCLITests {
             .filter { $0.hasSuffix(".jws") || $0.hasSuffix(".json") }.sorted().map { "Corpus/jws/" + $0 }
         let anchors = "Corpus/jws/anchors/"
         return [
-            ("Apple", [], Fixtures.realReceiptNames.map { "Corpus/receipts/" + $0 }
-                + jws.filter { !$0.contains("apple-swift-") }),
-            ("Apple's mock", ["--root", anchors + "apple-swift-mock-test-root-a.der", "--root", anchors + "apple-swift-mock-test-root-b.der"],
-             jws.filter { $0.contains("apple-swift-mock") }),
-            ("Xcode", ["--root", anchors + "apple-swift-xcode-storekit-testing.der"], jws.filter { $0.contains("apple-swift-xcode") }),
+            (
+                "Apple", [],
+                Fixtures.realReceiptNames.map { "Corpus/receipts/" + $0 }
+                    + jws.filter { !$0.contains("apple-swift-") }
+            ),
+            (
+                "Apple's mock",
+                [
+                    "--root", anchors + "apple-swift-mock-test-root-a.der", "--root",
+                    anchors + "apple-swift-mock-test-root-b.der",
+                ],
+                jws.filter { $0.contains("apple-swift-mock") }
+            ),
+            (
+                "Xcode", ["--root", anchors + "apple-swift-xcode-storekit-testing.der"],
+                jws.filter { $0.contains("apple-swift-xcode") }
+            ),
         ]
     }()
 
@@ -83,7 +100,9 @@ struct PastedShapesCLITests {
             let folder = root.appendingPathComponent(String(format: "%03d", number))
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bytes = Fixtures.bytes(path)
-            let shapes = path.hasPrefix("Corpus/receipts/") ? PastedShapes.receipt(bytes)
+            let shapes =
+                path.hasPrefix("Corpus/receipts/")
+                ? PastedShapes.receipt(bytes)
                 : PastedShapes.jws(String(decoding: bytes, as: UTF8.self))
             #expect(shapes.count >= 20, "\(path)")
             let clean = folder.appendingPathComponent("00-clean").path
@@ -97,20 +116,29 @@ struct PastedShapesCLITests {
             }
         }
         for command in ["verify", "dump"] {
-            let run = try CLI.run([command, "--format", "jsonl", "--recursive"] + (command == "verify" ? group.roots : [])
-                                  + [root.path])
+            let run = try CLI.run(
+                [command, "--format", "jsonl", "--recursive"] + (command == "verify" ? group.roots : [])
+                    + [root.path])
             #expect(run.status != 2, "\(group.name) \(command): \(run.stderr.suffix(600))")
             var judged: [String: (kind: String, valid: Bool)] = [:]
             for line in run.stdout.split(separator: "\n") {
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-                guard let file = object?["file"] as? String else { Issue.record("a line without a file"); continue }
+                guard let file = object?["file"] as? String else {
+                    Issue.record("a line without a file")
+                    continue
+                }
                 judged[file] = (object?["kind"] as? String ?? "none", object?["valid"] as? Bool ?? false)
             }
-            #expect(judged.count == sampleOf.count, "\(group.name) \(command): \(judged.count) lines for \(sampleOf.count) files")
+            #expect(
+                judged.count == sampleOf.count,
+                "\(group.name) \(command): \(judged.count) lines for \(sampleOf.count) files")
             for (file, sample) in sampleOf {
-                guard let clean = cleanFile[sample].flatMap({ judged[$0] }), let verdict = judged[file] else { continue }
-                #expect(verdict.kind == clean.kind && verdict.valid == clean.valid,
-                        "\(command) \(sample), \(file.split(separator: "/").last ?? ""): \(verdict) against \(clean)")
+                guard let clean = cleanFile[sample].flatMap({ judged[$0] }), let verdict = judged[file] else {
+                    continue
+                }
+                #expect(
+                    verdict.kind == clean.kind && verdict.valid == clean.valid,
+                    "\(command) \(sample), \(file.split(separator: "/").last ?? ""): \(verdict) against \(clean)")
                 #expect(clean.kind == (sample.hasPrefix("Corpus/receipts/") ? "receipt" : "jws"), "\(sample)")
             }
         }

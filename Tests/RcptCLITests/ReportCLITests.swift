@@ -23,7 +23,8 @@ struct ReportCLITests {
         var rest = html[...]
         while let start = rest.range(of: open) {
             guard let tagEnd = rest[start.upperBound...].range(of: ">"),
-                  let end = rest[tagEnd.upperBound...].range(of: close) else { break }
+                let end = rest[tagEnd.upperBound...].range(of: close)
+            else { break }
             found.append(String(rest[tagEnd.upperBound..<end.lowerBound]))
             rest = rest[end.upperBound...]
         }
@@ -42,9 +43,11 @@ struct ReportCLITests {
         let count = space["nodeCount"] as? Int ?? 0
         var at = 0
         func varint() -> Int {
-            var value = 0, shift = 0
+            var value = 0
+            var shift = 0
             while at < packed.count {
-                let byte = Int(packed[at]); at += 1
+                let byte = Int(packed[at])
+                at += 1
                 value |= (byte & 0x7f) << shift
                 shift += 7
                 if byte & 0x80 == 0 { break }
@@ -54,7 +57,11 @@ struct ReportCLITests {
         var out: [(Int, Int, String)] = []
         var stack: [(left: Int, cursor: Int)] = [(Int.max, 0)]
         for _ in 0..<count {
-            let kids = varint(), zig = varint(), header = varint(), length = varint(), label = varint()
+            let kids = varint()
+            let zig = varint()
+            let header = varint()
+            let length = varint()
+            let label = varint()
             while stack.count > 1 && stack[stack.count - 1].left == 0 { stack.removeLast() }
             let gap = zig % 2 == 0 ? zig / 2 : -(zig + 1) / 2
             let start = stack[stack.count - 1].cursor + gap
@@ -86,14 +93,17 @@ struct ReportCLITests {
         return digest.base64EncodedString()
     }
 
-    @Test(arguments: ["Corpus/receipts/kvitto-sandboxReceipt.receipt", "Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws",
-                      "Corpus/jws/imdhemy-notif-TEST-sandbox.json"])
+    @Test(arguments: [
+        "Corpus/receipts/kvitto-sandboxReceipt.receipt", "Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws",
+        "Corpus/jws/imdhemy-notif-TEST-sandbox.json",
+    ])
     func thePageIsSelfContainedAndItsPolicyAllowsOnlyItsOwnCode(file: String) throws {
         let (html, status) = try Self.page(file)
         #expect(status == 0)
-        let policy = try #require(html.range(of: "content=\"default-src 'none'; ").map {
-            String(html[$0.lowerBound...].prefix { $0 != ">" })
-        })
+        let policy = try #require(
+            html.range(of: "content=\"default-src 'none'; ").map {
+                String(html[$0.lowerBound...].prefix { $0 != ">" })
+            })
         let style = try #require(Self.elements(html, "<style", "</style>").first)
         let scripts = Self.elements(html, "<script", "</script>")
         #expect(scripts.count == 2, "the data element and the page's own script, nothing else")
@@ -107,8 +117,10 @@ struct ReportCLITests {
         // The SVG namespace is a name, not an address anything is fetched from.
         let outside = html.replacingOccurrences(of: data, with: "")
             .replacingOccurrences(of: "'http://www.w3.org/2000/svg'", with: "")
-        for reference in ["src=", "href=", "http:", "https:", "@import", "url(", "innerHTML", "outerHTML",
-                          "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+        for reference in [
+            "src=", "href=", "http:", "https:", "@import", "url(", "innerHTML", "outerHTML",
+            "insertAdjacentHTML", "document.write", "eval(", "new Function",
+        ] {
             #expect(!outside.contains(reference), "the page itself holds \(reference)")
         }
     }
@@ -131,12 +143,16 @@ struct ReportCLITests {
             }
             #expect(!attributes.isEmpty, "\(name) has attributes")
             for attribute in attributes {
-                let offset = attribute["offset"] as? Int ?? -1, length = attribute["length"] as? Int ?? -1
+                let offset = attribute["offset"] as? Int ?? -1
+                let length = attribute["length"] as? Int ?? -1
                 let attributeName = attribute["name"] as? String ?? "?"
-                let found = ranges[offset]?.contains { $0.0 == offset + length && $0.1.hasPrefix(attributeName) } ?? false
+                let found =
+                    ranges[offset]?.contains { $0.0 == offset + length && $0.1.hasPrefix(attributeName) } ?? false
                 #expect(found, "\(name): \(attributeName) at \(offset)+\(length) is not a node")
                 let valueOffset = attribute["valueOffset"] as? Int ?? -1
-                #expect(ranges[valueOffset] != nil, "\(name): the value of \(attributeName) at \(valueOffset) is not a node")
+                #expect(
+                    ranges[valueOffset] != nil, "\(name): the value of \(attributeName) at \(valueOffset) is not a node"
+                )
             }
             // Every node lies inside the bytes.
             let size = space["size"] as? Int ?? 0
@@ -167,21 +183,25 @@ struct ReportCLITests {
                 #expect(!claims.isEmpty)
                 for claim in claims {
                     let offset = claim["offset"] as? Int ?? -1
-                    #expect(starts.contains(offset), "\(name): claim \(claim["path"] ?? "?") at \(offset) is not a node")
+                    #expect(
+                        starts.contains(offset), "\(name): claim \(claim["path"] ?? "?") at \(offset) is not a node")
                 }
             }
         }
     }
 
     @Test func hostileTextTravelsAsEscapedDataOnly() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-report-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let hostile = "</script><script>alert(1)</script></style>\u{202E}\u{1B}[31m<img src=x onerror=alert(2)>"
-        let claims: [String: Any] = ["transactionId": hostile, "originalTransactionId": "1", "bundleId": hostile,
-                                     "productId": "javascript:alert(3)", "purchaseDate": 1_700_000_000_000,
-                                     "signedDate": 1_700_000_000_000, "type": hostile, "environment": "Sandbox",
-                                     hostile: hostile]
+        let claims: [String: Any] = [
+            "transactionId": hostile, "originalTransactionId": "1", "bundleId": hostile,
+            "productId": "javascript:alert(3)", "purchaseDate": 1_700_000_000_000,
+            "signedDate": 1_700_000_000_000, "type": hostile, "environment": "Sandbox",
+            hostile: hostile,
+        ]
         let spec = directory.appendingPathComponent("claims.json")
         try JSONSerialization.data(withJSONObject: claims).write(to: spec)
         // The file's own name is hostile too: it is the page's title.
@@ -202,7 +222,8 @@ struct ReportCLITests {
     }
 
     @Test func exitCodesAndWhereThePageGoes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-report-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.receipt")
@@ -222,7 +243,9 @@ struct ReportCLITests {
         try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/kvitto-receipt.receipt"), to: copy)
         let overwrite = try CLI.run(["report", copy.path, "-o", copy.path])
         #expect(overwrite.status == 2 && overwrite.stderr.contains("overwrite"))
-        #expect(try Data(contentsOf: copy) == (try Data(contentsOf: Fixtures.url("Corpus/receipts/kvitto-receipt.receipt"))))
+        #expect(
+            try Data(contentsOf: copy) == (try Data(contentsOf: Fixtures.url("Corpus/receipts/kvitto-receipt.receipt")))
+        )
         let intoDirectory = try CLI.run(["report", copy.path, "-o", directory.path])
         #expect(intoDirectory.status == 2 && intoDirectory.stderr.contains("cannot write"))
         // No -o: standard output (not a terminal here).
@@ -234,12 +257,16 @@ struct ReportCLITests {
         // --format html: dump and verify write the same page; verify's exit code is its verdict.
         let dumped = try CLI.run(["dump", "--format", "html", "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
         #expect(dumped.status == 0 && dumped.stdout.hasPrefix("<!DOCTYPE html>"))
-        let verified = try CLI.run(["verify", "--format", "html", "--bundle-id", "com.example.other",
-                                    "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        let verified = try CLI.run([
+            "verify", "--format", "html", "--bundle-id", "com.example.other",
+            "Corpus/receipts/kvitto-sandboxReceipt.receipt",
+        ])
         #expect(verified.status == 1 && verified.stdout.contains("bundle-id-mismatch"))
         #expect(!verified.stdout.contains("not computed"), "the page shows the input's SHA-256")
-        let several = try CLI.run(["dump", "--format", "html", "Corpus/receipts/kvitto-sandboxReceipt.receipt",
-                                   "Corpus/receipts/kvitto-receipt.receipt"])
+        let several = try CLI.run([
+            "dump", "--format", "html", "Corpus/receipts/kvitto-sandboxReceipt.receipt",
+            "Corpus/receipts/kvitto-receipt.receipt",
+        ])
         #expect(several.status == 2 && several.stderr.contains("one input"))
     }
 
@@ -250,7 +277,8 @@ struct ReportCLITests {
             for name in try FileManager.default.contentsOfDirectory(atPath: Fixtures.url(folder).path).sorted()
             where [".receipt", ".jws", ".json"].contains(where: name.hasSuffix) {
                 let file = folder + "/" + name
-                let size = try #require(try FileManager.default.attributesOfItem(atPath: Fixtures.url(file).path)[.size] as? Int)
+                let size = try #require(
+                    try FileManager.default.attributesOfItem(atPath: Fixtures.url(file).path)[.size] as? Int)
                 let (html, _) = try Self.page(file)
                 #expect(Double(html.utf8.count) <= 3 * Double(size) + 65_536, "\(name): \(html.utf8.count) bytes")
             }

@@ -13,7 +13,8 @@ struct ReportSchemaTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-report-\(UUID().uuidString)")
         try document.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let script = junit
+        let script =
+            junit
             ? "import sys, xmlschema; xmlschema.XMLSchema(sys.argv[1]).validate(sys.argv[2])"
             : "import sys, json, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))"
         let schema = Fixtures.url(junit ? "Tests/Schemas/JUnit.xsd" : "Tests/Schemas/sarif-schema-2.1.0.json").path
@@ -30,12 +31,16 @@ struct ReportSchemaTests {
     }
 
     static let workspace: (ca: String, suite: String)? = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-reports-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-reports-\(UUID().uuidString)")
         let ca = directory.appendingPathComponent("ca").path
         let suite = directory.appendingPathComponent("suite").path
         guard (try? CLI.run(["ca", "init", ca]))?.status == 0,
-              (try? CLI.run(["mutate", "Corpus/receipts/\(Fixtures.sandboxReceipt)", "--all", "--ca", ca,
-                             "--out-dir", suite]))?.status == 0 else { return nil }
+            (try? CLI.run([
+                "mutate", "Corpus/receipts/\(Fixtures.sandboxReceipt)", "--all", "--ca", ca,
+                "--out-dir", suite,
+            ]))?.status == 0
+        else { return nil }
         return (ca, suite)
     }()
 
@@ -44,14 +49,29 @@ struct ReportSchemaTests {
     /// and unreadable files.
     static func runs(_ format: String) throws -> [(String, CLI.Result)] {
         let workspace = try #require(Self.workspace)
-        let flawed = "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 {} >/dev/null"
+        let flawed =
+            "\(CLI.executable.path) verify --root \(workspace.ca)/root.pem --bundle-id com.cocoanetics.EmmiView --app-version 246 {} >/dev/null"
         return [
             ("conformance", try CLI.run(["conformance", "--format", format, "--validator", flawed, workspace.suite])),
-            ("conformance baseline", try CLI.run(["conformance", "--format", format, "--validator", "false {}", workspace.suite])),
-            ("fuzz-validator", try CLI.run(["fuzz-validator", "--format", format, "--ca", workspace.ca, "--validator", flawed,
-                                            "--runs", "40", "--jobs", "2", "Corpus/receipts/\(Fixtures.sandboxReceipt)"])),
-            ("verify", try CLI.run(["verify", "--format", format, "Corpus/receipts/", "Corpus/jws/gopay-txn-510001261072921-production.jws",
-                                    "Corpus/jws/apple-swift-mock-transactionInfo.jws"])),
+            (
+                "conformance baseline",
+                try CLI.run(["conformance", "--format", format, "--validator", "false {}", workspace.suite])
+            ),
+            (
+                "fuzz-validator",
+                try CLI.run([
+                    "fuzz-validator", "--format", format, "--ca", workspace.ca, "--validator", flawed,
+                    "--runs", "40", "--jobs", "2", "Corpus/receipts/\(Fixtures.sandboxReceipt)",
+                ])
+            ),
+            (
+                "verify",
+                try CLI.run([
+                    "verify", "--format", format, "Corpus/receipts/",
+                    "Corpus/jws/gopay-txn-510001261072921-production.jws",
+                    "Corpus/jws/apple-swift-mock-transactionInfo.jws",
+                ])
+            ),
         ]
     }
 
@@ -68,11 +88,15 @@ struct ReportSchemaTests {
         let conformance = try #require(runs.first { $0.0 == "conformance" }?.1.stdout)
         let cases = conformance.components(separatedBy: "<testcase ").count - 1
         #expect(cases >= 140)
-        #expect(conformance.contains("<failure message=\"") && conformance.contains("type=\"accepted-bad/semantics/security\""))
+        #expect(
+            conformance.contains("<failure message=\"")
+                && conformance.contains("type=\"accepted-bad/semantics/security\""))
         #expect(conformance.contains("reproduce: "))
         let verify = try #require(runs.first { $0.0 == "verify" }?.1.stdout)
         #expect(verify.contains("classname=\"rcpt.verify.receipt\""))
-        #expect(verify.contains("<error message=\"not-a-receipt") || verify.contains("<failure message=\"invalid: chain-invalid"))
+        #expect(
+            verify.contains("<error message=\"not-a-receipt")
+                || verify.contains("<failure message=\"invalid: chain-invalid"))
     }
 
     @Test func sarifLocatesEachFailureAtItsFile() throws {
@@ -84,7 +108,9 @@ struct ReportSchemaTests {
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(!results.isEmpty)
         for result in results {
-            let uri = ((((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String)
+            let uri =
+                ((((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                    "artifactLocation"] as? [String: Any])?["uri"] as? String)
             #expect(uri?.hasPrefix("file:///") == true, "\(result)")
             #expect(result["ruleId"] is String)
         }

@@ -9,10 +9,13 @@ struct StatusCLITests {
     static let root = "Corpus/fuzz/keys-jws/root.pem"
 
     /// The products of `rcpt status --format json`, by product id, and the exit status.
-    static func products(_ arguments: [String]) throws -> (status: Int32, products: [String: [String: Any]], document: [String: Any]) {
+    static func products(_ arguments: [String]) throws -> (
+        status: Int32, products: [String: [String: Any]], document: [String: Any]
+    ) {
         let result = try CLI.run(["status", "--format", "json"] + arguments)
-        let document = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any],
-                                    "\(result)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any],
+            "\(result)")
         #expect(document["schema"] as? String == "rcpt.status/1")
         var products: [String: [String: Any]] = [:]
         for product in (document["products"] as? [[String: Any]]) ?? [] {
@@ -67,7 +70,10 @@ struct StatusCLITests {
         #expect(evidence["notification"] as? String == "REFUND")
         #expect(evidence["trust"] as? String == "verified")
         let conflicts = try #require(document["conflicts"] as? [[String: Any]])
-        #expect(conflicts.contains { $0["transaction_id"] as? String == "2000000000000200" && $0["claim"] as? String == "revocation" })
+        #expect(
+            conflicts.contains {
+                $0["transaction_id"] as? String == "2000000000000200" && $0["claim"] as? String == "revocation"
+            })
         // The repository's own CA does not sign this lifecycle: nothing verifies, so nothing counts, and that is 1.
         let untrusted = try Self.products(["--root", Self.root, "--at", "2024-03-01", out])
         #expect(untrusted.status == 1)
@@ -79,34 +85,45 @@ struct StatusCLITests {
 
     @Test func exitCodesAndRefusals() throws {
         // A document that does not verify is shown as not counted; the verdict is 1.
-        let foreign = try CLI.run(["status", "--root", Self.root, "--at", "2024-03-01", "Corpus/status/",
-                                   "Corpus/jws/apple-swift-mock-transactionInfo.jws"])
+        let foreign = try CLI.run([
+            "status", "--root", Self.root, "--at", "2024-03-01", "Corpus/status/",
+            "Corpus/jws/apple-swift-mock-transactionInfo.jws",
+        ])
         #expect(foreign.status == 1, "\(foreign)")
         #expect(foreign.stdout.contains("NOT COUNTED Corpus/jws/apple-swift-mock-transactionInfo.jws"))
         #expect(foreign.stdout.contains("com.example.rcpt.status.yearly"))
         // An unreadable document is 2, the status of the others still given.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-status-\(UUID().uuidString).bin")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-status-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: scratch) }
         try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }).write(to: scratch)
-        let unreadable = try CLI.run(["status", "--root", Self.root, "--at", "2024-03-01", "Corpus/status/", scratch.path])
+        let unreadable = try CLI.run([
+            "status", "--root", Self.root, "--at", "2024-03-01", "Corpus/status/", scratch.path,
+        ])
         #expect(unreadable.status == 2)
         #expect(unreadable.stdout.contains("UNREADABLE"))
         #expect(unreadable.stdout.contains("com.example.rcpt.status.yearly"))
         let missing = try CLI.run(["status", "no-such-file.jws"])
         #expect(missing.status == 2)
         // Two apps: refused with each document's app, unless --per-app.
-        let mixed = try CLI.run(["status", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-                                 "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"])
+        let mixed = try CLI.run([
+            "status", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+            "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws",
+        ])
         #expect(mixed.status == 2)
         #expect(mixed.stderr.contains("different apps or environments"))
         #expect(mixed.stderr.contains("Com.VoiceRecording.Telephone (Sandbox)"))
         #expect(mixed.stderr.contains("com.audaos.audarecorder (Sandbox)"))
-        let perApp = try Self.products(["--per-app", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-                                        "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"])
+        let perApp = try Self.products([
+            "--per-app", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+            "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws",
+        ])
         #expect(perApp.status == 0)
         #expect((perApp.document["apps"] as? [Any])?.count == 2)
         // Usage errors.
-        for arguments in [["status"], ["status", "--at", "yesterday", "x"], ["status", "-"], ["status", "--format", "xml", "x"]] {
+        for arguments in [
+            ["status"], ["status", "--at", "yesterday", "x"], ["status", "-"], ["status", "--format", "xml", "x"],
+        ] {
             let usage = try CLI.run(arguments)
             #expect(usage.status == 2, "\(arguments)")
         }
@@ -137,11 +154,19 @@ struct StatusCLITests {
 @Suite("README: rcpt status examples")
 struct StatusReadmeTests {
     static let examples: [(marker: String, shown: String, arguments: [String])] = [
-        ("real", "rcpt status --at 2022-11-05 Corpus/jws/gopay-txn-2000000184445477-sandbox.jws \\\n      Corpus/jws/gopay-txn-2000000191896422-sandbox.jws Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
-         ["status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-          "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws", "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws"]),
-        ("lifecycle", "rcpt status --root Corpus/fuzz/keys-jws/root.pem --at 2024-03-01 Corpus/status/",
-         ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01", "Corpus/status/"]),
+        (
+            "real",
+            "rcpt status --at 2022-11-05 Corpus/jws/gopay-txn-2000000184445477-sandbox.jws \\\n      Corpus/jws/gopay-txn-2000000191896422-sandbox.jws Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
+            [
+                "status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
+                "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
+            ]
+        ),
+        (
+            "lifecycle", "rcpt status --root Corpus/fuzz/keys-jws/root.pem --at 2024-03-01 Corpus/status/",
+            ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01", "Corpus/status/"]
+        ),
     ]
 
     @Test(arguments: examples.map(\.marker))
@@ -149,9 +174,10 @@ struct StatusReadmeTests {
         let example = try #require(Self.examples.first { $0.marker == marker })
         let result = try CLI.run(example.arguments)
         #expect(result.status == 0, "\(result)")
-        try GeneratedSection.check(Fixtures.url("README.md"), begin: "<!-- status example (\(marker)): begin -->",
-                                   end: "<!-- status example (\(marker)): end -->",
-                                   generated: "```\n$ \(example.shown)\n\(result.stdout)```")
+        try GeneratedSection.check(
+            Fixtures.url("README.md"), begin: "<!-- status example (\(marker)): begin -->",
+            end: "<!-- status example (\(marker)): end -->",
+            generated: "```\n$ \(example.shown)\n\(result.stdout)```")
     }
 }
 
@@ -170,7 +196,8 @@ struct StatusEdgeTests {
     @Test func aPipeInADirectoryIsSkippedAndADeviceIsBounded() throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: Fixtures.url("Corpus/status/02-pro.jws"), to: directory.appendingPathComponent("pro.jws"))
+        try FileManager.default.copyItem(
+            at: Fixtures.url("Corpus/status/02-pro.jws"), to: directory.appendingPathComponent("pro.jws"))
         #expect(mkfifo(directory.appendingPathComponent("pipe").path, 0o600) == 0)
         // The pipe has no writer: reading it would block for ever.
         let result = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", directory.path])
@@ -184,8 +211,10 @@ struct StatusEdgeTests {
     }
 
     @Test func missingFilesAndRefusalsAreInTheJSON() throws {
-        let missing = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", "--format", "json",
-                                   "Corpus/status/02-pro.jws", "no-such-file.jws"])
+        let missing = try CLI.run([
+            "status", "--root", Self.root, "--at", "2024-01-10", "--format", "json",
+            "Corpus/status/02-pro.jws", "no-such-file.jws",
+        ])
         #expect(missing.status == 2)
         let document = try #require(try JSONSerialization.jsonObject(with: missing.stdoutBytes) as? [String: Any])
         let documents = try #require(document["documents"] as? [[String: Any]])
@@ -193,8 +222,10 @@ struct StatusEdgeTests {
         #expect(documents.last?["use"] as? String == "unreadable")
         #expect(documents.last?["problem"] as? String == "no such file")
         // Two apps refused: still one rcpt.status/1 object, with the error and no product.
-        let mixed = try CLI.run(["status", "--format", "json", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-                                 "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"])
+        let mixed = try CLI.run([
+            "status", "--format", "json", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+            "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws",
+        ])
         #expect(mixed.status == 2)
         let refusal = try #require(try JSONSerialization.jsonObject(with: mixed.stdoutBytes) as? [String: Any])
         #expect((refusal["error"] as? [String: Any])?["code"] as? String == "apps-mixed")
@@ -205,11 +236,14 @@ struct StatusEdgeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let inner = directory.appendingPathComponent("inner")
         try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.url("Corpus/status/02-pro.jws"), to: inner.appendingPathComponent("pro.jws"))
+        try FileManager.default.copyItem(
+            at: Fixtures.url("Corpus/status/02-pro.jws"), to: inner.appendingPathComponent("pro.jws"))
         let empty = try CLI.run(["status", "--root", Self.root, directory.path])
         #expect(empty.status == 2)
         #expect(empty.stderr.contains("--recursive"))
-        let recursive = try CLI.run(["status", "--root", Self.root, "--at", "2024-01-10", "--recursive", directory.path])
+        let recursive = try CLI.run([
+            "status", "--root", Self.root, "--at", "2024-01-10", "--recursive", directory.path,
+        ])
         #expect(recursive.status == 0)
         // Names with terminal escapes are shown escaped on standard error too.
         let escaped = try CLI.run(["status", "nope\u{1b}[2Jx"])
@@ -219,9 +253,13 @@ struct StatusEdgeTests {
 
     @Test func atIsReadToTheMillisecond() throws {
         // 02-pro.jws was bought at 2024-01-03T00:00:00.000Z: a millisecond before, nothing; at it, owned.
-        let before = try StatusCLITests.products(["--root", Self.root, "--at", "1704239999999", "Corpus/status/02-pro.jws"])
+        let before = try StatusCLITests.products([
+            "--root", Self.root, "--at", "1704239999999", "Corpus/status/02-pro.jws",
+        ])
         #expect(before.products.isEmpty)
-        let fraction = try StatusCLITests.products(["--root", Self.root, "--at", "2024-01-02T23:59:59.999Z", "Corpus/status/02-pro.jws"])
+        let fraction = try StatusCLITests.products([
+            "--root", Self.root, "--at", "2024-01-02T23:59:59.999Z", "Corpus/status/02-pro.jws",
+        ])
         #expect(fraction.products.isEmpty)
         let at = try StatusCLITests.products(["--root", Self.root, "--at", "1704240000000", "Corpus/status/02-pro.jws"])
         #expect(at.products["com.example.rcpt.status.pro"]?["state"] as? String == "owned")
@@ -232,7 +270,8 @@ struct StatusEdgeTests {
 @Suite("Input files are read within bounds")
 struct InputFileBoundTests {
     @Test func aHugeSparseFileIsRefusedNotRead() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-sparse-\(UUID().uuidString).receipt")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-sparse-\(UUID().uuidString).receipt")
         FileManager.default.createFile(atPath: url.path, contents: Data([0x30]))
         defer { try? FileManager.default.removeItem(at: url) }
         let handle = try FileHandle(forWritingTo: url)
@@ -254,11 +293,13 @@ struct DirectoryLinkTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-links-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
-                                         to: directory.appendingPathComponent("a.receipt"))
+        try FileManager.default.copyItem(
+            at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
+            to: directory.appendingPathComponent("a.receipt"))
         for name in ["x", "y", "z"] {
-            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
-                                                       withDestinationPath: ".")
+            try FileManager.default.createSymbolicLink(
+                atPath: directory.appendingPathComponent(name).path,
+                withDestinationPath: ".")
         }
         let run = try CLI.run(["verify", "--recursive", "--format", "jsonl", directory.path])
         #expect(run.status == 0, "\(run)")

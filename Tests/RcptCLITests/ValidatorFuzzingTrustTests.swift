@@ -11,17 +11,21 @@ struct ValidatorFuzzingTrustTests {
     static var validators: String { Fixtures.url("Tests/RcptCLITests/Validators").path }
 
     static let ca: String? = {
-        let ca = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-trust-\(UUID().uuidString)/ca").path
+        let ca = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-trust-\(UUID().uuidString)/ca")
+            .path
         return (try? CLI.run(["ca", "init", ca]))?.status == 0 ? ca : nil
     }()
 
     @Test func twoSeedsOfDifferentAppsAreEachJudgedByTheirOwnExpectations() throws {
         let ca = try #require(Self.ca)
-        let validator = "sh \(Self.validators)/two_apps.sh \(CLI.executable.path) \(ca)/root.pem \(Self.device) "
+        let validator =
+            "sh \(Self.validators)/two_apps.sh \(CLI.executable.path) \(ca)/root.pem \(Self.device) "
             + "'com.cocoanetics.EmmiView:246 com.revenuecat.sampleapp:4' {}"
-        let run = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", validator, "--runs", "160", "--jobs", "2",
-                               "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt",
-                               "Corpus/receipts/revenuecat-receiptsample1.receipt"])
+        let run = try CLI.run([
+            "fuzz-validator", "--ca", ca, "--validator", validator, "--runs", "160", "--jobs", "2",
+            "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt",
+            "Corpus/receipts/revenuecat-receiptsample1.receipt",
+        ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any], "\(run)")
         #expect(run.status == 0, "\(report["groups"] ?? "")")
         #expect(report["agreed"] as? Int == 160)
@@ -32,9 +36,12 @@ struct ValidatorFuzzingTrustTests {
     @Test func aValidatorThatCrashesOnATypeChangeIsCaughtByConformance() throws {
         let ca = try #require(Self.ca)
         let suite = (ca as NSString).deletingLastPathComponent + "/suite"
-        let made = try CLI.run(["mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--ca", ca, "--out-dir", suite])
+        let made = try CLI.run([
+            "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--all", "--ca", ca, "--out-dir", suite,
+        ])
         #expect(made.status == 0)
-        let validator = "sh \(Self.validators)/crash_on_type_change.sh \(CLI.executable.path) \(ca)/root.pem "
+        let validator =
+            "sh \(Self.validators)/crash_on_type_change.sh \(CLI.executable.path) \(ca)/root.pem "
             + "com.cocoanetics.EmmiView 246 \(Self.device) {}"
         let run = try CLI.run(["conformance", "--format", "json", "--validator", validator, suite])
         #expect(run.status == 1)
@@ -42,13 +49,15 @@ struct ValidatorFuzzingTrustTests {
         let crashed = Set(((report["classes"] as? [String: Any])?["crashed"] as? [String]) ?? [])
         // The type changes of the catalogue (two older entries among them: bundle-id-ia5string and
         // duplicate-transaction-id-as-integer).
-        let typeChanges = ["bundle-id-ia5string", "bundle-id-as-integer", "duplicate-transaction-id-as-integer",
-                           "app-version-as-integer", "creation-date-as-utf8string",
-                           "creation-date-as-integer", "original-app-version-as-octets", "quantity-as-utf8string",
-                           "quantity-as-octet-string", "quantity-as-set", "product-id-as-integer",
-                           "transaction-id-as-integer", "purchase-date-as-integer", "expires-date-as-integer",
-                           "expires-date-as-utf8string", "cancellation-date-as-boolean", "trial-flag-as-boolean",
-                           "web-order-line-item-as-utf8string"]
+        let typeChanges = [
+            "bundle-id-ia5string", "bundle-id-as-integer", "duplicate-transaction-id-as-integer",
+            "app-version-as-integer", "creation-date-as-utf8string",
+            "creation-date-as-integer", "original-app-version-as-octets", "quantity-as-utf8string",
+            "quantity-as-octet-string", "quantity-as-set", "product-id-as-integer",
+            "transaction-id-as-integer", "purchase-date-as-integer", "expires-date-as-integer",
+            "expires-date-as-utf8string", "cancellation-date-as-boolean", "trial-flag-as-boolean",
+            "web-order-line-item-as-utf8string",
+        ]
         #expect(Set(typeChanges).isSubset(of: crashed), "not crashed: \(Set(typeChanges).subtracting(crashed))")
         // Nothing else crashed it: every other entry is judged as rcpt judges it.
         #expect(crashed.subtracting(typeChanges).isEmpty, "\(crashed.subtracting(typeChanges))")
@@ -56,10 +65,12 @@ struct ValidatorFuzzingTrustTests {
 
     @Test func aHangIsOneGroupNamedByItsCauseWithItsFirstHit() throws {
         let ca = try #require(Self.ca)
-        let run = try CLI.run(["fuzz-validator", "--ca", ca, "--runs", "120", "--jobs", "2", "--timeout", "20",
-                               "--format", "json", "--validator",
-                               "sh \(Self.validators)/hang_on_deep_nesting.sh \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView 246 \(Self.device) {}",
-                               "Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+        let run = try CLI.run([
+            "fuzz-validator", "--ca", ca, "--runs", "120", "--jobs", "2", "--timeout", "20",
+            "--format", "json", "--validator",
+            "sh \(Self.validators)/hang_on_deep_nesting.sh \(CLI.executable.path) \(ca)/root.pem com.cocoanetics.EmmiView 246 \(Self.device) {}",
+            "Corpus/receipts/kvitto-sandboxReceipt.receipt",
+        ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any], "\(run)")
         let groups = (report["groups"] as? [[String: Any]]) ?? []
         #expect(groups.count == 1, "\(groups.map { $0["code"] ?? "" })")
@@ -75,12 +86,17 @@ struct ValidatorFuzzingTrustTests {
     /// judgement is one) has no disagreement by default; under --strict, exactly those come back.
     @Test func aCarefulValidatorHasNoFalseAlarmOnUndocumentedTypesUnlessStrict() throws {
         let ca = try #require(Self.ca)
-        let careful = "\(CLI.executable.path) verify --root \(ca)/root.pem --bundle-id com.cocoanetics.EmmiView "
+        let careful =
+            "\(CLI.executable.path) verify --root \(ca)/root.pem --bundle-id com.cocoanetics.EmmiView "
             + "--app-version 246 --device-id \(Self.device) {} >/dev/null"
         func groups(_ extra: [String]) throws -> [String] {
-            let run = try CLI.run(["fuzz-validator", "--ca", ca, "--validator", careful, "--runs", "80", "--jobs", "2",
-                                   "--format", "json"] + extra + ["Corpus/receipts/kvitto-sandboxReceipt.receipt"])
-            let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any], "\(run)")
+            let run = try CLI.run(
+                [
+                    "fuzz-validator", "--ca", ca, "--validator", careful, "--runs", "80", "--jobs", "2",
+                    "--format", "json",
+                ] + extra + ["Corpus/receipts/kvitto-sandboxReceipt.receipt"])
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any], "\(run)")
             return ((report["groups"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
         }
         #expect(try groups([]).isEmpty)
@@ -94,9 +110,11 @@ struct ValidatorFuzzingTrustTests {
         let jwsCA = (ca as NSString).deletingLastPathComponent + "/jws-ca"
         #expect(try CLI.run(["ca", "init", "--shape", "jws", jwsCA]).status == 0)
         let directory = (ca as NSString).deletingLastPathComponent
-        for (name, seed, kit) in [("undocumented-type-invalid-utf8", "Corpus/receipts/kvitto-sandboxReceipt.receipt", ca),
-                                  ("undocumented-type-invalid-date", "Corpus/receipts/kvitto-sandboxReceipt.receipt", ca),
-                                  ("revocation-date-null", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws", jwsCA)] {
+        for (name, seed, kit) in [
+            ("undocumented-type-invalid-utf8", "Corpus/receipts/kvitto-sandboxReceipt.receipt", ca),
+            ("undocumented-type-invalid-date", "Corpus/receipts/kvitto-sandboxReceipt.receipt", ca),
+            ("revocation-date-null", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws", jwsCA),
+        ] {
             let out = directory + "/" + name
             let made = try CLI.run(["mutate", seed, "--mutation", name, "--ca", kit, "-o", out])
             #expect(made.status == 0, "\(name): \(made)")

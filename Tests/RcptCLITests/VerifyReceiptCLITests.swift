@@ -34,7 +34,8 @@ struct VerifyReceiptCLITests {
         let compact = try CLI.run(Self.arguments(name) + ["--compact"])
         // Apple's bytes: a line break only before a member or element that is an object or array.
         #expect(compact.stdout.hasPrefix("{\n\"receipt\":{\"receipt_type\":\"ProductionSandbox\", \"adam_id\":0, "))
-        #expect(NSDictionary(dictionary: try Self.object(compact.stdoutBytes))
+        #expect(
+            NSDictionary(dictionary: try Self.object(compact.stdoutBytes))
                 .isEqual(to: try Self.object(verify.stdoutBytes)))
     }
 
@@ -45,16 +46,19 @@ struct VerifyReceiptCLITests {
     }
 
     @Test func sandboxReceiptUnderProductionIs21007() throws {
-        let result = try CLI.run(["verify", "--format", "verifyreceipt", "--compact", "--environment", "production",
-                                  "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
+        let result = try CLI.run([
+            "verify", "--format", "verifyreceipt", "--compact", "--environment", "production",
+            "Corpus/receipts/\(Fixtures.sandboxReceipt)",
+        ])
         #expect(result.status == 1)
         #expect(result.stdout == "{\"status\":21007, \"environment\":\"Sandbox\"}\n")
     }
 
     @Test func manyReceiptsGiveOneCompactBodyPerLineInInputOrder() throws {
         let names = [Fixtures.sandboxReceipt, "tpinappreceipt-production.receipt"]
-        let result = try CLI.run(["verify", "--format", "verifyreceipt"] + Self.requestDate
-                                 + names.map { "Corpus/receipts/\($0)" })
+        let result = try CLI.run(
+            ["verify", "--format", "verifyreceipt"] + Self.requestDate
+                + names.map { "Corpus/receipts/\($0)" })
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)

@@ -27,24 +27,36 @@ struct RejectCase: Sendable, CustomTestStringConvertible {
 struct ASN1ReaderTests {
     static let accepted: [AcceptCase] = [
         AcceptCase(name: "null", hex: "0500", tag: .null, contentLength: 0, end: 2, anomalies: []),
-        AcceptCase(name: "short-form sequence", hex: "3003 020101", tag: .sequence, contentLength: 3, end: 5,
-                   anomalies: []),
-        AcceptCase(name: "long-form length", hex: "0481 80" + String(repeating: "00", count: 128),
-                   tag: .octetString, contentLength: 128, end: 131, anomalies: []),
-        AcceptCase(name: "non-minimal long form for a short length", hex: "0481 01 ff", tag: .octetString,
-                   contentLength: 1, end: 4, anomalies: .nonMinimalLength),
-        AcceptCase(name: "length with a leading zero octet", hex: "0482 0001 ff", tag: .octetString,
-                   contentLength: 1, end: 5, anomalies: .nonMinimalLength),
-        AcceptCase(name: "high-tag form for a low tag number", hex: "1f02 01 05", tag: .integer, contentLength: 1,
-                   end: 4, anomalies: .nonMinimalTag),
-        AcceptCase(name: "high tag number", hex: "9f8101 00", tag: ASN1Tag(.contextSpecific, number: 129,
-                   constructed: false), contentLength: 0, end: 4, anomalies: []),
-        AcceptCase(name: "indefinite-length sequence", hex: "3080 0500 0000", tag: .sequence, contentLength: 2,
-                   end: 6, anomalies: .indefiniteLength),
-        AcceptCase(name: "nested indefinite lengths", hex: "3080 3080 0500 0000 0000", tag: .sequence,
-                   contentLength: 6, end: 10, anomalies: .indefiniteLength),
-        AcceptCase(name: "constructed OCTET STRING", hex: "2406 0401aa 0401bb", tag: ASN1Tag.octetString
-                   .withConstructed(true), contentLength: 6, end: 8, anomalies: .constructedString),
+        AcceptCase(
+            name: "short-form sequence", hex: "3003 020101", tag: .sequence, contentLength: 3, end: 5,
+            anomalies: []),
+        AcceptCase(
+            name: "long-form length", hex: "0481 80" + String(repeating: "00", count: 128),
+            tag: .octetString, contentLength: 128, end: 131, anomalies: []),
+        AcceptCase(
+            name: "non-minimal long form for a short length", hex: "0481 01 ff", tag: .octetString,
+            contentLength: 1, end: 4, anomalies: .nonMinimalLength),
+        AcceptCase(
+            name: "length with a leading zero octet", hex: "0482 0001 ff", tag: .octetString,
+            contentLength: 1, end: 5, anomalies: .nonMinimalLength),
+        AcceptCase(
+            name: "high-tag form for a low tag number", hex: "1f02 01 05", tag: .integer, contentLength: 1,
+            end: 4, anomalies: .nonMinimalTag),
+        AcceptCase(
+            name: "high tag number", hex: "9f8101 00",
+            tag: ASN1Tag(
+                .contextSpecific, number: 129,
+                constructed: false), contentLength: 0, end: 4, anomalies: []),
+        AcceptCase(
+            name: "indefinite-length sequence", hex: "3080 0500 0000", tag: .sequence, contentLength: 2,
+            end: 6, anomalies: .indefiniteLength),
+        AcceptCase(
+            name: "nested indefinite lengths", hex: "3080 3080 0500 0000 0000", tag: .sequence,
+            contentLength: 6, end: 10, anomalies: .indefiniteLength),
+        AcceptCase(
+            name: "constructed OCTET STRING", hex: "2406 0401aa 0401bb",
+            tag: ASN1Tag.octetString
+                .withConstructed(true), contentLength: 6, end: 8, anomalies: .constructedString),
         AcceptCase(name: "empty constructed set", hex: "3100", tag: .set, contentLength: 0, end: 2, anomalies: []),
     ]
 
@@ -63,24 +75,32 @@ struct ASN1ReaderTests {
         RejectCase(name: "empty input", hex: "", code: .asn1TruncatedHeader, offset: 0),
         RejectCase(name: "tag without length", hex: "30", code: .asn1TruncatedHeader, offset: 0),
         RejectCase(name: "length longer than input", hex: "3005 0500", code: .asn1LengthExceedsInput, offset: 0),
-        RejectCase(name: "length field of 2^62", hex: "3088 4000000000000000 00", code: .asn1LengthExceedsInput,
-                   offset: 0),
-        RejectCase(name: "1 GB claimed in 20 bytes", hex: "0484 40000000" + String(repeating: "00", count: 14),
-                   code: .asn1LengthExceedsInput, offset: 0),
-        RejectCase(name: "length does not fit 63 bits", hex: "3089 010000000000000000", code: .asn1LengthTooLarge,
-                   offset: 0),
+        RejectCase(
+            name: "length field of 2^62", hex: "3088 4000000000000000 00", code: .asn1LengthExceedsInput,
+            offset: 0),
+        RejectCase(
+            name: "1 GB claimed in 20 bytes", hex: "0484 40000000" + String(repeating: "00", count: 14),
+            code: .asn1LengthExceedsInput, offset: 0),
+        RejectCase(
+            name: "length does not fit 63 bits", hex: "3089 010000000000000000", code: .asn1LengthTooLarge,
+            offset: 0),
         RejectCase(name: "truncated long-form length", hex: "3084 0000", code: .asn1TruncatedHeader, offset: 0),
         RejectCase(name: "reserved length octet", hex: "30ff", code: .asn1ReservedLengthOctet, offset: 0),
-        RejectCase(name: "indefinite length on a primitive", hex: "0480 0000", code: .asn1IndefinitePrimitive,
-                   offset: 0),
-        RejectCase(name: "missing end-of-contents", hex: "3080 0500", code: .asn1MissingEndOfContents,
-                   offset: 0),
-        RejectCase(name: "end-of-contents with content", hex: "3080 0001 00", code: .asn1InvalidEndOfContents,
-                   offset: 2),
-        RejectCase(name: "end-of-contents where an element belongs", hex: "0000", code: .asn1UnexpectedEndOfContents,
-                   offset: 0),
-        RejectCase(name: "tag number beyond 64 bits", hex: "1fffffffffffffffffffff7f 00", code: .asn1TagNumberTooLarge,
-                   offset: 0),
+        RejectCase(
+            name: "indefinite length on a primitive", hex: "0480 0000", code: .asn1IndefinitePrimitive,
+            offset: 0),
+        RejectCase(
+            name: "missing end-of-contents", hex: "3080 0500", code: .asn1MissingEndOfContents,
+            offset: 0),
+        RejectCase(
+            name: "end-of-contents with content", hex: "3080 0001 00", code: .asn1InvalidEndOfContents,
+            offset: 2),
+        RejectCase(
+            name: "end-of-contents where an element belongs", hex: "0000", code: .asn1UnexpectedEndOfContents,
+            offset: 0),
+        RejectCase(
+            name: "tag number beyond 64 bits", hex: "1fffffffffffffffffffff7f 00", code: .asn1TagNumberTooLarge,
+            offset: 0),
         RejectCase(name: "truncated high tag", hex: "1f81", code: .asn1TruncatedHeader, offset: 0),
         RejectCase(name: "inner length past outer end", hex: "3003 0405 00", code: .asn1LengthExceedsInput, offset: 2),
     ]
@@ -106,7 +126,8 @@ struct ASN1ReaderTests {
 
     @Test func rejectsDeepIndefiniteNestingQuickly() {
         let depth = 100_000
-        let bytes = Array(repeating: [UInt8]([0x30, 0x80]), count: depth).flatMap { $0 }
+        let bytes =
+            Array(repeating: [UInt8]([0x30, 0x80]), count: depth).flatMap { $0 }
             + Array(repeating: 0, count: depth * 2)
         #expect {
             _ = try ASN1Tree.read(bytes)
@@ -152,7 +173,9 @@ struct ASN1ReaderTests {
         let foreign = Fixtures.hex("2403 0c01 41")
         var reader = ASN1Reader(foreign)
         let node = try reader.readNode(at: 0, limit: foreign.count, depth: 0)
-        #expect { _ = try reader.stringSegments(of: node) } throws: { ($0 as? ASN1Error)?.kind == .asn1InvalidStringSegment }
+        #expect { _ = try reader.stringSegments(of: node) } throws: {
+            ($0 as? ASN1Error)?.kind == .asn1InvalidStringSegment
+        }
 
         let many: [UInt8] = [0x24, 0x0C] + Array(repeating: [UInt8]([0x04, 0x01, 0x00]), count: 4).flatMap { $0 }
         var limited = ASN1Reader(many, limits: ASN1Limits(maximumSegments: 3))

@@ -1,5 +1,6 @@
-@testable import ReceiptASN1
 import Testing
+
+@testable import ReceiptASN1
 
 /// A message that sets a tag against the one expected names the form when the form is all that differs, so it
 /// never reads "expected SET, found SET".

@@ -23,7 +23,9 @@ struct RealReceiptEncodingTests {
     }
 
     @Test func xcodeReceiptIsBERAndOthersAreDER() throws {
-        #expect(throws: ASN1Error.self) { _ = try ASN1Tree.read(Fixtures.realReceipt(Fixtures.xcodeReceipt), rules: .der) }
+        #expect(throws: ASN1Error.self) {
+            _ = try ASN1Tree.read(Fixtures.realReceipt(Fixtures.xcodeReceipt), rules: .der)
+        }
         _ = try ASN1Tree.read(Fixtures.realReceipt(Fixtures.sandboxReceipt), rules: .der)
     }
 }

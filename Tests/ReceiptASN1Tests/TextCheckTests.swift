@@ -1,6 +1,7 @@
 import ReceiptBuilding
-@testable import ReceiptASN1
 import Testing
+
+@testable import ReceiptASN1
 
 /// TextCheck (eight bytes at a time while they are ASCII, then byte by byte) against the plain definitions: Swift's
 /// own UTF-8 validation, every byte below 0x80, a zero byte present; on every length and alignment up to 40 bytes.
@@ -9,8 +10,10 @@ struct TextCheckTests {
     @Test func agreesWithThePlainDefinitionsOnRandomText() {
         var random = SplitMix64(seed: 0x7E47)
         // Bytes drawn mostly from ASCII, with NULs, continuation bytes, lead bytes and valid sequences mixed in.
-        let pieces: [[UInt8]] = [[0x41], [0x7A], [0x20], [0x00], [0x7F], [0x80], [0xBF], [0xC3, 0xA9], [0xE2, 0x82, 0xAC],
-                                 [0xF0, 0x9F, 0x98, 0x80], [0xC0], [0xED, 0xA0, 0x80], [0xFF], [0xF4, 0x90, 0x80, 0x80]]
+        let pieces: [[UInt8]] = [
+            [0x41], [0x7A], [0x20], [0x00], [0x7F], [0x80], [0xBF], [0xC3, 0xA9], [0xE2, 0x82, 0xAC],
+            [0xF0, 0x9F, 0x98, 0x80], [0xC0], [0xED, 0xA0, 0x80], [0xFF], [0xF4, 0x90, 0x80, 0x80],
+        ]
         for trial in 0..<20_000 {
             var bytes: [UInt8] = []
             let ascii = trial % 3 == 0

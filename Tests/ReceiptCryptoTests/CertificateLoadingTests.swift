@@ -1,7 +1,7 @@
-import ReceiptCrypto
-import Testing
 import Foundation
+import ReceiptCrypto
 import ReceiptDiagnostics
+import Testing
 
 @Suite struct CertificateLoadingTests {
     @Test func loadsSingleDERFile() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptCrypto
-import Testing
 import ReceiptOracle
+import Testing
 
 /// OpenSSL's CMS decoder as the differential fuzz harness's oracle: it must report acceptance, content types and
 /// the eContent exactly, and name the failing field on rejection.
@@ -22,13 +22,18 @@ import ReceiptOracle
 
     /// A minimal SignedData ContentInfo: version 1, no digest algorithms, eContentType data, `content` as the
     /// eContent (none when nil), no signers; the encoded eContentType and signerInfos can be replaced.
-    static func contentInfo(content: [UInt8]?, eContentType: [UInt8] = hex("06 09 2a864886f70d010701"),
-                            signerInfos: [UInt8] = hex("31 00")) -> [UInt8] {
+    static func contentInfo(
+        content: [UInt8]?, eContentType: [UInt8] = hex("06 09 2a864886f70d010701"),
+        signerInfos: [UInt8] = hex("31 00")
+    ) -> [UInt8] {
         func tlv(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
             precondition(body.count < 0x10000)
-            let length: [UInt8] = body.count < 0x80 ? [UInt8(body.count)]
-                : body.count < 0x100 ? [0x81, UInt8(body.count)]
-                : [0x82, UInt8(body.count >> 8), UInt8(body.count & 0xFF)]
+            let length: [UInt8] =
+                body.count < 0x80
+                ? [UInt8(body.count)]
+                : body.count < 0x100
+                    ? [0x81, UInt8(body.count)]
+                    : [0x82, UInt8(body.count >> 8), UInt8(body.count & 0xFF)]
             return [tag] + length + body
         }
         let eContent = content.map { tlv(0xA0, tlv(0x04, $0)) } ?? []

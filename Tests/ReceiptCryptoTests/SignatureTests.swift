@@ -1,5 +1,6 @@
-@testable import ReceiptCrypto
 import Testing
+
+@testable import ReceiptCrypto
 
 @Suite struct SignatureTests {
     static let message: [ArraySlice<UInt8>] = [
@@ -193,15 +194,20 @@ extension SignatureCheck {
 @Suite("OpenSSL errors in words")
 struct OpenSSLErrorTextTests {
     @Test func explainsTheReasonsAndKeepsTheRawEntriesLast() {
-        let raw = ["error:0200008A:rsa routines::invalid padding", "error:02000072:rsa routines::padding check failed",
-                   "error:1C880004:Provider routines::RSA lib"]
+        let raw = [
+            "error:0200008A:rsa routines::invalid padding", "error:02000072:rsa routines::padding check failed",
+            "error:1C880004:Provider routines::RSA lib",
+        ]
         let text = OpenSSLErrorText.annotate("signature does not match", raw)
         #expect(text.hasPrefix("signature does not match: the signature's PKCS#1 padding is wrong"))
         #expect(text.hasSuffix("[OpenSSL: " + raw.joined(separator: "; ") + "]"))
         // Each reason once, and reasons that only say another follows are left out.
-        #expect(OpenSSLErrorText.explain(raw) == "the signature's PKCS#1 padding is wrong (made with another key, or altered)")
-        #expect(OpenSSLErrorText.explain(["error:0680007B:asn1 encoding routines:ASN1_get_object:header too long"])
-            == "an ASN.1 length runs past the end of the data")
+        #expect(
+            OpenSSLErrorText.explain(raw)
+                == "the signature's PKCS#1 padding is wrong (made with another key, or altered)")
+        #expect(
+            OpenSSLErrorText.explain(["error:0680007B:asn1 encoding routines:ASN1_get_object:header too long"])
+                == "an ASN.1 length runs past the end of the data")
         #expect(OpenSSLErrorText.explain(["error:1:lib:func:something new"]) == "something new")
         #expect(OpenSSLErrorText.annotate("plain", []) == "plain")
     }

@@ -39,12 +39,15 @@ struct CatalogueDiffTests {
         let baseline = try #require(MutationCatalogue.named("baseline")).apply(to: input, kit: kit, seed: 1)
         let mutated = try #require(MutationCatalogue.named(name)).apply(to: input, kit: kit, seed: 1)
         let result = try Diffing.diff(baseline, mutated, options: DiffOptions(layers: [.receipt]))
-        let changed = Set(result.changes.map { change -> String in
-            let path = change.path.description
-            if path.hasPrefix("in_app[") { return "in_app." + (path.split(separator: ".").last.map(String.init) ?? path) }
-            guard let open = path.firstIndex(of: "["), let hash = path.firstIndex(of: "#") else { return path }
-            return String(path[path.index(after: open)..<hash])
-        })
+        let changed = Set(
+            result.changes.map { change -> String in
+                let path = change.path.description
+                if path.hasPrefix("in_app[") {
+                    return "in_app." + (path.split(separator: ".").last.map(String.init) ?? path)
+                }
+                guard let open = path.firstIndex(of: "["), let hash = path.firstIndex(of: "#") else { return path }
+                return String(path[path.index(after: open)..<hash])
+            })
         #expect(changed == fields, "\(Diffing.paths(result))")
         #expect(result.changes.count == fields.count, "\(Diffing.paths(result))")
     }

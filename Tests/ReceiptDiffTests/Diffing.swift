@@ -1,13 +1,13 @@
+import FoundationEssentials
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptDiff
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
-import ReceiptBuilding
-import FoundationEssentials
-import ReceiptDiagnostics
-import ReceiptSigning
 
 /// Shorthands for inspecting and diffing test receipts.
 enum Diffing {
@@ -27,8 +27,9 @@ enum Diffing {
 
     /// Diffs A and B (named "A" and "B").
     static func diff(_ a: [UInt8], _ b: [UInt8], options: DiffOptions = DiffOptions()) throws -> DiffResult {
-        ReceiptDiff.compare(DiffInput(name: "A", inspection: try inspect(a)),
-                            DiffInput(name: "B", inspection: try inspect(b)), options: options)
+        ReceiptDiff.compare(
+            DiffInput(name: "A", inspection: try inspect(a)),
+            DiffInput(name: "B", inspection: try inspect(b)), options: options)
     }
 
     /// The reported paths, in order.
@@ -51,14 +52,15 @@ enum Diffing {
         let receipt = Receipt.read(bytes)
         let signedData = receipt.signedData
         guard let content = signedData.encapsulatedContent, let signer = signedData.signers.first,
-              case .issuerAndSerialNumber(let issuer, let serial) = signer.identifier
+            case .issuerAndSerialNumber(let issuer, let serial) = signer.identifier
         else { throw CryptoError(.keyGenerationFailed, message: "the Xcode receipt does not read as expected") }
         let payload = content.segments.flatMap { Array(bytes[$0]) }
-        let builder = SignedDataBuilder(content: payload,
-                                        certificates: signedData.certificates.map { Array(bytes[$0.encoding]) },
-                                        signerIssuer: Array(bytes[issuer]), signerSerial: Array(bytes[serial]),
-                                        digestAlgorithmOID: signer.digestAlgorithm.oid,
-                                        signatureAlgorithmOID: signer.signatureAlgorithm.oid, layout: .der)
+        let builder = SignedDataBuilder(
+            content: payload,
+            certificates: signedData.certificates.map { Array(bytes[$0.encoding]) },
+            signerIssuer: Array(bytes[issuer]), signerSerial: Array(bytes[serial]),
+            digestAlgorithmOID: signer.digestAlgorithm.oid,
+            signatureAlgorithmOID: signer.signatureAlgorithm.oid, layout: .der)
         let signature = Array(bytes[signer.signature])
         return builder.build(digest: { _ in [] }, sign: { _ in signature })
     }
@@ -73,17 +75,18 @@ struct TestPayload {
 
     /// An app receipt with `count` monthly subscription records (transaction ids 1000000000000001…).
     static func subscription(records count: Int = 3, created: String = "2024-06-01T12:00:00Z") -> TestPayload {
-        TestPayload(attributes: [
-            .utf8(0, "Production"),
-            .integer(1, 1_234_567_890),
-            .utf8(2, "com.example.weather"),
-            .utf8(3, "42"),
-            .raw(4, [0x29, 0xa1, 0x0e, 0x3e, 0xce, 0x3a, 0x85, 0xb9], version: 2),
-            .raw(5, [UInt8](repeating: 0x5a, count: 20)),
-            .ia5(12, created),
-            .ia5(18, "2023-01-05T09:00:00Z"),
-            .utf8(19, "1.0"),
-        ], records: (0..<count).map { record(index: $0) })
+        TestPayload(
+            attributes: [
+                .utf8(0, "Production"),
+                .integer(1, 1_234_567_890),
+                .utf8(2, "com.example.weather"),
+                .utf8(3, "42"),
+                .raw(4, [0x29, 0xa1, 0x0e, 0x3e, 0xce, 0x3a, 0x85, 0xb9], version: 2),
+                .raw(5, [UInt8](repeating: 0x5a, count: 20)),
+                .ia5(12, created),
+                .ia5(18, "2023-01-05T09:00:00Z"),
+                .utf8(19, "1.0"),
+            ], records: (0..<count).map { record(index: $0) })
     }
 
     /// One monthly renewal of the same subscription.

@@ -1,9 +1,9 @@
+import ReceiptBuilding
 import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
-import Testing
-import ReceiptBuilding
 import ReceiptValidation
+import Testing
 
 @Suite("Equal receipts: a receipt against itself, and BER against DER")
 struct EqualityTests {
@@ -29,10 +29,11 @@ struct EqualityTests {
         let ber = try TestReceipts.signed(payload: payload, layout: .ber)
         let der = try TestReceipts.signed(payload: payload, layout: .der)
         let result = try Diffing.diff(ber, der, options: DiffOptions(encoding: true))
-        #expect(Diffing.paths(result) == [
-            "input.size", "input.sha256", "input.format",
-            "container.encoding.constructedString", "container.encoding.indefiniteLength",
-        ])
+        #expect(
+            Diffing.paths(result) == [
+                "input.size", "input.sha256", "input.format",
+                "container.encoding.constructedString", "container.encoding.indefiniteLength",
+            ])
         #expect(result.changes.allSatisfy { $0.isEncoding })
         #expect(Diffing.change(result, "input.format")?.old == .word("ber"))
         #expect(Diffing.change(result, "input.format")?.new == .word("der"))
@@ -50,10 +51,11 @@ struct EqualityTests {
         let result = try Diffing.diff(xcode, der)
         #expect(result.isEqual, "\(Diffing.paths(result))")
         let encoding = try Diffing.diff(xcode, der, options: DiffOptions(encoding: true))
-        #expect(Diffing.paths(encoding) == [
-            "input.size", "input.sha256", "container.encoding.constructedString",
-            "container.encoding.indefiniteLength",
-        ])
+        #expect(
+            Diffing.paths(encoding) == [
+                "input.size", "input.sha256", "container.encoding.constructedString",
+                "container.encoding.indefiniteLength",
+            ])
     }
 
     @Test func committedDERReEncodingFixtureIsTheOneTheTestsBuild() throws {

@@ -1,11 +1,11 @@
 import Foundation
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiff
 import ReceiptModel
-import ReceiptValidation
 import ReceiptTestSupport
+import ReceiptValidation
 import Testing
-import ReceiptBuilding
 
 /// Writes the receipts the CLI's diff goldens compare (`Tests/RcptCLITests/Golden/diff-*.receipt`, and the root
 /// that signs them). They hold fresh keys, so they are written only when asked, with
@@ -40,8 +40,9 @@ struct GoldenFixtureWriter {
             #expect(side.verification?.signature == .valid, "\(side)")
             #expect(side.verification?.chain == .valid, "\(side)")
         }
-        let result = ReceiptDiff.compare(DiffInput(name: "A", inspection: a), DiffInput(name: "B", inspection: b),
-                                         options: DiffOptions())
+        let result = ReceiptDiff.compare(
+            DiffInput(name: "A", inspection: a), DiffInput(name: "B", inspection: b),
+            options: DiffOptions())
         #expect(Set(result.changes.map(\.layer)).isSuperset(of: [.certificates, .signers, .receipt]))
         #expect(result.changes.contains { $0.kind == .added && $0.path.description.hasPrefix("in_app[") })
         #expect(Diffing.paths(result).contains { $0.hasSuffix("cancellation_date") })

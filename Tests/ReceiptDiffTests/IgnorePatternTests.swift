@@ -1,14 +1,17 @@
-@testable import ReceiptDiff
 import ReceiptJSON
 import ReceiptTestSupport
 import Testing
+
+@testable import ReceiptDiff
 
 @Suite("--ignore patterns")
 struct IgnorePatternTests {
     /// Paths as the diff builds them, attribute segments with their field name.
     static func path(_ text: String) -> DiffPath {
-        let aliases = ["type=12#0": "receipt_creation_date", "type=12#1": "receipt_creation_date",
-                       "type=2#0": "bundle_id"]
+        let aliases = [
+            "type=12#0": "receipt_creation_date", "type=12#1": "receipt_creation_date",
+            "type=2#0": "bundle_id",
+        ]
         var parts: [Substring] = []
         var start = text.startIndex
         var depth = 0
@@ -23,11 +26,12 @@ struct IgnorePatternTests {
             }
         }
         parts.append(text[start...])
-        return DiffPath(parts.map { part in
-            guard let open = part.firstIndex(of: "["), part.last == "]" else { return .init(String(part)) }
-            let selector = String(part[part.index(after: open)..<part.index(before: part.endIndex)])
-            return .init(String(part[..<open]), selector: selector, alias: aliases[selector])
-        })
+        return DiffPath(
+            parts.map { part in
+                guard let open = part.firstIndex(of: "["), part.last == "]" else { return .init(String(part)) }
+                let selector = String(part[part.index(after: open)..<part.index(before: part.endIndex)])
+                return .init(String(part[..<open]), selector: selector, alias: aliases[selector])
+            })
     }
 
     static let cases: [(pattern: String, path: String, matches: Bool)] = [
@@ -78,8 +82,10 @@ struct IgnorePatternTests {
         let b = try chain.sign(TestPayload.subscription(created: "2024-06-02T08:00:00Z").encoded())
         let plain = try Diffing.diff(a, b)
         #expect(Diffing.paths(plain) == ["signers[0].signature", "attributes[type=12#0].value"])
-        let ignoring = try Diffing.diff(a, b, options: DiffOptions(
-            ignore: try Diffing.patterns(["receipt_creation_date", "signers[*].signature"])))
+        let ignoring = try Diffing.diff(
+            a, b,
+            options: DiffOptions(
+                ignore: try Diffing.patterns(["receipt_creation_date", "signers[*].signature"])))
         #expect(ignoring.isEqual)
         #expect(ignoring.ignoredCount == 2)
     }
@@ -92,8 +98,9 @@ struct DottedNamePathTests {
     @Test func aDottedNameIsOneSegmentFromTheReaderToThePattern() throws {
         let document = try JSONDocument.read(Array(#"{"a.b":{"c":[1,[2]]}}"#.utf8))
         let index = document.pathIndex()
-        let deepest = try #require(document.nodes.indices.map { document.steps(of: $0, in: index) }
-            .max { $0.count < $1.count })
+        let deepest = try #require(
+            document.nodes.indices.map { document.steps(of: $0, in: index) }
+                .max { $0.count < $1.count })
         #expect(deepest == [.member("a.b"), .member("c"), .element(1), .element(0)])
         #expect(JSONPathStep.render(deepest) == #"["a.b"].c[1][0]"#)
         #expect(document.paths().contains(#"["a.b"].c[1][0]"#))
@@ -118,8 +125,10 @@ struct DottedNamePathTests {
             let path = DiffPath([DiffPath.Segment("jws"), DiffPath.Segment(name)])
             let printed = path.description
             #expect(try IgnorePattern(printed).matches(path), "\(printed)")
-            #expect(try !IgnorePattern(printed).matches(DiffPath([DiffPath.Segment("jws"), DiffPath.Segment(name + "x")])) || name.isEmpty,
-                    "\(printed)")
+            #expect(
+                try !IgnorePattern(printed).matches(DiffPath([DiffPath.Segment("jws"), DiffPath.Segment(name + "x")]))
+                    || name.isEmpty,
+                "\(printed)")
         }
     }
 }

@@ -1,10 +1,10 @@
-import ReceiptDiagnostics
 import ReceiptASN1
+import ReceiptBuilding
+import ReceiptDiagnostics
 import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
-import ReceiptBuilding
 
 @Suite("Malformed input: diff what could be read, say where reading stopped")
 struct MalformedInputTests {
@@ -18,13 +18,15 @@ struct MalformedInputTests {
             let prefix = Array(full.prefix(cut))
             let inspection = try Diffing.inspect(prefix)
             guard ReceiptDiff.unreadableReason(inspection) == nil else { continue }
-            let result = ReceiptDiff.compare(DiffInput(name: "A", inspection: fullInspection),
-                                             DiffInput(name: "B", inspection: inspection))
+            let result = ReceiptDiff.compare(
+                DiffInput(name: "A", inspection: fullInspection),
+                DiffInput(name: "B", inspection: inspection))
             #expect(!result.isEqual, "prefix of \(cut) bytes")
             #expect(result.a.readError == nil)
             #expect(result.b.readError != nil, "prefix of \(cut) bytes")
-            let itself = ReceiptDiff.compare(DiffInput(name: "A", inspection: inspection),
-                                             DiffInput(name: "B", inspection: inspection))
+            let itself = ReceiptDiff.compare(
+                DiffInput(name: "A", inspection: inspection),
+                DiffInput(name: "B", inspection: inspection))
             #expect(itself.isEqual, "prefix of \(cut) bytes: \(Diffing.paths(itself))")
         }
     }
@@ -69,8 +71,9 @@ struct MalformedInputTests {
         }
         let fixed = AttributeSpec.utf8(99, "A").encoded
         #expect(try Diffing.diff(Self.unsigned(broken), Self.unsigned(broken)).isEqual)
-        let result = try Diffing.diff(Self.unsigned(broken), Self.unsigned(fixed),
-                                      options: DiffOptions(layers: [.receipt]))
+        let result = try Diffing.diff(
+            Self.unsigned(broken), Self.unsigned(fixed),
+            options: DiffOptions(layers: [.receipt]))
         #expect(Diffing.paths(result) == ["attributes[type=99#0].version"])
         #expect(Diffing.change(result, "attributes[type=99#0].version")?.old == .null)
     }
@@ -86,8 +89,9 @@ struct MalformedInputTests {
             writer.appendInteger(1)
             writer.appendOctetString([0x0C, 0x01, 0x42])
         }
-        let result = try Diffing.diff(Self.unsigned(untyped), Self.unsigned(other),
-                                      options: DiffOptions(layers: [.receipt]))
+        let result = try Diffing.diff(
+            Self.unsigned(untyped), Self.unsigned(other),
+            options: DiffOptions(layers: [.receipt]))
         #expect(Diffing.paths(result) == ["attributes[untyped#0].value"])
     }
 

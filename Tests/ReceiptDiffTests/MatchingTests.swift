@@ -1,9 +1,9 @@
+import ReceiptBuilding
+import ReceiptCrypto
 import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
-import ReceiptBuilding
-import ReceiptCrypto
 
 @Suite("Matching rules")
 struct MatchingTests {
@@ -12,8 +12,9 @@ struct MatchingTests {
     static func diff(_ a: TestPayload, _ b: TestPayload, options: DiffOptions = DiffOptions(layers: [.receipt]))
         throws -> DiffResult
     {
-        try Diffing.diff(try TestReceipts.signed(payload: a.encoded()), try TestReceipts.signed(payload: b.encoded()),
-                         options: options)
+        try Diffing.diff(
+            try TestReceipts.signed(payload: a.encoded()), try TestReceipts.signed(payload: b.encoded()),
+            options: options)
     }
 
     // MARK: - In-app records
@@ -34,9 +35,10 @@ struct MatchingTests {
         a.sorted = false
         let b = a.with { $0.setField(record: 1, .ia5(1708, "2024-04-01T00:00:00Z")) }
         let result = try Self.diff(a, b)
-        #expect(Diffing.paths(result) == [
-            "in_app[original_transaction_id=1000000000000001,purchase_date=2024-01-31T00:00:00Z].expires_date",
-        ])
+        #expect(
+            Diffing.paths(result) == [
+                "in_app[original_transaction_id=1000000000000001,purchase_date=2024-01-31T00:00:00Z].expires_date"
+            ])
     }
 
     @Test func changedTransactionIDFallsBackToOriginalIDAndPurchaseDate() throws {
@@ -49,8 +51,10 @@ struct MatchingTests {
 
     @Test func recordsWithoutIDsMatchByPosition() throws {
         var a = TestPayload.subscription()
-        a.records = [[.integer(1701, 1), .utf8(1702, "coins")], [.integer(1701, 2), .utf8(1702, "coins")],
-                     [.integer(1701, 3), .utf8(1702, "gems")]]
+        a.records = [
+            [.integer(1701, 1), .utf8(1702, "coins")], [.integer(1701, 2), .utf8(1702, "coins")],
+            [.integer(1701, 3), .utf8(1702, "gems")],
+        ]
         a.sorted = false
         let b = a.with { $0.setField(record: 1, .integer(1701, 5)) }
         let result = try Self.diff(a, b)
@@ -59,8 +63,12 @@ struct MatchingTests {
 
     @Test func recordLosingItsOnlyIDStillMatchesByPosition() throws {
         var a = TestPayload.subscription()
-        a.records = [[.integer(1701, 1), .utf8(1702, "pass.premium"), .utf8(1703, "0"),
-                      .ia5(1704, "2023-10-19T01:45:36Z")]]
+        a.records = [
+            [
+                .integer(1701, 1), .utf8(1702, "pass.premium"), .utf8(1703, "0"),
+                .ia5(1704, "2023-10-19T01:45:36Z"),
+            ]
+        ]
         let b = a.with { $0.records[0].removeAll { $0.type == 1703 } }
         let result = try Self.diff(a, b)
         #expect(Diffing.paths(result) == ["in_app[transaction_id=0].transaction_id"])
@@ -71,8 +79,11 @@ struct MatchingTests {
         a.records = [TestPayload.record(index: 0)]
         let b = a.with { $0.records = [TestPayload.record(index: 1)] }
         let result = try Self.diff(a, b)
-        #expect(Diffing.paths(result) == ["in_app[transaction_id=\(Self.tid(0))]",
-                                          "in_app[transaction_id=\(Self.tid(1))]"])
+        #expect(
+            Diffing.paths(result) == [
+                "in_app[transaction_id=\(Self.tid(0))]",
+                "in_app[transaction_id=\(Self.tid(1))]",
+            ])
         #expect(result.changes.map(\.kind) == [.removed, .added])
     }
 
@@ -93,10 +104,13 @@ struct MatchingTests {
             Issue.record("an added record carries its fields")
             return
         }
-        #expect(fields.map(\.name) == ["quantity", "product_id", "transaction_id", "purchase_date",
-                                       "original_transaction_id", "original_purchase_date", "expires_date",
-                                       "web_order_line_item_id", "cancellation_date", "is_trial_period",
-                                       "is_in_intro_offer_period"])
+        #expect(
+            fields.map(\.name) == [
+                "quantity", "product_id", "transaction_id", "purchase_date",
+                "original_transaction_id", "original_purchase_date", "expires_date",
+                "web_order_line_item_id", "cancellation_date", "is_trial_period",
+                "is_in_intro_offer_period",
+            ])
         #expect(fields.first { $0.name == "transaction_id" }?.value == .text(Self.tid(3)))
     }
 
@@ -140,8 +154,11 @@ struct MatchingTests {
         let b = TestPayload.subscription().with { $0.setAttribute(padded) }
         #expect(try Self.diff(a, b).isEqual)
         let encoding = try Self.diff(a, b, options: DiffOptions(layers: [.receipt], encoding: true))
-        #expect(Diffing.paths(encoding) == ["attributes[type=1#0].encodedLength", "attributes[type=1#0].raw",
-                                            "payload.encoding.nonMinimalInteger"])
+        #expect(
+            Diffing.paths(encoding) == [
+                "attributes[type=1#0].encodedLength", "attributes[type=1#0].raw",
+                "payload.encoding.nonMinimalInteger",
+            ])
     }
 
     // MARK: - Certificates
@@ -153,8 +170,11 @@ struct MatchingTests {
         let reversed = try chain.sign(payload, certificates: [chain.root, chain.intermediate, chain.leaf])
         #expect(try Diffing.diff(apple, reversed).isEqual)
         let encoding = try Diffing.diff(apple, reversed, options: DiffOptions(layers: [.certificates], encoding: true))
-        #expect(Diffing.paths(encoding) == ["certificates[sha256=\(chain.leaf.sha256Fingerprint)].index",
-                                            "certificates[sha256=\(chain.root.sha256Fingerprint)].index"])
+        #expect(
+            Diffing.paths(encoding) == [
+                "certificates[sha256=\(chain.leaf.sha256Fingerprint)].index",
+                "certificates[sha256=\(chain.root.sha256Fingerprint)].index",
+            ])
     }
 
     @Test func renewedSigningCertificateIsChangedFieldByField() throws {
@@ -164,8 +184,10 @@ struct MatchingTests {
         let result = try Diffing.diff(try chain.sign(payload), try renewed.sign(payload))
         let leaf = "certificates[sha256=\(chain.leaf.sha256Fingerprint)]"
         let paths = Diffing.paths(result)
-        for expected in ["\(leaf).sha256Fingerprint", "\(leaf).serial", "\(leaf).notBefore", "\(leaf).notAfter",
-                         "signers[0].serial", "signers[0].signature", "signers[0].certificate"] {
+        for expected in [
+            "\(leaf).sha256Fingerprint", "\(leaf).serial", "\(leaf).notBefore", "\(leaf).notAfter",
+            "signers[0].serial", "signers[0].signature", "signers[0].certificate",
+        ] {
             #expect(paths.contains(expected), "\(expected) in \(paths)")
         }
         #expect(result.changes.allSatisfy { $0.kind == .changed }, "\(paths)")
@@ -177,8 +199,9 @@ struct MatchingTests {
     @Test func unrelatedChainIsRemovedAndAdded() throws {
         let chain = try #require(TestChain.shared)
         let payload = TestPayload.subscription().encoded()
-        let result = try Diffing.diff(try TestReceipts.signed(payload: payload), try chain.sign(payload),
-                                      options: DiffOptions(layers: [.certificates]))
+        let result = try Diffing.diff(
+            try TestReceipts.signed(payload: payload), try chain.sign(payload),
+            options: DiffOptions(layers: [.certificates]))
         #expect(result.count(.removed) == 3)
         #expect(result.count(.added) == 3)
         #expect(result.count(.changed) == 0)
@@ -188,8 +211,9 @@ struct MatchingTests {
         let chain = try #require(TestChain.shared)
         let payload = TestPayload.subscription().encoded()
         let edited = TestPayload.subscription().with { $0.setAttribute(.utf8(3, "43")) }.encoded()
-        let result = try Diffing.diff(try chain.sign(payload), try chain.renewed().sign(edited),
-                                      options: DiffOptions(layers: [.certificates, .receipt]))
+        let result = try Diffing.diff(
+            try chain.sign(payload), try chain.renewed().sign(edited),
+            options: DiffOptions(layers: [.certificates, .receipt]))
         #expect(Set(result.changes.map(\.layer)) == [.certificates, .receipt])
     }
 }
@@ -200,9 +224,10 @@ struct HashJoinTests {
         let a = TestPayload.subscription()
         var b = a
         b.records.insert(TestPayload.record(index: 0), at: 0)  // a second record with transaction id #0
-        let result = try Diffing.diff(try TestReceipts.signed(payload: a.encoded()),
-                                      try TestReceipts.signed(payload: b.encoded()),
-                                      options: DiffOptions(layers: [.receipt]))
+        let result = try Diffing.diff(
+            try TestReceipts.signed(payload: a.encoded()),
+            try TestReceipts.signed(payload: b.encoded()),
+            options: DiffOptions(layers: [.receipt]))
         #expect(Diffing.paths(result) == ["in_app[transaction_id=\(TestPayload.transactionID(0))#1]"])
         #expect(result.changes.first?.kind == .added)
     }
@@ -212,8 +237,9 @@ struct HashJoinTests {
         let b = SyntheticReceipt(records: 10_000, seed: 2)
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try Diffing.diff(try TestReceipts.signed(a), try TestReceipts.signed(b),
-                                      options: DiffOptions(layers: [.receipt]))
+        let result = try Diffing.diff(
+            try TestReceipts.signed(a), try TestReceipts.signed(b),
+            options: DiffOptions(layers: [.receipt]))
         let elapsed = clock.now - start
         #expect(result.changes.count > 19_000)
         #expect(result.count(.added) == 0 && result.count(.removed) == 0)

@@ -1,18 +1,19 @@
 import Foundation
+import ReceiptBuilding
 import ReceiptDiff
 import ReceiptRendering
 import ReceiptTestSupport
 import Testing
-import ReceiptBuilding
 
 @Suite("Text and JSON output")
 struct RenderingTests {
     static func result() throws -> DiffResult {
         let a = try TestReceipts.signed(payload: TestPayload.subscription().encoded())
-        let b = try TestReceipts.signed(payload: TestPayload.subscription().with {
-            $0.setField(record: 0, .ia5(1712, "2024-01-15T10:00:00Z"))
-            $0.records.append(TestPayload.record(index: 3))
-        }.encoded())
+        let b = try TestReceipts.signed(
+            payload: TestPayload.subscription().with {
+                $0.setField(record: 0, .ia5(1712, "2024-01-15T10:00:00Z"))
+                $0.records.append(TestPayload.record(index: 3))
+            }.encoded())
         return try Diffing.diff(a, b)
     }
 
@@ -54,8 +55,10 @@ struct RenderingTests {
         #expect(text.contains("\n~ in_app[transaction_id=1000000000000001].cancellation_date"))
         #expect(text.contains("\n-     \"\"\n+     \"2024-01-15T10:00:00Z\"\n"))
         #expect(text.contains("\n+ in_app[transaction_id=1000000000000004]"))
-        #expect(text.hasSuffix("different: 3 changes (1 added, 0 removed, 2 changed) in signers 1, receipt 2 "
-                               + "(2 encoding differences not shown: --encoding shows them)\n"))
+        #expect(
+            text.hasSuffix(
+                "different: 3 changes (1 added, 0 removed, 2 changed) in signers 1, receipt 2 "
+                    + "(2 encoding differences not shown: --encoding shows them)\n"))
     }
 
     @Test func textIsColouredWhenAsked() throws {
@@ -68,8 +71,9 @@ struct RenderingTests {
         let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         let result = try Diffing.diff(bytes, bytes)
         #expect(DiffText(style: TextStyle(useColor: false)).render(result).hasSuffix("\nequal\n"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(DiffJSON.render(result)))
-            as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(DiffJSON.render(result)))
+                as? [String: Any])
         #expect(json["equal"] as? Bool == true)
         #expect((json["changes"] as? [Any])?.isEmpty == true)
     }

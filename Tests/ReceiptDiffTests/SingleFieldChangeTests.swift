@@ -1,9 +1,9 @@
+import ReceiptBuilding
 import ReceiptDiff
 import ReceiptModel
 import ReceiptTestSupport
-import Testing
-import ReceiptBuilding
 import ReceiptValidation
+import Testing
 
 /// One field changed, re-signed: the diff reports that change, plus the signature the change invalidated.
 @Suite("Single-field changes are reported exactly")
@@ -13,51 +13,87 @@ struct SingleFieldChangeTests {
     static let tid = TestPayload.transactionID
 
     static let edits: [(name: String, edit: Edit, path: String, kind: Change.Kind)] = [
-        ("bundle id", { $0.setAttribute(.utf8(2, "com.example.weather.pro")) }, "attributes[type=2#0].value",
-         .changed),
-        ("application version's version field", { $0.setAttribute(.utf8(3, "42", version: 2)) },
-         "attributes[type=3#0].version", .changed),
-        ("creation date", { $0.setAttribute(.ia5(12, "2024-07-01T12:00:00Z")) }, "attributes[type=12#0].value",
-         .changed),
-        ("bundle id's ASN.1 type", { $0.setAttribute(.ia5(2, "com.example.weather")) }, "attributes[type=2#0].asn1",
-         .changed),
-        ("opaque value", { $0.setAttribute(.raw(4, [1, 2, 3], version: 2)) }, "attributes[type=4#0].value",
-         .changed),
+        (
+            "bundle id", { $0.setAttribute(.utf8(2, "com.example.weather.pro")) }, "attributes[type=2#0].value",
+            .changed
+        ),
+        (
+            "application version's version field", { $0.setAttribute(.utf8(3, "42", version: 2)) },
+            "attributes[type=3#0].version", .changed
+        ),
+        (
+            "creation date", { $0.setAttribute(.ia5(12, "2024-07-01T12:00:00Z")) }, "attributes[type=12#0].value",
+            .changed
+        ),
+        (
+            "bundle id's ASN.1 type", { $0.setAttribute(.ia5(2, "com.example.weather")) }, "attributes[type=2#0].asn1",
+            .changed
+        ),
+        (
+            "opaque value", { $0.setAttribute(.raw(4, [1, 2, 3], version: 2)) }, "attributes[type=4#0].value",
+            .changed
+        ),
         ("unknown type added", { $0.attributes.append(.utf8(99, "x")) }, "attributes[type=99#0]", .added),
-        ("duplicate bundle id (sorting after the first)",
-         { $0.attributes.append(.utf8(2, "com.example.weather.evil")) }, "attributes[type=2#1]", .added),
-        ("original purchase date removed", { $0.attributes.removeAll { $0.type == 18 } }, "attributes[type=18#0]",
-         .removed),
-        ("expires_date", { $0.setField(record: 1, .ia5(1708, "2024-03-31T00:00:00Z")) },
-         "in_app[transaction_id=\(tid(1))].expires_date", .changed),
-        ("refund: cancellation_date set", { $0.setField(record: 0, .ia5(1712, "2024-01-15T10:00:00Z")) },
-         "in_app[transaction_id=\(tid(0))].cancellation_date", .changed),
-        ("renewal record added", { $0.records.append(TestPayload.record(index: 3)) },
-         "in_app[transaction_id=\(tid(3))]", .added),
+        (
+            "duplicate bundle id (sorting after the first)",
+            { $0.attributes.append(.utf8(2, "com.example.weather.evil")) }, "attributes[type=2#1]", .added
+        ),
+        (
+            "original purchase date removed", { $0.attributes.removeAll { $0.type == 18 } }, "attributes[type=18#0]",
+            .removed
+        ),
+        (
+            "expires_date", { $0.setField(record: 1, .ia5(1708, "2024-03-31T00:00:00Z")) },
+            "in_app[transaction_id=\(tid(1))].expires_date", .changed
+        ),
+        (
+            "refund: cancellation_date set", { $0.setField(record: 0, .ia5(1712, "2024-01-15T10:00:00Z")) },
+            "in_app[transaction_id=\(tid(0))].cancellation_date", .changed
+        ),
+        (
+            "renewal record added", { $0.records.append(TestPayload.record(index: 3)) },
+            "in_app[transaction_id=\(tid(3))]", .added
+        ),
         ("record removed", { $0.records.remove(at: 2) }, "in_app[transaction_id=\(tid(2))]", .removed),
-        ("web_order_line_item_id removed", { $0.records[0].removeAll { $0.type == 1711 } },
-         "in_app[transaction_id=\(tid(0))].web_order_line_item_id", .removed),
-        ("unknown in-app type added", { $0.records[1].append(.utf8(1799, "?")) },
-         "in_app[transaction_id=\(tid(1))].type_1799", .added),
-        ("transaction id", { $0.setField(record: 2, .utf8(1703, "2000000000000003")) },
-         "in_app[transaction_id=\(tid(2))].transaction_id", .changed),
-        ("quantity's version field", { $0.setField(record: 0, .integer(1701, 1, version: 2)) },
-         "in_app[transaction_id=\(tid(0))].quantity.version", .changed),
-        ("trial flag", { $0.setField(record: 2, .integer(1713, 1)) },
-         "in_app[transaction_id=\(tid(2))].is_trial_period", .changed),
-        ("product id's ASN.1 type", { $0.setField(record: 1, .ia5(1702, "com.example.weather.monthly")) },
-         "in_app[transaction_id=\(tid(1))].product_id.asn1", .changed),
+        (
+            "web_order_line_item_id removed", { $0.records[0].removeAll { $0.type == 1711 } },
+            "in_app[transaction_id=\(tid(0))].web_order_line_item_id", .removed
+        ),
+        (
+            "unknown in-app type added", { $0.records[1].append(.utf8(1799, "?")) },
+            "in_app[transaction_id=\(tid(1))].type_1799", .added
+        ),
+        (
+            "transaction id", { $0.setField(record: 2, .utf8(1703, "2000000000000003")) },
+            "in_app[transaction_id=\(tid(2))].transaction_id", .changed
+        ),
+        (
+            "quantity's version field", { $0.setField(record: 0, .integer(1701, 1, version: 2)) },
+            "in_app[transaction_id=\(tid(0))].quantity.version", .changed
+        ),
+        (
+            "trial flag", { $0.setField(record: 2, .integer(1713, 1)) },
+            "in_app[transaction_id=\(tid(2))].is_trial_period", .changed
+        ),
+        (
+            "product id's ASN.1 type", { $0.setField(record: 1, .ia5(1702, "com.example.weather.monthly")) },
+            "in_app[transaction_id=\(tid(1))].product_id.asn1", .changed
+        ),
     ]
 
     static func receipts(_ edit: Edit) throws -> ([UInt8], [UInt8]) {
         let original = TestPayload.subscription()
-        return (try TestReceipts.signed(payload: original.encoded()),
-                try TestReceipts.signed(payload: original.with(edit).encoded()))
+        return (
+            try TestReceipts.signed(payload: original.encoded()),
+            try TestReceipts.signed(payload: original.with(edit).encoded())
+        )
     }
 
     @Test(arguments: edits)
-    func reportsTheChangeAndTheSignatureItInvalidated(_ name: String, _ edit: Edit, _ path: String,
-                                                      _ kind: Change.Kind) throws {
+    func reportsTheChangeAndTheSignatureItInvalidated(
+        _ name: String, _ edit: Edit, _ path: String,
+        _ kind: Change.Kind
+    ) throws {
         let (a, b) = try Self.receipts(edit)
         let result = try Diffing.diff(a, b)
         #expect(Diffing.paths(result) == ["signers[0].signature", path], "\(name)")
@@ -65,8 +101,10 @@ struct SingleFieldChangeTests {
     }
 
     @Test(arguments: edits)
-    func reportsOnlyTheChangeInTheReceiptLayer(_ name: String, _ edit: Edit, _ path: String,
-                                               _ kind: Change.Kind) throws {
+    func reportsOnlyTheChangeInTheReceiptLayer(
+        _ name: String, _ edit: Edit, _ path: String,
+        _ kind: Change.Kind
+    ) throws {
         let (a, b) = try Self.receipts(edit)
         let result = try Diffing.diff(a, b, options: DiffOptions(layers: [.receipt]))
         #expect(Diffing.paths(result) == [path], "\(name)")
@@ -104,8 +142,11 @@ struct SingleFieldChangeTests {
         // Same length: "42" → "43" in place, signature left as it was.
         tampered.replaceSubrange(start..<(start + edited.count), with: edited)
         let result = try Diffing.diff(original, tampered)
-        #expect(Diffing.paths(result) == ["verification.signature", "verification.errors",
-                                          "attributes[type=3#0].value"])
+        #expect(
+            Diffing.paths(result) == [
+                "verification.signature", "verification.errors",
+                "attributes[type=3#0].value",
+            ])
         #expect(Diffing.change(result, "verification.signature")?.new == .word("invalid"))
     }
 }

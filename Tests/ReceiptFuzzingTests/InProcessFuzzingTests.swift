@@ -13,7 +13,9 @@ import Testing
 struct InProcessFuzzingTests {
     static let ca: String? = {
         guard let authority = TestReceipts.authority, let foreign = TestReceipts.foreignAuthority else { return nil }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-inprocess-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-inprocess-\(UUID().uuidString)"
+        ).path
         do {
             try CertificateAuthorityFiles.write(authority, to: directory, force: true)
             try CertificateAuthorityFiles.write(foreign, to: directory + "/foreign", force: true)
@@ -26,9 +28,10 @@ struct InProcessFuzzingTests {
     @Test func theMutatorAndOracleFindThePlantedBug() throws {
         let ca = try #require(Self.ca)
         let fuzzing = try InProcessFuzzing(caDirectory: ca, bundleID: "com.cocoanetics.EmmiView", appVersion: "246")
-        let validator = PlantedBugValidator(anchors: TrustAnchors([fuzzing.kit.authority.root]),
-                                            bundleID: "com.cocoanetics.EmmiView", appVersion: "246",
-                                            deviceID: fuzzing.kit.deviceID)
+        let validator = PlantedBugValidator(
+            anchors: TrustAnchors([fuzzing.kit.authority.root]),
+            bundleID: "com.cocoanetics.EmmiView", appVersion: "246",
+            deviceID: fuzzing.kit.deviceID)
         // libFuzzer's loop, by hand: start from the seed re-signed, mutate the corpus, keep what is new.
         let seed = try #require(fuzzing.mutated(Fixtures.realReceipt(Fixtures.sandboxReceipt), seed: 0))
         var corpus = [seed]
@@ -64,12 +67,15 @@ struct InProcessFuzzingTests {
         #expect(size == 7)
     }
 
-    @Test(arguments: [
-        (RunOutcome.accepted, true, nil), (.accepted, false, Disagreement.acceptedWhatRcptRejects),
-        (.rejected(status: 1), true, .rejectedWhatRcptAccepts), (.rejected(status: 2), false, nil),
-        (.crashed(signal: 11), true, .crashed), (.timedOut, false, .timedOut), (.errored(status: 3), true, .errored),
-    ] as [(RunOutcome, Bool, Disagreement?)])
+    @Test(
+        arguments: [
+            (RunOutcome.accepted, true, nil), (.accepted, false, Disagreement.acceptedWhatRcptRejects),
+            (.rejected(status: 1), true, .rejectedWhatRcptAccepts), (.rejected(status: 2), false, nil),
+            (.crashed(signal: 11), true, .crashed), (.timedOut, false, .timedOut),
+            (.errored(status: 3), true, .errored),
+        ] as [(RunOutcome, Bool, Disagreement?)])
     func outcomesAreClassedAgainstRcptsVerdict(_ outcome: RunOutcome, _ rcptValid: Bool, _ expected: Disagreement?) {
-        #expect(ValidatorCampaign.classify(outcome, reference: ReferenceVerdict(isValid: rcptValid, codes: [])) == expected)
+        #expect(
+            ValidatorCampaign.classify(outcome, reference: ReferenceVerdict(isValid: rcptValid, codes: [])) == expected)
     }
 }

@@ -1,6 +1,6 @@
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// A small Swift receipt validator written for the purpose (TEST FIXTURE), with one planted bug: it verifies the
 /// signature and chain and checks the bundle id, but when the bundle id attribute occurs more than once it takes the
@@ -12,8 +12,9 @@ struct PlantedBugValidator {
     let deviceID: [UInt8]
 
     func accepts(_ bytes: [UInt8]) -> Bool {
-        let options = InspectionOptions(anchors: anchors, time: .signed,
-                                        expectations: Expectations(appVersion: appVersion, deviceID: deviceID))
+        let options = InspectionOptions(
+            anchors: anchors, time: .signed,
+            expectations: Expectations(appVersion: appVersion, deviceID: deviceID))
         let inspection = ReceiptInspector.inspect(bytes, options: options)
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         // Every error but the duplicate (the bug: a duplicated bundle id is "fine").

@@ -1,7 +1,8 @@
 import Foundation
-import ReceiptCrypto
-import ReceiptDiff
 import ReceiptBatch
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptDiff
 import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
@@ -9,7 +10,6 @@ import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptDiagnostics
 
 /// One input, one judgement: every real receipt and JWS we ship, pasted in the shapes people produce, is found by
 /// the one classifier as the same kind of document, gets from the one entry point `dump`, `verify` and a batch
@@ -25,10 +25,13 @@ struct PastedShapesTests {
 
     static func jwsAnchors(_ name: String) throws -> TrustAnchors {
         if name.hasPrefix("apple-swift-mock") {
-            return try TrustAnchors.load(files: ["a", "b"].map { Fixtures.url("Corpus/jws/anchors/apple-swift-mock-test-root-\($0).der").path })
+            return try TrustAnchors.load(
+                files: ["a", "b"].map { Fixtures.url("Corpus/jws/anchors/apple-swift-mock-test-root-\($0).der").path })
         }
         if name.hasPrefix("apple-swift-xcode") {
-            return try TrustAnchors.load(files: [Fixtures.url("Corpus/jws/anchors/apple-swift-xcode-storekit-testing.der").path])
+            return try TrustAnchors.load(files: [
+                Fixtures.url("Corpus/jws/anchors/apple-swift-xcode-storekit-testing.der").path
+            ])
         }
         return try TrustAnchors.appleRootG3()
     }
@@ -49,7 +52,10 @@ struct PastedShapesTests {
         let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
         let clean = Self.judged(der, options: options)
         #expect(clean.readError == nil, "\(name) reads")
-        guard let cleanReceipt = clean.receipt else { Issue.record("\(name) is not a receipt"); return }
+        guard let cleanReceipt = clean.receipt else {
+            Issue.record("\(name) is not a receipt")
+            return
+        }
         let shapes = PastedShapes.receipt(der)
         #expect(shapes.count >= 20)
         for (shape, bytes) in shapes {
@@ -57,8 +63,9 @@ struct PastedShapesTests {
             #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape)")
             // The receipt a verifyReceipt response carries is compared by the response diff, by design.
             guard let receipt = pasted.receipt, shape != "verifyReceipt response" else { continue }
-            let diff = ReceiptDiff.compare(DiffInput(name: "clean", inspection: cleanReceipt),
-                                           DiffInput(name: shape, inspection: receipt))
+            let diff = ReceiptDiff.compare(
+                DiffInput(name: "clean", inspection: cleanReceipt),
+                DiffInput(name: shape, inspection: receipt))
             #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
         }
     }
@@ -74,20 +81,25 @@ struct PastedShapesTests {
         #expect(shapes.count >= 20)
         for (shape, bytes, document) in shapes {
             let pasted = Self.judged(bytes, options: options)
-            #expect(Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape): \(pasted.readError?.message ?? "")")
+            #expect(
+                Self.verdict(pasted) == Self.verdict(clean), "\(name), \(shape): \(pasted.readError?.message ?? "")")
             // Diffed against the document the shape holds (the token, or the body around it), as `rcpt diff` does.
             guard let inspection = pasted.jws,
-                  let held = Self.judged(Array(document.utf8), options: options).jws else { continue }
-            let diff = JWSComparison.compare(JWSDiffInput(name: "document", inspection: held),
-                                             JWSDiffInput(name: shape, inspection: inspection))
+                let held = Self.judged(Array(document.utf8), options: options).jws
+            else { continue }
+            let diff = JWSComparison.compare(
+                JWSDiffInput(name: "document", inspection: held),
+                JWSDiffInput(name: shape, inspection: inspection))
             #expect(diff.isEqual, "\(name), \(shape): \(diff.changes.prefix(3).map(\.path))")
         }
     }
 
     /// What nothing can be found in is refused with what was looked for, and never dug into forever.
     @Test func nothingFoundSaysWhatWasLookedFor() {
-        for text in ["hello, here is my receipt: none", "receipt=&password=x", String(repeating: "{", count: 100_000),
-                     String(repeating: "%25", count: 10_000), String(repeating: "MI", count: 50_000)] {
+        for text in [
+            "hello, here is my receipt: none", "receipt=&password=x", String(repeating: "{", count: 100_000),
+            String(repeating: "%25", count: 10_000), String(repeating: "MI", count: 50_000),
+        ] {
             let classified = InputClassifier.classify(Array(text.utf8))
             #expect(classified.kind == .receipt)
             if case .failure(let error) = InputDecoder.decode(classified.bytes) {
@@ -148,11 +160,16 @@ struct ClassifierAmbiguityTests {
     }()
     static let g = Data(genuine).base64EncodedString()
     static let f = Data(forged).base64EncodedString()
-    static let token = String(decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+    static let token = String(
+        decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
     static let forgedToken: String = {
         let parts = token.split(separator: ".").map(String.init)
-        let payload = Base64URL.encode(Array(#"{"bundleId":"com.audaos.audarecorder","productId":"lifetime","signedDate":1646387008254,"environment":"Sandbox","transactionId":"1"}"#.utf8))
+        let payload = Base64URL.encode(
+            Array(
+                #"{"bundleId":"com.audaos.audarecorder","productId":"lifetime","signedDate":1646387008254,"environment":"Sandbox","transactionId":"1"}"#
+                    .utf8))
         return parts[0] + "." + payload + "." + parts[2]
     }()
 
@@ -161,24 +178,33 @@ struct ClassifierAmbiguityTests {
         if let refusal = classified.refusal { return (classified.kind, false, false, refusal.code) }
         switch classified.kind {
         case .receipt:
-            let inspection = ReceiptInspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            let inspection = ReceiptInspector.inspect(
+                classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
             return (.receipt, inspection.readError == nil, inspection.isValid, nil)
         case .jws:
-            let inspection = JWSInspector.inspect(classified.bytes, options: InspectionOptions(
-                anchors: try TrustAnchors.appleRootG3(), now: 1_795_000_000), read: classified.jws)
+            let inspection = JWSInspector.inspect(
+                classified.bytes,
+                options: InspectionOptions(
+                    anchors: try TrustAnchors.appleRootG3(), now: 1_795_000_000), read: classified.jws)
             return (.jws, inspection.readError == nil, inspection.isValid, nil)
         }
     }
 
     static let ambiguous: [(String, String)] = [
-        ("a form field given twice", "receipt-data=\(PastedShapes.percentEncoded(g))&receipt-data=\(PastedShapes.percentEncoded(f))"),
+        (
+            "a form field given twice",
+            "receipt-data=\(PastedShapes.percentEncoded(g))&receipt-data=\(PastedShapes.percentEncoded(f))"
+        ),
         ("a signedPayload field given twice", "signedPayload=\(token)&signedPayload=\(forgedToken)"),
         ("the field a server reads holds nothing", "receipt-data=AAAA&password=\(PastedShapes.percentEncoded(g))"),
         ("an empty receipt-data", "receipt-data=&password=\(PastedShapes.percentEncoded(g))"),
         ("two receipts in text", "Receipt:\n\(g)\nand another:\n\(f)\n"),
         ("a receipt and a JWS in text", "\(g)\n\(forgedToken)\n"),
         ("two tokens in a log line", "INFO token=\(token) other=\(forgedToken)"),
-        ("a JSON name given twice", #"{"receipt":"\#(g)","receipt":"-----BEGIN PKCS7-----\n\#(f)\n-----END PKCS7-----"}"#),
+        (
+            "a JSON name given twice",
+            #"{"receipt":"\#(g)","receipt":"-----BEGIN PKCS7-----\n\#(f)\n-----END PKCS7-----"}"#
+        ),
         ("two JSON strings holding documents", #"{"a":"\#(g)","b":"\#(f)"}"#),
     ]
 
@@ -236,7 +262,8 @@ struct ClassifierAmbiguityTests {
             let cut = Array(Self.g.utf8.prefix(length))
             let classified = InputClassifier.classify(cut)
             #expect(classified.refusal == nil, "\(length)")
-            let inspection = ReceiptInspector.inspect(classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            let inspection = ReceiptInspector.inspect(
+                classified.bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
             codes.insert(inspection.readError?.code ?? "read")
         }
         #expect(codes == [ErrorCode.asn1LengthExceedsInput.rawValue], "\(codes)")
@@ -244,14 +271,17 @@ struct ClassifierAmbiguityTests {
 
     /// A form is split before its escapes are decoded: an escaped '&' never makes a second field.
     @Test func anEscapedAmpersandIsNoField() throws {
-        let result = try Self.verdict("receipt-data=\(PastedShapes.percentEncoded(Self.g))%26receipt-data%3D\(PastedShapes.percentEncoded(Self.f))")
+        let result = try Self.verdict(
+            "receipt-data=\(PastedShapes.percentEncoded(Self.g))%26receipt-data%3D\(PastedShapes.percentEncoded(Self.f))"
+        )
         #expect(!result.valid)
     }
 
     /// In a document with tokens, a token hidden in a JSON string or written as a member's name is judged (and, not
     /// being readable as a token there, makes the document invalid).
     @Test func tokensHiddenInAJWSDocumentAreJudged() throws {
-        let inString = try Self.verdict(#"{"signedTransactions":["\#(Self.token)"],"extra":"{\"signedPayload\":\"\#(Self.forgedToken)\"}"}"#)
+        let inString = try Self.verdict(
+            #"{"signedTransactions":["\#(Self.token)"],"extra":"{\"signedPayload\":\"\#(Self.forgedToken)\"}"}"#)
         #expect(inString.kind == .jws && !inString.valid)
         let inName = try Self.verdict(#"{"signedTransactions":["\#(Self.token)"],"\#(Self.forgedToken)":1}"#)
         #expect(inName.kind == .jws && !inName.valid)
@@ -259,11 +289,23 @@ struct ClassifierAmbiguityTests {
 
     static let found: [(String, String)] = [
         ("a token ending a sentence", "Here is the token: \(token)."),
-        ("a verifyReceipt body in a log line", #"2024-06-01 INFO request body: {"receipt-data":"\#(g)","password":"x"}"#),
-        ("a full last line, then a signature", PastedShapes.wrapped(g + String(repeating: "", count: 0), every: 76) + "\nThanks\n"),
+        (
+            "a verifyReceipt body in a log line",
+            #"2024-06-01 INFO request body: {"receipt-data":"\#(g)","password":"x"}"#
+        ),
+        (
+            "a full last line, then a signature",
+            PastedShapes.wrapped(g + String(repeating: "", count: 0), every: 76) + "\nThanks\n"
+        ),
         ("a word starting MI on the line before", "see MIab\n" + PastedShapes.wrapped(g, every: 64) + "\n"),
-        ("e-mail quoted", PastedShapes.wrapped(g, every: 64).split(separator: "\n").map { "> " + $0 }.joined(separator: "\n")),
-        ("tab-indented", PastedShapes.wrapped(g, every: 76).split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n")),
+        (
+            "e-mail quoted",
+            PastedShapes.wrapped(g, every: 64).split(separator: "\n").map { "> " + $0 }.joined(separator: "\n")
+        ),
+        (
+            "tab-indented",
+            PastedShapes.wrapped(g, every: 76).split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n")
+        ),
         ("a form with '+' become spaces", "receipt-data=\(g.replacingOccurrences(of: "+", with: " "))&password=x"),
     ]
 

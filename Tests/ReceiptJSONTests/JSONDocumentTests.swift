@@ -1,8 +1,9 @@
+import ReceiptBuilding
+import ReceiptDiagnostics
 import ReceiptModel
 import Testing
-import ReceiptDiagnostics
+
 @testable import ReceiptJSON
-import ReceiptBuilding
 
 @Suite("JSON reader")
 struct JSONDocumentTests {
@@ -28,7 +29,10 @@ struct JSONDocumentTests {
 
     @Test func keepsNumberTextExactly() throws {
         let document = try Self.read("[12345678901234567890123, 1.0, 0.000001e-7, -0]")
-        #expect(document.children(of: 0).map { document.text($0) } == ["12345678901234567890123", "1.0", "0.000001e-7", "-0"])
+        #expect(
+            document.children(of: 0).map { document.text($0) } == [
+                "12345678901234567890123", "1.0", "0.000001e-7", "-0",
+            ])
     }
 
     @Test func unescapesStringsAndNames() throws {
@@ -86,7 +90,9 @@ struct JSONDocumentTests {
     @Test func dripFedDocumentFailsUntilItsLastByte() throws {
         let bytes = Array(#"{"status":0,"receipt":{"in_app":[{"quantity":"1","ok":true,"n":null,"d":-1.5e2}]}}"#.utf8)
         for length in 0..<bytes.count {
-            #expect(throws: JSONError.self, "prefix of \(length) bytes") { try JSONDocument.read(Array(bytes[..<length])) }
+            #expect(throws: JSONError.self, "prefix of \(length) bytes") {
+                try JSONDocument.read(Array(bytes[..<length]))
+            }
         }
         #expect(try JSONDocument.read(bytes).nodes.count == 9)
     }

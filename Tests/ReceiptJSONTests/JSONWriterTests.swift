@@ -1,7 +1,8 @@
 import ReceiptASN1
 import ReceiptBuilding
-@testable import ReceiptJSON
 import Testing
+
+@testable import ReceiptJSON
 
 /// The writer's word-at-a-time paths (decimal digits in pairs, hex digits from a table, strings copied eight bytes
 /// at a time) against plain per-byte reference implementations, at every length and alignment that matters.
@@ -51,11 +52,13 @@ struct JSONWriterTests {
                 let count = ASN1Primitives.writeDecimal(value, minimumDigits: minimum, to: buffer + 8)
                 let digits = String(value)
                 let expected = String(repeating: "0", count: max(0, minimum - digits.count)) + digits
-                #expect(String(decoding: UnsafeBufferPointer(start: buffer + 8, count: count), as: UTF8.self)
+                #expect(
+                    String(decoding: UnsafeBufferPointer(start: buffer + 8, count: count), as: UTF8.self)
                         == expected, "\(value), at least \(minimum) digits")
                 // Nothing written outside the digits.
-                #expect((0..<8).allSatisfy { buffer[$0] == 0xEE } && (8 + count..<64).allSatisfy { buffer[$0] == 0xEE },
-                        "\(value) wrote outside its digits")
+                #expect(
+                    (0..<8).allSatisfy { buffer[$0] == 0xEE } && (8 + count..<64).allSatisfy { buffer[$0] == 0xEE },
+                    "\(value) wrote outside its digits")
             }
         }
         for value: Int64 in [0, -1, 7, -7, Int64.min, Int64.max, -1_000_000_000_000] {
@@ -77,13 +80,15 @@ struct JSONWriterTests {
         let harmless: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x41, 0xC3, 0xA9]
         for length in 0...24 {
             let plain = (0..<length).map { harmless[$0 % harmless.count] }
-            #expect(Self.written { json in plain.withUnsafeBufferPointer { json.string(utf8: $0) } }
+            #expect(
+                Self.written { json in plain.withUnsafeBufferPointer { json.string(utf8: $0) } }
                     == Self.referenceString(plain), "\(length) plain bytes")
             for position in 0..<length {
                 for byte in special {
                     var bytes = plain
                     bytes[position] = byte
-                    #expect(Self.written { json in bytes.withUnsafeBufferPointer { json.string(utf8: $0) } }
+                    #expect(
+                        Self.written { json in bytes.withUnsafeBufferPointer { json.string(utf8: $0) } }
                             == Self.referenceString(bytes), "\(byte) at \(position) of \(length)")
                 }
             }
@@ -92,7 +97,8 @@ struct JSONWriterTests {
         let neighbours: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x80, 0xFF]
         for byte in neighbours {
             let bytes = [UInt8](repeating: byte, count: 17)
-            #expect(Self.written { json in bytes.withUnsafeBufferPointer { json.string(utf8: $0) } }
+            #expect(
+                Self.written { json in bytes.withUnsafeBufferPointer { json.string(utf8: $0) } }
                     == Self.referenceString(bytes))
         }
     }

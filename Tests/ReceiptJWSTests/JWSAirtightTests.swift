@@ -19,9 +19,10 @@ struct JWSAirtightTests {
     // MARK: - No false reject: every real sample with its own expectations
 
     static func expectations(_ binding: JWSBinding) -> Expectations {
-        Expectations(bundleID: binding.bundleID?.text ?? (binding.kind == .renewalInfo ? "com.example.any" : nil),
-                        appAppleID: binding.appAppleID?.text,
-                        environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
+        Expectations(
+            bundleID: binding.bundleID?.text ?? (binding.kind == .renewalInfo ? "com.example.any" : nil),
+            appAppleID: binding.appAppleID?.text,
+            environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
     }
 
     /// Every sample verifies with its own bundle id, app id and environment as expectations, and so does every token
@@ -30,18 +31,24 @@ struct JWSAirtightTests {
     func everySampleVerifiesWithItsOwnExpectations(_ name: String) throws {
         let anchors = try JWSSampleTests.anchors(for: name)
         let bytes = Fixtures.bytes(JWSSampleTests.directory + name)
-        let first = try #require(JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_795_000_000)).tokens.first)
+        let first = try #require(
+            JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, now: 1_795_000_000)).tokens.first)
         let expected = Self.expectations(first.binding)
-        let inspection = JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
-                                                                                   now: 1_795_000_000))
+        let inspection = JWSInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: anchors, expectations: expected,
+                now: 1_795_000_000))
         #expect(inspection.isValid == true, "\(name): \(Inspection(inspection).codes(.error))")
         if first.binding.kind == .renewalInfo {
             #expect(first.binding.bundleID == nil)
             #expect(JWSFixtures.codes(inspection).contains("jws-not-bound-to-app"))
         }
         for nested in first.nested {
-            let alone = JWSInspector.inspect(Array(nested.token.text), options: InspectionOptions(
-                anchors: anchors, expectations: expected, now: 1_795_000_000))
+            let alone = JWSInspector.inspect(
+                Array(nested.token.text),
+                options: InspectionOptions(
+                    anchors: anchors, expectations: expected, now: 1_795_000_000))
             #expect(alone.isValid == true, "\(name) \(nested.path) alone: \(Inspection(alone).codes(.error))")
         }
     }
@@ -57,11 +64,20 @@ struct JWSAirtightTests {
         #expect(binding.bundleID?.path == "data.bundleId")
         let appID = try #require(binding.appAppleID?.text)
         let expected = Expectations(bundleID: binding.bundleID?.text, appAppleID: appID, environment: .production)
-        #expect(JWSInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expected,
-                                                                          now: 1_795_000_000)).isValid)
+        #expect(
+            JWSInspector.inspect(
+                bytes,
+                options: InspectionOptions(
+                    anchors: anchors, expectations: expected,
+                    now: 1_795_000_000)
+            ).isValid)
         let other = Expectations(appAppleID: appID + "1")
-        let codes = Inspection(JWSInspector.inspect(bytes, options: InspectionOptions(
-            anchors: anchors, expectations: other, now: 1_795_000_000))).codes(.error)
+        let codes = Inspection(
+            JWSInspector.inspect(
+                bytes,
+                options: InspectionOptions(
+                    anchors: anchors, expectations: other, now: 1_795_000_000))
+        ).codes(.error)
         #expect(codes == ["app-apple-id-mismatch"])
     }
 
@@ -85,13 +101,16 @@ struct JWSAirtightTests {
         let signer = try JWSFixtures.signer()
         let genuine = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
         let parts = genuine.split(separator: ".").map(String.init)
-        let forged = parts[0] + "." + Base64URL.encode(Array(JWSFixtures.transaction(bundleId: "com.example.attacker").utf8))
+        let forged =
+            parts[0] + "." + Base64URL.encode(Array(JWSFixtures.transaction(bundleId: "com.example.attacker").utf8))
             + "." + parts[2]
         for (text, isGenuine) in [(genuine, true), (forged, false)] {
             let asFile = JWSFixtures.inspect(wrap(text))
             let alone = JWSFixtures.inspect(#"{"signedTransactions":[\#(JSONWriter.literal(wrap(text)))]}"#)
-            let beside = JWSFixtures.inspect(#"{"signedTransactions":["\#(genuine)",\#(JSONWriter.literal(wrap(text)))]}"#)
-            #expect(asFile.isValid == alone.isValid, "\(shape) \(isGenuine): file \(asFile.isValid), JSON \(alone.isValid)")
+            let beside = JWSFixtures.inspect(
+                #"{"signedTransactions":["\#(genuine)",\#(JSONWriter.literal(wrap(text)))]}"#)
+            #expect(
+                asFile.isValid == alone.isValid, "\(shape) \(isGenuine): file \(asFile.isValid), JSON \(alone.isValid)")
             #expect(asFile.isValid == beside.isValid, "\(shape) \(isGenuine) beside a genuine token")
             if !isGenuine { #expect(!beside.isValid, "a forged token in shape \(shape) was skipped") }
             if isGenuine && ["bare", "space before", "quoted", "Bearer", "NUL around"].contains(shape) {
@@ -101,10 +120,16 @@ struct JWSAirtightTests {
     }
 
     @Test func tokenPositionsAreApplesSignedMembersAndTokenLookingStrings() throws {
-        let document = try JSONDocument.read(Array(#"{"signedPayload":"x","signedDate":1,"signedTransactions":["a","b"],"note":" eyJx.y","other":"plain","data":{"signedRenewalInfo":""}}"#.utf8))
+        let document = try JSONDocument.read(
+            Array(
+                #"{"signedPayload":"x","signedDate":1,"signedTransactions":["a","b"],"note":" eyJx.y","other":"plain","data":{"signedRenewalInfo":""}}"#
+                    .utf8))
         let positions = JWSPositions.find(in: document).map { document.paths()[$0.node] }
-        #expect(positions == ["signedPayload", "signedTransactions[0]", "signedTransactions[1]", "note",
-                              "data.signedRenewalInfo"])
+        #expect(
+            positions == [
+                "signedPayload", "signedTransactions[0]", "signedTransactions[1]", "note",
+                "data.signedRenewalInfo",
+            ])
         #expect(JWSText.isTokenMember("signedAppTransactionInfo"))
         #expect(!JWSText.isTokenMember("signedDate"))
         #expect(!JWSText.isTokenMember("signed"))
@@ -148,7 +173,8 @@ struct JWSAirtightTests {
 
     @Test func anExponentSignedDateIsTheInstantItSpells() throws {
         let signer = try JWSFixtures.signer()
-        let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: "1.7172432e12")
+        let payload = JWSFixtures.transaction().replacingOccurrences(
+            of: String(JWSFixtures.signedDate), with: "1.7172432e12")
         let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
         #expect(inspection.isValid, "\(Inspection(inspection).codes(.error))")
         #expect(inspection.tokens.first?.chain?.evaluatedAt == 1_717_243_200)
@@ -162,7 +188,8 @@ struct JWSAirtightTests {
         let foreign = try JWSFixtures.signer(JWSFixtures.foreign)
         let inner = try foreign.sign(payload: Array(JWSFixtures.transaction().utf8))
         let list = Array(repeating: "\"\(inner)\"", count: 60).joined(separator: ",")
-        let outer = try foreign.sign(payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        let outer = try foreign.sign(
+            payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
         let token = try #require(JWSFixtures.inspect(outer).tokens.first)
         #expect(token.findings.contains { $0.code == "chain-invalid" })
         #expect(token.nested.count == 60)
@@ -171,7 +198,8 @@ struct JWSAirtightTests {
     }
 
     @Test func repeatedFindingsAreCountedOnce() {
-        let findings = (0..<100).map { Finding(.jsonDuplicateKey, at: $0, "duplicate \($0)") }
+        let findings =
+            (0..<100).map { Finding(.jsonDuplicateKey, at: $0, "duplicate \($0)") }
             + [Finding(.jwsClaimType, at: 1, "type")]
         let aggregated = findings.aggregated()
         #expect(aggregated.count == 18)
@@ -204,7 +232,8 @@ struct JWSAirtightTests {
             [Base64Codec.encode(ber, alphabet: .standard, padded: true)] + chain.dropFirst(),
         ]
         for elements in variants {
-            let codes = JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: payload, header: header(elements))))
+            let codes = JWSFixtures.codes(
+                JWSFixtures.inspect(try signer.sign(payload: payload, header: header(elements))))
             #expect(codes.contains("jws-x5c-encoding"), "\(codes)")
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
+import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptJWS
+import ReceiptModel
 import ReceiptSigning
 import ReceiptValidation
 import Testing
-import ReceiptASN1
-import ReceiptModel
 
 /// The attacks JWS validators fall for, each built with the TEST-ONLY chain (re-signed where that makes the point),
 /// and the finding that refuses it.
@@ -26,8 +26,10 @@ struct JWSAttackTests {
         #expect(inspection.isValid, "\(JWSFixtures.codes(inspection))")
         #expect(inspection.tokens.first?.chain?.evaluatedAt == JWSFixtures.signedDate / 1000)
         // The built-in Apple Root CA - G3 does not trust it.
-        let untrusted = JWSInspector.inspect(Array(token.utf8), options: InspectionOptions(
-            anchors: try TrustAnchors.appleRootG3(), time: .signed, now: 1_800_000_000))
+        let untrusted = JWSInspector.inspect(
+            Array(token.utf8),
+            options: InspectionOptions(
+                anchors: try TrustAnchors.appleRootG3(), time: .signed, now: 1_800_000_000))
         #expect(JWSFixtures.codes(untrusted).contains("chain-invalid"))
     }
 
@@ -120,14 +122,20 @@ struct JWSAttackTests {
     @Test func critIsRefusedAndKeyReferencesAreNamed() throws {
         let signer = try JWSFixtures.signer()
         let payload = Array(JWSFixtures.transaction().utf8)
-        let crit = JWSFixtures.inspect(try signer.sign(payload: payload,
-                                                       header: Array(Self.header(signer, #""crit":["exp"],"exp":1"#).utf8)))
+        let crit = JWSFixtures.inspect(
+            try signer.sign(
+                payload: payload,
+                header: Array(Self.header(signer, #""crit":["exp"],"exp":1"#).utf8)))
         #expect(!crit.isValid)
         #expect(JWSFixtures.codes(crit).contains("jws-crit-header"))
-        let jku = JWSFixtures.inspect(try signer.sign(payload: payload,
-                                                      header: Array(Self.header(signer, #""jku":"https://evil.example/keys""#).utf8)))
+        let jku = JWSFixtures.inspect(
+            try signer.sign(
+                payload: payload,
+                header: Array(Self.header(signer, #""jku":"https://evil.example/keys""#).utf8)))
         #expect(jku.isValid)
-        #expect(jku.tokens.first?.findings.contains { $0.code == "jws-key-reference-header" && $0.severity == .warning } == true)
+        #expect(
+            jku.tokens.first?.findings.contains { $0.code == "jws-key-reference-header" && $0.severity == .warning }
+                == true)
     }
 
     @Test func encodingAnomaliesAreFindings() throws {
@@ -148,7 +156,8 @@ struct JWSAttackTests {
     }
 
     @Test(arguments: [
-        ("a.b", "jws-part-count"), ("eyJh.eyJh.eyJh.eyJh.eyJh", "jws-part-count"), ("eyJ!.e30.", "jws-invalid-base64url"),
+        ("a.b", "jws-part-count"), ("eyJh.eyJh.eyJh.eyJh.eyJh", "jws-part-count"),
+        ("eyJ!.e30.", "jws-invalid-base64url"),
         ("e30.e30.", "jws-x5c"), ("WzFd.e30.", "jws-header-not-object"), ("eyJhIjox.e30.", "jws-header-not-json"),
         ("e30.bm90IGpzb24.", "jws-payload-not-json"),
     ])
@@ -178,13 +187,16 @@ struct JWSAttackTests {
 
     @Test func signedDateInTheFutureAndExpectationsAreChecked() throws {
         let signer = try JWSFixtures.signer()
-        let future = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate),
-                                                                    with: "4000000000000")
-        #expect(JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: Array(future.utf8))))
+        let future = JWSFixtures.transaction().replacingOccurrences(
+            of: String(JWSFixtures.signedDate),
+            with: "4000000000000")
+        #expect(
+            JWSFixtures.codes(JWSFixtures.inspect(try signer.sign(payload: Array(future.utf8))))
                 .contains("jws-signed-date-in-future"))
         let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
         let expectations = Expectations(bundleID: "com.example.other", appAppleID: "123", environment: .production)
-        let codes = JWSFixtures.codes(JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: expectations)))
+        let codes = JWSFixtures.codes(
+            JWSFixtures.inspect(token, options: JWSFixtures.options(expectations: expectations)))
         #expect(codes.contains("bundle-id-mismatch"))
         // A transaction carries no appAppleId (Apple's verifier checks it on notifications and app transactions
         // only), so an expected one is not a mismatch here: it once failed every notification carrying one.
@@ -198,7 +210,8 @@ struct JWSAttackTests {
         let signer = try JWSFixtures.signer()
         let foreign = try JWSFixtures.signer(JWSFixtures.foreign)
         let transaction = try foreign.sign(payload: Array(JWSFixtures.transaction().utf8))
-        let notification = #"{"notificationType":"DID_RENEW","data":{"bundleId":"com.example.app","environment":"Sandbox","#
+        let notification =
+            #"{"notificationType":"DID_RENEW","data":{"bundleId":"com.example.app","environment":"Sandbox","#
             + #""signedTransactionInfo":"\#(transaction)"},"version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#
         let token = try signer.sign(payload: Array(notification.utf8))
         // Only the notification's chain is trusted: the nested transaction is invalid, and so is the notification.
@@ -207,7 +220,8 @@ struct JWSAttackTests {
         #expect(inspection.tokens.first?.findings.contains { $0.code == "jws-nested-invalid" } == true)
         #expect(inspection.tokens.first?.nested.first?.path == "data.signedTransactionInfo")
         // Both trusted: valid, but the change of signer is said.
-        let both = JWSFixtures.inspect(token, options: JWSFixtures.options(anchors: [JWSFixtures.authority, JWSFixtures.foreign]))
+        let both = JWSFixtures.inspect(
+            token, options: JWSFixtures.options(anchors: [JWSFixtures.authority, JWSFixtures.foreign]))
         #expect(both.isValid)
         #expect(both.tokens.first?.nested.first?.findings.contains { $0.code == "jws-nested-signer-differs" } == true)
     }

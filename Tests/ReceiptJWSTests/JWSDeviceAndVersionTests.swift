@@ -44,29 +44,41 @@ struct JWSDeviceAndVersionTests {
     @Test func aTokenIssuedToAnotherDeviceIsRefused() throws {
         let token = try Self.transaction(for: "11111111-2222-3333-4444-555555555555")
         #expect(Self.codes(token, device: Self.device) == ["jws-device-mismatch"])
-        #expect(JWSFixtures.inspect(token, options: JWSFixtures.options(
-            expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device)))).isValid == false)
+        #expect(
+            JWSFixtures.inspect(
+                token,
+                options: JWSFixtures.options(
+                    expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device)))
+            ).isValid == false)
     }
 
     @Test func aTokenWithoutDeviceVerificationIsAWarningNotAPass() throws {
         let token = try JWSFixtures.signer().sign(payload: Array(JWSFixtures.transaction().utf8))
-        let inspection = JWSFixtures.inspect(token, options: JWSFixtures.options(
-            expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device))))
+        let inspection = JWSFixtures.inspect(
+            token,
+            options: JWSFixtures.options(
+                expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device))))
         #expect(Self.judged(inspection) == ["jws-device-unverifiable"])
         #expect(inspection.isValid)
         // A Mac's MAC address verifies receipts, not tokens.
-        #expect(Self.codes(try Self.transaction(for: Self.device), device: "aa:bb:cc:dd:ee:ff") == ["jws-device-unverifiable"])
+        #expect(
+            Self.codes(try Self.transaction(for: Self.device), device: "aa:bb:cc:dd:ee:ff") == [
+                "jws-device-unverifiable"
+            ])
     }
 
     /// Apple's own Xcode-signed tokens: the device they were made for is not published, so any device given is
     /// another one; the check reads the real claims.
-    @Test(arguments: ["apple-swift-xcode-xcode-signed-transaction.jws", "apple-swift-xcode-xcode-signed-renewal-info.jws",
-                      "apple-swift-xcode-xcode-signed-app-transaction.jws"])
+    @Test(arguments: [
+        "apple-swift-xcode-xcode-signed-transaction.jws", "apple-swift-xcode-xcode-signed-renewal-info.jws",
+        "apple-swift-xcode-xcode-signed-app-transaction.jws",
+    ])
     func realStoreKitTokensAreCheckedForTheirDevice(_ name: String) throws {
         let bytes = Fixtures.bytes(JWSSampleTests.directory + name)
-        let options = InspectionOptions(anchors: try JWSSampleTests.anchors(for: name),
-                                        expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device)),
-                                        now: 1_795_000_000)
+        let options = InspectionOptions(
+            anchors: try JWSSampleTests.anchors(for: name),
+            expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device)),
+            now: 1_795_000_000)
         let codes = JWSInspector.inspect(bytes, options: options).tokens.flatMap { $0.findings.map(\.code) }
         #expect(codes.contains("jws-device-mismatch"))
     }
@@ -75,8 +87,9 @@ struct JWSDeviceAndVersionTests {
         let name = "apple-swift-xcode-xcode-signed-app-transaction.jws"
         let bytes = Fixtures.bytes(JWSSampleTests.directory + name)
         func codes(_ version: String) throws -> [String] {
-            let options = InspectionOptions(anchors: try JWSSampleTests.anchors(for: name),
-                                            expectations: Expectations(appVersion: version), now: 1_795_000_000)
+            let options = InspectionOptions(
+                anchors: try JWSSampleTests.anchors(for: name),
+                expectations: Expectations(appVersion: version), now: 1_795_000_000)
             return JWSInspector.inspect(bytes, options: options).tokens.flatMap { $0.findings.map(\.code) }
         }
         #expect(!(try codes("1")).contains("app-version-mismatch"))

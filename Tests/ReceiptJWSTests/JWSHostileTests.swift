@@ -1,13 +1,13 @@
 import Foundation
-import ReceiptJSON
-import ReceiptJWS
-import ReceiptTestSupport
-import ReceiptValidation
-import ReceiptModel
-import Testing
 import ReceiptBuilding
 import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
 import ReceiptSigning
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
 
 /// Bombs in the JSON and in the nesting: bounded work, an error or a finding, never a crash, a hang or recursion
 /// without a bound.
@@ -30,7 +30,10 @@ struct JWSHostileTests {
         let signer = try JWSFixtures.signer()
         var token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
         for level in 0..<8 {
-            token = try signer.sign(payload: Array(#"{"level":\#(level),"signedTransactionInfo":"\#(token)","signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+            token = try signer.sign(
+                payload: Array(
+                    #"{"level":\#(level),"signedTransactionInfo":"\#(token)","signedDate":\#(JWSFixtures.signedDate)}"#
+                        .utf8))
         }
         let inspection = JWSFixtures.inspect(token)
         var depth = 0
@@ -50,7 +53,8 @@ struct JWSHostileTests {
         let signer = try JWSFixtures.signer()
         let inner = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
         let list = Array(repeating: "\"\(inner)\"", count: 200).joined(separator: ",")
-        let outer = try signer.sign(payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
+        let outer = try signer.sign(
+            payload: Array(#"{"signedTransactions":[\#(list)],"signedDate":\#(JWSFixtures.signedDate)}"#.utf8))
         let inspection = JWSFixtures.inspect(outer)
         let token = try #require(inspection.tokens.first)
         #expect(token.nested.count == JWSReader.maximumNestedPerPayload)
@@ -95,7 +99,9 @@ struct JWSHostileTests {
     /// aggregated, so 400 000 of them cost no more output than 17.
     @Test func manyDuplicateNamesAreAggregatedWithACount() throws {
         let members = (0..<1000).map { _ in #""bundleId":"x""# }.joined(separator: ",")
-        guard case .success(let token) = JWSReader.read(Array((Self.b64(#"{"alg":"ES256"}"#) + "." + Self.b64("{\(members)}") + ".").utf8)[...])
+        guard
+            case .success(let token) = JWSReader.read(
+                Array((Self.b64(#"{"alg":"ES256"}"#) + "." + Self.b64("{\(members)}") + ".").utf8)[...])
         else {
             Issue.record("not read")
             return
@@ -113,7 +119,9 @@ struct JWSHostileTests {
         var random = SplitMix64(seed: 7)
         for length in [0, 1, 3, 5, 64, 700] {
             inputs.append((0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-            inputs.append(Array("eyJ".utf8) + (0..<length).map { _ in Array("eyJhbGciOiJFUzI1NiJ9._-=+/.".utf8)[Int(random.next() % 27)] })
+            inputs.append(
+                Array("eyJ".utf8)
+                    + (0..<length).map { _ in Array("eyJhbGciOiJFUzI1NiJ9._-=+/.".utf8)[Int(random.next() % 27)] })
         }
         for input in inputs {
             _ = JWSInput.read(input)

@@ -1,12 +1,12 @@
 import Foundation
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptModel
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptBuilding
-import ReceiptDiagnostics
 
 /// Every public sample in `Corpus/jws/` verifies, or is rejected, as its provenance says.
 @Suite("Real JWS samples")
@@ -19,12 +19,15 @@ struct JWSSampleTests {
 
     static func anchors(for name: String) throws -> TrustAnchors {
         if name.hasPrefix("apple-swift-mock") {
-            return try TrustAnchors.load(files: ["a", "b"].map {
-                Fixtures.url(directory + "anchors/apple-swift-mock-test-root-\($0).der").path
-            })
+            return try TrustAnchors.load(
+                files: ["a", "b"].map {
+                    Fixtures.url(directory + "anchors/apple-swift-mock-test-root-\($0).der").path
+                })
         }
         if name.hasPrefix("apple-swift-xcode") {
-            return try TrustAnchors.load(files: [Fixtures.url(directory + "anchors/apple-swift-xcode-storekit-testing.der").path])
+            return try TrustAnchors.load(files: [
+                Fixtures.url(directory + "anchors/apple-swift-xcode-storekit-testing.der").path
+            ])
         }
         return try TrustAnchors.appleRootG3()
     }
@@ -32,8 +35,9 @@ struct JWSSampleTests {
     static func inspect(_ name: String, anchors: TrustAnchors, time: EvaluationTime = .signed)
         -> JWSInspection
     {
-        JWSInspector.inspect(Fixtures.bytes(directory + name),
-                             options: InspectionOptions(anchors: anchors, time: time, now: 1_795_000_000))
+        JWSInspector.inspect(
+            Fixtures.bytes(directory + name),
+            options: InspectionOptions(anchors: anchors, time: time, now: 1_795_000_000))
     }
 
     @Test func everySampleIsHere() {
@@ -86,8 +90,9 @@ struct JWSSampleTests {
 
     @Test func expectationsAreChecked() throws {
         let name = "apple-swift-mock-wrongBundleId.jws"
-        let options = InspectionOptions(anchors: try Self.anchors(for: name), time: .signed,
-                                           expectations: Expectations(bundleID: "com.example"), now: 1_795_000_000)
+        let options = InspectionOptions(
+            anchors: try Self.anchors(for: name), time: .signed,
+            expectations: Expectations(bundleID: "com.example"), now: 1_795_000_000)
         let inspection = JWSInspector.inspect(Fixtures.bytes(Self.directory + name), options: options)
         #expect(!inspection.isValid)
         #expect(JWSFixtures.codes(inspection).contains("bundle-id-mismatch"))
@@ -116,8 +121,10 @@ struct JWSSampleTests {
         for length in stride(from: 0, to: bytes.count - 1, by: step) {
             let inspection = JWSInspector.inspect(Array(bytes[..<length]), options: options)
             // A prefix that cuts the signature short (or the JSON around the token) is never valid.
-            #expect(!inspection.isValid || bytes[length...].allSatisfy { $0 == 0x0A || $0 == 0x20 || $0 == 0x22 || $0 == 0x7D },
-                    "\(name) cut at \(length) is valid")
+            #expect(
+                !inspection.isValid
+                    || bytes[length...].allSatisfy { $0 == 0x0A || $0 == 0x20 || $0 == 0x22 || $0 == 0x7D },
+                "\(name) cut at \(length) is valid")
         }
         var generator = SplitMix64(seed: UInt64(bytes.count))
         for _ in 0..<60 {

@@ -1,10 +1,10 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
-import ReceiptDiagnostics
 
 /// TEST-ONLY JWS chains (Apple-shaped, EC) made once per test process, and tokens signed with them.
 enum JWSFixtures {
@@ -27,10 +27,13 @@ enum JWSFixtures {
             + #""type":"Auto-Renewable Subscription","signedDate":\#(signedDate),"environment":"Sandbox"\#(extra)}"#
     }
 
-    static func options(anchors: [TestCertificateAuthority?] = [authority], time: EvaluationTime = .signed,
-                        expectations: Expectations = Expectations()) -> InspectionOptions {
-        InspectionOptions(anchors: TrustAnchors(anchors.compactMap { $0?.root }), time: time,
-                             expectations: expectations, now: 1_800_000_000)
+    static func options(
+        anchors: [TestCertificateAuthority?] = [authority], time: EvaluationTime = .signed,
+        expectations: Expectations = Expectations()
+    ) -> InspectionOptions {
+        InspectionOptions(
+            anchors: TrustAnchors(anchors.compactMap { $0?.root }), time: time,
+            expectations: expectations, now: 1_800_000_000)
     }
 
     static func inspect(_ text: String, options: InspectionOptions = options()) -> JWSInspection {

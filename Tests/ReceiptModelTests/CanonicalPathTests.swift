@@ -2,9 +2,10 @@ import ReceiptASN1
 import ReceiptBuilding
 import ReceiptDiagnostics
 import ReceiptPKCS7
-@testable import ReceiptModel
 import ReceiptTestSupport
 import Testing
+
+@testable import ReceiptModel
 
 /// The reading pass's fast path for attributes in the shape Apple writes (`AttributeDecoder.canonicalFields`) is
 /// held to the general path: on real payloads and on thousands of damaged ones, under tight node budgets and depth
@@ -26,10 +27,12 @@ struct CanonicalPathTests {
     }
 
     static func expectSamePaths(_ payload: [UInt8], limits: ASN1Limits = .default, _ name: String) {
-        let fast = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: limits,
-                                      nodesRead: 0, truncated: false, scope: .receipt)
-        let general = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: limits,
-                                         nodesRead: 0, truncated: false, scope: .receipt, takesCanonicalPath: false)
+        let fast = PayloadReader.read(
+            file: payload, segments: [0..<payload.count], depth: 0, limits: limits,
+            nodesRead: 0, truncated: false, scope: .receipt)
+        let general = PayloadReader.read(
+            file: payload, segments: [0..<payload.count], depth: 0, limits: limits,
+            nodesRead: 0, truncated: false, scope: .receipt, takesCanonicalPath: false)
         let fastSummary = summary(fast)
         let generalSummary = summary(general)
         #expect(fastSummary == generalSummary, "\(name): the fast path read differently")
@@ -62,8 +65,9 @@ struct CanonicalPathTests {
         let indefinite = try #require(Self.payloads.last?.bytes)
         #expect(indefinite[1] == 0x80 && indefinite[3] == 0x80)
         for (name, bytes) in Self.payloads {
-            let read = PayloadReader.read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
-                                          nodesRead: 0, truncated: false, scope: .receipt)
+            let read = PayloadReader.read(
+                file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
+                nodesRead: 0, truncated: false, scope: .receipt)
             #expect(read.index.entryCount > 10, "\(name)")
             Self.expectSamePaths(bytes, name)
         }

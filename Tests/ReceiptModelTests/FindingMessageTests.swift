@@ -1,6 +1,7 @@
+import Testing
+
 @testable import ReceiptDiagnostics
 @testable import ReceiptModel
-import Testing
 
 /// `FindingMessage` builds a finding's sentence with its own interpolation (storage reserved up front). It must
 /// write every value exactly as Swift's default interpolation does, whatever the value's type and length.
@@ -38,8 +39,10 @@ struct FindingMessageTests {
             ("type \(negative) at \(number)", "type \(negative) at \(number)"),
             ("\(text): \(slice) and \(character)", "\(text): \(slice) and \(character)"),
             ("\(place): \(field) is \(Shape.tall), not INTEGER", "\(place): \(field) is \(Shape.tall), not INTEGER"),
-            ("\(String(describing: absent)) \(String(describing: present))",
-             "\(String(describing: absent)) \(String(describing: present))"),
+            (
+                "\(String(describing: absent)) \(String(describing: present))",
+                "\(String(describing: absent)) \(String(describing: present))"
+            ),
             ("\(flag) \(octet) \(opaque)", "\(flag) \(octet) \(opaque)"),
             ("start \(long) middle \(long) end", "start \(long) middle \(long) end"),
             ("\(long)", long),

@@ -1,9 +1,9 @@
 import Foundation
+import ReceiptBuilding
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
-import ReceiptBuilding
 
 /// Reading and both renderings of any input complete, and the JSON always parses back.
 struct Rendered {
@@ -56,8 +56,9 @@ struct HostileInputTests {
             var bytes = original
             let index = Int(random.next() % UInt64(bytes.count))
             if random.next() % 2 == 0 {
-                bytes.insert(contentsOf: (0..<Int(random.next() % 8)).map { _ in UInt8(truncatingIfNeeded: random.next()) },
-                             at: index)
+                bytes.insert(
+                    contentsOf: (0..<Int(random.next() % 8)).map { _ in UInt8(truncatingIfNeeded: random.next()) },
+                    at: index)
             } else {
                 bytes.removeSubrange(index..<min(bytes.count, index + 1 + Int(random.next() % 8)))
             }
@@ -66,8 +67,10 @@ struct HostileInputTests {
     }
 
     @Test func hugeClaimedLengthsAreRejectedWithoutAllocating() {
-        for header: [UInt8] in [[0x30, 0x84, 0x40, 0, 0, 0], [0x30, 0x88, 0x40, 0, 0, 0, 0, 0, 0, 0],
-                                [0x30, 0x88, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]] {
+        for header: [UInt8] in [
+            [0x30, 0x84, 0x40, 0, 0, 0], [0x30, 0x88, 0x40, 0, 0, 0, 0, 0, 0, 0],
+            [0x30, 0x88, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+        ] {
             let receipt = Receipt.read(header + Array(repeating: 0, count: 14))
             #expect(receipt.error != nil)
         }

@@ -1,8 +1,8 @@
 import Foundation
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptTestSupport
 import Testing
-import ReceiptDiagnostics
 
 @Suite("Input format detection")
 struct InputDecoderTests {
@@ -98,8 +98,11 @@ struct PastedInputTests {
         ("quotes", "\"\(base64)\"", "quotes"),
         ("single quotes and a newline", "'\(base64)'\n", "quotes"),
         ("byte order mark", "\u{FEFF}\(base64)", "byte order mark"),
-        ("percent-escapes", base64.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
-            .replacingOccurrences(of: "=", with: "%3D"), "percent"),
+        (
+            "percent-escapes",
+            base64.replacingOccurrences(of: "+", with: "%2B").replacingOccurrences(of: "/", with: "%2F")
+                .replacingOccurrences(of: "=", with: "%3D"), "percent"
+        ),
     ])
     func repairsHarmlessDamageAndSaysSo(_ name: String, _ text: String, _ repair: String) throws {
         let result = try Self.decoded(text)
@@ -133,8 +136,10 @@ struct PastedInputTests {
         ("a signature after the base64", "\(base64)\n--\nSent from my phone\n", "base64-followed-by-text"),
         ("a StoreKit 2 JWS", "eyJhbGciOiJFUzI1NiJ9.eyJidW5kbGVJZCI6ImNvbS5leGFtcGxlIn0.c2lnbmF0dXJl", "input-is-jws"),
         ("a notification", #"{"signedPayload":"eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}"#, "input-is-notification"),
-        ("a response without latest_receipt", #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x"}}"#,
-         "input-is-verify-receipt-response"),
+        (
+            "a response without latest_receipt", #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x"}}"#,
+            "input-is-verify-receipt-response"
+        ),
         ("prose", "hello, here is my receipt: none", "not-a-receipt"),
     ])
     func namesWhatIsNotAReceipt(_ name: String, _ text: String, _ code: String) {
@@ -146,7 +151,8 @@ struct PastedInputTests {
     }
 
     @Test func readsTheLatestReceiptOfAVerifyReceiptResponse() throws {
-        let response = #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x","in_app":[]},"latest_receipt":"\#(Self.base64)"}"#
+        let response =
+            #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"x","in_app":[]},"latest_receipt":"\#(Self.base64)"}"#
         let result = try Self.decoded(response)
         #expect(result.bytes == Self.receipt)
         #expect(result.repairs.contains { $0.contains("latest_receipt") })

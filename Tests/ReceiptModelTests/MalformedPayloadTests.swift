@@ -1,10 +1,11 @@
 import ReceiptASN1
-@testable import ReceiptModel
+import ReceiptBuilding
+import ReceiptDiagnostics
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
-import ReceiptBuilding
-import ReceiptDiagnostics
+
+@testable import ReceiptModel
 
 /// One hand-made payload flaw and the finding (or read error) the model must report for it.
 struct PayloadFlaw: Sendable, CustomTestStringConvertible {
@@ -18,27 +19,54 @@ struct PayloadFlaw: Sendable, CustomTestStringConvertible {
 struct MalformedPayloadTests {
     static let flaws: [PayloadFlaw] = [
         PayloadFlaw(name: "attribute with two fields", code: "attribute-field-count") {
-            UnsignedReceipts.set(UnsignedReceipts.basics + [UnsignedReceipts.attribute { $0.appendInteger(2); $0.appendInteger(1) }])
+            UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    UnsignedReceipts.attribute {
+                        $0.appendInteger(2)
+                        $0.appendInteger(1)
+                    }
+                ])
         },
         PayloadFlaw(name: "attribute with four fields", code: "attribute-field-count") {
-            UnsignedReceipts.set(UnsignedReceipts.basics + [UnsignedReceipts.attribute {
-                $0.appendInteger(2); $0.appendInteger(1); $0.appendOctetString([0x0C, 0x00]); $0.appendNull()
-            }])
+            UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    UnsignedReceipts.attribute {
+                        $0.appendInteger(2)
+                        $0.appendInteger(1)
+                        $0.appendOctetString([0x0C, 0x00])
+                        $0.appendNull()
+                    }
+                ])
         },
         PayloadFlaw(name: "type of 9 bytes", code: "attribute-type-out-of-range") {
-            UnsignedReceipts.set(UnsignedReceipts.basics + [UnsignedReceipts.attribute {
-                $0.appendIntegerContent([0x00, 0x80, 0, 0, 0, 0, 0, 0, 0]); $0.appendInteger(1); $0.appendOctetString([])
-            }])
+            UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    UnsignedReceipts.attribute {
+                        $0.appendIntegerContent([0x00, 0x80, 0, 0, 0, 0, 0, 0, 0])
+                        $0.appendInteger(1)
+                        $0.appendOctetString([])
+                    }
+                ])
         },
         PayloadFlaw(name: "type not an INTEGER", code: "attribute-type-not-integer") {
-            UnsignedReceipts.set(UnsignedReceipts.basics + [UnsignedReceipts.attribute {
-                $0.appendUTF8String("2"); $0.appendInteger(1); $0.appendOctetString([])
-            }])
+            UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    UnsignedReceipts.attribute {
+                        $0.appendUTF8String("2")
+                        $0.appendInteger(1)
+                        $0.appendOctetString([])
+                    }
+                ])
         },
         PayloadFlaw(name: "value not an OCTET STRING", code: "attribute-value-not-octet-string") {
-            UnsignedReceipts.set(UnsignedReceipts.basics + [UnsignedReceipts.attribute {
-                $0.appendInteger(2); $0.appendInteger(1); $0.appendUTF8String("com.evil")
-            }])
+            UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    UnsignedReceipts.attribute {
+                        $0.appendInteger(2)
+                        $0.appendInteger(1)
+                        $0.appendUTF8String("com.evil")
+                    }
+                ])
         },
         PayloadFlaw(name: "attribute not a SEQUENCE", code: "attribute-not-sequence") {
             UnsignedReceipts.set(UnsignedReceipts.basics + [[0x31, 0x03, 0x02, 0x01, 0x02]])
@@ -170,8 +198,9 @@ struct ReadErrorCauseTests {
         #expect(asn1.code == damaged.error?.code)
 
         let payload = [UInt8](repeating: 0x31, count: 64)
-        let tooLarge = PayloadReader.read(file: payload, segments: [0..<64], depth: 0, limits: .default, nodesRead: 0,
-                                          truncated: false, scope: .receipt, maximumBufferSize: 63)
+        let tooLarge = PayloadReader.read(
+            file: payload, segments: [0..<64], depth: 0, limits: .default, nodesRead: 0,
+            truncated: false, scope: .receipt, maximumBufferSize: 63)
         #expect(tooLarge.error?.code == "payload-too-large" && tooLarge.error?.cause == .payloadShape)
         #expect(tooLarge.attributes.isEmpty && tooLarge.index.entryCount == 0)
 

@@ -1,10 +1,11 @@
 import Foundation
 import ReceiptASN1
-@testable import ReceiptModel
-import ReceiptTestSupport
-import Testing
 import ReceiptBuilding
 import ReceiptPKCS7
+import ReceiptTestSupport
+import Testing
+
+@testable import ReceiptModel
 
 /// The payload index against an independent reader: the generic BER tree walker (`ASN1Tree`), which knows nothing
 /// of attributes. Wherever the tree reads a payload, every attribute the index holds must be the tree's element at
@@ -22,26 +23,34 @@ struct PayloadIndexTests {
 
     /// Compares the attributes of `list` with the children of the SET that `tree` holds at its root.
     /// `base`: the file offset of the tree's first byte.
-    static func expectAgreement(_ list: AttributeList, tree: ASN1Tree, base: Int = 0, scope: FieldScope,
-                                _ name: String) {
+    static func expectAgreement(
+        _ list: AttributeList, tree: ASN1Tree, base: Int = 0, scope: FieldScope,
+        _ name: String
+    ) {
         let bytes = tree.bytes
         guard let root = tree.nodes.first, root.tag == .set || root.tag == .sequence else { return }
         let children = tree.nodes.filter { $0.depth == root.depth + 1 }
         #expect(list.count == children.count, "\(name): \(list.count) attributes, the tree has \(children.count)")
         for (attribute, node) in zip(list, children) {
-            #expect(attribute.offset == base + node.offset && attribute.length == node.encodedLength,
-                    "\(name): attribute at \(attribute.offset)+\(attribute.length), tree element at \(base + node.offset)+\(node.encodedLength)")
+            #expect(
+                attribute.offset == base + node.offset && attribute.length == node.encodedLength,
+                "\(name): attribute at \(attribute.offset)+\(attribute.length), tree element at \(base + node.offset)+\(node.encodedLength)"
+            )
             #expect(attribute.scope == scope)
-            let fields = tree.nodes.filter { $0.depth == node.depth + 1 && $0.offset >= node.contentStart
-                && $0.end <= node.contentEnd }
+            let fields = tree.nodes.filter {
+                $0.depth == node.depth + 1 && $0.offset >= node.contentStart
+                    && $0.end <= node.contentEnd
+            }
             guard node.tag == .sequence, fields.count == 3, fields[0].tag == .integer, fields[1].tag == .integer,
-                  fields[2].tag == .octetString else { continue }
+                fields[2].tag == .octetString
+            else { continue }
             #expect(attribute.type == ASN1Primitives.int64(bytes, fields[0].contentRange), "\(name): type")
             #expect(attribute.version == ASN1Primitives.int64(bytes, fields[1].contentRange), "\(name): version")
             #expect(Array(attribute.valueBytes) == Array(bytes[fields[2].contentRange]), "\(name): value octets")
             if let record = attribute.record, let inner = try? ASN1Tree.read(Array(attribute.valueBytes)) {
-                expectAgreement(record.attributes, tree: inner, base: record.offset, scope: .inApp,
-                                "\(name) record at \(record.offset)")
+                expectAgreement(
+                    record.attributes, tree: inner, base: record.offset, scope: .inApp,
+                    "\(name) record at \(record.offset)")
             }
         }
     }
@@ -61,8 +70,9 @@ struct PayloadIndexTests {
             #expect(record.offset >= attribute.offset && record.offset + record.length <= fileSize)
             for inner in record.attributes {
                 #expect(inner.scope == .inApp && inner.record == nil, "\(name): a record holds only in-app attributes")
-                #expect(inner.offset >= record.offset && inner.offset + inner.length <= record.offset + record.length,
-                        "\(name): a record attribute lies inside its record")
+                #expect(
+                    inner.offset >= record.offset && inner.offset + inner.length <= record.offset + record.length,
+                    "\(name): a record attribute lies inside its record")
             }
         }
         #expect(payload.inAppRecords.count == recordCount)
@@ -76,8 +86,9 @@ struct PayloadIndexTests {
         expectInvariants(payload, fileSize: receipt.count, name)
         guard read.error == nil, let bytes = payloadBytes(receipt), let tree = try? ASN1Tree.read(bytes) else { return }
         // Offsets in the tree are payload positions: compare with a read of the payload alone.
-        let alone = PayloadReader.read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
-                                       nodesRead: 0)
+        let alone = PayloadReader.read(
+            file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
+            nodesRead: 0)
         expectAgreement(alone.attributes, tree: tree, scope: .receipt, name)
     }
 
@@ -183,8 +194,9 @@ struct PayloadIndexTests {
             }
         }
         let bytes = writer.bytes
-        let payload = PayloadReader.read(file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
-                                         nodesRead: 0)
+        let payload = PayloadReader.read(
+            file: bytes, segments: [0..<bytes.count], depth: 0, limits: .default,
+            nodesRead: 0)
         let attributes = Array(payload.attributes)
         try #require(attributes.count == 5)
         #expect(attributes[0].type == 70_000 && attributes[0].version == 300 && attributes[0].text == "A")

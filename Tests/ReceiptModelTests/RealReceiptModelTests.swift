@@ -1,8 +1,8 @@
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
-import ReceiptDiagnostics
 
 /// What a real receipt must read as. Creation dates and record counts are those PROVENANCE.md records from the
 /// OpenSSL CLI; bundle ids and versions were checked by hand.
@@ -18,31 +18,43 @@ struct RealReceiptFacts: Sendable, CustomTestStringConvertible {
 @Suite("Real receipts at the model layer")
 struct RealReceiptModelTests {
     static let facts: [RealReceiptFacts] = [
-        .init(name: "apple-xcode-app-receipt-with-transaction.receipt",
-              bundleID: "com.example.naturelab.backyardbirds.example", appVersion: "1", created: "2023-10-19T01:45:40Z",
-              records: 1),
-        .init(name: "appreceiptvalidator-hannes_bear_intro_trial.receipt", bundleID: "net.shinyfrog.bear",
-              appVersion: "1.7.3", created: "2019-09-26T14:08:37Z", records: 1),
-        .init(name: "appreceiptvalidator-hannes_mac_mindnode.receipt", bundleID: "com.ideasoncanvas.MindNodeMac",
-              appVersion: "2.5.5", created: "2017-09-04T09:01:20Z", records: 0),
-        .init(name: "kvitto-receipt.receipt", bundleID: "com.apple.dt.Xcode", appVersion: "7.0",
-              created: "2015-09-22T08:55:28Z", records: 0),
-        .init(name: "kvitto-sandboxReceipt.receipt", bundleID: "com.cocoanetics.EmmiView", appVersion: "246",
-              created: "2015-05-25T15:22:10Z", records: 6),
-        .init(name: "kvitto-storeKitTestReceipt.receipt", bundleID: "com.rd.eehelper", appVersion: "2020.10.02.1149",
-              created: "2020-10-16T14:29:30+0300", records: 1),
-        .init(name: "revenuecat-receiptsample1.receipt", bundleID: "com.revenuecat.sampleapp", appVersion: "4",
-              created: "2020-07-22T17:39:08Z", records: 9),
-        .init(name: "tpinappreceipt-production.receipt", bundleID: "org.getpure.pure-iphone", appVersion: "15741",
-              created: "2024-02-23T17:27:16Z", records: 4),
-        .init(name: "tpinappreceipt-receiptdata-2023.receipt", bundleID: "com.tikhop.tpinappreceipt", appVersion: "1",
-              created: "2023-06-21T10:33:41Z", records: 0),
-        .init(name: "tpinappreceipt-sandbox-g5.receipt", bundleID: "dev.bonzer.weeka.app", appVersion: "2",
-              created: "2025-12-26T18:39:47Z", records: 2),
-        .init(name: "tpinappreceipt-sandbox-legacy.receipt", bundleID: "com.nutcall.alert", appVersion: "32",
-              created: "2020-05-06T18:28:49Z", records: 187),
-        .init(name: "tpinappreceipt-watch.receipt", bundleID: "net.zachariadis.cyclemaps", appVersion: "32.3.1",
-              created: "2020-09-21T05:35:19Z", records: 1),
+        .init(
+            name: "apple-xcode-app-receipt-with-transaction.receipt",
+            bundleID: "com.example.naturelab.backyardbirds.example", appVersion: "1", created: "2023-10-19T01:45:40Z",
+            records: 1),
+        .init(
+            name: "appreceiptvalidator-hannes_bear_intro_trial.receipt", bundleID: "net.shinyfrog.bear",
+            appVersion: "1.7.3", created: "2019-09-26T14:08:37Z", records: 1),
+        .init(
+            name: "appreceiptvalidator-hannes_mac_mindnode.receipt", bundleID: "com.ideasoncanvas.MindNodeMac",
+            appVersion: "2.5.5", created: "2017-09-04T09:01:20Z", records: 0),
+        .init(
+            name: "kvitto-receipt.receipt", bundleID: "com.apple.dt.Xcode", appVersion: "7.0",
+            created: "2015-09-22T08:55:28Z", records: 0),
+        .init(
+            name: "kvitto-sandboxReceipt.receipt", bundleID: "com.cocoanetics.EmmiView", appVersion: "246",
+            created: "2015-05-25T15:22:10Z", records: 6),
+        .init(
+            name: "kvitto-storeKitTestReceipt.receipt", bundleID: "com.rd.eehelper", appVersion: "2020.10.02.1149",
+            created: "2020-10-16T14:29:30+0300", records: 1),
+        .init(
+            name: "revenuecat-receiptsample1.receipt", bundleID: "com.revenuecat.sampleapp", appVersion: "4",
+            created: "2020-07-22T17:39:08Z", records: 9),
+        .init(
+            name: "tpinappreceipt-production.receipt", bundleID: "org.getpure.pure-iphone", appVersion: "15741",
+            created: "2024-02-23T17:27:16Z", records: 4),
+        .init(
+            name: "tpinappreceipt-receiptdata-2023.receipt", bundleID: "com.tikhop.tpinappreceipt", appVersion: "1",
+            created: "2023-06-21T10:33:41Z", records: 0),
+        .init(
+            name: "tpinappreceipt-sandbox-g5.receipt", bundleID: "dev.bonzer.weeka.app", appVersion: "2",
+            created: "2025-12-26T18:39:47Z", records: 2),
+        .init(
+            name: "tpinappreceipt-sandbox-legacy.receipt", bundleID: "com.nutcall.alert", appVersion: "32",
+            created: "2020-05-06T18:28:49Z", records: 187),
+        .init(
+            name: "tpinappreceipt-watch.receipt", bundleID: "net.zachariadis.cyclemaps", appVersion: "32.3.1",
+            created: "2020-09-21T05:35:19Z", records: 1),
     ]
 
     @Test func coversEveryShippedReceipt() {

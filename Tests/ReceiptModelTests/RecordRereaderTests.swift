@@ -1,9 +1,10 @@
 import ReceiptASN1
 import ReceiptBuilding
 import ReceiptDiagnostics
-@testable import ReceiptModel
 import ReceiptTestSupport
 import Testing
+
+@testable import ReceiptModel
 
 /// A record whose entries the read dropped is read again from its bytes to the entries it had; a record the read
 /// found something wrong with (a finding or an encoding anomaly) is never dropped, since a read with a fresh node
@@ -12,14 +13,17 @@ import Testing
 struct RecordRereaderTests {
     /// A sink that takes every record, as `StreamedRecordChecks` does once the creation date is known.
     final class TakesEveryRecord: RecordSink {
-        func recordRead(_ record: Int, in table: EntryTable, firstByType: [Int32],
-                        buffer: UnsafeBufferPointer<UInt8>) -> Bool { true }
+        func recordRead(
+            _ record: Int, in table: EntryTable, firstByType: [Int32],
+            buffer: UnsafeBufferPointer<UInt8>
+        ) -> Bool { true }
         func readEnded(in table: EntryTable, buffer: UnsafeBufferPointer<UInt8>) {}
     }
 
     static func read(_ payload: [UInt8], keeping: Bool) -> ReceiptPayload {
-        PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default, nodesRead: 0,
-                           truncated: false, recordSink: TakesEveryRecord(), keepsRecordEntries: keeping)
+        PayloadReader.read(
+            file: payload, segments: [0..<payload.count], depth: 0, limits: .default, nodesRead: 0,
+            truncated: false, recordSink: TakesEveryRecord(), keepsRecordEntries: keeping)
     }
 
     /// Every fact of every entry of each record, as a renderer reads them.
@@ -53,8 +57,9 @@ struct RecordRereaderTests {
         #expect(Self.records(lean) == Self.records(kept))
         #expect(Self.records(kept).first?.count == 7)
         // The views read it again too.
-        #expect(lean.inAppRecords.map { $0.attributes.map(\.description) }
-            == kept.inAppRecords.map { $0.attributes.map(\.description) })
+        #expect(
+            lean.inAppRecords.map { $0.attributes.map(\.description) }
+                == kept.inAppRecords.map { $0.attributes.map(\.description) })
         #expect(lean.inAppRecords.first?.first(1702)?.text == "monthly")
         #expect(lean.inAppRecords.first?.first(1711)?.integer == 4_000_000_000)
     }

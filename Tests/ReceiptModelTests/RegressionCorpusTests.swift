@@ -1,10 +1,10 @@
 import Foundation
 import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
 import Testing
-import ReceiptDiagnostics
 
 /// Replays every input in `Corpus/regressions/` (inputs that once crashed, hung or broke an oracle in a fuzz
 /// harness; see its README.md) through the library's entry points, without a fuzzer build, with the harnesses'
@@ -26,8 +26,10 @@ struct RegressionCorpusTests {
     }
 
     @Test func regressionInputsAreNamedForTheirHarness() {
-        let harnesses = ["attributes", "in-app", "ber", "pkcs7", "dump", "dates", "differential", "verify", "jws",
-                         "jws-verify", "classifier"]
+        let harnesses = [
+            "attributes", "in-app", "ber", "pkcs7", "dump", "dates", "differential", "verify", "jws",
+            "jws-verify", "classifier",
+        ]
         for (name, _) in Self.inputs {
             #expect(harnesses.contains { name.hasPrefix($0 + "-") }, "\(name) does not start with a harness name")
         }
@@ -65,8 +67,10 @@ struct RegressionCorpusTests {
             Issue.record("the rcpt executable is not built next to the tests (swift build --build-tests builds it)")
             return
         }
-        let expectations = ["--root", "Corpus/fuzz/keys/root.pem", "--bundle-id", "com.example.rcpt.synthetic",
-                            "--app-version", "42", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF"]
+        let expectations = [
+            "--root", "Corpus/fuzz/keys/root.pem", "--bundle-id", "com.example.rcpt.synthetic",
+            "--app-version", "42", "--device-id", "0EE7C0DE-0000-4000-8000-00000000BEEF",
+        ]
         for (name, _) in Self.inputs {
             let path = Self.directory.appendingPathComponent(name).path
             let json = try Self.run(rcpt, ["verify", "--format", "json"] + expectations + [path])
@@ -177,8 +181,9 @@ struct Replay {
     /// `PayloadReader.read` over the whole input, every attribute and record decoded.
     @discardableResult
     func payload(file: [UInt8], valueRange: Range<Int>?) -> ReceiptPayload {
-        let payload = PayloadReader.read(file: file, segments: [0..<file.count], depth: 0, limits: .default,
-                                         nodesRead: 0)
+        let payload = PayloadReader.read(
+            file: file, segments: [0..<file.count], depth: 0, limits: .default,
+            nodesRead: 0)
         var records = 0
         for attribute in payload.attributes {
             if let valueOffset = attribute.valueOffset {

@@ -1,7 +1,8 @@
-@testable import ReceiptConformance
 import ReceiptMutation
 import ReceiptSuite
 import Testing
+
+@testable import ReceiptConformance
 
 @Suite("Running validators")
 struct ConformanceRunnerTests {
@@ -12,8 +13,9 @@ struct ConformanceRunnerTests {
         #expect(try ConformanceRunner.runShell("exit 1", timeout: 30, rejectCodes: [1]).outcome == .rejected(status: 1))
         #expect(try ConformanceRunner.runShell("kill -SEGV $$", timeout: 30).outcome == .crashed(signal: 11))
         #expect(try ConformanceRunner.runShell("sh -c 'kill -ABRT $$'", timeout: 30).outcome == .crashed(signal: 6))
-        #expect(try ConformanceRunner.runShell("/nonexistent/validator x", timeout: 30).outcome
-            == .couldNotRun(status: 127))
+        #expect(
+            try ConformanceRunner.runShell("/nonexistent/validator x", timeout: 30).outcome
+                == .couldNotRun(status: 127))
         // A validator that would run for ten seconds is killed at the timeout and reported as such.
         #expect(try ConformanceRunner.runShell("sleep 10", timeout: 0.3).outcome == .timedOut)
     }
@@ -22,12 +24,27 @@ struct ConformanceRunnerTests {
     /// crash from a rejection, for each runtime validators are written in, whatever --reject-codes names.
     @Test(arguments: [
         ("Python traceback", "python3 -c 'import json; json.loads(\"{\")'"),
-        ("JVM uncaught exception", "printf 'Exception in thread \"main\" java.lang.NullPointerException\\n\\tat Validator.main(Validator.java:12)\\n' >&2; exit 1"),
-        ("Go panic", "printf 'panic: runtime error: index out of range [3] with length 2\\n\\ngoroutine 1 [running]:\\nmain.main()\\n\\t/src/main.go:9 +0x1d\\nexit status 2\\n' >&2; exit 2"),
-        ("Node.js uncaught exception", "printf '/src/validate.js:4\\n  throw new Error(\"bad\");\\n  ^\\n\\nError: bad\\n    at Object.<anonymous> (/src/validate.js:4:9)\\n    at node:internal/main/run_main_module:28:49\\n' >&2; exit 1"),
-        ("Swift fatal error", "printf 'Validator/main.swift:7: Fatal error: Unexpectedly found nil while unwrapping an Optional value\\n' >&2; exit 1"),
+        (
+            "JVM uncaught exception",
+            "printf 'Exception in thread \"main\" java.lang.NullPointerException\\n\\tat Validator.main(Validator.java:12)\\n' >&2; exit 1"
+        ),
+        (
+            "Go panic",
+            "printf 'panic: runtime error: index out of range [3] with length 2\\n\\ngoroutine 1 [running]:\\nmain.main()\\n\\t/src/main.go:9 +0x1d\\nexit status 2\\n' >&2; exit 2"
+        ),
+        (
+            "Node.js uncaught exception",
+            "printf '/src/validate.js:4\\n  throw new Error(\"bad\");\\n  ^\\n\\nError: bad\\n    at Object.<anonymous> (/src/validate.js:4:9)\\n    at node:internal/main/run_main_module:28:49\\n' >&2; exit 1"
+        ),
+        (
+            "Swift fatal error",
+            "printf 'Validator/main.swift:7: Fatal error: Unexpectedly found nil while unwrapping an Optional value\\n' >&2; exit 1"
+        ),
         ("Rust panic", "printf \"thread 'main' panicked at src/main.rs:5:13:\\nindex out of bounds\\n\" >&2; exit 101"),
-        (".NET unhandled exception", "printf 'Unhandled exception. System.FormatException: bad\\n   at Program.Main()\\n' >&2; exit 1"),
+        (
+            ".NET unhandled exception",
+            "printf 'Unhandled exception. System.FormatException: bad\\n   at Program.Main()\\n' >&2; exit 1"
+        ),
     ])
     func tellsUncaughtExceptionsFromRejections(_ runtime: String, _ command: String) throws {
         let run = try ConformanceRunner.runShell(command, timeout: 60)
@@ -47,15 +64,18 @@ struct ConformanceRunnerTests {
 
     @Test func aRejectionThatSaysWhyIsNoCrash() throws {
         // Messages that mention errors are verdicts, not crashes.
-        for command in ["echo 'invalid: error in signature' >&2; exit 1", "echo 'Error: receipt rejected' >&2; exit 1",
-                        "echo 'panic: no, just a word' >&2; exit 1"] {
+        for command in [
+            "echo 'invalid: error in signature' >&2; exit 1", "echo 'Error: receipt rejected' >&2; exit 1",
+            "echo 'panic: no, just a word' >&2; exit 1",
+        ] {
             #expect(try ConformanceRunner.runShell(command, timeout: 60).outcome == .rejected(status: 1), "\(command)")
         }
     }
 
     @Test func keepsTheEndOfWhatTheValidatorWrote() throws {
-        let run = try ConformanceRunner.runShell("echo out; i=0; while [ $i -lt 500 ]; do echo line $i >&2; i=$((i+1)); done; exit 1",
-                                                 timeout: 30)
+        let run = try ConformanceRunner.runShell(
+            "echo out; i=0; while [ $i -lt 500 ]; do echo line $i >&2; i=$((i+1)); done; exit 1",
+            timeout: 30)
         #expect(run.stdoutTail == "out")
         #expect(run.stderrTail.hasSuffix("line 499"))
         #expect(!run.stderrTail.contains("line 1\n"))
@@ -85,9 +105,11 @@ struct ConformanceRunnerTests {
     @Test func aBatchProcessThatEndsIsWaitedFor() throws {
         let slowExit = try BatchValidator(command: "read -r path; exec 1>&-; python3 -c 'pass'; exit 4", timeout: 600)
         #expect(slowExit.run("/tmp/a").outcome == .errored(status: 4))
-        let slowCrash = try BatchValidator(command: "read -r path; exec 1>&-; python3 -c 'pass'; kill -SEGV $$", timeout: 600)
+        let slowCrash = try BatchValidator(
+            command: "read -r path; exec 1>&-; python3 -c 'pass'; kill -SEGV $$", timeout: 600)
         #expect(slowCrash.run("/tmp/a").outcome == .crashed(signal: 11))
-        let banner = try BatchValidator(command: "echo 'validator v2 ready'; while read -r p; do echo 0; done", timeout: 600)
+        let banner = try BatchValidator(
+            command: "echo 'validator v2 ready'; while read -r p; do echo 0; done", timeout: 600)
         #expect(banner.run("/tmp/a").outcome == .unreadableAnswer(line: "validator v2 ready"))
         // Started again, it is read in step: the banner again, never the verdict meant for the previous input.
         #expect(banner.run("/tmp/b").outcome == .unreadableAnswer(line: "validator v2 ready"))

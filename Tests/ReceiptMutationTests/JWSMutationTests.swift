@@ -1,33 +1,37 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptJWS
 import ReceiptMutation
 import ReceiptSigning
+import ReceiptSuite
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptDiagnostics
-import ReceiptSuite
 
 /// Every JWS mutation gets the verdict its catalogue entry promises from `rcpt verify`, for the finding it names, on
 /// a transaction and on a real Apple notification; and the OpenSSL CLI agrees on every raw signature verdict.
 @Suite("JWS mutations")
 struct JWSMutationTests {
     static let kit: MutationKit? = {
-        guard let authority = try? TestCertificateAuthority.generate(
+        guard
+            let authority = try? TestCertificateAuthority.generate(
                 shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws mutations"),
-              let foreign = try? TestCertificateAuthority.generate(
+            let foreign = try? TestCertificateAuthority.generate(
                 shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws foreign")
         else { return nil }
-        return MutationKit(authority: authority, foreign: foreign,
-                           deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+        return MutationKit(
+            authority: authority, foreign: foreign,
+            deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
     }()
 
     /// A server's transaction, a real notification, and StoreKit's app transaction (with the device verification
     /// and app version a device's token carries).
-    static let inputs = ["Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
-                         "Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws",
-                         "Corpus/jws/apple-swift-xcode-xcode-signed-app-transaction.jws"]
+    static let inputs = [
+        "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+        "Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws",
+        "Corpus/jws/apple-swift-xcode-xcode-signed-app-transaction.jws",
+    ]
     static let names = JWSMutationCatalogue.all.map(\.name)
 
     @Test func theCatalogueHasAtLeastThirtyNamedEntries() {
@@ -52,10 +56,13 @@ struct JWSMutationTests {
                 #expect(error.code == "not-applicable", "\(name) on \(input): \(error.message)")
                 continue
             }
-            let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed,
-                                               expectations: expectations, now: 1_800_000_000)
+            let options = InspectionOptions(
+                anchors: TrustAnchors([kit.authority.root]), time: .signed,
+                expectations: expectations, now: 1_800_000_000)
             let inspection = Inspection(JWSInspector.inspect(bytes, options: options))
-            #expect(inspection.isValid == (mutation.expected == .accept), "\(name) on \(input): \(inspection.codes(.error))")
+            #expect(
+                inspection.isValid == (mutation.expected == .accept), "\(name) on \(input): \(inspection.codes(.error))"
+            )
             if let finding = mutation.finding {
                 let codes = (inspection.readError.map { [$0.code] } ?? []) + inspection.findings.map(\.code)
                 #expect(codes.contains(finding), "\(name) on \(input): \(codes)")
@@ -70,7 +77,8 @@ struct JWSMutationTests {
         let kit = try #require(Self.kit)
         let mutation = try #require(JWSMutationCatalogue.named(name))
         // The first input the mutation applies to (a device's token for the device-bound ones).
-        guard let bytes = Self.inputs.lazy.compactMap({ try? mutation.apply(to: Fixtures.bytes($0), kit: kit) }).first else {
+        guard let bytes = Self.inputs.lazy.compactMap({ try? mutation.apply(to: Fixtures.bytes($0), kit: kit) }).first
+        else {
             Issue.record("\(name) applies to none of the inputs")
             return
         }
@@ -78,17 +86,23 @@ struct JWSMutationTests {
             #expect(mutation.expected == .reject, "\(name) does not read")
             return
         }
-        let verification = JWSInspector.inspect(bytes, options: InspectionOptions(
-            anchors: TrustAnchors([kit.authority.root]), time: .signed, now: 1_800_000_000)).tokens.first
+        let verification = JWSInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: TrustAnchors([kit.authority.root]), time: .signed, now: 1_800_000_000)
+        ).tokens.first
         let oursValid = verification?.signature == .valid
         guard token.signature.count == 64, let der = ECDSASignature.der(fromRaw: token.signature),
-              let leaf = verification?.signer, token.algorithm == "ES256" else {
+            let leaf = verification?.signer, token.algorithm == "ES256"
+        else {
             #expect(!oursValid || token.algorithm == "ES256", "\(name)")
             return
         }
         let theirsValid = try Self.openssl(der: der, input: Array(token.signingInput), leaf: leaf)
         #expect(oursValid == theirsValid, "\(name): rcpt \(oursValid), openssl \(theirsValid)")
-        if mutation.expected == .accept || mutation.signatureValid { #expect(theirsValid == mutation.signatureValid, "\(name)") }
+        if mutation.expected == .accept || mutation.signatureValid {
+            #expect(theirsValid == mutation.signatureValid, "\(name)")
+        }
     }
 
     static func openssl(der: [UInt8], input: [UInt8], leaf: Certificate) throws -> Bool {

@@ -7,8 +7,10 @@ import Testing
 /// decoder took the first copy where every other reader of the suite takes the last).
 @Suite("Suite manifest reader")
 struct ManifestReaderTests {
-    static let entry = #"{"name":"foreign-ca","file":"foreign-ca.receipt","group":"chain","layer":"chain","description":"d","expected":"reject","finding":"chain-invalid","signatureValid":true,"concern":"security"}"#
-    static let expectations = #"{"bundleID":"com.example","appVersion":"1","deviceID":"00","root":"root.pem","validator":"v"}"#
+    static let entry =
+        #"{"name":"foreign-ca","file":"foreign-ca.receipt","group":"chain","layer":"chain","description":"d","expected":"reject","finding":"chain-invalid","signatureValid":true,"concern":"security"}"#
+    static let expectations =
+        #"{"bundleID":"com.example","appVersion":"1","deviceID":"00","root":"root.pem","validator":"v"}"#
 
     func read(_ text: String) throws(SuiteError) -> Manifest {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
@@ -19,10 +21,12 @@ struct ManifestReaderTests {
     }
 
     @Test func readsAManifest() throws {
-        let manifest = try read(#"{"schema":"rcpt.mutations/1","input":"in.receipt","seed":7,"expectations":"# + Self.expectations
-                                + #","mutations":["# + Self.entry + #"],"skipped":{"x":"why"}}"#)
+        let manifest = try read(
+            #"{"schema":"rcpt.mutations/1","input":"in.receipt","seed":7,"expectations":"# + Self.expectations
+                + #","mutations":["# + Self.entry + #"],"skipped":{"x":"why"}}"#)
         #expect(manifest.seed == 7 && manifest.input == "in.receipt" && manifest.skipped == ["x": "why"])
-        #expect(manifest.mutations.map(\.name) == ["foreign-ca"] && manifest.mutations.first?.finding == "chain-invalid")
+        #expect(
+            manifest.mutations.map(\.name) == ["foreign-ca"] && manifest.mutations.first?.finding == "chain-invalid")
         #expect(manifest.expectations.bundleID == "com.example" && manifest.expectations.root == "root.pem")
     }
 
@@ -34,10 +38,14 @@ struct ManifestReaderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = Manifest(
             input: "in \"quoted\"\n.receipt", seed: UInt64.max,
-            expectations: ManifestExpectations(bundleID: nil, appVersion: "1/2", deviceID: "00", root: "r\\oot.pem",
-                                               validator: "v {}"),
-            mutations: [ManifestEntry(name: "a", file: "a.receipt", group: "chain", layer: "chain", description: "d\u{1}",
-                                      expected: "reject", finding: nil, signatureValid: false, concern: "policy")],
+            expectations: ManifestExpectations(
+                bundleID: nil, appVersion: "1/2", deviceID: "00", root: "r\\oot.pem",
+                validator: "v {}"),
+            mutations: [
+                ManifestEntry(
+                    name: "a", file: "a.receipt", group: "chain", layer: "chain", description: "d\u{1}",
+                    expected: "reject", finding: nil, signatureValid: false, concern: "policy")
+            ],
             skipped: ["z": "why", "b": "because"])
         try written.write(in: directory.path)
         #expect(try Manifest.read(in: directory.path) == written)
@@ -46,19 +54,23 @@ struct ManifestReaderTests {
     }
 
     @Test func refusesANameGivenTwiceWithItsOffset() {
-        let text = #"{"schema":"rcpt.mutations/1","input":"a","input":"b","seed":7,"expectations":"# + Self.expectations
+        let text =
+            #"{"schema":"rcpt.mutations/1","input":"a","input":"b","seed":7,"expectations":"# + Self.expectations
             + #","mutations":[],"skipped":{}}"#
         #expect {
             _ = try read(text)
         } throws: { error in
             guard let error = error as? SuiteError else { return false }
-            return error.kind == .manifestInvalid && error.offset == 42 && error.message.contains("\"input\" is given twice")
+            return error.kind == .manifestInvalid && error.offset == 42
+                && error.message.contains("\"input\" is given twice")
         }
     }
 
     @Test func refusesMistypedMembers() {
-        for text in [#"{"schema":"rcpt.mutations/2"}"#, #"[]"#, #"{"schema":"rcpt.mutations/1","input":"a","seed":-1}"#,
-                     #"{"schema":"rcpt.mutations/1","input":"a","seed":1,"expectations":{},"mutations":[]}"#, "{"] {
+        for text in [
+            #"{"schema":"rcpt.mutations/2"}"#, #"[]"#, #"{"schema":"rcpt.mutations/1","input":"a","seed":-1}"#,
+            #"{"schema":"rcpt.mutations/1","input":"a","seed":1,"expectations":{},"mutations":[]}"#, "{",
+        ] {
             #expect(throws: SuiteError.self, "\(text)") { _ = try read(text) }
         }
     }

@@ -1,13 +1,13 @@
-import ReceiptDiagnostics
 import Foundation
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptRendering
+import ReceiptSuite
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptSuite
 
 /// Every mutation, applied to inputs of every shape, does what its manifest entry says.
 @Suite("Every mutation on every kind of input")
@@ -50,7 +50,8 @@ struct MutationBehaviourTests {
         let kit = try #require(MutationFixtures.kit)
         let mutation = try #require(MutationCatalogue.named(name))
         let input = MutationFixtures.inputs[1].bytes
-        let baseline = Receipt.read(try #require(MutationCatalogue.named("baseline")).apply(to: input, kit: kit, seed: 3))
+        let baseline = Receipt.read(
+            try #require(MutationCatalogue.named("baseline")).apply(to: input, kit: kit, seed: 3))
         let mutatedBytes = try mutation.apply(to: input, kit: kit, seed: 3)
         let mutated = Receipt.read(InputDecoder.decode(mutatedBytes).map(\.bytes).get(or: mutatedBytes))
         let payloadOf = { (receipt: Receipt) -> [UInt8] in
@@ -111,7 +112,9 @@ struct MutationBehaviourTests {
     @Test func refusesInputsThatCannotBeRead() throws {
         let kit = try #require(MutationFixtures.kit)
         let mutation = try #require(MutationCatalogue.named("baseline"))
-        #expect(throws: MutationError.self) { _ = try mutation.apply(to: Array("NOT A RECEIPT".utf8), kit: kit, seed: 1) }
+        #expect(throws: MutationError.self) {
+            _ = try mutation.apply(to: Array("NOT A RECEIPT".utf8), kit: kit, seed: 1)
+        }
         let truncated = Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(900))
         #expect(throws: MutationError.self) { _ = try mutation.apply(to: truncated, kit: kit, seed: 1) }
     }

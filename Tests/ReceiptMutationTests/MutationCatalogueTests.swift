@@ -1,7 +1,7 @@
 import ReceiptModel
 import ReceiptMutation
-import Testing
 import ReceiptSuite
+import Testing
 
 @Suite("The mutation catalogue")
 struct MutationCatalogueTests {

@@ -1,17 +1,17 @@
 import Foundation
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptMutation
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
-import ReceiptBuilding
 
 /// The kit and inputs every mutation test uses, made once per test process.
 enum MutationFixtures {
     static let kit: MutationKit? = {
         guard let authority = TestReceipts.authority, let foreign = TestReceipts.foreignAuthority,
-              let device = Expectations.parseDeviceID(MutationKit.defaultDeviceID)
+            let device = Expectations.parseDeviceID(MutationKit.defaultDeviceID)
         else { return nil }
         return MutationKit(authority: authority, foreign: foreign, deviceID: device)
     }()
@@ -29,8 +29,11 @@ enum MutationFixtures {
         var expectations = Expectations(deviceID: kit.deviceID)
         if case .text(let bundle)? = receipt.first(2)?.value { expectations.bundleID = bundle }
         if case .text(let version)? = receipt.first(3)?.value { expectations.appVersion = version }
-        return ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([kit.authority.root]),
-                                                                   expectations: expectations))
+        return ReceiptInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: TrustAnchors([kit.authority.root]),
+                expectations: expectations))
     }
 }
 

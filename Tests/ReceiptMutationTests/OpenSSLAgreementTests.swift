@@ -2,17 +2,19 @@ import Foundation
 import ReceiptCrypto
 import ReceiptMutation
 import ReceiptSigning
+import ReceiptSuite
 import ReceiptTestSupport
 import Testing
-import ReceiptSuite
 
 /// The signatures are real: the OpenSSL CLI verifies exactly the mutations that claim a valid signature, except
 /// where its own parser refuses a structure around a genuine signature. And where OpenSSL's full verification
 /// accepts what `rcpt verify` rejects, the gap is listed here (and in the README), and checked to stay true.
 @Suite("OpenSSL CLI agrees with signatureValid")
 struct OpenSSLAgreementTests {
-    static let binaryMutations = MutationCatalogue.all.filter { $0.layer != "input" && !MutationCatalogue.storeKitOnly.contains($0.name) }
-        .map(\.name)
+    static let binaryMutations = MutationCatalogue.all.filter {
+        $0.layer != "input" && !MutationCatalogue.storeKitOnly.contains($0.name)
+    }
+    .map(\.name)
 
     /// Genuinely signed mutations that `openssl cms -verify` refuses anyway, and why. rcpt rejects them too.
     static let refusedByOpenSSL: [String: String] = [
@@ -37,9 +39,11 @@ struct OpenSSLAgreementTests {
     /// Mutations `rcpt verify` rejects that `openssl cms -verify -CAfile root.pem -purpose any` accepts: what a
     /// validator built on OpenSSL alone lets through.
     static let acceptedByOpenSSL: [String: String] = [
-        "signature-algorithm-mismatch": "it hashes with the digestAlgorithm and ignores the digest the signature algorithm names",
+        "signature-algorithm-mismatch":
+            "it hashes with the digestAlgorithm and ignores the digest the signature algorithm names",
         "signature-algorithm-md5-rsa": "it ignores the digest md5WithRSAEncryption names",
-        "signed-attributes-content-type-mismatch": "it does not compare the contentType attribute with the eContentType",
+        "signed-attributes-content-type-mismatch":
+            "it does not compare the contentType attribute with the eContentType",
         "signed-attributes-not-der": "it verifies unsorted signed attributes as they stand",
         "certificates-over-limit": "it has no limit on embedded certificates",
         "leaf-marker-stripped": "it knows nothing of Apple's marker extensions",
@@ -82,15 +86,18 @@ struct OpenSSLAgreementTests {
     func openssl(_ name: String, fullVerification: Bool) throws -> Int32 {
         let kit = try #require(MutationFixtures.kit)
         let mutation = try #require(MutationCatalogue.named(name))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-openssl-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-openssl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let receipt = directory.appendingPathComponent("receipt.der")
         let root = directory.appendingPathComponent("root.pem")
         try Data(try mutation.apply(to: MutationFixtures.inputs[1].bytes, kit: kit, seed: 5)).write(to: receipt)
         try Data(kit.authority.root.pemEncoded.utf8).write(to: root)
-        var arguments = ["cms", "-verify", "-binary", "-inform", "DER", "-in", receipt.path, "-out", "/dev/null",
-                         "-purpose", "any"]
+        var arguments = [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", receipt.path, "-out", "/dev/null",
+            "-purpose", "any",
+        ]
         arguments += fullVerification ? ["-CAfile", root.path] : ["-noverify"]
         return try run("/usr/bin/openssl", arguments)
     }

@@ -1,11 +1,11 @@
+import ReceiptASN1
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
 import ReceiptRendering
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptASN1
-import ReceiptDiagnostics
 
 @Suite("Build specs: the dump's receipt object builds the same receipt back")
 struct ReceiptSpecTests {
@@ -26,7 +26,8 @@ struct ReceiptSpecTests {
     @Test(arguments: Fixtures.realReceiptNames)
     func roundTripsEveryRealReceiptThroughItsDumpJSON(_ name: String) throws {
         let original = Fixtures.realReceipt(name)
-        let inspection = ReceiptInspector.inspect(original, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(
+            original, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         let json = DumpJSON.render(inspection)
         let blueprint = try ReceiptSpec.blueprint(fromJSON: json)
         let rebuilt = Receipt.read(UnsignedReceipts.wrap(blueprint.payload))

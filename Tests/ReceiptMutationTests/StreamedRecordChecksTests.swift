@@ -8,8 +8,9 @@ import ReceiptPKCS7
 import ReceiptRendering
 import ReceiptSigning
 import ReceiptTestSupport
-@testable import ReceiptValidation
 import Testing
+
+@testable import ReceiptValidation
 
 /// The record checks run as the reading pass reads each record (so `rcpt verify` can drop the record's entries)
 /// held to the same checks run after the read over every entry: the same findings, in the same order, with the
@@ -35,12 +36,14 @@ struct StreamedRecordChecksTests {
         let container = SignedDataReader.read(decoded, limits: .default, containerLimits: .default)
         let kept = Receipt.read(decoded, container: container, limits: .default)
         let sink = StreamedRecordChecks()
-        let lean = Receipt.read(decoded, container: container, limits: .default, recordSink: sink,
-                                keepsRecordEntries: false)
+        let lean = Receipt.read(
+            decoded, container: container, limits: .default, recordSink: sink,
+            keepsRecordEntries: false)
         let expectations = Expectations(bundleID: "com.example.rcpt.synthetic")
         let after = ReceiptChecks.check(kept, expectations: expectations, at: time, statusAt: statusAt, now: time)
-        let streamed = ReceiptChecks.check(lean, expectations: expectations, at: time, statusAt: statusAt, now: time,
-                                           streamed: sink)
+        let streamed = ReceiptChecks.check(
+            lean, expectations: expectations, at: time, statusAt: statusAt, now: time,
+            streamed: sink)
         #expect(lines(streamed) == lines(after), "\(label): the record checks judged differently as records were read")
         #expect(lines(lean.findings) == lines(kept.findings), "\(label): the read found differently")
         #expect(lean.error?.code == kept.error?.code, "\(label)")
@@ -116,8 +119,10 @@ struct StreamedRecordChecksTests {
     /// purchase and a cancellation after the creation date, a quantity out of range, an expiry before purchase,
     /// active and expired subscriptions of several products.
     static func records() -> [AttributeSpec] {
-        func record(_ transaction: String, product: String, purchase: String, expires: String?,
-                    cancelled: String? = nil, quantity: Int64 = 1) -> AttributeSpec {
+        func record(
+            _ transaction: String, product: String, purchase: String, expires: String?,
+            cancelled: String? = nil, quantity: Int64 = 1
+        ) -> AttributeSpec {
             var fields: [AttributeSpec] = [
                 .integer(1701, quantity), .utf8(1702, product), .utf8(1703, transaction), .ia5(1704, purchase),
                 .utf8(1705, transaction), .ia5(1706, purchase),
@@ -127,16 +132,21 @@ struct StreamedRecordChecksTests {
             return .record(fields)
         }
         return [
-            record("1000000000000001", product: "monthly", purchase: "2024-01-01T00:00:00Z",
-                   expires: "2024-02-01T00:00:00Z"),
-            record("1000000000000001", product: "monthly", purchase: "2024-05-01T00:00:00Z",
-                   expires: "2024-07-01T00:00:00Z"),
-            record("abc", product: "yearly", purchase: "2024-08-01T00:00:00.250+02:00",
-                   expires: "2025-08-01T00:00:00Z", quantity: 0),
-            record("abc", product: "yearly", purchase: "2024-03-01T00:00:00Z", expires: "2024-02-01T00:00:00Z",
-                   cancelled: "2024-09-01T00:00:00Z"),
-            record("7", product: "weekly", purchase: "2024-05-25T00:00:00Z", expires: "2024-06-08T00:00:00Z",
-                   quantity: 5000),
+            record(
+                "1000000000000001", product: "monthly", purchase: "2024-01-01T00:00:00Z",
+                expires: "2024-02-01T00:00:00Z"),
+            record(
+                "1000000000000001", product: "monthly", purchase: "2024-05-01T00:00:00Z",
+                expires: "2024-07-01T00:00:00Z"),
+            record(
+                "abc", product: "yearly", purchase: "2024-08-01T00:00:00.250+02:00",
+                expires: "2025-08-01T00:00:00Z", quantity: 0),
+            record(
+                "abc", product: "yearly", purchase: "2024-03-01T00:00:00Z", expires: "2024-02-01T00:00:00Z",
+                cancelled: "2024-09-01T00:00:00Z"),
+            record(
+                "7", product: "weekly", purchase: "2024-05-25T00:00:00Z", expires: "2024-06-08T00:00:00Z",
+                quantity: 5000),
         ]
     }
 
@@ -149,16 +159,19 @@ struct StreamedRecordChecksTests {
         let others = basics.filter { $0.type != 12 }
         let orders: [(String, [UInt8], Bool)] = [
             ("DER order", PayloadBuilder.attributeSet(basics + records), true),
-            ("creation date after a record",
-             PayloadBuilder.attributeSet(others + records.prefix(1) + creation + records.dropFirst(), sorted: false),
-             false),
+            (
+                "creation date after a record",
+                PayloadBuilder.attributeSet(others + records.prefix(1) + creation + records.dropFirst(), sorted: false),
+                false
+            ),
             ("creation date last", PayloadBuilder.attributeSet(others + records + creation, sorted: false), false),
             ("no creation date", PayloadBuilder.attributeSet(others + records, sorted: false), false),
         ]
         for (name, payload, streams) in orders {
             for statusAt in [Self.time, 1_750_000_000] {
-                let took = Self.expectOneJudgement(UnsignedReceipts.wrap(payload), "\(environment), \(name)",
-                                                   statusAt: statusAt)
+                let took = Self.expectOneJudgement(
+                    UnsignedReceipts.wrap(payload), "\(environment), \(name)",
+                    statusAt: statusAt)
                 #expect(took == streams, "\(environment), \(name)")
             }
         }

@@ -1,6 +1,7 @@
-@testable import ReceiptMutation
 import ReceiptSuite
 import Testing
+
+@testable import ReceiptMutation
 
 /// Every catalogue entry says who could make it and what accepting it costs, by one rule: what no signature covers
 /// anyone can make (security); a genuine document of another app, device, version or time is a replay; a shape
@@ -11,7 +12,8 @@ struct ThreatTests {
     static func jws(_ name: String) -> Threat? { JWSMutationCatalogue.named(name)?.threat }
 
     @Test func aSignerOnlyShapeIsRobustnessAndNothingElseIs() {
-        let threats = MutationCatalogue.all.map { ($0.name, $0.threat) } + JWSMutationCatalogue.all.map { ($0.name, $0.threat) }
+        let threats =
+            MutationCatalogue.all.map { ($0.name, $0.threat) } + JWSMutationCatalogue.all.map { ($0.name, $0.threat) }
         for (name, threat) in threats {
             if threat.attacker == .signer { #expect(threat.concern == .robustness, "\(name): \(threat)") }
             // What anyone can make is robustness only as a cross-reader ambiguity, and then it names the readers.
@@ -36,18 +38,23 @@ struct ThreatTests {
         for mutation in JWSMutationCatalogue.all where !mutation.signatureValid {
             // A forgery where no server reads is anyone's too, a cross-reader ambiguity that names its readers.
             let crossReader = mutation.threat.concern == .robustness && mutation.threat.readers != nil
-            #expect(mutation.threat.attacker == .anyone && (mutation.threat.concern == .security || crossReader),
-                    "\(mutation.name)")
+            #expect(
+                mutation.threat.attacker == .anyone && (mutation.threat.concern == .security || crossReader),
+                "\(mutation.name)")
         }
-        for name in ["foreign-ca", "self-signed-leaf", "storekit-certificate-on-production", "trailing-garbage",
-                     "certificates-missing-intermediate", "leaf-marker-stripped", "intermediate-marker-stripped",
-                     "signature-algorithm-mismatch", "econtent-second-octet-string", "verify-receipt-body-duplicate-key"] {
+        for name in [
+            "foreign-ca", "self-signed-leaf", "storekit-certificate-on-production", "trailing-garbage",
+            "certificates-missing-intermediate", "leaf-marker-stripped", "intermediate-marker-stripped",
+            "signature-algorithm-mismatch", "econtent-second-octet-string", "verify-receipt-body-duplicate-key",
+        ] {
             #expect(Self.receipt(name)?.attacker == .anyone, "\(name)")
             #expect(Self.receipt(name)?.concern == .security, "\(name)")
         }
-        for name in ["alg-none", "alg-hs256-public-key", "x5c-foreign-chain", "leaf-marker-missing", "signature-bit-flip",
-                     "document-token-bearer", "document-duplicate-signed-payload", "untrusted-carrier-many-nested",
-                     "signature-der"] {
+        for name in [
+            "alg-none", "alg-hs256-public-key", "x5c-foreign-chain", "leaf-marker-missing", "signature-bit-flip",
+            "document-token-bearer", "document-duplicate-signed-payload", "untrusted-carrier-many-nested",
+            "signature-der",
+        ] {
             #expect(Self.jws(name)?.attacker == .anyone, "\(name)")
             #expect(Self.jws(name)?.concern == .security, "\(name)")
         }
@@ -69,15 +76,19 @@ struct ThreatTests {
     /// What Apple's verifier accepts though rcpt refuses it, in the JWS suites of a genuine notification,
     /// transaction and renewal info: each a shape only the signing key's holder can make.
     @Test func theShapesOnlyTheSignerCanMakeAreRobustness() {
-        for name in ["quantity-as-string", "product-id-as-array", "is-upgraded-as-string", "duplicate-bundle-id",
-                     "duplicate-environment", "transaction-id-beyond-2-53", "signed-date-minus-zero",
-                     "signed-date-in-future", "leaf-signed-with-sha1", "leaf-extended-key-usage", "x5c-ber-length",
-                     "alg-duplicate", "notification-nested-foreign-chain"] {
+        for name in [
+            "quantity-as-string", "product-id-as-array", "is-upgraded-as-string", "duplicate-bundle-id",
+            "duplicate-environment", "transaction-id-beyond-2-53", "signed-date-minus-zero",
+            "signed-date-in-future", "leaf-signed-with-sha1", "leaf-extended-key-usage", "x5c-ber-length",
+            "alg-duplicate", "notification-nested-foreign-chain",
+        ] {
             #expect(Self.jws(name)?.attacker == .signer, "\(name)")
             #expect(Self.jws(name)?.concern == .robustness, "\(name)")
         }
-        for name in ["duplicate-bundle-id-last", "quantity-as-set", "creation-date-february-30", "nesting-bomb",
-                     "leaf-key-1024", "signer-is-intermediate"] {
+        for name in [
+            "duplicate-bundle-id-last", "quantity-as-set", "creation-date-february-30", "nesting-bomb",
+            "leaf-key-1024", "signer-is-intermediate",
+        ] {
             #expect(Self.receipt(name)?.attacker == .signer, "\(name)")
         }
         // Where readers are known to disagree, the entry names them.
@@ -90,8 +101,10 @@ struct ThreatTests {
     /// Apple's verifier accepts a genuine document with something forged where Apple's documents carry nothing a
     /// server reads: a cross-reader ambiguity anyone can make, reported with its readers, not a security failure.
     @Test func aForgeryWhereNoServerReadsIsACrossReaderAmbiguity() {
-        for name in ["document-member-case-variant", "document-token-no-break-space", "document-token-spaced-header",
-                     "document-names-another-app"] {
+        for name in [
+            "document-member-case-variant", "document-token-no-break-space", "document-token-spaced-header",
+            "document-names-another-app",
+        ] {
             #expect(Self.jws(name)?.attacker == .anyone, "\(name)")
             #expect(Self.jws(name)?.concern == .robustness, "\(name)")
             #expect(Self.jws(name)?.readers != nil, "\(name)")

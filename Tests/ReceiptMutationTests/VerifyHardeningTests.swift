@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
@@ -10,7 +11,6 @@ import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptBuilding
 
 /// The attack classes `verify` closes, one table row an attack: built with the test CA from a real receipt, it
 /// must be invalid with the finding at the offset an independent tree walk finds (a path of child indexes from the
@@ -52,21 +52,27 @@ struct VerifyHardeningTests {
         Case(mutation: "certificate-undecodable", code: "certificate-undecodable", path: [1, 0, 3, 3]),
         Case(mutation: "crl-undecodable", code: "crl-undecodable", path: [1, 0, 4, 0]),
         // 2. Signed attributes
-        Case(mutation: "signed-attributes-no-content-type", code: "content-type-attribute-missing",
-             path: signerInfo + [3]),
-        Case(mutation: "signed-attributes-content-type-mismatch", code: "content-type-attribute-mismatch",
-             path: signerInfo + [3, 0]),
-        Case(mutation: "signed-attributes-two-message-digests", code: "signed-attribute-duplicate",
-             path: signerInfo + [3, 2]),
-        Case(mutation: "signed-attributes-message-digest-two-values", code: "signed-attribute-value-count",
-             path: signerInfo + [3, 1]),
-        Case(mutation: "signed-attributes-duplicate-content-type", code: "signed-attribute-duplicate",
-             path: signerInfo + [3, 1]),
+        Case(
+            mutation: "signed-attributes-no-content-type", code: "content-type-attribute-missing",
+            path: signerInfo + [3]),
+        Case(
+            mutation: "signed-attributes-content-type-mismatch", code: "content-type-attribute-mismatch",
+            path: signerInfo + [3, 0]),
+        Case(
+            mutation: "signed-attributes-two-message-digests", code: "signed-attribute-duplicate",
+            path: signerInfo + [3, 2]),
+        Case(
+            mutation: "signed-attributes-message-digest-two-values", code: "signed-attribute-value-count",
+            path: signerInfo + [3, 1]),
+        Case(
+            mutation: "signed-attributes-duplicate-content-type", code: "signed-attribute-duplicate",
+            path: signerInfo + [3, 1]),
         Case(mutation: "signed-attributes-not-der", code: "signed-attributes-not-der", path: signerInfo + [3]),
         // 3. Algorithms
         Case(mutation: "signature-algorithm-pss", code: "signature-algorithm-unsupported", path: signerInfo + [3]),
-        Case(mutation: "signature-algorithm-ecdsa-on-rsa-key", code: "signature-algorithm-key-mismatch",
-             path: signerInfo + [3]),
+        Case(
+            mutation: "signature-algorithm-ecdsa-on-rsa-key", code: "signature-algorithm-key-mismatch",
+            path: signerInfo + [3]),
         Case(mutation: "signature-algorithm-dsa", code: "signature-algorithm-unsupported", path: signerInfo + [3]),
         Case(mutation: "signature-algorithm-md5-rsa", code: "signature-algorithm-unsupported", path: signerInfo + [3]),
         Case(mutation: "signature-algorithm-unknown", code: "signature-algorithm-unsupported", path: signerInfo + [3]),
@@ -117,7 +123,8 @@ struct VerifyHardeningTests {
         #expect(finding.severity == .error)
         if let path = attack.path {
             let expected = try #require(DERPath.offset(bytes, path), "nothing at \(path)")
-            #expect(matching.contains { $0.offset == expected }, "offsets \(matching.map(\.offset)), expected \(expected)")
+            #expect(
+                matching.contains { $0.offset == expected }, "offsets \(matching.map(\.offset)), expected \(expected)")
         }
         if let which = attack.record {
             let offset = try #require(Self.recordOffset(Receipt.read(bytes), which), "no such record")
@@ -141,10 +148,12 @@ struct VerifyHardeningTests {
         }
         // The copy the mutation added names a product ending in ".other"; the duplicate finding is on whichever of
         // it and the original comes second.
-        guard let copy = records.first(where: {
-            if case .text(let product)? = $0.first(1702)?.value { return product.hasSuffix(".other") }
-            return false
-        }) else { return nil }
+        guard
+            let copy = records.first(where: {
+                if case .text(let product)? = $0.first(1702)?.value { return product.hasSuffix(".other") }
+                return false
+            })
+        else { return nil }
         let original = records.first { record in
             guard record.offset != copy.offset, case .text(let id)? = record.first(1703)?.value else { return false }
             return id == "1000000000000042" || id == "1000000000000043"
@@ -152,8 +161,10 @@ struct VerifyHardeningTests {
         return max(copy.offset, original?.offset ?? copy.offset)
     }
 
-    @Test(arguments: ["signature-algorithm-with-digest", "chain-sha1-signatures", "signer-extended-key-usage",
-                      "purchase-after-creation-xcode", "signed-attributes", "certificates-reordered"])
+    @Test(arguments: [
+        "signature-algorithm-with-digest", "chain-sha1-signatures", "signer-extended-key-usage",
+        "purchase-after-creation-xcode", "signed-attributes", "certificates-reordered",
+    ])
     func acceptsTheValidVariant(_ name: String) throws {
         let kit = try #require(MutationFixtures.kit)
         let mutation = try #require(MutationCatalogue.named(name))
@@ -181,7 +192,8 @@ struct VerifyHardeningTests {
         let edit = Self.genuineEdits[index]
         let genuine = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         let edited = try #require(DERPath.appending(edit.element, to: genuine, under: edit.parent), "\(edit.name)")
-        let inspection = ReceiptInspector.inspect(edited, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(
+            edited, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         // Apple's signature still verifies: only the unsigned addition makes it invalid.
         #expect(inspection.verification?.signature == .valid, "\(edit.name)")
         #expect(inspection.verification?.chain == .valid, "\(edit.name)")
@@ -193,8 +205,9 @@ struct VerifyHardeningTests {
     }
 
     @Test func genuineReceiptStaysValidBeforeTheEdit() throws {
-        let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
-                                           options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(
+            Fixtures.realReceipt(Fixtures.sandboxReceipt),
+            options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         #expect(inspection.isValid, "\(Inspect.errors(inspection))")
     }
 
@@ -202,14 +215,16 @@ struct VerifyHardeningTests {
 
     @Test(arguments: [("Xcode", true), ("Production", false), ("ProductionSandbox", false), ("Sandbox", false)])
     func storeKitShapedSignerIsValidOnlyForXcodeReceipts(_ environment: String, _ valid: Bool) throws {
-        let storeKit = try TestCertificateAuthority.generate(shape: .storeKit, notBefore: TestReceipts.longAgo,
-                                                             notAfter: TestReceipts.farFuture, label: "storekit")
+        let storeKit = try TestCertificateAuthority.generate(
+            shape: .storeKit, notBefore: TestReceipts.longAgo,
+            notAfter: TestReceipts.farFuture, label: "storekit")
         var attributes = SyntheticReceipt().attributes()
         attributes.removeAll { $0.type == 0 }
         attributes.append(.utf8(0, environment))
         let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes), by: storeKit)
         // The StoreKit-style certificate is trusted with --root, exactly as a user would for Xcode receipts.
-        let inspection = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([storeKit.root])))
+        let inspection = ReceiptInspector.inspect(
+            bytes, options: InspectionOptions(anchors: TrustAnchors([storeKit.root])))
         #expect(inspection.verification?.chain == .valid)
         #expect(inspection.isValid == valid, "\(environment): \(Inspect.errors(inspection))")
         #expect(inspection.findings.contains { $0.code == "storekit-signer-on-app-store-receipt" } == !valid)
@@ -218,17 +233,21 @@ struct VerifyHardeningTests {
     @Test func realXcodeReceiptsFitTheStoreKitShape() throws {
         let anchors = try TrustAnchors.load(files: [Fixtures.url("Corpus/certs/StoreKitTestCertificate.cer").path])
         for name in Fixtures.realReceiptNames where Fixtures.isXcodeReceipt(name) {
-            let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(name), options: InspectionOptions(anchors: anchors))
+            let inspection = ReceiptInspector.inspect(
+                Fixtures.realReceipt(name), options: InspectionOptions(anchors: anchors))
             #expect(inspection.isValid, "\(name): \(Inspect.errors(inspection))")
-            #expect(!inspection.findings.contains { $0.severity == .warning }, "\(name): \(inspection.findings.map(\.code))")
+            #expect(
+                !inspection.findings.contains { $0.severity == .warning }, "\(name): \(inspection.findings.map(\.code))"
+            )
         }
     }
 
     // MARK: - What the dump shows is what was checked
 
     @Test func signerReportsTheSchemeThatWasVerified() throws {
-        let inspection = ReceiptInspector.inspect(Fixtures.realReceipt(Fixtures.sandboxReceipt),
-                                           options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(
+            Fixtures.realReceipt(Fixtures.sandboxReceipt),
+            options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         #expect(inspection.signers.first?.scheme == "RSA PKCS#1 v1.5 with SHA-1")
         let text = DumpText(style: TextStyle(useColor: false)).render(inspection, name: "r")
         #expect(text.contains("RSA PKCS#1 v1.5 with SHA-1"))
@@ -255,8 +274,10 @@ struct VerifyHardeningTests {
     }
 
     @Test func escapesEveryKindOfUnsafeScalar() {
-        for scalar in ["\u{0}", "\u{7}", "\u{1B}", "\r", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{202A}",
-                       "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\u{61C}"] {
+        for scalar in [
+            "\u{0}", "\u{7}", "\u{1B}", "\r", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{202A}",
+            "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\u{61C}",
+        ] {
             let shown = TerminalText.safe("a\(scalar)b")
             #expect(!shown.unicodeScalars.contains { TerminalText.isUnsafe($0) }, "\(shown)")
             #expect(shown.hasPrefix("a\\u{") && shown.hasSuffix("}b"))

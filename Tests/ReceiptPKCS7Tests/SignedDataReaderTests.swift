@@ -1,8 +1,8 @@
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptDiagnostics
 import ReceiptPKCS7
 import Testing
-import ReceiptBuilding
 
 /// The container reader on containers built without any crypto (a fixed digest and signature): what it reads,
 /// what it reports, and where its limits stop it.
@@ -10,8 +10,9 @@ import ReceiptBuilding
 struct SignedDataReaderTests {
     /// A container around a one-byte payload, with the builder's knobs set by `edit`.
     static func container(_ edit: (inout SignedDataBuilder) -> Void = { _ in }) -> [UInt8] {
-        var builder = SignedDataBuilder(content: [0x31, 0x00], certificates: [], signerIssuer: [0x30, 0x00],
-                                        signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1")
+        var builder = SignedDataBuilder(
+            content: [0x31, 0x00], certificates: [], signerIssuer: [0x30, 0x00],
+            signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1")
         edit(&builder)
         return builder.build(digest: { _ in [UInt8](repeating: 0x11, count: 32) }, sign: { _ in [0x5A] })
     }
@@ -70,8 +71,9 @@ struct SignedDataReaderTests {
         // [0] with an indefinite length around one attribute: the signed bytes are SET, a DER length, the content.
         let attribute = SignedDataBuilder.attribute("1.2.840.113549.1.9.3", values: [[0x06, 0x01, 0x2A]])
         let bytes: [UInt8] = [0xA0, 0x80] + attribute + [0x00, 0x00]
-        let attributes = SignedAttributes(encoding: 0..<bytes.count, content: 2..<(2 + attribute.count),
-                                          attributes: [], isDER: false)
+        let attributes = SignedAttributes(
+            encoding: 0..<bytes.count, content: 2..<(2 + attribute.count),
+            attributes: [], isDER: false)
         #expect(attributes.signedBytes(in: bytes) == [0x31, UInt8(attribute.count)] + attribute)
     }
 
@@ -80,11 +82,14 @@ struct SignedDataReaderTests {
         let attributes = try #require(sorted.signedData.signers.first?.signedAttributes)
         #expect(attributes.isDER)
         #expect(attributes.attributes.map(\.name) == ["contentType", "messageDigest"])
-        let unsorted = SignedDataReader.read(Self.container { builder in
-            builder.includeSignedAttributes = true
-            let standard = builder
-            builder.signedAttributeList = { digest in standard.standardSignedAttributes(contentDigest: digest).reversed() }
-        })
+        let unsorted = SignedDataReader.read(
+            Self.container { builder in
+                builder.includeSignedAttributes = true
+                let standard = builder
+                builder.signedAttributeList = { digest in
+                    standard.standardSignedAttributes(contentDigest: digest).reversed()
+                }
+            })
         #expect(unsorted.signedData.signers.first?.signedAttributes?.isDER == false)
     }
 

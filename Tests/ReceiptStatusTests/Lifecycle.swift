@@ -1,8 +1,8 @@
 import ReceiptBatch
 import ReceiptCrypto
 import ReceiptDiagnostics
-import ReceiptJSON
 import ReceiptInput
+import ReceiptJSON
 import ReceiptMutation
 import ReceiptPurchases
 import ReceiptSigning
@@ -38,16 +38,17 @@ struct Lifecycle {
     }
 
     static func json(_ members: [(String, Claim?)]) -> String {
-        "{" + members.compactMap { name, value -> String? in
-            guard let value else { return nil }
-            let written: String
-            switch value {
-            case .text(let text), .token(let text): written = JSONWriter.literal(text)
-            case .number(let number): written = String(number)
-            case .flag(let flag): written = String(flag)
-            }
-            return JSONWriter.literal(name) + ":" + written
-        }.joined(separator: ",") + "}"
+        "{"
+            + members.compactMap { name, value -> String? in
+                guard let value else { return nil }
+                let written: String
+                switch value {
+                case .text(let text), .token(let text): written = JSONWriter.literal(text)
+                case .number(let number): written = String(number)
+                case .flag(let flag): written = String(flag)
+                }
+                return JSONWriter.literal(name) + ":" + written
+            }.joined(separator: ",") + "}"
     }
 
     static func sign(_ payload: String, by authority: TestCertificateAuthority? = jwsAuthority) throws -> String {
@@ -55,47 +56,59 @@ struct Lifecycle {
         return try JWSSigner(authority: authority).sign(payload: Array(payload.utf8))
     }
 
-    static func transaction(_ id: String, original: String? = nil, product: String,
-                            type: String = "Auto-Renewable Subscription", purchased: Int64, expires: Int64? = nil,
-                            group: String? = "21000001", revoked: Int64? = nil, reason: Int64? = nil,
-                            revocationType: String? = nil,
-                            upgraded: Bool = false, familyShared: Bool = false, quantity: Int64 = 1, signed: Int64,
-                            by authority: TestCertificateAuthority? = jwsAuthority) throws -> String {
-        try sign(json([
-            ("transactionId", .text(id)), ("originalTransactionId", .text(original ?? id)),
-            ("bundleId", .text(bundleID)), ("productId", .text(product)),
-            ("subscriptionGroupIdentifier", type == "Auto-Renewable Subscription" ? group.map(Claim.text) : nil),
-            ("purchaseDate", .number(purchased)), ("originalPurchaseDate", .number(purchased)),
-            ("expiresDate", expires.map(Claim.number)), ("quantity", .number(quantity)), ("type", .text(type)),
-            ("inAppOwnershipType", .text(familyShared ? "FAMILY_SHARED" : "PURCHASED")),
-            ("signedDate", .number(signed)), ("revocationDate", revoked.map(Claim.number)),
-            ("revocationReason", reason.map(Claim.number)), ("revocationType", revocationType.map(Claim.text)),
-            ("isUpgraded", upgraded ? .flag(true) : nil),
-            ("environment", .text("Sandbox")), ("transactionReason", .text("PURCHASE")), ("storefront", .text("USA")),
-            ("price", .number(4990)), ("currency", .text("USD")),
-        ]), by: authority)
+    static func transaction(
+        _ id: String, original: String? = nil, product: String,
+        type: String = "Auto-Renewable Subscription", purchased: Int64, expires: Int64? = nil,
+        group: String? = "21000001", revoked: Int64? = nil, reason: Int64? = nil,
+        revocationType: String? = nil,
+        upgraded: Bool = false, familyShared: Bool = false, quantity: Int64 = 1, signed: Int64,
+        by authority: TestCertificateAuthority? = jwsAuthority
+    ) throws -> String {
+        try sign(
+            json([
+                ("transactionId", .text(id)), ("originalTransactionId", .text(original ?? id)),
+                ("bundleId", .text(bundleID)), ("productId", .text(product)),
+                ("subscriptionGroupIdentifier", type == "Auto-Renewable Subscription" ? group.map(Claim.text) : nil),
+                ("purchaseDate", .number(purchased)), ("originalPurchaseDate", .number(purchased)),
+                ("expiresDate", expires.map(Claim.number)), ("quantity", .number(quantity)), ("type", .text(type)),
+                ("inAppOwnershipType", .text(familyShared ? "FAMILY_SHARED" : "PURCHASED")),
+                ("signedDate", .number(signed)), ("revocationDate", revoked.map(Claim.number)),
+                ("revocationReason", reason.map(Claim.number)), ("revocationType", revocationType.map(Claim.text)),
+                ("isUpgraded", upgraded ? .flag(true) : nil),
+                ("environment", .text("Sandbox")), ("transactionReason", .text("PURCHASE")),
+                ("storefront", .text("USA")),
+                ("price", .number(4990)), ("currency", .text("USD")),
+            ]), by: authority)
     }
 
-    static func renewal(original: String, product: String, renewsTo: String? = nil, autoRenew: Bool = true,
-                        intent: Int64? = nil, billingRetry: Bool = false, grace: Int64? = nil, signed: Int64)
+    static func renewal(
+        original: String, product: String, renewsTo: String? = nil, autoRenew: Bool = true,
+        intent: Int64? = nil, billingRetry: Bool = false, grace: Int64? = nil, signed: Int64
+    )
         throws -> String
     {
-        try sign(json([
-            ("originalTransactionId", .text(original)), ("autoRenewProductId", .text(renewsTo ?? product)),
-            ("productId", .text(product)), ("autoRenewStatus", .number(autoRenew ? 1 : 0)),
-            ("expirationIntent", intent.map(Claim.number)), ("isInBillingRetryPeriod", .flag(billingRetry)),
-            ("gracePeriodExpiresDate", grace.map(Claim.number)), ("signedDate", .number(signed)),
-            ("environment", .text("Sandbox")), ("recentSubscriptionStartDate", .number(start)),
-        ]))
+        try sign(
+            json([
+                ("originalTransactionId", .text(original)), ("autoRenewProductId", .text(renewsTo ?? product)),
+                ("productId", .text(product)), ("autoRenewStatus", .number(autoRenew ? 1 : 0)),
+                ("expirationIntent", intent.map(Claim.number)), ("isInBillingRetryPeriod", .flag(billingRetry)),
+                ("gracePeriodExpiresDate", grace.map(Claim.number)), ("signedDate", .number(signed)),
+                ("environment", .text("Sandbox")), ("recentSubscriptionStartDate", .number(start)),
+            ]))
     }
 
     /// A server notification body (`{"signedPayload": …}`) carrying `transaction` and `renewal`.
-    static func notification(_ type: String, _ subtype: String? = nil, signed: Int64, transaction: String? = nil,
-                             renewal: String? = nil, status: Int64? = nil) throws -> String {
-        let data = json([("bundleId", .text(bundleID)), ("environment", .text("Sandbox")),
-                         ("signedTransactionInfo", transaction.map(Claim.token)),
-                         ("signedRenewalInfo", renewal.map(Claim.token)), ("status", status.map(Claim.number))])
-        let payload = #"{"notificationType":\#(JSONWriter.literal(type)),"#
+    static func notification(
+        _ type: String, _ subtype: String? = nil, signed: Int64, transaction: String? = nil,
+        renewal: String? = nil, status: Int64? = nil
+    ) throws -> String {
+        let data = json([
+            ("bundleId", .text(bundleID)), ("environment", .text("Sandbox")),
+            ("signedTransactionInfo", transaction.map(Claim.token)),
+            ("signedRenewalInfo", renewal.map(Claim.token)), ("status", status.map(Claim.number)),
+        ])
+        let payload =
+            #"{"notificationType":\#(JSONWriter.literal(type)),"#
             + (subtype.map { #""subtype":\#(JSONWriter.literal($0)),"# } ?? "")
             + #""notificationUUID":"00000000-0000-4000-8000-\#(String(signed % 1_000_000_000_000).leftPadded(12))","#
             + #""data":\#(data),"version":"2.0","signedDate":\#(signed)}"#
@@ -113,16 +126,18 @@ struct Lifecycle {
     static func receipt(created: Int64, records: [[(String, Claim)]]) throws -> [UInt8] {
         func date(_ milliseconds: Int64) -> String { "\"" + MillisecondUTC.text(milliseconds) + "\"" }
         let inApp = records.map { record in
-            "{" + record.map { name, value -> String in
-                switch value {
-                case .number(let number) where name.hasSuffix("_date"): return "\"\(name)\":\(date(number))"
-                case .number(let number): return "\"\(name)\":\(number)"
-                case .text(let text), .token(let text): return "\"\(name)\":\(JSONWriter.literal(text))"
-                case .flag(let flag): return "\"\(name)\":\(flag)"
-                }
-            }.joined(separator: ",") + "}"
+            "{"
+                + record.map { name, value -> String in
+                    switch value {
+                    case .number(let number) where name.hasSuffix("_date"): return "\"\(name)\":\(date(number))"
+                    case .number(let number): return "\"\(name)\":\(number)"
+                    case .text(let text), .token(let text): return "\"\(name)\":\(JSONWriter.literal(text))"
+                    case .flag(let flag): return "\"\(name)\":\(flag)"
+                    }
+                }.joined(separator: ",") + "}"
         }.joined(separator: ",")
-        let spec = #"{"receipt_type":"ProductionSandbox","app_item_id":0,"bundle_id":\#(JSONWriter.literal(bundleID)),"#
+        let spec =
+            #"{"receipt_type":"ProductionSandbox","app_item_id":0,"bundle_id":\#(JSONWriter.literal(bundleID)),"#
             + #""application_version":"42","opaque_value":"c1675e0bb980a575a89661fec08aa83b","#
             + #""sha1_hash":"63f1ee08469ccdac9ff735ab278a84ba6d1c170c","receipt_creation_date":\#(date(created)),"#
             + #""original_purchase_date":\#(date(start)),"original_application_version":"1.0","in_app":[\#(inApp)]}"#
@@ -147,8 +162,9 @@ struct Lifecycle {
         return documents.map { document in
             let classified = InputClassifier.classify(document.bytes)
             let inspection = Inspector.inspect(classified, input: document.bytes, options: options)
-            return StatusDocument(name: document.name, document: inspection, input: document.bytes,
-                                  offset: classified.offset)
+            return StatusDocument(
+                name: document.name, document: inspection, input: document.bytes,
+                offset: classified.offset)
         }
     }
 }

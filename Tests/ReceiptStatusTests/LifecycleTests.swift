@@ -10,8 +10,10 @@ struct LifecycleTests {
     static let monthly = "com.example.lifecycle.monthly"
 
     /// The status of `product` at `time`, or a test failure.
-    static func product(_ life: Lifecycle, _ product: String, at time: Int64,
-                        includeUnverified: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) -> ProductStatus? {
+    static func product(
+        _ life: Lifecycle, _ product: String, at time: Int64,
+        includeUnverified: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ProductStatus? {
         switch life.status(at: time, includeUnverified: includeUnverified) {
         case .failure(let mixed):
             Issue.record("mixed apps: \(mixed.documents.map(\.name))", sourceLocation: sourceLocation)
@@ -19,8 +21,9 @@ struct LifecycleTests {
         case .success(let status):
             let found = status.products.first { $0.productID == product }
             if found == nil {
-                Issue.record("no \(product) in \(status.products.map(\.productID)); documents \(status.documents.map { "\($0.name): \($0.use)" })",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "no \(product) in \(status.products.map(\.productID)); documents \(status.documents.map { "\($0.name): \($0.use)" })",
+                    sourceLocation: sourceLocation)
             }
             return found
         }
@@ -29,9 +32,13 @@ struct LifecycleTests {
     @Test func subscribeRenewAutoRenewOffExpireResubscribeRefund() throws {
         var life = Lifecycle()
         // Day 0: SUBSCRIBED/INITIAL_BUY.
-        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0, hours: 1),
-            transaction: try L.transaction("100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0, hours: 1)),
-            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(0, hours: 1)), status: 1))
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0, hours: 1),
+                transaction: try L.transaction(
+                    "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0, hours: 1)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(0, hours: 1)), status: 1))
         var state = Self.product(life, Self.monthly, at: L.at(1))
         #expect(state?.state == .active)
         #expect(state?.expiresDate == L.at(30))
@@ -45,9 +52,14 @@ struct LifecycleTests {
         if case .success(let before) = life.status(at: L.at(-1)) { #expect(before.products.isEmpty) }
 
         // Day 30: DID_RENEW.
-        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(30, hours: 1),
-            transaction: try L.transaction("101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60), signed: L.at(30, hours: 1)),
-            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(30, hours: 1))))
+        life.add(
+            "renewed.json",
+            try L.notification(
+                "DID_RENEW", signed: L.at(30, hours: 1),
+                transaction: try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60),
+                    signed: L.at(30, hours: 1)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(30, hours: 1))))
         state = Self.product(life, Self.monthly, at: L.at(31))
         #expect(state?.state == .active)
         #expect(state?.transactionID == "101")
@@ -55,16 +67,23 @@ struct LifecycleTests {
         #expect(state?.expiresDate == L.at(60))
 
         // Day 40: DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED — still active until day 60, not renewing.
-        life.add("auto-renew-off.json", try L.notification("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(40),
-            renewal: try L.renewal(original: "100", product: Self.monthly, autoRenew: false, signed: L.at(40))))
+        life.add(
+            "auto-renew-off.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(40),
+                renewal: try L.renewal(original: "100", product: Self.monthly, autoRenew: false, signed: L.at(40))))
         state = Self.product(life, Self.monthly, at: L.at(41))
         #expect(state?.state == .active)
         #expect(state?.autoRenew == false)
         #expect(state?.evidence.last?.document == "auto-renew-off.json")
 
         // Day 60: EXPIRED/VOLUNTARY, expirationIntent 1.
-        life.add("expired.json", try L.notification("EXPIRED", "VOLUNTARY", signed: L.at(60, hours: 1),
-            renewal: try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(60, hours: 1))))
+        life.add(
+            "expired.json",
+            try L.notification(
+                "EXPIRED", "VOLUNTARY", signed: L.at(60, hours: 1),
+                renewal: try L.renewal(
+                    original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(60, hours: 1))))
         state = Self.product(life, Self.monthly, at: L.at(61))
         #expect(state?.state == .expired)
         #expect(state?.reason == "CUSTOMER_CANCELLED")
@@ -73,18 +92,27 @@ struct LifecycleTests {
         #expect(Self.product(life, Self.monthly, at: L.at(41))?.state == .active)
 
         // Day 70: SUBSCRIBED/RESUBSCRIBE.
-        life.add("resubscribed.json", try L.notification("SUBSCRIBED", "RESUBSCRIBE", signed: L.at(70, hours: 1),
-            transaction: try L.transaction("102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100), signed: L.at(70, hours: 1)),
-            renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(70, hours: 1))))
+        life.add(
+            "resubscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "RESUBSCRIBE", signed: L.at(70, hours: 1),
+                transaction: try L.transaction(
+                    "102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100),
+                    signed: L.at(70, hours: 1)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(70, hours: 1))))
         state = Self.product(life, Self.monthly, at: L.at(71))
         #expect(state?.state == .active)
         #expect(state?.transactionID == "102")
         #expect(state?.autoRenew == true)
 
         // Day 75: REFUND of the resubscription (revocationReason 1).
-        life.add("refund.json", try L.notification("REFUND", signed: L.at(75, hours: 1),
-            transaction: try L.transaction("102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100),
-                                           revoked: L.at(75), reason: 1, signed: L.at(75, hours: 1))))
+        life.add(
+            "refund.json",
+            try L.notification(
+                "REFUND", signed: L.at(75, hours: 1),
+                transaction: try L.transaction(
+                    "102", original: "100", product: Self.monthly, purchased: L.at(70), expires: L.at(100),
+                    revoked: L.at(75), reason: 1, signed: L.at(75, hours: 1))))
         state = Self.product(life, Self.monthly, at: L.at(76))
         #expect(state?.state == .revoked)
         #expect(state?.revocationDate == L.at(75))
@@ -105,62 +133,101 @@ struct LifecycleTests {
 
     @Test func billingRetryGracePeriodRecoveryAndBillingExpiry() throws {
         var life = Lifecycle()
-        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
-            transaction: try L.transaction("200", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
-            renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(0))))
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "200", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+                renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(0))))
         // Day 30: DID_FAIL_TO_RENEW/GRACE_PERIOD: billing retry with a grace period to day 36 (status 4).
-        life.add("failed-grace.json", try L.notification("DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30, hours: 1),
-            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
-                                   signed: L.at(30, hours: 1)), status: 4))
+        life.add(
+            "failed-grace.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30, hours: 1),
+                renewal: try L.renewal(
+                    original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
+                    signed: L.at(30, hours: 1)), status: 4))
         var state = Self.product(life, Self.monthly, at: L.at(31))
         #expect(state?.state == .gracePeriod)
         #expect(state?.gracePeriodExpiresDate == L.at(36))
         #expect(state?.state.grantsService == true)
         #expect(state?.evidence.last?.document == "failed-grace.json")
         // Day 37: the grace period is over, billing retry goes on (status 3).
-        life.add("grace-expired.json", try L.notification("GRACE_PERIOD_EXPIRED", signed: L.at(36, hours: 1),
-            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
-                                   signed: L.at(36, hours: 1)), status: 3))
+        life.add(
+            "grace-expired.json",
+            try L.notification(
+                "GRACE_PERIOD_EXPIRED", signed: L.at(36, hours: 1),
+                renewal: try L.renewal(
+                    original: "200", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
+                    signed: L.at(36, hours: 1)), status: 3))
         state = Self.product(life, Self.monthly, at: L.at(37))
         #expect(state?.state == .billingRetry)
         #expect(state?.state.grantsService == false)
         // Day 40: DID_RENEW/BILLING_RECOVERY.
-        life.add("recovered.json", try L.notification("DID_RENEW", "BILLING_RECOVERY", signed: L.at(40, hours: 1),
-            transaction: try L.transaction("201", original: "200", product: Self.monthly, purchased: L.at(40), expires: L.at(70), signed: L.at(40, hours: 1)),
-            renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(40, hours: 1))))
+        life.add(
+            "recovered.json",
+            try L.notification(
+                "DID_RENEW", "BILLING_RECOVERY", signed: L.at(40, hours: 1),
+                transaction: try L.transaction(
+                    "201", original: "200", product: Self.monthly, purchased: L.at(40), expires: L.at(70),
+                    signed: L.at(40, hours: 1)),
+                renewal: try L.renewal(original: "200", product: Self.monthly, signed: L.at(40, hours: 1))))
         state = Self.product(life, Self.monthly, at: L.at(41))
         #expect(state?.state == .active)
         #expect(state?.transactionID == "201")
         // Day 70: DID_FAIL_TO_RENEW without a grace period: billing retry at once.
-        life.add("failed.json", try L.notification("DID_FAIL_TO_RENEW", signed: L.at(70, hours: 1),
-            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, billingRetry: true, signed: L.at(70, hours: 1))))
+        life.add(
+            "failed.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", signed: L.at(70, hours: 1),
+                renewal: try L.renewal(
+                    original: "200", product: Self.monthly, intent: 2, billingRetry: true, signed: L.at(70, hours: 1))))
         #expect(Self.product(life, Self.monthly, at: L.at(71))?.state == .billingRetry)
         // A renewal info from before the recovery says nothing of the later failure: on day 69 it is active.
         #expect(Self.product(life, Self.monthly, at: L.at(69))?.state == .active)
         // Day 130: EXPIRED/BILLING_RETRY, expirationIntent 2.
-        life.add("expired.json", try L.notification("EXPIRED", "BILLING_RETRY", signed: L.at(130),
-            renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, signed: L.at(130))))
+        life.add(
+            "expired.json",
+            try L.notification(
+                "EXPIRED", "BILLING_RETRY", signed: L.at(130),
+                renewal: try L.renewal(original: "200", product: Self.monthly, intent: 2, signed: L.at(130))))
         state = Self.product(life, Self.monthly, at: L.at(131))
         #expect(state?.state == .expired)
         #expect(state?.reason == "BILLING_ERROR")
     }
 
     @Test func upgradeThenDowngradeAtTheNextRenewal() throws {
-        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        let basic = "com.example.lifecycle.basic"
+        let premium = "com.example.lifecycle.premium"
         var life = Lifecycle()
-        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
-            transaction: try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
-            renewal: try L.renewal(original: "300", product: basic, signed: L.at(0))))
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "300", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+                renewal: try L.renewal(original: "300", product: basic, signed: L.at(0))))
         #expect(Self.product(life, basic, at: L.at(1))?.state == .active)
         // Day 10: DID_CHANGE_RENEWAL_PREF/UPGRADE: premium at once; the basic transaction is upgraded (and revoked).
-        life.add("upgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
-            transaction: try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10)),
-            renewal: try L.renewal(original: "300", product: premium, signed: L.at(10))))
-        life.add("history.json", L.history([
-            // Apple marks the upgraded transaction isUpgraded, with no revocationDate: the new purchase dates it.
-            try L.transaction("300", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(10, hours: 2)),
-            try L.transaction("301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10, hours: 2)),
-        ]))
+        life.add(
+            "upgrade.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
+                transaction: try L.transaction(
+                    "301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10)),
+                renewal: try L.renewal(original: "300", product: premium, signed: L.at(10))))
+        life.add(
+            "history.json",
+            L.history([
+                // Apple marks the upgraded transaction isUpgraded, with no revocationDate: the new purchase dates it.
+                try L.transaction(
+                    "300", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true,
+                    signed: L.at(10, hours: 2)),
+                try L.transaction(
+                    "301", original: "300", product: premium, purchased: L.at(10), expires: L.at(40),
+                    signed: L.at(10, hours: 2)),
+            ]))
         var state = Self.product(life, premium, at: L.at(11))
         #expect(state?.state == .active)
         #expect(state?.subscriptionGroup == "21000001")
@@ -176,15 +243,22 @@ struct LifecycleTests {
             #expect(!before.products.contains { $0.productID == premium })
         }
         // Day 20: DID_CHANGE_RENEWAL_PREF/DOWNGRADE: premium until day 40, then basic.
-        life.add("downgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", signed: L.at(20),
-            renewal: try L.renewal(original: "300", product: premium, renewsTo: basic, signed: L.at(20))))
+        life.add(
+            "downgrade.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", signed: L.at(20),
+                renewal: try L.renewal(original: "300", product: premium, renewsTo: basic, signed: L.at(20))))
         state = Self.product(life, premium, at: L.at(21))
         #expect(state?.state == .active)
         #expect(state?.renewsTo == basic)
         // Day 40: DID_RENEW to basic.
-        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(40),
-            transaction: try L.transaction("302", original: "300", product: basic, purchased: L.at(40), expires: L.at(70), signed: L.at(40)),
-            renewal: try L.renewal(original: "300", product: basic, signed: L.at(40))))
+        life.add(
+            "renewed.json",
+            try L.notification(
+                "DID_RENEW", signed: L.at(40),
+                transaction: try L.transaction(
+                    "302", original: "300", product: basic, purchased: L.at(40), expires: L.at(70), signed: L.at(40)),
+                renewal: try L.renewal(original: "300", product: basic, signed: L.at(40))))
         state = Self.product(life, basic, at: L.at(41))
         #expect(state?.state == .active)
         #expect(state?.transactionID == "302")
@@ -196,12 +270,24 @@ struct LifecycleTests {
     }
 
     @Test func consumablesNonConsumablesRefundsAndReversals() throws {
-        let coins = "com.example.lifecycle.coins", pro = "com.example.lifecycle.pro", pass = "com.example.lifecycle.pass"
+        let coins = "com.example.lifecycle.coins"
+        let pro = "com.example.lifecycle.pro"
+        let pass = "com.example.lifecycle.pass"
         var life = Lifecycle()
-        life.add("coins-1.jws", try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), signed: L.at(1)))
-        life.add("coins-5.jws", try L.transaction("401", product: coins, type: "Consumable", purchased: L.at(2), quantity: 5, signed: L.at(2)))
-        life.add("pro.jws", try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(3)))
-        life.add("pass.jws", try L.transaction("403", product: pass, type: "Non-Renewing Subscription", purchased: L.at(4), signed: L.at(4)))
+        life.add(
+            "coins-1.jws",
+            try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), signed: L.at(1)))
+        life.add(
+            "coins-5.jws",
+            try L.transaction(
+                "401", product: coins, type: "Consumable", purchased: L.at(2), quantity: 5, signed: L.at(2)))
+        life.add(
+            "pro.jws",
+            try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(3)))
+        life.add(
+            "pass.jws",
+            try L.transaction(
+                "403", product: pass, type: "Non-Renewing Subscription", purchased: L.at(4), signed: L.at(4)))
         var state = Self.product(life, coins, at: L.at(5))
         #expect(state?.state == .consumed)
         #expect(state?.quantity == 6)
@@ -210,25 +296,44 @@ struct LifecycleTests {
         #expect(Self.product(life, pass, at: L.at(5))?.state == .owned)
         #expect(Self.product(life, pass, at: L.at(5))?.kind == .nonRenewingSubscription)
         // REFUND of the five coins, then of the one.
-        life.add("refund-coins-5.json", try L.notification("REFUND", signed: L.at(6),
-            transaction: try L.transaction("401", product: coins, type: "Consumable", purchased: L.at(2), revoked: L.at(6), reason: 0, quantity: 5, signed: L.at(6))))
+        life.add(
+            "refund-coins-5.json",
+            try L.notification(
+                "REFUND", signed: L.at(6),
+                transaction: try L.transaction(
+                    "401", product: coins, type: "Consumable", purchased: L.at(2), revoked: L.at(6), reason: 0,
+                    quantity: 5, signed: L.at(6))))
         state = Self.product(life, coins, at: L.at(7))
         #expect(state?.state == .consumed)
         #expect(state?.quantity == 1)
-        life.add("refund-coins-1.json", try L.notification("REFUND", signed: L.at(8),
-            transaction: try L.transaction("400", product: coins, type: "Consumable", purchased: L.at(1), revoked: L.at(8), reason: 0, signed: L.at(8))))
+        life.add(
+            "refund-coins-1.json",
+            try L.notification(
+                "REFUND", signed: L.at(8),
+                transaction: try L.transaction(
+                    "400", product: coins, type: "Consumable", purchased: L.at(1), revoked: L.at(8), reason: 0,
+                    signed: L.at(8))))
         state = Self.product(life, coins, at: L.at(9))
         #expect(state?.state == .refunded)
         #expect(state?.reason == "REFUNDED_FOR_OTHER_REASON")
         // REFUND of pro, then REFUND_REVERSED: the newer statement (no revocation) decides, the conflict is kept.
-        life.add("refund-pro.json", try L.notification("REFUND", signed: L.at(10),
-            transaction: try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), revoked: L.at(10), reason: 1, signed: L.at(10))))
+        life.add(
+            "refund-pro.json",
+            try L.notification(
+                "REFUND", signed: L.at(10),
+                transaction: try L.transaction(
+                    "402", product: pro, type: "Non-Consumable", purchased: L.at(3), revoked: L.at(10), reason: 1,
+                    signed: L.at(10))))
         state = Self.product(life, pro, at: L.at(11))
         #expect(state?.state == .refunded)
         #expect(state?.revocationDate == L.at(10))
         #expect(state?.reason == "REFUNDED_DUE_TO_ISSUE")
-        life.add("refund-reversed.json", try L.notification("REFUND_REVERSED", signed: L.at(12),
-            transaction: try L.transaction("402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(12))))
+        life.add(
+            "refund-reversed.json",
+            try L.notification(
+                "REFUND_REVERSED", signed: L.at(12),
+                transaction: try L.transaction(
+                    "402", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(12))))
         state = Self.product(life, pro, at: L.at(13))
         #expect(state?.state == .owned)
         #expect(state?.evidence.first?.document == "refund-reversed.json")
@@ -242,67 +347,115 @@ struct LifecycleTests {
     }
 
     @Test func familySharingAndItsRevocation() throws {
-        let lifetime = "com.example.lifecycle.lifetime", album = "com.example.lifecycle.album"
+        let lifetime = "com.example.lifecycle.lifetime"
+        let album = "com.example.lifecycle.album"
         var life = Lifecycle()
-        life.add("shared.jws", try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
-        life.add("shared-monthly.jws", try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), familyShared: true, signed: L.at(1)))
-        life.add("shared-album.jws", try L.transaction("502", product: album, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
+        life.add(
+            "shared.jws",
+            try L.transaction(
+                "500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), familyShared: true,
+                signed: L.at(1)))
+        life.add(
+            "shared-monthly.jws",
+            try L.transaction(
+                "501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), familyShared: true, signed: L.at(1)
+            ))
+        life.add(
+            "shared-album.jws",
+            try L.transaction(
+                "502", product: album, type: "Non-Consumable", purchased: L.at(1), familyShared: true, signed: L.at(1)))
         #expect(Self.product(life, lifetime, at: L.at(2))?.state == .owned)
         #expect(Self.product(life, Self.monthly, at: L.at(2))?.state == .active)
         // REVOKE: the family member stopped sharing (revocationType FAMILY_REVOKE; without it, reason 0).
-        life.add("revoke.json", try L.notification("REVOKE", signed: L.at(5),
-            transaction: try L.transaction("500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
-                                           revocationType: "FAMILY_REVOKE", familyShared: true, signed: L.at(5))))
-        life.add("revoke-monthly.json", try L.notification("REVOKE", signed: L.at(5),
-            transaction: try L.transaction("501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), revoked: L.at(5),
-                                           reason: 0, familyShared: true, signed: L.at(5)),
-            status: 5))
+        life.add(
+            "revoke.json",
+            try L.notification(
+                "REVOKE", signed: L.at(5),
+                transaction: try L.transaction(
+                    "500", product: lifetime, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
+                    revocationType: "FAMILY_REVOKE", familyShared: true, signed: L.at(5))))
+        life.add(
+            "revoke-monthly.json",
+            try L.notification(
+                "REVOKE", signed: L.at(5),
+                transaction: try L.transaction(
+                    "501", product: Self.monthly, purchased: L.at(1), expires: L.at(31), revoked: L.at(5),
+                    reason: 0, familyShared: true, signed: L.at(5)),
+                status: 5))
         // The purchaser was refunded for an issue: the shared transaction carries the purchaser's reason.
-        life.add("refund-album.json", try L.notification("REFUND", signed: L.at(5),
-            transaction: try L.transaction("502", product: album, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
-                                           reason: 1, familyShared: true, signed: L.at(5))))
+        life.add(
+            "refund-album.json",
+            try L.notification(
+                "REFUND", signed: L.at(5),
+                transaction: try L.transaction(
+                    "502", product: album, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(5),
+                    reason: 1, familyShared: true, signed: L.at(5))))
         var state = Self.product(life, lifetime, at: L.at(6))
         #expect(state?.state == .revoked)
         #expect(state?.reason == "no longer shared by the family (FAMILY_REVOKE)")
         state = Self.product(life, Self.monthly, at: L.at(6))
         #expect(state?.state == .revoked)
-        #expect(state?.reason == "no longer shared by the family, or the family's purchaser was refunded (REFUNDED_FOR_OTHER_REASON)")
+        #expect(
+            state?.reason
+                == "no longer shared by the family, or the family's purchaser was refunded (REFUNDED_FOR_OTHER_REASON)")
         state = Self.product(life, album, at: L.at(6))
         #expect(state?.state == .refunded)
         #expect(state?.reason == "REFUNDED_DUE_TO_ISSUE")
     }
 
     @Test func anUpgradeSeenOnlyFromOneSide() throws {
-        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        let basic = "com.example.lifecycle.basic"
+        let premium = "com.example.lifecycle.premium"
         // Only the UPGRADE notification and the earlier renewal: no statement says basic was upgraded, yet one
         // subscription has one state, from its latest transaction: basic ended when premium was bought.
         var life = Lifecycle()
-        life.add("renewed.json", try L.notification("DID_RENEW", signed: L.at(0),
-            transaction: try L.transaction("900", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
-        life.add("upgrade.json", try L.notification("DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
-            transaction: try L.transaction("901", original: "900", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10))))
+        life.add(
+            "renewed.json",
+            try L.notification(
+                "DID_RENEW", signed: L.at(0),
+                transaction: try L.transaction(
+                    "900", product: basic, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add(
+            "upgrade.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: L.at(10),
+                transaction: try L.transaction(
+                    "901", original: "900", product: premium, purchased: L.at(10), expires: L.at(40), signed: L.at(10)))
+        )
         let left = Self.product(life, basic, at: L.at(11))
         #expect(left?.state == .expired)
         #expect(left?.endedDate == L.at(10))
         #expect(Self.product(life, premium, at: L.at(11))?.state == .active)
         // Only the history's upgraded transaction, the new one missing: the customer keeps service through it.
         var partial = Lifecycle()
-        partial.add("history.json", L.history([
-            try L.transaction("910", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(12)),
-        ]))
+        partial.add(
+            "history.json",
+            L.history([
+                try L.transaction(
+                    "910", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(12))
+            ]))
         let upgraded = Self.product(partial, basic, at: L.at(12))
         #expect(upgraded?.state == .active)
         #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
     }
 
     @Test func renewsToOnlyForASubscriptionThatRenews() throws {
-        let basic = "com.example.lifecycle.basic", premium = "com.example.lifecycle.premium"
+        let basic = "com.example.lifecycle.basic"
+        let premium = "com.example.lifecycle.premium"
         var life = Lifecycle()
-        life.add("subscribed.json", try L.notification("SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
-            transaction: try L.transaction("950", product: premium, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "950", product: premium, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
         // A downgrade chosen, then auto-renew turned off: nothing renews, to basic or otherwise.
-        life.add("off.json", try L.notification("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(5),
-            renewal: try L.renewal(original: "950", product: premium, renewsTo: basic, autoRenew: false, signed: L.at(5))))
+        life.add(
+            "off.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(5),
+                renewal: try L.renewal(
+                    original: "950", product: premium, renewsTo: basic, autoRenew: false, signed: L.at(5))))
         let state = Self.product(life, premium, at: L.at(6))
         #expect(state?.state == .active)
         #expect(state?.autoRenew == false)
@@ -311,18 +464,30 @@ struct LifecycleTests {
 
     @Test func aReceiptWithoutTheRefundIsOverruledByTheLaterNotification() throws {
         var life = Lifecycle()
-        life.add("receipt.der", bytes: try L.receipt(created: L.at(5), records: [[
-            ("quantity", .number(1)), ("product_id", .text(Self.monthly)), ("transaction_id", .text("600")),
-            ("original_transaction_id", .text("600")), ("purchase_date", .number(L.at(0))), ("expires_date", .number(L.at(30))),
-        ]]))
+        life.add(
+            "receipt.der",
+            bytes: try L.receipt(
+                created: L.at(5),
+                records: [
+                    [
+                        ("quantity", .number(1)), ("product_id", .text(Self.monthly)), ("transaction_id", .text("600")),
+                        ("original_transaction_id", .text("600")), ("purchase_date", .number(L.at(0))),
+                        ("expires_date", .number(L.at(30))),
+                    ]
+                ]))
         var state = Self.product(life, Self.monthly, at: L.at(6))
         #expect(state?.state == .active)
         #expect(state?.kind == .autoRenewableSubscription)
         #expect(state?.evidence.first?.kind == "receipt-record")
         #expect(state?.evidence.first?.path == "in_app[0]")
         #expect(state?.evidence.first?.offset != nil)
-        life.add("refund.json", try L.notification("REFUND", signed: L.at(10),
-            transaction: try L.transaction("600", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), reason: 1, signed: L.at(10))))
+        life.add(
+            "refund.json",
+            try L.notification(
+                "REFUND", signed: L.at(10),
+                transaction: try L.transaction(
+                    "600", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), reason: 1,
+                    signed: L.at(10))))
         state = Self.product(life, Self.monthly, at: L.at(11))
         #expect(state?.state == .revoked)
         if case .success(let status) = life.status(at: L.at(11)) {
@@ -335,22 +500,44 @@ struct LifecycleTests {
 
     @Test func statementsThatDisagreeOnTheProductAreConflictsAndTheOrderGivenChangesNothing() throws {
         var life = Lifecycle()
-        life.add("a.jws", try L.transaction("990", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
-        life.add("b.jws", try L.transaction("990", product: "com.example.lifecycle.b", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
-        guard case .success(let forward) = life.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        life.add(
+            "a.jws",
+            try L.transaction(
+                "990", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
+        life.add(
+            "b.jws",
+            try L.transaction(
+                "990", product: "com.example.lifecycle.b", type: "Non-Consumable", purchased: L.at(1), signed: L.at(2)))
+        guard case .success(let forward) = life.status(at: L.at(3)) else {
+            Issue.record("mixed")
+            return
+        }
         var reversed = Lifecycle()
         reversed.documents = life.documents.reversed()
-        guard case .success(let backward) = reversed.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        guard case .success(let backward) = reversed.status(at: L.at(3)) else {
+            Issue.record("mixed")
+            return
+        }
         #expect(forward.products.map(\.productID) == ["com.example.lifecycle.a"])
         #expect(backward.products.map(\.productID) == forward.products.map(\.productID))
         #expect(forward.conflicts.map(\.claim) == ["product"])
         #expect(forward.conflicts.first?.overruled.value == "com.example.lifecycle.b")
         // A transaction that names no app is never counted: it could be any app's.
         var anonymous = Lifecycle()
-        anonymous.add("app.jws", try L.transaction("991", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(1)))
-        anonymous.add("no-app.jws", try L.sign(#"{"transactionId":"992","originalTransactionId":"992","productId":"com.example.lifecycle.x","#
-            + #""purchaseDate":\#(L.at(1)),"type":"Non-Consumable","signedDate":\#(L.at(1)),"environment":"Sandbox"}"#))
-        guard case .success(let status) = anonymous.status(at: L.at(2)) else { Issue.record("mixed"); return }
+        anonymous.add(
+            "app.jws",
+            try L.transaction(
+                "991", product: "com.example.lifecycle.a", type: "Non-Consumable", purchased: L.at(1), signed: L.at(1)))
+        anonymous.add(
+            "no-app.jws",
+            try L.sign(
+                #"{"transactionId":"992","originalTransactionId":"992","productId":"com.example.lifecycle.x","#
+                    + #""purchaseDate":\#(L.at(1)),"type":"Non-Consumable","signedDate":\#(L.at(1)),"environment":"Sandbox"}"#
+            ))
+        guard case .success(let status) = anonymous.status(at: L.at(2)) else {
+            Issue.record("mixed")
+            return
+        }
         #expect(status.products.map(\.productID) == ["com.example.lifecycle.a"])
         #expect(status.documents.map(\.use) == [.counted, .notCounted])
         #expect(status.documents.last?.problem == "no-bundle-id")
@@ -361,13 +548,23 @@ struct LifecycleTests {
     @Test func aRefundSignedLaterButDatedByThenCounts() throws {
         let pro = "com.example.lifecycle.pro"
         var life = Lifecycle()
-        life.add("receipt.der", bytes: try L.receipt(created: L.at(55), records: [[
-            ("quantity", .number(1)), ("product_id", .text(pro)), ("transaction_id", .text("610")),
-            ("original_transaction_id", .text("610")), ("purchase_date", .number(L.at(1))),
-        ]]))
-        life.add("refund.json", try L.notification("REFUND", signed: L.at(64),
-            transaction: try L.transaction("610", product: pro, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(58),
-                                           reason: 1, signed: L.at(64))))
+        life.add(
+            "receipt.der",
+            bytes: try L.receipt(
+                created: L.at(55),
+                records: [
+                    [
+                        ("quantity", .number(1)), ("product_id", .text(pro)), ("transaction_id", .text("610")),
+                        ("original_transaction_id", .text("610")), ("purchase_date", .number(L.at(1))),
+                    ]
+                ]))
+        life.add(
+            "refund.json",
+            try L.notification(
+                "REFUND", signed: L.at(64),
+                transaction: try L.transaction(
+                    "610", product: pro, type: "Non-Consumable", purchased: L.at(1), revoked: L.at(58),
+                    reason: 1, signed: L.at(64))))
         let state = Self.product(life, pro, at: L.at(60))
         #expect(state?.state == .refunded)
         #expect(state?.evidence.first?.document == "refund.json")
@@ -382,11 +579,13 @@ struct LifecycleTests {
     /// compared every pair by scanning them all).
     @Test func aSubscriptionOfManyTransactionsIsDecided() throws {
         let facts = (0..<20_000).map { index in
-            TransactionFact(productID: "com.example.lifecycle.tier\(index % 7)", kind: .autoRenewableSubscription,
-                            transactionID: String(index), originalTransactionID: "1", purchaseDate: L.at(Int64(index % 300)),
-                            expiresDate: L.at(Int64(index % 300) + 30), revocationDate: nil, isUpgraded: true,
-                            evidence: StatusEvidence(document: "many.json", path: "latest_receipt_info[\(index)]", offset: nil,
-                                                     kind: "transaction", signedDate: L.at(0), trust: .verified))
+            TransactionFact(
+                productID: "com.example.lifecycle.tier\(index % 7)", kind: .autoRenewableSubscription,
+                transactionID: String(index), originalTransactionID: "1", purchaseDate: L.at(Int64(index % 300)),
+                expiresDate: L.at(Int64(index % 300) + 30), revocationDate: nil, isUpgraded: true,
+                evidence: StatusEvidence(
+                    document: "many.json", path: "latest_receipt_info[\(index)]", offset: nil,
+                    kind: "transaction", signedDate: L.at(0), trust: .verified))
         }
         var document = StatusDocument(unreadable: "many.json", problem: "")
         document.isReadable = true
@@ -403,18 +602,33 @@ struct LifecycleTests {
 
     @Test func onlyVerifiedDocumentsCountUnlessAskedAndThenNeverOverAVerifiedOne() throws {
         var life = Lifecycle()
-        life.add("genuine.jws", try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "genuine.jws",
+            try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
         // A forged refund, signed by a CA nothing trusts, and a forged purchase of another product.
-        life.add("forged-refund.jws", try L.transaction("700", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
-                                                        revoked: L.at(2), reason: 1, signed: L.at(2), by: L.foreignAuthority))
-        life.add("forged-pro.jws", try L.transaction("701", product: "com.example.lifecycle.pro", type: "Non-Consumable",
-                                                     purchased: L.at(1), signed: L.at(1), by: L.foreignAuthority))
-        guard case .success(let strict) = life.status(at: L.at(3)) else { Issue.record("mixed"); return }
+        life.add(
+            "forged-refund.jws",
+            try L.transaction(
+                "700", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                revoked: L.at(2), reason: 1, signed: L.at(2), by: L.foreignAuthority))
+        life.add(
+            "forged-pro.jws",
+            try L.transaction(
+                "701", product: "com.example.lifecycle.pro", type: "Non-Consumable",
+                purchased: L.at(1), signed: L.at(1), by: L.foreignAuthority))
+        guard case .success(let strict) = life.status(at: L.at(3)) else {
+            Issue.record("mixed")
+            return
+        }
         #expect(strict.products.map(\.productID) == [Self.monthly])
         #expect(strict.products.first?.state == .active)
         #expect(strict.documents.map(\.use) == [.counted, .notCounted, .notCounted])
-        #expect(strict.documents[1].problem == "chain-invalid" || strict.documents[1].problem?.hasPrefix("jws-") == true)
-        guard case .success(let loose) = life.status(at: L.at(3), includeUnverified: true) else { Issue.record("mixed"); return }
+        #expect(
+            strict.documents[1].problem == "chain-invalid" || strict.documents[1].problem?.hasPrefix("jws-") == true)
+        guard case .success(let loose) = life.status(at: L.at(3), includeUnverified: true) else {
+            Issue.record("mixed")
+            return
+        }
         #expect(loose.documents.map(\.use) == [.counted, .countedUnverified, .countedUnverified])
         let monthly = loose.products.first { $0.productID == Self.monthly }
         #expect(monthly?.state == .active)
@@ -427,21 +641,42 @@ struct LifecycleTests {
 
     @Test func documentsOfDifferentAppsOrEnvironmentsAreRefusedUnlessAPerAppStatusIsAsked() throws {
         var life = Lifecycle()
-        life.add("app.jws", try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
-        let other = try L.sign(#"{"transactionId":"801","originalTransactionId":"801","bundleId":"com.example.other","productId":"x","#
-                               + #""purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Sandbox"}"#)
+        life.add(
+            "app.jws",
+            try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        let other = try L.sign(
+            #"{"transactionId":"801","originalTransactionId":"801","bundleId":"com.example.other","productId":"x","#
+                + #""purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Sandbox"}"#
+        )
         life.add("other.jws", other)
-        guard case .failure(let mixed) = life.status(at: L.at(1)) else { Issue.record("not refused"); return }
+        guard case .failure(let mixed) = life.status(at: L.at(1)) else {
+            Issue.record("not refused")
+            return
+        }
         #expect(mixed.documents.map(\.name) == ["app.jws", "other.jws"])
-        guard case .success(let perApp) = CustomerStatus.resolve(Lifecycle.read(life.documents), at: L.at(1), perApp: true)
-        else { Issue.record("refused per app"); return }
+        guard
+            case .success(let perApp) = CustomerStatus.resolve(
+                Lifecycle.read(life.documents), at: L.at(1), perApp: true)
+        else {
+            Issue.record("refused per app")
+            return
+        }
         #expect(perApp.apps.map(\.bundleID) == [L.bundleID, "com.example.other"])
         #expect(perApp.products.map(\.app.bundleID) == [L.bundleID, "com.example.other"])
         // The same app in another environment is another status too.
         var environments = Lifecycle()
-        environments.add("sandbox.jws", try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
-        environments.add("production.jws", try L.sign(#"{"transactionId":"802","originalTransactionId":"802","bundleId":"\#(L.bundleID)","#
-            + #""productId":"x","purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Production"}"#))
-        guard case .failure = environments.status(at: L.at(1)) else { Issue.record("environments not refused"); return }
+        environments.add(
+            "sandbox.jws",
+            try L.transaction("800", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        environments.add(
+            "production.jws",
+            try L.sign(
+                #"{"transactionId":"802","originalTransactionId":"802","bundleId":"\#(L.bundleID)","#
+                    + #""productId":"x","purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Production"}"#
+            ))
+        guard case .failure = environments.status(at: L.at(1)) else {
+            Issue.record("environments not refused")
+            return
+        }
     }
 }

@@ -39,7 +39,8 @@ package enum DERPath {
         }
         // Rebuild from the innermost parent outwards.
         guard let parent = chain.last, !parent.isIndefiniteLength else { return nil }
-        var encoding = header(bytes, parent, contentLength: parent.contentLength + element.count)
+        var encoding =
+            header(bytes, parent, contentLength: parent.contentLength + element.count)
             + bytes[parent.contentRange] + element
         var inner = parent
         for ancestor in chain.dropLast().reversed() {

@@ -1,16 +1,21 @@
-import ReceiptCrypto
-import ReceiptModel
-import ReceiptValidation
 import FoundationEssentials
+import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptModel
 import ReceiptSigning
+import ReceiptValidation
 
 /// Shorthands for inspecting receipts against the Apple root, the StoreKit certificate or the test CA.
 package enum Inspect {
-    package static func apple(_ bytes: [UInt8], time: EvaluationTime = .signed,
-                             expectations: Expectations = Expectations()) throws -> ReceiptInspection {
-        ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot(), time: time,
-                                                            expectations: expectations))
+    package static func apple(
+        _ bytes: [UInt8], time: EvaluationTime = .signed,
+        expectations: Expectations = Expectations()
+    ) throws -> ReceiptInspection {
+        ReceiptInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: try TrustAnchors.appleRoot(), time: time,
+                expectations: expectations))
     }
 
     package static func storeKit(_ bytes: [UInt8]) throws -> ReceiptInspection {
@@ -18,13 +23,18 @@ package enum Inspect {
         return ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors))
     }
 
-    package static func testCA(_ bytes: [UInt8], time: EvaluationTime = .signed,
-                              expectations: Expectations = Expectations()) throws -> ReceiptInspection {
+    package static func testCA(
+        _ bytes: [UInt8], time: EvaluationTime = .signed,
+        expectations: Expectations = Expectations()
+    ) throws -> ReceiptInspection {
         guard let root = TestReceipts.authority?.root else {
             throw CryptoError(.caUnreadable, message: "no test CA")
         }
-        return ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: TrustAnchors([root]), time: time,
-                                                                   expectations: expectations))
+        return ReceiptInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: TrustAnchors([root]), time: time,
+                expectations: expectations))
     }
 
     /// Whether the inspection has a finding with `code`.
@@ -37,6 +47,7 @@ package enum Inspect {
 
     /// The error-level findings' codes, and the read error's code when reading stopped.
     package static func errors(_ inspection: ReceiptInspection) -> [String] {
-        inspection.findings.filter { $0.severity == .error }.map(\.code) + [inspection.readError?.code].compactMap { $0 }
+        inspection.findings.filter { $0.severity == .error }.map(\.code)
+            + [inspection.readError?.code].compactMap { $0 }
     }
 }

@@ -39,7 +39,10 @@ package enum PastedShapes {
             ("signature after", wrapped(b, every: 76) + "\n--\nSent from my phone\n"),
             ("JSON log line", #"{"level":"info","body":"{\"receipt-data\":\"\#(b)\"}"}"#),
             ("verifyReceipt response", #"{"status":0,"latest_receipt":"\#(b)"}"#),
-            ("indented lines", wrapped(b, every: 64).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")),
+            (
+                "indented lines",
+                wrapped(b, every: 64).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+            ),
             ("blank lines around", "\n\n  \(b)  \n\n"),
         ]
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
@@ -54,7 +57,8 @@ package enum PastedShapes {
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "signedPayload" }
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return "signedPayload" }
         if claims["notificationType"] != nil { return "signedPayload" }
         if claims["receiptType"] != nil { return "signedAppTransactionInfo" }
         if claims["transactionId"] != nil { return "signedTransactionInfo" }
@@ -82,11 +86,16 @@ package enum PastedShapes {
             ("URL-encoded body twice", percentEncoded(percentEncoded(body)), body),
             ("JSON log line", #"{"level":"info","msg":"notification","body":\#(JSONWriter.literal(body))}"#, body),
             ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
-            ("pretty body", body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
-                + "\n", body),
+            (
+                "pretty body",
+                body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
+                    + "\n", body
+            ),
         ]
         if isToken {
-            let response = member == "signedTransactionInfo" ? #"{"signedTransactions":["\#(t)"]}"#
+            let response =
+                member == "signedTransactionInfo"
+                ? #"{"signedTransactions":["\#(t)"]}"#
                 : #"{"\#(member)":"\#(t)","revision":"1"}"#
             shapes += [
                 ("quoted", "\"\(t)\"", t), ("single-quoted", "'\(t)'", t), ("Bearer", "Bearer \(t)", t),
@@ -94,7 +103,8 @@ package enum PastedShapes {
                 ("wrapped in 64 columns", wrapped(t, every: 64) + "\n", t),
                 ("wrapped in 76 columns, CRLF", wrapped(t, every: 76, separator: "\r\n"), t),
                 ("notification body", body, body), ("API response", response, response),
-                ("array of tokens", #"["\#(t)"]"#, #"["\#(t)"]"#), ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
+                ("array of tokens", #"["\#(t)"]"#, #"["\#(t)"]"#),
+                ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
                 ("form body", "\(member)=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
                 ("text after", t + "\n\nThanks, support\n", t),
             ]
@@ -106,7 +116,10 @@ package enum PastedShapes {
                 ("indented", "    " + t + "\n", t), ("tabs around", "\t" + t + "\t\n", t),
                 ("CRLF pretty body", t.replacingOccurrences(of: "{", with: "{\r\n  ") + "\r\n", t),
                 ("HTTP request", "POST /apple/notifications HTTP/1.1\r\nContent-Type: application/json\r\n\r\n" + t, t),
-                ("curl command", "curl -X POST https://example.com/notify -H 'Content-Type: application/json' -d '\(t)'\n", t),
+                (
+                    "curl command",
+                    "curl -X POST https://example.com/notify -H 'Content-Type: application/json' -d '\(t)'\n", t
+                ),
                 ("timestamped log line", "2024-06-01T12:00:00.123Z [notify] body=\(t) status=200\n", t),
             ]
         }

@@ -1,9 +1,9 @@
+import ReceiptBuilding
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
-import ReceiptBuilding
-import ReceiptDiagnostics
 
 /// TEST-ONLY signing material generated once per test process, and receipts signed with it.
 package enum TestReceipts {
@@ -20,20 +20,26 @@ package enum TestReceipts {
         shape: .apple, notBefore: longAgo, notAfter: farFuture, label: "foreign tests")
 
     /// A synthetic receipt signed by `authority`.
-    package static func signed(_ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,
-                              layout: ContainerLayout = .der, signedAttributes: Bool = false,
-                              by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
+    package static func signed(
+        _ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,
+        layout: ContainerLayout = .der, signedAttributes: Bool = false,
+        by authority: TestCertificateAuthority? = TestReceipts.authority
+    ) throws -> [UInt8] {
         guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }
-        return try ReceiptSigner(authority: authority).sign(synthetic.payload(), digest: digest, layout: layout,
-                                                            signedAttributes: signedAttributes)
+        return try ReceiptSigner(authority: authority).sign(
+            synthetic.payload(), digest: digest, layout: layout,
+            signedAttributes: signedAttributes)
     }
 
     /// A payload signed by `authority`.
-    package static func signed(payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
-                              signedAttributes: Bool = false,
-                              by authority: TestCertificateAuthority? = TestReceipts.authority) throws -> [UInt8] {
+    package static func signed(
+        payload: [UInt8], digest: DigestAlgorithm = .sha256, layout: ContainerLayout = .der,
+        signedAttributes: Bool = false,
+        by authority: TestCertificateAuthority? = TestReceipts.authority
+    ) throws -> [UInt8] {
         guard let authority else { throw CryptoError(.keyGenerationFailed, message: "test CA generation failed") }
-        return try ReceiptSigner(authority: authority).sign(payload, digest: digest, layout: layout,
-                                                            signedAttributes: signedAttributes)
+        return try ReceiptSigner(authority: authority).sign(
+            payload, digest: digest, layout: layout,
+            signedAttributes: signedAttributes)
     }
 }

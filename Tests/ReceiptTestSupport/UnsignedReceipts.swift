@@ -1,16 +1,17 @@
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptModel
 import ReceiptPKCS7
-import ReceiptBuilding
 
 /// Receipts wrapped in a SignedData with a dummy signature and no certificates: for tests of the reading layers,
 /// which do not verify anything.
 package enum UnsignedReceipts {
     /// A container around `payload` (any bytes), DER or Xcode-style BER.
     package static func wrap(_ payload: [UInt8], layout: ContainerLayout = .der) -> [UInt8] {
-        let builder = SignedDataBuilder(content: payload, certificates: [], signerIssuer: [0x30, 0x00],
-                                        signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1",
-                                        layout: layout)
+        let builder = SignedDataBuilder(
+            content: payload, certificates: [], signerIssuer: [0x30, 0x00],
+            signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1",
+            layout: layout)
         return builder.build(digest: { _ in [] }, sign: { _ in [UInt8](repeating: 0, count: 16) })
     }
 

@@ -50,9 +50,12 @@ struct ArchitectureTests {
         var imports: [String: Set<String>] = [:]
         for (module, texts) in sources {
             for text in texts {
-                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                for line in text.split(separator: "\n")
+                where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
                     let name = String(line.split(separator: " ").last ?? "")
-                    if modules.contains(name) && name != module && name != "COpenSSL" { imports[module, default: []].insert(name) }
+                    if modules.contains(name) && name != module && name != "COpenSSL" {
+                        imports[module, default: []].insert(name)
+                    }
                 }
             }
         }
@@ -76,13 +79,16 @@ struct ArchitectureTests {
     }
 
     @Test func moduleTableIsTheCode() throws {
-        try GeneratedSection.check(Self.document, begin: Self.begin, end: Self.end, generated: try Self.generatedTable())
+        try GeneratedSection.check(
+            Self.document, begin: Self.begin, end: Self.end, generated: try Self.generatedTable())
     }
 
     @Test func readingModulesImportNeitherFoundationNorOpenSSL() throws {
         let sources = try Self.sources()
-        for module in ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON", "ReceiptJWS",
-                       "ReceiptInput"] {
+        for module in [
+            "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON", "ReceiptJWS",
+            "ReceiptInput",
+        ] {
             for text in sources[module] ?? [] {
                 #expect(!text.contains("import Foundation") && !text.contains("import COpenSSL"), "\(module)")
             }
@@ -94,8 +100,9 @@ struct ArchitectureTests {
 
     /// Public declarations: at most 800, and no public signature takes or returns an unsafe pointer type.
     @Test func publicSurfaceIsSmallAndSafe() throws {
-        let declaration = try NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s"#,
-                                                  options: [.anchorsMatchLines])
+        let declaration = try NSRegularExpression(
+            pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s"#,
+            options: [.anchorsMatchLines])
         var count = 0
         for (module, texts) in try Self.sources() where module != "rcpt" {
             for text in texts {
@@ -107,13 +114,15 @@ struct ArchitectureTests {
                     var signature = line
                     var next = index + 1
                     while !signature.contains("{") && !signature.contains("=") && next < lines.count && next < index + 6
-                        && lines[next].hasPrefix("      ") {
+                        && lines[next].hasPrefix("      ")
+                    {
                         signature += lines[next]
                         next += 1
                     }
                     let head = signature.split(separator: "{").first.map(String.init) ?? signature
-                    #expect(!head.contains("Unsafe") && !head.contains("OpaquePointer"),
-                            "\(module): a public signature with an unsafe type: \(line)")
+                    #expect(
+                        !head.contains("Unsafe") && !head.contains("OpaquePointer"),
+                        "\(module): a public signature with an unsafe type: \(line)")
                 }
             }
         }

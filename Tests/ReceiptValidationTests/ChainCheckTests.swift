@@ -27,11 +27,14 @@ struct ChainCheckTests {
         let recorded = ChainCheck(anchors: anchors, policies: [Recording(), Recording()])
             .check(leaf: leaf, intermediates: intermediates, at: time, environment: nil, offset: { _ in 7 })
         #expect(recorded.verification.isValid && recorded.verification.certificates.count == 3)
-        #expect(recorded.findings.map(\.message) == ["path of 3", "path of 3"] && recorded.findings.allSatisfy { $0.offset == 7 })
+        #expect(
+            recorded.findings.map(\.message) == ["path of 3", "path of 3"]
+                && recorded.findings.allSatisfy { $0.offset == 7 })
 
         // Apple's receipt policy finds nothing to say of Apple's own chain.
-        let apple = ChainCheck.receipts(anchors).check(leaf: leaf, intermediates: intermediates, at: time,
-                                                       environment: nil, offset: { _ in nil })
+        let apple = ChainCheck.receipts(anchors).check(
+            leaf: leaf, intermediates: intermediates, at: time,
+            environment: nil, offset: { _ in nil })
         #expect(apple.verification.isValid && apple.findings.isEmpty)
 
         // A path that does not verify (no intermediate) is never shown to the policies.

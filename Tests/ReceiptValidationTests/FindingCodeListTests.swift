@@ -10,10 +10,14 @@ import Testing
 @Suite("README finding codes")
 struct FindingCodeListTests {
     static let readme = Fixtures.url("README.md")
-    static let findingSection = (begin: "<!-- finding codes: generated from FindingCode.all by FindingCodeListTests -->",
-                                 end: "<!-- end of finding codes -->")
-    static let errorSection = (begin: "<!-- error codes: generated from ErrorCode.allCases by FindingCodeListTests -->",
-                               end: "<!-- end of error codes -->")
+    static let findingSection = (
+        begin: "<!-- finding codes: generated from FindingCode.all by FindingCodeListTests -->",
+        end: "<!-- end of finding codes -->"
+    )
+    static let errorSection = (
+        begin: "<!-- error codes: generated from ErrorCode.allCases by FindingCodeListTests -->",
+        end: "<!-- end of error codes -->"
+    )
 
     /// The finding table as the README shows it.
     static var generatedTable: String {
@@ -67,7 +71,8 @@ struct FindingCodeListTests {
         let literal = try NSRegularExpression(pattern: #""([a-z0-9]+(?:-[a-z0-9]+)+)""#)
         let codes = Set(ErrorCode.allCases.map(\.rawValue))
         for case let url as URL in walker
-        where url.pathExtension == "swift" && !["ErrorCode.swift", "FindingCode.swift"].contains(url.lastPathComponent) {
+        where url.pathExtension == "swift" && !["ErrorCode.swift", "FindingCode.swift"].contains(url.lastPathComponent)
+        {
             // Code, not comments: a comment may name a code it explains.
             let text = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
                 .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")

@@ -1,9 +1,9 @@
+import ReceiptDiagnostics
 import ReceiptModel
+import ReceiptPKCS7
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptDiagnostics
-import ReceiptPKCS7
 
 @Suite("Verifying real receipts")
 struct RealReceiptVerificationTests {
@@ -48,7 +48,9 @@ struct RealReceiptVerificationTests {
             for index in segment {
                 var flipped = bytes
                 flipped[index] ^= 0x01
-                let inspection = Fixtures.isXcodeReceipt(name) ? try Inspect.storeKit(flipped)
+                let inspection =
+                    Fixtures.isXcodeReceipt(name)
+                    ? try Inspect.storeKit(flipped)
                     : try Inspect.apple(flipped)
                 #expect(inspection.verification?.signature == .invalid, "byte \(index)")
                 #expect(Inspect.has(inspection, "signature-invalid"), "byte \(index)")
@@ -69,11 +71,17 @@ struct RealReceiptVerificationTests {
 
     @Test func checksBundleIDVersionAndDeviceHash() throws {
         let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
-        let right = try Inspect.apple(bytes, expectations: Expectations(bundleID: "com.cocoanetics.EmmiView",
-                                                                               appVersion: "246"))
+        let right = try Inspect.apple(
+            bytes,
+            expectations: Expectations(
+                bundleID: "com.cocoanetics.EmmiView",
+                appVersion: "246"))
         #expect(right.isValid)
-        let wrong = try Inspect.apple(bytes, expectations: Expectations(bundleID: "com.cocoanetics.EmmiVieW",
-                                                                               appVersion: "247"))
+        let wrong = try Inspect.apple(
+            bytes,
+            expectations: Expectations(
+                bundleID: "com.cocoanetics.EmmiVieW",
+                appVersion: "247"))
         #expect(Inspect.codes(wrong).contains("bundle-id-mismatch"), "\(Inspect.codes(wrong))")
         #expect(Inspect.codes(wrong).contains("app-version-mismatch"), "\(Inspect.codes(wrong))")
         #expect(!wrong.isValid)
@@ -95,7 +103,8 @@ struct RealReceiptVerificationTests {
         let atCreation = try Inspect.apple(bytes)
         let today = try Inspect.apple(bytes, time: .now)
         #expect(Inspect.has(today, "subscription-expired") || Inspect.has(today, "purchase-cancelled"))
-        #expect(atCreation.findings.filter { $0.code.hasPrefix("subscription-") }.count
-            == today.findings.filter { $0.code.hasPrefix("subscription-") }.count)
+        #expect(
+            atCreation.findings.filter { $0.code.hasPrefix("subscription-") }.count
+                == today.findings.filter { $0.code.hasPrefix("subscription-") }.count)
     }
 }

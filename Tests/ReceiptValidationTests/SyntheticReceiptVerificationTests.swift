@@ -1,3 +1,4 @@
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
@@ -6,7 +7,6 @@ import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
-import ReceiptBuilding
 
 /// Receipts signed here with the TEST-ONLY CA, in every shape Apple and Xcode produce.
 @Suite("Verifying receipts signed by the test CA")
@@ -26,8 +26,9 @@ struct SyntheticReceiptVerificationTests {
 
     @Test(arguments: shapes)
     func verifiesEveryShapeAgainstTheTestRoot(_ shape: Shape) throws {
-        let bytes = try TestReceipts.signed(SyntheticReceipt(records: 3), digest: shape.digest, layout: shape.layout,
-                                            signedAttributes: shape.signedAttributes)
+        let bytes = try TestReceipts.signed(
+            SyntheticReceipt(records: 3), digest: shape.digest, layout: shape.layout,
+            signedAttributes: shape.signedAttributes)
         let inspection = try Inspect.testCA(bytes)
         #expect(inspection.verification?.signature == .valid)
         #expect(inspection.verification?.chain == .valid)
@@ -39,8 +40,9 @@ struct SyntheticReceiptVerificationTests {
 
     @Test(arguments: shapes)
     func rejectsATamperedPayloadInEveryShape(_ shape: Shape) throws {
-        var bytes = try TestReceipts.signed(SyntheticReceipt(records: 1), digest: shape.digest, layout: shape.layout,
-                                            signedAttributes: shape.signedAttributes)
+        var bytes = try TestReceipts.signed(
+            SyntheticReceipt(records: 1), digest: shape.digest, layout: shape.layout,
+            signedAttributes: shape.signedAttributes)
         let receipt = Receipt.read(bytes)
         let bundle = try #require(receipt.first(2))
         let valueOffset = try #require(bundle.valueOffset)
@@ -55,8 +57,9 @@ struct SyntheticReceiptVerificationTests {
     /// verdicts are the same, a tampered last record included.
     @Test(arguments: shapes)
     func hashesALargeContentInTheBackgroundToTheSameVerdicts(_ shape: Shape) throws {
-        var bytes = try TestReceipts.signed(SyntheticReceipt(records: 3000), digest: shape.digest,
-                                            layout: shape.layout, signedAttributes: shape.signedAttributes)
+        var bytes = try TestReceipts.signed(
+            SyntheticReceipt(records: 3000), digest: shape.digest,
+            layout: shape.layout, signedAttributes: shape.signedAttributes)
         let receipt = Receipt.read(bytes)
         try #require((receipt.signedData.encapsulatedContent?.length ?? 0) >= 1 << 20)
         let inspection = try Inspect.testCA(bytes)
@@ -82,13 +85,14 @@ struct SyntheticReceiptVerificationTests {
         for round in 0..<3 {
             for product in 0..<productCount {
                 let expires = base + Int64(product) * 86_400 + [10, 30, 20][round] * 3600
-                attributes.append(.record([
-                    .integer(1701, 1),
-                    .utf8(1702, "product.\(product)"),
-                    .utf8(1703, String(1_000 + round * 100 + product)),
-                    .ia5(1704, ReceiptDate.format(epochSeconds: base - 86_400)),
-                    .ia5(1708, ReceiptDate.format(epochSeconds: expires)),
-                ]))
+                attributes.append(
+                    .record([
+                        .integer(1701, 1),
+                        .utf8(1702, "product.\(product)"),
+                        .utf8(1703, String(1_000 + round * 100 + product)),
+                        .ia5(1704, ReceiptDate.format(epochSeconds: base - 86_400)),
+                        .ia5(1708, ReceiptDate.format(epochSeconds: expires)),
+                    ]))
             }
         }
         let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
@@ -130,8 +134,9 @@ struct SyntheticReceiptVerificationTests {
     }
 
     @Test func evaluatesTheChainAtTheCreationDateByDefault() throws {
-        let shortLived = try TestCertificateAuthority.generate(notBefore: 1_700_000_000, notAfter: 1_710_000_000,
-                                                               keyBits: 2048, label: "short-lived")
+        let shortLived = try TestCertificateAuthority.generate(
+            notBefore: 1_700_000_000, notAfter: 1_710_000_000,
+            keyBits: 2048, label: "short-lived")
         let inWindow = SyntheticReceipt(creationDate: "2023-12-01T00:00:00Z")
         let bytes = try TestReceipts.signed(inWindow, by: shortLived)
         let anchors = TrustAnchors([shortLived.root])
@@ -140,7 +145,9 @@ struct SyntheticReceiptVerificationTests {
         let today = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, time: .now))
         #expect(today.verification?.chain == .invalid)
         let outside = try TestReceipts.signed(SyntheticReceipt(creationDate: "2025-01-01T00:00:00Z"), by: shortLived)
-        #expect(ReceiptInspector.inspect(outside, options: InspectionOptions(anchors: anchors)).verification?.chain == .invalid)
+        #expect(
+            ReceiptInspector.inspect(outside, options: InspectionOptions(anchors: anchors)).verification?.chain
+                == .invalid)
     }
 
     @Test func checksTheDeviceHash() throws {
@@ -202,6 +209,8 @@ struct ReceiptChecksCase: Sendable, CustomTestStringConvertible {
             attributes.append(.ia5(3, "42"))
         },
         ReceiptChecksCase(code: "ber-unsorted-set", valid: true, sorted: false) { $0.reverse() },
-        ReceiptChecksCase(code: "subscription-active", valid: true, time: EvaluationTime(argument: "2020-01-15T00:00:00Z") ?? .now) { _ in },
+        ReceiptChecksCase(
+            code: "subscription-active", valid: true, time: EvaluationTime(argument: "2020-01-15T00:00:00Z") ?? .now
+        ) { _ in },
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReceiptVerifyReceipt
 
 /// The Pacific-time rules against an independent reference: the system's tz database through Foundation's
@@ -28,8 +29,10 @@ struct PacificTimeTests {
     }
 
     /// The offset around each transition (a second before, at, and after) and at every sixth hour of sample years.
-    @Test(arguments: [1950, 1961, 1962, 1966, 1967, 1973, 1974, 1975, 1976, 1986, 1987, 2006, 2007, 2024, 2025, 2037,
-                      2038, 2099])
+    @Test(arguments: [
+        1950, 1961, 1962, 1966, 1967, 1973, 1974, 1975, 1976, 1986, 1987, 2006, 2007, 2024, 2025, 2037,
+        2038, 2099,
+    ])
     func offsetsEqualTheTzDatabase(year: Int) throws {
         let zone = try #require(Self.losAngeles)
         var instants: [Int64] = []

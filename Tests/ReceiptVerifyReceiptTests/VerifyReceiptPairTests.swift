@@ -18,8 +18,10 @@ struct VerifyReceiptPairTests {
     static let pairs: [(name: String, wireBytes: Bool, appleLacks: Set<String>)] = [
         ("griddiary-sandbox-2014", true, []),
         // Recorded in 2014, before Apple added receipt_creation_date to its responses.
-        ("griddiary-sandbox-2014-resp2014", true,
-         ["receipt_creation_date", "receipt_creation_date_ms", "receipt_creation_date_pst"]),
+        (
+            "griddiary-sandbox-2014-resp2014", true,
+            ["receipt_creation_date", "receipt_creation_date_ms", "receipt_creation_date_pst"]
+        ),
         ("griddiary-sandbox-autorenew-2016", true, []),
         ("griddiary-production-2017", true, []),
         ("griddiary-production-2017-exclude-old", true, []),
@@ -40,11 +42,13 @@ struct VerifyReceiptPairTests {
         let appleReceipt = try #require(apple.member("receipt", of: apple.root))
         let requestMilliseconds = try #require(
             apple.member("request_date_ms", of: appleReceipt).flatMap { apple.string($0) }.flatMap { Int64($0) })
-        let inspection = ReceiptInspector.inspect(receipt, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        let inspection = ReceiptInspector.inspect(
+            receipt, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
         let response = VerifyReceiptResponse(inspection, requestDate: AppleDate(milliseconds: requestMilliseconds))
         let ours = try JSONDocument.read(response.json(pretty: false))
-        return Pair(apple: apple, ours: ours, appleReceipt: appleReceipt,
-                    oursReceipt: try #require(ours.member("receipt", of: ours.root)))
+        return Pair(
+            apple: apple, ours: ours, appleReceipt: appleReceipt,
+            oursReceipt: try #require(ours.member("receipt", of: ours.root)))
     }
 
     /// An object's members as (name, value text) in order, objects in arrays flattened with their index.
@@ -76,7 +80,8 @@ struct VerifyReceiptPairTests {
         // Status and environment as Apple gave them.
         for key in ["status", "environment"] {
             let appleValue = pair.apple.member(key, of: pair.apple.root).map { pair.apple.text($0) }
-            #expect(pair.ours.member(key, of: pair.ours.root).map { pair.ours.text($0) } == appleValue, "\(name): \(key)")
+            #expect(
+                pair.ours.member(key, of: pair.ours.root).map { pair.ours.text($0) } == appleValue, "\(name): \(key)")
         }
     }
 
@@ -89,7 +94,8 @@ struct VerifyReceiptPairTests {
         let appleBytes = Array(pair.apple.bytes[appleNode.start..<appleNode.end])
         let oursBytes = Array(pair.ours.bytes[oursNode.start..<oursNode.end])
         let first = zip(oursBytes, appleBytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(oursBytes == appleBytes, "\(name): first difference at \(first ?? min(oursBytes.count, appleBytes.count))")
+        #expect(
+            oursBytes == appleBytes, "\(name): first difference at \(first ?? min(oursBytes.count, appleBytes.count))")
     }
 
     /// A sandbox response with no server state is rcpt's whole body, byte for byte.

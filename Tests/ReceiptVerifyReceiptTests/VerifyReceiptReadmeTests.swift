@@ -43,10 +43,14 @@ struct VerifyReceiptReadmeTests {
     }
 
     @Test(arguments: [
-        ("<!-- verifyreceipt statuses: generated from VerifyReceiptStatus.documented by VerifyReceiptReadmeTests -->",
-         "<!-- end of verifyreceipt statuses -->", "status"),
-        ("<!-- verifyreceipt keys: generated from VerifyReceiptKey by VerifyReceiptReadmeTests -->",
-         "<!-- end of verifyreceipt keys -->", "key"),
+        (
+            "<!-- verifyreceipt statuses: generated from VerifyReceiptStatus.documented by VerifyReceiptReadmeTests -->",
+            "<!-- end of verifyreceipt statuses -->", "status"
+        ),
+        (
+            "<!-- verifyreceipt keys: generated from VerifyReceiptKey by VerifyReceiptReadmeTests -->",
+            "<!-- end of verifyreceipt keys -->", "key"
+        ),
     ])
     func readmeTableIsGenerated(begin: String, end: String, table: String) throws {
         let generated = table == "status" ? Self.statusTable : Self.keyTable
@@ -55,7 +59,8 @@ struct VerifyReceiptReadmeTests {
         let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
         let current = text[start.upperBound..<stop.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
         if ProcessInfo.processInfo.environment["RCPT_UPDATE_GOLDEN"] == "1" {
-            let updated = text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: "\n" + generated + "\n")
+            let updated = text.replacingCharacters(
+                in: start.upperBound..<stop.lowerBound, with: "\n" + generated + "\n")
             try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
             return
         }

@@ -1,3 +1,4 @@
+import ReceiptBuilding
 import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptModel
@@ -5,7 +6,6 @@ import ReceiptTestSupport
 import ReceiptValidation
 import ReceiptVerifyReceipt
 import Testing
-import ReceiptBuilding
 
 /// The response made from an inspection: status, environment, Apple's keys in Apple's order and value forms.
 @Suite("verifyReceipt response from a receipt")
@@ -36,24 +36,26 @@ struct VerifyReceiptResponseTests {
         #expect(response.status.code == 0)
         #expect(Self.keys(document, document.root) == ["receipt", "status", "environment"])
         let receipt = try #require(Self.member(document, "receipt"))
-        #expect(Self.keys(document, receipt) == [
-            "receipt_type", "adam_id", "app_item_id", "bundle_id", "application_version",
-            "receipt_creation_date", "receipt_creation_date_ms", "receipt_creation_date_pst",
-            "request_date", "request_date_ms", "request_date_pst",
-            "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst",
-            "original_application_version", "in_app",
-        ])
+        #expect(
+            Self.keys(document, receipt) == [
+                "receipt_type", "adam_id", "app_item_id", "bundle_id", "application_version",
+                "receipt_creation_date", "receipt_creation_date_ms", "receipt_creation_date_pst",
+                "request_date", "request_date_ms", "request_date_pst",
+                "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst",
+                "original_application_version", "in_app",
+            ])
         let inApp = try #require(document.member("in_app", of: receipt))
         let entries = document.children(of: inApp)
         #expect(entries.count == 2)
         // 1712 (cancellation_date) is present but empty: left out, as Apple leaves out a key with no value.
-        #expect(Self.keys(document, entries[0]) == [
-            "quantity", "product_id", "transaction_id", "original_transaction_id",
-            "purchase_date", "purchase_date_ms", "purchase_date_pst",
-            "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst",
-            "expires_date", "expires_date_ms", "expires_date_pst",
-            "web_order_line_item_id", "is_trial_period", "is_in_intro_offer_period",
-        ])
+        #expect(
+            Self.keys(document, entries[0]) == [
+                "quantity", "product_id", "transaction_id", "original_transaction_id",
+                "purchase_date", "purchase_date_ms", "purchase_date_pst",
+                "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst",
+                "expires_date", "expires_date_ms", "expires_date_pst",
+                "web_order_line_item_id", "is_trial_period", "is_in_intro_offer_period",
+            ])
     }
 
     @Test func valuesTakeApplesForms() throws {
@@ -79,24 +81,28 @@ struct VerifyReceiptResponseTests {
     @Test func laterFieldsAppearWhereTheReceiptCarriesThem() throws {
         var attributes = SyntheticReceipt(records: 0).attributes()
         attributes += [.ia5(21, "2030-01-01T00:00:00Z"), .ia5(32, "2019-06-01T07:00:00Z")]
-        attributes.append(.record([
-            .integer(1701, 1), .utf8(1702, "p"), .utf8(1703, "7"), .ia5(1704, "2021-03-14T10:00:00Z"),
-            .utf8(1705, "7"), .ia5(1706, "2021-03-14T10:00:00Z"), .ia5(1712, "2021-03-15T10:00:00Z"),
-            .utf8(1721, "offer-1"),
-        ]))
+        attributes.append(
+            .record([
+                .integer(1701, 1), .utf8(1702, "p"), .utf8(1703, "7"), .ia5(1704, "2021-03-14T10:00:00Z"),
+                .utf8(1705, "7"), .ia5(1706, "2021-03-14T10:00:00Z"), .ia5(1712, "2021-03-15T10:00:00Z"),
+                .utf8(1721, "offer-1"),
+            ]))
         let (_, document) = try Self.response(attributes)
         let receipt = try #require(Self.member(document, "receipt"))
-        #expect(Self.keys(document, receipt).suffix(7) == [
-            "expiration_date", "expiration_date_ms", "expiration_date_pst",
-            "preorder_date", "preorder_date_ms", "preorder_date_pst", "in_app",
-        ])
+        #expect(
+            Self.keys(document, receipt).suffix(7) == [
+                "expiration_date", "expiration_date_ms", "expiration_date_pst",
+                "preorder_date", "preorder_date_ms", "preorder_date_pst", "in_app",
+            ])
         let inApp = try #require(document.member("in_app", of: receipt))
         let entry = try #require(document.children(of: inApp).first)
-        #expect(Self.keys(document, entry).suffix(4) == [
-            "cancellation_date", "cancellation_date_ms", "cancellation_date_pst", "promotional_offer_id",
-        ])
+        #expect(
+            Self.keys(document, entry).suffix(4) == [
+                "cancellation_date", "cancellation_date_ms", "cancellation_date_pst", "promotional_offer_id",
+            ])
         // 2021-03-14 10:00 UTC is after that day's 02:00 PST switch to daylight time.
-        #expect(document.member("cancellation_date_pst", of: entry).flatMap { document.string($0) }
+        #expect(
+            document.member("cancellation_date_pst", of: entry).flatMap { document.string($0) }
                 == "2021-03-15 03:00:00 America/Los_Angeles")
     }
 
@@ -124,13 +130,15 @@ struct VerifyReceiptResponseTests {
         let response = VerifyReceiptResponse(inspection, requestDate: Self.requestDate)
         #expect(response.status.code == VerifyReceiptStatus.notAuthenticated)
         #expect(response.status.reason == "signature-invalid")
-        #expect(String(decoding: response.json(pretty: false), as: UTF8.self)
+        #expect(
+            String(decoding: response.json(pretty: false), as: UTF8.self)
                 == "{\"status\":21003, \"environment\":\"Sandbox\"}\n")
     }
 
     @Test func contentErrorsAre21003() throws {
-        let (response, _) = try Self.response(SyntheticReceipt().attributes(),
-                                              expectations: Expectations(bundleID: "com.example.other"))
+        let (response, _) = try Self.response(
+            SyntheticReceipt().attributes(),
+            expectations: Expectations(bundleID: "com.example.other"))
         #expect(response.status.code == VerifyReceiptStatus.notAuthenticated)
         #expect(response.status.reason == "bundle-id-mismatch")
     }
@@ -145,19 +153,22 @@ struct VerifyReceiptResponseTests {
         ("Production", .production, VerifyReceiptStatus.valid),
     ])
     func environmentExpectationGivesApplesStatus(type: String, expected: ReceiptEnvironment, status: Int) throws {
-        let (response, _) = try Self.response(SyntheticReceipt(environment: type).attributes(),
-                                              expectations: Expectations(environment: expected))
+        let (response, _) = try Self.response(
+            SyntheticReceipt(environment: type).attributes(),
+            expectations: Expectations(environment: expected))
         #expect(response.status.code == status)
     }
 
-    @Test(arguments: [("Production", "Production"), ("ProductionVPP", "Production"), ("ProductionSandbox", "Sandbox"),
-                      ("ProductionVPPSandbox", "Sandbox"), ("Sandbox", "Sandbox"), ("Xcode", "Xcode")])
+    @Test(arguments: [
+        ("Production", "Production"), ("ProductionVPP", "Production"), ("ProductionSandbox", "Sandbox"),
+        ("ProductionVPPSandbox", "Sandbox"), ("Sandbox", "Sandbox"), ("Xcode", "Xcode"),
+    ])
     func environmentFollowsTheReceiptType(type: String, environment: String) {
         #expect(ReceiptEnvironment(receiptType: type)?.rawValue == environment)
     }
 
     /// Every documented field Apple's response carries has a key, and every key reads a type the field table knows
-    
+
     @Test func keyTablesCoverTheDocumentedFields() {
         let receiptTypes = Set(VerifyReceiptKey.receipt.filter { $0.source == .attribute }.map(\.type))
         let inAppTypes = Set(VerifyReceiptKey.inApp.map(\.type))

@@ -18,17 +18,21 @@ enum Main {
             }
             return
         }
-        if arguments.count >= 2, arguments[0] == "index", let data = FileManager.default.contents(atPath: arguments[1]) {
+        if arguments.count >= 2, arguments[0] == "index", let data = FileManager.default.contents(atPath: arguments[1])
+        {
             let receipt = Receipt.read([UInt8](data))
             let cost = receipt.payload?.index.memoryCost ?? 0
-            print(String(format: "index bytes=%d entries=%d index_bytes=%d ratio=%.3f", data.count,
-                         receipt.payload?.index.entryCount ?? 0, cost, Double(cost) / Double(max(1, data.count))))
+            print(
+                String(
+                    format: "index bytes=%d entries=%d index_bytes=%d ratio=%.3f", data.count,
+                    receipt.payload?.index.entryCount ?? 0, cost, Double(cost) / Double(max(1, data.count))))
             return
         }
         guard arguments.count >= 2, arguments[0] == "parse",
-              let data = FileManager.default.contents(atPath: arguments[1])
+            let data = FileManager.default.contents(atPath: arguments[1])
         else {
-            FileHandle.standardError.write(Data("usage: rcpt-bench parse FILE [--engine rcpt|swift-asn1] [--iterations N]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: rcpt-bench parse FILE [--engine rcpt|swift-asn1] [--iterations N]\n".utf8))
             exit(2)
         }
         let engine = value(of: "--engine", in: arguments) ?? "rcpt"
@@ -48,8 +52,10 @@ enum Main {
         let perIteration = seconds / Double(iterations)
         let megabytesPerSecond = Double(bytes.count) / 1e6 / perIteration
         let recordsPerSecond = Double(tally.records) / perIteration
-        print(String(format: "%@ bytes=%d records=%d seconds=%.6f mbps=%.2f rps=%.0f %@", engine, bytes.count,
-                     tally.records, perIteration, megabytesPerSecond, recordsPerSecond, tally.description))
+        print(
+            String(
+                format: "%@ bytes=%d records=%d seconds=%.6f mbps=%.2f rps=%.0f %@", engine, bytes.count,
+                tally.records, perIteration, megabytesPerSecond, recordsPerSecond, tally.description))
     }
 
     static func value(of flag: String, in arguments: [String]) -> String? {

@@ -9,10 +9,10 @@ enum SwiftASN1Engine {
         var tally = DecodeTally()
         let contentInfo = try BER.parse(bytes)
         guard let signedDataWrapper = child(1, of: contentInfo),
-              let signedData = child(0, of: signedDataWrapper),
-              let encapsulated = child(2, of: signedData),
-              let explicit = child(1, of: encapsulated),
-              let octets = child(0, of: explicit)
+            let signedData = child(0, of: signedDataWrapper),
+            let encapsulated = child(2, of: signedData),
+            let explicit = child(1, of: encapsulated),
+            let octets = child(0, of: explicit)
         else { return tally }
         let payload = try BER.parse(contentBytes(octets))
         try decodeSet(payload, record: false, into: &tally)

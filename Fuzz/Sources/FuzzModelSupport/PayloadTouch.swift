@@ -19,8 +19,9 @@ public struct PayloadTouch {
 
     /// Reads `file` whole as a payload and touches every attribute, the records' ones included.
     public mutating func read(_ file: [UInt8]) -> ReceiptPayload {
-        let payload = PayloadReader.read(file: file, segments: [0..<file.count], depth: 0, limits: .default,
-                                         nodesRead: 0)
+        let payload = PayloadReader.read(
+            file: file, segments: [0..<file.count], depth: 0, limits: .default,
+            nodesRead: 0)
         touchFindings(payload)
         var entries = 0
         var records = 0
@@ -31,8 +32,11 @@ public struct PayloadTouch {
             records += 1
             checkOffset(record.offset, "record offset")
             checkOffset(record.offset + record.length, "record end")
-            guard record.offset >= attribute.offset, record.offset + record.length <= attribute.offset + attribute.length
-            else { Fuzz.fail(harness, "record at \(record.offset)+\(record.length) outside its attribute", input: file) }
+            guard record.offset >= attribute.offset,
+                record.offset + record.length <= attribute.offset + attribute.length
+            else {
+                Fuzz.fail(harness, "record at \(record.offset)+\(record.length) outside its attribute", input: file)
+            }
             for inner in record.attributes {
                 entries += 1
                 touch(inner, scope: .inApp)

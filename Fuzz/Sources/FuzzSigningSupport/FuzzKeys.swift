@@ -58,7 +58,9 @@ public enum FuzzKeys {
         }
         guard let receiptKeys = locate(executable: executable) else { return nil }
         let base = URL(fileURLWithPath: receiptKeys).deletingLastPathComponent()
-        let candidate = receiptKeys.hasSuffix(besideBinary) ? base.appendingPathComponent(jwsBesideBinary).path
+        let candidate =
+            receiptKeys.hasSuffix(besideBinary)
+            ? base.appendingPathComponent(jwsBesideBinary).path
             : base.appendingPathComponent("keys-jws").path
         return manager.fileExists(atPath: candidate + "/root.pem") ? candidate : nil
     }

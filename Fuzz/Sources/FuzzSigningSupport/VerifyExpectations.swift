@@ -1,7 +1,7 @@
-import ReceiptMutation
-import ReceiptModel
-import ReceiptValidation
 import ReceiptBuilding
+import ReceiptModel
+import ReceiptMutation
+import ReceiptValidation
 
 /// What the `verify` harness expects of a receipt, and what its seeds are made to satisfy: the bundle id and app
 /// version of `SyntheticReceipt`'s defaults, the hash computed for the mutation kit's TEST-ONLY device, and a fixed

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Helpers every harness shares: turning libFuzzer's buffer into bytes, keeping results alive past the optimiser,

@@ -16,8 +16,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // A SET read without error and without attributes must be empty: `31 00` (or a BER spelling of it).
         let tree = try? ASN1Tree.read(bytes, rules: .ber)
         if let tree, tree.nodes.count > 1, tree.nodes.first?.end == bytes.count {
-            Fuzz.fail("attributes", "a complete SET with \(tree.nodes.count - 1) elements yielded no attributes",
-                      input: bytes)
+            Fuzz.fail(
+                "attributes", "a complete SET with \(tree.nodes.count - 1) elements yielded no attributes",
+                input: bytes)
         }
     }
     return 0

@@ -28,12 +28,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let ber {
         let written = ber.write()
         guard written == bytes else {
-            Fuzz.fail("ber", "BER round trip differs: wrote \(written.count) bytes, first difference at "
-                      + "\(firstDifference(written, bytes))", input: bytes)
+            Fuzz.fail(
+                "ber",
+                "BER round trip differs: wrote \(written.count) bytes, first difference at "
+                    + "\(firstDifference(written, bytes))", input: bytes)
         }
         for node in ber.nodes {
             guard node.offset < node.contentStart, node.contentStart <= node.contentEnd, node.contentEnd <= node.end,
-                  node.end <= bytes.count, !node.anomalies.contains(.truncated)
+                node.end <= bytes.count, !node.anomalies.contains(.truncated)
             else {
                 Fuzz.fail("ber", "inconsistent node \(node)", input: bytes)
             }
@@ -45,8 +47,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         guard der.write() == bytes else { Fuzz.fail("ber", "DER round trip differs", input: bytes) }
         guard der.nodes == ber.nodes else {
-            Fuzz.fail("ber", "DER and BER read different nodes (\(der.nodes.count) vs \(ber.nodes.count))",
-                      input: bytes)
+            Fuzz.fail(
+                "ber", "DER and BER read different nodes (\(der.nodes.count) vs \(ber.nodes.count))",
+                input: bytes)
         }
         for node in der.nodes where !node.anomalies.isEmpty {
             Fuzz.fail("ber", "DER accepted a node with anomalies \(node.anomalies.summary)", input: bytes)

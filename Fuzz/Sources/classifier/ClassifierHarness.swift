@@ -11,12 +11,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     let classified = InputClassifier.classify(bytes)
     guard classified.findings.count <= InputClassifier.maximumLayers else {
-        Fuzz.fail("classifier", "\(classified.findings.count) steps, more than \(InputClassifier.maximumLayers)", input: bytes)
+        Fuzz.fail(
+            "classifier", "\(classified.findings.count) steps, more than \(InputClassifier.maximumLayers)", input: bytes
+        )
     }
     if let offset = classified.offset {
         guard offset >= 0, offset <= bytes.count, classified.bytes.count <= bytes.count - offset,
-              bytes[offset..<offset + classified.bytes.count].elementsEqual(classified.bytes) else {
-            Fuzz.fail("classifier", "the document found at offset \(offset) is not the input's bytes there", input: bytes)
+            bytes[offset..<offset + classified.bytes.count].elementsEqual(classified.bytes)
+        else {
+            Fuzz.fail(
+                "classifier", "the document found at offset \(offset) is not the input's bytes there", input: bytes)
         }
     }
     if classified.refusal != nil, classified.kind != .receipt || classified.isDocument {
@@ -24,7 +28,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if case .success(let input)? = classified.jws {
         for held in input.tokens where held.offset < 0 || held.offset > classified.bytes.count {
-            Fuzz.fail("classifier", "a token at \(held.offset), outside the \(classified.bytes.count) bytes read", input: bytes)
+            Fuzz.fail(
+                "classifier", "a token at \(held.offset), outside the \(classified.bytes.count) bytes read",
+                input: bytes)
         }
     }
     if Fuzz.sample(bytes, oneIn: 16) {

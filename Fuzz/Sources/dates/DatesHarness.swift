@@ -15,19 +15,25 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let milliseconds = date.millisecondsSinceEpoch
     if milliseconds < DatesHarness.firstFourDigitYearInstant || milliseconds > DatesHarness.lastFourDigitYearInstant {
         guard utc.hasPrefix("-") || utc.prefix { $0 != "-" }.count > 4 else {
-            Fuzz.fail("dates", "\"\(String(decoding: bytes, as: UTF8.self))\" lies outside years 0000–9999 in UTC "
-                      + "but formats as \"\(utc)\"", input: bytes)
+            Fuzz.fail(
+                "dates",
+                "\"\(String(decoding: bytes, as: UTF8.self))\" lies outside years 0000–9999 in UTC "
+                    + "but formats as \"\(utc)\"", input: bytes)
         }
         return 0
     }
     switch ReceiptDate.parse(utc) {
     case .failure(let reason):
-        Fuzz.fail("dates", "\"\(String(decoding: bytes, as: UTF8.self))\" formats as \"\(utc)\", which does not "
-                  + "parse: \(reason)", input: bytes)
+        Fuzz.fail(
+            "dates",
+            "\"\(String(decoding: bytes, as: UTF8.self))\" formats as \"\(utc)\", which does not "
+                + "parse: \(reason)", input: bytes)
     case .success(let again):
         guard again.millisecondsSinceEpoch == date.millisecondsSinceEpoch else {
-            Fuzz.fail("dates", "\"\(String(decoding: bytes, as: UTF8.self))\" is \(date.millisecondsSinceEpoch) ms, "
-                      + "its UTC form \"\(utc)\" is \(again.millisecondsSinceEpoch) ms", input: bytes)
+            Fuzz.fail(
+                "dates",
+                "\"\(String(decoding: bytes, as: UTF8.self))\" is \(date.millisecondsSinceEpoch) ms, "
+                    + "its UTC form \"\(utc)\" is \(again.millisecondsSinceEpoch) ms", input: bytes)
         }
         guard again.utcOffsetMinutes == 0, again.rfc3339UTC == utc else {
             Fuzz.fail("dates", "\"\(utc)\" formats again as \"\(again.rfc3339UTC)\"", input: bytes)

@@ -3,9 +3,9 @@ import FuzzSupport
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptOracle
 import ReceiptPKCS7
 import SwiftASN1
-import ReceiptOracle
 
 /// Our readers against independent ones on the same bytes; any disagreement that is not a documented, deliberate
 /// difference (Fuzz/README.md, "Differential: deliberate differences") traps with both verdicts printed.
@@ -70,7 +70,10 @@ enum ASN1Differential {
         case (.failure, .failure):
             return
         case (.success(let tree), .failure(let error)):
-            if let reason = beyondSwiftASN1(tree) { blackHole(reason); return }
+            if let reason = beyondSwiftASN1(tree) {
+                blackHole(reason)
+                return
+            }
             disagree(bytes, "\(name): ours accepts (\(tree.nodes.count) nodes), swift-asn1 rejects: \(error)")
         case (.failure(let error), .success(let root)):
             let theirShapes = shapes(root)
@@ -82,12 +85,15 @@ enum ASN1Differential {
             let ourShapes = tree.nodes.map(shape)
             let theirShapes = shapes(root)
             guard ourShapes != theirShapes else { return }
-            let index = zip(ourShapes, theirShapes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let index =
+                zip(ourShapes, theirShapes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(ourShapes.count, theirShapes.count)
             let ourNode = index < ourShapes.count ? ourShapes[index].description : "none"
             let theirNode = index < theirShapes.count ? theirShapes[index].description : "none"
-            disagree(bytes, "\(name): both accept, structures differ at node \(index) (ours \(ourShapes.count) nodes, "
-                     + "swift-asn1 \(theirShapes.count)):\n  ours:      \(ourNode)\n  swift-asn1: \(theirNode)")
+            disagree(
+                bytes,
+                "\(name): both accept, structures differ at node \(index) (ours \(ourShapes.count) nodes, "
+                    + "swift-asn1 \(theirShapes.count)):\n  ours:      \(ourNode)\n  swift-asn1: \(theirNode)")
         }
     }
 
@@ -124,9 +130,10 @@ enum ASN1Differential {
     }
 
     static func shape(_ node: ReceiptASN1.ASN1Node) -> Shape {
-        Shape(tagClass: node.tag.tagClass.rawValue, number: node.tag.number, constructed: node.tag.isConstructed,
-              depth: node.depth, encoding: node.encodingRange,
-              content: node.tag.isConstructed ? nil : node.contentRange)
+        Shape(
+            tagClass: node.tag.tagClass.rawValue, number: node.tag.number, constructed: node.tag.isConstructed,
+            depth: node.depth, encoding: node.encodingRange,
+            content: node.tag.isConstructed ? nil : node.contentRange)
     }
 
     /// swift-asn1's tree in document order, depth counted from 0 like ours.
@@ -141,9 +148,10 @@ enum ASN1Differential {
             case .contextSpecific: tagClass = 2
             case .private: tagClass = 3
             }
-            var shape = Shape(tagClass: tagClass, number: UInt64(node.identifier.tagNumber), constructed: false,
-                              depth: depth, encoding: node.encodedBytes.startIndex..<node.encodedBytes.endIndex,
-                              content: nil)
+            var shape = Shape(
+                tagClass: tagClass, number: UInt64(node.identifier.tagNumber), constructed: false,
+                depth: depth, encoding: node.encodedBytes.startIndex..<node.encodedBytes.endIndex,
+                content: nil)
             switch node.content {
             case .constructed(let children):
                 shape.constructed = true
@@ -183,8 +191,9 @@ enum ContainerDifferential {
                 return  // OpenSSL does not check the constructed bit of a SET OF or SEQUENCE OF
             }
             if let error = ours.error, error.kind == .pkcs7UnexpectedElement, error.offset >= 0,
-               error.offset < bytes.count,
-               bytes[error.offset] == 0xA0, error.message.hasPrefix("expected issuerAndSerialNumber or [0]") {
+                error.offset < bytes.count,
+                bytes[error.offset] == 0xA0, error.message.hasPrefix("expected issuerAndSerialNumber or [0]")
+            {
                 return  // a constructed subjectKeyIdentifier: legal BER that ours does not read (README, 12)
             }
             guard oursAccepted else {
@@ -213,7 +222,8 @@ enum ContainerDifferential {
         }
         if theirs.failedFields.contains(where: lenientFields.contains) { return }
         if theirs.errors.first?.reason == "header too long",
-           ours.findings.contains(where: { $0.kind == .berNonMinimalLength }) {
+            ours.findings.contains(where: { $0.kind == .berNonMinimalLength })
+        {
             // OpenSSL's asn1_get_length wants one byte more than a long-form length needs, so an empty element
             // with a long-form length (`04 81 00`) is refused when it ends exactly where its parent ends.
             return
@@ -242,17 +252,22 @@ enum ContainerDifferential {
         if let error = result.error { return "rejected: \(error)" }
         if let truncation = result.truncation { return "truncated: \(truncation)" }
         let content = result.signedData.encapsulatedContent
-        let size = content.flatMap { $0.octetString == nil ? nil : $0.length }.map { "\($0) content bytes" }
+        let size =
+            content.flatMap { $0.octetString == nil ? nil : $0.length }.map { "\($0) content bytes" }
             ?? "no content"
         return "accepted, eContentType \(content?.contentType ?? "-"), \(size), findings "
             + result.findings.map(\.code).joined(separator: ",")
     }
 
     /// Traps with both verdicts (built only here, so agreeing inputs cost no strings).
-    static func disagree(_ bytes: [UInt8], _ what: String, _ ours: SignedDataReadResult,
-                         _ theirs: OpenSSLCMSVerdict) -> Never {
-        Fuzz.fail("differential", "container readers disagree: \(what)\n  ours:    \(verdict(ours))\n  "
-                  + "OpenSSL: \(theirs)", input: bytes)
+    static func disagree(
+        _ bytes: [UInt8], _ what: String, _ ours: SignedDataReadResult,
+        _ theirs: OpenSSLCMSVerdict
+    ) -> Never {
+        Fuzz.fail(
+            "differential",
+            "container readers disagree: \(what)\n  ours:    \(verdict(ours))\n  "
+                + "OpenSSL: \(theirs)", input: bytes)
     }
 }
 
@@ -305,8 +320,9 @@ enum EContentSegments {
             position += count
             length = value
         }
-        return Header(tagClass: first >> 6, constructed: first & 0x20 != 0, number: number, contentStart: position,
-                      length: length)
+        return Header(
+            tagClass: first >> 6, constructed: first & 0x20 != 0, number: number, contentStart: position,
+            length: length)
     }
 
     /// Where the element at `offset` ends, scanning indefinite lengths (nil when it runs off the input).
@@ -346,10 +362,10 @@ enum EContentSegments {
     static func hasForeignSegment(_ bytes: [UInt8]) -> Bool {
         // ContentInfo → [0] → SignedData → encapContentInfo (3rd) → [0] (2nd) → OCTET STRING.
         guard let explicit = child(bytes, of: 0, after: 1), let signedData = child(bytes, of: explicit, after: 0),
-              let encapsulated = child(bytes, of: signedData, after: 2),
-              let eContent = child(bytes, of: encapsulated, after: 1),
-              let octets = child(bytes, of: eContent, after: 0), let outer = header(bytes, at: octets),
-              outer.constructed
+            let encapsulated = child(bytes, of: signedData, after: 2),
+            let eContent = child(bytes, of: encapsulated, after: 1),
+            let octets = child(bytes, of: eContent, after: 0), let outer = header(bytes, at: octets),
+            outer.constructed
         else { return false }
         // Walk the segments as asn1_collect does: end-of-contents closes a level, constructed ones nest.
         var position = outer.contentStart

@@ -19,15 +19,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     lean.keepsRecords = false
     let json = DumpJSON.render(ReceiptInspector.inspect(bytes, options: lean))
     guard json == DumpJSON.render(inspection) else {
-        Fuzz.fail("dump", "the JSON dump of an inspection that dropped the records' entries differs from the one "
-                  + "that kept them", input: bytes)
+        Fuzz.fail(
+            "dump",
+            "the JSON dump of an inspection that dropped the records' entries differs from the one "
+                + "that kept them", input: bytes)
     }
     let parsed: Any
     do {
         parsed = try JSONSerialization.jsonObject(with: Data(json))
     } catch {
-        Fuzz.fail("dump", "the JSON dump does not parse back: \(error)\n"
-                  + String(decoding: json.prefix(2000), as: UTF8.self), input: bytes)
+        Fuzz.fail(
+            "dump",
+            "the JSON dump does not parse back: \(error)\n"
+                + String(decoding: json.prefix(2000), as: UTF8.self), input: bytes)
     }
     guard let object = parsed as? [String: Any], object["schema"] as? String == DumpJSON.schema else {
         Fuzz.fail("dump", "the JSON dump is not an object naming \(DumpJSON.schema)", input: bytes)

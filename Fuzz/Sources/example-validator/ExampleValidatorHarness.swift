@@ -15,11 +15,14 @@ import ReceiptValidation
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     guard let fuzzing = ExampleSetup.fuzzing else { Fuzz.fail("example-validator", "cannot load the TEST-ONLY keys") }
-    let accepted = YourValidator.accepts(bytes, anchors: TrustAnchors([fuzzing.kit.authority.root]),
-                                         deviceID: fuzzing.kit.deviceID)
+    let accepted = YourValidator.accepts(
+        bytes, anchors: TrustAnchors([fuzzing.kit.authority.root]),
+        deviceID: fuzzing.kit.deviceID)
     if let (kind, verdict) = fuzzing.disagreement(bytes, validatorAccepted: accepted) {
-        Fuzz.fail("example-validator", "\(kind.rawValue): rcpt verify says \(verdict.isValid ? "valid" : "invalid") \(verdict.codes)",
-                  input: bytes)
+        Fuzz.fail(
+            "example-validator",
+            "\(kind.rawValue): rcpt verify says \(verdict.isValid ? "valid" : "invalid") \(verdict.codes)",
+            input: bytes)
     }
     return 0
 }
@@ -42,7 +45,8 @@ public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ ma
 enum ExampleSetup {
     static let bundleID = VerifyExpectations.expectations.bundleID
     static let fuzzing: InProcessFuzzing? = FuzzKeys.locate().flatMap {
-        try? InProcessFuzzing(caDirectory: $0, bundleID: bundleID, appVersion: VerifyExpectations.expectations.appVersion)
+        try? InProcessFuzzing(
+            caDirectory: $0, bundleID: bundleID, appVersion: VerifyExpectations.expectations.appVersion)
     }
 }
 
@@ -50,7 +54,8 @@ enum ExampleSetup {
 enum YourValidator {
     static func accepts(_ bytes: [UInt8], anchors: TrustAnchors, deviceID: [UInt8]) -> Bool {
         let expectations = Expectations(appVersion: VerifyExpectations.expectations.appVersion, deviceID: deviceID)
-        let inspection = ReceiptInspector.inspect(bytes, options: InspectionOptions(anchors: anchors, expectations: expectations))
+        let inspection = ReceiptInspector.inspect(
+            bytes, options: InspectionOptions(anchors: anchors, expectations: expectations))
         guard inspection.readError == nil, let receipt = inspection.receipt else { return false }
         let errors = inspection.findings.filter { $0.severity == .error && $0.code != "duplicate-attribute" }
         return errors.isEmpty && receipt.attributes.filter { $0.type == 2 }.last?.text == ExampleSetup.bundleID

@@ -42,9 +42,10 @@ struct SeedSources {
         do {
             kit = try FuzzKeys.kit(in: keys)
         } catch {
-            throw SeedError("cannot load the TEST-ONLY kit from \(keys) and its "
-                            + "\(CertificateAuthorityFiles.foreignFolder)/ (run with --new-foreign-keys once): "
-                            + "\(error)")
+            throw SeedError(
+                "cannot load the TEST-ONLY kit from \(keys) and its "
+                    + "\(CertificateAuthorityFiles.foreignFolder)/ (run with --new-foreign-keys once): "
+                    + "\(error)")
         }
     }
 
@@ -56,8 +57,9 @@ struct SeedSources {
     /// Generates the TEST-ONLY chain committed under `Corpus/fuzz/keys/` (2048-bit keys, the smallest `verify` accepts),
     /// and its foreign chain.
     static func writeKeys(to directory: String) throws {
-        let authority = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
-                                                              keyBits: 2048, label: "rcpt fuzz seeds")
+        let authority = try TestCertificateAuthority.generate(
+            shape: .apple, notBefore: notBefore, notAfter: notAfter,
+            keyBits: 2048, label: "rcpt fuzz seeds")
         try CertificateAuthorityFiles.write(authority, to: directory, force: true)
         try writeForeignKeys(to: directory)
     }
@@ -66,10 +68,12 @@ struct SeedSources {
     /// validity as the main one (as `rcpt ca init` does): the CA the catalogue's `foreign-ca` mutation signs with,
     /// which the `verify` harness does not trust. Leaves the main chain, and so every signed seed, as it is.
     static func writeForeignKeys(to directory: String) throws {
-        let foreign = try TestCertificateAuthority.generate(shape: .apple, notBefore: notBefore, notAfter: notAfter,
-                                                            keyBits: 2048, label: "rcpt fuzz seeds foreign")
-        try CertificateAuthorityFiles.write(foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder,
-                                            force: true)
+        let foreign = try TestCertificateAuthority.generate(
+            shape: .apple, notBefore: notBefore, notAfter: notAfter,
+            keyBits: 2048, label: "rcpt fuzz seeds foreign")
+        try CertificateAuthorityFiles.write(
+            foreign, to: directory + "/" + CertificateAuthorityFiles.foreignFolder,
+            force: true)
     }
 
     // MARK: - Parts of real receipts
@@ -86,15 +90,17 @@ struct SeedSources {
 
     /// The type-17 values (in-app record SETs) of a payload, in order.
     static func recordValues(of payload: [UInt8]) -> [[UInt8]] {
-        let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
-                                      nodesRead: 0)
+        let read = PayloadReader.read(
+            file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
+            nodesRead: 0)
         return read.attributes.filter { $0.type == FieldTable.inAppRecordType }.map { Array($0.valueBytes) }
     }
 
     /// The text of every date-kind attribute of a payload and its records, in order.
     static func dates(in payload: [UInt8]) -> [String] {
-        let read = PayloadReader.read(file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
-                                      nodesRead: 0)
+        let read = PayloadReader.read(
+            file: payload, segments: [0..<payload.count], depth: 0, limits: .default,
+            nodesRead: 0)
         var result: [String] = []
         func collect(_ attribute: Attribute) {
             if attribute.kind == .date, let text = attribute.text { result.append(text) }

@@ -1,10 +1,10 @@
 import Foundation
 import ReceiptASN1
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptSigning
-import ReceiptBuilding
 
 /// The harnesses and the largest input each is fuzzed with (`-max_len`): real receipts are 1.5–80 KB, and big
 /// inputs slow fuzzing, so each limit holds the seeds that matter and little more. Written to
@@ -52,20 +52,22 @@ struct Seeds {
     /// Synthetic payloads from the project's builder, plus shapes real receipts never have.
     var syntheticPayloads: [(name: String, bytes: [UInt8])] {
         let basics: [AttributeSpec] = [.utf8(2, "com.example.app"), .utf8(3, "1"), .ia5(12, "2024-01-01T00:00:00Z")]
-        let oddRecord: AttributeSpec = .record([
-            .integer(1701, 1), .utf8(1702, "p"), .ia5(1704, "2020-10-16T14:29:30+0300"), .integer(1713, 2),
-            .ia5(1712, ""), .integer(1702, 7), .utf8(1722, "undocumented"),
-        ], sorted: false)
-        let odd: [AttributeSpec] = basics + [
-            .utf8(2, "com.example.duplicate"),  // duplicate documented type
-            .integer(9999, -1),  // unknown type
-            AttributeSpec(type: 17, value: [0x04, 0x00]),  // type 17 that is not a SET
-            AttributeSpec(type: -5, version: -1, value: []),  // negative type, empty value
-            .ia5(21, "2020-02-30T00:00:00Z"),  // impossible date
-            .utf8(0, "Xcode\u{0}"),  // embedded NUL
-            AttributeSpec(type: 3, value: [0x0C, 0x02, 0xC3, 0x28]),  // invalid UTF-8
-            oddRecord,
-        ]
+        let oddRecord: AttributeSpec = .record(
+            [
+                .integer(1701, 1), .utf8(1702, "p"), .ia5(1704, "2020-10-16T14:29:30+0300"), .integer(1713, 2),
+                .ia5(1712, ""), .integer(1702, 7), .utf8(1722, "undocumented"),
+            ], sorted: false)
+        let odd: [AttributeSpec] =
+            basics + [
+                .utf8(2, "com.example.duplicate"),  // duplicate documented type
+                .integer(9999, -1),  // unknown type
+                AttributeSpec(type: 17, value: [0x04, 0x00]),  // type 17 that is not a SET
+                AttributeSpec(type: -5, version: -1, value: []),  // negative type, empty value
+                .ia5(21, "2020-02-30T00:00:00Z"),  // impossible date
+                .utf8(0, "Xcode\u{0}"),  // embedded NUL
+                AttributeSpec(type: 3, value: [0x0C, 0x02, 0xC3, 0x28]),  // invalid UTF-8
+                oddRecord,
+            ]
         var payloads: [(name: String, bytes: [UInt8])] = [
             ("synthetic-0-records.der", SyntheticReceipt(records: 0, seed: 1).payload()),
             ("synthetic-1-record.der", SyntheticReceipt(records: 1, seed: 2).payload()),
@@ -137,24 +139,39 @@ struct Seeds {
         }
         seeds.append(("asn1-integer.der", element { $0.appendInteger(-129) }))
         seeds.append(("asn1-oid.der", element { $0.appendObjectIdentifier(ObjectIdentifierNames.signedData) }))
-        seeds.append(("asn1-high-tag.der", element { $0.appendPrimitive(.context(1701, constructed: false),
-                                                                          content: [1]) }))
+        seeds.append(
+            (
+                "asn1-high-tag.der",
+                element {
+                    $0.appendPrimitive(
+                        .context(1701, constructed: false),
+                        content: [1])
+                }
+            ))
         seeds.append(("asn1-long-length.der", element { $0.appendOctetString([UInt8](repeating: 0x41, count: 300)) }))
-        seeds.append(("asn1-nested-indefinite.ber", element { writer in
-            writer.appendIndefinite(.sequence) { writer in
-                writer.appendIndefinite(.context(0, constructed: true)) { writer in
-                    writer.appendIndefinite(.octetString) { writer in
-                        writer.appendOctetString([1, 2])
-                        writer.appendIndefinite(.octetString) { writer in writer.appendOctetString([3]) }
+        seeds.append(
+            (
+                "asn1-nested-indefinite.ber",
+                element { writer in
+                    writer.appendIndefinite(.sequence) { writer in
+                        writer.appendIndefinite(.context(0, constructed: true)) { writer in
+                            writer.appendIndefinite(.octetString) { writer in
+                                writer.appendOctetString([1, 2])
+                                writer.appendIndefinite(.octetString) { writer in writer.appendOctetString([3]) }
+                            }
+                        }
+                        writer.appendNull()
                     }
                 }
-                writer.appendNull()
-            }
-        }))
-        seeds.append(("asn1-two-elements.der", element { writer in
-            writer.appendBoolean(true)
-            writer.appendUTF8String("two")
-        }))
+            ))
+        seeds.append(
+            (
+                "asn1-two-elements.der",
+                element { writer in
+                    writer.appendBoolean(true)
+                    writer.appendUTF8String("two")
+                }
+            ))
         seeds.append(("asn1-non-minimal.ber", [0x30, 0x81, 0x05, 0x1F, 0x02, 0x01, 0x05, 0x04, 0x82, 0x00, 0x00]))
         seeds += syntheticPayloads.prefix(2).map { ("payload-" + $0.name, $0.bytes) }
         seeds += sources.certificates.prefix(2).map { ("certificate-\($0.name).der", $0.bytes) }
@@ -179,8 +196,10 @@ struct Seeds {
             ("signed-sha256.ber", .sha256, .ber, false),
         ]
         for (name, digest, layout, signedAttributes) in variants {
-            if let bytes = try? sources.signer.sign(small, digest: digest, layout: layout,
-                                                    signedAttributes: signedAttributes) {
+            if let bytes = try? sources.signer.sign(
+                small, digest: digest, layout: layout,
+                signedAttributes: signedAttributes)
+            {
                 seeds.append((name, bytes))
             }
         }
@@ -195,9 +214,10 @@ struct Seeds {
 
     /// A container with a dummy signature and no certificates (as `UnsignedReceipts.wrap` in the tests).
     func unsigned(_ payload: [UInt8], layout: ContainerLayout) -> [UInt8] {
-        let builder = SignedDataBuilder(content: payload, certificates: [], signerIssuer: [0x30, 0x00],
-                                        signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1",
-                                        layout: layout)
+        let builder = SignedDataBuilder(
+            content: payload, certificates: [], signerIssuer: [0x30, 0x00],
+            signerSerial: [0x01], digestAlgorithmOID: "2.16.840.1.101.3.4.2.1",
+            layout: layout)
         return builder.build(digest: { _ in [] }, sign: { _ in [UInt8](repeating: 0, count: 16) })
     }
 
@@ -227,8 +247,10 @@ struct Seeds {
         var shapes = Set<String>()
         var texts: [String] = []
         for (_, payload) in realPayloads + syntheticPayloads {
-            for text in SeedSources.dates(in: payload) where shapes.insert(String(text.map { $0.isNumber ? "0" : $0 }))
-                .inserted {
+            for text in SeedSources.dates(in: payload)
+            where shapes.insert(String(text.map { $0.isNumber ? "0" : $0 }))
+                .inserted
+            {
                 texts.append(text)
             }
         }

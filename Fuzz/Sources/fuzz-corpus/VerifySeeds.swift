@@ -1,9 +1,9 @@
 import FuzzSigningSupport
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
-import ReceiptBuilding
 
 /// The `verify` harness's seeds: receipts signed with the committed TEST-ONLY key that meet its expectations, and
 /// every catalogue mutation of one of them, so fuzzing starts past the signature check and next to every flaw the
@@ -25,9 +25,11 @@ extension Seeds {
         ]
         for (name, records, digest, layout, signedAttributes) in variants {
             let payload = SyntheticReceipt(records: records, seed: UInt64(10 + records)).payload()
-            guard let signed = try? sources.signer.sign(payload, digest: digest, layout: layout,
-                                                        signedAttributes: signedAttributes),
-                  let valid = try? baseline.apply(to: signed, kit: kit, seed: 1)
+            guard
+                let signed = try? sources.signer.sign(
+                    payload, digest: digest, layout: layout,
+                    signedAttributes: signedAttributes),
+                let valid = try? baseline.apply(to: signed, kit: kit, seed: 1)
             else { continue }
             seeds.append(("valid-\(name)", valid))
         }

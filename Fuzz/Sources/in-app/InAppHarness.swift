@@ -23,14 +23,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     // The wrapper is well-formed whatever the value holds: exactly one type-17 attribute whose value is the input.
     guard payload.error == nil, payload.attributes.count == 1, let attribute = payload.attributes.first else {
-        Fuzz.fail("in-app", "the wrapper payload did not read as one attribute: \(String(describing: payload.error))",
-                  input: value)
+        Fuzz.fail(
+            "in-app", "the wrapper payload did not read as one attribute: \(String(describing: payload.error))",
+            input: value)
     }
     guard attribute.type == FieldTable.inAppRecordType, attribute.version == 1,
-          attribute.valueOffset == file.count - value.count, attribute.valueBytes.count == value.count
+        attribute.valueOffset == file.count - value.count, attribute.valueBytes.count == value.count
     else {
-        Fuzz.fail("in-app", "attribute type \(String(describing: attribute.type)), value "
-                  + "at \(String(describing: attribute.valueOffset)) do not match the wrapper", input: value)
+        Fuzz.fail(
+            "in-app",
+            "attribute type \(String(describing: attribute.type)), value "
+                + "at \(String(describing: attribute.valueOffset)) do not match the wrapper", input: value)
     }
     if payload.inAppRecords.count != (attribute.record == nil ? 0 : 1) {
         Fuzz.fail("in-app", "\(payload.inAppRecords.count) records for one type-17 attribute", input: value)

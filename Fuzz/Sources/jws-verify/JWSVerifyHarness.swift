@@ -1,6 +1,6 @@
 import FuzzSigningSupport
-import ReceiptCrypto
 import FuzzSupport
+import ReceiptCrypto
 import ReceiptJWS
 import ReceiptMutation
 import ReceiptSigning
@@ -29,7 +29,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if verification.chain?.chain != .valid { fail("has no valid chain") }
         if token.header?.duplicateKeys.isEmpty == false || token.payload?.duplicateKeys.isEmpty == false
             || token.header?.caseFoldedDuplicateKeys.isEmpty == false
-            || token.payload?.caseFoldedDuplicateKeys.isEmpty == false {
+            || token.payload?.caseFoldedDuplicateKeys.isEmpty == false
+        {
             fail("names a member twice")
         }
         // Where this kind carries a bundleId (renewal info does not: its carrier binds it).
@@ -37,7 +38,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fail("names another bundle id")
         }
         if let signer = verification.signer,
-           !setup.chain.contains(where: { $0.sha256Fingerprint == signer.sha256Fingerprint }) {
+            !setup.chain.contains(where: { $0.sha256Fingerprint == signer.sha256Fingerprint })
+        {
             fail("is signed by a certificate outside the test chain")
         }
         pending += verification.nested
@@ -62,18 +64,22 @@ struct JWSVerifySetup: Sendable {
             _ = try load()
             return "no problem"
         } catch {
-            return "cannot load the TEST-ONLY JWS keys: \(error) (set \(FuzzKeys.jwsEnvironmentVariable) to Corpus/fuzz/keys-jws)"
+            return
+                "cannot load the TEST-ONLY JWS keys: \(error) (set \(FuzzKeys.jwsEnvironmentVariable) to Corpus/fuzz/keys-jws)"
         }
     }
 
     static func load() throws -> JWSVerifySetup {
         guard let keys = FuzzKeys.locateJWS() else {
-            throw CryptoError(.keyDecodeFailed, message: "no folder with root.pem in $\(FuzzKeys.jwsEnvironmentVariable), "
-                              + "\(FuzzKeys.jwsBesideBinary)/ beside the binary or \(FuzzKeys.jwsInRepository) above it")
+            throw CryptoError(
+                .keyDecodeFailed,
+                message: "no folder with root.pem in $\(FuzzKeys.jwsEnvironmentVariable), "
+                    + "\(FuzzKeys.jwsBesideBinary)/ beside the binary or \(FuzzKeys.jwsInRepository) above it")
         }
         let kit = try MutationKit.load(from: keys, deviceID: [])
-        let options = InspectionOptions(anchors: try FuzzKeys.anchors(in: keys), time: .signed,
-                                           expectations: Expectations(bundleID: bundleID), now: now)
+        let options = InspectionOptions(
+            anchors: try FuzzKeys.anchors(in: keys), time: .signed,
+            expectations: Expectations(bundleID: bundleID), now: now)
         return JWSVerifySetup(kit: kit, options: options)
     }
 }

@@ -1,10 +1,10 @@
 import FuzzSupport
+import ReceiptBuilding
 import ReceiptJSON
 import ReceiptJWS
-import ReceiptMutation
 import ReceiptModel
+import ReceiptMutation
 import ReceiptSigning
-import ReceiptBuilding
 
 /// libFuzzer's own mutator, which writes into `data` (capacity `maxSize`) and returns the new size.
 @_silgen_name("LLVMFuzzerMutate")
@@ -51,18 +51,29 @@ struct JWSVerifyMutator {
         guard let context = try? JWSMutationContext.baseline(of: input, kit: kit) else { return nil }
         var payload = context.payload
         var header = context.header
-        let claims = ["bundleId", "environment", "transactionId", "signedDate", "productId", "quantity", "data",
-                      "signedTransactionInfo", "alg", "x5c", "appAppleId", "expiresDate"]
-        let values = [#""com.example.rcpt.fuzz""#, "0", "1e400", "-1", "null", "true", #""""#, "[]", "{}",
-                      "9007199254740993", #""\u0000""#, #""Sandbox""#, #""Production""#, "4000000000000"]
+        let claims = [
+            "bundleId", "environment", "transactionId", "signedDate", "productId", "quantity", "data",
+            "signedTransactionInfo", "alg", "x5c", "appAppleId", "expiresDate",
+        ]
+        let values = [
+            #""com.example.rcpt.fuzz""#, "0", "1e400", "-1", "null", "true", #""""#, "[]", "{}",
+            "9007199254740993", #""\u0000""#, #""Sandbox""#, #""Production""#, "4000000000000",
+        ]
         switch below(6) {
         case 0: mutateBytes(&payload)
-        case 1: payload = JWSMutationContext.setting(claims[below(claims.count)], to: values[below(values.count)], in: payload)
+        case 1:
+            payload = JWSMutationContext.setting(
+                claims[below(claims.count)], to: values[below(values.count)], in: payload)
         case 2: payload = JWSMutationContext.removing(claims[below(claims.count)], from: payload)
-        case 3: payload = (try? JWSMutationContext.duplicating(claims[below(claims.count)], as: values[below(values.count)],
-                                                                in: payload)) ?? payload
+        case 3:
+            payload =
+                (try? JWSMutationContext.duplicating(
+                    claims[below(claims.count)], as: values[below(values.count)],
+                    in: payload)) ?? payload
         case 4: mutateBytes(&header)
-        default: header = JWSMutationContext.setting(claims[below(claims.count)], to: values[below(values.count)], in: header)
+        default:
+            header = JWSMutationContext.setting(
+                claims[below(claims.count)], to: values[below(values.count)], in: header)
         }
         guard let token = try? context.signed(header: header, payload: payload) else { return nil }
         return Array(token.utf8)

@@ -23,11 +23,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         for part in JWSToken.Part.allCases {
             guard let range = token.ranges[part], range.lowerBound >= token.text.startIndex,
-                  range.upperBound <= token.text.endIndex else {
+                range.upperBound <= token.text.endIndex
+            else {
                 Fuzz.fail("jws", "the \(part.rawValue) range lies outside the token", input: bytes)
             }
             let anomalous = token.findings.contains { $0.fields.contains(.init("part", part.rawValue)) }
-            let decoded: [UInt8] = part == .header ? token.headerBytes : part == .payload ? token.payloadBytes : token.signature
+            let decoded: [UInt8] =
+                part == .header ? token.headerBytes : part == .payload ? token.payloadBytes : token.signature
             if !anomalous, Array(Base64URL.encode(decoded).utf8) != Array(token.text[range]) {
                 Fuzz.fail("jws", "the \(part.rawValue) has no anomaly but does not re-encode to itself", input: bytes)
             }
@@ -49,7 +51,8 @@ enum JWSHarness {
         let count = document.bytes.count
         for (index, node) in document.nodes.enumerated() {
             guard node.start >= 0, node.start < node.end, node.end <= count, node.next > index,
-                  node.next <= document.nodes.count else {
+                node.next <= document.nodes.count
+            else {
                 Fuzz.fail("jws", "JSON node \(index) is out of bounds: \(node)", input: input)
             }
             if let key = node.keyRange, key.lowerBound < 1 || key.upperBound > node.start {

@@ -27,8 +27,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for segment in content.segments {
             check.range(segment, "content segment")
             guard segment.lowerBound >= previousEnd else {
-                Fuzz.fail("pkcs7", "content segment \(segment) overlaps or precedes the one ending at \(previousEnd)",
-                          input: bytes)
+                Fuzz.fail(
+                    "pkcs7", "content segment \(segment) overlaps or precedes the one ending at \(previousEnd)",
+                    input: bytes)
             }
             previousEnd = segment.upperBound
         }
@@ -39,10 +40,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         check.range(certificate.encoding, "certificate \(certificate.index)")
         for range in [certificate.serialNumber, certificate.issuer, certificate.subject].compactMap({ $0 }) {
             guard range.lowerBound >= certificate.encoding.lowerBound,
-                  range.upperBound <= certificate.encoding.upperBound
+                range.upperBound <= certificate.encoding.upperBound
             else {
-                Fuzz.fail("pkcs7", "certificate field \(range) outside its certificate \(certificate.encoding)",
-                          input: bytes)
+                Fuzz.fail(
+                    "pkcs7", "certificate field \(range) outside its certificate \(certificate.encoding)",
+                    input: bytes)
             }
         }
     }

@@ -41,8 +41,9 @@ struct VerifySetup: Sendable {
 
     static func load() throws -> VerifySetup {
         guard let keys = FuzzKeys.locate() else {
-            throw SetupError("no folder with root.pem in $\(FuzzKeys.environmentVariable), "
-                             + "\(FuzzKeys.besideBinary)/ beside the binary or \(FuzzKeys.inRepository) above it")
+            throw SetupError(
+                "no folder with root.pem in $\(FuzzKeys.environmentVariable), "
+                    + "\(FuzzKeys.besideBinary)/ beside the binary or \(FuzzKeys.inRepository) above it")
         }
         let kit = try FuzzKeys.kit(in: keys)
         var options = InspectionOptions(anchors: try FuzzKeys.anchors(in: keys), now: VerifyExpectations.now)

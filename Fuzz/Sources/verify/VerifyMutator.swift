@@ -1,10 +1,10 @@
+import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
-import ReceiptBuilding
 
 /// libFuzzer's own mutator (byte flips, inserts, dictionary entries, …), which writes into `data` (capacity
 /// `maxSize`) and returns the new size.
@@ -54,12 +54,6 @@ struct VerifyMutator {
     let kit: MutationKit
     let maxSize: Int
     var random: SplitMix64
-
-    init(kit: MutationKit, maxSize: Int, random: SplitMix64) {
-        self.kit = kit
-        self.maxSize = maxSize
-        self.random = random
-    }
 
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
 
@@ -119,9 +113,10 @@ struct VerifyMutator {
         }
         // The certificates and the container come on top: a payload this large cannot fit.
         guard payload.count < maxSize else { return nil }
-        return try? ReceiptSigner(authority: kit.authority).sign(payload, digest: signing.digest,
-                                                                layout: signing.layout,
-                                                                signedAttributes: signing.signedAttributes)
+        return try? ReceiptSigner(authority: kit.authority).sign(
+            payload, digest: signing.digest,
+            layout: signing.layout,
+            signedAttributes: signing.signedAttributes)
     }
 
     /// Runs libFuzzer's mutator over `bytes`, letting them grow by up to `room` bytes.
@@ -158,8 +153,9 @@ struct VerifyMutator {
         case 1: inner.append(inner[field])
         default: mutate(&inner[field].value, room: 64)
         }
-        blueprint.attributes[index] = AttributeSpec(type: spec.type, version: spec.version,
-                                                    value: AttributeSpec.record(inner, sorted: below(4) != 0).value)
+        blueprint.attributes[index] = AttributeSpec(
+            type: spec.type, version: spec.version,
+            value: AttributeSpec.record(inner, sorted: below(4) != 0).value)
     }
 
     /// An attribute removed, or repeated (next to itself or at the end).
@@ -176,7 +172,9 @@ struct VerifyMutator {
     mutating func editHeader(_ blueprint: inout ReceiptBlueprint) {
         let index = below(blueprint.attributes.count)
         let interesting: [Int64] = [0, 1, 2, 3, 4, 5, 12, 17, 19, 21, -1, 1701, 1708, Int64.max, Int64.min]
-        let number = below(2) == 0 ? interesting[below(interesting.count)]
+        let number =
+            below(2) == 0
+            ? interesting[below(interesting.count)]
             : blueprint.attributes[index].type &+ Int64(below(5)) &- 2
         if below(2) == 0 {
             blueprint.attributes[index].type = number

@@ -65,10 +65,11 @@ struct VerifyOracles {
     func verdict(_ inspection: ReceiptInspection) {
         guard inspection.isValid else { return }
         guard let verification = inspection.verification, verification.signature == .valid,
-              verification.chain == .valid
+            verification.chain == .valid
         else {
-            fail("valid, yet signature \(inspection.verification?.signature.rawValue ?? "-") and chain "
-                 + "\(inspection.verification?.chain.rawValue ?? "-")")
+            fail(
+                "valid, yet signature \(inspection.verification?.signature.rawValue ?? "-") and chain "
+                    + "\(inspection.verification?.chain.rawValue ?? "-")")
         }
         guard let payload = inspection.receipt?.payload else { fail("valid, yet no payload") }
         // Iterated in order, not through `first(_:)`'s index: both must name the same attributes.
@@ -80,10 +81,11 @@ struct VerifyOracles {
             fail("valid, yet the first app version is \(String(describing: firstOf(3)?.value))")
         }
         guard let device = VerifyExpectations.deviceID, let opaque = firstOf(4), let bundleAttribute = firstOf(2),
-              let hash = firstOf(5),
-              let expected = try? Digest.hash([device[...], opaque.valueBytes, bundleAttribute.valueBytes],
-                                              algorithm: .sha1),
-              hash.valueBytes.elementsEqual(expected)
+            let hash = firstOf(5),
+            let expected = try? Digest.hash(
+                [device[...], opaque.valueBytes, bundleAttribute.valueBytes],
+                algorithm: .sha1),
+            hash.valueBytes.elementsEqual(expected)
         else {
             fail("valid, yet the first sha1_hash is not SHA-1(device ‖ opaque value ‖ bundle id)")
         }
@@ -99,8 +101,9 @@ struct VerifyOracles {
         var signed: [UInt8] = []
         for segment in content.segments { signed += receipt.bytes[segment] }
         guard payload.content.elementsEqual(signed) else {
-            fail("the payload (\(payload.content.count) bytes) is not read from the signed content segments "
-                 + "(\(signed.count) bytes)")
+            fail(
+                "the payload (\(payload.content.count) bytes) is not read from the signed content segments "
+                    + "(\(signed.count) bytes)")
         }
         if content.segments.count == 1, let segment = content.segments.first {
             // Read in place: every value must lie inside the one segment.
@@ -108,8 +111,9 @@ struct VerifyOracles {
                 guard let valueOffset = attribute.valueOffset else { continue }
                 guard valueOffset >= segment.lowerBound, valueOffset + attribute.valueBytes.count <= segment.upperBound
                 else {
-                    fail("attribute \(attribute.type.map(String.init) ?? "?") reads \(valueOffset)+"
-                         + "\(attribute.valueBytes.count), outside the signed content \(segment)")
+                    fail(
+                        "attribute \(attribute.type.map(String.init) ?? "?") reads \(valueOffset)+"
+                            + "\(attribute.valueBytes.count), outside the signed content \(segment)")
                 }
             }
         }
@@ -118,14 +122,16 @@ struct VerifyOracles {
         for (signer, result) in zip(receipt.signedData.signers, inspection.signers)
         where signer.signedAttributes == nil {
             guard let index = result.certificateIndex, index < inspection.certificates.count,
-                  inspection.certificates[index].certificate?.derEncoded == leaf.derEncoded,
-                  let digest = result.digestAlgorithm
+                inspection.certificates[index].certificate?.derEncoded == leaf.derEncoded,
+                let digest = result.digestAlgorithm
             else { continue }
-            let check = SignatureVerifier.verify(signature: receipt.bytes[signer.signature], over: [signed[...]],
-                                                 digest: digest, certificate: leaf)
+            let check = SignatureVerifier.verify(
+                signature: receipt.bytes[signer.signature], over: [signed[...]],
+                digest: digest, certificate: leaf)
             guard check == .valid else {
-                fail("signer \(result.signerIndex) verified, yet the TEST-ONLY leaf does not verify its signature "
-                     + "over the payload bytes: \(check)")
+                fail(
+                    "signer \(result.signerIndex) verified, yet the TEST-ONLY leaf does not verify its signature "
+                        + "over the payload bytes: \(check)")
             }
         }
     }
@@ -144,8 +150,8 @@ struct VerifyOracles {
             fail("a second inspection, keeping no record's entries, gives other findings:\n  \(before)\n  \(after)")
         }
         guard again.description == first.description,
-              again.verification?.errors == first.verification?.errors,
-              again.verification?.path == first.verification?.path
+            again.verification?.errors == first.verification?.errors,
+            again.verification?.path == first.verification?.path
         else {
             fail("a second inspection gives another verdict:\n  \(first)\n  \(again)")
         }

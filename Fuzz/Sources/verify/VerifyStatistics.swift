@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ReceiptValidation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How far inputs get: counted per process and printed to standard error when it exits (libFuzzer exits through
 /// `exit`, so after `-max_total_time`, `-runs` and a corpus replay alike), as one line:
@@ -41,7 +42,8 @@ enum VerifyStatistics {
             let tenths = part * 1000 / inputs
             return "\(tenths / 10).\(tenths % 10)%"
         }
-        let text = "verify: \(inputs) inputs, \(receipts) receipts read, \(signatureValid) signature-valid "
+        let text =
+            "verify: \(inputs) inputs, \(receipts) receipts read, \(signatureValid) signature-valid "
             + "(\(share(signatureValid))), \(chainValid) chain-valid (\(share(chainValid))), \(valid) valid "
             + "(\(share(valid))); mutator: \(mutations[0]) catalogue, \(mutations[1]) payload edits, "
             + "\(mutations[2]) plain\n"

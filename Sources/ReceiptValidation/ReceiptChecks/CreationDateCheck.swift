@@ -17,18 +17,27 @@ struct CreationDateCheck: ReceiptCheck {
         case .date(let text, nil) where !text.isEmpty:
             return []  // reported as value-invalid-date
         default:
-            return [Finding(.creationDateMissing, at: attribute.offset,
-                            "receipt_creation_date holds no date, so nothing can be evaluated at it")]
+            return [
+                Finding(
+                    .creationDateMissing, at: attribute.offset,
+                    "receipt_creation_date holds no date, so nothing can be evaluated at it")
+            ]
         }
         var findings: [Finding] = []
         if created.secondsSinceEpoch > now + 86_400 {
-            findings.append(Finding(.creationDateInFuture, at: attribute.offset,
-                                    "the receipt claims to be created at \(created.rfc3339UTC), after today"))
+            findings.append(
+                Finding(
+                    .creationDateInFuture, at: attribute.offset,
+                    "the receipt claims to be created at \(created.rfc3339UTC), after today"))
         }
         if case .date(_, let original?)? = payload.first(18)?.value,
-           original.secondsSinceEpoch > created.secondsSinceEpoch {
-            findings.append(Finding(.creationBeforeOriginalPurchase, at: attribute.offset,
-                                    "the receipt is created at \(created.rfc3339UTC), before the app's original purchase at \(original.rfc3339UTC)"))
+            original.secondsSinceEpoch > created.secondsSinceEpoch
+        {
+            findings.append(
+                Finding(
+                    .creationBeforeOriginalPurchase, at: attribute.offset,
+                    "the receipt is created at \(created.rfc3339UTC), before the app's original purchase at \(original.rfc3339UTC)"
+                ))
         }
         return findings
     }

@@ -22,10 +22,14 @@ struct ExpectedValues: ReceiptCheck {
             let actual = typeAttribute?.text.flatMap(ReceiptEnvironment.init(receiptType:))
             if actual != expected {
                 let said = typeAttribute?.text.map { "\"\($0)\"" } ?? "missing"
-                findings.append(Finding(.environmentMismatch, at: typeAttribute?.offset ?? payload.offset,
-                                        "the receipt type is \(said), not from the \(expected.rawValue) environment",
-                                        fields: [FindingField("environment", actual?.rawValue ?? "unknown"),
-                                                 FindingField("expected", expected.rawValue)]))
+                findings.append(
+                    Finding(
+                        .environmentMismatch, at: typeAttribute?.offset ?? payload.offset,
+                        "the receipt type is \(said), not from the \(expected.rawValue) environment",
+                        fields: [
+                            FindingField("environment", actual?.rawValue ?? "unknown"),
+                            FindingField("expected", expected.rawValue),
+                        ]))
             }
         }
         if let expected = expectations.appAppleID {
@@ -33,15 +37,22 @@ struct ExpectedValues: ReceiptCheck {
         }
         if let device = expectations.deviceID {
             if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
-               let computed = try? Digest.hash([device[...], opaque.valueBytes, bundle.valueBytes],
-                                               algorithm: .sha1) {
+                let computed = try? Digest.hash(
+                    [device[...], opaque.valueBytes, bundle.valueBytes],
+                    algorithm: .sha1)
+            {
                 if !hash.valueBytes.elementsEqual(computed) {
-                    findings.append(Finding(.hashMismatch, at: hash.offset,
-                                            "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"))
+                    findings.append(
+                        Finding(
+                            .hashMismatch, at: hash.offset,
+                            "sha1_hash does not equal SHA-1(device id ‖ opaque value ‖ bundle id): the receipt was not issued for this device"
+                        ))
                 }
             } else {
-                findings.append(Finding(.hashUnverifiable, at: payload.offset,
-                                        "cannot check the device hash: opaque value, bundle id or hash is missing"))
+                findings.append(
+                    Finding(
+                        .hashUnverifiable, at: payload.offset,
+                        "cannot check the device hash: opaque value, bundle id or hash is missing"))
             }
         }
         return findings
@@ -59,12 +70,18 @@ struct ExpectedValues: ReceiptCheck {
         case .integer(let actual)? where String(actual) == expected:
             return []
         case .integer(let actual)?:
-            return [Finding(.appAppleIdMismatch, at: attribute?.offset,
-                            "app_item_id is \(actual), expected \(expected)")]
+            return [
+                Finding(
+                    .appAppleIdMismatch, at: attribute?.offset,
+                    "app_item_id is \(actual), expected \(expected)")
+            ]
         default:
             guard production || attribute != nil else { return [] }
-            return [Finding(.appAppleIdMismatch, at: attribute?.offset ?? payload.offset,
-                            "app_item_id is \(attribute == nil ? "missing" : "not an integer"), expected \(expected)")]
+            return [
+                Finding(
+                    .appAppleIdMismatch, at: attribute?.offset ?? payload.offset,
+                    "app_item_id is \(attribute == nil ? "missing" : "not an integer"), expected \(expected)")
+            ]
         }
     }
 

@@ -10,7 +10,8 @@ struct InAppRecordChecks: ReceiptCheck {
         if let checks = content.streamed?.checks {
             return checks.findings(at: content.statusAt, isXcode: isXcode)
         }
-        return RecordChecks.check(content.payload, at: content.statusAt, created: content.receipt.creationDate,
-                                  isXcode: isXcode)
+        return RecordChecks.check(
+            content.payload, at: content.statusAt, created: content.receipt.creationDate,
+            isXcode: isXcode)
     }
 }

@@ -36,12 +36,14 @@ enum ReceiptChecks {
 
     /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
     /// are judged active or expired. `streamed`: the record checks the reading pass ran, if it ran them.
-    static func check(_ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
-                      now: Int64, streamed: StreamedRecordChecks? = nil) -> [Finding]
-    {
+    static func check(
+        _ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
+        now: Int64, streamed: StreamedRecordChecks? = nil
+    ) -> [Finding] {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
-        let content = ReceiptContent(receipt: receipt, payload: payload, expectations: expectations, evaluatedAt: time,
-                                     statusAt: statusAt, now: now, streamed: streamed)
+        let content = ReceiptContent(
+            receipt: receipt, payload: payload, expectations: expectations, evaluatedAt: time,
+            statusAt: statusAt, now: now, streamed: streamed)
         return all.flatMap { $0.findings(content) }
     }
 }

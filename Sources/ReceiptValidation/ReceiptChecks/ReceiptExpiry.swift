@@ -13,13 +13,18 @@ struct ReceiptExpiry: ReceiptCheck {
         var findings: [Finding] = []
         let instant = ReceiptDate.format(epochSeconds: time)
         if case .date(_, let parsed?)? = payload.first(21)?.value, parsed.secondsSinceEpoch <= time {
-            findings.append(Finding(.receiptExpired, at: payload.first(21)?.offset,
-                                    "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
+            findings.append(
+                Finding(
+                    .receiptExpired, at: payload.first(21)?.offset,
+                    "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
         }
         if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(21)?.value,
-           expires.secondsSinceEpoch < created.secondsSinceEpoch {
-            findings.append(Finding(.expirationBeforeCreation, at: payload.first(21)?.offset,
-                                    "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
+            expires.secondsSinceEpoch < created.secondsSinceEpoch
+        {
+            findings.append(
+                Finding(
+                    .expirationBeforeCreation, at: payload.first(21)?.offset,
+                    "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
         }
         return findings
     }

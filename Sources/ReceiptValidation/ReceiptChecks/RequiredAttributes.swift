@@ -12,14 +12,18 @@ struct RequiredAttributes: ReceiptCheck {
         var findings: [Finding] = []
         for type in Self.types where payload.first(type) == nil {
             let name = FieldTable.descriptor(type, in: .receipt)?.name ?? "type_\(type)"
-            findings.append(Finding(.missingRequiredAttribute, at: payload.offset,
-                                    "the receipt has no \(name) (type \(type))"))
+            findings.append(
+                Finding(
+                    .missingRequiredAttribute, at: payload.offset,
+                    "the receipt has no \(name) (type \(type))"))
         }
         if let hash = payload.first(5) {
             let length = hash.valueBytes.count
             if length != 20 {
-                findings.append(Finding(.hashWrongLength, at: hash.offset,
-                                        "sha1_hash is \(length) bytes, not the 20 of a SHA-1 digest"))
+                findings.append(
+                    Finding(
+                        .hashWrongLength, at: hash.offset,
+                        "sha1_hash is \(length) bytes, not the 20 of a SHA-1 digest"))
             }
         }
         return findings

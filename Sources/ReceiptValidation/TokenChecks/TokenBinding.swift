@@ -11,80 +11,111 @@ import ReceiptPurchases
 /// value, as Apple's `SignedDataVerifier` reads them; the binding's own conflicts and misplaced claims are said.
 struct TokenBinding: TokenCheck {
     func check(_ judgement: inout TokenJudgement) {
-        judgement.findings += Self.findings(judgement.binding, carried: judgement.carrier != nil,
-                                            judgement.options.expectations, at: judgement.payloadOffset)
+        judgement.findings += Self.findings(
+            judgement.binding, carried: judgement.carrier != nil,
+            judgement.options.expectations, at: judgement.payloadOffset)
     }
 
     /// The expectations checked where this kind of payload carries each value (Apple's `SignedDataVerifier`): a
     /// bundleId a renewal info does not carry is bound by its carrier (alone, it is a warning); appAppleId is checked
     /// where the kind carries it, and required only in Production; a notification's top-level look-alikes are not
     /// read, only reported.
-    static func findings(_ binding: JWSBinding, carried: Bool, _ expectations: Expectations,
-                                at offset: (Int) -> Int) -> [Finding] {
+    static func findings(
+        _ binding: JWSBinding, carried: Bool, _ expectations: Expectations,
+        at offset: (Int) -> Int
+    ) -> [Finding] {
         var findings: [Finding] = []
         for conflict in binding.conflicts {
-            findings.append(Finding(.jwsBindingMismatch, at: offset(conflict.value.jsonOffset), FindingMessage(conflict.reason),
-                                    fields: [FindingField("path", conflict.value.path)]))
+            findings.append(
+                Finding(
+                    .jwsBindingMismatch, at: offset(conflict.value.jsonOffset), FindingMessage(conflict.reason),
+                    fields: [FindingField("path", conflict.value.path)]))
         }
         for misplaced in binding.misplaced {
-            findings.append(Finding(.jwsClaimMisplaced, at: offset(misplaced.jsonOffset),
-                                    "the notification has \(misplaced.path) at its top level: Apple reads the app and environment from data (summary, externalPurchaseToken, appData), and so does rcpt",
-                                    fields: [FindingField("path", misplaced.path)]))
+            findings.append(
+                Finding(
+                    .jwsClaimMisplaced, at: offset(misplaced.jsonOffset),
+                    "the notification has \(misplaced.path) at its top level: Apple reads the app and environment from data (summary, externalPurchaseToken, appData), and so does rcpt",
+                    fields: [FindingField("path", misplaced.path)]))
         }
         func at(_ value: JWSBinding.Value?) -> Int? { value.map { offset($0.jsonOffset) } }
         if let expected = expectations.bundleID {
             if binding.carriesBundleID {
                 let actual = binding.bundleID?.text
                 if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
-                    findings.append(Finding(.bundleIdMismatch, at: at(binding.bundleID),
-                                            "bundleId\(binding.bundleID.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+                    findings.append(
+                        Finding(
+                            .bundleIdMismatch, at: at(binding.bundleID),
+                            "bundleId\(binding.bundleID.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""
+                        ))
                 }
             } else if !carried {
-                findings.append(Finding(.jwsNotBoundToApp, at: nil,
-                                        "\(binding.kind.rawValue) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"))
+                findings.append(
+                    Finding(
+                        .jwsNotBoundToApp, at: nil,
+                        "\(binding.kind.rawValue) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"
+                    ))
             }
         }
         if let expected = expectations.appAppleID, binding.carriesAppAppleID {
             if let actual = binding.appAppleID {
                 if actual.text != expected {
-                    findings.append(Finding(.appAppleIdMismatch, at: at(actual),
-                                            "appAppleId (\(actual.path)) is \(actual.text), expected \(expected)"))
+                    findings.append(
+                        Finding(
+                            .appAppleIdMismatch, at: at(actual),
+                            "appAppleId (\(actual.path)) is \(actual.text), expected \(expected)"))
                 }
             } else if binding.environment?.text == ReceiptEnvironment.production.rawValue {
-                findings.append(Finding(.appAppleIdMismatch, at: nil,
-                                        "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
+                findings.append(
+                    Finding(
+                        .appAppleIdMismatch, at: nil,
+                        "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
             }
         }
         if let expected = expectations.appVersion, binding.kind == .appTransaction {
             let actual = binding.appVersion?.text
             if actual.map({ Array($0.utf8) }) != Array(expected.utf8) {
-                findings.append(Finding(.appVersionMismatch, at: at(binding.appVersion),
-                                        "applicationVersion is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
+                findings.append(
+                    Finding(
+                        .appVersionMismatch, at: at(binding.appVersion),
+                        "applicationVersion is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""))
             }
         }
         if let device = expectations.deviceID,
-           [.transaction, .renewalInfo, .appTransaction].contains(binding.kind) {
+            [.transaction, .renewalInfo, .appTransaction].contains(binding.kind)
+        {
             if let verification = binding.deviceVerification,
-               let expected = Expectations.deviceVerification(nonce: verification.nonce.text, deviceID: device) {
+                let expected = Expectations.deviceVerification(nonce: verification.nonce.text, deviceID: device)
+            {
                 if Base64.decode(Array(verification.value.text.utf8)) != expected {
-                    findings.append(Finding(.jwsDeviceMismatch, at: at(verification.value),
-                                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.rawValue) was issued to another device"))
+                    findings.append(
+                        Finding(
+                            .jwsDeviceMismatch, at: at(verification.value),
+                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.rawValue) was issued to another device"
+                        ))
                 }
             } else {
-                let why = binding.deviceVerification == nil
+                let why =
+                    binding.deviceVerification == nil
                     ? "carries no deviceVerification with its deviceVerificationNonce (StoreKit adds both to the tokens it gives a device; the App Store Server API neither)"
                     : "is bound to a device by its device verification UUID, and the device id given is a MAC address"
-                findings.append(Finding(.jwsDeviceUnverifiable, at: nil,
-                                        "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))
+                findings.append(
+                    Finding(
+                        .jwsDeviceUnverifiable, at: nil,
+                        "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))
             }
         }
         if let expected = expectations.environment {
             let actual = binding.environment?.text
             if actual != expected.rawValue {
-                findings.append(Finding(.environmentMismatch, at: at(binding.environment),
-                                        "environment\(binding.environment.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected.rawValue)\"",
-                                        fields: [FindingField("environment", actual ?? "unknown"),
-                                                 FindingField("expected", expected.rawValue)]))
+                findings.append(
+                    Finding(
+                        .environmentMismatch, at: at(binding.environment),
+                        "environment\(binding.environment.map { " (\($0.path))" } ?? "") is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected.rawValue)\"",
+                        fields: [
+                            FindingField("environment", actual ?? "unknown"),
+                            FindingField("expected", expected.rawValue),
+                        ]))
             }
         }
         return findings

@@ -6,8 +6,11 @@ import ReceiptDiagnostics
 struct TokenCarrierSigner: TokenCheck {
     func check(_ judgement: inout TokenJudgement) {
         guard let carrierSigner = judgement.carrier?.signer, let signer = judgement.signer,
-              carrierSigner.sha256Fingerprint != signer.sha256Fingerprint else { return }
-        judgement.findings.append(Finding(.jwsNestedSignerDiffers, at: judgement.headerStart,
-                                          "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
+            carrierSigner.sha256Fingerprint != signer.sha256Fingerprint
+        else { return }
+        judgement.findings.append(
+            Finding(
+                .jwsNestedSignerDiffers, at: judgement.headerStart,
+                "this nested JWS is signed by \(signer.subject), the token holding it by \(carrierSigner.subject)"))
     }
 }

@@ -15,25 +15,32 @@ struct TokenChain: TokenCheck {
         let (verified, policyFindings) = judgement.cache.chain.check(
             leaf: signer, intermediates: intermediates, at: judgement.evaluatedAt,
             environment: judgement.binding.environment?.text, offset: { _ in at })
-        judgement.chain = VerificationSummary(signature: judgement.signature, chain: verified.isValid ? .valid : .invalid,
-                                              anchor: verified.anchorSubject, evaluatedAt: judgement.evaluatedAt,
-                                              evaluatedAtSource: judgement.timeSource, path: verified.path,
-                                              errors: verified.errors)
+        judgement.chain = VerificationSummary(
+            signature: judgement.signature, chain: verified.isValid ? .valid : .invalid,
+            anchor: verified.anchorSubject, evaluatedAt: judgement.evaluatedAt,
+            evaluatedAtSource: judgement.timeSource, path: verified.path,
+            errors: verified.errors)
         guard verified.isValid else {
             let evaluatedAt = judgement.evaluatedAt
-            let because = ChainAdvice.because(verified.errors.first, leaf: signer, intermediates: intermediates,
-                                              at: judgement.evaluatedAt, signed: judgement.signedAt,
-                                              anchors: judgement.cache.chain.anchors, kind: .jws)
-            judgement.findings.append(Finding(.chainInvalid, at: at,
-                                              "the x5c chain does not reach a trusted root at \(ReceiptDate.format(epochSeconds: evaluatedAt)): \(because)"))
+            let because = ChainAdvice.because(
+                verified.errors.first, leaf: signer, intermediates: intermediates,
+                at: judgement.evaluatedAt, signed: judgement.signedAt,
+                anchors: judgement.cache.chain.anchors, kind: .jws)
+            judgement.findings.append(
+                Finding(
+                    .chainInvalid, at: at,
+                    "the x5c chain does not reach a trusted root at \(ReceiptDate.format(epochSeconds: evaluatedAt)): \(because)"
+                ))
             return
         }
         // Apple's chains are exactly leaf, intermediate, root; its libraries refuse any other length. A self-signed
         // (Xcode) signer is judged by the signing policy.
         let count = judgement.certificates.count
         if verified.certificates.count > 1 && count != 3 {
-            judgement.findings.append(Finding(.jwsX5cLength, at: at,
-                                              "x5c holds \(count) certificates; Apple's holds leaf, WWDR intermediate and root"))
+            judgement.findings.append(
+                Finding(
+                    .jwsX5cLength, at: at,
+                    "x5c holds \(count) certificates; Apple's holds leaf, WWDR intermediate and root"))
         }
         judgement.findings += policyFindings
     }

@@ -25,7 +25,8 @@ struct TokenJudgement {
     var signedAt: Int64?
     var chain: VerificationSummary?
 
-    init(_ held: NestedJWS, carrier: JWSInspector.Carrier?, options: InspectionOptions, cache: JWSInspector.ChainCache) {
+    init(_ held: NestedJWS, carrier: JWSInspector.Carrier?, options: InspectionOptions, cache: JWSInspector.ChainCache)
+    {
         self.held = held
         self.carrier = carrier
         self.options = options

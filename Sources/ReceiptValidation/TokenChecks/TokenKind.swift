@@ -10,7 +10,10 @@ struct TokenKind: TokenCheck {
         guard let expected = JWSPayloadKind.expected(at: held.member), claimed != .unknown, claimed != expected else {
             return
         }
-        judgement.findings.append(Finding(.jwsKindMismatch, at: held.token.offset,
-                                          "\(held.path) holds a \(claimed.rawValue) where Apple's documents hold a \(expected.rawValue): a server reads it as one, and Apple's verifier refuses it"))
+        judgement.findings.append(
+            Finding(
+                .jwsKindMismatch, at: held.token.offset,
+                "\(held.path) holds a \(claimed.rawValue) where Apple's documents hold a \(expected.rawValue): a server reads it as one, and Apple's verifier refuses it"
+            ))
     }
 }

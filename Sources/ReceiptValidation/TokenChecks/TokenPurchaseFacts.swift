@@ -6,10 +6,12 @@ import ReceiptPurchases
 struct TokenPurchaseFacts: TokenCheck {
     func check(_ judgement: inout TokenJudgement) {
         let options = judgement.options
-        let statusAt = options.statusTime?.resolve(signed: judgement.signedAt, now: options.clock).seconds
+        let statusAt =
+            options.statusTime?.resolve(signed: judgement.signedAt, now: options.clock).seconds
             ?? judgement.evaluatedAt
         let payloadOffset = judgement.payloadOffset
-        judgement.findings += PurchaseFacts.findings(judgement.token.payload, kind: judgement.binding.kind, at: statusAt,
-                                                     offset: payloadOffset)
+        judgement.findings += PurchaseFacts.findings(
+            judgement.token.payload, kind: judgement.binding.kind, at: statusAt,
+            offset: payloadOffset)
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptSigning
+import ReceiptSuite
+
+/// The JWS catalogue's algorithm and signature entries.
+extension JWSMutationCatalogue {
+    /// The header's alg: anything but ES256 is refused, whatever the signature.
+    static let algorithms: [JWSMutation] = [
+        JWSMutation(
+            "alg-none", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
+            "alg none and no signature: a validator that follows alg verifies nothing"
+        ) { context in
+            let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
+            return b64(header) + "." + b64(context.payload) + "."
+        },
+        JWSMutation(
+            "alg-none-signed", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
+            "alg none with a real signature kept"
+        ) { context in
+            let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
+            return try context.signed(header: header)
+        },
+        JWSMutation(
+            "alg-hs256-public-key", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
+            "alg HS256, an HMAC keyed with the leaf's public certificate: the classic key-confusion attack"
+        ) { context in
+            let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""HS256""#))
+            let input = b64(header) + "." + b64(context.payload)
+            let key = Array(context.signer.chain[0].pemEncoded.utf8)
+            return input + "." + b64(try HMAC.sha256(key: key, message: bytes(input)))
+        },
+        JWSMutation(
+            "alg-rs256", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
+            "alg RS256 over an ES256 signature"
+        ) { context in
+            try context.signed(
+                header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""RS256""#)))
+        },
+        JWSMutation(
+            "alg-es384", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
+            "alg ES384 over a P-256 ES256 signature"
+        ) { context in
+            try context.signed(
+                header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""ES384""#)))
+        },
+        JWSMutation(
+            "alg-missing", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
+            "no alg member at all"
+        ) { context in
+            try context.signed(
+                header: bytes(text(context.header).replacingOccurrences(of: #""alg":"ES256","#, with: "")))
+        },
+        JWSMutation(
+            "alg-duplicate", layer: "header", .reject, finding: .jsonDuplicateKey,
+            "alg none first and ES256 last: readers that take the first see none"
+        ) { context in
+            try context.signed(
+                header: bytes(
+                    text(context.header).replacingOccurrences(
+                        of: #"{"alg":"ES256""#,
+                        with: #"{"alg":"none","alg":"ES256""#)))
+        },
+        JWSMutation(
+            "crit-header", layer: "header", .reject, finding: .jwsCriticalHeader,
+            "a crit header naming an extension the reader must understand"
+        ) { context in
+            try context.signed(header: context.header(adding: #""crit":["exp"],"exp":1"#))
+        },
+    ]
+
+    /// The signature part.
+    static let signatures: [JWSMutation] = [
+        JWSMutation(
+            "signature-der", layer: "signature", .reject, finding: .jwsSignatureDer,
+            "the signature DER-encoded (what OpenSSL makes), not JOSE's r ‖ s"
+        ) { context in
+            let input = b64(context.header) + "." + b64(context.payload)
+            let raw = try context.signer.signRaw(bytes(input))
+            return input + "." + b64(ECDSASignature.der(fromRaw: raw) ?? raw)
+        },
+        JWSMutation(
+            "signature-truncated", layer: "signature", .reject, finding: .jwsSignatureLength,
+            signatureValid: false, "the signature cut to 63 octets"
+        ) { context in
+            let parts = JWSMutationContext.parts(try context.signed())
+            let raw = (try? Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes) ?? []
+            return parts[0] + "." + parts[1] + "." + b64(Array(raw.prefix(63)))
+        },
+        JWSMutation(
+            "signature-empty", layer: "signature", .reject, finding: .jwsSignatureLength,
+            signatureValid: false, "no signature octets"
+        ) { context in
+            b64(context.header) + "." + b64(context.payload) + "."
+        },
+        JWSMutation(
+            "signature-zero", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
+            "64 zero octets (r = s = 0, which some ECDSA code accepts)"
+        ) { context in
+            b64(context.header) + "." + b64(context.payload) + "." + b64([UInt8](repeating: 0, count: 64))
+        },
+        JWSMutation(
+            "signature-bit-flip", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
+            "one bit of the signature flipped"
+        ) { context in
+            let parts = JWSMutationContext.parts(try context.signed())
+            var raw = (try? Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes) ?? []
+            if !raw.isEmpty { raw[10] ^= 0x01 }
+            return parts[0] + "." + parts[1] + "." + b64(raw)
+        },
+        JWSMutation(
+            "payload-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
+            signatureValid: false, "the bundleId changed after signing, the signature kept"
+        ) { context in
+            let parts = JWSMutationContext.parts(try context.signed())
+            let edited = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
+            return parts[0] + "." + b64(edited) + "." + parts[2]
+        },
+        JWSMutation(
+            "header-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
+            signatureValid: false, "a header member added after signing, the signature kept"
+        ) { context in
+            let parts = JWSMutationContext.parts(try context.signed())
+            return b64(context.header(adding: #""typ":"JWT""#)) + "." + parts[1] + "." + parts[2]
+        },
+        JWSMutation(
+            "jku-foreign-key", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
+            "signed by a foreign key that a jku URL points to; x5c still the genuine chain"
+        ) { context in
+            let header = context.header(adding: #""jku":"https://attacker.example/jwks.json""#)
+            return try context.signed(
+                header: header, by: JWSSigner(key: context.foreign.key, chain: context.signer.chain))
+        },
+        JWSMutation(
+            "jwk-embedded-foreign-key", layer: "signature", .reject, finding: .signatureInvalid,
+            signatureValid: false, "signed by a foreign key carried in a jwk header member"
+        ) { context in
+            let header = context.header(adding: #""jwk":{"kty":"EC","crv":"P-256","x":"attacker","y":"attacker"}"#)
+            return try context.signed(
+                header: header, by: JWSSigner(key: context.foreign.key, chain: context.signer.chain))
+        },
+    ]
+}
