@@ -31,6 +31,10 @@ struct Rcpt: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // A reader that stops reading (`rcpt dump … | head`) must not end rcpt by a signal: with SIGPIPE caught, a
+        // write to a closed pipe fails with EPIPE, and Console stops writing. Caught, not ignored: an ignored signal
+        // stays ignored in the validators rcpt starts, a caught one is the default again after exec.
+        signal(SIGPIPE) { _ in }
         if CommandLine.arguments.count == 1 {
             FileHandle.standardError.write(Data((Rcpt.helpMessage() + "\n").utf8))
             Foundation.exit(2)

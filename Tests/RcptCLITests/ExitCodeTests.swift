@@ -14,6 +14,31 @@ struct ExitCodeTests {
         #expect(result.status == 0, "\(result)")
     }
 
+    /// A reader that stops reading (`rcpt dump … | head -1`, a pager quit early) ends rcpt with its own exit code,
+    /// never with SIGPIPE: here the reader is gone before rcpt writes a byte.
+    @Test(arguments: [
+        ["dump", "Corpus/receipts/kvitto-sandboxReceipt.receipt"],
+        ["verify", "--format", "json", "Corpus/receipts/kvitto-sandboxReceipt.receipt"],
+        ["dump", "--format", "json", "Corpus/jws/apple-swift-mock-testNotification.jws"],
+        ["verify", "--format", "jsonl", "Corpus/jws"],
+    ])
+    func aClosedOutputIsNoSignal(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try output.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(
+            process.terminationReason == .exit,
+            "\(arguments): ended by signal \(process.terminationStatus), not an exit code")
+        #expect(process.terminationStatus <= 2)
+    }
+
     @Test func verifyReportsInvalidReceiptsWithExitOne() throws {
         let untrusted = try CLI.run(["verify", Self.xcode])
         #expect(untrusted.status == 1)
