@@ -182,6 +182,9 @@ public struct InAppRecord: Sendable, Hashable {
         return AttributeList(index, entries: index.table.children(entry))
     }
 
+    /// The record's first attribute named `field`.
+    public func first(_ field: InAppField) -> Attribute? { first(field.rawValue) }
+
     /// The first attribute of `type`, found by scanning the record's entries' types.
     package func first(_ type: Int64) -> Attribute? {
         guard type >= 0, type < Int64(PayloadIndex.Entry.noType), !index.table.entries[entry].state.entriesDropped

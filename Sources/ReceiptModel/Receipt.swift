@@ -78,12 +78,15 @@ public struct Receipt: Sendable {
     /// The first attribute of `type` in the payload.
     public func first(_ type: Int64) -> Attribute? { payload?.first(type) }
 
+    /// The first attribute named `field` in the payload.
+    public func first(_ field: ReceiptField) -> Attribute? { payload?.first(field) }
+
     /// The parsed creation date (type 12), when present and valid.
-    package var creationDate: ReceiptDate? { first(12)?.date }
+    package var creationDate: ReceiptDate? { first(.receiptCreationDate)?.date }
 
     /// The environment attribute (type 0) when it is text: "Production", "ProductionSandbox", "Xcode" ….
     public var environment: String? {
-        guard let attribute = first(0), attribute.kind == .text else { return nil }
+        guard let attribute = first(.receiptType), attribute.kind == .text else { return nil }
         return attribute.text
     }
 

@@ -27,6 +27,9 @@ public struct ReceiptPayload: Sendable {
     /// Every top-level attribute of `type`, in order.
     public func attributes(ofType type: Int64) -> [Attribute] { attributes.filter { $0.type == type } }
 
+    /// The first top-level attribute named `field`.
+    public func first(_ field: ReceiptField) -> Attribute? { first(field.rawValue) }
+
     /// The first top-level attribute of `type` (constant time for types 0–63).
     public func first(_ type: Int64) -> Attribute? {
         if type >= 0, type < Int64(index.firstByType.count) {

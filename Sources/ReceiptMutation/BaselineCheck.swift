@@ -21,8 +21,8 @@ package enum BaselineCheck {
         let read = Receipt.read(baseline)
         var bundleID: String?
         var appVersion: String?
-        if case .text(let text)? = read.first(2)?.value { bundleID = text }
-        if case .text(let text)? = read.first(3)?.value { appVersion = text }
+        if case .text(let text)? = read.first(.bundleID)?.value { bundleID = text }
+        if case .text(let text)? = read.first(.applicationVersion)?.value { appVersion = text }
         let options = InspectionOptions(
             anchors: TrustAnchors([kit.authority.root]),
             expectations: Expectations(

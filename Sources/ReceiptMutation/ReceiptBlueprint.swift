@@ -47,6 +47,9 @@ public struct ReceiptBlueprint: Sendable {
     /// The first attribute of `type`.
     public func first(_ type: Int64) -> AttributeSpec? { attributes.first { $0.type == type } }
 
+    /// The first attribute named `field`.
+    public func first(_ field: ReceiptField) -> AttributeSpec? { first(field.rawValue) }
+
     /// Replaces the first attribute of `spec.type` (keeping its position) or appends `spec`.
     public mutating func set(_ spec: AttributeSpec) {
         if let index = attributes.firstIndex(where: { $0.type == spec.type }) {
@@ -69,7 +72,7 @@ public struct ReceiptBlueprint: Sendable {
 
     /// Sets type 5 to SHA-1(device ‖ opaque value ‖ bundle id attribute bytes), as a genuine receipt for `device`.
     public mutating func computeHash(forDevice device: [UInt8]) throws(MutationError) {
-        guard let opaque = first(4)?.value, let bundle = first(2)?.value else { return }
+        guard let opaque = first(.opaqueValue)?.value, let bundle = first(.bundleID)?.value else { return }
         do {
             let hash = try Digest.hash([device[...], opaque[...], bundle[...]], algorithm: .sha1)
             set(.raw(5, hash))

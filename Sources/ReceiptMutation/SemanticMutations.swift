@@ -79,7 +79,7 @@ enum SemanticMutations {
                 "hash-wrong-length", .semantics, layer: "attribute", expected: .reject,
                 finding: .hashWrongLength, "the SHA-1 hash attribute is 19 bytes"
             ) { workspace in
-                let hash = workspace.blueprint.first(5)?.value ?? []
+                let hash = workspace.blueprint.first(.sha1Hash)?.value ?? []
                 workspace.blueprint.set(.raw(5, Array(hash.prefix(19))))
             },
             Mutation(
@@ -94,7 +94,7 @@ enum SemanticMutations {
                 "the hash covers the bundle id's text instead of its whole UTF8String encoding (a common bug)"
             ) {
                 workspace in
-                let opaque = workspace.blueprint.first(4)?.value ?? []
+                let opaque = workspace.blueprint.first(.opaqueValue)?.value ?? []
                 let text = Array(workspace.bundleID.utf8)
                 let device = workspace.kit.deviceID
                 workspace.blueprint.set(

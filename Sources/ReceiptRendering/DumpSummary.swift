@@ -56,7 +56,7 @@ struct DumpSummary {
         var dated: [(purchased: Int64, index: Int)] = []
         dated.reserveCapacity(records.count)
         for index in records.indices {
-            let purchased = records[index].first(1704)?.date?.secondsSinceEpoch ?? Int64.min
+            let purchased = records[index].first(.purchaseDate)?.date?.secondsSinceEpoch ?? Int64.min
             dated.append((purchased, index))
         }
         dated.sort { ($0.purchased, $0.index) < ($1.purchased, $1.index) }

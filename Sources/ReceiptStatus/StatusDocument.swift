@@ -108,9 +108,9 @@ package struct StatusDocument: Sendable {
     mutating func read(_ receipt: Receipt, trust: StatusEvidence.Trust, offset: Int?) {
         let environment = receipt.environmentKind?.rawValue
         app = StatusApp(
-            bundleID: receipt.first(2)?.text,
+            bundleID: receipt.first(.bundleID)?.text,
             // app_item_id is 0 outside Production: it names no app there.
-            appAppleID: receipt.first(1)?.integer.flatMap { $0 == 0 ? nil : String($0) },
+            appAppleID: receipt.first(.appItemID)?.integer.flatMap { $0 == 0 ? nil : String($0) },
             environment: environment)
         let created = receipt.creationDate?.millisecondsSinceEpoch
         for (index, record) in receipt.inAppRecords.enumerated() {
@@ -130,7 +130,7 @@ package struct StatusDocument: Sendable {
                     kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
                     transactionID: text(1703), originalTransactionID: text(1705), purchaseDate: milliseconds(1704),
                     expiresDate: expires, revocationDate: milliseconds(1712),
-                    quantity: record.first(1701)?.integer ?? 1, evidence: evidence))
+                    quantity: record.first(.quantity)?.integer ?? 1, evidence: evidence))
         }
     }
 

@@ -129,8 +129,10 @@ struct FuzzValidator: ParsableCommand {
                 let baseline = try? MutationCatalogue.baseline.apply(to: receiptSeed, kit: kit, seed: seed)
             {
                 let receipt = Receipt.read(baseline)
-                if case .text(let text)? = receipt.first(2)?.value { expectations.bundleID = text }
-                if case .text(let text)? = receipt.first(3)?.value, device { expectations.appVersion = text }
+                if case .text(let text)? = receipt.first(.bundleID)?.value { expectations.bundleID = text }
+                if case .text(let text)? = receipt.first(.applicationVersion)?.value, device {
+                    expectations.appVersion = text
+                }
             }
             var receiptOptions = InspectionOptions(
                 anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
@@ -161,8 +163,10 @@ struct FuzzValidator: ParsableCommand {
                 } else if let baseline = try? MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed) {
                     var own = Expectations(deviceID: device ? kit.deviceID : nil)
                     let receipt = Receipt.read(baseline)
-                    if case .text(let text)? = receipt.first(2)?.value { own.bundleID = text }
-                    if case .text(let text)? = receipt.first(3)?.value, device { own.appVersion = text }
+                    if case .text(let text)? = receipt.first(.bundleID)?.value { own.bundleID = text }
+                    if case .text(let text)? = receipt.first(.applicationVersion)?.value, device {
+                        own.appVersion = text
+                    }
                     seedOptions[index] = InspectionOptions(
                         anchors: try Self.anchors(ca), time: .signed, expectations: own)
                     seedLines.append(

@@ -4,14 +4,14 @@ import ReceiptDiagnostics
 import ReceiptTestSupport
 import Testing
 
-/// The README's finding-code and error-code tables are generated from `FindingCode.all` and `ErrorCode.allCases` (the
+/// The README's finding-code and error-code tables are generated from `FindingCode.allCases` and `ErrorCode.allCases` (the
 /// two tables every finding and every error comes from): this test fails when they differ, and
 /// `RCPT_UPDATE_GOLDEN=1 swift test --filter FindingCodeList` rewrites the README's tables.
 @Suite("README finding codes")
 struct FindingCodeListTests {
     static let readme = Fixtures.url("README.md")
     static let findingSection = (
-        begin: "<!-- finding codes: generated from FindingCode.all by FindingCodeListTests -->",
+        begin: "<!-- finding codes: generated from FindingCode.allCases by FindingCodeListTests -->",
         end: "<!-- end of finding codes -->"
     )
     static let errorSection = (
@@ -22,7 +22,7 @@ struct FindingCodeListTests {
     /// The finding table as the README shows it.
     static var generatedTable: String {
         var rows = ["| code | layer | severity | meaning |", "|---|---|---|---|"]
-        for code in FindingCode.all {
+        for code in FindingCode.allCases {
             rows.append("| `\(code.rawValue)` | \(code.layer.rawValue) | \(code.severity.rawValue) | \(code.summary) |")
         }
         return rows.joined(separator: "\n")
@@ -40,8 +40,8 @@ struct FindingCodeListTests {
     }
 
     @Test func everyCodeIsUniqueAndDocumented() {
-        #expect(Set(FindingCode.all.map(\.rawValue)).count == FindingCode.all.count)
-        for code in FindingCode.all {
+        #expect(Set(FindingCode.allCases.map(\.rawValue)).count == FindingCode.allCases.count)
+        for code in FindingCode.allCases {
             #expect(FindingCode(rawValue: code.rawValue) == code)
             #expect(!code.summary.isEmpty && code.rawValue.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" })
         }

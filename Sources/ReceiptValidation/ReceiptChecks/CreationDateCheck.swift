@@ -9,7 +9,8 @@ struct CreationDateCheck: ReceiptCheck {
     }
 
     static func creationDate(_ receipt: Receipt, _ payload: ReceiptPayload, now: Int64) -> [Finding] {
-        guard let attribute = payload.first(12) else { return [] }  // reported as missing-required-attribute
+        // A receipt without one is reported as missing-required-attribute.
+        guard let attribute = payload.first(.receiptCreationDate) else { return [] }
         let created: ReceiptDate
         switch attribute.value {
         case .date(_, let parsed?):
@@ -30,7 +31,7 @@ struct CreationDateCheck: ReceiptCheck {
                     .creationDateInFuture, at: attribute.offset,
                     "the receipt claims to be created at \(created.rfc3339UTC), after today"))
         }
-        if case .date(_, let original?)? = payload.first(18)?.value,
+        if case .date(_, let original?)? = payload.first(.originalPurchaseDate)?.value,
             original.secondsSinceEpoch > created.secondsSinceEpoch
         {
             findings.append(

@@ -18,7 +18,7 @@ struct ExpectedValues: ReceiptCheck {
             findings += compareText(payload, type: 3, expected: expected, code: .appVersionMismatch)
         }
         if let expected = expectations.environment {
-            let typeAttribute = payload.first(0)
+            let typeAttribute = payload.first(.receiptType)
             let actual = typeAttribute?.text.flatMap(ReceiptEnvironment.init(receiptType:))
             if actual != expected {
                 let said = typeAttribute?.text.map { "\"\($0)\"" } ?? "missing"
@@ -36,7 +36,8 @@ struct ExpectedValues: ReceiptCheck {
             findings += appAppleID(payload, expected: expected)
         }
         if let device = expectations.deviceID {
-            if let opaque = payload.first(4), let bundle = payload.first(2), let hash = payload.first(5),
+            if let opaque = payload.first(.opaqueValue), let bundle = payload.first(.bundleID),
+                let hash = payload.first(.sha1Hash),
                 let computed = try? Digest.hash(
                     [device[...], opaque.valueBytes, bundle.valueBytes],
                     algorithm: .sha1)
@@ -62,8 +63,8 @@ struct ExpectedValues: ReceiptCheck {
     /// App Store sold; outside Production (sandbox, Xcode) it is 0, and then it binds nothing, as Apple's JWS
     /// verifier requires appAppleId only in Production.
     static func appAppleID(_ payload: ReceiptPayload, expected: String) -> [Finding] {
-        let attribute = payload.first(1)
-        let production = payload.first(0)?.text.flatMap(ReceiptEnvironment.init(receiptType:)) == .production
+        let attribute = payload.first(.appItemID)
+        let production = payload.first(.receiptType)?.text.flatMap(ReceiptEnvironment.init(receiptType:)) == .production
         switch attribute?.value {
         case .integer(let actual)? where actual == 0 && !production:
             return []

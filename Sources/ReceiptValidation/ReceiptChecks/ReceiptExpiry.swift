@@ -12,18 +12,18 @@ struct ReceiptExpiry: ReceiptCheck {
     static func expiry(_ receipt: Receipt, _ payload: ReceiptPayload, at time: Int64) -> [Finding] {
         var findings: [Finding] = []
         let instant = ReceiptDate.format(epochSeconds: time)
-        if case .date(_, let parsed?)? = payload.first(21)?.value, parsed.secondsSinceEpoch <= time {
+        if case .date(_, let parsed?)? = payload.first(.expirationDate)?.value, parsed.secondsSinceEpoch <= time {
             findings.append(
                 Finding(
-                    .receiptExpired, at: payload.first(21)?.offset,
+                    .receiptExpired, at: payload.first(.expirationDate)?.offset,
                     "the receipt expired at \(parsed.rfc3339UTC), before the evaluation time \(instant)"))
         }
-        if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(21)?.value,
+        if let created = receipt.creationDate, case .date(_, let expires?)? = payload.first(.expirationDate)?.value,
             expires.secondsSinceEpoch < created.secondsSinceEpoch
         {
             findings.append(
                 Finding(
-                    .expirationBeforeCreation, at: payload.first(21)?.offset,
+                    .expirationBeforeCreation, at: payload.first(.expirationDate)?.offset,
                     "expiration_date \(expires.rfc3339UTC) precedes receipt_creation_date \(created.rfc3339UTC)"))
         }
         return findings

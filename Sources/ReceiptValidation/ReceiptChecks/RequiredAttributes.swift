@@ -17,7 +17,7 @@ struct RequiredAttributes: ReceiptCheck {
                     .missingRequiredAttribute, at: payload.offset,
                     "the receipt has no \(name) (type \(type))"))
         }
-        if let hash = payload.first(5) {
+        if let hash = payload.first(.sha1Hash) {
             let length = hash.valueBytes.count
             if length != 20 {
                 findings.append(
