@@ -54,21 +54,6 @@ extension JWSReport {
         return out
     }
 
-    /// One line for many inputs: the verdict, the file, and why.
-    package static func line(_ inspection: JWSInspection, name: String, style: TextStyle) -> String {
-        let shown = TerminalText.safe(name)
-        if let error = inspection.readError {
-            return VerdictWord.unreadable.styled(style)
-                + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
-        }
-        guard !inspection.isValid else {
-            return VerdictWord.valid.styled(style) + " \(shown)"
-                + BindingText.batchNote(inspection.binding, valid: true) + "\n"
-        }
-        return VerdictWord.invalid.styled(style)
-            + " \(shown): \(Inspection(inspection).codes(.error).joined(separator: ", "))\n"
-    }
-
     /// The findings about the document around the tokens (its unsigned JSON), when there are any.
     static func documentFindings(_ inspection: JWSInspection, style: TextStyle, verbose: Bool) -> String {
         let shown = inspection.findings.filter { verbose || $0.severity != .info }

@@ -17,29 +17,6 @@ package enum VerifyReport {
         document(inspection, file: file, pretty: false)
     }
 
-    /// The batch line of a file that could not be read at all (no such file, an I/O error).
-    package static func unreadableFileLine(name: String, reason: String, style: TextStyle) -> String {
-        VerdictWord.unreadable.styled(style) + " \(TerminalText.safe(name)): cannot read the file: \(reason)\n"
-    }
-
-    /// One line for many receipts: the verdict, the file, and why (the error codes, or what stopped the read).
-    package static func line(_ inspection: ReceiptInspection, name: String, style: TextStyle) -> String {
-        let shown = TerminalText.safe(name)
-        if let error = inspection.readError {
-            return VerdictWord.unreadable.styled(style)
-                + " \(shown): \(error.code): \(TerminalText.safe(error.message))\n"
-        }
-        guard !inspection.isValid else {
-            return VerdictWord.valid.styled(style) + " \(shown)"
-                + BindingText.batchNote(inspection.binding, valid: true) + "\n"
-        }
-        var codes: [String] = []
-        for finding in inspection.findings where finding.severity == .error && !codes.contains(finding.code) {
-            codes.append(finding.code)
-        }
-        return VerdictWord.invalid.styled(style) + " \(shown): \(codes.joined(separator: ", "))\n"
-    }
-
     static func document(_ inspection: ReceiptInspection, file: String?, pretty: Bool) -> [UInt8] {
         var json = JSONWriter(pretty: pretty)
         json.object { json in

@@ -124,9 +124,9 @@ struct Diff: ParsableCommand {
         }
         switch options.format {
         case .json:
-            DiffJSON.stream(result, pretty: !options.reading.compact) { Console.write($0) }
+            DiffJSON.stream(result, pretty: !options.reading.style.compact) { Console.write($0) }
         case .text:
-            DiffText(style: TextStyle(useColor: options.reading.useColor())).stream(result) { Console.write($0) }
+            DiffText(style: options.reading.style.text).stream(result) { Console.write($0) }
         }
         return result.isEqual ? 0 : 1
     }

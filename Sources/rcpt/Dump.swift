@@ -31,11 +31,7 @@ struct Dump: ParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp(
-            "Receipt files or directories, or - for standard input (the default when it is piped).",
-            valueName: "file"))
-    var files: [String] = []
+    @OptionGroup var documents: DocumentFiles
 
     @Option(
         help:
@@ -63,7 +59,7 @@ struct Dump: ParsableCommand {
     @OptionGroup var options: ReceiptReadingOptions
 
     func validate() throws {
-        let files = try InputFiles.orStandardInput(self.files)
+        let files = try InputFiles.orStandardInput(documents.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if format == .html && (InputFiles.areSeveral(files) || brief) {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
@@ -79,7 +75,7 @@ struct Dump: ParsableCommand {
     func run() throws {
         try Console.guarded {
             if format == .jsonl { return try runBatch() }
-            let given = try InputFiles.orStandardInput(files)
+            let given = try InputFiles.orStandardInput(documents.files)
             var paths = given
             if InputFiles.areSeveral(given) {
                 paths = try InputFiles.documents(in: given, recursive: recursive).paths
@@ -114,7 +110,7 @@ struct Dump: ParsableCommand {
                     brief: brief)
                 if format == .text, let response = VerifyReceiptResponse.readBody(input) {
                     Console.write(
-                        "\n" + PurchaseSummaryText.response(response, style: TextStyle(useColor: options.useColor())))
+                        "\n" + PurchaseSummaryText.response(response, style: options.style.text))
                 }
                 // Unreadable at any layer is 2; a dump has no verdict to fail on.
                 if document.readError != nil { status = 2 }
@@ -125,7 +121,7 @@ struct Dump: ParsableCommand {
 
     func runBatch() throws -> Int32 {
         try Batch.run(
-            files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
+            documents.files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
             failsOnInvalid: false
         ) { inspection, path in
             if let jws = inspection?.jws { return JWSReport.json(jws, .dump, pretty: false, file: path) }

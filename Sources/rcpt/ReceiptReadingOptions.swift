@@ -19,12 +19,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     )
     var inputFormat: InputFormatArgument?
 
-    @Option(
-        name: .customLong("root"),
-        help: ArgumentHelp(
-            "Trust this root certificate (PEM or DER) instead of the bundled Apple Root CA. Repeatable.",
-            valueName: "cert"))
-    var roots: [String] = []
+    @OptionGroup var trust: TrustOptions
 
     @Option(
         name: .customLong("at"),
@@ -40,11 +35,7 @@ struct ReceiptReadingOptions: ParsableArguments {
             valueName: "time"))
     var statusAt: String?
 
-    @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
-    var color: ColorChoice = .auto
-
-    @Flag(help: "Write JSON on one line, without indentation (smaller and faster for machines).")
-    var compact = false
+    @OptionGroup var style: OutputStyle
 
     @Flag(
         help:
@@ -76,15 +67,6 @@ struct ReceiptReadingOptions: ParsableArguments {
     }
 
     var evaluationTime: EvaluationTime { EvaluationTime(argument: at) ?? .signed }
-
-    /// The anchors to trust: the given roots, or the bundled Apple Root CA.
-    func anchors() throws -> TrustAnchors {
-        do {
-            return roots.isEmpty ? try TrustAnchors.appleRoot() : try TrustAnchors.load(files: roots)
-        } catch {
-            throw CommandFailure.usage(error.message)
-        }
-    }
 
     /// The `request_date` of a verifyReceipt response: --request-date, else the --at time when it is one, else now.
     func requestDate() throws -> AppleDate {
@@ -132,7 +114,7 @@ struct ReceiptReadingOptions: ParsableArguments {
                 Console.write(
                     DumpJSON.unreadableDocument(
                         InputFiles.displayName(file), schema: jsonSchema,
-                        reason: unreadable.reason, file: nil, pretty: !compact))
+                        reason: unreadable.reason, file: nil, pretty: !style.compact))
             }
             throw InputFiles.failure(file, unreadable)
         }
@@ -144,7 +126,7 @@ struct ReceiptReadingOptions: ParsableArguments {
         _ document: Inspection, _ purpose: ReportPurpose, format: DocumentFormat, name: String,
         verbose: Bool, brief: Bool = false
     ) throws {
-        let style = TextStyle(useColor: useColor())
+        let text = style.text
         switch format {
         case .html:
             throw CommandFailure.usage("--format html is written by ReportPage, from the input as classified")
@@ -160,46 +142,44 @@ struct ReceiptReadingOptions: ParsableArguments {
             case .text:
                 Console.write(
                     brief && purpose == .dump
-                        ? JWSReport.briefText(inspection, name: name, style: style)
-                        : JWSReport.text(inspection, purpose, name: name, style: style, verbose: verbose))
+                        ? JWSReport.briefText(inspection, name: name, style: text)
+                        : JWSReport.text(inspection, purpose, name: name, style: text, verbose: verbose))
             default:
-                Console.write(JWSReport.json(inspection, purpose, pretty: !compact))
+                Console.write(JWSReport.json(inspection, purpose, pretty: !style.compact))
             }
         } else if let inspection = document.receipt {
             switch (format, purpose) {
             case (.verifyreceipt, _):
                 Console.write(try verifyReceiptResponse(inspection))
             case (.text, .dump):
-                var renderer = DumpText(style: style)
+                var renderer = DumpText(style: text)
                 renderer.brief = brief
                 renderer.verbose = verbose
                 renderer.stream(inspection, name: name) { Console.write($0) }
             case (.text, .verify):
-                Console.write(VerifyReport.text(inspection, name: name, style: style, verbose: verbose))
+                Console.write(VerifyReport.text(inspection, name: name, style: text, verbose: verbose))
             case (_, .dump):
-                DumpJSON.stream(inspection, pretty: !compact) { Console.write($0) }
+                DumpJSON.stream(inspection, pretty: !style.compact) { Console.write($0) }
             case (_, .verify):
-                Console.write(VerifyReport.json(inspection, pretty: !compact))
+                Console.write(VerifyReport.json(inspection, pretty: !style.compact))
             }
         }
     }
 
     /// The verifyReceipt response body for `inspection` (Apple's compact bytes unless pretty output was asked).
     func verifyReceiptResponse(_ inspection: ReceiptInspection) throws -> [UInt8] {
-        VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !compact)
+        VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !style.compact)
     }
 
     /// Inspection options from these flags and `expectations`.
     func inspectionOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
-        var options = InspectionOptions(
-            anchors: try anchors(), time: evaluationTime, expectations: expectations,
-            inputFormat: inputFormat?.format ?? nil)
-        // A JWS chains to Apple Root CA - G3 unless --root names the anchors of both kinds.
-        if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
+        var options = try trust.inspectionOptions()
+        options.time = evaluationTime
+        options.expectations = expectations
+        options.inputFormat = inputFormat?.format ?? nil
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
         options.strict = strict
         return options
     }
 
-    func useColor() -> Bool { color.isOn }
 }

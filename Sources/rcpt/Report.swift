@@ -53,7 +53,7 @@ struct Report: ParsableCommand {
         _ = try InputFiles.orStandardInput(file.map { [$0] } ?? [])
         // Options shared with dump and verify that shape their text or JSON, not the page: said, never ignored.
         let unused = [
-            (options.compact, "--compact"), (options.color != .auto, "--color"),
+            (options.style.compact, "--compact"), (options.style.color != .auto, "--color"),
             (options.requestDateArgument != nil, "--request-date"),
         ].filter(\.0).map(\.1)
         if !unused.isEmpty {
@@ -96,7 +96,7 @@ enum ReportPage {
         return ReportDocument(
             name: InputFiles.displayName(path), document: document,
             bytes: classified.bytes.isEmpty ? input : classified.bytes, input: input,
-            customRoots: !options.roots.isEmpty)
+            customRoots: !options.trust.roots.isEmpty)
     }
 
     /// Writes the page to `output` a piece at a time, or says why it cannot.

@@ -39,11 +39,7 @@ struct Status: ParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp(
-            "Receipts, JWS, notification bodies or API responses: files or directories, and - for one document on standard input (the default when it is piped).",
-            valueName: "file"))
-    var files: [String] = []
+    @OptionGroup var documents: DocumentFiles
 
     @Option(
         help: ArgumentHelp(
@@ -65,18 +61,9 @@ struct Status: ParsableCommand {
     @Flag(help: "Descend into subdirectories of the directories given.")
     var recursive = false
 
-    @Option(
-        name: .customLong("root"),
-        help: ArgumentHelp(
-            "Trust this root certificate (PEM or DER) instead of Apple's roots (Apple Root CA for receipts, Apple Root CA - G3 for JWS). Repeatable.",
-            valueName: "cert"))
-    var roots: [String] = []
+    @OptionGroup var trust: TrustOptions
 
-    @Option(help: "Colour text output: auto (on a terminal, unless NO_COLOR is set), always or never.")
-    var color: ColorChoice = .auto
-
-    @Flag(help: "Write JSON on one line, without indentation.")
-    var compact = false
+    @OptionGroup var style: OutputStyle
 
     enum StatusFormat: String, ExpressibleByArgument, CaseIterable {
         case text
@@ -84,11 +71,11 @@ struct Status: ParsableCommand {
     }
 
     func validate() throws {
-        if files.isEmpty && isatty(STDIN_FILENO) != 0 {
+        if documents.files.isEmpty && isatty(STDIN_FILENO) != 0 {
             throw ValidationError(
                 "give the customer's documents: files or directories (or - for one on standard input), or pipe one in")
         }
-        if files.filter({ $0 == "-" }).count > 1 {
+        if documents.files.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("- (standard input) holds one document: give it once")
         }
         guard time != nil else {
@@ -121,11 +108,10 @@ struct Status: ParsableCommand {
     func run() throws {
         try Console.guarded {
             guard let time else { throw CommandFailure.usage("--at: cannot read '\(at)'") }
-            var options = InspectionOptions(
-                anchors: try roots.isEmpty ? TrustAnchors.appleRoot() : TrustAnchors.load(files: roots))
-            if roots.isEmpty { options.jwsAnchors = .appleRootG3 }
+            var options = try trust.inspectionOptions()
             options.digestsInput = false
-            let expanded = try InputFiles.documents(in: try InputFiles.orStandardInput(files), recursive: recursive)
+            let expanded = try InputFiles.documents(
+                in: try InputFiles.orStandardInput(documents.files), recursive: recursive)
             var documents: [StatusDocument] = []
             var unreadable = false
             for path in expanded.paths {
@@ -153,13 +139,13 @@ struct Status: ParsableCommand {
                     + mixed.counted.map { "  \(TerminalText.safe($0.name)): \(Self.marked($0.app.text))" }.joined(
                         separator: "\n")
                 if format == .json {
-                    Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !compact))
+                    Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !style.compact))
                 }
                 throw CommandFailure.usage(message)
             case .success(let status):
                 switch format {
-                case .text: Console.write(StatusReport.text(status, style: TextStyle(useColor: color.isOn)))
-                case .json: Console.write(StatusReport.json(status, pretty: !compact))
+                case .text: Console.write(StatusReport.text(status, style: style.text))
+                case .json: Console.write(StatusReport.json(status, pretty: !style.compact))
                 }
                 if unreadable { return 2 }
                 return status.documents.allSatisfy { $0.use == .counted } ? 0 : 1

@@ -41,11 +41,7 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp(
-            "Receipt files or directories, or - for standard input (the default when it is piped).",
-            valueName: "file"))
-    var files: [String] = []
+    @OptionGroup var documents: DocumentFiles
 
     @Option(
         help:
@@ -98,7 +94,7 @@ struct Verify: ParsableCommand {
 
     func validate() throws {
         // Here, not in run, so that a terminal with nothing piped in gets verify's own usage.
-        _ = try InputFiles.orStandardInput(files)
+        _ = try InputFiles.orStandardInput(documents.files)
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if format == .html, isBatch {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
@@ -108,7 +104,7 @@ struct Verify: ParsableCommand {
                 "several inputs are verified with --format text, jsonl, junit, sarif or verifyreceipt, not json (one document)"
             )
         }
-        if isBatch, files.contains("-") {
+        if isBatch, documents.files.contains("-") {
             throw ValidationError("several receipts are read from files, not standard input")
         }
         if let bundleID, bundleID.isEmpty {
@@ -128,7 +124,7 @@ struct Verify: ParsableCommand {
 
     /// Several files, a directory, jsonl, junit or sarif: one line (or case) per receipt.
     var isBatch: Bool {
-        format == .jsonl || format.isCIReport || InputFiles.areSeveral(files)
+        format == .jsonl || format.isCIReport || InputFiles.areSeveral(documents.files)
     }
 
     /// The command that verifies `path` alone as this run did: the same trust, time, expectations and judgement,
@@ -136,7 +132,7 @@ struct Verify: ParsableCommand {
     func reproduction(of path: String) -> String {
         var words = ["rcpt", "verify"]
         if let inputFormat = options.inputFormat { words += ["--input-format", inputFormat.rawValue] }
-        for root in options.roots { words += ["--root", root] }
+        words += options.trust.arguments
         if options.at != "creation" { words += ["--at", options.at] }
         if let statusAt = options.statusAt { words += ["--status-at", statusAt] }
         if options.strict { words.append("--strict") }
@@ -169,13 +165,13 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Console.guarded {
             if isBatch {
-                let style = TextStyle(useColor: options.useColor())
+                let style = options.style.text
                 let jsonl = format == .jsonl
                 if format == .verifyreceipt {
                     // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
                     return try Batch.run(
-                        files, recursive: recursive, jobs: jobs,
+                        documents.files, recursive: recursive, jobs: jobs,
                         options: try inspectionOptions(), failsOnInvalid: true,
                         kinds: [.receipt]
                     ) { inspection, _ in
@@ -187,7 +183,7 @@ struct Verify: ParsableCommand {
                     // A case per file, collected as they finish and written in input order at the end.
                     let cases = Mutex([String: CIReport.Case]())
                     let started = Date()
-                    let expanded = try InputFiles.documents(in: files, recursive: recursive)
+                    let expanded = try InputFiles.documents(in: documents.files, recursive: recursive)
                     let status = Batch.run(expanded, jobs: jobs, options: try inspectionOptions(), failsOnInvalid: true)
                     {
                         inspection, path in
@@ -204,27 +200,26 @@ struct Verify: ParsableCommand {
                     return status
                 }
                 return try Batch.run(
-                    files, recursive: recursive, jobs: jobs,
+                    documents.files, recursive: recursive, jobs: jobs,
                     options: try inspectionOptions(), failsOnInvalid: true
                 ) {
                     inspection, path in
+                    if let inspection, !jsonl {
+                        return Array(BatchLine.line(inspection, name: path, style: style).utf8)
+                    }
                     if let jws = inspection?.jws {
-                        return jsonl
-                            ? JWSReport.json(jws, .verify, pretty: false, file: path)
-                            : Array(JWSReport.line(jws, name: path, style: style).utf8)
+                        return JWSReport.json(jws, .verify, pretty: false, file: path)
                     }
                     if let receipt = inspection?.receipt {
-                        return jsonl
-                            ? VerifyReport.jsonLine(receipt, file: path)
-                            : Array(VerifyReport.line(receipt, name: path, style: style).utf8)
+                        return VerifyReport.jsonLine(receipt, file: path)
                     }
                     let reason = InputFile.problem(path)
                     return jsonl
                         ? DumpJSON.unreadableLine(path, schema: VerifyReport.schema, reason: reason)
-                        : Array(VerifyReport.unreadableFileLine(name: path, reason: reason, style: style).utf8)
+                        : Array(BatchLine.unreadableFile(name: path, reason: reason, style: style).utf8)
                 }
             }
-            let file = try InputFiles.orStandardInput(files)[0]
+            let file = try InputFiles.orStandardInput(documents.files)[0]
             var inspection = try inspectionOptions()
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspection.digestsInput = format == .json || format == .jsonl || format == .html

@@ -7,6 +7,8 @@ import ReceiptJWS
 import ReceiptModel
 import ReceiptPurchases
 
+/// What the tokens of one document must agree on: a nested token with its carrier, siblings with each other, and the
+/// unsigned JSON around the tokens with what they sign (app, environment, kind).
 extension JWSInspector {
     /// Findings where a nested token's app or environment is not its carrier's.
     static func agreement(of nested: JWSBinding, path: String, with carrier: JWSBinding, at offset: Int) -> [Finding] {
