@@ -7,15 +7,24 @@
 # in out/screenshots). The main suite needs no browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's wall time, on standard error, so a slow CI run says where its time went.
+step_started=$(date +%s)
+took() { echo "test.sh: $1 took $(( $(date +%s) - step_started )) s" >&2; step_started=$(date +%s); }
 scripts/bootstrap.sh
+took bootstrap
 # The house style (.swift-format: 4 spaces, 120 columns), checked before anything is built.
 swift format lint --strict --recursive Sources Tests Fuzz/Sources Fuzz/Package.swift Benchmarks/Sources \
     Benchmarks/Package.swift Package.swift
+took lint
 RCPT_RELEASE_BINARY=$(scripts/release.sh | tail -1)
 export RCPT_RELEASE_BINARY
+took "release build"
 swift build --build-tests
+took "debug build"
 # The man pages are the commands' help as it is now.
 scripts/man.sh --check
 swift test
+took "swift test"
 node --test Tests/Report/
 RCPT="$RCPT_RELEASE_BINARY" scripts/browser-test.sh
+took "report tests (Node, Chromium)"

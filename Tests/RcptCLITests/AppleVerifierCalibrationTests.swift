@@ -48,10 +48,12 @@ struct AppleVerifierCalibrationTests {
         return directory
     }()
 
-    static func validator(_ sample: Sample, root: String) -> String {
+    /// Apple's verifier for `sample`, configured once and given the paths on its standard input (`--batch`): one
+    /// Python process for a whole suite.
+    static func validator(_ sample: Sample, root: String, input: String = "--stdin") -> String {
         let script = Fixtures.url("Tests/RcptCLITests/Validators/apple_verifier.py").path
         return
-            "python3 \(script) \(root) \(sample.bundleID) \(sample.environment) \(sample.appAppleID) \(sample.kind) {}"
+            "python3 \(script) \(root) \(sample.bundleID) \(sample.environment) \(sample.appAppleID) \(sample.kind) \(input)"
     }
 
     @Test func applesLibraryIsInstalled() throws {
@@ -61,6 +63,36 @@ struct AppleVerifierCalibrationTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "scripts/bootstrap.sh installs app-store-server-library")
+    }
+
+    /// The fixture's two modes agree with Apple's library on genuine tokens: a file given by path answers by exit
+    /// status; paths on standard input (what `--batch` gives) answer a line each.
+    @Test func theVerifierAnswersForOneFileAndForAPathPerLine() throws {
+        let sample = Self.samples[0]
+        let root = Fixtures.url("Corpus/certs/AppleRootCA-G3.cer").path
+        func python(_ input: String, stdin: String = "") throws -> (status: Int32, stdout: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", Self.validator(sample, root: root, input: input)]
+            process.currentDirectoryURL = Fixtures.url(".")
+            let (toChild, fromChild) = (Pipe(), Pipe())
+            process.standardInput = toChild
+            process.standardOutput = fromChild
+            try process.run()
+            toChild.fileHandleForWriting.write(Data(stdin.utf8))
+            try toChild.fileHandleForWriting.close()
+            let output = fromChild.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        }
+        let genuine = "Corpus/jws/\(sample.file)"
+        let renewal = "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws"  // not a transaction
+        #expect(try python(genuine).status == 0)
+        #expect(try python(renewal).status == 1)
+        let lines = try python("--stdin", stdin: "\(genuine)\n\(renewal)\n").stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first == "accepted")
+        #expect(lines.last?.hasPrefix("rejected: ") == true, "\(lines)")
     }
 
     @Test(arguments: samples)
@@ -85,7 +117,7 @@ struct AppleVerifierCalibrationTests {
         #expect(
             !((manifest["skipped"] as? [String: String]) ?? [:]).values.contains { $0.contains("needs another shape") })
         let run = try CLI.run([
-            "conformance", "--format", "json", "--jobs", "2", "--timeout", "600",
+            "conformance", "--format", "json", "--batch", "--timeout", "600",
             "--validator", Self.validator(sample, root: root), suite,
         ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
@@ -125,7 +157,7 @@ struct AppleVerifierCalibrationTests {
         let root = directory.appendingPathComponent("ca/root.pem").path
         let run = try CLI.run([
             "fuzz-validator", "--format", "json", "--ca", directory.appendingPathComponent("receipt-ca").path,
-            "--jws-ca", directory.appendingPathComponent("ca").path, "--runs", "80", "--jobs", "2",
+            "--jws-ca", directory.appendingPathComponent("ca").path, "--runs", "80", "--batch",
             "--timeout", "600", "--validator", Self.validator(sample, root: root),
             "Corpus/jws/\(sample.file)",
         ])

