@@ -101,6 +101,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case mutationFailed = "mutation-failed"
     case notApplicable = "not-applicable"
     case notAJWSMutation = "not-a-jws-mutation"
+    case notAReceiptMutation = "not-a-receipt-mutation"
     case noIntermediate = "no-intermediate"
     case noSignature = "no-signature"
     case attributeMissing = "attribute-missing"
@@ -164,7 +165,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .crypto
         case .caExists, .caUnreadable, .caWriteFailed, .caNotJWS:
             return .ca
-        case .inputUnreadable, .mutationFailed, .notApplicable, .notAJWSMutation, .noIntermediate, .noSignature,
+        case .inputUnreadable, .mutationFailed, .notApplicable, .notAJWSMutation, .notAReceiptMutation, .noIntermediate,
+            .noSignature,
             .attributeMissing, .bundleIdNotFound, .payloadUnreadable, .payloadTooSmall, .containerUnreadable,
             .reencodeFailed, .writeFailed, .suiteExists, .baselineInvalid:
             return .mutation
@@ -264,6 +266,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .mutationFailed: return "a mutation could not be applied"
         case .notApplicable: return "the input has nothing this mutation changes"
         case .notAJWSMutation: return "a receipt mutation asked of a JWS"
+        case .notAReceiptMutation: return "a JWS mutation asked of a receipt"
         case .noIntermediate: return "the CA has no intermediate for a chain mutation"
         case .noSignature: return "the receipt has no signature to change"
         case .attributeMissing: return "the input has no attribute of the type a mutation changes"

@@ -1,5 +1,6 @@
 import Dispatch
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptValidation
@@ -82,16 +83,19 @@ package enum ReceiptDiff {
         return nil
     }
 
-    /// Inspects A and B at the same time, one on each core.
-    /// Inspects both inputs in parallel. Content checks are skipped: their findings are consequences of field
-    /// changes the diff reports itself.
-    package static func inspect(_ a: [UInt8], _ b: [UInt8], options: InspectionOptions) -> (
-        ReceiptInspection, ReceiptInspection
-    ) {
+    /// Inspects A and B at the same time, one on each core, each as the one classifier found it (`classified`, read
+    /// from `input`: the document it found, as verify reads it). Content checks are skipped: their findings are
+    /// consequences of field changes the diff reports itself.
+    package static func inspect(
+        _ a: (classified: ClassifiedInput, input: [UInt8]), _ b: (classified: ClassifiedInput, input: [UInt8]),
+        options: InspectionOptions
+    ) -> (ReceiptInspection, ReceiptInspection) {
         var reading = options
         reading.checksContent = false
         let fixed = reading
-        return both({ ReceiptInspector.inspect(a, options: fixed) }, { ReceiptInspector.inspect(b, options: fixed) })
+        return both(
+            { ReceiptInspection.inspect(a.classified, input: a.input, options: fixed) },
+            { ReceiptInspection.inspect(b.classified, input: b.input, options: fixed) })
     }
 
     /// The header facts of one input.

@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptModel
 import ReceiptSigning
 import ReceiptValidation
@@ -9,51 +10,32 @@ import ReceiptValidation
 /// ends before the receipt was signed — is refused before anything is written, with the codes `rcpt verify` gives,
 /// instead of a suite whose every expectation is wrong.
 package enum BaselineCheck {
-    /// Makes the baseline of the receipt `input` and judges it as the suite's validator would: the CA's root as the
-    /// only anchor, the baseline's own bundle id and version and the kit's device as expectations. Returns those
-    /// two, which the suite's manifest expects.
+    /// Makes the baseline of `input` (a receipt or a JWS document: `kind`) and judges it as the suite's validator
+    /// would, through the one classifier: the CA's root as the only anchor, the baseline's own expectations. Returns
+    /// them, which the suite's manifest expects: a receipt's bundle id and version and the kit's device; a JWS's
+    /// bundleId, environment, device and (in Production) app Apple id, as Apple's verifier is configured.
     @discardableResult
-    package static func receipt(
-        of input: [UInt8], kit: MutationKit, seed: UInt64,
+    package static func expectations(
+        of input: [UInt8], kind: DocumentKind, kit: MutationKit, seed: UInt64,
         caDirectory: String
-    ) throws(MutationError) -> (bundleID: String?, appVersion: String?) {
-        let baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
-        let read = Receipt.read(baseline)
-        var bundleID: String?
-        var appVersion: String?
-        if case .text(let text)? = read.first(.bundleID)?.value { bundleID = text }
-        if case .text(let text)? = read.first(.applicationVersion)?.value { appVersion = text }
-        let options = InspectionOptions(
-            anchors: TrustAnchors([kit.authority.root]),
-            expectations: Expectations(
-                bundleID: bundleID, appVersion: appVersion,
-                deviceID: kit.deviceID))
-        let inspection = ReceiptInspector.inspect(baseline, options: options)
-        guard !inspection.isValid else { return (bundleID, appVersion) }
+    ) throws(MutationError) -> Expectations {
+        let expectations: Expectations
+        let baseline: [UInt8]
+        if kind == .jws {
+            expectations = try JWSMutationContext.baseline(of: input, kit: kit).expectations
+            baseline = try JWSMutationCatalogue.baseline.apply(to: input, kit: kit)
+        } else {
+            baseline = try MutationCatalogue.baseline.apply(to: input, kit: kit, seed: seed)
+            let read = Receipt.read(baseline)
+            expectations = Expectations(
+                bundleID: read.first(.bundleID)?.text, appVersion: read.first(.applicationVersion)?.text,
+                deviceID: kit.deviceID)
+        }
+        let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), expectations: expectations)
+        let inspection = Inspector.inspect(baseline, options: options)
+        guard !inspection.isValid else { return expectations }
         throw refusal(
             caDirectory, errors: inspection.findings.filter { $0.severity == .error },
-            readError: inspection.readError.map { "\($0.code): \($0.message)" })
-    }
-
-    /// Makes the baseline of the JWS `input` and judges it as the suite's validator would: the CA's root as the
-    /// only anchor, with the expectations the suite's manifest gives. Returns the baseline's context.
-    @discardableResult
-    package static func jws(
-        of input: [UInt8], kit: MutationKit,
-        caDirectory: String
-    ) throws(MutationError) -> JWSMutationContext {
-        let context = try JWSMutationContext.baseline(of: input, kit: kit)
-        let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), expectations: context.expectations)
-        let inspection = JWSInspector.inspect(try JWSMutationCatalogue.baseline.apply(in: context), options: options)
-        guard !inspection.isValid else { return context }
-        var errors = inspection.findings
-        var pending = inspection.tokens
-        while let token = pending.popLast() {
-            errors += token.findings
-            pending += token.nested
-        }
-        throw refusal(
-            caDirectory, errors: errors.filter { $0.severity == .error },
             readError: inspection.readError.map { "\($0.code): \($0.message)" })
     }
 

@@ -54,8 +54,8 @@ extension JWSMutationCatalogue {
         return JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
     }
 
-    static let certificates: [JWSMutation] = [
-        JWSMutation(
+    static let certificates: [Mutation] = [
+        Mutation(
             "x5c-base64url", layer: "chain", .reject, finding: .jwsX5cEncoding,
             "the x5c certificates in base64url ('-', '_') instead of standard base64"
         ) { context in
@@ -65,7 +65,7 @@ extension JWSMutationCatalogue {
             }
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation(
+        Mutation(
             "x5c-line-breaks", layer: "chain", .reject, finding: .jwsX5cEncoding,
             "the x5c leaf in 64-column lines, as PEM writes it"
         ) { context in
@@ -79,7 +79,7 @@ extension JWSMutationCatalogue {
             elements[0] = lines.joined(separator: #"\n"#)
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation(
+        Mutation(
             "x5c-missing-padding", layer: "chain", .reject, finding: .jwsX5cEncoding,
             "an x5c certificate without its '=' padding"
         ) { context in
@@ -95,7 +95,7 @@ extension JWSMutationCatalogue {
             while elements[0].hasSuffix("=") { elements[0].removeLast() }
             return try context.signed(header: header(x5c: elements), by: signer)
         },
-        JWSMutation(
+        Mutation(
             "x5c-ber-length", layer: "chain", .reject, finding: .jwsX5cEncoding,
             "the x5c leaf's outer length in a longer form than DER allows (OpenSSL reads it; Apple's DER reader does not)"
         ) { context in
@@ -108,13 +108,13 @@ extension JWSMutationCatalogue {
             elements[0] = Base64Codec.encode(der, alphabet: .standard, padded: true)
             return try context.signed(header: header(x5c: elements))
         },
-        JWSMutation(
+        Mutation(
             "leaf-signed-with-sha1", layer: "chain", .reject, finding: .jwsCertificateWeakDigest,
             "a marked leaf the genuine intermediate signed with ECDSA and SHA-1"
         ) { context in
             try signedWithLeaf(context, digest: .sha1)
         },
-        JWSMutation(
+        Mutation(
             "leaf-extended-key-usage", layer: "chain", .reject, finding: .signerExtendedKeyUsage,
             "a marked leaf with an extendedKeyUsage (serverAuth) Apple's JWS leaves do not carry"
         ) { context in

@@ -9,27 +9,27 @@ import ReceiptSuite
 /// The JWS catalogue's chain entries, and the TEST-ONLY certificates they are signed with.
 extension JWSMutationCatalogue {
     /// The x5c chain.
-    static let chains: [JWSMutation] = [
-        JWSMutation(
+    static let chains: [Mutation] = [
+        Mutation(
             "x5c-missing", layer: "chain", .reject, finding: .jwsX5cMissing,
             "no x5c: nothing to verify with"
         ) { context in
             try context.signed(header: bytes(#"{"alg":"ES256"}"#))
         },
-        JWSMutation(
+        Mutation(
             "x5c-leaf-only", layer: "chain", .reject, finding: .chainInvalid,
             "only the leaf in x5c"
         ) { context in
             try context.signed(header: JWSSigner(key: context.signer.key, chain: [context.signer.chain[0]]).header())
         },
-        JWSMutation(
+        Mutation(
             "x5c-reordered", layer: "chain", .reject, finding: .jwsKeyNotP256, signatureValid: false,
             "x5c root first, leaf last: the first certificate is the signer, and the root did not sign"
         ) { context in
             try context.signed(
                 header: JWSSigner(key: context.signer.key, chain: context.signer.chain.reversed()).header())
         },
-        JWSMutation(
+        Mutation(
             "x5c-extra-certificate", layer: "chain", .reject, finding: .jwsX5cLength,
             "a fourth certificate (the foreign root) after Apple's three"
         ) { context in
@@ -39,13 +39,13 @@ extension JWSMutationCatalogue {
                     chain: context.signer.chain + [context.foreign.chain[2]]
                 ).header())
         },
-        JWSMutation(
+        Mutation(
             "x5c-foreign-chain", layer: "chain", .reject, finding: .chainInvalid,
             "signed by the foreign CA, its own chain in x5c"
         ) { context in
             try context.signed(header: context.foreign.header(), by: context.foreign)
         },
-        JWSMutation(
+        Mutation(
             "leaf-marker-missing", layer: "chain", .reject, finding: .leafMarkerMissing,
             "a leaf without Apple's receipt-signing marker, issued by the genuine intermediate"
         ) { context in
@@ -53,7 +53,7 @@ extension JWSMutationCatalogue {
             let signer = JWSSigner(key: key, chain: [leaf] + Array(context.signer.chain.dropFirst()))
             return try context.signed(header: signer.header(), by: signer)
         },
-        JWSMutation(
+        Mutation(
             "intermediate-marker-missing", layer: "chain", .reject, finding: .intermediateMarkerMissing,
             "an intermediate without Apple's WWDR marker between the genuine root and a marked leaf"
         ) { context in
@@ -76,7 +76,7 @@ extension JWSMutationCatalogue {
             let signer = JWSSigner(key: leafKey, chain: [leaf, intermediate, authority.root])
             return try context.signed(header: signer.header(), by: signer)
         },
-        JWSMutation(
+        Mutation(
             "leaf-expired-at-signed-date", layer: "chain", .reject, finding: .chainInvalid,
             "a marked leaf that expired a year before the token's signedDate"
         ) { context in

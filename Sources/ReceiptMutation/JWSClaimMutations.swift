@@ -58,9 +58,9 @@ extension JWSMutationCatalogue {
             ),
         ]
 
-    static let dates: [JWSMutation] =
+    static let dates: [Mutation] =
         [
-            JWSMutation(
+            Mutation(
                 "signed-date-exponent-form", layer: "payload", .accept, finding: nil,
                 "signedDate written in exponent form (1.7172432e12): the same instant, read exactly"
             ) { context in
@@ -70,7 +70,7 @@ extension JWSMutationCatalogue {
                 let text = String(digits.prefix(1)) + (fraction.isEmpty ? "" : "." + fraction) + "e\(digits.count - 1)"
                 return try withSignedDate(text, context)
             },
-            JWSMutation(
+            Mutation(
                 "signed-date-fraction", layer: "payload", .accept, finding: nil,
                 "signedDate with a fraction of a millisecond, as Xcode writes it"
             ) { context in
@@ -78,24 +78,24 @@ extension JWSMutationCatalogue {
             },
         ]
         + unusableSignedDates.map { entry in
-            JWSMutation(entry.name, layer: "payload", .reject, finding: .jwsDateUnusable, entry.summary) { context in
+            Mutation(entry.name, layer: "payload", .reject, finding: .jwsDateUnusable, entry.summary) { context in
                 try withSignedDate(entry.text(context), context)
             }
         } + [
-            JWSMutation(
+            Mutation(
                 "signed-date-as-string", layer: "payload", .reject, finding: .jwsClaimType,
                 "signedDate as the string \"NaN\": present, so never absent"
             ) { context in
                 try withSignedDate(#""NaN""#, context)
             },
-            JWSMutation(
+            Mutation(
                 "revocation-date-minus-zero", layer: "payload", .reject, finding: .jwsDateUnusable,
                 "revocationDate -0.0: JavaScript's if (revocationDate) reads it as not revoked"
             ) { context in
                 try context.signed(
                     payload: JWSMutationContext.setting("revocationDate", to: "-0.0", in: context.payload))
             },
-            JWSMutation(
+            Mutation(
                 "expires-date-beyond-2-53", layer: "payload", .reject, finding: .jwsDateUnusable,
                 "expiresDate beyond 2^53: a subscription that never ends to a reader into a double"
             ) { context in
@@ -104,14 +104,14 @@ extension JWSMutationCatalogue {
             },
         ]
 
-    static let shapes: [JWSMutation] = [
-        JWSMutation(
+    static let shapes: [Mutation] = [
+        Mutation(
             "payload-json-array", layer: "payload", .reject, error: .jwsPayloadNotObject,
             "a signed payload that is a JSON array holding the claims"
         ) { context in
             try context.signed(payload: Array("[".utf8) + context.payload + Array("]".utf8))
         },
-        JWSMutation(
+        Mutation(
             "payload-json-string", layer: "payload", .reject, error: .jwsPayloadNotObject,
             "a signed payload that is a JSON string"
         ) { context in
@@ -144,8 +144,8 @@ extension JWSMutationCatalogue {
                 + #""version":"2.0","signedDate":\#(signed)\#(extra)}"#)
     }
 
-    static let bindings: [JWSMutation] = [
-        JWSMutation(
+    static let bindings: [Mutation] = [
+        Mutation(
             "device-verification-other-device", layer: "binding", .reject, finding: .jwsDeviceMismatch,
             "deviceVerification computed for another device (from the token's own nonce): a token StoreKit gave someone else"
         ) {
@@ -157,7 +157,7 @@ extension JWSMutationCatalogue {
             }
             return try context.signed(payload: other)
         },
-        JWSMutation(
+        Mutation(
             "application-version-other", layer: "binding", .reject, finding: .appVersionMismatch,
             "an app transaction for another version of the app (applicationVersion)"
         ) { context in
@@ -168,7 +168,7 @@ extension JWSMutationCatalogue {
                 payload: JWSMutationContext.setting(
                     "applicationVersion", to: "\"\(version).1\"", in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "notification-bundle-id-look-alike", layer: "binding", .reject, finding: .bundleIdMismatch,
             "a notification for another app (data.bundleId) with the expected bundleId in a top-level look-alike"
         ) { context in
@@ -179,7 +179,7 @@ extension JWSMutationCatalogue {
                     bundle: #""com.example.attacker""#,
                     extra: #","bundleId":\#(genuine)"#))
         },
-        JWSMutation(
+        Mutation(
             "notification-with-renewal-info", layer: "binding", .accept, finding: nil,
             "a notification carrying a transaction and renewal info (which has no bundleId): bound by the notification"
         ) { context in
@@ -194,7 +194,7 @@ extension JWSMutationCatalogue {
             return try context.notificationBody(
                 payload: try notification(carrying: try context.signed(), context, renewal: renewal))
         },
-        JWSMutation(
+        Mutation(
             "notification-data-array", layer: "binding", .reject, finding: .jwsBindingMismatch,
             "a notification whose data is an array holding the app's object: bound to no app"
         ) { context in
@@ -204,7 +204,7 @@ extension JWSMutationCatalogue {
                 .replacingOccurrences(of: #"},"version""#, with: #"}],"version""#)
             return try context.notificationBody(payload: bytes(text))
         },
-        JWSMutation(
+        Mutation(
             "notification-data-and-summary", layer: "binding", .reject, finding: .jwsBindingMismatch,
             "a notification with data for the app and a summary for another: Apple sends one"
         ) { context in
@@ -216,7 +216,7 @@ extension JWSMutationCatalogue {
                         #","summary":{"bundleId":"com.example.attacker","environment":\#(environment),"appAppleId":1}"#)
             )
         },
-        JWSMutation(
+        Mutation(
             "notification-renewal-of-another-subscription", layer: "nesting", .reject,
             finding: .jwsBindingMismatch,
             "a notification carrying a transaction and the renewal info of another subscription"
@@ -239,7 +239,7 @@ extension JWSMutationCatalogue {
                     carrying: try context.signed(payload: transaction), context,
                     renewal: renewal))
         },
-        JWSMutation(
+        Mutation(
             "app-transaction-environment-differs", layer: "binding", .reject, finding: .jwsBindingMismatch,
             "an app transaction whose environment is Production and receiptType Sandbox"
         ) { context in
@@ -251,7 +251,7 @@ extension JWSMutationCatalogue {
                         + #""requestDate":\#(signedDate(context)),"originalPurchaseDate":\#(signedDate(context)),"signedDate":\#(signedDate(context))}"#
                 ))
         },
-        JWSMutation(
+        Mutation(
             "notification-carries-other-app", layer: "nesting", .reject, finding: .jwsBindingMismatch,
             "a notification for the app carrying a transaction of another app, both validly signed"
         ) { context in
@@ -259,7 +259,7 @@ extension JWSMutationCatalogue {
             return try context.notificationBody(
                 payload: try notification(carrying: try context.signed(payload: other), context))
         },
-        JWSMutation(
+        Mutation(
             "notification-carries-other-environment", layer: "nesting", .reject, finding: .jwsBindingMismatch,
             "a notification of one environment carrying a transaction of the other, both validly signed"
         ) { context in

@@ -25,8 +25,8 @@ extension JWSMutationCatalogue {
         #"{"signedTransactions":["\#(try context.signed())","\#(wrap(try forged(context)))"]}"#
     }
 
-    static let documents: [JWSMutation] = [
-        JWSMutation(
+    static let documents: [Mutation] = [
+        Mutation(
             "document-two-genuine-tokens", layer: "document", .accept, finding: nil,
             "an API response holding two genuine tokens: valid, both verified"
         ) { context in
@@ -38,26 +38,26 @@ extension JWSMutationCatalogue {
             let token = try context.signed()
             return #"{"signedTransactions":["\#(token)","\#(token)"]}"#
         },
-        JWSMutation(
+        Mutation(
             "document-token-leading-space", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "a forged token with a space before it beside a genuine one: once skipped as not a token"
         ) { context in
             try response(context) { " " + $0 }
         },
-        JWSMutation(
+        Mutation(
             "document-token-trailing-newline", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token with a JSON-escaped line break after it"
         ) { context in
             try response(context) { $0 + #"\n"# }
         },
-        JWSMutation(
+        Mutation(
             "document-token-escaped-space", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token after a \\u0020 escape"
         ) { context in
             try response(context) { #"\u0020"# + $0 }
         },
-        JWSMutation(
+        Mutation(
             "document-token-tab-inside", layer: "document", .reject, finding: .jwsTokenUnreadable,
             signatureValid: false,
             "a forged token with a tab inside its payload part (Node's base64 decoder skips it)"
@@ -68,43 +68,43 @@ extension JWSMutationCatalogue {
                     + parts[2]
             }
         },
-        JWSMutation(
+        Mutation(
             "document-token-nul-around", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token between NUL characters"
         ) { context in
             try response(context) { #"\u0000"# + $0 + #"\u0000"# }
         },
-        JWSMutation(
+        Mutation(
             "document-token-zero-width", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token after a zero-width space and before a byte order mark"
         ) { context in
             try response(context) { #"\u200b"# + $0 + #"\ufeff"# }
         },
-        JWSMutation(
+        Mutation(
             "document-token-quoted", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token wrapped in escaped quotes inside the string"
         ) { context in
             try response(context) { #"\""# + $0 + #"\""# }
         },
-        JWSMutation(
+        Mutation(
             "document-token-bearer", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false, "a forged token after a Bearer prefix"
         ) { context in
             try response(context) { "Bearer " + $0 }
         },
-        JWSMutation(
+        Mutation(
             "document-token-two-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
             signatureValid: false, "a forged header.payload with no signature part"
         ) { context in
             try response(context) { token in JWSMutationContext.parts(token).prefix(2).joined(separator: ".") }
         },
-        JWSMutation(
+        Mutation(
             "document-token-four-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
             signatureValid: false, "a forged token with a fourth part"
         ) { context in
             try response(context) { $0 + ".e30" }
         },
-        JWSMutation(
+        Mutation(
             "document-token-five-parts", layer: "document", .reject, finding: .jwsTokenUnreadable,
             signatureValid: false, "a forged token in the five-part (JWE) shape"
         ) { context in
@@ -113,20 +113,20 @@ extension JWSMutationCatalogue {
                 return parts[0] + ".." + parts[1] + "." + parts[2] + "."
             }
         },
-        JWSMutation(
+        Mutation(
             "document-duplicate-signed-payload", layer: "document", .reject, finding: .jsonDuplicateKey,
             signatureValid: false,
             "a notification body naming signedPayload twice: the genuine first, a forgery last (JSON.parse keeps it)"
         ) { context in
             #"{"signedPayload":"\#(try context.signed())","signedPayload":"\#(try forged(context))"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-duplicate-escaped-name", layer: "document", .reject, finding: .jsonDuplicateKey,
             signatureValid: false, "the second signedPayload's name written with a \\u escape"
         ) { context in
             #"{"signedPayload":"\#(try context.signed())","signed\u0050ayload":"\#(try forged(context))"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-renewal-info-forged", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "a subscription-status response whose lastTransactions[].signedRenewalInfo is forged, space before it"
@@ -136,28 +136,28 @@ extension JWSMutationCatalogue {
                 #"{"data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[{"originalTransactionId":"1","status":1,"#
                 + #""signedTransactionInfo":"\#(genuine)","signedRenewalInfo":" \#(try forged(context))"}]}]}"#
         },
-        JWSMutation(
+        Mutation(
             "document-member-beside-nested-body", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "a genuine body nested one level down and a forged signedPayload beside it at the top"
         ) { context in
             #"{"body":{"signedPayload":"\#(try context.signed())"},"signedPayload":"\#(try forged(context))\n"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-member-case-variant", layer: "document", .reject, finding: .jsonDuplicateKey,
             signatureValid: false,
             "signedTransactionInfo genuine, SignedTransactionInfo forged: Go and .NET match names without regard to case"
         ) { context in
             #"{"signedTransactionInfo":"\#(try context.signed())","SignedTransactionInfo":"\#(try forged(context))"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-token-no-break-space", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "a forged token after a no-break space (U+00A0) under a member of no special name"
         ) { context in
             #"{"signedTransactions":["\#(try context.signed())"],"jwsRepresentation":"\u00a0\#(try forged(context))"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-token-spaced-header", layer: "document", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "a forged token whose header is re-encoded as { \"alg\" … (base64 eyAi…, not eyJ) under a member of no special name"
@@ -167,7 +167,7 @@ extension JWSMutationCatalogue {
             return
                 #"{"signedTransactions":["\#(try context.signed())"],"other":"\#(b64(bytes(spaced))).\#(parts[1]).\#(parts[2])"}"#
         },
-        JWSMutation(
+        Mutation(
             "document-65th-token", layer: "document", .reject, error: .jwsTooManyTokens,
             signatureValid: false, "64 genuine tokens and a forged 65th beyond the reader's limit"
         ) { context in
@@ -175,13 +175,13 @@ extension JWSMutationCatalogue {
             let list = Array(repeating: genuine, count: JWSReader.maximumNestedPerPayload).joined(separator: ",")
             return #"{"signedTransactions":[\#(list),"\#(try forged(context))"]}"#
         },
-        JWSMutation(
+        Mutation(
             "document-names-another-app", layer: "document", .reject, finding: .jwsBindingMismatch,
             "an API response whose unsigned bundleId names another app than its genuine token"
         ) { context in
             #"{"bundleId":"com.example.attacker","signedTransactions":["\#(try context.signed())"]}"#
         },
-        JWSMutation(
+        Mutation(
             "untrusted-carrier-many-nested", layer: "nesting", .reject, finding: .chainInvalid,
             "a token from a foreign chain carrying 60 tokens: refused without verifying what it carries"
         ) { context in
@@ -190,7 +190,7 @@ extension JWSMutationCatalogue {
             let payload = JWSMutationContext.setting("signedTransactions", to: "[\(list)]", in: context.payload)
             return try context.signed(header: context.foreign.header(), payload: payload, by: context.foreign)
         },
-        JWSMutation(
+        Mutation(
             "duplicate-members-many", layer: "payload", .reject, finding: .jsonDuplicateKey,
             "a payload naming one member 5 000 times: one finding counts them"
         ) { context in

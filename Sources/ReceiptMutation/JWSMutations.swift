@@ -6,24 +6,10 @@ import ReceiptJWS
 import ReceiptSigning
 import ReceiptSuite
 
-/// One named attack on a JWS validator (or a valid variant a correct one must accept): what it does, the layer it
-/// targets, the verdict a correct validator reaches and the finding `rcpt verify` gives. `make` builds the token
-/// from the baseline, re-signed with the TEST-ONLY key where that makes the point.
-public struct JWSMutation: Sendable {
-    public let name: String
-    package let summary: String
-    /// header, signature, chain, payload, nesting or encoding.
-    package let layer: String
-    package let expected: ExpectedVerdict
-    package let finding: String?
-    /// Whether the token carries a valid ES256 signature by its x5c leaf over what it holds.
-    package let signatureValid: Bool
-    let make: @Sendable (JWSMutationContext) throws -> String
-
-    /// Who could make it and what accepting it costs.
-    package var threat: Threat { Threat.jws(name: name, layer: layer, signatureValid: signatureValid) }
-
-    /// A mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
+/// A JWS mutation: one named attack on a JWS validator (or a valid variant a correct one must accept). `make` builds
+/// the token from the baseline's context, re-signed with the TEST-ONLY key where that makes the point.
+extension Mutation {
+    /// A JWS mutation `rcpt verify` judges with `finding` (or with no finding code, when nil).
     init(
         _ name: String, layer: String, _ expected: ExpectedVerdict, finding: FindingCode?, signatureValid: Bool = true,
         _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String
@@ -33,7 +19,7 @@ public struct JWSMutation: Sendable {
             summary, make)
     }
 
-    /// A mutation whose reading `rcpt verify` stops with `error`.
+    /// A JWS mutation whose reading `rcpt verify` stops with `error`.
     init(
         _ name: String, layer: String, _ expected: ExpectedVerdict, error: ErrorCode, signatureValid: Bool = true,
         _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String
@@ -47,28 +33,11 @@ public struct JWSMutation: Sendable {
         _ name: String, layer: String, _ expected: ExpectedVerdict, code: String?, signatureValid: Bool,
         _ summary: String, _ make: @escaping @Sendable (JWSMutationContext) throws -> String
     ) {
-        self.name = name
-        self.summary = summary
-        self.layer = layer
-        self.expected = expected
-        self.finding = code
-        self.signatureValid = signatureValid
-        self.make = make
-    }
-
-    /// The mutated token of `input` (a JWS, a notification body or an API response: its first token).
-    public func apply(to input: [UInt8], kit: MutationKit) throws(MutationError) -> [UInt8] {
-        try apply(in: JWSMutationContext.baseline(of: input, kit: kit))
-    }
-
-    /// The mutated token of the input whose baseline is `context`.
-    package func apply(in context: JWSMutationContext) throws(MutationError) -> [UInt8] {
-        do {
-            return Array((try make(context) + "\n").utf8)
-        } catch let error as MutationError {
-            throw error
-        } catch {
-            throw MutationError(.mutationFailed, "\(name): \(error)")
+        self.init(
+            name: name, group: .jws, layer: layer, expected: expected, finding: code, signatureValid: signatureValid,
+            summary: summary, threat: Threat.jws(name: name, layer: layer, signatureValid: signatureValid)
+        ) { input, kit, _ in
+            Array((try make(JWSMutationContext.baseline(of: input, kit: kit)) + "\n").utf8)
         }
     }
 }
@@ -84,18 +53,21 @@ public enum JWSMutationCatalogue {
     }
 
     /// The baseline: the input's payload re-signed as it is.
-    public static let baseline = JWSMutation(
+    public static let baseline = Mutation(
         "baseline", layer: "header", .accept, finding: nil,
         "the input's payload re-signed by the test CA, unchanged"
     ) { try $0.signed() }
 
-    public static let all: [JWSMutation] =
+    /// The JWS mutation named `name`.
+    public static func named(_ name: String) -> Mutation? { all.first { $0.name == name } }
+
+    public static let all: [Mutation] =
         [baseline] + validVariants + algorithms + signatures + chains + payloads
         + encodings + nesting + documents + dates + shapes + bindings + certificates + headers + claimTypes
 
     /// Variants a correct validator must accept.
-    static let validVariants: [JWSMutation] = [
-        JWSMutation(
+    static let validVariants: [Mutation] = [
+        Mutation(
             "high-s-twin", layer: "signature", .accept, finding: nil,
             "the same token with s replaced by n − s: also a valid ECDSA signature (only reported)"
         ) { context in
@@ -103,19 +75,19 @@ public enum JWSMutationCatalogue {
             let raw = try Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes
             return parts[0] + "." + parts[1] + "." + b64(ECDSASignature.negatingS(raw))
         },
-        JWSMutation(
+        Mutation(
             "kid-header", layer: "header", .accept, finding: nil,
             "a kid header member, as Xcode's tokens carry: a key name, not a key"
         ) { context in
             try context.signed(header: context.header(adding: #""kid":"Apple_Xcode_Key","typ":"JWT""#))
         },
-        JWSMutation(
+        Mutation(
             "unknown-claim", layer: "payload", .accept, finding: nil,
             "an extra claim Apple does not define: kept and shown, not a reason to refuse"
         ) { context in
             try context.signed(payload: JWSMutationContext.setting("rcptExtra", to: #""test""#, in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "escaped-claim-text", layer: "payload", .accept, finding: nil,
             "the bundleId written with \\u escapes: the same string to any JSON reader"
         ) { context in
@@ -129,14 +101,14 @@ public enum JWSMutationCatalogue {
                 }.joined() + "\""
             return try context.signed(payload: JWSMutationContext.setting("bundleId", to: escaped, in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "whitespace-payload", layer: "payload", .accept, finding: nil,
             "the payload JSON with white space between its tokens, signed as such"
         ) { context in
             let spaced = text(context.payload).replacingOccurrences(of: "\",\"", with: "\", \"")
             return try context.signed(payload: bytes(spaced))
         },
-        JWSMutation(
+        Mutation(
             "base64url-padded", layer: "encoding", .accept, finding: .jwsBase64urlPadding,
             "the signature part padded with '=' (not base64url; the signed text is unchanged)"
         ) { context in
@@ -146,8 +118,8 @@ public enum JWSMutationCatalogue {
         },
     ]
 
-    static let payloads: [JWSMutation] = [
-        JWSMutation(
+    static let payloads: [Mutation] = [
+        Mutation(
             "duplicate-bundle-id", layer: "payload", .reject, finding: .jsonDuplicateKey,
             "a second bundleId after the genuine one: JSON.parse takes the attacker's"
         ) { context in
@@ -156,14 +128,14 @@ public enum JWSMutationCatalogue {
                     "bundleId", as: #""com.example.attacker""#,
                     in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "duplicate-environment", layer: "payload", .reject, finding: .jsonDuplicateKey,
             "environment Sandbox then Production"
         ) { context in
             try context.signed(
                 payload: JWSMutationContext.duplicating("environment", as: #""Production""#, in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "duplicate-transaction-id", layer: "payload", .reject, finding: .jsonDuplicateKey,
             "a second transactionId: two readers see two purchases"
         ) { context in
@@ -172,14 +144,14 @@ public enum JWSMutationCatalogue {
                     "transactionId", as: #""1000000000000001""#,
                     in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "transaction-id-beyond-2-53", layer: "payload", .reject, finding: .jwsClaimType,
             "transactionId as a number above 2^53, which JavaScript rounds to another id"
         ) { context in
             try context.signed(
                 payload: JWSMutationContext.setting("transactionId", to: "9007199254740993", in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "bundle-id-homoglyph", layer: "payload", .reject, finding: .bundleIdMismatch,
             "the bundleId with a Cyrillic е (U+0435) for e: looks the same, is another app"
         ) { context in
@@ -191,14 +163,14 @@ public enum JWSMutationCatalogue {
             return try context.signed(
                 payload: JWSMutationContext.setting("bundleId", to: replaced, in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "signed-date-in-future", layer: "payload", .reject, finding: .jwsSignedDateInFuture,
             "signedDate in 2096: judged then, every certificate is valid"
         ) { context in
             try context.signed(
                 payload: JWSMutationContext.setting("signedDate", to: "4000000000000", in: context.payload))
         },
-        JWSMutation(
+        Mutation(
             "payload-not-json", layer: "payload", .reject, error: .jwsPayloadNotJSON,
             "a signed payload that is not JSON"
         ) { context in
@@ -207,8 +179,8 @@ public enum JWSMutationCatalogue {
     ]
 
     /// Header members that change how the payload is read.
-    static let headers: [JWSMutation] = [
-        JWSMutation(
+    static let headers: [Mutation] = [
+        Mutation(
             "header-b64-false", layer: "header", .reject, finding: .jwsHeaderUnsupported,
             "b64 false without crit (RFC 7797): a reader that honours it signs the payload unencoded"
         ) { context in
@@ -217,8 +189,8 @@ public enum JWSMutationCatalogue {
     ]
 
     /// How the parts are written.
-    static let encodings: [JWSMutation] = [
-        JWSMutation(
+    static let encodings: [Mutation] = [
+        Mutation(
             "base64-standard-alphabet", layer: "encoding", .reject, finding: .jwsBase64urlAlphabet,
             "the payload in standard base64 ('+', '/'), signed as written"
         ) { context in
@@ -228,7 +200,7 @@ public enum JWSMutationCatalogue {
             let input = b64(context.header) + "." + standard
             return input + "." + b64(try context.signer.signRaw(bytes(input)))
         },
-        JWSMutation(
+        Mutation(
             "jwe-five-parts", layer: "encoding", .reject, error: .jwsPartCount, signatureValid: false,
             "a five-part (JWE-shaped) token"
         ) { context in
@@ -238,21 +210,21 @@ public enum JWSMutationCatalogue {
     ]
 
     /// JWS inside JWS (notifications).
-    static let nesting: [JWSMutation] = [
-        JWSMutation(
+    static let nesting: [Mutation] = [
+        Mutation(
             "notification-nested-valid", layer: "nesting", .accept, finding: nil,
             "a notification whose data carries the token, both signed by the test CA"
         ) { context in
             try context.notificationBody(payload: try notification(carrying: try context.signed(), context))
         },
-        JWSMutation(
+        Mutation(
             "notification-nested-foreign-chain", layer: "nesting", .reject, finding: .jwsNestedInvalid,
             "a notification signed by the test CA carrying a transaction signed by the foreign CA"
         ) { context in
             try context.notificationBody(
                 payload: try notification(carrying: try context.signed(by: context.foreign), context))
         },
-        JWSMutation(
+        Mutation(
             "notification-nested-tampered", layer: "nesting", .reject, finding: .jwsNestedInvalid,
             "a valid notification carrying a transaction whose payload changed after signing"
         ) { context in
@@ -262,7 +234,7 @@ public enum JWSMutationCatalogue {
             return try context.notificationBody(
                 payload: try notification(carrying: parts[0] + "." + b64(edited) + "." + parts[2], context))
         },
-        JWSMutation(
+        Mutation(
             "notification-carries-notification", layer: "nesting", .reject, finding: .jwsKindMismatch,
             "a notification whose signedTransactionInfo is another notification (carrying the transaction), all validly signed"
         ) {
@@ -270,7 +242,7 @@ public enum JWSMutationCatalogue {
             let inner = try context.signed(payload: try notification(carrying: try context.signed(), context))
             return try context.notificationBody(payload: try notification(carrying: inner, context))
         },
-        JWSMutation(
+        Mutation(
             "document-notification-as-transaction", layer: "document", .reject, finding: .jwsKindMismatch,
             "an API response whose signedTransactions holds a genuine notification of the app (carrying the transaction), not a transaction"
         ) {

@@ -9,22 +9,22 @@ import ReceiptSuite
 /// The JWS catalogue's algorithm and signature entries.
 extension JWSMutationCatalogue {
     /// The header's alg: anything but ES256 is refused, whatever the signature.
-    static let algorithms: [JWSMutation] = [
-        JWSMutation(
+    static let algorithms: [Mutation] = [
+        Mutation(
             "alg-none", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
             "alg none and no signature: a validator that follows alg verifies nothing"
         ) { context in
             let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
             return b64(header) + "." + b64(context.payload) + "."
         },
-        JWSMutation(
+        Mutation(
             "alg-none-signed", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
             "alg none with a real signature kept"
         ) { context in
             let header = bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""none""#))
             return try context.signed(header: header)
         },
-        JWSMutation(
+        Mutation(
             "alg-hs256-public-key", layer: "header", .reject, finding: .jwsAlgorithmNotEs256, signatureValid: false,
             "alg HS256, an HMAC keyed with the leaf's public certificate: the classic key-confusion attack"
         ) { context in
@@ -33,28 +33,28 @@ extension JWSMutationCatalogue {
             let key = Array(context.signer.chain[0].pemEncoded.utf8)
             return input + "." + b64(try HMAC.sha256(key: key, message: bytes(input)))
         },
-        JWSMutation(
+        Mutation(
             "alg-rs256", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
             "alg RS256 over an ES256 signature"
         ) { context in
             try context.signed(
                 header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""RS256""#)))
         },
-        JWSMutation(
+        Mutation(
             "alg-es384", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
             "alg ES384 over a P-256 ES256 signature"
         ) { context in
             try context.signed(
                 header: bytes(text(context.header).replacingOccurrences(of: #""ES256""#, with: #""ES384""#)))
         },
-        JWSMutation(
+        Mutation(
             "alg-missing", layer: "header", .reject, finding: .jwsAlgorithmNotEs256,
             "no alg member at all"
         ) { context in
             try context.signed(
                 header: bytes(text(context.header).replacingOccurrences(of: #""alg":"ES256","#, with: "")))
         },
-        JWSMutation(
+        Mutation(
             "alg-duplicate", layer: "header", .reject, finding: .jsonDuplicateKey,
             "alg none first and ES256 last: readers that take the first see none"
         ) { context in
@@ -64,7 +64,7 @@ extension JWSMutationCatalogue {
                         of: #"{"alg":"ES256""#,
                         with: #"{"alg":"none","alg":"ES256""#)))
         },
-        JWSMutation(
+        Mutation(
             "crit-header", layer: "header", .reject, finding: .jwsCriticalHeader,
             "a crit header naming an extension the reader must understand"
         ) { context in
@@ -73,8 +73,8 @@ extension JWSMutationCatalogue {
     ]
 
     /// The signature part.
-    static let signatures: [JWSMutation] = [
-        JWSMutation(
+    static let signatures: [Mutation] = [
+        Mutation(
             "signature-der", layer: "signature", .reject, finding: .jwsSignatureDer,
             "the signature DER-encoded (what OpenSSL makes), not JOSE's r ‖ s"
         ) { context in
@@ -82,7 +82,7 @@ extension JWSMutationCatalogue {
             let raw = try context.signer.signRaw(bytes(input))
             return input + "." + b64(ECDSASignature.der(fromRaw: raw) ?? raw)
         },
-        JWSMutation(
+        Mutation(
             "signature-truncated", layer: "signature", .reject, finding: .jwsSignatureLength,
             signatureValid: false, "the signature cut to 63 octets"
         ) { context in
@@ -90,19 +90,19 @@ extension JWSMutationCatalogue {
             let raw = (try? Base64URL.decode(Array(parts[2].utf8)[...]).get().bytes) ?? []
             return parts[0] + "." + parts[1] + "." + b64(Array(raw.prefix(63)))
         },
-        JWSMutation(
+        Mutation(
             "signature-empty", layer: "signature", .reject, finding: .jwsSignatureLength,
             signatureValid: false, "no signature octets"
         ) { context in
             b64(context.header) + "." + b64(context.payload) + "."
         },
-        JWSMutation(
+        Mutation(
             "signature-zero", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
             "64 zero octets (r = s = 0, which some ECDSA code accepts)"
         ) { context in
             b64(context.header) + "." + b64(context.payload) + "." + b64([UInt8](repeating: 0, count: 64))
         },
-        JWSMutation(
+        Mutation(
             "signature-bit-flip", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
             "one bit of the signature flipped"
         ) { context in
@@ -111,7 +111,7 @@ extension JWSMutationCatalogue {
             if !raw.isEmpty { raw[10] ^= 0x01 }
             return parts[0] + "." + parts[1] + "." + b64(raw)
         },
-        JWSMutation(
+        Mutation(
             "payload-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
             signatureValid: false, "the bundleId changed after signing, the signature kept"
         ) { context in
@@ -119,14 +119,14 @@ extension JWSMutationCatalogue {
             let edited = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
             return parts[0] + "." + b64(edited) + "." + parts[2]
         },
-        JWSMutation(
+        Mutation(
             "header-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
             signatureValid: false, "a header member added after signing, the signature kept"
         ) { context in
             let parts = JWSMutationContext.parts(try context.signed())
             return b64(context.header(adding: #""typ":"JWT""#)) + "." + parts[1] + "." + parts[2]
         },
-        JWSMutation(
+        Mutation(
             "jku-foreign-key", layer: "signature", .reject, finding: .signatureInvalid, signatureValid: false,
             "signed by a foreign key that a jku URL points to; x5c still the genuine chain"
         ) { context in
@@ -134,7 +134,7 @@ extension JWSMutationCatalogue {
             return try context.signed(
                 header: header, by: JWSSigner(key: context.foreign.key, chain: context.signer.chain))
         },
-        JWSMutation(
+        Mutation(
             "jwk-embedded-foreign-key", layer: "signature", .reject, finding: .signatureInvalid,
             signatureValid: false, "signed by a foreign key carried in a jwk header member"
         ) { context in

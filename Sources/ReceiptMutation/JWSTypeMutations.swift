@@ -5,7 +5,7 @@ extension JWSMutationCatalogue {
     /// A claim of another JSON type than Apple sends: a validator that casts (`quantity` compared as text, a
     /// `transactionId` number rounded past 2^53, `isUpgraded: "false"` read as true) or throws on it. Each is
     /// re-signed; `rcpt verify` rejects it (`jws-claim-type`), since Apple never sends it.
-    static let claimTypes: [JWSMutation] =
+    static let claimTypes: [Mutation] =
         [
             (
                 "quantity-as-string", "quantity", #""1""#,
@@ -36,12 +36,12 @@ extension JWSMutationCatalogue {
             ("price-as-string", "price", #""1990""#, "price as a string"),
             ("revocation-reason-as-string", "revocationReason", #""1""#, "revocationReason as a string"),
         ].map { name, claim, value, summary in
-            JWSMutation(name, layer: "payload", .reject, finding: .jwsClaimType, summary) { context in
+            Mutation(name, layer: "payload", .reject, finding: .jwsClaimType, summary) { context in
                 try context.signed(payload: JWSMutationContext.setting(claim, to: value, in: context.payload))
             }
         } + [
             // Apple's libraries read a null claim as absent: a warning (valid) unless --strict.
-            JWSMutation(
+            Mutation(
                 "revocation-date-null", layer: "payload", .accept, finding: .jwsClaimType,
                 "revocationDate null: absent to Apple's libraries, so not revoked (a warning; an error under --strict)"
             ) { context in

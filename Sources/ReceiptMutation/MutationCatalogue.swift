@@ -1,3 +1,4 @@
+import ReceiptInput
 import ReceiptSuite
 
 /// Every named mutation, in a fixed order: the baseline first, then by group.
@@ -19,6 +20,12 @@ public enum MutationCatalogue {
     /// not applicable, and another entry covers what they test.
     package static let storeKitOnly: Set<String> = ["storekit-signed-production"]
 
-    /// The mutation named `name`.
+    /// The receipt mutation named `name`.
     public static func named(_ name: String) -> Mutation? { all.first { $0.name == name } }
+
+    /// The catalogue of a kind of document: the receipt mutations, or the JWS ones (`JWSMutationCatalogue`).
+    package static func all(for kind: DocumentKind) -> [Mutation] { kind == .jws ? JWSMutationCatalogue.all : all }
+
+    /// The mutation named `name`, of either catalogue.
+    package static func anyNamed(_ name: String) -> Mutation? { named(name) ?? JWSMutationCatalogue.named(name) }
 }

@@ -1,48 +1,55 @@
 import Foundation
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptModel
 import ReceiptSigning
 import ReceiptSuite
 import ReceiptValidation
 
-/// Writes every mutation of one input into a directory, with `manifest.json`.
+/// Writes every mutation of one input, a receipt or a JWS document, into a directory, with `manifest.json`: the
+/// one suite format `rcpt conformance` runs a validator over.
 package enum MutationSuite {
-    /// Applies every catalogue mutation (baseline first) to `input` and writes `<name>.receipt` files and the
-    /// manifest into `directory`, which must not hold an older suite's files unless `force`.
-    /// `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
+    /// Applies every mutation of the input's kind (baseline first) to `input` and writes the files (`<name>.receipt`,
+    /// `<name>.jws` or `<name>.json`) and the manifest into `directory`, which must not hold an older suite's files
+    /// unless `force`. `rcpt` names the executable to suggest in the validator line (the one that writes the suite).
     package static func write(
         input: [UInt8], inputName: String, kit: MutationKit, seed: UInt64, caDirectory: String,
         to directory: String, force: Bool, rcpt: String = "rcpt",
         context: ValidatorContext = .device
     ) throws(MutationError) -> Manifest {
-        let (bundleID, appVersion) = try BaselineCheck.receipt(
-            of: input, kit: kit, seed: seed, caDirectory: caDirectory)
+        let kind = InputClassifier.classify(input).kind
+        var expected = try BaselineCheck.expectations(
+            of: input, kind: kind, kit: kit, seed: seed, caDirectory: caDirectory)
+        // A server is told neither the device nor the app version.
+        if context == .server {
+            expected.deviceID = nil
+            expected.appVersion = nil
+        }
         try prepare(directory, force: force)
-        // Absolute paths, so the suggested line works from any directory. A server is told neither the device nor
-        // the app version.
+        // Absolute paths, so the suggested line works from any directory.
         let root = ShellWords.absolute(caDirectory + "/root.pem")
-        let device = context == .device
+        let deviceID = expected.deviceID.map(DeviceIdentifier.text)
         var manifest = Manifest(
-            input: inputName, seed: seed,
+            input: inputName, seed: kind == .jws ? 0 : seed,
             expectations: ManifestExpectations(
-                bundleID: bundleID, appVersion: device ? appVersion : nil, deviceID: kit.deviceIDText,
-                context: context.rawValue, root: root,
+                bundleID: expected.bundleID, appVersion: expected.appVersion,
+                // A receipt's hash is computed for the kit's device, whoever is told it.
+                deviceID: kind == .jws ? deviceID ?? "" : kit.deviceIDText, appAppleID: expected.appAppleID,
+                environment: expected.environment?.rawValue, context: context.rawValue, root: root,
                 validator: suggestedValidator(
-                    rcpt: rcpt, root: root, bundleID: bundleID,
-                    appVersion: device ? appVersion : nil,
-                    deviceID: device ? kit.deviceIDText : nil)),
+                    rcpt: rcpt, root: root, bundleID: expected.bundleID, appVersion: expected.appVersion,
+                    deviceID: deviceID, appAppleID: expected.appAppleID,
+                    environment: expected.environment?.rawValue)),
             mutations: [], skipped: [:])
         // The suite's own validator line judges each entry: one it judges otherwise than the catalogue expects needs
         // another chain shape than this CA's (a StoreKit CA has no intermediate to leave out).
-        let judged = InspectionOptions(
-            anchors: TrustAnchors([kit.authority.root]),
-            expectations: Expectations(
-                bundleID: bundleID, appVersion: device ? appVersion : nil,
-                deviceID: device ? kit.deviceID : nil))
+        let judged = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), expectations: expected)
         try fill(
-            &manifest, with: MutationCatalogue.all, in: directory, context: context,
-            judge: { ReceiptInspector.inspect($0, options: judged).isValid },
-            file: { mutation, _ in mutation.name + ".receipt" },
+            &manifest, with: MutationCatalogue.all(for: kind), in: directory, context: context,
+            judge: { Inspector.inspect($0, options: judged).isValid },
+            file: { mutation, bytes in
+                mutation.name + (kind != .jws ? ".receipt" : bytes.first == UInt8(ascii: "{") ? ".json" : ".jws")
+            },
             make: { mutation throws(MutationError) in
                 try mutation.apply(to: input, kit: kit, seed: seed)
             })
@@ -67,11 +74,11 @@ package enum MutationSuite {
     /// `file(mutation, bytes)` and lists it in `manifest`, then writes the manifest. An entry that cannot be made from
     /// this input, is not asked in this context, or that `judge` (the suite's own `rcpt verify` line: true for
     /// valid) judges otherwise than the entry expects (it needs another CA shape), is listed in `skipped` with why.
-    static func fill<M: SuiteMutation>(
-        _ manifest: inout Manifest, with mutations: [M], in directory: String,
+    static func fill(
+        _ manifest: inout Manifest, with mutations: [Mutation], in directory: String,
         context: ValidatorContext, judge: ([UInt8]) -> Bool,
-        file: (M, [UInt8]) -> String,
-        make: (M) throws(MutationError) -> [UInt8]
+        file: (Mutation, [UInt8]) -> String,
+        make: (Mutation) throws(MutationError) -> [UInt8]
     ) throws(MutationError) {
         for mutation in mutations {
             if let reason = context.excludes(
@@ -99,7 +106,7 @@ package enum MutationSuite {
             }
             manifest.mutations.append(
                 ManifestEntry(
-                    name: mutation.name, file: file, group: mutation.manifestGroup,
+                    name: mutation.name, file: file, group: mutation.group.rawValue,
                     layer: mutation.layer, description: mutation.summary,
                     expected: mutation.expected.rawValue, finding: mutation.finding,
                     signatureValid: mutation.signatureValid,
@@ -121,25 +128,4 @@ package enum MutationSuite {
             throw MutationError(.suiteExists, "\(directory) already holds a suite; use --force to replace it")
         }
     }
-}
-
-/// A mutation as a suite lists it in its manifest: receipt and JWS mutations alike.
-protocol SuiteMutation {
-    var name: String { get }
-    /// The manifest's `group`.
-    var manifestGroup: String { get }
-    var summary: String { get }
-    var layer: String { get }
-    var expected: ExpectedVerdict { get }
-    var finding: String? { get }
-    var signatureValid: Bool { get }
-    var threat: Threat { get }
-}
-
-extension Mutation: SuiteMutation {
-    var manifestGroup: String { group.rawValue }
-}
-
-extension JWSMutation: SuiteMutation {
-    var manifestGroup: String { "jws" }
 }

@@ -101,7 +101,8 @@ struct Diff: ParsableCommand {
                     bytesA, responseA, bytesB, responseB, patterns: patterns,
                     inspectionOptions: inspectionOptions)
             }
-            let (inspectionA, inspectionB) = ReceiptDiff.inspect(bytesA, bytesB, options: inspectionOptions)
+            let (inspectionA, inspectionB) = ReceiptDiff.inspect(
+                (classifiedA, inputA), (classifiedB, inputB), options: inspectionOptions)
             for (side, inspection) in [("A", inspectionA), ("B", inspectionB)] {
                 if let reason = ReceiptDiff.unreadableReason(inspection) {
                     throw CommandFailure.unreadable("\(side): \(reason)")

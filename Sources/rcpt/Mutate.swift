@@ -79,7 +79,7 @@ struct Mutate: ParsableCommand {
         guard file != nil else { throw ValidationError("give a receipt file, or --list") }
         guard ca != nil else { throw ValidationError("--ca DIR is required (make one with `rcpt ca init DIR`)") }
         guard (mutation != nil) != all else { throw ValidationError("give exactly one of --mutation NAME and --all") }
-        if let mutation, MutationCatalogue.named(mutation) == nil, JWSMutationCatalogue.named(mutation) == nil {
+        if let mutation, MutationCatalogue.anyNamed(mutation) == nil {
             throw ValidationError("no mutation named '\(mutation)'; `rcpt mutate --list` shows them")
         }
         if mutation != nil, output == nil { throw ValidationError("--mutation needs -o FILE") }
@@ -108,12 +108,21 @@ struct Mutate: ParsableCommand {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init \(ca)`)")
             }
             if let output { try refuseToOverwrite(input: file, output: output) }
-            if InputClassifier.classify(input).kind == .jws {
-                return try mutateJWS(input, file: file, kit: kit, ca: ca)
-            }
+            let kind = InputClassifier.classify(input).kind
             do throws(MutationError) {
-                if let name = mutation, let chosen = MutationCatalogue.named(name), let output {
-                    try BaselineCheck.receipt(of: input, kit: kit, seed: seed, caDirectory: ca)
+                if let name = mutation, let output {
+                    guard let chosen = MutationCatalogue.all(for: kind).first(where: { $0.name == name }) else {
+                        throw kind == .jws
+                            ? MutationError(
+                                .notAJWSMutation,
+                                "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)"
+                            )
+                            : MutationError(
+                                .notAReceiptMutation,
+                                "'\(name)' mutates JWS; the input is a receipt (`rcpt mutate --list` shows the receipt ones)"
+                            )
+                    }
+                    try BaselineCheck.expectations(of: input, kind: kind, kit: kit, seed: seed, caDirectory: ca)
                     try write(
                         try chosen.apply(to: input, kit: kit, seed: seed), to: output, chosen.name,
                         expected: chosen.expected)
@@ -123,38 +132,13 @@ struct Mutate: ParsableCommand {
                             input: input, inputName: file, kit: kit, seed: seed, caDirectory: ca,
                             to: outDirectory, force: force, rcpt: Console.executablePath,
                             context: context),
-                        of: "receipts", in: outDirectory)
+                        of: kind == .jws ? "JWS" : "receipts", in: outDirectory)
                 }
             } catch {
                 throw CommandFailure.unreadable(error.message)
             }
             return 0
         }
-    }
-
-    /// A JWS input: the JWS catalogue, re-signed with a jws-shaped CA.
-    func mutateJWS(_ input: [UInt8], file: String, kit: MutationKit, ca: String) throws -> Int32 {
-        do throws(MutationError) {
-            if let name = mutation, let output {
-                guard let chosen = JWSMutationCatalogue.named(name) else {
-                    throw MutationError(
-                        .notAJWSMutation,
-                        "'\(name)' mutates receipts; the input is a JWS (`rcpt mutate --list` shows the JWS ones)")
-                }
-                try BaselineCheck.jws(of: input, kit: kit, caDirectory: ca)
-                try write(try chosen.apply(to: input, kit: kit), to: output, chosen.name, expected: chosen.expected)
-            } else if let outDirectory {
-                report(
-                    try JWSMutationSuite.write(
-                        input: input, inputName: file, kit: kit, caDirectory: ca,
-                        to: outDirectory, force: force, rcpt: Console.executablePath,
-                        context: context),
-                    of: "JWS", in: outDirectory)
-            }
-        } catch {
-            throw CommandFailure.unreadable(error.message)
-        }
-        return 0
     }
 
     /// Writes one mutated input and says so.
@@ -229,20 +213,15 @@ enum MutationListing {
     static func text() -> String {
         var out = ""
         for group in MutationGroup.allCases {
-            let members = MutationCatalogue.all.filter { $0.group == group }
+            let members = (MutationCatalogue.all + JWSMutationCatalogue.all).filter { $0.group == group }
             guard !members.isEmpty else { continue }
-            out += "\(group.rawValue) (\(members.count))\n"
+            let note = group == .jws ? ", for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`" : ""
+            out += "\(group.rawValue) (\(members.count)\(note))\n"
             for mutation in members {
                 out += entry(
                     mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary,
                     mutation.layer)
             }
-        }
-        out +=
-            "jws (\(JWSMutationCatalogue.all.count), for JWS inputs: re-signed with a CA from `rcpt ca init --shape jws`)\n"
-        for mutation in JWSMutationCatalogue.all {
-            out += entry(
-                mutation.name, mutation.expected, mutation.finding, mutation.threat, mutation.summary, mutation.layer)
         }
         return out
             + "\n\(MutationCatalogue.all.count) receipt mutations, \(JWSMutationCatalogue.all.count) JWS mutations\n"
@@ -274,22 +253,10 @@ enum MutationListing {
             json.member("schema", "rcpt.mutation-list/1")
             json.key("mutations")
             json.array { json in
-                for mutation in MutationCatalogue.all {
+                for mutation in MutationCatalogue.all + JWSMutationCatalogue.all {
                     json.object { json in
                         json.member("name", mutation.name)
                         json.member("group", mutation.group.rawValue)
-                        json.member("layer", mutation.layer)
-                        json.member("description", mutation.summary)
-                        json.member("expected", mutation.expected.rawValue)
-                        json.member("finding", mutation.finding)
-                        json.member("signatureValid", mutation.signatureValid)
-                        threat(mutation.threat, to: &json)
-                    }
-                }
-                for mutation in JWSMutationCatalogue.all {
-                    json.object { json in
-                        json.member("name", mutation.name)
-                        json.member("group", "jws")
                         json.member("layer", mutation.layer)
                         json.member("description", mutation.summary)
                         json.member("expected", mutation.expected.rawValue)

@@ -380,6 +380,27 @@ struct ConformanceCLITests {
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--list"))
     }
+
+    /// A mutation of the other kind of document is refused with what it mutates, and nothing is written.
+    @Test func aMutationOfTheOtherKindIsRefused() throws {
+        let workspace = try #require(Self.workspace)
+        let ca = workspace.directory.appendingPathComponent("ca").path
+        let output = workspace.directory.appendingPathComponent("other-kind.out").path
+        let jwsOnReceipt = try CLI.run([
+            "mutate", "Corpus/receipts/kvitto-sandboxReceipt.receipt", "--mutation", "high-s-twin", "--ca", ca,
+            "-o", output,
+        ])
+        #expect(jwsOnReceipt.status == 2)
+        #expect(jwsOnReceipt.stderr.contains("not-a-receipt-mutation") || jwsOnReceipt.stderr.contains("mutates JWS"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let receiptOnJWS = try CLI.run([
+            "mutate", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws", "--mutation", "bundle-id-ia5string",
+            "--ca", ca, "-o", output,
+        ])
+        #expect(receiptOnJWS.status == 2)
+        #expect(receiptOnJWS.stderr.contains("mutates receipts"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }
 
 @Suite("rcpt build from a spec")

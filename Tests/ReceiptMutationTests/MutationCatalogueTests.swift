@@ -11,8 +11,12 @@ struct MutationCatalogueTests {
         #expect(Set(names).count == names.count, "duplicate names")
         #expect(names.first == "baseline")
         for group in MutationGroup.allCases {
-            #expect(MutationCatalogue.all.contains { $0.group == group }, "\(group) is empty")
+            // Every receipt group holds receipt mutations; the jws group is the JWS catalogue, and only it.
+            let catalogue = group == .jws ? JWSMutationCatalogue.all : MutationCatalogue.all
+            #expect(catalogue.contains { $0.group == group }, "\(group) is empty")
         }
+        #expect(JWSMutationCatalogue.all.allSatisfy { $0.group == .jws })
+        #expect(!MutationCatalogue.all.contains { $0.group == .jws })
         for name in names {
             #expect(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(name) is not kebab-case")
         }
