@@ -278,7 +278,7 @@ public enum DumpJSON {
         unreadableDocument(path, schema: schema, reason: reason, file: path, pretty: false)
     }
 
-    /// The document for an input that could not be read at all: its schema, an `error` of code `file-unreadable`
+    /// The document for an input that could not be read at all: its schema, an `error` of code `unreadable`
     /// saying why, and `valid: false`; with a leading `file` member when given (batch output).
     package static func unreadableDocument(
         _ path: String, schema: String, reason: String, file: String?,

@@ -194,10 +194,7 @@ package enum StatusReport {
                     json.array { _ in }
                 }
                 json.key("error")
-                json.object { json in
-                    json.member("code", ErrorCode.appsMixed.rawValue)
-                    json.member("message", message)
-                }
+                DumpJSON.writeErrorObject(CodedError(.appsMixed, message), to: &json)
                 writeDocuments(mixed.documents, to: &json)
             }
         }

@@ -122,6 +122,7 @@ struct AppleVerifierCalibrationTests {
         ])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
         #expect(run.status == 0, "\(sample.file): \(run.stdout.suffix(600))")
+        #expect(try OutputSchemas.violations([run.stdoutBytes]) == [], "rcpt.conformance/2")
         let scores = try #require(report["scores"] as? [String: [String: Int]])
         #expect(scores["security"]?["passed"] == scores["security"]?["total"], "\(sample.file)")
         #expect((scores["security"]?["total"] ?? 0) > 30)
@@ -163,6 +164,7 @@ struct AppleVerifierCalibrationTests {
         ])
         #expect(run.status == 0, "\(run.stdout.suffix(800))")
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
+        #expect(try OutputSchemas.violations([run.stdoutBytes]) == [], "rcpt.fuzz-validator/1")
         let groups = (report["groups"] as? [[String: Any]]) ?? []
         #expect(!groups.contains { $0["kind"] as? String != "accepted-what-rcpt-rejects" }, "\(groups)")
         #expect(groups.allSatisfy { $0["concern"] as? String == "robustness" }, "\(groups)")

@@ -231,6 +231,9 @@ struct StatusEdgeTests {
         #expect((refusal["error"] as? [String: Any])?["code"] as? String == "apps-mixed")
         #expect((refusal["products"] as? [Any])?.isEmpty == true)
         #expect((refusal["documents"] as? [Any])?.count == 2)
+        // Both in the one error shape and the status schema.
+        #expect((refusal["error"] as? [String: Any])?["layer"] as? String == "status")
+        #expect(try OutputSchemas.violations([missing.stdoutBytes, mixed.stdoutBytes]) == [])
         // A directory with no document (they are in a subdirectory) is a usage error that names --recursive.
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
