@@ -22,18 +22,11 @@ enum OutputSchemas {
 
     /// The checker's complaints about the JSON files at `files`.
     static func violations(files: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", Fixtures.url("Tests/Schemas/check_outputs.py").path, Fixtures.url("docs/schemas").path] + files
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try CLI.process(
+            "/usr/bin/env",
+            ["python3", Fixtures.url("Tests/Schemas/check_outputs.py").path, Fixtures.url("docs/schemas").path] + files)
+        if status == 0 { return [] }
         let lines = text.split(separator: "\n").map(String.init)
-        if process.terminationStatus == 0 { return [] }
-        return lines.isEmpty ? ["check_outputs.py exited \(process.terminationStatus)"] : lines
+        return lines.isEmpty ? ["check_outputs.py exited \(status)"] : lines
     }
 }
