@@ -119,7 +119,7 @@ struct Mutate: ParsableCommand {
                             )
                             : MutationError(
                                 .notAReceiptMutation,
-                                "'\(name)' mutates JWS; the input is a receipt (`rcpt mutate --list` shows the receipt ones)"
+                                "'\(name)' mutates JWS, and the input is no JWS (`rcpt mutate --list` shows the receipt ones)"
                             )
                     }
                     try BaselineCheck.expectations(of: input, kind: kind, kit: kit, seed: seed, caDirectory: ca)
