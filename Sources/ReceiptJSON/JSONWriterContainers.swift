@@ -16,6 +16,28 @@ extension JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
+    /// An object member: `"name": {…}`, its members written by `body`.
+    package mutating func object(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
+        key(name)
+        object(body)
+    }
+
+    /// An array member: `"name": […]`, its elements written by `body`.
+    package mutating func array(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
+        key(name)
+        array(body)
+    }
+
+    /// An array member with one object per item: `"key": [{…}, {…}]`, each object's members written by `body`.
+    package mutating func objects<Items: Sequence>(
+        _ name: StaticString, _ items: Items, _ body: (Items.Element, inout JSONWriter) -> Void
+    ) {
+        key(name)
+        array { json in
+            for item in items { json.object { json in body(item, &json) } }
+        }
+    }
+
     /// Writes a member name; the next value call writes its value.
     package mutating func key(_ name: StaticString) {
         separate()

@@ -52,8 +52,7 @@ enum AttributeJSON {
             writeMembers(entry, in: table, buffer: buffer, to: &json)
             guard table.kind(entry) == .record else { return }
             json.member("recordOffset", table.recordOffset(entry))
-            json.key("records")
-            json.array { json in
+            json.array("records") { json in
                 records.withAttributes(ofRecord: entry) { recordTable, children in
                     recordTable.bytes.withUnsafeBufferPointer { buffer in
                         for child in children {

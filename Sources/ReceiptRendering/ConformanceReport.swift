@@ -148,21 +148,18 @@ package struct ConformanceReport: Sendable {
         json.object { json in
             json.member("schema", Self.schema)
             json.member("failed", failed)
-            json.key("gate")
-            json.array { json in
+            json.array("gate") { json in
                 for concern in Concern.allCases where gate.concerns.contains(concern) { json.string(concern.rawValue) }
             }
             json.member("passed", results(.passed).count)
             json.member("total", results.count)
-            json.key("classes")
-            json.object { json in
+            json.object("classes") { json in
                 for resultClass in ResultClass.allCases {
                     json.key(named: resultClass.rawValue)
                     json.array { json in for result in results(resultClass) { json.string(result.name) } }
                 }
             }
-            json.key("scores")
-            json.object { json in
+            json.object("scores") { json in
                 for concern in Concern.allCases {
                     let score = score(concern)
                     json.key(named: concern.rawValue)
@@ -172,8 +169,7 @@ package struct ConformanceReport: Sendable {
                     }
                 }
             }
-            json.key("results")
-            json.array { json in
+            json.array("results") { json in
                 for result in results { write(result, to: &json) }
             }
         }

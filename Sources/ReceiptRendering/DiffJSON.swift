@@ -29,8 +29,7 @@ package enum DiffJSON {
             writeSide("a", result.a, to: &json)
             writeSide("b", result.b, to: &json)
             json.member("equal", result.isEqual)
-            json.key("changes")
-            json.array { json in
+            json.array("changes") { json in
                 for change in result.changes { writeChange(change, to: &json) }
             }
             json.key("errors")

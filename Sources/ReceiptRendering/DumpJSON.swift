@@ -61,8 +61,7 @@ public enum DumpJSON {
                 json.key("receipt")
                 json.null()
             }
-            json.key("findings")
-            json.array { json in
+            json.array("findings") { json in
                 for finding in inspection.findings { writeFinding(finding, to: &json) }
             }
             writeReadError(inspection.readError, to: &json)
@@ -72,8 +71,7 @@ public enum DumpJSON {
 
     /// The `input` member: size, digest and detected format.
     static func writeInput(_ input: InputSummary, to json: inout JSONWriter) {
-        json.key("input")
-        json.object { json in
+        json.object("input") { json in
             json.member("size", input.size)
             json.member("sha256", input.sha256)
             json.member("format", input.format)
@@ -110,8 +108,7 @@ public enum DumpJSON {
             json.member("offset", finding.offset)
             json.member("message", finding.message)
             if !finding.fields.isEmpty {
-                json.key("fields")
-                json.object { json in
+                json.object("fields") { json in
                     for field in finding.fields {
                         json.key(named: field.name)
                         json.string(field.value)
@@ -123,8 +120,7 @@ public enum DumpJSON {
 
     static func writeContainer(_ receipt: Receipt, to json: inout JSONWriter) {
         let signedData = receipt.signedData
-        json.key("container")
-        json.object { json in
+        json.object("container") { json in
             json.member("contentType", signedData.contentType)
             json.member("offset", signedData.offset)
             json.member("version", signedData.version)
@@ -142,20 +138,15 @@ public enum DumpJSON {
     }
 
     static func writeCertificates(_ reports: [CertificateReport], to json: inout JSONWriter) {
-        json.key("certificates")
-        json.array { json in
-            for report in reports {
-                json.object { json in
-                    json.member("index", report.embedded.index)
-                    json.member("offset", report.embedded.offset)
-                    json.member("length", report.embedded.length)
-                    guard let certificate = report.certificate else {
-                        json.member("error", report.decodeError?.message ?? "undecodable")
-                        return
-                    }
-                    writeCertificateFields(certificate, to: &json)
-                }
+        json.objects("certificates", reports) { report, json in
+            json.member("index", report.embedded.index)
+            json.member("offset", report.embedded.offset)
+            json.member("length", report.embedded.length)
+            guard let certificate = report.certificate else {
+                json.member("error", report.decodeError?.message ?? "undecodable")
+                return
             }
+            writeCertificateFields(certificate, to: &json)
         }
     }
 
@@ -170,23 +161,17 @@ public enum DumpJSON {
         json.member("publicKey", certificate.publicKeyDescription)
         json.member("sha256Fingerprint", certificate.sha256Fingerprint)
         json.member("selfIssued", certificate.isSelfIssued)
-        json.key("extensions")
-        json.array { json in
-            for item in certificate.extensions {
-                json.object { json in
-                    json.member("oid", item.oid)
-                    json.member("name", item.name)
-                    json.member("critical", item.critical)
-                    json.member("value", item.value)
-                }
-            }
+        json.objects("extensions", certificate.extensions) { item, json in
+            json.member("oid", item.oid)
+            json.member("name", item.name)
+            json.member("critical", item.critical)
+            json.member("value", item.value)
         }
     }
 
     static func writeSigners(_ receipt: Receipt, _ results: [SignerVerification], to json: inout JSONWriter) {
         let bytes = receipt.bytes
-        json.key("signers")
-        json.array { json in
+        json.array("signers") { json in
             for (index, signer) in receipt.signedData.signers.enumerated() {
                 let result = results.first { $0.signerIndex == index }
                 json.object { json in

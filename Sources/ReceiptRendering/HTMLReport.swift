@@ -103,22 +103,19 @@ package enum HTMLReport {
             json.member("kind", report.document.kind.rawValue)
             json.member("headline", report.headline)
             json.member("wrapped", report.isWrapped)
-            json.key("trust")
-            json.object { json in
+            json.object("trust") { json in
                 json.member("anchor", report.trust.anchor)
                 json.member("customRoots", report.trust.customRoots)
                 json.member("evaluatedAt", report.trust.evaluatedAt)
                 json.member("evaluatedAtSource", report.trust.evaluatedAtSource)
             }
             let input = report.document.input
-            json.key("input")
-            json.object { json in
+            json.object("input") { json in
                 json.member("size", input.size)
                 json.member("sha256", input.sha256)
                 json.member("format", input.format)
             }
-            json.key("verdict")
-            json.object { json in
+            json.object("verdict") { json in
                 json.member("valid", report.document.isValid)
                 // The word the page shows, as verify's text does.
                 json.member(
@@ -130,103 +127,73 @@ package enum HTMLReport {
                 DumpJSON.writeReadErrorValue(report.document.readError, to: &json)
             }
             json.member("labels", strings: report.labels.list)
-            json.key("spaces")
-            json.array { json in
-                for space in report.spaces {
+            json.objects("spaces", report.spaces) { space, json in
+                json.member("label", space.label)
+                json.member("kind", space.kind.rawValue)
+                json.member("size", space.bytes.count)
+                // Bytes decoded from base64 text the page already holds are decoded there, when that text is
+                // exactly their canonical encoding: every byte is embedded once.
+                json.key("bytes")
+                if isCanonicalDecoding(space, in: report) {
+                    json.null()
+                } else {
+                    json.base64String(space.bytes[...])
+                }
+                json.key("source")
+                if let source = space.source {
                     json.object { json in
-                        json.member("label", space.label)
-                        json.member("kind", space.kind.rawValue)
-                        json.member("size", space.bytes.count)
-                        // Bytes decoded from base64 text the page already holds are decoded there, when that text is
-                        // exactly their canonical encoding: every byte is embedded once.
-                        json.key("bytes")
-                        if isCanonicalDecoding(space, in: report) {
-                            json.null()
-                        } else {
-                            json.base64String(space.bytes[...])
-                        }
-                        json.key("source")
-                        if let source = space.source {
-                            json.object { json in
-                                json.member("space", source.space)
-                                json.member("start", source.start)
-                                json.member("length", source.length)
-                                json.member("alphabet", source.alphabet)
-                            }
-                        } else {
-                            json.null()
-                        }
-                        json.member("nodeCount", space.tree.count)
-                        json.key("nodes")
-                        json.base64String(space.tree.encoded()[...])
+                        json.member("space", source.space)
+                        json.member("start", source.start)
+                        json.member("length", source.length)
+                        json.member("alphabet", source.alphabet)
                     }
+                } else {
+                    json.null()
+                }
+                json.member("nodeCount", space.tree.count)
+                json.key("nodes")
+                json.base64String(space.tree.encoded()[...])
+            }
+            json.objects("findings", report.marks) { mark, json in
+                json.member("severity", mark.severity)
+                json.member("code", mark.code)
+                json.member("message", mark.message)
+                json.member("space", mark.space)
+                json.member("offset", mark.offset)
+            }
+            json.objects("chains", report.chains) { chain, json in
+                json.member("title", chain.title)
+                json.member("verdict", chain.verdict)
+                json.member("evaluatedAt", chain.evaluatedAt)
+                json.objects("certificates", chain.certificates) { certificate, json in
+                    json.member("subject", certificate.subject)
+                    json.member("notBefore", certificate.notBefore)
+                    json.member("notAfter", certificate.notAfter)
+                    json.member("space", certificate.space)
+                    json.member("start", certificate.range.lowerBound)
+                    json.member("end", certificate.range.upperBound)
                 }
             }
-            json.key("findings")
-            json.array { json in
-                for mark in report.marks {
-                    json.object { json in
-                        json.member("severity", mark.severity)
-                        json.member("code", mark.code)
-                        json.member("message", mark.message)
-                        json.member("space", mark.space)
-                        json.member("offset", mark.offset)
-                    }
-                }
-            }
-            json.key("chains")
-            json.array { json in
-                for chain in report.chains {
-                    json.object { json in
-                        json.member("title", chain.title)
-                        json.member("verdict", chain.verdict)
-                        json.member("evaluatedAt", chain.evaluatedAt)
-                        json.key("certificates")
-                        json.array { json in
-                            for certificate in chain.certificates {
-                                json.object { json in
-                                    json.member("subject", certificate.subject)
-                                    json.member("notBefore", certificate.notBefore)
-                                    json.member("notAfter", certificate.notAfter)
-                                    json.member("space", certificate.space)
-                                    json.member("start", certificate.range.lowerBound)
-                                    json.member("end", certificate.range.upperBound)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            json.key("tokens")
-            json.array { json in
-                for token in report.tokens {
-                    json.object { json in
-                        json.member("path", token.path)
-                        json.member("kind", token.kind)
-                        json.member("holder", token.holder)
-                        json.member("offset", token.offset)
-                        for part in JWSToken.Part.allCases {
-                            if let space = token.parts[part] {
-                                json.key(named: part.rawValue, suffix: "Space")
-                                json.number(space)
-                            }
-                        }
+            json.objects("tokens", report.tokens) { token, json in
+                json.member("path", token.path)
+                json.member("kind", token.kind)
+                json.member("holder", token.holder)
+                json.member("offset", token.offset)
+                for part in JWSToken.Part.allCases {
+                    if let space = token.parts[part] {
+                        json.key(named: part.rawValue, suffix: "Space")
+                        json.number(space)
                     }
                 }
             }
             json.member("eventCount", report.eventCount)
-            json.key("events")
-            json.array { json in
-                for event in report.events {
-                    json.object { json in
-                        json.member("time", event.time)
-                        json.member("kind", event.kind)
-                        json.member("product", event.product)
-                        json.member("transaction", event.transaction)
-                        json.member("space", event.space)
-                        json.member("offset", event.offset)
-                    }
-                }
+            json.objects("events", report.events) { event, json in
+                json.member("time", event.time)
+                json.member("kind", event.kind)
+                json.member("product", event.product)
+                json.member("transaction", event.transaction)
+                json.member("space", event.space)
+                json.member("offset", event.offset)
             }
         }
         json.flush()

@@ -40,8 +40,7 @@ package enum JWSReport {
             json.object { json in
                 DumpJSON.writeHeader(
                     file: file, schema: DumpJSON.schema, kind: "jws", input: inspection.input, to: &json)
-                json.key("tokens")
-                json.array { json in
+                json.array("tokens") { json in
                     for token in inspection.tokens { writeToken(token, to: &json) }
                 }
                 writeFindings(inspection.findings, to: &json)
@@ -59,16 +58,11 @@ package enum JWSReport {
                     file: file, schema: VerifyReport.schema, kind: "jws", input: inspection.input, to: &json)
                 json.member("valid", inspection.isValid)
                 BindingText.write(inspection.binding, to: &json)
-                json.key("tokens")
-                json.array { json in
-                    for token in flattened(inspection.tokens) {
-                        json.object { json in
-                            json.member("path", token.path)
-                            json.member("valid", token.isValid)
-                            DumpJSON.writeVerification(token.chain, to: &json)
-                            writeFindings(token.findings, to: &json)
-                        }
-                    }
+                json.objects("tokens", flattened(inspection.tokens)) { token, json in
+                    json.member("path", token.path)
+                    json.member("valid", token.isValid)
+                    DumpJSON.writeVerification(token.chain, to: &json)
+                    writeFindings(token.findings, to: &json)
                 }
                 writeFindings(inspection.findings, to: &json)
                 writeError(inspection.readError, to: &json)
@@ -82,8 +76,7 @@ package enum JWSReport {
     }
 
     static func writeFindings(_ findings: [Finding], to json: inout JSONWriter) {
-        json.key("findings")
-        json.array { json in
+        json.array("findings") { json in
             for finding in findings { DumpJSON.writeFinding(finding, to: &json) }
         }
     }
@@ -94,8 +87,7 @@ package enum JWSReport {
             json.member("path", verification.path)
             json.member("offset", verification.offset)
             PurchaseSummaryText.writeJSON(verification, to: &json)
-            json.key("parts")
-            json.object { json in
+            json.object("parts") { json in
                 for part in JWSToken.Part.allCases {
                     guard let range = token.ranges[part] else { continue }
                     json.key(named: part.rawValue)
@@ -106,13 +98,11 @@ package enum JWSReport {
                     }
                 }
             }
-            json.key("header")
-            json.object { json in
+            json.object("header") { json in
                 json.member("alg", token.algorithm)
                 json.key("members")
                 if let header = token.header { writeClaims(header, to: &json) } else { json.null() }
-                json.key("x5c")
-                json.array { json in
+                json.array("x5c") { json in
                     for (index, entry) in verification.certificates.enumerated() {
                         json.object { json in
                             json.member("index", index)
@@ -127,8 +117,7 @@ package enum JWSReport {
                     }
                 }
             }
-            json.key("payload")
-            json.object { json in
+            json.object("payload") { json in
                 json.key("text")
                 json.string(utf8: token.payloadBytes[...])
                 json.key("object")
@@ -140,8 +129,7 @@ package enum JWSReport {
                 json.key("claims")
                 if let payload = token.payload { writeClaims(payload, to: &json) } else { json.null() }
             }
-            json.key("signature")
-            json.object { json in
+            json.object("signature") { json in
                 json.member("length", token.signature.count)
                 json.member("encoding", signatureEncoding(token))
                 json.member("highS", token.signature.count == 64 && ECDSASignature.isHighS(token.signature))
@@ -150,8 +138,7 @@ package enum JWSReport {
             }
             DumpJSON.writeVerification(verification.chain, to: &json)
             writeFindings(verification.findings, to: &json)
-            json.key("nested")
-            json.array { json in
+            json.array("nested") { json in
                 for child in verification.nested { writeToken(child, to: &json) }
             }
             json.member("valid", verification.isValid)

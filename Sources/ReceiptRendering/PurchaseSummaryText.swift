@@ -57,12 +57,10 @@ package enum PurchaseSummaryText {
     /// The `summary` object of a token: `kind`, `headline`, and `fields` (each claim's value as a person reads it).
     static func writeJSON(_ token: JWSVerification, to json: inout JSONWriter) {
         let summary = PurchaseSummary(token.token.payload, kind: token.binding.kind)
-        json.key("summary")
-        json.object { json in
+        json.object("summary") { json in
             json.member("kind", summary.kind)
             json.member("headline", summary.headline)
-            json.key("fields")
-            json.object { json in
+            json.object("fields") { json in
                 for field in summary.fields {
                     json.key(named: field.name)
                     json.string(field.value)

@@ -14,8 +14,7 @@ enum ReceiptObjectJSON {
         for entry in payload.index.topLevel { receiptFields.add(Int(entry), in: table) }
         json.object { json in
             receiptFields.write(in: table, to: &json) { json in
-                json.key("in_app")
-                json.array { json in
+                json.array("in_app") { json in
                     for record in payload.index.records {
                         records.withAttributes(ofRecord: Int(record)) { recordTable, children in
                             recordFields.reset()
@@ -97,8 +96,7 @@ enum ReceiptObjectJSON {
             }
             extra(&json)
             if !empty.isEmpty { json.member("empty", strings: empty) }
-            json.key("unknown")
-            json.object { json in
+            json.object("unknown") { json in
                 var written: Set<String> = []
                 for (key, entry) in unknown where !written.contains(key) {
                     written.insert(key)

@@ -15,69 +15,51 @@ package enum SARIFLog {
             json.object { json in
                 json.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
                 json.member("version", "2.1.0")
-                json.key("runs")
-                json.array { json in
+                json.array("runs") { json in
                     json.object { json in
-                        json.key("tool")
-                        json.object { json in
-                            json.key("driver")
-                            json.object { json in
+                        json.object("tool") { json in
+                            json.object("driver") { json in
                                 json.member("name", "rcpt")
                                 json.member("fullName", report.tool)
                                 json.member("version", version)
-                                json.key("rules")
-                                json.array { json in
-                                    for rule in rules {
-                                        json.object { json in
-                                            json.member("id", rule.id)
-                                            json.key("shortDescription")
-                                            json.object { json in json.member("text", rule.description) }
-                                        }
-                                    }
+                                json.objects("rules", rules) { rule, json in
+                                    json.member("id", rule.id)
+                                    json.key("shortDescription")
+                                    json.object { json in json.member("text", rule.description) }
                                 }
                             }
                         }
-                        json.key("invocations")
-                        json.array { json in
+                        json.array("invocations") { json in
                             json.object { json in
                                 json.member("executionSuccessful", true)
                                 json.member("commandLine", report.tool + " " + report.subject)
                             }
                         }
-                        json.key("results")
-                        json.array { json in
-                            for item in reported {
-                                json.object { json in
-                                    json.member("ruleId", item.rule)
-                                    json.member("ruleIndex", rules.firstIndex { $0.id == item.rule } ?? 0)
-                                    json.member(
-                                        "level",
-                                        item.outcome == .passed || item.outcome == .skipped || item.isNote
-                                            ? "note" : "error")
-                                    json.key("message")
+                        json.objects("results", reported) { item, json in
+                            json.member("ruleId", item.rule)
+                            json.member("ruleIndex", rules.firstIndex { $0.id == item.rule } ?? 0)
+                            json.member(
+                                "level",
+                                item.outcome == .passed || item.outcome == .skipped || item.isNote
+                                    ? "note" : "error")
+                            json.object("message") { json in
+                                json.member(
+                                    "text", item.message + (item.details.isEmpty ? "" : "\n" + item.details))
+                            }
+                            if let file = item.file {
+                                json.array("locations") { json in
                                     json.object { json in
-                                        json.member(
-                                            "text", item.message + (item.details.isEmpty ? "" : "\n" + item.details))
-                                    }
-                                    if let file = item.file {
-                                        json.key("locations")
-                                        json.array { json in
-                                            json.object { json in
-                                                json.key("physicalLocation")
-                                                json.object { json in
-                                                    json.key("artifactLocation")
-                                                    json.object { json in json.member("uri", uri(file)) }
-                                                }
-                                            }
+                                        json.object("physicalLocation") { json in
+                                            json.key("artifactLocation")
+                                            json.object { json in json.member("uri", uri(file)) }
                                         }
                                     }
-                                    json.key("properties")
-                                    json.object { json in
-                                        json.member("name", item.name)
-                                        json.member("group", item.group)
-                                        json.member("outcome", item.outcome.rawValue)
-                                    }
                                 }
+                            }
+                            json.object("properties") { json in
+                                json.member("name", item.name)
+                                json.member("group", item.group)
+                                json.member("outcome", item.outcome.rawValue)
                             }
                         }
                     }

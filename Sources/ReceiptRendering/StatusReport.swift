@@ -144,34 +144,27 @@ package enum StatusReport {
             json.object { json in
                 json.member("schema", schema)
                 json.member("at", MillisecondUTC.text(status.at))
-                json.key("apps")
-                json.array { json in
+                json.array("apps") { json in
                     for app in status.apps { json.object { json in writeApp(app, to: &json) } }
                 }
-                json.key("products")
-                json.array { json in
+                json.array("products") { json in
                     for product in status.products { writeProduct(product, to: &json) }
                 }
-                json.key("conflicts")
-                json.array { json in
-                    for conflict in status.conflicts {
+                json.objects("conflicts", status.conflicts) { conflict, json in
+                    json.member("transaction_id", conflict.transactionID)
+                    json.member("product_id", conflict.productID)
+                    json.member("claim", conflict.claim)
+                    for (name, statement) in [("used", conflict.used), ("overruled", conflict.overruled)] {
+                        json.key(named: name)
                         json.object { json in
-                            json.member("transaction_id", conflict.transactionID)
-                            json.member("product_id", conflict.productID)
-                            json.member("claim", conflict.claim)
-                            for (name, statement) in [("used", conflict.used), ("overruled", conflict.overruled)] {
-                                json.key(named: name)
-                                json.object { json in
-                                    json.key("value")
-                                    if conflict.claim == "upgrade", let value = statement.value {
-                                        json.bool(value == "true")
-                                    } else {
-                                        json.string(statement.value)
-                                    }
-                                    json.key("evidence")
-                                    writeEvidence(statement.evidence, to: &json)
-                                }
+                            json.key("value")
+                            if conflict.claim == "upgrade", let value = statement.value {
+                                json.bool(value == "true")
+                            } else {
+                                json.string(statement.value)
                             }
+                            json.key("evidence")
+                            writeEvidence(statement.evidence, to: &json)
                         }
                     }
                 }
@@ -201,23 +194,18 @@ package enum StatusReport {
     }
 
     static func writeDocuments(_ documents: [CustomerStatus.DocumentUse], to json: inout JSONWriter) {
-        json.key("documents")
-        json.array { json in
-            for document in documents {
-                json.object { json in
-                    json.member("document", document.name)
-                    json.member("kind", document.description)
-                    json.member("valid", document.isValid)
-                    json.member("use", document.use.rawValue)
-                    json.member("problem", document.problem)
-                    json.member("note", document.note)
-                    writeApp(document.app, to: &json)
-                    json.member(
-                        "unsigned_decoding",
-                        document.hasUnsigned
-                            ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
-                }
-            }
+        json.objects("documents", documents) { document, json in
+            json.member("document", document.name)
+            json.member("kind", document.description)
+            json.member("valid", document.isValid)
+            json.member("use", document.use.rawValue)
+            json.member("problem", document.problem)
+            json.member("note", document.note)
+            writeApp(document.app, to: &json)
+            json.member(
+                "unsigned_decoding",
+                document.hasUnsigned
+                    ? (document.unsignedCounted ? "counted" : "not-counted") : nil)
         }
     }
 
@@ -252,8 +240,7 @@ package enum StatusReport {
             json.member("renews_to", product.renewsTo)
             json.member("quantity", product.quantity)
             json.member("verified", !product.restsOnUnverified)
-            json.key("evidence")
-            json.array { json in
+            json.array("evidence") { json in
                 for evidence in product.evidence { writeEvidence(evidence, to: &json) }
             }
         }

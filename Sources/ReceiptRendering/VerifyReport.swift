@@ -24,8 +24,7 @@ package enum VerifyReport {
             json.member("valid", inspection.isValid)
             BindingText.write(inspection.binding, to: &json)
             DumpJSON.writeVerification(inspection.verification, to: &json)
-            json.key("findings")
-            json.array { json in
+            json.array("findings") { json in
                 for finding in inspection.findings { DumpJSON.writeFinding(finding, to: &json) }
             }
             DumpJSON.writeReadError(inspection.readError, to: &json)

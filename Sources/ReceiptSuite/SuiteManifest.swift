@@ -131,8 +131,7 @@ extension Manifest {
     package func json() -> [UInt8] {
         JSONWriter.document(pretty: true) { json in
             json.object { json in
-                json.key("expectations")
-                json.object { json in
+                json.object("expectations") { json in
                     if let appAppleID = expectations.appAppleID { json.member("appAppleID", appAppleID) }
                     if let appVersion = expectations.appVersion { json.member("appVersion", appVersion) }
                     if let bundleID = expectations.bundleID { json.member("bundleID", bundleID) }
@@ -143,30 +142,24 @@ extension Manifest {
                     json.member("validator", expectations.validator)
                 }
                 json.member("input", input)
-                json.key("mutations")
-                json.array { json in
-                    for entry in mutations {
-                        json.object { json in
-                            if let attacker = entry.attacker { json.member("attacker", attacker) }
-                            if let concern = entry.concern { json.member("concern", concern) }
-                            json.member("description", entry.description)
-                            json.member("expected", entry.expected)
-                            json.member("file", entry.file)
-                            if let finding = entry.finding { json.member("finding", finding) }
-                            json.member("group", entry.group)
-                            json.member("layer", entry.layer)
-                            json.member("name", entry.name)
-                            if let readers = entry.readers { json.member("readers", readers) }
-                            json.member("signatureValid", entry.signatureValid)
-                            if let threat = entry.threat { json.member("threat", threat) }
-                        }
-                    }
+                json.objects("mutations", mutations) { entry, json in
+                    if let attacker = entry.attacker { json.member("attacker", attacker) }
+                    if let concern = entry.concern { json.member("concern", concern) }
+                    json.member("description", entry.description)
+                    json.member("expected", entry.expected)
+                    json.member("file", entry.file)
+                    if let finding = entry.finding { json.member("finding", finding) }
+                    json.member("group", entry.group)
+                    json.member("layer", entry.layer)
+                    json.member("name", entry.name)
+                    if let readers = entry.readers { json.member("readers", readers) }
+                    json.member("signatureValid", entry.signatureValid)
+                    if let threat = entry.threat { json.member("threat", threat) }
                 }
                 json.member("schema", schema)
                 json.key("seed")
                 json.number(text: String(seed))
-                json.key("skipped")
-                json.object { json in
+                json.object("skipped") { json in
                     for name in skipped.keys.sorted() {
                         json.key(named: name)
                         json.string(skipped[name] ?? "")

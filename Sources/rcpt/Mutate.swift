@@ -251,20 +251,15 @@ enum MutationListing {
         var json = JSONWriter()
         json.object { json in
             json.member("schema", "rcpt.mutation-list/1")
-            json.key("mutations")
-            json.array { json in
-                for mutation in MutationCatalogue.all + JWSMutationCatalogue.all {
-                    json.object { json in
-                        json.member("name", mutation.name)
-                        json.member("group", mutation.group.rawValue)
-                        json.member("layer", mutation.layer)
-                        json.member("description", mutation.summary)
-                        json.member("expected", mutation.expected.rawValue)
-                        json.member("finding", mutation.finding)
-                        json.member("signatureValid", mutation.signatureValid)
-                        threat(mutation.threat, to: &json)
-                    }
-                }
+            json.objects("mutations", MutationCatalogue.all + JWSMutationCatalogue.all) { mutation, json in
+                json.member("name", mutation.name)
+                json.member("group", mutation.group.rawValue)
+                json.member("layer", mutation.layer)
+                json.member("description", mutation.summary)
+                json.member("expected", mutation.expected.rawValue)
+                json.member("finding", mutation.finding)
+                json.member("signatureValid", mutation.signatureValid)
+                threat(mutation.threat, to: &json)
             }
         }
         return json.bytes + [0x0A]
