@@ -8,7 +8,10 @@ import Synchronization
 
 /// Counts of a batch run, and every input that was not valid with why.
 package struct BatchSummary: Sendable, Hashable {
-    package var receipts = 0
+    /// The inputs by the kind the classifier found (an input holding nothing counts as a receipt: the receipt reader
+    /// says why it is none), and the files that could not be loaded at all.
+    package var kinds: [DocumentKind: Int] = [:]
+    package var unloadable = 0
     /// Read completely (valid or not).
     package var read = 0
     /// Read completely and valid.
@@ -17,6 +20,19 @@ package struct BatchSummary: Sendable, Hashable {
     package var unreadable = 0
     /// Each input that was invalid or unreadable, in input order, with the reason in a few words.
     package var failures: [BatchFailure] = []
+}
+
+extension BatchSummary {
+    /// The inputs counted by kind, for the summary line: "3 receipts", "4 JWS", "2 receipts, 1 JWS and 1 file that
+    /// could not be loaded".
+    package var inputsPhrase: String {
+        var parts: [String] = []
+        if let count = kinds[.receipt] { parts.append("\(count) receipt\(count == 1 ? "" : "s")") }
+        if let count = kinds[.jws] { parts.append("\(count) JWS") }
+        if unloadable > 0 { parts.append("\(unloadable) file\(unloadable == 1 ? "" : "s") that could not be loaded") }
+        guard let last = parts.popLast() else { return "0 inputs" }
+        return parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last
+    }
 }
 
 /// An input of a batch that was not valid, and why.
@@ -141,8 +157,11 @@ package struct BatchInspection: Sendable {
                 let (line, outcome) = inspectLine(paths[index])
                 state.withLock { shared in
                     shared.done[index] = line
-                    shared.summary.receipts += 1
-                    switch outcome {
+                    switch outcome.kind {
+                    case let kind?: shared.summary.kinds[kind, default: 0] += 1
+                    case nil: shared.summary.unloadable += 1
+                    }
+                    switch outcome.verdict {
                     case .valid:
                         shared.summary.read += 1
                         shared.summary.valid += 1
@@ -171,10 +190,15 @@ package struct BatchInspection: Sendable {
         }
     }
 
-    private enum Outcome {
-        case valid
-        case invalid(String)
-        case unreadable(String)
+    /// What one input was: its kind (nil: the file could not be loaded) and its verdict.
+    private struct Outcome {
+        enum Verdict {
+            case valid
+            case invalid(String)
+            case unreadable(String)
+        }
+        var kind: DocumentKind?
+        var verdict: Verdict
     }
 
     /// The line for `path` and what it was.
@@ -183,16 +207,21 @@ package struct BatchInspection: Sendable {
         switch InputFile.load(path) {
         case .success(let bytes): input = bytes
         case .failure(let unreadable):
-            return (line(nil, path), .unreadable("cannot read the file: \(unreadable.reason)"))
+            return (
+                line(nil, path), Outcome(kind: nil, verdict: .unreadable("cannot read the file: \(unreadable.reason)"))
+            )
         }
         let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
         let inspection = Inspector.inspect(classified, input: input, options: options)
         let output = line(inspection, path)
-        guard kinds.contains(classified.kind) else {
-            return (output, .unreadable("a \(inspection.kind) input, which this output does not describe"))
+        func outcome(_ verdict: Outcome.Verdict) -> ([UInt8], Outcome) {
+            (output, Outcome(kind: classified.kind, verdict: verdict))
         }
-        if let error = inspection.readError { return (output, .unreadable("\(error.code): \(error.message)")) }
-        guard inspection.isValid else { return (output, .invalid(inspection.codes(.error).joined(separator: ", "))) }
-        return (output, .valid)
+        guard kinds.contains(classified.kind) else {
+            return outcome(.unreadable("a \(inspection.kind) input, which this output does not describe"))
+        }
+        if let error = inspection.readError { return outcome(.unreadable("\(error.code): \(error.message)")) }
+        guard inspection.isValid else { return outcome(.invalid(inspection.codes(.error).joined(separator: ", "))) }
+        return outcome(.valid)
     }
 }

@@ -9,6 +9,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case notAReceipt = "not-a-receipt"
     case legacyTransactionReceipt = "legacy-transaction-receipt"
     case base64FollowedByText = "base64-followed-by-text"
+    case base64Damaged = "base64-damaged"
     case inputIsJWS = "input-is-jws"
     case inputIsNotification = "input-is-notification"
     case inputIsVerifyReceiptResponse = "input-is-verify-receipt-response"
@@ -138,7 +139,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// Where a code belongs, for the README's grouped list.
     package var layer: ErrorLayer {
         switch self {
-        case .fileUnreadable, .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText, .inputIsJWS,
+        case .fileUnreadable, .inputEmpty, .notAReceipt, .legacyTransactionReceipt, .base64FollowedByText,
+            .base64Damaged,
+            .inputIsJWS,
             .inputIsNotification, .inputIsVerifyReceiptResponse, .inputAmbiguous, .pemUnterminated, .pemInvalidBase64,
             .jsonMalformed, .jsonNoReceiptData, .jsonInvalidBase64, .jsonDuplicateReceiptData, .jsonReceiptDataNested:
             return .input
@@ -188,6 +191,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .notAReceipt: return "nothing in the input is a receipt or a JWS; the message says what was looked for"
         case .legacyTransactionReceipt: return "an iOS 6 transaction receipt (a NeXTSTEP plist), not a PKCS#7 receipt"
         case .base64FollowedByText: return "base64 followed by text that is not base64"
+        case .base64Damaged:
+            return "base64 with a character lost or misread (OCR, a copy by hand); the message says where"
         case .inputIsJWS: return "the input is a JWS where a receipt was asked for"
         case .inputIsNotification: return "the input is a server notification where a receipt was asked for"
         case .inputIsVerifyReceiptResponse: return "a verifyReceipt response without `latest_receipt`"

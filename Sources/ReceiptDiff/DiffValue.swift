@@ -5,6 +5,9 @@ package enum DiffValue: Sendable, Hashable {
     /// A name, a status or a formatted fact (an algorithm, `valid`, a certificate date): bare in text output.
     case word(String)
     case number(Int64)
+    /// A JWS date claim: epoch milliseconds as the payload writes them (JSON output keeps them as they are; text
+    /// output adds the UTC time, as `dump` does).
+    case epochMilliseconds(String)
     case bool(Bool)
     /// Raw bytes, shown as lowercase hex. A slice of the input: nothing is copied.
     case bytes(ArraySlice<UInt8>)

@@ -108,7 +108,7 @@ package enum JWSComparison {
                     Fact(
                         path: [DiffPath.Segment(part.rawValue)] + segments(document.steps(of: node, in: index)),
                         layer: .jws,
-                        value: value(document, node), offset: mapped(part, entry.start)))
+                        value: value(document, node, path: paths[node]), offset: mapped(part, entry.start)))
             }
         }
         for (index, entry) in verification.certificates.enumerated() {
@@ -172,11 +172,13 @@ package enum JWSComparison {
         return result
     }
 
-    /// A claim's value: a leaf as the response diff shows it; a container is null here (its members are compared one
-    /// by one, each at its own path).
-    static func value(_ document: JSONDocument, _ node: Int) -> DiffValue {
+    /// A claim's value: a leaf as the response diff shows it, a number named `…Date` as epoch milliseconds; a
+    /// container is null here (its members are compared one by one, each at its own path).
+    static func value(_ document: JSONDocument, _ node: Int, path: String) -> DiffValue {
         switch document.nodes[node].kind {
         case .object, .array: return .null
+        case .number where path.hasSuffix("Date") || path.hasSuffix("date"):
+            return .epochMilliseconds(document.text(node))
         default: return ResponseComparison.value(document, node)
         }
     }

@@ -80,7 +80,7 @@ public enum InputClassifier {
                 return classified
             }
             if json == nil || readerMembers.contains(where: { TextCheck.contains(text, $0) }) {
-                switch InputDecoder.decode(text) {
+                switch InputDecoder.decode(text, base: offset ?? 0) {
                 case .success(let decoded):
                     var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
                     // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
@@ -103,6 +103,12 @@ public enum InputClassifier {
             case .ambiguous(let reason):
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = InputError(.inputAmbiguous, reason)
+                return classified
+            case .damaged(var error):
+                // Offsets into a decoded layer are no offsets into the input: the message says them, with the steps.
+                error.offset = offset.flatMap { base in error.offset.map { base + $0 } }
+                var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
+                classified.refusal = error
                 return classified
             case .none:
                 return nothingFound(input, firstError)

@@ -19,11 +19,14 @@ struct PastedDocument {
         case layer(PastedDocument)
         /// More than one document, or copies that readers take differently: rcpt picks none, and says why.
         case ambiguous(String)
+        /// A document found too damaged to read (base64 with misread characters), with where.
+        case damaged(InputError)
         case none
     }
 
     /// The one layer `text` is wrapped in, in this order: a JSON document holding the document in one string, a
-    /// form body (its fields decoded one by one), URL encoding, text around the document. `json` is `text` read as
+    /// form body (its fields decoded one by one), quoted-printable (an e-mail's source), URL encoding, text around
+    /// the document. `json` is `text` read as
     /// JSON, when it is JSON.
     static func unwrap(_ text: [UInt8], json: JSONDocument?) -> Outcome {
         let trimmed = trim(text)
@@ -32,6 +35,14 @@ struct PastedDocument {
         switch formField(text, trimmed) {
         case .none: break
         case let outcome: return outcome
+        }
+        if let decoded = quotedPrintableDecoded(text) {
+            return .layer(
+                PastedDocument(
+                    inner: decoded.text,
+                    phrase:
+                        "decoded quoted-printable, an e-mail's source (\(decoded.softBreaks) soft line breaks, \(decoded.escapes) escapes)",
+                    offset: 0, isSlice: false))
         }
         if let decoded = percentDecoded(text) {
             return .layer(
@@ -140,6 +151,48 @@ struct PastedDocument {
             }
         }
         return changed ? out : nil
+    }
+
+    /// `text` decoded as quoted-printable (RFC 2045 §6.7: `=` and a line break is a soft break, `=3D` an escaped byte),
+    /// when it has an escape or two soft breaks; any other `=` (a header's `charset=utf-8`, base64's own padding)
+    /// stays.
+    static func quotedPrintableDecoded(_ text: [UInt8]) -> (text: [UInt8], softBreaks: Int, escapes: Int)? {
+        guard text.contains(UInt8(ascii: "=")) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var softBreaks = 0
+        var escapes = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "=") else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            // A soft break: `=`, white space a mailer may have left, then CRLF or LF.
+            var next = index + 1
+            while next < text.count, next - index <= 8, text[next] == 0x20 || text[next] == 0x09 { next += 1 }
+            if next < text.count, text[next] == 0x0D { next += 1 }
+            if next < text.count, text[next] == 0x0A {
+                softBreaks += 1
+                index = next + 1
+                continue
+            }
+            // Any other `=` (a header's `charset=utf-8`) stays as it is, as lenient decoders leave it.
+            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]),
+                let low = ASN1Primitives.hexDigit(text[index + 2])
+            else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            out.append(high << 4 | low)
+            escapes += 1
+            index += 3
+        }
+        // One `=` before a line break is base64's padding ending a line more often than a mailer's soft break.
+        return escapes > 0 || softBreaks > 1 ? (out, softBreaks, escapes) : nil
     }
 
     /// The fields a server reads a document from: verifyReceipt's and the App Store Server's.

@@ -14,6 +14,8 @@ extension PastedDocument {
         var what: String
         var start: Int
         var end: Int
+        /// Why the document cannot be read as found: its base64 has characters no alphabet has (misread, mistyped).
+        var damage: InputError?
     }
 
     /// The document in running text: a token (wrapped over lines or not), a JSON object, or a receipt's base64
@@ -21,6 +23,7 @@ extension PastedDocument {
     /// document in the same text is ambiguous: readers take either.
     static func embedded(_ text: [UInt8]) -> Outcome {
         guard let first = find(text, from: 0) else { return .none }
+        if let damage = first.damage { return .damaged(damage) }
         if let second = find(text, from: first.end), second.inner != first.inner {
             return .ambiguous(
                 "the text holds two documents, \(first.what) at offset \(first.start) and \(second.what) at offset \(second.start): paste the one you mean"
@@ -40,7 +43,7 @@ extension PastedDocument {
                 offset: first.start, isSlice: first.inner.count == first.end - first.start))
     }
 
-    /// The first document in `text` from `start`.
+    /// The first document in `text` from `start`, or the damage that keeps one from being read.
     static func find(_ text: [UInt8], from start: Int) -> Found? {
         var index = start
         // Each `{` tried costs a scan to its closing brace: the first few are tried, so the work stays linear.
@@ -52,7 +55,10 @@ extension PastedDocument {
             if boundary, byte == UInt8(ascii: "e"), text[index...].starts(with: Array("eyJ".utf8)) {
                 let segments = run(text, from: index, allowed: ByteSet.compactJWS.contains)
                 if let (inner, end) = bestToken(segments) {
-                    return Found(inner: inner, what: "a JWS", start: index, end: end)
+                    let quoted = quotePrefix(text, before: index).map {
+                        " quoted with \"\(String(decoding: $0, as: UTF8.self))\""
+                    }
+                    return Found(inner: inner, what: "a JWS" + (quoted ?? ""), start: index, end: end)
                 }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
@@ -66,8 +72,15 @@ extension PastedDocument {
             }
             if boundary, byte == UInt8(ascii: "M"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "I") {
                 let segments = run(text, from: index, allowed: ByteSet.urlEncodedStandardBase64.contains)
+                let misread = Base64Damage.misreadCharacters(text, from: index)
+                if let damage = Base64Damage.misread(misread), let last = segments.last {
+                    return Found(inner: [], what: "base64", start: index, end: last.end, damage: damage)
+                }
                 if let (inner, start, end) = bestBase64(segments) {
-                    return Found(inner: inner, what: "base64", start: start, end: end)
+                    let quoted = quotePrefix(text, before: start).map {
+                        " quoted with \"\(String(decoding: $0, as: UTF8.self))\""
+                    }
+                    return Found(inner: inner, what: "base64" + (quoted ?? ""), start: start, end: end)
                 }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
@@ -95,7 +108,9 @@ extension PastedDocument {
         var current = Segment(bytes: [], start: start, end: start)
         var index = start
         var width: Int?
-        let startsLine = start == 0 || text[start - 1] == 0x0A
+        // A block quoted line by line (`> `, `| `, `# `, `// `) carries the first line's quote on every line.
+        let quote = quotePrefix(text, before: start)
+        let startsLine = start == 0 || text[start - 1] == 0x0A || quote != nil
         while index < text.count {
             let byte = text[index]
             if allowed(byte) {
@@ -111,13 +126,19 @@ extension PastedDocument {
                 if text[next] == 0x0A { breaks += 1 }
                 next += 1
             }
-            // Quoting and indentation before the next line.
-            var skipped = 0
-            while next < text.count, skipped < 8,
-                text[next] == 0x20 || text[next] == 0x09 || text[next] == UInt8(ascii: ">")
-            {
-                next += 1
-                skipped += 1
+            // Quoting and indentation before the next line: the first line's quote, else up to 8 spaces, tabs and
+            // `>`.
+            if let quote {
+                guard text[next...].starts(with: quote) else { break }
+                next += quote.count
+            } else {
+                var skipped = 0
+                while next < text.count, skipped < 8,
+                    text[next] == 0x20 || text[next] == 0x09 || text[next] == UInt8(ascii: ">")
+                {
+                    next += 1
+                    skipped += 1
+                }
             }
             let length = current.bytes.count
             guard breaks <= 1, next < text.count, allowed(text[next]), length <= widestWrap else { break }
@@ -132,6 +153,21 @@ extension PastedDocument {
         }
         if !current.bytes.isEmpty { segments.append(current) }
         return segments
+    }
+
+    /// The quote before `start` on its line, when the line starts with one: up to 8 characters of `>`, `|`, `#`, `/`,
+    /// `;`, `*`, spaces and tabs, at least one of them not white space (mail, issue trackers, chat, code comments).
+    static func quotePrefix(_ text: [UInt8], before start: Int) -> ArraySlice<UInt8>? {
+        // Only the 8 bytes before `start` are looked at: a long line is no quote, and the search stays linear.
+        let window = text[max(0, start - 9)..<start]
+        guard let lineStart = window.lastIndex(of: 0x0A).map({ $0 + 1 }) ?? (start <= 8 ? 0 : nil) else {
+            return nil
+        }
+        let lead = text[lineStart..<start]
+        guard !lead.isEmpty, lead.count <= 8, lead.allSatisfy(ByteSet.quoteMark.contains),
+            lead.contains(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return nil }
+        return lead
     }
 
     /// The widest line a wrapped block is taken to have.
@@ -206,4 +242,9 @@ extension PastedDocument {
         }
         return nil
     }
+}
+
+extension ByteSet {
+    /// What quotes a line in mail, issue trackers, chat and code comments.
+    static let quoteMark = ByteSet(">|#/;* \t")
 }

@@ -28,7 +28,11 @@ public struct DecodedInput: Sendable, Hashable {
 /// notification) are named, with what to do instead.
 public enum InputDecoder {
     /// The receipt bytes and the format they were found in.
-    public static func decode(_ input: [UInt8], as forced: InputFormat? = nil) -> Result<DecodedInput, InputError> {
+    /// `base` is where `input` starts in the text it was found in: the offsets of damaged base64 are given in that
+    /// text.
+    public static func decode(_ input: [UInt8], as forced: InputFormat? = nil, base: Int = 0) -> Result<
+        DecodedInput, InputError
+    > {
         if forced == .binary || (forced == nil && input.first == 0x30) {
             guard !input.isEmpty else { return .failure(InputError(.inputEmpty, "the input is empty")) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
@@ -41,24 +45,36 @@ public enum InputDecoder {
         switch forced ?? detect(text) {
         case .binary:
             guard !input.isEmpty else { return .failure(InputError(.inputEmpty, "the input is empty")) }
-            if let error = diagnoseText(text) { return .failure(error) }
+            if let error = diagnoseText(text, base: base + unwrapped.offset) { return .failure(error) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         case .base64:
             // Damaged on the way (percent-escapes, + turned into spaces): base64 has no space inside a line, so
             // the repaired text is tried first, and taken when it decodes to one whole element (a decoder that
             // skips the spaces would read other bytes, which an indefinite length cannot tell apart).
-            if let repaired = PastedText.repairBase64(text), let bytes = Base64.decode(repaired.text),
-                PastedText.isWholeElement(bytes)
-            {
-                return found(bytes, .base64, repaired.repairs)
+            for repaired in PastedText.repairBase64(text) {
+                // A repair is taken only when its bytes add up to one element that is DER throughout.
+                if let bytes = Base64.decode(repaired.text), PastedText.isWholeElement(bytes),
+                    Base64Damage.structuralBreak(bytes) == nil
+                {
+                    return found(bytes, .base64, repaired.repairs)
+                }
             }
             let plain = Base64.decode(text)
+            // An indefinite length is "whole" by its last two bytes, which a text that lost a character in the middle
+            // may still end with: such bytes are checked for damage first.
+            let indefinite = plain.map { $0.count > 1 && $0[1] == 0x80 } ?? false
+            if let plain, !indefinite, PastedText.isWholeElement(plain) { return found(plain, .base64) }
+            if let raw = indefinite ? plain : Base64Damage.lettersDecoded(text),
+                let lost = Base64Damage.lostCharacters(text: text, decoded: raw, base: base + unwrapped.offset)
+            {
+                return .failure(lost)
+            }
             if let plain, PastedText.isWholeElement(plain) { return found(plain, .base64) }
             if let plain, plain.first == 0x30 { return found(plain, .base64) }
             // Cut short one character into a 4-character group (a length no base64 text has): the whole groups
             // before it are the receipt's first bytes, and the receipt reader finds them truncated, as it does a
             // text cut anywhere else.
-            let diagnosis = diagnoseText(text) ?? notAReceipt(text)
+            let diagnosis = diagnoseText(text, base: base + unwrapped.offset) ?? notAReceipt(text)
             if diagnosis.kind == .notAReceipt,
                 case .failure(.impossibleLength) = Base64Codec.decode(text, skippingWhitespace: true),
                 let cut = withoutLastCharacter(text), let bytes = Base64.decode(cut), bytes.first == 0x30
@@ -101,19 +117,23 @@ public enum InputDecoder {
         return .binary
     }
 
-    /// Why a text input is not a receipt, in words: another kind of document, or base64 with text after it. Nil
-    /// for input that is not text at all (the container reader says what is wrong with it).
-    static func diagnoseText(_ text: [UInt8]) -> InputError? {
+    /// Why a text input is not a receipt, in words: another kind of document, base64 with a misread character, or
+    /// base64 with text after it. Nil for input that is not text at all (the container reader says what is wrong with
+    /// it). `base` is where `text` starts in the input.
+    static func diagnoseText(_ text: [UInt8], base: Int = 0) -> InputError? {
         guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || ByteSet.whitespace.contains($0) }),
             String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
         else { return nil }
         if let other = PastedText.otherDocument(text) { return other }
+        let misread = Base64Damage.misreadCharacters(text, from: 0).map { (offset: base + $0.offset, $0.character) }
+        if let damaged = Base64Damage.misread(misread) { return damaged }
         // Base64 lines followed by other text: a signature or a note pasted with it.
         if let offset = PastedText.textAfterBase64(text) {
             let rest = String(decoding: text[offset...].prefix(40), as: UTF8.self).filter { !$0.isNewline }
             return InputError(
                 .base64FollowedByText,
-                "the input is base64 followed by other text at offset \(offset) (\"\(rest)\"): paste the base64 alone")
+                "the input is base64 followed by other text at offset \(base + offset) (\"\(rest)\"): paste the base64 alone",
+                at: base + offset)
         }
         return notAReceipt(text)
     }

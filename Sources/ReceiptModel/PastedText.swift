@@ -8,6 +8,8 @@ enum PastedText {
     struct Repaired {
         var text: [UInt8]
         var repairs: [String]
+        /// Where `text` starts in the text it was taken from (after what `unwrap` trimmed).
+        var offset = 0
     }
 
     /// Removes a UTF-8 byte order mark, surrounding whitespace and one pair of surrounding quotes.
@@ -34,23 +36,41 @@ enum PastedText {
                 repairs.append("removed the quotes around the base64")
             }
         }
-        return Repaired(text: Array(text), repairs: repairs)
+        return Repaired(text: Array(text), repairs: repairs, offset: text.startIndex)
     }
 
     /// Base64 damaged on its way through a URL or a form: percent-escapes decoded, and spaces that must have been
-    /// `+` (a form-encoded or URL-decoded body) put back. Nil when nothing needed repair.
-    static func repairBase64(_ text: [UInt8]) -> Repaired? {
+    /// `+` (a form-encoded or URL-decoded body) put back, first inside lines only, then also at the starts and ends
+    /// of wrapped lines (where a space is indistinguishable from indentation until the bytes add up). The readings
+    /// to try, in that order; empty when nothing needed repair.
+    static func repairBase64(_ text: [UInt8]) -> [Repaired] {
         var repaired = text
         var repairs: [String] = []
         if let decoded = percentDecoded(repaired) {
             repaired = decoded
             repairs.append("decoded percent-escapes (%2B, %2F, %3D)")
         }
+        var readings: [Repaired] = []
+        let phrase = "that had become spaces (a form-encoded or URL-decoded body)"
         if let plus = spacesAsPlus(repaired) {
-            repaired = plus.text
-            repairs.append("put back \(plus.count) '+' that had become spaces (a form-encoded or URL-decoded body)")
+            readings.append(Repaired(text: plus.text, repairs: repairs + ["put back \(plus.count) '+' \(phrase)"]))
         }
-        return repairs.isEmpty ? nil : Repaired(text: repaired, repairs: repairs)
+        if let plus = everySpaceAsPlus(repaired), plus.text != readings.first?.text {
+            readings.append(
+                Repaired(
+                    text: plus.text,
+                    repairs: repairs + ["put back \(plus.count) '+' \(phrase), at the starts and ends of lines too"]))
+        }
+        if readings.isEmpty, !repairs.isEmpty { readings.append(Repaired(text: repaired, repairs: repairs)) }
+        return readings
+    }
+
+    /// Every space of a block of wrapped base64 replaced by `+`: a `+` that began or ended a line became a space
+    /// there. Nil when the text has no space.
+    static func everySpaceAsPlus(_ text: [UInt8]) -> (text: [UInt8], count: Int)? {
+        let count = text.count(where: { $0 == 0x20 })
+        guard count > 0 else { return nil }
+        return (text.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }, count)
     }
 
     /// `%XX` escapes of base64 characters decoded, when the text has any and every `%` starts one.

@@ -77,7 +77,7 @@ package enum DiffJSON {
             return
         }
         switch value {
-        case .text(let text), .word(let text): json.string(text)
+        case .text(let text), .word(let text), .epochMilliseconds(let text): json.string(text)
         case .number(let number): json.number(number)
         case .bool(let flag): json.bool(flag)
         case .bytes(let bytes): json.hexString(bytes)

@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptDiff
 import ReceiptModel
+import ReceiptPurchases
 import ReceiptValidation
 
 /// Renders a diff for people, in the style of a unified diff: a header naming A and B, the changes grouped by
@@ -106,6 +107,8 @@ package struct DiffText {
         switch value {
         case .text(let text): return TerminalText.quoted(text)
         case .word(let word): return TerminalText.safe(word)
+        case .epochMilliseconds(let text):
+            return TerminalText.safe(text) + (MillisecondUTC.text(ofClaim: text).map { " = \($0)" } ?? "")
         case .number(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .bytes(let bytes): return preview(bytes)

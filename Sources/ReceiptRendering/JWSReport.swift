@@ -209,10 +209,8 @@ package enum JWSReport {
 
     /// A millisecond timestamp claim (a name ending in `Date`) in UTC, to the millisecond.
     static func utc(_ document: JSONDocument, _ node: Int, _ path: String) -> String? {
-        guard document.nodes[node].kind == .number, path.hasSuffix("Date") || path.hasSuffix("date"),
-            let milliseconds = JWSToken.milliseconds(document.text(node)), milliseconds < 253_402_300_800_000
-        else { return nil }
-        return MillisecondUTC.text(milliseconds)
+        guard document.nodes[node].kind == .number, path.hasSuffix("Date") || path.hasSuffix("date") else { return nil }
+        return MillisecondUTC.text(ofClaim: document.text(node))
     }
 
     /// Apple's markers a certificate carries: the receipt-signing leaf's and the WWDR intermediate's.

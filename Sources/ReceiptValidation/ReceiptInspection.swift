@@ -58,7 +58,8 @@ extension ReceiptInspection: InspectedDocument {
                 InputSummary(of: input, format: format.rawValue, digested: options.digestsInput), refusal,
                 findings: classified.findings)
         }
-        var inspection = ReceiptInspector.inspect(classified.bytes, options: options)
+        var inspection = ReceiptInspector.inspect(
+            classified.bytes, options: options, textOffset: classified.offset ?? 0)
         inspection.findings = classified.findings + inspection.findings
         inspection.input = Inspector.summary(of: input, read: classified, as: inspection.input, options: options)
         return inspection

@@ -8,13 +8,15 @@ import ReceiptPKCS7
 
 /// Reads, verifies and checks one receipt. Never throws: every problem becomes a finding or a read error.
 public enum ReceiptInspector {
-    public static func inspect(_ input: [UInt8], options: InspectionOptions) -> ReceiptInspection {
+    /// Inspects `input`; `textOffset` is where it starts in the text it was found in (for the offsets of an error
+    /// about that text, as damaged base64).
+    public static func inspect(_ input: [UInt8], options: InspectionOptions, textOffset: Int = 0) -> ReceiptInspection {
         let options = options.pinned
         let detected = options.inputFormat ?? InputDecoder.detect(input)
         // The input's SHA-256 (for output that shows it) is computed on another core while the receipt is read.
         let sha256 = options.digestsInput ? BackgroundValue(size: input.count) { InputSummary.sha256(of: input) } : nil
         var inspection = inspect(
-            input, options: options,
+            input, options: options, textOffset: textOffset,
             summary: InputSummary(size: input.count, sha256: "not computed", format: detected.rawValue))
         if let sha256 { inspection.input.sha256 = sha256.value }
         if let receipt = inspection.receipt, receipt.error == nil {
@@ -26,14 +28,14 @@ public enum ReceiptInspector {
         return inspection
     }
 
-    private static func inspect(_ input: [UInt8], options: InspectionOptions, summary: InputSummary)
-        -> ReceiptInspection
-    {
+    private static func inspect(
+        _ input: [UInt8], options: InspectionOptions, textOffset: Int, summary: InputSummary
+    ) -> ReceiptInspection {
         var inspection = ReceiptInspection(
             input: summary, inputError: nil, receipt: nil, certificates: [], signers: [],
             verification: nil, findings: [])
         let bytes: [UInt8]
-        switch InputDecoder.decode(input, as: options.inputFormat) {
+        switch InputDecoder.decode(input, as: options.inputFormat, base: textOffset) {
         case .failure(let error):
             inspection.inputError = error
             return inspection

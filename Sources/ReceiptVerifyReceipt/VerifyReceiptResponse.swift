@@ -34,10 +34,12 @@ package struct VerifyReceiptResponse: Sendable {
         return JSONWriter.document(pretty: true) { json in tree.write(to: &json) }
     }
 
-    /// The response on one line (compact JSON, not Apple's byte layout, which has line breaks), for JSON Lines.
-    package func jsonLine() -> [UInt8] {
+    /// The response on one line, for JSON Lines: compact JSON, or with `appleSpacing` Apple's byte layout without
+    /// its line breaks (`", "` between members and elements).
+    package func jsonLine(appleSpacing: Bool = false) -> [UInt8] {
         let tree = self.tree()
-        return JSONWriter.document(pretty: false) { json in tree.write(to: &json) }
+        guard appleSpacing else { return JSONWriter.document(pretty: false) { json in tree.write(to: &json) } }
+        return AppleWireJSON.bytes(tree, lineBreaks: false) + [0x0A]
     }
 
     /// The response as an ordered tree: `receipt`, `status`, `environment`, as Apple's sandbox endpoint orders them
@@ -137,13 +139,14 @@ package indirect enum ResponseValue: Sendable {
 /// an array (`{\n"receipt":{…, \n"in_app":[\n{…}, \n{…}]}, "status":0, "environment":"Sandbox"}`). Strings are
 /// escaped as `JSONWriter` escapes them.
 package enum AppleWireJSON {
-    package static func bytes(_ value: ResponseValue) -> [UInt8] {
+    /// The bytes of `value`; without `lineBreaks`, on one line (for JSON Lines).
+    package static func bytes(_ value: ResponseValue, lineBreaks: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
-        append(value, to: &out)
+        append(value, lineBreaks: lineBreaks, to: &out)
         return out
     }
 
-    static func append(_ value: ResponseValue, to out: inout [UInt8]) {
+    static func append(_ value: ResponseValue, lineBreaks: Bool, to out: inout [UInt8]) {
         switch value {
         case .string, .number:
             var json = JSONWriter(pretty: false)
@@ -153,19 +156,19 @@ package enum AppleWireJSON {
             out.append(UInt8(ascii: "{"))
             for (index, (name, member)) in members.enumerated() {
                 if index > 0 { out += Array(", ".utf8) }
-                if member.isContainer { out.append(0x0A) }
+                if lineBreaks, member.isContainer { out.append(0x0A) }
                 var key = JSONWriter(pretty: false)
                 key.string(name)
                 out += key.bytes + [UInt8(ascii: ":")]
-                append(member, to: &out)
+                append(member, lineBreaks: lineBreaks, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += Array(", ".utf8) }
-                if element.isContainer { out.append(0x0A) }
-                append(element, to: &out)
+                if lineBreaks, element.isContainer { out.append(0x0A) }
+                append(element, lineBreaks: lineBreaks, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }

@@ -52,9 +52,9 @@ enum Batch {
             Console.error("failed \(TerminalText.safe(failure.path)): \(TerminalText.safe(failure.reason))")
         }
         Console.error(
-            "\(summary.receipts) receipts: \(summary.read) read (\(summary.valid) valid, "
+            "\(summary.inputsPhrase): \(summary.read) read (\(summary.valid) valid, "
                 + "\(summary.read - summary.valid) invalid), \(summary.unreadable) unreadable"
-                + (expanded.skipped.isEmpty ? "" : ", \(expanded.skipped.count) skipped as not receipts")
+                + (expanded.skipped.isEmpty ? "" : ", \(expanded.skipped.count) skipped as neither receipts nor JWS")
                 + ", in \(String(format: "%.2f", seconds)) s")
         if summary.unreadable > 0 { return 2 }
         return failsOnInvalid && summary.valid < summary.read ? 1 : 0

@@ -170,13 +170,15 @@ struct Verify: ParsableCommand {
                 if format == .verifyreceipt {
                     // Apple's endpoint describes receipts: anything else is the status of malformed data.
                     let requestDate = try options.requestDate()
+                    let appleSpacing = options.style.compact
                     return try Batch.run(
                         documents.files, recursive: recursive, jobs: jobs,
                         options: try inspectionOptions(), failsOnInvalid: true,
                         kinds: [.receipt]
                     ) { inspection, _ in
                         guard let receipt = inspection?.receipt else { return Array("{\"status\":21002}\n".utf8) }
-                        return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine()
+                        return VerifyReceiptResponse(receipt, requestDate: requestDate).jsonLine(
+                            appleSpacing: appleSpacing)
                     }
                 }
                 if format.isCIReport {

@@ -275,7 +275,8 @@ struct BatchVerifyTests {
             result.stderr.contains(
                 "failed \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
         #expect(
-            result.stderr.contains("3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as not receipts"))
+            result.stderr.contains(
+                "3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as neither receipts nor JWS"))
         let trusted = try CLI.run([
             "verify", directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path,
             directory.appendingPathComponent("tpinappreceipt-production.receipt").path,

@@ -170,6 +170,26 @@ struct JWSCLITests {
         #expect(try CLI.run(["diff", Self.transaction, "Corpus/receipts/\(Fixtures.sandboxReceipt)"]).status == 2)
     }
 
+    /// A date claim's change is shown with its UTC time, as `dump` shows it; the JSON keeps the number as written.
+    @Test func diffShowsDateClaimsInUTC() throws {
+        let other = "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"
+        let text = try CLI.run(["diff", "--only", "jws", other, Self.transaction])
+        #expect(text.stdout.contains("-     1646387008254 = 2022-03-04T09:43:28.254Z"), "\(text.stdout)")
+        #expect(text.stdout.contains("+     1667559685499 = 2022-11-04T11:01:25.499Z"), "\(text.stdout)")
+        let json = try CLI.run(["diff", "--format", "json", "--only", "jws", other, Self.transaction])
+        let changes = try #require(try Self.object(json.stdoutBytes)["changes"] as? [[String: Any]])
+        let signed = try #require(changes.first { ($0["path"] as? String) == "jws.payload.signedDate" })
+        #expect(signed["old"] as? String == "1646387008254")
+    }
+
+    /// A batch of JWS is counted as JWS, not as receipts.
+    @Test func aBatchOfJWSIsCountedByKind() throws {
+        let result = try CLI.run(["verify", Self.transaction, "Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"])
+        #expect(result.stderr.contains("2 JWS: 2 read ("), "\(result.stderr)")
+        let mixed = try CLI.run(["verify", Self.transaction, "Corpus/receipts/\(Fixtures.sandboxReceipt)"])
+        #expect(mixed.stderr.contains("1 receipt and 1 JWS: 2 read ("), "\(mixed.stderr)")
+    }
+
     /// `--ignore` works on JWS diffs as on receipts: a claim's path hides its change, and a pattern that hides
     /// nothing is named on standard error.
     @Test func diffOfTwoTransactionsHonoursAndChecksIgnorePatterns() throws {

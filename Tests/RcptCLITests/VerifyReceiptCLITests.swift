@@ -66,6 +66,22 @@ struct VerifyReceiptCLITests {
         #expect(environments == ["Sandbox", "Production"])
     }
 
+    /// With --compact, many receipts give Apple's own spacing (`", "`), one body per line without its inner line
+    /// breaks, as the README says.
+    @Test func manyReceiptsWithCompactKeepApplesSeparators() throws {
+        let names = [Fixtures.sandboxReceipt, "tpinappreceipt-production.receipt"]
+        let result = try CLI.run(
+            ["verify", "--format", "verifyreceipt", "--compact"] + Self.requestDate
+                + names.map { "Corpus/receipts/\($0)" })
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stdout.prefix(300))")
+        for line in lines {
+            #expect(line.hasPrefix(#"{"receipt":{"receipt_type":"#), "\(line.prefix(80))")
+            #expect(line.contains(#"", "status":0, "environment":""#) || line.contains(#"}, "status":0, "#))
+            _ = try Self.object(Data(line.utf8))
+        }
+    }
+
     /// The README's jq example reads the same paths from Apple's shape and ours.
     @Test func readmePathsReadTheResponse() throws {
         let result = try CLI.run(Self.arguments("tpinappreceipt-production.receipt"))

@@ -7,6 +7,36 @@ package enum PastedShapes {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
+    /// `text` wrapped at `width` with every line quoted by `quote` (mail's `> `, an issue tracker's `| `, a comment).
+    package static func quoted(_ text: String, every width: Int, with quote: String) -> String {
+        wrapped(text, every: width).split(separator: "\n").map { quote + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    /// An e-mail's source with `body` in its text part, quoted-printable (RFC 2045 §6.7): `=` escaped as `=3D`, lines
+    /// broken at 76 characters with soft breaks (`=` before the line break).
+    package static func quotedPrintableMail(_ body: String) -> String {
+        var encoded = ""
+        var line = ""
+        for character in body {
+            let piece =
+                character == "=" ? "=3D" : character == "\n" ? "\n" : String(character)
+            if piece == "\n" {
+                encoded += line + "\r\n"
+                line = ""
+                continue
+            }
+            if line.count + piece.count > 75 {
+                encoded += line + "=\r\n"
+                line = ""
+            }
+            line += piece
+        }
+        encoded += line
+        return "From: customer@example.com\r\nSubject: my purchase\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+            + encoded + "\r\n"
+    }
+
     package static func wrapped(_ text: String, every width: Int, separator: String = "\n") -> String {
         var lines: [Substring] = []
         var rest = Substring(text)
@@ -17,7 +47,7 @@ package enum PastedShapes {
         return lines.joined(separator: separator)
     }
 
-    /// Twenty-one shapes of a receipt, by name, from its DER bytes.
+    /// Thirty shapes of a receipt, by name, from its DER bytes.
     package static func receipt(_ der: [UInt8]) -> [(String, [UInt8])] {
         let b = Data(der).base64EncodedString()
         let shapes: [(String, String)] = [
@@ -44,6 +74,15 @@ package enum PastedShapes {
                 wrapped(b, every: 64).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
             ),
             ("blank lines around", "\n\n  \(b)  \n\n"),
+            ("mail quote", quoted(b, every: 76, with: "> ")),
+            ("nested mail quote", quoted(b, every: 76, with: "> > ")),
+            ("mail quote without a space", quoted(b, every: 72, with: ">")),
+            ("issue tracker quote", quoted(b, every: 76, with: "| ")),
+            ("chat quote without a space", quoted(b, every: 64, with: "|")),
+            ("shell comment", quoted(b, every: 76, with: "# ")),
+            ("code comment", quoted(b, every: 64, with: "// ")),
+            ("'+' become spaces, in 76 columns", wrapped(b, every: 76).replacingOccurrences(of: "+", with: " ") + "\n"),
+            ("quoted-printable e-mail", quotedPrintableMail("Hi,\n\nhere is the receipt: \(b)\n\nThanks\n")),
         ]
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
     }
@@ -107,6 +146,9 @@ package enum PastedShapes {
                 ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
                 ("form body", "\(member)=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
                 ("text after", t + "\n\nThanks, support\n", t),
+                ("issue tracker quote", quoted(t, every: 64, with: "| "), t),
+                ("mail quote", quoted(t, every: 76, with: "> "), t),
+                ("quoted-printable e-mail", quotedPrintableMail("Hello,\nthe token: \(t)\nBye\n"), t),
             ]
         } else {
             shapes += [
