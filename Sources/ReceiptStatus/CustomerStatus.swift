@@ -203,24 +203,31 @@ package struct CustomerStatus: Sendable {
     }
 
     /// The claims on which two statements about one transaction disagree, each with the first's value and the
-    /// other's (nil: the statement has none).
+    /// other's (nil: the statement has none). Dates are compared at the precision of the coarser statement: a
+    /// receipt's record is written in whole seconds, a JWS in milliseconds, so 12:00:00 and 12:00:00.049 agree.
     static func differences(_ a: TransactionFact, _ b: TransactionFact)
         -> [(claim: String, used: String?, overruled: String?)]
     {
         func date(_ value: Int64?) -> String? { value.map { MillisecondUTC.text($0) } }
+        let unit = max(a.dateUnit, b.dateUnit)
+        /// Whether two dates differ in the units both statements are written in (rounded down, also before 1970).
+        func differ(_ x: Int64?, _ y: Int64?) -> Bool {
+            func units(_ value: Int64) -> Int64 { value >= 0 ? value / unit : (value &- (unit &- 1)) / unit }
+            return x.map(units) != y.map(units)
+        }
         var differences: [(claim: String, used: String?, overruled: String?)] = []
         if a.productID != b.productID { differences.append(("product", a.productID, b.productID)) }
         // A receipt's record cannot name the type: only two statements that name it can disagree on it.
         if a.kind != b.kind, a.kind != .inAppPurchase, b.kind != .inAppPurchase {
             differences.append(("kind", a.kind.rawValue, b.kind.rawValue))
         }
-        if a.purchaseDate != b.purchaseDate {
+        if differ(a.purchaseDate, b.purchaseDate) {
             differences.append(("purchase", date(a.purchaseDate), date(b.purchaseDate)))
         }
-        if a.revocationDate != b.revocationDate {
+        if differ(a.revocationDate, b.revocationDate) {
             differences.append(("revocation", date(a.revocationDate), date(b.revocationDate)))
         }
-        if a.expiresDate != b.expiresDate, a.expiresDate != nil, b.expiresDate != nil {
+        if differ(a.expiresDate, b.expiresDate), a.expiresDate != nil, b.expiresDate != nil {
             differences.append(("expiry", date(a.expiresDate), date(b.expiresDate)))
         }
         // Only a JWS transaction says whether it was upgraded; a receipt's record cannot.

@@ -41,6 +41,10 @@ package struct TransactionFact: Sendable, Hashable {
     package var quantity: Int64
     package var evidence: StatusEvidence
 
+    /// The milliseconds in one unit of the statement's dates: 1 000 for a receipt's record (whole seconds), 1 for a
+    /// JWS or Apple's JSON (milliseconds).
+    package var dateUnit: Int64 { evidence.kind == "receipt-record" ? 1000 : 1 }
+
     package init(
         productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
         subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,

@@ -18,9 +18,16 @@ struct Resolver {
     let transactions: [TransactionFact]
     let renewals: [RenewalFact]
 
-    /// Per subscription, product and purchase: when the subscription left that product (`changeDate`), worked out
-    /// once, so that ordering a subscription's transactions stays n log n however many there are.
-    let changes: [ChangeKey: Int64]
+    /// Per subscription, product and purchase: when the subscription left that product, and for which product
+    /// (`change`), worked out once, so that ordering a subscription's transactions stays n log n however many there
+    /// are.
+    let changes: [ChangeKey: Change]
+
+    /// The first purchase of another product of the same subscription after a transaction.
+    struct Change {
+        var date: Int64
+        var product: String
+    }
 
     struct ChangeKey: Hashable {
         var chain: String
@@ -40,13 +47,13 @@ struct Resolver {
     /// For each transaction's (subscription, product, purchase), the first purchase at or after it of another product
     /// of the same subscription: from the latest purchase back, keeping the earliest purchase seen and the earliest
     /// of any other product.
-    static func changes(of transactions: [TransactionFact]) -> [ChangeKey: Int64] {
+    static func changes(of transactions: [TransactionFact]) -> [ChangeKey: Change] {
         var chains: [String: [(product: String, purchased: Int64)]] = [:]
         for fact in transactions where fact.kind == .autoRenewableSubscription {
             guard let purchased = fact.purchaseDate else { continue }
             chains[chainKey(fact), default: []].append((fact.productID, purchased))
         }
-        var changes: [ChangeKey: Int64] = [:]
+        var changes: [ChangeKey: Change] = [:]
         for (chain, entries) in chains {
             let sorted = entries.sorted { $0.purchased > $1.purchased }
             // The earliest purchase seen so far (at or after the current one) and the earliest of another product.
@@ -71,7 +78,7 @@ struct Resolver {
                     let other = first?.product != entry.product ? first : second
                     if let other {
                         changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] =
-                            other.purchased
+                            Change(date: other.purchased, product: other.product)
                     }
                 }
                 index = end
@@ -100,7 +107,52 @@ struct Resolver {
         for facts in Self.grouped(transactions.filter { $0.kind != .autoRenewableSubscription }, by: \.productID) {
             if let status = purchase(facts) { offer(status) }
         }
+        // A subscription known only from its renewal info: the state that renewal info states.
+        let known = Set(all.compactMap(\.originalTransactionID))
+        for original in Set(renewals.compactMap(\.originalTransactionID)).subtracting(known).sorted() {
+            if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
+        }
         return best.keys.sorted().compactMap { best[$0] }
+    }
+
+    /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
+    /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
+    /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew
+    /// off. Nil when the renewal info states none of these.
+    func renewalOnly(_ renewal: RenewalFact) -> ProductStatus? {
+        guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
+        let state: ProductStatus.State
+        var reason: String
+        if renewal.isInBillingRetry {
+            let inGrace = renewal.gracePeriodExpiresDate.map { $0 > at } ?? false
+            state = inGrace ? .gracePeriod : .billingRetry
+            reason =
+                inGrace
+                ? "the renewal failed; service continues in the billing grace period"
+                : "the renewal failed; the App Store is retrying to bill"
+        } else if let intent = renewal.expirationIntent {
+            (state, reason) = (.expired, intent)
+        } else if let ends = renewal.renewalDate, ends > at {
+            state = .active
+            reason =
+                renewal.autoRenewOn == false
+                ? "auto-renew is off: ends at \(MillisecondUTC.text(ends))" : "renews at \(MillisecondUTC.text(ends))"
+        } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
+            (state, reason) = (.expired, "auto-renew was off")
+        } else {
+            return nil
+        }
+        reason += " (renewal info alone: no transaction of the subscription is among the documents)"
+        return ProductStatus(
+            productID: product, kind: .autoRenewableSubscription, state: state, app: app, subscriptionGroup: nil,
+            originalTransactionID: renewal.originalTransactionID, transactionID: nil, purchaseDate: nil,
+            expiresDate: renewal.renewalDate, revocationDate: nil,
+            endedDate: state.grantsService || state == .billingRetry ? nil : renewal.renewalDate,
+            gracePeriodExpiresDate: state == .gracePeriod ? renewal.gracePeriodExpiresDate : nil,
+            autoRenew: renewal.autoRenewOn,
+            renewsTo: renewal.autoRenewOn == true && renewal.autoRenewProductID != product
+                ? renewal.autoRenewProductID : nil,
+            quantity: nil, reason: reason, evidence: [renewal.evidence])
     }
 
     /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
@@ -115,12 +167,15 @@ struct Resolver {
         return groups.keys.sorted().compactMap { groups[$0] }
     }
 
-    /// When the subscription left `fact`'s product for another: the first purchase of another product in the same
-    /// subscription after it (Apple dates an upgrade by the new transaction, never on the upgraded one).
-    func changeDate(_ fact: TransactionFact) -> Int64? {
+    /// When the subscription left `fact`'s product, and for which: the first purchase of another product in the
+    /// same subscription after it (Apple dates an upgrade by the new transaction, never on the upgraded one).
+    func change(_ fact: TransactionFact) -> Change? {
         guard let purchased = fact.purchaseDate else { return nil }
         return changes[ChangeKey(chain: Self.chainKey(fact), product: fact.productID, purchased: purchased)]
     }
+
+    /// When the subscription left `fact`'s product for another.
+    func changeDate(_ fact: TransactionFact) -> Int64? { change(fact)?.date }
 
     /// Whether `fact` was upgraded by the time: it says `isUpgraded`, and the product it was upgraded to was bought
     /// by then (or is not among the documents, so the statement is all there is).
@@ -251,12 +306,22 @@ struct Resolver {
             if revoked(last) {
                 moved = status(last, .revoked, reason: Self.revocationReason(last))
             } else {
-                moved = status(
-                    last, .expired,
-                    reason: (upgraded(last) ? "upgraded to " : "the subscription changed to ")
-                        + current.productID)
-                let change = changeDate(last)
-                moved.endedDate = [last.expiresDate, change].compactMap { $0 }.min()
+                // The product the subscription moved to next (not its latest, when it moved more than once).
+                let change = self.change(last)
+                let next = change?.product ?? current.productID
+                if upgraded(last) {
+                    moved = status(last, .expired, reason: "upgraded to " + next)
+                } else if let change, let expires = last.expiresDate, change.date > expires {
+                    // Bought after the old product had expired: a lapse, then a new subscription, not a change.
+                    moved = status(
+                        last, .expired,
+                        reason:
+                            "expired; the subscription resumed with \(next) at \(MillisecondUTC.text(change.date)), "
+                            + "after a gap (a resubscription, not a change of plan)")
+                } else {
+                    moved = status(last, .expired, reason: "the subscription changed to " + next)
+                }
+                moved.endedDate = [last.expiresDate, change?.date].compactMap { $0 }.min()
             }
             moved.subscriptionGroup = moved.subscriptionGroup ?? main.subscriptionGroup
             statuses.append(moved)

@@ -462,6 +462,101 @@ struct LifecycleTests {
         #expect(state?.renewsTo == nil)
     }
 
+    /// Renewal info alone states the subscription's state: expired with Apple's reason, in billing retry or its
+    /// grace period; a renewal info that states none of these gives no product.
+    @Test func renewalInfoAloneStatesTheSubscriptionsState() throws {
+        func alone(_ renewal: String, at: Int64) -> ProductStatus? {
+            var life = Lifecycle()
+            life.add("renewal.jws", renewal)
+            return Self.product(life, Self.monthly, at: at)
+        }
+        let cancelled = alone(
+            try L.renewal(original: "800", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(31)),
+            at: L.at(32))
+        #expect(cancelled?.state == .expired)
+        #expect(cancelled?.reason?.hasPrefix("CUSTOMER_CANCELLED") == true, "\(cancelled?.reason ?? "")")
+        #expect(cancelled?.autoRenew == false)
+        #expect(cancelled?.evidence.first?.kind == "renewal-info")
+        let grace = alone(
+            try L.renewal(
+                original: "801", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),
+            at: L.at(31))
+        #expect(grace?.state == .gracePeriod)
+        #expect(grace?.gracePeriodExpiresDate == L.at(36))
+        let retry = alone(
+            try L.renewal(
+                original: "802", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),
+            at: L.at(37))
+        #expect(retry?.state == .billingRetry)
+        var silent = Lifecycle()
+        silent.add("renewal.jws", try L.renewal(original: "803", product: Self.monthly, signed: L.at(30)))
+        if case .success(let status) = silent.status(at: L.at(31)) {
+            #expect(status.products.isEmpty, "\(status.products.map(\.state))")
+        }
+    }
+
+    /// A product the subscription left names the product it moved to next, not the latest one; one that lapsed
+    /// before the next purchase was not changed, it expired.
+    @Test func aLeftProductNamesTheNextProductAndALapseIsNoChange() throws {
+        let lite = "com.example.lifecycle.lite"
+        let optimum = "com.example.lifecycle.optimum"
+        let pro = "com.example.lifecycle.pro"
+        var life = Lifecycle()
+        life.add(
+            "history.json",
+            L.history([
+                try L.transaction("700", product: lite, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+                try L.transaction(
+                    "701", original: "700", product: optimum, purchased: L.at(30, hours: 14), expires: L.at(60),
+                    signed: L.at(30, hours: 14)),
+                try L.transaction(
+                    "702", original: "700", product: pro, purchased: L.at(60), expires: L.at(90), signed: L.at(60)),
+            ]))
+        let lapsed = Self.product(life, lite, at: L.at(61))
+        #expect(lapsed?.state == .expired)
+        #expect(lapsed?.reason?.hasPrefix("expired; the subscription resumed with \(optimum) at ") == true)
+        #expect(lapsed?.endedDate == L.at(30))
+        let changed = Self.product(life, optimum, at: L.at(61))
+        #expect(changed?.reason == "the subscription changed to \(pro)")
+        #expect(changed?.endedDate == L.at(60))
+        #expect(Self.product(life, pro, at: L.at(61))?.state == .active)
+    }
+
+    /// A receipt writes dates in whole seconds, a JWS in milliseconds: the same purchase seen in both is no conflict
+    /// for the milliseconds the receipt cannot hold, and still one for a second's difference.
+    @Test func aReceiptAndItsTokenAgreeAtTheReceiptsPrecision() throws {
+        func life(jwsOffset: Int64) throws -> Lifecycle {
+            var life = Lifecycle()
+            life.add(
+                "receipt.der",
+                bytes: try L.receipt(
+                    created: L.at(5),
+                    records: [
+                        [
+                            ("quantity", .number(1)), ("product_id", .text(Self.monthly)),
+                            ("transaction_id", .text("600")), ("original_transaction_id", .text("600")),
+                            ("purchase_date", .number(L.at(0))), ("expires_date", .number(L.at(30))),
+                        ]
+                    ]))
+            life.add(
+                "transaction.jws",
+                try L.transaction(
+                    "600", product: Self.monthly, purchased: L.at(0) + jwsOffset, expires: L.at(30) + jwsOffset,
+                    signed: L.at(6)))
+            return life
+        }
+        guard case .success(let agreeing) = try life(jwsOffset: 49).status(at: L.at(7)) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(agreeing.conflicts.isEmpty, "\(agreeing.conflicts.map(\.claim))")
+        guard case .success(let disagreeing) = try life(jwsOffset: 1_049).status(at: L.at(7)) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(disagreeing.conflicts.map(\.claim).sorted() == ["expiry", "purchase"])
+    }
+
     @Test func aReceiptWithoutTheRefundIsOverruledByTheLaterNotification() throws {
         var life = Lifecycle()
         life.add(
