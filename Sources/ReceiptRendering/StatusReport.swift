@@ -67,10 +67,15 @@ package enum StatusReport {
             if document.use != .unreadable, document.app.bundleID != nil || document.app.environment != nil {
                 line += ", " + TerminalText.safe(document.app.text)
             }
-            if let problem = document.problem {
+            if let problem = document.problem, !document.isUnsignedOnly {
                 line += (document.use == .unreadable ? "" : ", ") + TerminalText.safe(problem)
             }
             switch document.use {
+            case .notCounted where document.isUnsignedOnly:
+                line +=
+                    " (no signed receipt in it: only Apple's unsigned decoding, which --include-unverified counts, marked unsigned)"
+            case .countedUnverified where document.isUnsignedOnly:
+                line += " (no signed receipt in it: Apple's unsigned decoding counted as asked, marked unsigned)"
             case .notCounted where !document.isValid:
                 line += " (it does not verify; --include-unverified counts it, marked)"
             case .notCounted: break
@@ -78,7 +83,7 @@ package enum StatusReport {
             case .counted, .unreadable: break
             }
             if let note = document.note { line += " (" + TerminalText.safe(note) + ")" }
-            if document.hasUnsigned {
+            if document.hasUnsigned, !document.isUnsignedOnly {
                 line +=
                     document.unsignedCounted
                     ? "; Apple's unsigned decoding in it counted, marked unsigned"
@@ -129,8 +134,11 @@ package enum StatusReport {
         var about = [evidence.kind]
         if let notification = evidence.notification { about.append("in notification \(notification)") }
         if let signed = evidence.signedDate {
-            about.append(
-                (evidence.kind == "receipt-record" ? "receipt created " : "signed ") + MillisecondUTC.text(signed))
+            // Apple's unsigned JSON is dated by the request it answered, never signed.
+            let label =
+                evidence.trust == .unsigned
+                ? "answered " : evidence.kind == "receipt-record" ? "receipt created " : "signed "
+            about.append(label + MillisecondUTC.text(signed))
         }
         text += " (" + TerminalText.safe(about.joined(separator: ", ")) + ")"
         if evidence.trust != .verified { text += " " + style.yellow("[\(evidence.trust.rawValue)]") }

@@ -27,6 +27,9 @@ package struct CustomerStatus: Sendable {
         package var unsignedCounted: Bool
         /// Whether it holds Apple's unsigned verifyReceipt decoding at all.
         package var hasUnsigned: Bool
+        /// Whether Apple's unsigned decoding is all it holds (a verifyReceipt response without `latest_receipt`): no
+        /// signed document to verify.
+        package var isUnsignedOnly = false
         /// What else a reader should know of its use: it states nothing `rcpt status` uses, its transactions name
         /// no app.
         package var note: String?
@@ -84,12 +87,13 @@ package struct CustomerStatus: Sendable {
             if note == nil, use == .counted || use == .countedUnverified, !states {
                 note = "it states no purchase or renewal"
             }
-            uses.append(
-                DocumentUse(
-                    name: document.name, description: document.description, isValid: document.isValid,
-                    problem: problem, app: document.app, use: use,
-                    unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
-                    note: note))
+            var documentUse = DocumentUse(
+                name: document.name, description: document.description, isValid: document.isValid,
+                problem: problem, app: document.app, use: use,
+                unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
+                note: note)
+            documentUse.isUnsignedOnly = !document.isReadable && document.unsignedApp != nil
+            uses.append(documentUse)
             if document.isReadable, use == .counted || use == .countedUnverified {
                 counted.append((document.app, document.transactions, document.renewals))
             }

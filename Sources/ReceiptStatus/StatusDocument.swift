@@ -61,7 +61,11 @@ package struct StatusDocument: Sendable {
         let trust: StatusEvidence.Trust = document.isValid ? .verified : .unverified
         if let inspection = document.receipt {
             isReadable = document.readError == nil && inspection.receipt != nil
-            description = isReadable ? "receipt" : "unreadable"
+            description =
+                isReadable
+                ? "receipt"
+                : document.readError?.kind == .inputIsVerifyReceiptResponse
+                    ? "verifyReceipt response without latest_receipt" : "unreadable"
             if let receipt = inspection.receipt { read(receipt, trust: trust, offset: offset) }
             readVerifyReceiptResponse(input)
         } else if let inspection = document.jws {

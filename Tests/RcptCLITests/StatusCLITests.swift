@@ -148,6 +148,26 @@ struct StatusCLITests {
         let decided = try #require(loose.products["com.sumiapp.GridDiary.pro_subscription"])
         #expect((decided["evidence"] as? [[String: Any]])?.first?["trust"] as? String == "verified")
     }
+
+    /// A verifyReceipt response without `latest_receipt` holds no signed document: it is said so (not "it does not
+    /// verify"), and Apple's decoding counted as asked is dated by the request it answered, never "signed".
+    @Test func aResponseWithoutItsReceiptIsSaidToHoldOnlyApplesDecoding() throws {
+        let pair = "Tests/ReceiptVerifyReceiptTests/Pairs/griddiary-sandbox-autorenew-2016/response.json"
+        var response = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.url(pair))) as? [String: Any])
+        response["latest_receipt"] = nil
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-no-latest-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: response).write(to: file)
+        let strict = try CLI.run(["status", "--at", "2016-06-01", file.path])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("verifyReceipt response without latest_receipt (no signed receipt in it"))
+        #expect(!strict.stdout.contains("does not verify"), "\(strict.stdout)")
+        let loose = try CLI.run(["status", "--at", "2016-06-01", "--include-unverified", file.path])
+        #expect(loose.status == 1, "\(loose)")  // nothing in it verifies, counted or not
+        #expect(loose.stdout.contains("answered "), "\(loose.stdout)")
+        #expect(!loose.stdout.contains("signed 20"), "\(loose.stdout)")
+    }
 }
 
 /// The README's two `rcpt status` examples are what the command prints.
