@@ -63,7 +63,11 @@ package struct CustomerStatus: Sendable {
         perApp: Bool = false
     ) -> Result<CustomerStatus, MixedApps> {
         var uses: [DocumentUse] = []
-        var counted: [(app: StatusApp, transactions: [TransactionFact], renewals: [RenewalFact])] = []
+        var counted:
+            [(
+                app: StatusApp, transactions: [TransactionFact], renewals: [RenewalFact],
+                statuses: [SubscriptionStatusFact]
+            )] = []
         for document in documents {
             var problem = document.problem
             var note: String?
@@ -95,10 +99,10 @@ package struct CustomerStatus: Sendable {
             documentUse.isUnsignedOnly = !document.isReadable && document.unsignedApp != nil
             uses.append(documentUse)
             if document.isReadable, use == .counted || use == .countedUnverified {
-                counted.append((document.app, document.transactions, document.renewals))
+                counted.append((document.app, document.transactions, document.renewals, document.statuses))
             }
             if unsignedCounted, let app = document.unsignedApp {
-                counted.append((app, document.unsignedTransactions, document.unsignedRenewals))
+                counted.append((app, document.unsignedTransactions, document.unsignedRenewals, []))
             }
         }
         // One app and one environment, unless a status per app was asked for.
@@ -111,7 +115,7 @@ package struct CustomerStatus: Sendable {
             status.conflicts += conflicts
             let resolver = Resolver(
                 app: group.app, at: at, transactions: transactions,
-                renewals: members.flatMap(\.renewals))
+                renewals: members.flatMap(\.renewals), statuses: members.flatMap(\.statuses))
             status.products += resolver.products()
         }
         return .success(status)

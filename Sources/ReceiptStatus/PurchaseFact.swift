@@ -100,3 +100,26 @@ package struct RenewalFact: Sendable, Hashable {
         self.evidence = evidence
     }
 }
+
+/// Apple's signed word on a subscription's state: a server notification's `data.status` (1 active, 2 expired, 3 in
+/// billing retry, 4 in the billing grace period, 5 revoked), about the subscription of the transaction or renewal info
+/// the notification carries, at its signing time.
+package struct SubscriptionStatusFact: Sendable, Hashable {
+    package var originalTransactionID: String?
+    package var state: ProductStatus.State
+    /// Apple's number for the state, as signed.
+    package var code: Int64
+    package var evidence: StatusEvidence
+
+    /// The fact for Apple's status `code`; nil for a number Apple does not define.
+    package init?(originalTransactionID: String?, code: Int64, evidence: StatusEvidence) {
+        let states: [Int64: ProductStatus.State] = [
+            1: .active, 2: .expired, 3: .billingRetry, 4: .gracePeriod, 5: .revoked,
+        ]
+        guard let state = states[code] else { return nil }
+        self.originalTransactionID = originalTransactionID
+        self.state = state
+        self.code = code
+        self.evidence = evidence
+    }
+}

@@ -43,6 +43,8 @@ package struct StatusDocument: Sendable {
     package var app: StatusApp
     package var transactions: [TransactionFact] = []
     package var renewals: [RenewalFact] = []
+    /// Apple's signed word on subscriptions' states (a notification's `data.status`).
+    package var statuses: [SubscriptionStatusFact] = []
     /// What a verifyReceipt response's JSON states beside the receipt it carries: Apple's decoding, unsigned.
     package var unsignedTransactions: [TransactionFact] = []
     package var unsignedRenewals: [RenewalFact] = []
@@ -195,10 +197,27 @@ package struct StatusDocument: Sendable {
             }
         }
         let carrier = binding.kind == .notification ? Self.notificationName(token.token.payload) : notification
+        let (transactionsBefore, renewalsBefore) = (transactions.count, renewals.count)
         for nested in token.nested {
             read(
                 nested, path: path.isEmpty ? nested.path : "\(path) → \(nested.path)", offset: offset,
                 notification: carrier, trust: trust)
+        }
+        // A notification's `data.status` is about the subscription of the tokens it carries.
+        if binding.kind == .notification, let payload = token.token.payload, payload.nodes.first?.kind == .object,
+            let data = Claims(payload).node("data"), payload.nodes[data].kind == .object,
+            let code = Claims(payload, object: data).integer("status")
+        {
+            let original =
+                transactions[transactionsBefore...].lazy.compactMap(\.originalTransactionID).first
+                ?? renewals[renewalsBefore...].lazy.compactMap(\.originalTransactionID).first
+            let evidence = StatusEvidence(
+                document: name, path: path.isEmpty ? "data.status" : "\(path) → data.status", offset: offset,
+                kind: "notification-status", signedDate: Claims(payload).milliseconds("signedDate"),
+                notification: carrier, trust: trust)
+            if let fact = SubscriptionStatusFact(originalTransactionID: original, code: code, evidence: evidence) {
+                statuses.append(fact)
+            }
         }
     }
 

@@ -17,6 +17,8 @@ struct Resolver {
     /// The statements of purchases made by the time: a purchase made later did not exist then.
     let transactions: [TransactionFact]
     let renewals: [RenewalFact]
+    /// Apple's signed word on subscriptions' states (notifications' `data.status`).
+    let statuses: [SubscriptionStatusFact]
 
     /// Per subscription, product and purchase: when the subscription left that product, and for which product
     /// (`change`), worked out once, so that ordering a subscription's transactions stays n log n however many there
@@ -35,12 +37,16 @@ struct Resolver {
         var purchased: Int64
     }
 
-    init(app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact]) {
+    init(
+        app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact],
+        statuses: [SubscriptionStatusFact] = []
+    ) {
         self.app = app
         self.at = at
         all = transactions
         self.transactions = transactions.filter { ($0.purchaseDate ?? Int64.min) <= at }
         self.renewals = renewals
+        self.statuses = statuses
         changes = Self.changes(of: transactions)
     }
 
@@ -113,58 +119,6 @@ struct Resolver {
             if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
         }
         return best.keys.sorted().compactMap { best[$0] }
-    }
-
-    /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
-    /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
-    /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew
-    /// off. Nil when the renewal info states none of these.
-    func renewalOnly(_ renewal: RenewalFact) -> ProductStatus? {
-        guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
-        let state: ProductStatus.State
-        var reason: String
-        if renewal.isInBillingRetry {
-            let inGrace = renewal.gracePeriodExpiresDate.map { $0 > at } ?? false
-            state = inGrace ? .gracePeriod : .billingRetry
-            reason =
-                inGrace
-                ? "the renewal failed; service continues in the billing grace period"
-                : "the renewal failed; the App Store is retrying to bill"
-        } else if let intent = renewal.expirationIntent {
-            (state, reason) = (.expired, intent)
-        } else if let ends = renewal.renewalDate, ends > at {
-            state = .active
-            reason =
-                renewal.autoRenewOn == false
-                ? "auto-renew is off: ends at \(MillisecondUTC.text(ends))" : "renews at \(MillisecondUTC.text(ends))"
-        } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
-            (state, reason) = (.expired, "auto-renew was off")
-        } else {
-            return nil
-        }
-        reason += " (renewal info alone: no transaction of the subscription is among the documents)"
-        return ProductStatus(
-            productID: product, kind: .autoRenewableSubscription, state: state, app: app, subscriptionGroup: nil,
-            originalTransactionID: renewal.originalTransactionID, transactionID: nil, purchaseDate: nil,
-            expiresDate: renewal.renewalDate, revocationDate: nil,
-            endedDate: state.grantsService || state == .billingRetry ? nil : renewal.renewalDate,
-            gracePeriodExpiresDate: state == .gracePeriod ? renewal.gracePeriodExpiresDate : nil,
-            autoRenew: renewal.autoRenewOn,
-            renewsTo: renewal.autoRenewOn == true && renewal.autoRenewProductID != product
-                ? renewal.autoRenewProductID : nil,
-            quantity: nil, reason: reason, evidence: [renewal.evidence])
-    }
-
-    /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
-    static func chainKey(_ fact: TransactionFact) -> String {
-        fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID
-    }
-
-    /// `facts` grouped by `key`, in the order of the keys.
-    static func grouped(_ facts: [TransactionFact], by key: (TransactionFact) -> String) -> [[TransactionFact]] {
-        var groups: [String: [TransactionFact]] = [:]
-        for fact in facts { groups[key(fact), default: []].append(fact) }
-        return groups.keys.sorted().compactMap { groups[$0] }
     }
 
     /// When the subscription left `fact`'s product, and for which: the first purchase of another product in the
@@ -284,6 +238,9 @@ struct Resolver {
             } else {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
             }
+        }
+        if let word = appleStatus(of: current), word.state != main.state {
+            main = overruled(main, by: word, current: current)
         }
         if let renewal {
             main.evidence.append(renewal.evidence)

@@ -462,6 +462,38 @@ struct LifecycleTests {
         #expect(state?.renewsTo == nil)
     }
 
+    /// A REFUND of one earlier period, in a notification whose signed `data.status` is 1: Apple signed that the
+    /// subscription is active (a later period's transaction is not among the documents), so the product is active,
+    /// not revoked; the same notification without a status leaves the refund deciding.
+    @Test func applesSignedStatusInANotificationIsTheSubscriptionsState() throws {
+        func refund(status: Int64?) throws -> Lifecycle {
+            var life = Lifecycle()
+            life.add(
+                "refund.json",
+                try L.notification(
+                    "REFUND", signed: L.at(40),
+                    transaction: try L.transaction(
+                        "900", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(40),
+                        reason: 1, signed: L.at(40)),
+                    renewal: try L.renewal(
+                        original: "900", product: Self.monthly, renewsTo: "com.example.lifecycle.quarterly",
+                        signed: L.at(40)),
+                    status: status))
+            return life
+        }
+        let active = Self.product(try refund(status: 1), Self.monthly, at: L.at(41))
+        #expect(active?.state == .active)
+        #expect(active?.reason?.hasPrefix("Apple signed status 1 (active) at ") == true, "\(active?.reason ?? "")")
+        #expect(active?.evidence.first?.kind == "notification-status")
+        #expect(active?.evidence.first?.notification == "REFUND")
+        #expect(active?.renewsTo == "com.example.lifecycle.quarterly")
+        #expect(active?.revocationDate == nil)
+        #expect(Self.product(try refund(status: nil), Self.monthly, at: L.at(41))?.state == .revoked)
+        #expect(Self.product(try refund(status: 5), Self.monthly, at: L.at(41))?.state == .revoked)
+        // Asked about a time before Apple signed it, the status is not yet known.
+        #expect(Self.product(try refund(status: 1), Self.monthly, at: L.at(39))?.state != .active)
+    }
+
     /// Renewal info alone states the subscription's state: expired with Apple's reason, in billing retry or its
     /// grace period; a renewal info that states none of these gives no product.
     @Test func renewalInfoAloneStatesTheSubscriptionsState() throws {
