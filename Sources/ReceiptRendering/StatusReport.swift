@@ -17,7 +17,10 @@ package enum StatusReport {
             status.apps.isEmpty ? "no app" : status.apps.map { TerminalText.safe($0.text) }.joined(separator: "; ")
         out +=
             style.bold("status at \(MillisecondUTC.text(status.at))") + " of \(apps), from \(counted) of "
-            + "\(status.documents.count) document\(status.documents.count == 1 ? "" : "s")\n"
+            + "\(status.documents.count) document\(status.documents.count == 1 ? "" : "s")"
+            + (status.question == .knownThen
+                ? " (as known then: only statements signed by then)\n"
+                : " (entitled then, from every document)\n")
         if status.products.isEmpty { out += "\n  no purchase in the counted documents\n" }
         for product in status.products {
             out +=
@@ -152,6 +155,7 @@ package enum StatusReport {
             json.object { json in
                 json.member("schema", schema)
                 json.member("at", MillisecondUTC.text(status.at))
+                json.member("question", status.question.rawValue)
                 json.array("apps") { json in
                     for app in status.apps { json.object { json in writeApp(app, to: &json) } }
                 }

@@ -94,4 +94,20 @@ extension Resolver {
         stated.evidence.insert(word.evidence, at: 0)
         return stated
     }
+
+    /// Renewal info signed after the time whose billing grace period, begun by `current`'s expiry at or before the
+    /// time, runs past it: the customer was owed service then, though a server could not yet have known it (the
+    /// earliest such, a verified one before any other).
+    func laterGrace(of current: TransactionFact) -> RenewalFact? {
+        guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
+            return nil
+        }
+        return renewals.filter { renewal in
+            renewal.originalTransactionID == original && (renewal.evidence.signedDate ?? Int64.min) > at
+                && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
+        }.min { lhs, rhs in
+            (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)
+                < (rhs.evidence.trust == .verified ? 0 : 1, rhs.evidence.signedDate ?? Int64.max)
+        }
+    }
 }

@@ -9,6 +9,14 @@ import ReceiptPurchases
 package struct CustomerStatus: Sendable {
     /// The time the states hold at, in milliseconds since 1970.
     package var at: Int64
+    /// The question answered: what the customer was entitled to at `at`, from every document (a statement signed
+    /// later may say what was so then), or what a server could have known then (only statements signed by `at`).
+    package var question: Question = .entitled
+
+    package enum Question: String, Sendable, Hashable {
+        case entitled
+        case knownThen = "known-then"
+    }
     /// The apps the counted documents are about: one, unless a status per app was asked for.
     package var apps: [StatusApp]
     package var products: [ProductStatus]
@@ -60,8 +68,13 @@ package struct CustomerStatus: Sendable {
     /// The status at `at` (milliseconds) from `documents`, in the order given.
     package static func resolve(
         _ documents: [StatusDocument], at: Int64, includeUnverified: Bool = false,
-        perApp: Bool = false
+        perApp: Bool = false, question: Question = .entitled
     ) -> Result<CustomerStatus, MixedApps> {
+        // What a server could have known then: the statements signed by then (one without a signing time never is).
+        func known<Fact>(_ facts: [Fact], _ evidence: (Fact) -> StatusEvidence) -> [Fact] {
+            guard question == .knownThen else { return facts }
+            return facts.filter { fact in evidence(fact).signedDate.map { $0 <= at } ?? false }
+        }
         var uses: [DocumentUse] = []
         var counted:
             [(
@@ -99,16 +112,25 @@ package struct CustomerStatus: Sendable {
             documentUse.isUnsignedOnly = !document.isReadable && document.unsignedApp != nil
             uses.append(documentUse)
             if document.isReadable, use == .counted || use == .countedUnverified {
-                counted.append((document.app, document.transactions, document.renewals, document.statuses))
+                counted.append(
+                    (
+                        document.app, known(document.transactions, \.evidence), known(document.renewals, \.evidence),
+                        known(document.statuses, \.evidence)
+                    ))
             }
             if unsignedCounted, let app = document.unsignedApp {
-                counted.append((app, document.unsignedTransactions, document.unsignedRenewals, []))
+                counted.append(
+                    (
+                        app, known(document.unsignedTransactions, \.evidence),
+                        known(document.unsignedRenewals, \.evidence), []
+                    ))
             }
         }
         // One app and one environment, unless a status per app was asked for.
         let groups = Self.group(counted.map(\.app))
         if groups.count > 1 && !perApp { return .failure(MixedApps(documents: uses)) }
         var status = CustomerStatus(at: at, apps: groups.map(\.app), products: [], conflicts: [], documents: uses)
+        status.question = question
         for group in groups {
             let members = group.members.map { counted[$0] }
             let (transactions, conflicts) = Self.decided(members.flatMap(\.transactions), at: at)

@@ -219,7 +219,17 @@ struct Resolver {
             let since = renewal.flatMap {
                 ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil
             }
-            if let since, since.isInBillingRetry {
+            let knownGrace = since.map { $0.isInBillingRetry && ($0.gracePeriodExpiresDate ?? Int64.min) > at } ?? false
+            if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
+                let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+                main = status(
+                    current, .gracePeriod,
+                    reason:
+                        "the renewal failed; renewal info signed later, at \(signed), places this time in the billing grace period"
+                )
+                main.gracePeriodExpiresDate = grace
+                main.evidence.append(later.evidence)
+            } else if let since, since.isInBillingRetry {
                 if let grace = since.gracePeriodExpiresDate, grace > at {
                     main = status(
                         current, .gracePeriod,

@@ -15,7 +15,8 @@ struct Status: ParsableCommand {
         discussion: """
             Reads receipts, StoreKit 2 transactions and renewal info, server notifications, App Store Server API \
             responses and verifyReceipt responses of one app's customer, verifies each (as `rcpt verify` does), and \
-            gives the state of every product at --at (default now).
+            gives the state of every product at --at (default now): what the customer was entitled to then, from \
+            every document (--known-at: what a server could have known then, from what was signed by then).
 
             A subscription is active (until when, auto-renewing or not, renewing to which product), expired (why), \
             billing-retry, grace-period (until when) or revoked (when, why). A product the subscription was \
@@ -57,6 +58,13 @@ struct Status: ParsableCommand {
 
     @Flag(name: .customLong("per-app"), help: "Give a status per app and environment instead of refusing a mix.")
     var perApp = false
+
+    @Flag(
+        name: .customLong("known-at"),
+        help:
+            "Answer what a server could have known at --at: only statements signed by then count (by default, what the customer was entitled to then, from every document: renewal info signed later that places --at in a grace period counts)."
+    )
+    var knownAt = false
 
     @Flag(help: "Descend into subdirectories of the directories given.")
     var recursive = false
@@ -132,7 +140,10 @@ struct Status: ParsableCommand {
                 if !document.isReadable && document.unsignedApp == nil { unreadable = true }
                 documents.append(document)
             }
-            switch CustomerStatus.resolve(documents, at: time, includeUnverified: includeUnverified, perApp: perApp) {
+            switch CustomerStatus.resolve(
+                documents, at: time, includeUnverified: includeUnverified, perApp: perApp,
+                question: knownAt ? .knownThen : .entitled)
+            {
             case .failure(let mixed):
                 let message =
                     "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"

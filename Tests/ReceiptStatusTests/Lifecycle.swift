@@ -151,8 +151,11 @@ struct Lifecycle {
     mutating func add(_ name: String, bytes: [UInt8]) { documents.append((name, bytes)) }
 
     /// What the customer owns at `time`, from the documents so far, read as `rcpt status` reads them.
-    func status(at time: Int64, includeUnverified: Bool = false) -> Result<CustomerStatus, CustomerStatus.MixedApps> {
-        CustomerStatus.resolve(Self.read(documents), at: time, includeUnverified: includeUnverified)
+    func status(
+        at time: Int64, includeUnverified: Bool = false, question: CustomerStatus.Question = .entitled
+    ) -> Result<CustomerStatus, CustomerStatus.MixedApps> {
+        CustomerStatus.resolve(
+            Self.read(documents), at: time, includeUnverified: includeUnverified, question: question)
     }
 
     static func read(_ documents: [(name: String, bytes: [UInt8])]) -> [StatusDocument] {

@@ -494,6 +494,31 @@ struct LifecycleTests {
         #expect(Self.product(try refund(status: 1), Self.monthly, at: L.at(39))?.state != .active)
     }
 
+    /// Renewal info signed after --at that places --at in the billing grace period: the customer was entitled to
+    /// service then (the default question), though a server could not have known it then (--known-at).
+    @Test func laterRenewalInfoPlacesTheTimeInTheGracePeriodUnlessAskedWhatWasKnown() throws {
+        var life = Lifecycle()
+        life.add(
+            "transaction.jws",
+            try L.transaction("1000", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "renewal.jws",
+            try L.renewal(
+                original: "1000", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(33)))
+        let entitled = Self.product(life, Self.monthly, at: L.at(32))
+        #expect(entitled?.state == .gracePeriod)
+        #expect(entitled?.gracePeriodExpiresDate == L.at(36))
+        #expect(entitled?.reason?.contains("renewal info signed later") == true, "\(entitled?.reason ?? "")")
+        guard case .success(let known) = life.status(at: L.at(32), question: .knownThen) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(known.question == .knownThen)
+        #expect(known.products.first { $0.productID == Self.monthly }?.state == .expired)
+        // Past the grace period, the later renewal info grants nothing.
+        #expect(Self.product(life, Self.monthly, at: L.at(37))?.state != .gracePeriod)
+    }
+
     /// Renewal info alone states the subscription's state: expired with Apple's reason, in billing retry or its
     /// grace period; a renewal info that states none of these gives no product.
     @Test func renewalInfoAloneStatesTheSubscriptionsState() throws {
