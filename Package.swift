@@ -166,9 +166,8 @@ let package = Package(
             name: "ReceiptStatusTests",
             dependencies: [
                 "ReceiptStatus", "ReceiptValidation", "ReceiptBatch", "ReceiptInput", "ReceiptSigning",
-                "ReceiptCrypto", "ReceiptDiagnostics", "ReceiptJSON", "ReceiptMutation", "ReceiptPurchases",
-                "ReceiptRendering",
-                "ReceiptTestSupport",
+                "ReceiptCrypto", "ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptMutation",
+                "ReceiptPurchases", "ReceiptRendering", "ReceiptTestSupport",
             ]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptOracle"]),

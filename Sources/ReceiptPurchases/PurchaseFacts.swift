@@ -22,7 +22,7 @@ package enum PurchaseFacts {
             [FindingField("product_id", product)]
             + (claims.string("transactionId").map { [FindingField("transaction_id", $0)] } ?? [])
             + (claims.string("originalTransactionId").map { [FindingField("original_transaction_id", $0)] } ?? [])
-        let instant = MillisecondUTC.text(time * 1000)
+        let instant = MillisecondUTC.text(ServicePeriod.milliseconds(time))
         var findings: [Finding] = []
         /// A fact stated by `claim`, with the purchase's identity and `extra` fields.
         func state(_ code: FindingCode, by claim: String, _ message: String, _ extra: [FindingField] = []) {
@@ -41,8 +41,8 @@ package enum PurchaseFacts {
             } else if claims.string("type") == "Auto-Renewable Subscription",
                 let expires = claims.milliseconds("expiresDate"), let shown = claims.display("expiresDate")
             {
-                let active =
-                    expires / 1000 > time && (claims.milliseconds("purchaseDate").map { $0 / 1000 <= time } ?? true)
+                let active = ServicePeriod(purchased: claims.milliseconds("purchaseDate"), expires: expires)
+                    .grantsService(at: ServicePeriod.milliseconds(time))
                 findings.append(
                     Finding(
                         active ? .subscriptionActive : .subscriptionExpired, at: at("expiresDate"),
@@ -78,7 +78,7 @@ package enum PurchaseFacts {
             }
             if let grace = claims.milliseconds("gracePeriodExpiresDate"),
                 let shown = claims.display("gracePeriodExpiresDate"),
-                grace / 1000 > time
+                grace > ServicePeriod.milliseconds(time)
             {
                 state(
                     .subscriptionGracePeriod, by: "gracePeriodExpiresDate",

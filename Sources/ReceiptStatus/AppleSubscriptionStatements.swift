@@ -44,27 +44,14 @@ extension Resolver {
             quantity: nil, reason: reason, evidence: [renewal.evidence])
     }
 
-    /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
-    static func chainKey(_ fact: TransactionFact) -> String {
-        fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID
-    }
-
-    /// `facts` grouped by `key`, in the order of the keys.
-    static func grouped(_ facts: [TransactionFact], by key: (TransactionFact) -> String) -> [[TransactionFact]] {
-        var groups: [String: [TransactionFact]] = [:]
-        for fact in facts { groups[key(fact), default: []].append(fact) }
-        return groups.keys.sorted().compactMap { groups[$0] }
-    }
-
     /// Apple's newest signed word on the subscription of `current` by the time (a notification's `data.status`),
     /// when it was signed no earlier than `current` was: then it knows of every period the documents show, and of
     /// any they lack. A verified one before any other.
     func appleStatus(of current: TransactionFact) -> SubscriptionStatusFact? {
         guard let original = current.originalTransactionID else { return nil }
         let since = current.evidence.signedDate ?? Int64.min
-        return statuses.filter { word in
-            word.originalTransactionID == original
-                && (word.evidence.signedDate.map { $0 <= at && $0 >= since } ?? false)
+        return (statuses[original] ?? []).filter { word in
+            word.evidence.signedDate.map { $0 <= at && $0 >= since } ?? false
         }.max { lhs, rhs in
             (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
                 < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
@@ -102,8 +89,8 @@ extension Resolver {
         guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
             return nil
         }
-        return renewals.filter { renewal in
-            renewal.originalTransactionID == original && (renewal.evidence.signedDate ?? Int64.min) > at
+        return (renewals[original] ?? []).filter { renewal in
+            (renewal.evidence.signedDate ?? Int64.min) > at
                 && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
         }.min { lhs, rhs in
             (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)

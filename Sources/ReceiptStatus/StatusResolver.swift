@@ -16,9 +16,10 @@ struct Resolver {
     let all: [TransactionFact]
     /// The statements of purchases made by the time: a purchase made later did not exist then.
     let transactions: [TransactionFact]
-    let renewals: [RenewalFact]
-    /// Apple's signed word on subscriptions' states (notifications' `data.status`).
-    let statuses: [SubscriptionStatusFact]
+    /// The renewal infos and Apple's signed word on subscriptions' states (notifications' `data.status`), by
+    /// original transaction id: each subscription looks up its own, so many subscriptions stay linear.
+    let renewals: [String: [RenewalFact]]
+    let statuses: [String: [SubscriptionStatusFact]]
 
     /// Per subscription, product and purchase: when the subscription left that product, and for which product
     /// (`change`), worked out once, so that ordering a subscription's transactions stays n log n however many there
@@ -45,8 +46,8 @@ struct Resolver {
         self.at = at
         all = transactions
         self.transactions = transactions.filter { ($0.purchaseDate ?? Int64.min) <= at }
-        self.renewals = renewals
-        self.statuses = statuses
+        self.renewals = Self.indexed(renewals, by: \.originalTransactionID)
+        self.statuses = Self.indexed(statuses, by: \.originalTransactionID)
         changes = Self.changes(of: transactions)
     }
 
@@ -115,10 +116,31 @@ struct Resolver {
         }
         // A subscription known only from its renewal info: the state that renewal info states.
         let known = Set(all.compactMap(\.originalTransactionID))
-        for original in Set(renewals.compactMap(\.originalTransactionID)).subtracting(known).sorted() {
+        for original in Set(renewals.keys).subtracting(known).sorted() {
             if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
         }
         return best.keys.sorted().compactMap { best[$0] }
+    }
+
+    /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
+    static func chainKey(_ fact: TransactionFact) -> String {
+        fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID
+    }
+
+    /// `facts` grouped by `key`, in the order of the keys.
+    static func grouped(_ facts: [TransactionFact], by key: (TransactionFact) -> String) -> [[TransactionFact]] {
+        var groups: [String: [TransactionFact]] = [:]
+        for fact in facts { groups[key(fact), default: []].append(fact) }
+        return groups.keys.sorted().compactMap { groups[$0] }
+    }
+
+    /// `facts` by the original transaction id each names (those naming none are about no subscription).
+    static func indexed<Fact>(_ facts: [Fact], by original: (Fact) -> String?) -> [String: [Fact]] {
+        var index: [String: [Fact]] = [:]
+        for fact in facts {
+            if let key = original(fact) { index[key, default: []].append(fact) }
+        }
+        return index
     }
 
     /// When the subscription left `fact`'s product, and for which: the first purchase of another product in the
@@ -190,7 +212,7 @@ struct Resolver {
     /// other).
     func renewal(of original: String?) -> RenewalFact? {
         guard let original else { return nil }
-        return renewals.filter { $0.originalTransactionID == original && ($0.evidence.signedDate ?? Int64.min) <= at }
+        return (renewals[original] ?? []).filter { ($0.evidence.signedDate ?? Int64.min) <= at }
             .max { lhs, rhs in
                 (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
                     < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
@@ -201,7 +223,8 @@ struct Resolver {
     func subscription(_ chain: [TransactionFact]) -> [ProductStatus] {
         guard let current = newest(chain) else { return [] }
         let renewal = renewal(of: current.originalTransactionID)
-        let unexpired = current.expiresDate.map { $0 > at } ?? false
+        // Revocation is judged first, below: the period's own dates decide the rest.
+        let unexpired = ServicePeriod(purchased: nil, expires: current.expiresDate).grantsService(at: at)
         var main: ProductStatus
         if revoked(current) {
             main = status(current, .revoked, reason: Self.revocationReason(current))
@@ -265,7 +288,7 @@ struct Resolver {
         if main.subscriptionGroup == nil {
             main.subscriptionGroup = chain.lazy.compactMap(\.subscriptionGroup).first
         }
-        var statuses = [main]
+        var states = [main]
         // The products this subscription moved away from: expired from the purchase of the product it moved to.
         for facts in Self.grouped(chain.filter { $0.productID != current.productID }, by: \.productID) {
             guard let last = newest(facts) else { continue }
@@ -291,9 +314,9 @@ struct Resolver {
                 moved.endedDate = [last.expiresDate, change?.date].compactMap { $0 }.min()
             }
             moved.subscriptionGroup = moved.subscriptionGroup ?? main.subscriptionGroup
-            statuses.append(moved)
+            states.append(moved)
         }
-        return statuses
+        return states
     }
 
     /// A product that does not renew: consumed or owned while any purchase of it stands, else refunded or revoked.

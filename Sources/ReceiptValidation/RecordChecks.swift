@@ -2,6 +2,7 @@ import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptPKCS7
+import ReceiptPurchases
 
 /// Checks of the in-app records, one record at a time: unique transaction ids (compared by value, whatever their
 /// encoding), plausible quantities, expiry after purchase, no purchase or cancellation after the receipt was
@@ -188,8 +189,11 @@ struct RecordChecks {
         let instant = ReceiptDate.format(epochSeconds: time)
         for (name, state, transaction) in subscriptions {
             let expires = state.expires.date
-            let started = (state.purchaseSeconds ?? Int64.min) <= time
-            let active = expires.secondsSinceEpoch > time && started
+            // Cancelled records never reach `latest`: the period of the latest one decides.
+            let active = ServicePeriod(
+                purchased: state.purchaseSeconds.map(ServicePeriod.milliseconds),
+                expires: expires.millisecondsSinceEpoch
+            ).grantsService(at: ServicePeriod.milliseconds(time))
             findings.append(
                 Finding(
                     active ? .subscriptionActive : .subscriptionExpired, at: state.offset,

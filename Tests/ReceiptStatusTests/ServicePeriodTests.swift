@@ -1,0 +1,39 @@
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptPurchases
+import Testing
+
+/// One meaning of "grants service at T": from the purchase (inclusive) to the expiry (exclusive), unless revoked by
+/// then, compared to the millisecond. verify's facts on a JWS read it as status does.
+@Suite("One meaning of active")
+struct ServicePeriodTests {
+    @Test func boundariesAreThePurchaseInclusiveTheExpiryExclusiveAndTheRevocation() {
+        let period = ServicePeriod(purchased: 1_000, expires: 2_000)
+        #expect(!period.grantsService(at: 999))
+        #expect(period.grantsService(at: 1_000))
+        #expect(period.grantsService(at: 1_999))
+        #expect(!period.grantsService(at: 2_000))
+        #expect(!ServicePeriod(purchased: 1_000, expires: 2_000, revoked: 1_500).grantsService(at: 1_500))
+        #expect(ServicePeriod(purchased: 1_000, expires: 2_000, revoked: 1_500).grantsService(at: 1_499))
+        #expect(!ServicePeriod(purchased: 1_000, expires: nil).grantsService(at: 1_500))
+        #expect(ServicePeriod(purchased: nil, expires: 2_000).grantsService(at: -5_000))
+        #expect(ServicePeriod.milliseconds(Int64.max) == Int64.max)
+        #expect(ServicePeriod.milliseconds(-2) == -2_000)
+    }
+
+    /// A transaction that expires 500 ms after a whole-second evaluation time is active then: verify's fact
+    /// compared whole seconds and said "not active".
+    @Test func aJWSTransactionIsActiveToTheMillisecond() throws {
+        let payload = try JSONDocument.read(
+            Array(
+                #"{"productId":"p","type":"Auto-Renewable Subscription","purchaseDate":1700000000000,"expiresDate":1700000100500}"#
+                    .utf8))
+        func code(at seconds: Int64) -> FindingCode? {
+            PurchaseFacts.findings(payload, kind: .transaction, at: seconds, offset: { $0 }).first?.kind
+        }
+        #expect(code(at: 1_700_000_100) == .subscriptionActive)
+        #expect(code(at: 1_700_000_101) == .subscriptionExpired)
+        #expect(code(at: 1_699_999_999) == .subscriptionExpired)
+    }
+}
