@@ -107,6 +107,9 @@ public enum InputClassifier {
             case .damaged(var error):
                 // Offsets into a decoded layer are no offsets into the input: the message says them, with the steps.
                 error.offset = offset.flatMap { base in error.offset.map { base + $0 } }
+                if offset == nil {
+                    error.message += " (offsets in the text as decoded: \(findings.count) step(s) above)"
+                }
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = error
                 return classified

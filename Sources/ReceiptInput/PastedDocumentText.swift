@@ -72,7 +72,8 @@ extension PastedDocument {
             }
             if boundary, byte == UInt8(ascii: "M"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "I") {
                 let segments = run(text, from: index, allowed: ByteSet.urlEncodedStandardBase64.contains)
-                let misread = Base64Damage.misreadCharacters(text, from: index)
+                let misread = Base64Damage.misreadCharacters(
+                    text, from: index, quote: quotePrefix(text, before: index))
                 if let damage = Base64Damage.misread(misread), let last = segments.last {
                     return Found(inner: [], what: "base64", start: index, end: last.end, damage: damage)
                 }

@@ -10,8 +10,11 @@ package enum Base64Damage {
 
     /// Characters no base64 alphabet has, standing between base64 letters in the block of base64 that starts at
     /// `start` (one line, or lines wrapped at any width): where each is and what it is. Empty when the block has none,
-    /// has more than `mostMisread`, or is shorter than 64 letters (too short to be a receipt or a token).
-    package static func misreadCharacters(_ text: [UInt8], from start: Int) -> [(offset: Int, character: String)] {
+    /// has more than `mostMisread`, or is shorter than 64 letters (too short to be a receipt or a token). `quote` is
+    /// what begins every line of a quoted block (`> `, `| `), left out after each line break.
+    package static func misreadCharacters(
+        _ text: [UInt8], from start: Int, quote: ArraySlice<UInt8>? = nil
+    ) -> [(offset: Int, character: String)] {
         // A receipt's base64 starts `MI` (a SEQUENCE with a long length); a token's dots are no damage.
         guard text[start...].starts(with: [UInt8(ascii: "M"), UInt8(ascii: "I")]) else { return [] }
         var found: [(offset: Int, character: String)] = []
@@ -23,6 +26,10 @@ package enum Base64Damage {
             if ByteSet.anyBase64.contains(byte) || byte == UInt8(ascii: "%") {
                 letters += 1
                 index += 1
+                continue
+            }
+            if byte == 0x0A, let quote, !quote.isEmpty, text[(index + 1)...].starts(with: quote) {
+                index += 1 + quote.count
                 continue
             }
             if byte == 0x0A || byte == 0x0D {

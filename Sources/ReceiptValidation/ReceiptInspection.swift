@@ -60,6 +60,13 @@ extension ReceiptInspection: InspectedDocument {
         }
         var inspection = ReceiptInspector.inspect(
             classified.bytes, options: options, textOffset: classified.offset ?? 0)
+        // Text the classifier decoded (quotes, line breaks or escapes taken out) has no offsets in the input: an
+        // error about that text says where in it, and its offset is where the classifier found the document.
+        if classified.offset == nil, var error = inspection.inputError, error.offset != nil {
+            error.offset = classified.findings.first?.offset
+            error.message += " (offsets in the document's text as found, its quoting, line breaks or escapes taken out)"
+            inspection.inputError = error
+        }
         inspection.findings = classified.findings + inspection.findings
         inspection.input = Inspector.summary(of: input, read: classified, as: inspection.input, options: options)
         return inspection

@@ -53,6 +53,8 @@ struct DamagedPasteTests {
             ("one line", misread, 0),
             ("wrapped", PastedShapes.wrapped(misread, every: 76) + "\n", offset / 76),
             ("in a message", "Hi, the receipt: " + misread + " thanks", 17),
+            // Each line "> " and 76 characters of the base64, the line break after it.
+            ("in a mail quote", PastedShapes.quoted(misread, every: 76, with: "> "), offset / 76 * 3 + 2),
         ] {
             let judged = try Self.judged(pasted)
             let error = try #require(judged.readError, "\(name) \(shape)")
@@ -61,6 +63,18 @@ struct DamagedPasteTests {
             #expect(error.message.contains("\"|\" at offset \(base + offset)"), "\(error.message)")
             #expect(error.message.contains("l, I or 1"))
         }
+    }
+
+    /// A lost character in a quoted block is found in the text as unquoted: said there; the error's offset is where
+    /// the block starts in the input.
+    @Test func aLostCharacterInAQuotedBlockIsDamageToo() throws {
+        var text = Array(Self.base64(Fixtures.realReceiptNames[0]).utf8)
+        text.remove(at: text.count / 2)
+        let quoted = PastedShapes.quoted(String(decoding: text, as: UTF8.self), every: 76, with: "> ")
+        let error = try #require(try Self.judged(quoted).readError)
+        #expect(error.kind == .base64Damaged, "\(error.message)")
+        #expect(error.offset == 2)
+        #expect(error.message.contains("as found"), "\(error.message)")
     }
 
     /// A text cut short stays what it was: truncated, not damaged (the bytes it has are all sound).
