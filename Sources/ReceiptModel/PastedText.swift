@@ -122,16 +122,10 @@ enum PastedText {
     /// Whether `bytes` are exactly one DER/BER element by its outer header: a SEQUENCE whose definite length
     /// covers the rest, or an indefinite one. A base64 decode with characters lost or misread fails this.
     static func isWholeElement(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 2, bytes[0] == 0x30 else { return false }
-        let first = Int(bytes[1])
+        guard bytes.first == 0x30, let header = Base64Damage.header(bytes, at: 0) else { return false }
         // An indefinite length ends with its end-of-contents octets.
-        if first == 0x80 { return bytes.count >= 4 && bytes.suffix(2) == [0, 0] }
-        if first < 0x80 { return 2 + first == bytes.count }
-        let count = first & 0x7F
-        guard count >= 1, count <= 4, bytes.count >= 2 + count else { return false }
-        var length = 0
-        for index in 0..<count { length = length << 8 | Int(bytes[2 + index]) }
-        return 2 + count + length == bytes.count
+        guard let length = header.length else { return bytes.count >= 4 && bytes.suffix(2) == [0, 0] }
+        return header.contentStart.addingReportingOverflow(length) == (bytes.count, false)
     }
 
     /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.
