@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(
             name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
-        // What a signed payload says of a purchase, for people: Apple's enumeration names, prices, dates in UTC.
+        // What a signed payload says of a purchase: its typed statements (the one model verify's purchase findings
+        // and `rcpt status` read) and, for people, Apple's enumeration names, prices, dates in UTC.
         .target(
             name: "ReceiptPurchases", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.

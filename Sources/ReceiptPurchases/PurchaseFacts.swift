@@ -6,7 +6,9 @@ import ReceiptJWS
 /// refund or revocation (when, why), a subscription active or expired (until when, why), in billing retry or a grace
 /// period, auto-renew off, upgraded, family-shared. Facts, never verdicts: none changes validity. The shared codes
 /// (`purchase-cancelled`, `subscription-active`, `subscription-expired`) carry the receipt's field names
-/// (`product_id`, `transaction_id`, `expires_date`, `cancellation_date`), so one script reads both.
+/// (`product_id`, `transaction_id`, `expires_date`, `cancellation_date`), so one script reads both. What a payload
+/// states is read once, as `rcpt status` reads it (`TransactionFact`, `RenewalFact`); the claims give each finding
+/// its offset and the value as a person reads it.
 package enum PurchaseFacts {
     /// The facts of `payload` (a payload of `kind`) at `time` (seconds since 1970); `offset` maps an offset in the
     /// decoded payload to the input.
@@ -22,15 +24,21 @@ package enum PurchaseFacts {
             [FindingField("product_id", product)]
             + (claims.string("transactionId").map { [FindingField("transaction_id", $0)] } ?? [])
             + (claims.string("originalTransactionId").map { [FindingField("original_transaction_id", $0)] } ?? [])
-        let instant = MillisecondUTC.text(ServicePeriod.milliseconds(time))
+        let milliseconds = ServicePeriod.milliseconds(time)
+        let instant = MillisecondUTC.text(milliseconds)
         var findings: [Finding] = []
         /// A fact stated by `claim`, with the purchase's identity and `extra` fields.
         func state(_ code: FindingCode, by claim: String, _ message: String, _ extra: [FindingField] = []) {
             findings.append(Finding(code, at: at(claim), FindingMessage(message), fields: identity + extra))
         }
+        // The statements decide; the claims give where each one stands and how a person reads it.
+        let unplaced = StatusEvidence(
+            document: "", path: "", offset: nil, kind: kind.rawValue, signedDate: claims.milliseconds("signedDate"),
+            trust: .unverified)
         switch kind {
         case .transaction:
-            if let revoked = claims.display("revocationDate"), claims.milliseconds("revocationDate") != nil {
+            let fact = TransactionFact(transaction: claims, evidence: unplaced)
+            if fact.revocationDate != nil, let revoked = claims.display("revocationDate") {
                 let reason = claims.display("revocationReason")
                 findings.append(
                     Finding(
@@ -38,48 +46,45 @@ package enum PurchaseFacts {
                         "\(product) was revoked at \(revoked)\(reason.map { " (\($0))" } ?? ""): refunded, or no longer shared",
                         fields: identity + [FindingField("cancellation_date", revoked)]
                             + (reason.map { [FindingField("reason", $0)] } ?? [])))
-            } else if claims.string("type") == "Auto-Renewable Subscription",
-                let expires = claims.milliseconds("expiresDate"), let shown = claims.display("expiresDate")
+            } else if fact.kind == .autoRenewableSubscription, fact.expiresDate != nil,
+                let shown = claims.display("expiresDate")
             {
-                let active = ServicePeriod(purchased: claims.milliseconds("purchaseDate"), expires: expires)
-                    .grantsService(at: ServicePeriod.milliseconds(time))
+                let active = fact.period.grantsService(at: milliseconds)
                 findings.append(
                     Finding(
                         active ? .subscriptionActive : .subscriptionExpired, at: at("expiresDate"),
                         "\(product) \(active ? "is active" : "is not active") at \(instant) (expiresDate \(shown))",
                         fields: identity + [FindingField("expires_date", shown)]))
             }
-            if claims.string("inAppOwnershipType") == "FAMILY_SHARED" {
+            if fact.isFamilyShared {
                 state(
                     .purchaseFamilyShared, by: "inAppOwnershipType",
                     "\(product) is shared by a family member (inAppOwnershipType FAMILY_SHARED)")
             }
-            if claims.bool("isUpgraded") == true {
+            if fact.isUpgraded {
                 state(
                     .purchaseUpgraded, by: "isUpgraded",
                     "\(product) was upgraded to another subscription of its group (isUpgraded): this transaction no longer grants service"
                 )
             }
         case .renewalInfo:
-            if let intent = claims.display("expirationIntent") {
+            let fact = RenewalFact(renewalInfo: claims, evidence: unplaced)
+            if fact.expirationIntent != nil, let intent = claims.display("expirationIntent") {
                 state(
                     .subscriptionExpired, by: "expirationIntent", "\(product) expired: \(intent)",
                     [FindingField("reason", intent)])
             }
-            if claims.integer("autoRenewStatus") == 0 {
+            if fact.autoRenewOn == false {
                 state(
                     .subscriptionAutoRenewOff, by: "autoRenewStatus",
                     "auto-renew is off: \(product) ends at its expiry unless the customer turns it on")
             }
-            if claims.bool("isInBillingRetryPeriod") == true {
+            if fact.isInBillingRetry {
                 state(
                     .subscriptionBillingRetry, by: "isInBillingRetryPeriod",
                     "the App Store is retrying to bill \(product), which failed to renew")
             }
-            if let grace = claims.milliseconds("gracePeriodExpiresDate"),
-                let shown = claims.display("gracePeriodExpiresDate"),
-                grace > ServicePeriod.milliseconds(time)
-            {
+            if fact.inGracePeriod(at: milliseconds), let shown = claims.display("gracePeriodExpiresDate") {
                 state(
                     .subscriptionGracePeriod, by: "gracePeriodExpiresDate",
                     "\(product) failed to renew and keeps service in its grace period until \(shown)",

@@ -108,74 +108,6 @@ package struct PurchaseSummary: Sendable, Hashable {
     }
 }
 
-/// A payload object's claims read for people: names for Apple's numbered enumerations, currency units for prices,
-/// UTC for millisecond dates. The one reader of claims, for the summary, the facts and `rcpt status`.
-package struct Claims {
-    package let document: JSONDocument
-    package let object: Int
-
-    package init(_ document: JSONDocument, object: Int? = nil) {
-        self.document = document
-        self.object = object ?? document.root
-    }
-
-    package func node(_ name: String) -> Int? { document.member(name, of: object) }
-
-    package func string(_ name: String) -> String? {
-        guard let node = node(name), document.nodes[node].kind == .string else { return nil }
-        return document.string(node)
-    }
-
-    package func integer(_ name: String) -> Int64? {
-        guard let node = node(name), document.nodes[node].kind == .number else { return nil }
-        return Int64(document.text(node))
-    }
-
-    package func bool(_ name: String) -> Bool? {
-        guard let node = node(name) else { return nil }
-        switch document.nodes[node].kind {
-        case .true: return true
-        case .false: return false
-        default: return nil
-        }
-    }
-
-    /// A millisecond date claim rcpt's verifier reads as a date (not negative, within 2^53); nil otherwise.
-    package func milliseconds(_ name: String) -> Int64? {
-        guard let node = node(name), document.nodes[node].kind == .number,
-            let value = JWSToken.milliseconds(document.text(node)), value > 0
-        else { return nil }
-        return value
-    }
-
-    /// The claim as a person reads it; nil when absent or null.
-    package func display(_ name: String) -> String? {
-        guard let node = node(name) else { return nil }
-        switch document.nodes[node].kind {
-        case .null, .object, .array: return nil
-        case .string: return document.string(node)
-        case .true: return "true"
-        case .false: return "false"
-        case .number:
-            let text = document.text(node)
-            if name == "price" || name == "renewalPrice" {
-                return PurchaseSummaryPrice.text(text, currency: string("currency"))
-            }
-            if AppleEnumeration.isNumbered(name) {
-                return Int64(text).flatMap { AppleEnumeration.name(of: name, value: $0) }.map { "\($0) (\(text))" }
-                    ?? text
-            }
-            if name.hasSuffix("Date") { return MillisecondUTC.text(ofClaim: text) ?? "\(text) (no usable date)" }
-            return text
-        }
-    }
-
-    /// The fields of `names` the payload carries, in that order.
-    package func fields(_ names: [String]) -> [PurchaseSummary.Field] {
-        names.compactMap { name in display(name).map { PurchaseSummary.Field(name: name, value: $0) } }
-    }
-}
-
 /// Apple's prices are in milliunits of the currency: `1990` with `USD` is "1.99 USD" (two decimals, a third only
 /// when the milliunits need it); a price that is not an integer is shown as written.
 package enum PurchaseSummaryPrice {
@@ -187,28 +119,5 @@ package enum PurchaseSummaryPrice {
         while fraction.count < 3 { fraction = "0" + fraction }
         if fraction.hasSuffix("0") { fraction.removeLast() }
         return (negative ? "-" : "") + "\(magnitude / 1000).\(fraction)" + (currency.map { " \($0)" } ?? "")
-    }
-}
-
-/// A millisecond instant in UTC, RFC 3339 (milliseconds shown when there are any): how every JWS date is shown.
-package enum MillisecondUTC {
-    /// A date claim's number (`1646387016000`) in UTC; nil when it is no whole number of milliseconds in years 1 to
-    /// 9999.
-    package static func text(ofClaim number: String) -> String? {
-        guard let milliseconds = JWSToken.milliseconds(number), milliseconds < 253_402_300_800_000,
-            milliseconds >= -62_135_596_800_000
-        else { return nil }
-        return text(milliseconds)
-    }
-
-    package static func text(_ milliseconds: Int64) -> String {
-        // Years 1 to 9999 only; anything else (Int64.min included) is said as the number it is.
-        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
-            return "\(milliseconds) ms"
-        }
-        let remainder = milliseconds % 1000
-        let seconds = milliseconds / 1000 - (remainder < 0 ? 1 : 0)
-        return ReceiptDate.format(
-            epochSeconds: seconds, nanosecond: Int(remainder < 0 ? remainder + 1000 : remainder) * 1_000_000)
     }
 }

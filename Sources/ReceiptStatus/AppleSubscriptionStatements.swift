@@ -13,7 +13,7 @@ extension Resolver {
         let state: ProductStatus.State
         var reason: String
         if renewal.isInBillingRetry {
-            let inGrace = renewal.gracePeriodExpiresDate.map { $0 > at } ?? false
+            let inGrace = renewal.inGracePeriod(at: at)
             state = inGrace ? .gracePeriod : .billingRetry
             reason =
                 inGrace
@@ -65,7 +65,7 @@ extension Resolver {
         -> ProductStatus
     {
         var stated = main
-        stated.state = word.state
+        stated.state = ProductStatus.State(word.state)
         let signed = word.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
         let carrier = word.evidence.notification.map { " in notification \($0)" } ?? ""
         stated.reason =

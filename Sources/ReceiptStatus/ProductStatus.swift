@@ -1,3 +1,5 @@
+import ReceiptPurchases
+
 /// The state of one product at a time, as `rcpt status` decides it from signed facts, with the facts it rests on.
 package struct ProductStatus: Sendable, Hashable {
     /// Apple's subscription states (active, expired, billing retry, grace period, revoked) and, for products that do
@@ -14,6 +16,17 @@ package struct ProductStatus: Sendable, Hashable {
 
         /// Whether the state grants the customer the product's service.
         package var grantsService: Bool { [.active, .gracePeriod, .owned, .consumed].contains(self) }
+
+        /// The state Apple signed (a notification's `data.status`).
+        package init(_ apple: SubscriptionStatusFact.State) {
+            switch apple {
+            case .active: self = .active
+            case .expired: self = .expired
+            case .billingRetry: self = .billingRetry
+            case .gracePeriod: self = .gracePeriod
+            case .revoked: self = .revoked
+            }
+        }
     }
 
     package var productID: String

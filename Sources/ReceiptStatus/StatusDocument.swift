@@ -99,7 +99,8 @@ package struct StatusDocument: Sendable {
 
     static func describe(_ token: JWSVerification) -> String {
         guard token.binding.kind == .notification else { return token.binding.kind.rawValue }
-        return "notification " + Self.notificationName(token.token.payload)
+        let summary = token.token.payload.flatMap(Self.summary).map { " (\($0))" } ?? ""
+        return "notification " + Self.notificationName(token.token.payload) + summary
     }
 
     static func notificationName(_ payload: JSONDocument?) -> String {
@@ -107,6 +108,22 @@ package struct StatusDocument: Sendable {
         let claims = Claims(payload)
         return [claims.string("notificationType") ?? "(no notificationType)", claims.string("subtype")]
             .compactMap { $0 }.joined(separator: "/")
+    }
+
+    /// What a notification's `summary` says (Apple's report on extending the renewal date of every active
+    /// subscriber of a product, `RENEWAL_EXTENSION/SUMMARY`): it is about no one customer, so it states no fact
+    /// here; nil for a notification without one.
+    static func summary(_ payload: JSONDocument) -> String? {
+        guard let node = Claims(payload).node("summary"), payload.nodes[node].kind == .object else { return nil }
+        let summary = Claims(payload, object: node)
+        let counts = [
+            summary.integer("succeededCount").map { "\($0) extended" },
+            summary.integer("failedCount").map { "\($0) failed" },
+        ].compactMap { $0 }
+        return "a summary of renewal-date extensions for every subscriber of "
+            + (summary.string("productId") ?? "(no productId)")
+            + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
+            + "; about no one customer"
     }
 
     // MARK: Receipts
@@ -120,23 +137,10 @@ package struct StatusDocument: Sendable {
             environment: environment)
         let created = receipt.creationDate?.millisecondsSinceEpoch
         for (index, record) in receipt.inAppRecords.enumerated() {
-            func text(_ type: Int64) -> String? {
-                guard let attribute = record.first(type) else { return nil }
-                return attribute.text ?? attribute.integer.map { String($0) }
-            }
-            // A receipt date is of years 1 to 9999: its milliseconds never overflow.
-            func milliseconds(_ type: Int64) -> Int64? { record.first(type)?.date?.millisecondsSinceEpoch }
-            let expires = milliseconds(1708)
             let evidence = StatusEvidence(
                 document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
                 kind: "receipt-record", signedDate: created, trust: trust)
-            transactions.append(
-                TransactionFact(
-                    productID: text(1702) ?? "(no product_id)",
-                    kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
-                    transactionID: text(1703), originalTransactionID: text(1705), purchaseDate: milliseconds(1704),
-                    expiresDate: expires, revocationDate: milliseconds(1712),
-                    quantity: record.first(.quantity)?.integer ?? 1, evidence: evidence))
+            transactions.append(TransactionFact(record: record, evidence: evidence))
         }
     }
 
@@ -167,31 +171,9 @@ package struct StatusDocument: Sendable {
             }
             switch binding.kind {
             case .transaction:
-                transactions.append(
-                    TransactionFact(
-                        productID: claims.string("productId") ?? "(no productId)",
-                        kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
-                        transactionID: claims.identifier("transactionId"),
-                        originalTransactionID: claims.identifier("originalTransactionId"),
-                        subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
-                        purchaseDate: claims.milliseconds("purchaseDate"),
-                        expiresDate: claims.milliseconds("expiresDate"),
-                        revocationDate: claims.milliseconds("revocationDate"),
-                        revocationReason: claims.enumeration("revocationReason"),
-                        revocationType: claims.string("revocationType"),
-                        isUpgraded: claims.bool("isUpgraded") == true,
-                        isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
-                        quantity: claims.integer("quantity") ?? 1, evidence: evidence("transaction")))
+                transactions.append(TransactionFact(transaction: claims, evidence: evidence("transaction")))
             case .renewalInfo:
-                renewals.append(
-                    RenewalFact(
-                        originalTransactionID: claims.identifier("originalTransactionId"),
-                        productID: claims.string("productId"), autoRenewProductID: claims.string("autoRenewProductId"),
-                        autoRenewOn: claims.integer("autoRenewStatus").map { $0 == 1 },
-                        expirationIntent: claims.enumeration("expirationIntent"),
-                        isInBillingRetry: claims.bool("isInBillingRetryPeriod") == true,
-                        gracePeriodExpiresDate: claims.milliseconds("gracePeriodExpiresDate"),
-                        renewalDate: claims.milliseconds("renewalDate"), evidence: evidence("renewal-info")))
+                renewals.append(RenewalFact(renewalInfo: claims, evidence: evidence("renewal-info")))
             case .appTransaction, .notification, .unknown:
                 break
             }
@@ -204,9 +186,8 @@ package struct StatusDocument: Sendable {
                 notification: carrier, trust: trust)
         }
         // A notification's `data.status` is about the subscription of the tokens it carries.
-        if binding.kind == .notification, let payload = token.token.payload, payload.nodes.first?.kind == .object,
-            let data = Claims(payload).node("data"), payload.nodes[data].kind == .object,
-            let code = Claims(payload, object: data).integer("status")
+        if binding.kind == .notification, let payload = token.token.payload,
+            let code = SubscriptionStatusFact.code(ofNotification: payload)
         {
             let original =
                 transactions[transactionsBefore...].lazy.compactMap(\.originalTransactionID).first
@@ -252,24 +233,10 @@ package struct StatusDocument: Sendable {
         if let inApp = document.member("in_app", of: receipt) { lists.append(("receipt.in_app", inApp)) }
         for (name, list) in lists where document.nodes[list].kind == .array {
             for (index, entry) in document.children(of: list).enumerated() where document.nodes[entry].kind == .object {
-                let expires = json.milliseconds("expires_date", in: entry)
+                let kind = "verifyreceipt-\(name == "receipt.in_app" ? "in-app" : "latest-receipt-info")"
                 unsignedTransactions.append(
                     TransactionFact(
-                        productID: json.text("product_id", in: entry) ?? "(no product_id)",
-                        kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
-                        transactionID: json.text("transaction_id", in: entry),
-                        originalTransactionID: json.text("original_transaction_id", in: entry),
-                        subscriptionGroup: json.text("subscription_group_identifier", in: entry),
-                        purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
-                        revocationDate: json.milliseconds("cancellation_date", in: entry),
-                        revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
-                            .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
-                        isUpgraded: json.text("is_upgraded", in: entry) == "true",
-                        isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
-                        quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1,
-                        evidence: evidence(
-                            "\(name)[\(index)]", entry,
-                            "verifyreceipt-\(name == "receipt.in_app" ? "in-app" : "latest-receipt-info")")))
+                        verifyReceiptEntry: entry, in: json, evidence: evidence("\(name)[\(index)]", entry, kind)))
             }
         }
         if let pending = document.member("pending_renewal_info", of: document.root),
@@ -279,34 +246,10 @@ package struct StatusDocument: Sendable {
             where document.nodes[entry].kind == .object {
                 unsignedRenewals.append(
                     RenewalFact(
-                        originalTransactionID: json.text("original_transaction_id", in: entry),
-                        productID: json.text("product_id", in: entry),
-                        autoRenewProductID: json.text("auto_renew_product_id", in: entry),
-                        autoRenewOn: json.text("auto_renew_status", in: entry).map { $0 == "1" },
-                        expirationIntent: json.text("expiration_intent", in: entry).flatMap(Int64.init)
-                            .flatMap { AppleEnumeration.name(of: "expirationIntent", value: $0) },
-                        isInBillingRetry: json.text("is_in_billing_retry_period", in: entry) == "1",
-                        gracePeriodExpiresDate: json.milliseconds("grace_period_expires_date", in: entry),
+                        verifyReceiptEntry: entry, in: json,
                         evidence: evidence(
                             "pending_renewal_info[\(index)]", entry, "verifyreceipt-pending-renewal-info")))
             }
         }
-    }
-}
-
-extension Claims {
-    /// An identifier claim as text, whether Apple wrote it as a string or a number.
-    func identifier(_ name: String) -> String? {
-        guard let node = node(name) else { return nil }
-        switch document.nodes[node].kind {
-        case .string: return document.string(node)
-        case .number: return document.text(node)
-        default: return nil
-        }
-    }
-
-    /// Apple's name for a numbered enumeration claim, or its number when Apple defines no such value.
-    func enumeration(_ name: String) -> String? {
-        integer(name).map { AppleEnumeration.name(of: name, value: $0) ?? String($0) }
     }
 }

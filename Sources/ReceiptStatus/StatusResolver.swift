@@ -242,7 +242,7 @@ struct Resolver {
             let since = renewal.flatMap {
                 ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil
             }
-            let knownGrace = since.map { $0.isInBillingRetry && ($0.gracePeriodExpiresDate ?? Int64.min) > at } ?? false
+            let knownGrace = since.map { $0.isInBillingRetry && $0.inGracePeriod(at: at) } ?? false
             if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
                 let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
                 main = status(
@@ -272,7 +272,7 @@ struct Resolver {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
             }
         }
-        if let word = appleStatus(of: current), word.state != main.state {
+        if let word = appleStatus(of: current), ProductStatus.State(word.state) != main.state {
             main = overruled(main, by: word, current: current)
         }
         if let renewal {

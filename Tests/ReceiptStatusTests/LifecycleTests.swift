@@ -1,3 +1,4 @@
+import ReceiptPurchases
 import ReceiptStatus
 import Testing
 
@@ -550,6 +551,35 @@ struct LifecycleTests {
         if case .success(let status) = silent.status(at: L.at(31)) {
             #expect(status.products.isEmpty, "\(status.products.map(\.state))")
         }
+    }
+
+    /// A renewal-date extension summary (`RENEWAL_EXTENSION/SUMMARY`) is about every subscriber of a product, no one
+    /// customer: it is read and verified, says what it is, and states no fact.
+    @Test func aSummaryNotificationStatesNoCustomersFact() throws {
+        let summary = L.json([
+            ("requestIdentifier", .text("7a2f1c8e-extension")), ("environment", .text("Sandbox")),
+            ("appAppleId", .number(1_234_567_890)), ("bundleId", .text(L.bundleID)),
+            ("productId", .text(Self.monthly)), ("succeededCount", .number(12)), ("failedCount", .number(1)),
+        ])
+        let payload =
+            #"{"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","#
+            + #""notificationUUID":"00000000-0000-4000-8000-000000000001","summary":\#(summary),"#
+            + #""version":"2.0","signedDate":\#(L.at(40))}"#
+        var life = Lifecycle()
+        life.add("summary.json", L.json([("signedPayload", .token(try L.sign(payload)))]))
+        guard case .success(let status) = life.status(at: L.at(41)) else {
+            Issue.record("no status")
+            return
+        }
+        #expect(status.products.isEmpty, "\(status.products.map(\.productID))")
+        let document = try #require(Lifecycle.read(life.documents).first)
+        #expect(document.isValid && document.isReadable)
+        #expect(document.transactions.isEmpty && document.renewals.isEmpty && document.statuses.isEmpty)
+        #expect(
+            document.description
+                == "notification RENEWAL_EXTENSION/SUMMARY (a summary of renewal-date extensions for every subscriber of \(Self.monthly): 12 extended, 1 failed; about no one customer)"
+        )
+        #expect(document.app.appAppleID == "1234567890")
     }
 
     /// A product the subscription left names the product it moved to next, not the latest one; one that lapsed

@@ -1,0 +1,110 @@
+import ReceiptModel
+
+/// One signed statement about one transaction: a JWS transaction (alone, in a notification or in an API response),
+/// a receipt's in-app record, or an entry of Apple's unsigned verifyReceipt JSON. Dates in milliseconds since 1970.
+package struct TransactionFact: Sendable, Hashable {
+    package var productID: String
+    package var kind: ProductKind
+    package var transactionID: String?
+    package var originalTransactionID: String?
+    package var subscriptionGroup: String?
+    package var purchaseDate: Int64?
+    package var expiresDate: Int64?
+    /// When the App Store refunded the transaction or revoked it from Family Sharing (never set for an upgrade:
+    /// Apple marks the upgraded transaction `isUpgraded` and signs a new one).
+    package var revocationDate: Int64?
+    /// Apple's name for `revocationReason`, when given.
+    package var revocationReason: String?
+    /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), when given.
+    package var revocationType: String?
+    package var isUpgraded: Bool
+    package var isFamilyShared: Bool
+    package var quantity: Int64
+    package var evidence: StatusEvidence
+
+    /// The milliseconds in one unit of the statement's dates: 1 000 for a receipt's record (whole seconds), 1 for a
+    /// JWS or Apple's JSON (milliseconds).
+    package var dateUnit: Int64 { evidence.kind == "receipt-record" ? 1000 : 1 }
+
+    package init(
+        productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
+        subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
+        revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
+        isFamilyShared: Bool = false, quantity: Int64 = 1, evidence: StatusEvidence
+    ) {
+        self.productID = productID
+        self.kind = kind
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.subscriptionGroup = subscriptionGroup
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+        self.revocationType = revocationType
+        self.isUpgraded = isUpgraded
+        self.isFamilyShared = isFamilyShared
+        self.quantity = quantity
+        self.evidence = evidence
+    }
+}
+
+extension TransactionFact {
+    /// The period the transaction grants service for: the one meaning of "active" (`ServicePeriod`).
+    package var period: ServicePeriod {
+        ServicePeriod(purchased: purchaseDate, expires: expiresDate, revoked: revocationDate)
+    }
+
+    /// What a JWS transaction (`JWSTransactionDecodedPayload`) states, its claims read by `claims`.
+    package init(transaction claims: Claims, evidence: StatusEvidence) {
+        self.init(
+            productID: claims.string("productId") ?? "(no productId)",
+            kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
+            transactionID: claims.identifier("transactionId"),
+            originalTransactionID: claims.identifier("originalTransactionId"),
+            subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
+            purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
+            revocationDate: claims.milliseconds("revocationDate"),
+            revocationReason: claims.enumeration("revocationReason"),
+            revocationType: claims.string("revocationType"), isUpgraded: claims.bool("isUpgraded") == true,
+            isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
+            quantity: claims.integer("quantity") ?? 1, evidence: evidence)
+    }
+
+    /// What a receipt's in-app record states. Its dates are whole seconds (years 1 to 9999: their milliseconds never
+    /// overflow); a record with an expiry is an auto-renewable subscription, any other of a kind the receipt omits.
+    package init(record: InAppRecord, evidence: StatusEvidence) {
+        func text(_ field: InAppField) -> String? {
+            guard let attribute = record.first(field) else { return nil }
+            return attribute.text ?? attribute.integer.map { String($0) }
+        }
+        func milliseconds(_ field: InAppField) -> Int64? { record.first(field)?.date?.millisecondsSinceEpoch }
+        let expires = milliseconds(.expiresDate)
+        self.init(
+            productID: text(.productID) ?? "(no product_id)",
+            kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+            transactionID: text(.transactionID), originalTransactionID: text(.originalTransactionID),
+            purchaseDate: milliseconds(.purchaseDate), expiresDate: expires,
+            revocationDate: milliseconds(.cancellationDate), quantity: record.first(.quantity)?.integer ?? 1,
+            evidence: evidence)
+    }
+
+    /// What an entry of Apple's verifyReceipt JSON states (`latest_receipt_info[i]`, `receipt.in_app[i]`): the
+    /// object `entry` of `json`, dates from their `_ms` twins.
+    package init(verifyReceiptEntry entry: Int, in json: VerifyReceiptJSON, evidence: StatusEvidence) {
+        let expires = json.milliseconds("expires_date", in: entry)
+        self.init(
+            productID: json.text("product_id", in: entry) ?? "(no product_id)",
+            kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+            transactionID: json.text("transaction_id", in: entry),
+            originalTransactionID: json.text("original_transaction_id", in: entry),
+            subscriptionGroup: json.text("subscription_group_identifier", in: entry),
+            purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
+            revocationDate: json.milliseconds("cancellation_date", in: entry),
+            revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
+                .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
+            isUpgraded: json.text("is_upgraded", in: entry) == "true",
+            isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
+            quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1, evidence: evidence)
+    }
+}
