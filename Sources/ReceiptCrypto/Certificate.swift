@@ -41,6 +41,9 @@ public final class Certificate: @unchecked Sendable {
     package let keyUsageAllowsDigitalSignature: Bool?
     /// Whether the certificate carries an extendedKeyUsage extension.
     package let hasExtendedKeyUsage: Bool
+    /// Whether the bytes it was decoded from are what OpenSSL encodes it to (i2d_X509): false for a BER length or
+    /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
+    package let isDistinguishedEncoding: Bool
 
     /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
     public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {
@@ -106,6 +109,7 @@ public final class Certificate: @unchecked Sendable {
                 ? nil
                 : X509_get_key_usage(parsed) & UInt32(KU_DIGITAL_SIGNATURE) != 0
             self.hasExtendedKeyUsage = flags & UInt32(EXFLAG_XKUSAGE) != 0
+            self.isDistinguishedEncoding = Self.isDistinguished(parsed, bytes)
         } catch {
             X509_free(parsed)
             throw error
@@ -132,15 +136,14 @@ public final class Certificate: @unchecked Sendable {
         X509_free(x509)
     }
 
-    /// Whether the bytes it was decoded from are what OpenSSL encodes it to (i2d_X509): false for a BER length or
-    /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
-    package var isDistinguishedEncoding: Bool {
+    /// Whether `bytes` are what OpenSSL encodes `x509` to (i2d_X509).
+    private static func isDistinguished(_ x509: OpaquePointer, _ bytes: [UInt8]) -> Bool {
         var output: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509(x509, &output)
         guard length > 0, let output else { return false }
         defer { rcpt_openssl_free(output) }
-        return Int(length) == derEncoded.count
-            && derEncoded.withUnsafeBufferPointer { buffer in
+        return Int(length) == bytes.count
+            && bytes.withUnsafeBufferPointer { buffer in
                 buffer.elementsEqual(UnsafeBufferPointer(start: output, count: Int(length)))
             }
     }

@@ -55,11 +55,14 @@ package struct StrongCertificateDigestPolicy: ChainPolicy {
 
 /// The one chain check of every document kind: the path is built and verified by OpenSSL at the evaluation time to
 /// the anchors (Apple's roots, or the user's `--root`: Xcode's StoreKit certificate for local testing), then judged
-/// by the policies when it verifies. Verifications are kept for one inspection, so the tokens of a document that
-/// share a chain verify it once.
+/// by the policies when it verifies. A verification that succeeded is kept for the process
+/// (`ChainVerificationCache`); every result, a failure too, is kept for one inspection, so the tokens of a document
+/// that share a chain verify it once. The policies run for every document: they depend on its environment and say
+/// where each certificate stands in it.
 package final class ChainCheck {
     package let anchors: TrustAnchors
     package let policies: [any ChainPolicy]
+    private let verifications: ChainVerificationCache
     private var verified: [Key: ChainVerification] = [:]
 
     private struct Key: Hashable {
@@ -67,24 +70,27 @@ package final class ChainCheck {
         var at: Int64
     }
 
-    package init(anchors: TrustAnchors, policies: [any ChainPolicy]) {
+    package init(anchors: TrustAnchors, policies: [any ChainPolicy], verifications: ChainVerificationCache) {
         self.anchors = anchors
         self.policies = policies
+        self.verifications = verifications
     }
 
     /// Apple's policy for receipts.
-    package static func receipts(_ anchors: TrustAnchors) -> ChainCheck {
-        ChainCheck(anchors: anchors, policies: [AppleSigningPolicy(signing: "receipt", extendedKeyUsageIsError: false)])
+    package static func receipts(_ anchors: TrustAnchors, verifications: ChainVerificationCache) -> ChainCheck {
+        ChainCheck(
+            anchors: anchors, policies: [AppleSigningPolicy(signing: "receipt", extendedKeyUsageIsError: false)],
+            verifications: verifications)
     }
 
     /// Apple's policy for StoreKit 2 JWS.
-    package static func jws(_ anchors: TrustAnchors) -> ChainCheck {
+    package static func jws(_ anchors: TrustAnchors, verifications: ChainVerificationCache) -> ChainCheck {
         ChainCheck(
             anchors: anchors,
             policies: [
                 AppleSigningPolicy(signing: "JWS", extendedKeyUsageIsError: true),
                 StrongCertificateDigestPolicy(),
-            ])
+            ], verifications: verifications)
     }
 
     /// Verifies `leaf` with `intermediates` at `time` and, when the path verifies, applies every policy.
@@ -95,7 +101,7 @@ package final class ChainCheck {
         let key = Key(fingerprints: ([leaf] + intermediates).map(\.sha256Fingerprint), at: time)
         let verification =
             verified[key]
-            ?? ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors.certificates, at: time)
+            ?? verifications.verify(leaf: leaf, intermediates: intermediates, anchors: anchors.certificates, at: time)
         verified[key] = verification
         guard verification.isValid else { return (verification, []) }
         let builtIn = anchors.builtInFingerprints

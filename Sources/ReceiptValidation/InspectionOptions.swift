@@ -29,6 +29,9 @@ public struct InspectionOptions: Sendable {
         case .given(let given): return given
         }
     }
+    /// Where chain verifications that succeeded are kept (the process's own cache unless a caller gives another,
+    /// a cold one for a test): a chain seen before is not verified again, and the verdict is the same either way.
+    package var chainVerifications: ChainVerificationCache = .shared
     public var time: EvaluationTime
     public var expectations: Expectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.

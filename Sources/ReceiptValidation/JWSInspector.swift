@@ -27,7 +27,7 @@ public enum JWSInspector {
                 input: InputSummary(of: bytes, format: "jws", digested: options.digestsInput), jws: nil,
                 readError: error, tokens: [])
         case .success(let input):
-            let cache = ChainCache(anchors: options.resolvedJWSAnchors)
+            let cache = ChainCache(anchors: options.resolvedJWSAnchors, verifications: options.chainVerifications)
             let tokens = input.tokens.map { verify($0, carrier: nil, options: options, cache: cache) }
             var findings = input.findings
             if let document = input.json {
@@ -54,14 +54,15 @@ public enum JWSInspector {
         var trusted: Bool
     }
 
-    /// Decoded x5c chains and their verification, kept for one inspection: the tokens of one document usually share
-    /// one chain, which is then decoded and verified once.
+    /// The chain verifications of one inspection: the tokens of one document usually share one chain, which is then
+    /// verified once (and, when it verifies, once per process: `ChainVerificationCache`).
     final class ChainCache {
-        var certificates: [[String]: ([Result<Certificate, CryptoError>], [Finding])] = [:]
         /// The one chain check, under Apple's JWS policy, remembering each path it verified.
         let chain: ChainCheck
 
-        init(anchors: TrustAnchors) { chain = .jws(anchors) }
+        init(anchors: TrustAnchors, verifications: ChainVerificationCache) {
+            chain = .jws(anchors, verifications: verifications)
+        }
     }
 
     /// Verifies one token with every check (`tokenChecks`) and, when it is trusted, its nested ones.

@@ -93,7 +93,7 @@ public enum ReceiptInspector {
         inspection.findings += signerFindings
         inspection.verification = summarize(
             receipt, signers: signers, certificates: inspection.certificates,
-            anchors: options.anchors, time: resolved.seconds,
+            anchors: options.anchors, verifications: options.chainVerifications, time: resolved.seconds,
             findings: &inspection.findings)
         inspection.verification?.evaluatedAtSource = VerificationSummary.TimeSource(
             options.time,
@@ -111,7 +111,7 @@ public enum ReceiptInspector {
 
     static func summarize(
         _ receipt: Receipt, signers: [SignerVerification], certificates: [CertificateReport],
-        anchors: TrustAnchors, time: Int64, findings: inout [Finding]
+        anchors: TrustAnchors, verifications: ChainVerificationCache, time: Int64, findings: inout [Finding]
     ) -> VerificationSummary {
         var summary = VerificationSummary(
             signature: .invalid, chain: .unchecked, anchor: nil, evaluatedAt: time,
@@ -144,7 +144,7 @@ public enum ReceiptInspector {
         let intermediates = certificates.enumerated().compactMap {
             $0.offset == leafIndex ? nil : $0.element.certificate
         }
-        let (chain, policyFindings) = ChainCheck.receipts(anchors).check(
+        let (chain, policyFindings) = ChainCheck.receipts(anchors, verifications: verifications).check(
             leaf: leaf, intermediates: intermediates, at: time, environment: receipt.environment,
             offset: { certificate in
                 certificates.first { $0.certificate?.sha256Fingerprint == certificate.sha256Fingerprint }?.embedded
@@ -171,7 +171,7 @@ public enum ReceiptInspector {
 
     static func decode(_ embedded: EmbeddedCertificate, in bytes: [UInt8]) -> CertificateReport {
         do throws(CryptoError) {
-            let certificate = try Certificate(derEncoded: bytes[embedded.encoding])
+            let certificate = try CertificateCache.shared.certificate(der: bytes[embedded.encoding])
             return CertificateReport(embedded: embedded, certificate: certificate, decodeError: nil)
         } catch {
             return CertificateReport(embedded: embedded, certificate: nil, decodeError: error)

@@ -24,22 +24,26 @@ struct ChainCheckTests {
         let time = try #require(inspection.verification?.evaluatedAt)
         let anchors = try TrustAnchors.appleRoot()
 
-        let recorded = ChainCheck(anchors: anchors, policies: [Recording(), Recording()])
-            .check(leaf: leaf, intermediates: intermediates, at: time, environment: nil, offset: { _ in 7 })
+        let recorded = ChainCheck(
+            anchors: anchors, policies: [Recording(), Recording()], verifications: ChainVerificationCache(capacity: 4)
+        )
+        .check(leaf: leaf, intermediates: intermediates, at: time, environment: nil, offset: { _ in 7 })
         #expect(recorded.verification.isValid && recorded.verification.certificates.count == 3)
         #expect(
             recorded.findings.map(\.message) == ["path of 3", "path of 3"]
                 && recorded.findings.allSatisfy { $0.offset == 7 })
 
         // Apple's receipt policy finds nothing to say of Apple's own chain.
-        let apple = ChainCheck.receipts(anchors).check(
+        let apple = ChainCheck.receipts(anchors, verifications: ChainVerificationCache(capacity: 4)).check(
             leaf: leaf, intermediates: intermediates, at: time,
             environment: nil, offset: { _ in nil })
         #expect(apple.verification.isValid && apple.findings.isEmpty)
 
         // A path that does not verify (no intermediate) is never shown to the policies.
-        let broken = ChainCheck(anchors: anchors, policies: [Recording()])
-            .check(leaf: leaf, intermediates: [], at: time, environment: nil, offset: { _ in nil })
+        let broken = ChainCheck(
+            anchors: anchors, policies: [Recording()], verifications: ChainVerificationCache(capacity: 4)
+        )
+        .check(leaf: leaf, intermediates: [], at: time, environment: nil, offset: { _ in nil })
         #expect(!broken.verification.isValid && broken.findings.isEmpty)
     }
 }

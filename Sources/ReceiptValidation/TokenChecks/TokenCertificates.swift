@@ -8,17 +8,16 @@ import ReceiptModel
 import ReceiptPurchases
 
 /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its padding
-/// and no line breaks (RFC 7515 §4.1.6), of a certificate in DER. Decoded once per chain and inspection.
+/// and no line breaks (RFC 7515 §4.1.6), of a certificate in DER. Each element's text is decoded once per process
+/// (`X5CElement`); the findings are each token's own, at its offset.
 struct TokenCertificates: TokenCheck {
     func check(_ judgement: inout TokenJudgement) {
-        let (certificates, findings) = Self.x5c(judgement.token, at: judgement.headerStart, cache: judgement.cache)
+        let (certificates, findings) = Self.x5c(judgement.token, at: judgement.headerStart)
         judgement.certificates = certificates
         judgement.findings += findings
     }
 
-    static func x5c(_ token: JWSToken, at offset: Int, cache: JWSInspector.ChainCache)
-        -> ([Result<Certificate, CryptoError>], [Finding])
-    {
+    static func x5c(_ token: JWSToken, at offset: Int) -> ([Result<Certificate, CryptoError>], [Finding]) {
         guard let header = token.header, let array = header.member("x5c", of: header.root) else {
             return (
                 [],
@@ -41,7 +40,6 @@ struct TokenCertificates: TokenCheck {
         }
         let elements = header.children(of: array).prefix(16)
         let texts = elements.map { header.nodes[$0].kind == .string ? (header.string($0) ?? "") : header.text($0) }
-        if let cached = cache.certificates[texts] { return cached }
         var findings: [Finding] = []
         var certificates: [Result<Certificate, CryptoError>] = []
         for (index, node) in elements.enumerated() {
@@ -53,27 +51,17 @@ struct TokenCertificates: TokenCheck {
                 certificates.append(.failure(CryptoError(.x5cNotBase64, message: "not a string")))
                 continue
             }
-            let text = Array(texts[index].utf8)
-            let decoded = Base64Codec.decode(text, skippingWhitespace: false)
-            guard case .success(let result) = decoded, !result.bytes.isEmpty else {
+            let element = X5CElement.decoded(Array(texts[index].utf8))
+            guard element.isBase64 else {
                 findings.append(
                     Finding(
                         .jwsX5cEncoding, at: offset, "x5c[\(index)] is not base64",
                         fields: [FindingField("index", String(index))]))
-                certificates.append(.failure(CryptoError(.x5cNotBase64, message: "not a base64 string")))
+                certificates.append(element.certificate)
                 continue
             }
-            var problems: [String] = []
-            if result.urlOffset != nil { problems.append("uses base64url's '-' or '_'") }
-            if text.count % 4 != 0 { problems.append("lacks its '=' padding") }
-            if result.nonZeroTrailingBits { problems.append("has bits set in its last character that decoding drops") }
-            let certificate = Result { () throws(CryptoError) -> Certificate in
-                try Certificate(derEncoded: result.bytes)
-            }
-            if case .success(let decodedCertificate) = certificate, !decodedCertificate.isDistinguishedEncoding {
-                problems.append("is not DER (a BER length or another non-canonical encoding)")
-            }
-            if case .failure(let error) = certificate {
+            let problems = element.problems
+            if case .failure(let error) = element.certificate {
                 findings.append(
                     Finding(
                         .certificateUndecodable, at: offset,
@@ -87,9 +75,8 @@ struct TokenCertificates: TokenCheck {
                         "x5c[\(index)] \(shown): Apple sends standard base64 of DER, and its libraries refuse anything else",
                         fields: [FindingField("index", String(index))]))
             }
-            certificates.append(certificate)
+            certificates.append(element.certificate)
         }
-        cache.certificates[texts] = (certificates, findings)
         return (certificates, findings)
     }
 }
