@@ -69,13 +69,11 @@ public enum JWSText {
     package static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
         var dots = 0
         var firstPart: [UInt8] = []
+        let classes = tokenCharacterClasses
         for byte in text {
-            switch byte {
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
-                UInt8(ascii: "/"), UInt8(ascii: "="):
-                if dots == 0 && firstPart.count < 8 { firstPart.append(byte) }
+            switch classes[Int(byte)] {
+            case 1: dots += 1
+            case 2: if dots == 0 && firstPart.count < 8 { firstPart.append(byte) }
             default: return false
             }
         }
@@ -92,6 +90,16 @@ public enum JWSText {
         let lowered = name.lowercased()
         return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
     }
+
+    /// For each byte: 1 a dot, 2 a character of either base64 alphabet or `=`, 0 anything else.
+    static let tokenCharacterClasses: [UInt8] = {
+        var classes = [UInt8](repeating: 0, count: 256)
+        classes[Int(UInt8(ascii: "."))] = 1
+        for character in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=".utf8 {
+            classes[Int(character)] = 2
+        }
+        return classes
+    }()
 
     static let tokenStart = Array("eyJ".utf8)
     static let bearer = Array("bearer".utf8)
