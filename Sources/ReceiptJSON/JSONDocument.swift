@@ -126,8 +126,20 @@ public struct JSONDocument: Sendable {
     /// `JSON.parse` and most readers take it (`duplicateKeys` says when that happened).
     public func member(_ name: String, of node: Int) -> Int? {
         var found: Int?
-        for child in children(of: node) where key(child) == name { found = child }
+        let wanted = Array(name.utf8)
+        let asciiName = wanted.allSatisfy { $0 < 0x80 }
+        for child in children(of: node) where keyIs(child, name, wanted, asciiName: asciiName) { found = child }
         return found
+    }
+
+    /// Whether the key of `node` is `name` (as Swift compares text). A key of plain ASCII (no escape) and an ASCII
+    /// name are equal exactly when their bytes are, so only other keys are unescaped to be compared.
+    private func keyIs(_ node: Int, _ name: String, _ wanted: [UInt8], asciiName: Bool) -> Bool {
+        guard let range = nodes[node].keyRange else { return false }
+        if asciiName, !bytes[range].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
+            return bytes[range].elementsEqual(wanted)
+        }
+        return Self.unescape(bytes, range) == name
     }
 
     /// Where each node stands in its container: its parent node (-1 for the top-level value) and its position among

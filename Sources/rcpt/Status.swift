@@ -7,6 +7,7 @@ import ReceiptModel
 import ReceiptRendering
 import ReceiptStatus
 import ReceiptValidation
+import Synchronization
 
 /// `rcpt status`: what a customer owns at a time, from the signed documents given.
 struct Status: ParsableCommand {
@@ -113,6 +114,35 @@ struct Status: ParsableCommand {
         return shown + " [not ASCII: " + named.joined(separator: ", ") + (foreign.count > 4 ? ", …" : "") + "]"
     }
 
+    /// The facts of every file in `paths`, in their order, read on every core (each document is inspected as `rcpt
+    /// verify` inspects it); the files that could not be loaded, with why.
+    static func read(_ paths: [String], options: InspectionOptions)
+        -> (documents: [StatusDocument], unloadable: [(path: String, reason: String)])
+    {
+        let slots = Mutex([StatusDocument?](repeating: nil, count: paths.count))
+        let failures = Mutex([Int: String]())
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let path = paths[index]
+            let name = InputFiles.displayName(path)
+            let document: StatusDocument
+            switch InputFiles.load(path) {
+            case .success(let input):
+                let classified = InputClassifier.classify(input)
+                let inspection = Inspector.inspect(classified, input: input, options: options)
+                document = StatusDocument(name: name, document: inspection, input: input, offset: classified.offset)
+            case .failure(let failure):
+                failures.withLock { $0[index] = failure.reason }
+                document = StatusDocument(unreadable: name, problem: failure.reason)
+            }
+            slots.withLock { $0[index] = document }
+        }
+        let failed = failures.withLock { $0 }
+        return (
+            slots.withLock { $0.compactMap { $0 } },
+            failed.keys.sorted().compactMap { index in failed[index].map { (paths[index], $0) } }
+        )
+    }
+
     func run() throws {
         try Console.guarded {
             guard let time else { throw CommandFailure.usage("--at: cannot read '\(at)'") }
@@ -120,26 +150,13 @@ struct Status: ParsableCommand {
             options.digestsInput = false
             let expanded = try InputFiles.documents(
                 in: try InputFiles.orStandardInput(documents.files), recursive: recursive)
-            var documents: [StatusDocument] = []
-            var unreadable = false
-            for path in expanded.paths {
-                let input: [UInt8]
-                switch InputFiles.load(path) {
-                case .success(let bytes): input = bytes
-                case .failure(let failure):
-                    Console.error("unreadable \(TerminalText.safe(InputFiles.displayName(path))): \(failure.reason)")
-                    documents.append(StatusDocument(unreadable: InputFiles.displayName(path), problem: failure.reason))
-                    unreadable = true
-                    continue
-                }
-                let classified = InputClassifier.classify(input)
-                let inspection = Inspector.inspect(classified, input: input, options: options)
-                let document = StatusDocument(
-                    name: InputFiles.displayName(path), document: inspection, input: input,
-                    offset: classified.offset)
-                if !document.isReadable && document.unsignedApp == nil { unreadable = true }
-                documents.append(document)
+            let read = Self.read(expanded.paths, options: options)
+            for (path, reason) in read.unloadable {
+                Console.error("unreadable \(TerminalText.safe(InputFiles.displayName(path))): \(reason)")
             }
+            let documents = read.documents
+            let unreadable =
+                !read.unloadable.isEmpty || documents.contains { !$0.isReadable && $0.unsignedApp == nil }
             switch CustomerStatus.resolve(
                 documents, at: time, includeUnverified: includeUnverified, perApp: perApp,
                 question: knownAt ? .knownThen : .entitled)

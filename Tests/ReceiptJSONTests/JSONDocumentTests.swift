@@ -142,4 +142,18 @@ struct JSONDocumentTests {
         }
         #expect(readCount > 0)
     }
+
+    /// A member is found by its name whatever the key's spelling: plain, escaped (`\u0049` for `I`), or not ASCII
+    /// (compared as Swift compares text); the last copy of a repeated name is the one read.
+    @Test func findsMembersByNameHoweverTheKeyIsSpelled() throws {
+        let document = try JSONDocument.read(
+            Array(#"{"productId":1,"product\u0049d":2,"bundleId":3,"bündleId":4,"\u0062undleId":5,"x":6}"#.utf8))
+        let root = document.root
+        #expect(document.member("productId", of: root).map(document.text) == "2")
+        #expect(document.member("bundleId", of: root).map(document.text) == "5")
+        #expect(document.member("bündleId", of: root).map(document.text) == "4")
+        #expect(document.member("productID", of: root) == nil)
+        #expect(document.member("", of: root) == nil)
+        #expect(document.member("x", of: root).map(document.text) == "6")
+    }
 }
