@@ -32,9 +32,7 @@ package enum PurchaseFacts {
             findings.append(Finding(code, at: at(claim), FindingMessage(message), fields: identity + extra))
         }
         // The statements decide; the claims give where each one stands and how a person reads it.
-        let unplaced = StatusEvidence(
-            document: "", path: "", offset: nil, kind: kind.rawValue, signedDate: claims.milliseconds("signedDate"),
-            trust: .unverified)
+        let unplaced = StatusEvidence.unplaced(kind: kind.rawValue, signedDate: claims.milliseconds("signedDate"))
         switch kind {
         case .transaction:
             let fact = TransactionFact(transaction: claims, evidence: unplaced)

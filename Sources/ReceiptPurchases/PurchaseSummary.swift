@@ -44,11 +44,14 @@ package struct PurchaseSummary: Sendable, Hashable {
             }
             if let expires = claims.display("expiresDate") { words.append("expires \(expires)") }
             if let price = claims.display("price") { words.append(price) }
-            if let revoked = claims.display("revocationDate") {
+            // What it states is the statement model's reading (as verify's findings and `rcpt status` read it).
+            let fact = TransactionFact(
+                transaction: claims, evidence: .unplaced(kind: "transaction", signedDate: nil))
+            if fact.revocationDate != nil, let revoked = claims.display("revocationDate") {
                 words.append("REVOKED \(revoked)" + (claims.display("revocationReason").map { " (\($0))" } ?? ""))
             }
-            if claims.string("inAppOwnershipType") == "FAMILY_SHARED" { words.append("family-shared") }
-            if claims.bool("isUpgraded") == true { words.append("upgraded") }
+            if fact.isFamilyShared { words.append("family-shared") }
+            if fact.isUpgraded { words.append("upgraded") }
             headline = Self.joined(words, environment: claims.display("environment"))
         case .renewalInfo:
             fields = claims.fields([
@@ -64,9 +67,14 @@ package struct PurchaseSummary: Sendable, Hashable {
             if let status = claims.display("autoRenewStatus") { words.append("auto-renew \(status)") }
             if let renews = claims.display("renewalDate") { words.append("renews \(renews)") }
             if let price = claims.display("renewalPrice") { words.append(price) }
-            if claims.bool("isInBillingRetryPeriod") == true { words.append("in billing retry") }
-            if let grace = claims.display("gracePeriodExpiresDate") { words.append("grace period until \(grace)") }
-            if let intent = claims.display("expirationIntent") { words.append("expired: \(intent)") }
+            let fact = RenewalFact(renewalInfo: claims, evidence: .unplaced(kind: "renewal-info", signedDate: nil))
+            if fact.isInBillingRetry { words.append("in billing retry") }
+            if fact.gracePeriodExpiresDate != nil, let grace = claims.display("gracePeriodExpiresDate") {
+                words.append("grace period until \(grace)")
+            }
+            if fact.expirationIntent != nil, let intent = claims.display("expirationIntent") {
+                words.append("expired: \(intent)")
+            }
             headline = Self.joined(words, environment: claims.display("environment"))
         case .appTransaction:
             fields = claims.fields([

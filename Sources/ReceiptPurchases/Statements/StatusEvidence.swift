@@ -41,4 +41,10 @@ package struct StatusEvidence: Sendable, Hashable {
         self.notification = notification
         self.trust = trust
     }
+
+    /// Evidence for a statement read on its own, outside `rcpt status` (verify's purchase findings, the summary):
+    /// no document, path or offset, its trust unknown (so never counted as verified).
+    package static func unplaced(kind: String, signedDate: Int64?) -> StatusEvidence {
+        StatusEvidence(document: "", path: "", offset: nil, kind: kind, signedDate: signedDate, trust: .unverified)
+    }
 }
