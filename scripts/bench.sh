@@ -15,7 +15,9 @@
 #    libcrypto's SHA-256, which valgrind runs in software), peak memory of verify and dump --format json as a
 #    multiple of the input, dump --format json against openssl asn1parse -i, and (unless --no-fuzz) the
 #    `attributes` harness against its swift-asn1 baseline in live fuzzing (scripts/fuzz-speed.sh's figure).
-#    Wall times are the best of five runs, taken alternately.
+#    Wall times are the best of five runs, taken alternately;
+#  - per-document speed (issue #38, scripts/bench-documents.sh): Apple-signed tokens and real receipts per
+#    CPU-second against `openssl speed` and Apple's Python library, and `rcpt status` over many documents.
 # Usage: scripts/bench.sh [--quick] [--no-fuzz]
 #   --quick: 0 / 1 000 / 10 000 records, no 100 000-record file, no callgrind, no targets table
 #   --no-fuzz: the targets table without the live-fuzzing row (which builds the fuzz harnesses first)
@@ -150,6 +152,10 @@ if [ $quick -eq 0 ] && command -v valgrind >/dev/null; then
     }
     printf '  rcpt        %8s\n  swift-asn1  %8s\n' "$(per_record rcpt)" "$(per_record swift-asn1)"
 fi
+
+echo
+echo "Per-document speed: many small documents (scripts/bench-documents.sh)"
+RCPT_BENCH_BINARY="$rcpt" "$root/scripts/bench-documents.sh" $([ $quick -eq 1 ] && echo --quick)
 
 [ $quick -eq 1 ] && exit 0
 
