@@ -41,22 +41,11 @@ struct ChainVerificationCacheTests {
         for input in MutationFixtures.inputs.prefix(2) {
             let baseline = try genuine.apply(to: input.bytes, kit: kit, seed: 7)
             let bytes = try mutation.apply(to: input.bytes, kit: kit, seed: 7)
-            var options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), now: 1_800_000_000)
-            func inspect(_ bytes: [UInt8]) -> ReceiptInspection { ReceiptInspector.inspect(bytes, options: options) }
-            options.chainVerifications = ChainVerificationCache(capacity: 8)
-            let cold = Self.judgement(inspect(bytes))
-            options.chainVerifications = ChainVerificationCache(capacity: 8)
-            _ = inspect(baseline)
-            _ = inspect(bytes)
-            let hits = options.chainVerifications.statistics.hits
-            let inspection = inspect(bytes)
-            let warm = Self.judgement(inspection)
-            #expect(cold == warm, "\(name) on \(input.name): \(Self.difference(cold, warm))")
-            // A chain that verified was answered by the cache the second time.
-            if inspection.verification?.chain == .valid {
-                #expect(
-                    options.chainVerifications.statistics.hits > hits, "\(name) on \(input.name): not from the cache")
-            }
+            let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), now: 1_800_000_000)
+            Self.expectSameColdAndWarm(
+                bytes, baseline: baseline, options: options, "\(name) on \(input.name)",
+                inspect: { ReceiptInspector.inspect($0, options: $1) }, judgement: { Self.judgement($0) },
+                chainIsValid: { $0.verification?.chain == .valid })
         }
     }
 
@@ -74,21 +63,34 @@ struct ChainVerificationCacheTests {
                 continue  // a claim the input does not carry
             }
             let baseline = try genuine.apply(to: source, kit: kit)
-            var options = InspectionOptions(
+            let options = InspectionOptions(
                 anchors: TrustAnchors([kit.authority.root]), time: .signed, now: 1_800_000_000)
-            func inspect(_ bytes: [UInt8]) -> JWSInspection { JWSInspector.inspect(bytes, options: options) }
-            options.chainVerifications = ChainVerificationCache(capacity: 8)
-            let cold = Self.judgement(inspect(bytes))
-            options.chainVerifications = ChainVerificationCache(capacity: 8)
-            _ = inspect(baseline)
-            _ = inspect(bytes)
-            let hits = options.chainVerifications.statistics.hits
-            let inspection = inspect(bytes)
-            let warm = Self.judgement(inspection)
-            #expect(cold == warm, "\(name) on \(input): \(Self.difference(cold, warm))")
-            if inspection.tokens.first?.chain?.chain == .valid {
-                #expect(options.chainVerifications.statistics.hits > hits, "\(name) on \(input): not from the cache")
-            }
+            Self.expectSameColdAndWarm(
+                bytes, baseline: baseline, options: options, "\(name) on \(input)",
+                inspect: { JWSInspector.inspect($0, options: $1) }, judgement: { Self.judgement($0) },
+                chainIsValid: { $0.tokens.first?.chain?.chain == .valid })
+        }
+    }
+
+    /// `bytes` judged with a cold cache and with one that has seen `baseline` and `bytes` give the same judgement;
+    /// a chain that verified is answered by the cache the second time.
+    static func expectSameColdAndWarm<Judged>(
+        _ bytes: [UInt8], baseline: [UInt8], options: InspectionOptions, _ label: String,
+        inspect: ([UInt8], InspectionOptions) -> Judged, judgement: (Judged) -> [UInt8],
+        chainIsValid: (Judged) -> Bool
+    ) {
+        var options = options
+        options.chainVerifications = ChainVerificationCache(capacity: 8)
+        let cold = judgement(inspect(bytes, options))
+        options.chainVerifications = ChainVerificationCache(capacity: 8)
+        _ = inspect(baseline, options)
+        _ = inspect(bytes, options)
+        let hits = options.chainVerifications.statistics.hits
+        let inspection = inspect(bytes, options)
+        let warm = judgement(inspection)
+        #expect(cold == warm, "\(label): \(difference(cold, warm))")
+        if chainIsValid(inspection) {
+            #expect(options.chainVerifications.statistics.hits > hits, "\(label): not from the cache")
         }
     }
 
