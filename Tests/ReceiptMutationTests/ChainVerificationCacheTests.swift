@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptMutation
@@ -5,6 +6,7 @@ import ReceiptRendering
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
+import Synchronization
 import Testing
 
 /// The process-wide chain verification cache never changes a judgement: every catalogue mutation, receipt and JWS,
@@ -131,5 +133,81 @@ struct ChainVerificationCacheTests {
         #expect(late.tokens.first?.chain?.chain == .invalid)
         #expect(late.tokens.first?.findings.contains { $0.code == "chain-invalid" } == true)
         #expect(cache.statistics.misses == 2 && cache.statistics.hits == 0, "\(cache.statistics)")
+    }
+
+    /// A chain whose three certificates have nested windows (root ⊃ intermediate ⊃ leaf), TEST-ONLY.
+    static let nested: (root: Certificate, intermediate: Certificate, leaf: Certificate)? = {
+        func request(_ name: String, _ serial: UInt64, _ window: ClosedRange<Int64>, ca: Bool) -> CertificateRequest {
+            CertificateRequest(
+                subject: [("O", "rcpt TEST-ONLY"), ("CN", name)], serialNumber: serial, notBefore: window.lowerBound,
+                notAfter: window.upperBound, isCertificateAuthority: ca, extraExtensions: [])
+        }
+        do throws(CryptoError) {
+            let rootKey = try PrivateKey.generateEC(curve: "P-256")
+            let intermediateKey = try PrivateKey.generateEC(curve: "P-256")
+            let leafKey = try PrivateKey.generateEC(curve: "P-256")
+            let root = try Certificate.issue(
+                request("Root TEST-ONLY", 1, windows[0], ca: true), subjectKey: rootKey, issuer: nil,
+                issuerKey: rootKey, digest: .sha256)
+            let intermediate = try Certificate.issue(
+                request("Intermediate TEST-ONLY", 2, windows[1], ca: true), subjectKey: intermediateKey,
+                issuer: root, issuerKey: rootKey, digest: .sha256)
+            let leaf = try Certificate.issue(
+                request("Leaf TEST-ONLY", 3, windows[2], ca: false), subjectKey: leafKey, issuer: intermediate,
+                issuerKey: intermediateKey, digest: .sha256)
+            return (root, intermediate, leaf)
+        } catch {
+            return nil
+        }
+    }()
+    static let windows: [ClosedRange<Int64>] = [
+        1_000_000_000...3_000_000_000, 1_100_000_000...2_500_000_000, 1_200_000_000...2_000_000_000,
+    ]
+
+    /// Every evaluation time around every window edge (and between them), in an order that crosses edges back and
+    /// forth: each is judged by the cache as OpenSSL judges it afresh, a failure included, however often the chain
+    /// came before and whatever the cache held.
+    static let times: [Int64] = {
+        let edges = windows.flatMap { [$0.lowerBound, $0.upperBound] }.sorted()
+        var times = edges.flatMap { edge in [-10, -3, -2, -1, 0, 1, 2, 3, 10].map { edge + $0 } }
+        times += zip(edges, edges.dropFirst()).map { ($0 + $1) / 2 } + [900_000_000, 3_100_000_000]
+        let ascending = times.sorted()
+        return ascending + ascending.reversed() + zip(ascending, ascending.reversed()).flatMap { [$0, $1] }
+    }()
+
+    @Test func everyTimeAroundEveryWindowEdgeIsJudgedAsOpenSSLJudgesIt() throws {
+        let chain = try #require(Self.nested)
+        let cache = ChainVerificationCache(capacity: 8)
+        var valid = 0
+        for time in Self.times {
+            let fresh = ChainVerifier.verify(
+                leaf: chain.leaf, intermediates: [chain.intermediate], anchors: [chain.root], at: time)
+            let cached = cache.verify(
+                leaf: chain.leaf, intermediates: [chain.intermediate], anchors: [chain.root], at: time)
+            #expect(cached == fresh, "at \(time): \(cached.errors) vs \(fresh.errors)")
+            if fresh.isValid { valid += 1 }
+        }
+        #expect(valid > 10 && valid < Self.times.count - 10)
+        #expect(cache.statistics.hits > 0, "\(cache.statistics)")
+    }
+
+    /// Many threads judging the chain at every time at once, through one cache, reach the verdicts judged one at a
+    /// time.
+    @Test func concurrentJudgementsAgreeWithSerialOnes() throws {
+        let chain = try #require(Self.nested)
+        let expected = Self.times.map {
+            ChainVerifier.verify(leaf: chain.leaf, intermediates: [chain.intermediate], anchors: [chain.root], at: $0)
+                .isValid
+        }
+        let cache = ChainVerificationCache(capacity: 2)
+        let disagreements = Mutex([Int64]())
+        DispatchQueue.concurrentPerform(iterations: Self.times.count * 4) { index in
+            let time = Self.times[index % Self.times.count]
+            let verdict = cache.verify(
+                leaf: chain.leaf, intermediates: [chain.intermediate], anchors: [chain.root], at: time)
+            if verdict.isValid != expected[index % Self.times.count] { disagreements.withLock { $0.append(time) } }
+        }
+        #expect(disagreements.withLock { $0 }.isEmpty)
+        #expect(cache.statistics.hits > 0)
     }
 }
