@@ -3,7 +3,7 @@ import PackageDescription
 
 /// rcpt: a forensics and fuzzing toolkit for Apple App Store receipts.
 ///
-/// Layering (see DESIGN.md): ReceiptDiagnostics (findings and the FindingCode table, imported by every layer that
+/// Layering (see ARCHITECTURE.md): ReceiptDiagnostics (findings and the FindingCode table, imported by every layer that
 /// reports) and ReceiptASN1 → ReceiptPKCS7 → ReceiptModel import no Foundation and no OpenSSL, so the fuzz harnesses
 /// link nothing else. ReceiptCrypto is the only importer of COpenSSL.
 let package = Package(
@@ -150,7 +150,7 @@ let package = Package(
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
                 "ReceiptBuilding", "ReceiptSigning", "ReceiptValidation", "ReceiptJSON",
             ],
-            path: "Tests/ReceiptTestSupport"
+            path: "Tests/Support/ReceiptTestSupport"
         ),
         .testTarget(name: "ReceiptASN1Tests", dependencies: ["ReceiptASN1", "ReceiptTestSupport"]),
         .testTarget(
@@ -239,6 +239,26 @@ let package = Package(
         ),
     ]
 )
+
+// Each module's folder shows its layer: Sources/Reading (the reading core: bytes to a model, no Foundation, no
+// OpenSSL), Judging (crypto, verdicts, status), Making (building, signing, mutation and the suite it writes) and
+// Tools (rendering, batch, diff, conformance, fuzzing, the command). A module imports only from its own layer and
+// the ones before it (ArchitectureTests); each test target sits under Tests/ in the layer of the module it tests.
+let layers: [String: [String]] = [
+    "Reading": [
+        "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON", "ReceiptJWS",
+        "ReceiptInput", "ReceiptPurchases",
+    ],
+    "Judging": ["COpenSSL", "ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"],
+    "Making": ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle", "ReceiptSuite"],
+    "Tools": ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptFuzzing", "rcpt"],
+]
+let testedModule = ["RcptCLITests": "rcpt"]
+for target in package.targets where target.path == nil {
+    let module = testedModule[target.name] ?? String(target.name.dropLast(target.isTest ? 5 : 0))
+    guard let layer = layers.first(where: { $0.value.contains(module) })?.key else { continue }
+    target.path = "\(target.isTest ? "Tests" : "Sources")/\(layer)/\(target.name)"
+}
 
 // Members are visible only from modules a file imports itself (SE-0444): a file's imports say what it uses.
 for target in package.targets where target.type != .system {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints how long `rcpt conformance` takes over a 140-input suite (the sandbox receipt's catalogue) with a Python
-# validator (Tests/RcptCLITests/Validators/bundle_only.py), at --jobs 1, 2 … up to the cores, and the speed-up
+# validator (Tests/Tools/RcptCLITests/Validators/bundle_only.py), at --jobs 1, 2 … up to the cores, and the speed-up
 # against --jobs 1 measured in the same run. A benchmark prints figures; nothing here passes or fails on them.
 set -euo pipefail
 cd "$(dirname "$0")/.."

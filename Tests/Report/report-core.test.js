@@ -1,4 +1,4 @@
-// Unit tests of the report page's pure functions (RcptReportCore in Sources/ReceiptRendering/Assets/report.js),
+// Unit tests of the report page's pure functions (RcptReportCore in Sources/Tools/ReceiptRendering/Assets/report.js),
 // run by Node's own test runner: `node --test Tests/Report/` (scripts/test.sh runs it).
 'use strict';
 const test = require('node:test');

@@ -1,0 +1,100 @@
+import ReceiptPurchases
+
+/// What Apple signs about a subscription beside its transactions, read by the resolver: renewal info standing alone
+/// (no transaction of its subscription among the documents) and a notification's `data.status`, Apple's own word on
+/// the subscription's state.
+extension Resolver {
+    /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
+    /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
+    /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew
+    /// off. Nil when the renewal info states none of these.
+    func renewalOnly(_ renewal: RenewalFact) -> ProductStatus? {
+        guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
+        let state: ProductStatus.State
+        var reason: String
+        if renewal.isInBillingRetry {
+            let inGrace = renewal.inGracePeriod(at: at)
+            state = inGrace ? .gracePeriod : .billingRetry
+            reason =
+                inGrace
+                ? "the renewal failed; service continues in the billing grace period"
+                : "the renewal failed; the App Store is retrying to bill"
+        } else if let intent = renewal.expirationIntent {
+            (state, reason) = (.expired, intent)
+        } else if let ends = renewal.renewalDate, ends > at {
+            state = .active
+            reason =
+                renewal.autoRenewOn == false
+                ? "auto-renew is off: ends at \(MillisecondUTC.text(ends))" : "renews at \(MillisecondUTC.text(ends))"
+        } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
+            (state, reason) = (.expired, "auto-renew was off")
+        } else {
+            return nil
+        }
+        reason += " (renewal info alone: no transaction of the subscription is among the documents)"
+        return ProductStatus(
+            productID: product, kind: .autoRenewableSubscription, state: state, app: app, subscriptionGroup: nil,
+            originalTransactionID: renewal.originalTransactionID, transactionID: nil, purchaseDate: nil,
+            expiresDate: renewal.renewalDate, revocationDate: nil,
+            endedDate: state.grantsService || state == .billingRetry ? nil : renewal.renewalDate,
+            gracePeriodExpiresDate: state == .gracePeriod ? renewal.gracePeriodExpiresDate : nil,
+            autoRenew: renewal.autoRenewOn,
+            renewsTo: renewal.autoRenewOn == true && renewal.autoRenewProductID != product
+                ? renewal.autoRenewProductID : nil,
+            quantity: nil, reason: reason, evidence: [renewal.evidence])
+    }
+
+    /// Apple's newest signed word on the subscription of `current` by the time (a notification's `data.status`),
+    /// when it was signed no earlier than `current` was: then it knows of every period the documents show, and of
+    /// any they lack. A verified one before any other.
+    func appleStatus(of current: TransactionFact) -> SubscriptionStatusFact? {
+        guard let original = current.originalTransactionID else { return nil }
+        let since = current.evidence.signedDate ?? Int64.min
+        return (statuses[original] ?? []).filter { word in
+            word.evidence.signedDate.map { $0 <= at && $0 >= since } ?? false
+        }.max { lhs, rhs in
+            (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
+                < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
+        }
+    }
+
+    /// `main` in the state Apple signed: the subscription's newest transaction is not among the documents when
+    /// Apple says it grants service and the documents' newest does not (a refund of an earlier period), so its
+    /// dates are unknown; the state the documents gave is said in the reason.
+    func overruled(_ main: ProductStatus, by word: SubscriptionStatusFact, current: TransactionFact)
+        -> ProductStatus
+    {
+        var stated = main
+        stated.state = word.state
+        let signed = word.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+        let carrier = word.evidence.notification.map { " in notification \($0)" } ?? ""
+        stated.reason =
+            "Apple signed status \(word.code) (\(word.state.rawValue)) at \(signed)\(carrier); the documents' newest transaction, \(current.transactionID ?? "(no id)"), is \(main.state.rawValue)"
+            + (main.reason.map { " (\($0))" } ?? "")
+            + (word.state.grantsService && !main.state.grantsService
+                ? ": a later period's transaction is not among the documents, so its dates are unknown" : "")
+        if word.state.grantsService {
+            stated.expiresDate = main.state.grantsService ? main.expiresDate : nil
+            stated.revocationDate = nil
+            stated.endedDate = nil
+        }
+        stated.evidence.insert(word.evidence, at: 0)
+        return stated
+    }
+
+    /// Renewal info signed after the time whose billing grace period, begun by `current`'s expiry at or before the
+    /// time, runs past it: the customer was owed service then, though a server could not yet have known it (the
+    /// earliest such, a verified one before any other).
+    func laterGrace(of current: TransactionFact) -> RenewalFact? {
+        guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
+            return nil
+        }
+        return (renewals[original] ?? []).filter { renewal in
+            (renewal.evidence.signedDate ?? Int64.min) > at
+                && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
+        }.min { lhs, rhs in
+            (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)
+                < (rhs.evidence.trust == .verified ? 0 : 1, rhs.evidence.signedDate ?? Int64.max)
+        }
+    }
+}

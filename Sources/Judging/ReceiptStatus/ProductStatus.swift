@@ -1,0 +1,52 @@
+import ReceiptPurchases
+
+/// The state of one product at a time, as `rcpt status` decides it from signed facts, with the facts it rests on.
+package struct ProductStatus: Sendable, Hashable {
+    package typealias State = PurchaseState
+
+    package var productID: String
+    package var kind: ProductKind
+    package var state: State
+    package var app: StatusApp
+    package var subscriptionGroup: String?
+    package var originalTransactionID: String?
+    /// The transaction the state rests on: the subscription's newest, a purchase's newest.
+    package var transactionID: String?
+    package var purchaseDate: Int64?
+    package var expiresDate: Int64?
+    /// When it was refunded or revoked from Family Sharing, by the time.
+    package var revocationDate: Int64?
+    /// When it stopped granting service, for a state that grants none: the expiry, the revocation, or the purchase of
+    /// the product the subscription moved to (an upgrade takes effect at once, a downgrade at the next renewal).
+    package var endedDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
+    /// Whether the subscription renews (from its newest renewal info at the time); nil when no renewal info says.
+    package var autoRenew: Bool?
+    /// The product the subscription renews to when that is another one (a downgrade or crossgrade pending).
+    package var renewsTo: String?
+    /// Purchases counted (a consumable's units bought and not refunded).
+    package var quantity: Int64?
+    /// Why, in Apple's words where Apple has them: `CUSTOMER_CANCELLED`, `REFUNDED_DUE_TO_ISSUE`, `upgraded to …`.
+    package var reason: String?
+    /// The facts the state rests on, the deciding one first.
+    package var evidence: [StatusEvidence]
+
+    /// Whether any fact it rests on is not verified (added by `--include-unverified`).
+    package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
+}
+
+/// Two statements about one transaction that disagree: the one `rcpt status` used, and the other.
+package struct StatusConflict: Sendable, Hashable {
+    package var transactionID: String
+    package var productID: String
+    /// `product`, `kind`, `purchase`, `revocation`, `expiry` or `upgrade`.
+    package var claim: String
+    package var used: Statement
+    package var overruled: Statement
+
+    package struct Statement: Sendable, Hashable {
+        /// The claim as the statement gives it (a date in UTC, a product id, `true`); nil when it gives none.
+        package var value: String?
+        package var evidence: StatusEvidence
+    }
+}

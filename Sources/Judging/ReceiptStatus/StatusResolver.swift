@@ -1,0 +1,353 @@
+import ReceiptPurchases
+
+/// The states of one app's products at a time, from one decided statement per transaction and the renewal infos,
+/// as Apple defines them (App Store Server API: one status per subscription, from its latest transaction). A
+/// subscription (the transactions sharing an original transaction id) takes its state from its newest transaction
+/// bought by then: revoked when that was refunded or revoked from Family Sharing by then; active until its
+/// expiresDate; after that, in a grace period or billing retry when renewal info signed since then says so, else
+/// expired (with the expirationIntent as the reason). A product the subscription moved away from (an upgrade, which
+/// takes effect at once; a downgrade or crossgrade, at the next renewal) is expired from the purchase of the product
+/// it moved to. A consumable is consumed, anything else owned, unless every purchase of it was refunded (or revoked
+/// from Family Sharing).
+struct Resolver {
+    let app: StatusApp
+    let at: Int64
+    /// Every decided statement, bought by the time or later (a later purchase dates an upgrade).
+    let all: [TransactionFact]
+    /// The statements of purchases made by the time: a purchase made later did not exist then.
+    let transactions: [TransactionFact]
+    /// The renewal infos and Apple's signed word on subscriptions' states (notifications' `data.status`), by
+    /// original transaction id: each subscription looks up its own, so many subscriptions stay linear.
+    let renewals: [String: [RenewalFact]]
+    let statuses: [String: [SubscriptionStatusFact]]
+
+    /// Per subscription, product and purchase: when the subscription left that product, and for which product
+    /// (`change`), worked out once, so that ordering a subscription's transactions stays n log n however many there
+    /// are.
+    let changes: [ChangeKey: Change]
+
+    /// The first purchase of another product of the same subscription after a transaction.
+    struct Change {
+        var date: Int64
+        var product: String
+    }
+
+    struct ChangeKey: Hashable {
+        var chain: String
+        var product: String
+        var purchased: Int64
+    }
+
+    init(
+        app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact],
+        statuses: [SubscriptionStatusFact] = []
+    ) {
+        self.app = app
+        self.at = at
+        all = transactions
+        self.transactions = transactions.filter { ($0.purchaseDate ?? Int64.min) <= at }
+        self.renewals = Self.indexed(renewals, by: \.originalTransactionID)
+        self.statuses = Self.indexed(statuses, by: \.originalTransactionID)
+        changes = Self.changes(of: transactions)
+    }
+
+    /// For each transaction's (subscription, product, purchase), the first purchase at or after it of another product
+    /// of the same subscription: from the latest purchase back, keeping the earliest purchase seen and the earliest
+    /// of any other product.
+    static func changes(of transactions: [TransactionFact]) -> [ChangeKey: Change] {
+        var chains: [String: [(product: String, purchased: Int64)]] = [:]
+        for fact in transactions where fact.kind == .autoRenewableSubscription {
+            guard let purchased = fact.purchaseDate else { continue }
+            chains[chainKey(fact), default: []].append((fact.productID, purchased))
+        }
+        var changes: [ChangeKey: Change] = [:]
+        for (chain, entries) in chains {
+            let sorted = entries.sorted { $0.purchased > $1.purchased }
+            // The earliest purchase seen so far (at or after the current one) and the earliest of another product.
+            var first: (product: String, purchased: Int64)?
+            var second: (product: String, purchased: Int64)?
+            var index = 0
+            while index < sorted.count {
+                // Purchases at the same instant are seen together: "at or after" includes them.
+                var end = index
+                while end < sorted.count, sorted[end].purchased == sorted[index].purchased { end += 1 }
+                for entry in sorted[index..<end] {
+                    if first == nil || entry.purchased <= (first?.purchased ?? Int64.max) {
+                        if let previous = first, previous.product != entry.product { second = previous }
+                        first = entry
+                    } else if entry.product != first?.product,
+                        second == nil || entry.purchased < (second?.purchased ?? Int64.max)
+                    {
+                        second = entry
+                    }
+                }
+                for entry in sorted[index..<end] {
+                    let other = first?.product != entry.product ? first : second
+                    if let other {
+                        changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] =
+                            Change(date: other.purchased, product: other.product)
+                    }
+                }
+                index = end
+            }
+        }
+        return changes
+    }
+
+    func products() -> [ProductStatus] {
+        var best: [String: ProductStatus] = [:]
+        func offer(_ status: ProductStatus) {
+            guard let known = best[status.productID] else {
+                best[status.productID] = status
+                return
+            }
+            // One entry per product: the one that grants service, else the newest.
+            if (status.state.grantsService ? 1 : 0, status.purchaseDate ?? Int64.min)
+                > (known.state.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min)
+            {
+                best[status.productID] = status
+            }
+        }
+        for chain in Self.grouped(transactions.filter { $0.kind == .autoRenewableSubscription }, by: Self.chainKey) {
+            subscription(chain).forEach(offer)
+        }
+        for facts in Self.grouped(transactions.filter { $0.kind != .autoRenewableSubscription }, by: \.productID) {
+            if let status = purchase(facts) { offer(status) }
+        }
+        // A subscription known only from its renewal info: the state that renewal info states.
+        let known = Set(all.compactMap(\.originalTransactionID))
+        for original in Set(renewals.keys).subtracting(known).sorted() {
+            if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
+        }
+        return best.keys.sorted().compactMap { best[$0] }
+    }
+
+    /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
+    static func chainKey(_ fact: TransactionFact) -> String {
+        fact.originalTransactionID.map { "original " + $0 } ?? "product " + fact.productID
+    }
+
+    /// `facts` grouped by `key`, in the order of the keys.
+    static func grouped(_ facts: [TransactionFact], by key: (TransactionFact) -> String) -> [[TransactionFact]] {
+        var groups: [String: [TransactionFact]] = [:]
+        for fact in facts { groups[key(fact), default: []].append(fact) }
+        return groups.keys.sorted().compactMap { groups[$0] }
+    }
+
+    /// `facts` by the original transaction id each names (those naming none are about no subscription).
+    static func indexed<Fact>(_ facts: [Fact], by original: (Fact) -> String?) -> [String: [Fact]] {
+        var index: [String: [Fact]] = [:]
+        for fact in facts {
+            if let key = original(fact) { index[key, default: []].append(fact) }
+        }
+        return index
+    }
+
+    /// When the subscription left `fact`'s product, and for which: the first purchase of another product in the
+    /// same subscription after it (Apple dates an upgrade by the new transaction, never on the upgraded one).
+    func change(_ fact: TransactionFact) -> Change? {
+        guard let purchased = fact.purchaseDate else { return nil }
+        return changes[ChangeKey(chain: Self.chainKey(fact), product: fact.productID, purchased: purchased)]
+    }
+
+    /// When the subscription left `fact`'s product for another.
+    func changeDate(_ fact: TransactionFact) -> Int64? { change(fact)?.date }
+
+    /// Whether `fact` was upgraded by the time: it says `isUpgraded`, and the product it was upgraded to was bought
+    /// by then (or is not among the documents, so the statement is all there is).
+    func upgraded(_ fact: TransactionFact) -> Bool {
+        fact.isUpgraded && (changeDate(fact).map { $0 <= at } ?? true)
+    }
+
+    /// Whether `fact` was refunded or revoked from Family Sharing by the time.
+    func revoked(_ fact: TransactionFact) -> Bool { fact.revocationDate.map { $0 <= at } ?? false }
+
+    /// The newest of `facts`: latest purchase, a transaction that was not upgraded before one that was.
+    func newest(_ facts: [TransactionFact]) -> TransactionFact? {
+        facts.max { lhs, rhs in
+            (lhs.purchaseDate ?? Int64.min, upgraded(lhs) ? 0 : 1, lhs.evidence.signedDate ?? Int64.min)
+                < (rhs.purchaseDate ?? Int64.min, upgraded(rhs) ? 0 : 1, rhs.evidence.signedDate ?? Int64.min)
+        }
+    }
+
+    /// Whether a revocation took the product from a family member rather than refunding it: `revocationType`
+    /// FAMILY_REVOKE, or (without one) a family-shared transaction revoked for a reason other than an issue (Apple
+    /// gives a shared transaction the purchaser's reason when the purchaser is refunded, and 0 when sharing ends).
+    static func isFamilyRevocation(_ fact: TransactionFact) -> Bool {
+        if let type = fact.revocationType { return type == "FAMILY_REVOKE" }
+        return fact.isFamilyShared && fact.revocationReason != "REFUNDED_DUE_TO_ISSUE"
+    }
+
+    /// Why `fact` was revoked, in Apple's words where it has them.
+    static func revocationReason(_ fact: TransactionFact) -> String {
+        let type = fact.revocationType.map { " (\($0))" } ?? ""
+        if isFamilyRevocation(fact) {
+            return fact.revocationType == nil
+                ? "no longer shared by the family, or the family's purchaser was refunded"
+                    + (fact.revocationReason.map { " (\($0))" } ?? "")
+                : "no longer shared by the family" + type
+        }
+        return (fact.revocationReason ?? "refunded") + type
+    }
+
+    func status(_ fact: TransactionFact, _ state: ProductStatus.State, reason: String? = nil) -> ProductStatus {
+        let revocation = fact.revocationDate.flatMap { $0 <= at ? $0 : nil }
+        // A purchase with no usable date (absent, zero, negative) is taken as made before any time asked about.
+        let reason =
+            fact.purchaseDate != nil
+            ? reason
+            : [reason, "no usable purchaseDate: taken as bought before any date"].compactMap { $0 }.joined(
+                separator: "; ")
+        return ProductStatus(
+            productID: fact.productID, kind: fact.kind, state: state, app: app,
+            subscriptionGroup: fact.subscriptionGroup, originalTransactionID: fact.originalTransactionID,
+            transactionID: fact.transactionID, purchaseDate: fact.purchaseDate,
+            expiresDate: fact.expiresDate, revocationDate: revocation,
+            endedDate: state.grantsService ? nil : revocation ?? fact.expiresDate,
+            gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
+            evidence: [fact.evidence])
+    }
+
+    /// The newest renewal info about the subscription `original` signed by the time (a verified one before any
+    /// other).
+    func renewal(of original: String?) -> RenewalFact? {
+        guard let original else { return nil }
+        return (renewals[original] ?? []).filter { ($0.evidence.signedDate ?? Int64.min) <= at }
+            .max { lhs, rhs in
+                (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
+                    < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
+            }
+    }
+
+    /// The products of one subscription: its current product's state, and the products it moved away from.
+    func subscription(_ chain: [TransactionFact]) -> [ProductStatus] {
+        guard let current = newest(chain) else { return [] }
+        let renewal = renewal(of: current.originalTransactionID)
+        // Revocation is judged first, below: the period's own dates decide the rest.
+        let unexpired = ServicePeriod(purchased: nil, expires: current.expiresDate).grantsService(at: at)
+        var main: ProductStatus
+        if revoked(current) {
+            main = status(current, .revoked, reason: Self.revocationReason(current))
+        } else if upgraded(current) {
+            // The product it was upgraded to grants the service; its transaction is not among the documents.
+            main = status(
+                current, unexpired ? .active : .expired,
+                reason:
+                    "upgraded to another product of its group, whose transaction is not among the documents (give the transaction history)"
+            )
+        } else if unexpired {
+            main = status(current, .active)
+        } else {
+            // Renewal info speaks of the failure only when signed after this transaction was bought.
+            let since = renewal.flatMap {
+                ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil
+            }
+            let knownGrace = since.map { $0.isInBillingRetry && $0.inGracePeriod(at: at) } ?? false
+            if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
+                let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+                main = status(
+                    current, .gracePeriod,
+                    reason:
+                        "the renewal failed; renewal info signed later, at \(signed), places this time in the billing grace period"
+                )
+                main.gracePeriodExpiresDate = grace
+                main.evidence.append(later.evidence)
+            } else if let since, since.isInBillingRetry {
+                if let grace = since.gracePeriodExpiresDate, grace > at {
+                    main = status(
+                        current, .gracePeriod,
+                        reason: "the renewal failed; service continues in the billing grace period")
+                    main.gracePeriodExpiresDate = grace
+                } else {
+                    main = status(
+                        current, .billingRetry, reason: "the renewal failed; the App Store is retrying to bill")
+                }
+            } else if let intent = since?.expirationIntent {
+                main = status(current, .expired, reason: intent)
+            } else if current.expiresDate == nil {
+                main = status(current, .expired, reason: "the transaction has no expiresDate")
+            } else if since?.autoRenewOn == false {
+                main = status(current, .expired, reason: "auto-renew was off")
+            } else {
+                main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
+            }
+        }
+        if let word = appleStatus(of: current), word.state != main.state {
+            main = overruled(main, by: word, current: current)
+        }
+        if let renewal {
+            main.evidence.append(renewal.evidence)
+            main.autoRenew = renewal.autoRenewOn
+            // The product of the next billing period: only for a subscription that is to renew.
+            if renewal.autoRenewOn == true, [.active, .gracePeriod, .billingRetry].contains(main.state),
+                let next = renewal.autoRenewProductID, next != current.productID
+            {
+                main.renewsTo = next
+            }
+        }
+        if main.subscriptionGroup == nil {
+            main.subscriptionGroup = chain.lazy.compactMap(\.subscriptionGroup).first
+        }
+        var states = [main]
+        // The products this subscription moved away from: expired from the purchase of the product it moved to.
+        for facts in Self.grouped(chain.filter { $0.productID != current.productID }, by: \.productID) {
+            guard let last = newest(facts) else { continue }
+            var moved: ProductStatus
+            if revoked(last) {
+                moved = status(last, .revoked, reason: Self.revocationReason(last))
+            } else {
+                // The product the subscription moved to next (not its latest, when it moved more than once).
+                let change = self.change(last)
+                let next = change?.product ?? current.productID
+                if upgraded(last) {
+                    moved = status(last, .expired, reason: "upgraded to " + next)
+                } else if let change, let expires = last.expiresDate, change.date > expires {
+                    // Bought after the old product had expired: a lapse, then a new subscription, not a change.
+                    moved = status(
+                        last, .expired,
+                        reason:
+                            "expired; the subscription resumed with \(next) at \(MillisecondUTC.text(change.date)), "
+                            + "after a gap (a resubscription, not a change of plan)")
+                } else {
+                    moved = status(last, .expired, reason: "the subscription changed to " + next)
+                }
+                moved.endedDate = [last.expiresDate, change?.date].compactMap { $0 }.min()
+            }
+            moved.subscriptionGroup = moved.subscriptionGroup ?? main.subscriptionGroup
+            states.append(moved)
+        }
+        return states
+    }
+
+    /// A product that does not renew: consumed or owned while any purchase of it stands, else refunded or revoked.
+    func purchase(_ facts: [TransactionFact]) -> ProductStatus? {
+        // The most specific kind any statement gives (a JWS transaction names it; a receipt record cannot).
+        let kind = facts.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
+        let standing = facts.filter { !revoked($0) }
+        if let last = newest(standing) {
+            var owned: ProductStatus
+            switch kind {
+            case .consumable:
+                owned = status(
+                    last, .consumed,
+                    reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
+                owned.quantity = standing.reduce(Int64(0)) { total, fact in
+                    let (sum, overflow) = total.addingReportingOverflow(max(fact.quantity, 0))
+                    return overflow ? Int64.max : sum
+                }
+                owned.evidence = standing.map(\.evidence)
+            case .nonRenewingSubscription:
+                owned = status(last, .owned, reason: "a non-renewing subscription: the app decides how long it lasts")
+            default:
+                owned = status(last, .owned)
+            }
+            owned.kind = kind
+            return owned
+        }
+        guard let last = newest(facts) else { return nil }
+        var gone = status(
+            last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
+        gone.kind = kind
+        return gone
+    }
+}
