@@ -1,6 +1,6 @@
 /// Every kind of finding rcpt reports: the one table of findings, as `ErrorCode` is the one table of errors. A
 /// finding carries one of these, never a free string. The raw value is the stable kebab-case code output shows
-/// ("chain-invalid"); the cases stand in the README's order, and the README's list is generated from `layer`,
+/// ("chain-invalid"); the cases stand in docs/findings.md's order, and its list is generated from `layer`,
 /// `severity` and `summary` (FindingCodeMeaning.swift) and checked against this table.
 public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     // MARK: input

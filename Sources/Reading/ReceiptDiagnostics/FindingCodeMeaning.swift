@@ -1,4 +1,4 @@
-/// What each finding code means: its default severity, its layer and its one line for people (the README's finding
+/// What each finding code means: its default severity, its layer and its one line for people (docs/findings.md's finding
 /// list is generated from these).
 extension FindingCode {
     /// The severity a finding of this kind has unless its site says otherwise (documented in `summary`).
