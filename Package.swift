@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "rcpt", targets: ["rcpt"]),
+        // The library's front door: `import Rcpt` (AppStoreVerifier, typed models, status in-process).
+        .library(name: "Rcpt", targets: ["Rcpt"]),
         // What a library user needs: reading a receipt (no Foundation, no OpenSSL) and inspecting it.
         .library(
             name: "ReceiptParsing",
@@ -85,6 +87,13 @@ let package = Package(
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel",
                 "ReceiptPurchases", "ReceiptValidation",
+            ]
+        ),
+        .target(
+            name: "Rcpt",
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptPurchases",
+                "ReceiptCrypto", "ReceiptValidation", "ReceiptStatus", "ReceiptInput",
             ]
         ),
         .target(
@@ -232,6 +241,7 @@ let package = Package(
                 "ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptRendering", "ReceiptTestSupport",
             ]
         ),
+        .testTarget(name: "RcptTests", dependencies: ["Rcpt", "ReceiptTestSupport"]),
         .testTarget(
             name: "RcptCLITests",
             dependencies: ["rcpt", "ReceiptDiagnostics", "ReceiptModel", "ReceiptTestSupport"],
@@ -241,7 +251,7 @@ let package = Package(
 )
 
 // Each module's folder shows its layer: Sources/Reading (the reading core: bytes to a model, no Foundation, no
-// OpenSSL), Judging (crypto, verdicts, status), Making (building, signing, mutation and the suite it writes) and
+// OpenSSL), Judging (crypto, verdicts, status), Library (the front door, `import Rcpt`), Making (building, signing, mutation and the suite it writes) and
 // Tools (rendering, batch, diff, conformance, fuzzing, the command). A module imports only from its own layer and
 // the ones before it (ArchitectureTests); each test target sits under Tests/ in the layer of the module it tests.
 let layers: [String: [String]] = [
@@ -250,10 +260,11 @@ let layers: [String: [String]] = [
         "ReceiptInput", "ReceiptPurchases",
     ],
     "Judging": ["COpenSSL", "ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"],
+    "Library": ["Rcpt"],
     "Making": ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle", "ReceiptSuite"],
     "Tools": ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptFuzzing", "rcpt"],
 ]
-let testedModule = ["RcptCLITests": "rcpt"]
+let testedModule = ["RcptCLITests": "rcpt", "RcptTests": "Rcpt"]
 for target in package.targets where target.path == nil {
     let module = testedModule[target.name] ?? String(target.name.dropLast(target.isTest ? 5 : 0))
     guard let layer = layers.first(where: { $0.value.contains(module) })?.key else { continue }

@@ -15,6 +15,7 @@ let package = Package(
         .executableTarget(
             name: "rcpt-bench",
             dependencies: [
+                .product(name: "Rcpt", package: "rcpt"),
                 .product(name: "ReceiptParsing", package: "rcpt"),
                 .product(name: "ReceiptInspection", package: "rcpt"),
                 .product(name: "ReceiptForging", package: "rcpt"),

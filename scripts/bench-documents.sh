@@ -6,9 +6,11 @@
 #    system time of the whole process) and per wall second, with its ratio to the floor;
 #  - Apple's own Python library (app-store-server-library, PyPI; `SignedDataVerifier`, its chain cache on, one
 #    verifier per app and environment, each token with the method for its kind) over the same tokens;
+#  - rcpt's library over the same tokens: `AppStoreVerifier` (one per app and environment, shared) from a task group
+#    of one task per core, in-process (`rcpt-bench verifier`; RCPT_BENCH_TOOL, else built here);
 #  - rcpt status over 10 000 (and, without --quick, 100 000) renewal-info files of one subscription: wall time and
 #    peak memory.
-# Figures, never a test. Usage: [RCPT_BENCH_BINARY=PATH] scripts/bench-documents.sh [--quick]
+# Figures, never a test. Usage: [RCPT_BENCH_BINARY=PATH] [RCPT_BENCH_TOOL=PATH] scripts/bench-documents.sh [--quick]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 quick=0
@@ -126,6 +128,18 @@ cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
 print("  %d tokens, %d accepted: %.2f CPU s, %.0f per CPU-second, %.0f per wall second"
       % (len(jobs), accepted, cpu, len(jobs) / cpu, len(jobs) / wall))
 PY
+echo
+
+echo "rcpt's library: AppStoreVerifier from a task group (one task per core), the same tokens, one process"
+tool="${RCPT_BENCH_TOOL:-}"
+if [ -z "$tool" ]; then
+    swift build --package-path "$root/Benchmarks" -c release >&2
+    tool="$root/Benchmarks/.build/release/rcpt-bench"
+fi
+"$tool" verifier "$work/tokens" | awk -v floor="$p256" '{
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    printf "  %d tokens, %d accepted: %.2f CPU s, %.0f per CPU-second (%.2fx the floor), %.0f per wall second\n",
+        v["documents"], v["accepted"], v["cpu"], v["per_cpu_s"], v["per_cpu_s"] / floor, v["per_wall_s"] }'
 echo
 
 echo "rcpt status over renewal-info files of one subscription (wall seconds / peak MB)"

@@ -155,7 +155,7 @@ fi
 
 echo
 echo "Per-document speed: many small documents (scripts/bench-documents.sh)"
-RCPT_BENCH_BINARY="$rcpt" "$root/scripts/bench-documents.sh" $([ $quick -eq 1 ] && echo --quick)
+RCPT_BENCH_BINARY="$rcpt" RCPT_BENCH_TOOL="$bench" "$root/scripts/bench-documents.sh" $([ $quick -eq 1 ] && echo --quick)
 
 [ $quick -eq 1 ] && exit 0
 

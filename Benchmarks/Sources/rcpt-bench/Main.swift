@@ -4,11 +4,16 @@ import ReceiptModel
 /// `rcpt-bench parse FILE --engine rcpt|swift-asn1 [--iterations N]`: decodes FILE fully N times in-process and
 /// prints one line: engine, bytes, records, seconds per iteration, MB/s, records/s, and the decode tally (which
 /// must be equal for both engines). `rcpt-bench hostile DIR --ca CA_DIR`: writes the worst-case shapes
-/// (`HostileShapes`). `rcpt-bench index FILE`: the payload index's size against the input's.
+/// (`HostileShapes`). `rcpt-bench index FILE`: the payload index's size against the input's. `rcpt-bench verifier
+/// DIR`: the library's front door from a task group (`VerifierThroughput`).
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count >= 2, arguments[0] == "verifier" {
+            await VerifierThroughput.run(directory: arguments[1])
+            return
+        }
         if arguments.count >= 2, arguments[0] == "hostile", let ca = value(of: "--ca", in: arguments) {
             do {
                 try HostileShapes.write(to: arguments[1], caDirectory: ca)

@@ -12,7 +12,7 @@ struct ArchitectureTests {
     static let end = "<!-- end of modules -->"
 
     /// The layers, in the order their imports may point: each module's folder is `Sources/<layer>/<module>`.
-    static let layers = ["Reading", "Judging", "Making", "Tools"]
+    static let layers = ["Reading", "Judging", "Library", "Making", "Tools"]
 
     /// Each module's layer, from its folder.
     static func layerOfModule() throws -> [String: String] {
@@ -133,7 +133,8 @@ struct ArchitectureTests {
         }
     }
 
-    /// Public declarations: at most 800, and no public signature takes or returns an unsafe pointer type.
+    /// Public declarations: at most 1 200 (the budget of the redesign: what a library user calls), and no public
+    /// signature takes or returns an unsafe pointer type.
     @Test func publicSurfaceIsSmallAndSafe() throws {
         let declaration = try NSRegularExpression(
             pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s"#,
@@ -161,6 +162,6 @@ struct ArchitectureTests {
                 }
             }
         }
-        #expect(count > 100 && count <= 800, "\(count) public declarations")
+        #expect(count > 100 && count <= 1_200, "\(count) public declarations")
     }
 }

@@ -1,0 +1,178 @@
+import Foundation
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptModel
+import ReceiptValidation
+
+/// The front door: one verifier, configured once for an app, that verifies receipts, transactions, renewal info,
+/// notifications and app transactions and returns each as its typed model, or throws a `VerificationFailure` with
+/// every finding. `Sendable`: share one across a server's requests; a certificate chain it has verified is not
+/// verified again (the process's chain cache), so each document costs little more than its own signature.
+///
+/// ```swift
+/// let verifier = try AppStoreVerifier(bundleId: "com.example.app", appAppleId: 1234567890, environment: .production)
+/// let transaction = try verifier.verifyTransaction(signedTransaction)
+/// print(transaction.productId ?? "-", transaction.expiresDate ?? "no expiry")
+/// ```
+public struct AppStoreVerifier: Sendable {
+    /// The certificates a document's chain must end at.
+    public enum Roots: Sendable {
+        /// Apple's own: Apple Root CA for receipts, Apple Root CA - G3 for JWS (both built in).
+        case apple
+        /// These certificates (PEM or DER each), for every kind: Xcode's StoreKit certificate, a test CA.
+        case certificates([[UInt8]])
+    }
+
+    /// A configuration the verifier refuses.
+    public enum ConfigurationError: Error, Sendable, Hashable {
+        /// Production documents are verified against the app's App Store id, as Apple's verifier insists: without
+        /// one, any app's genuine document would pass.
+        case appAppleIdRequiredInProduction
+        /// The bundle id is empty.
+        case bundleIdEmpty
+        /// Xcode signs with its own StoreKit certificate: give it as a root (`.certificates`).
+        case xcodeNeedsItsCertificate
+        /// An environment rcpt does not verify documents of.
+        case unsupportedEnvironment(AppStoreEnvironment)
+        /// A root that is not a certificate.
+        case rootUnreadable(index: Int, reason: String)
+    }
+
+    public let bundleId: String
+    public let appAppleId: Int64?
+    public let environment: AppStoreEnvironment
+    let options: InspectionOptions
+
+    /// A verifier for the app `bundleId` (and, in Production, `appAppleId`) in `environment`. `now`: the current
+    /// time for what "expired" means, the clock when nil.
+    public init(
+        bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment, roots: Roots = .apple,
+        now: Date? = nil
+    ) throws(ConfigurationError) {
+        guard !bundleId.isEmpty else { throw .bundleIdEmpty }
+        guard let expected = ReceiptEnvironment(rawValue: environment.rawValue) else {
+            throw .unsupportedEnvironment(environment)
+        }
+        if environment == .production && appAppleId == nil { throw .appAppleIdRequiredInProduction }
+        var options: InspectionOptions
+        switch roots {
+        case .apple:
+            if environment == .xcode { throw .xcodeNeedsItsCertificate }
+            do {
+                options = InspectionOptions(anchors: try TrustAnchors.appleRoot())
+            } catch {
+                throw .rootUnreadable(index: 0, reason: error.message)
+            }
+            options.jwsAnchors = .appleRootG3
+        case .certificates(let files):
+            var certificates: [Certificate] = []
+            for (index, file) in files.enumerated() {
+                do {
+                    certificates += try Certificate.load(fileContents: file)
+                } catch {
+                    throw .rootUnreadable(index: index, reason: error.message)
+                }
+            }
+            options = InspectionOptions(anchors: TrustAnchors(certificates))
+        }
+        options.expectations = Expectations(
+            bundleID: bundleId, appAppleID: appAppleId.map { String($0) }, environment: expected)
+        options.now = now.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.options = options
+    }
+
+    /// A receipt: DER, base64 (as the app sends it), or a verifyReceipt request body.
+    public func verifyReceipt(_ receipt: some Collection<UInt8>) throws(VerificationFailure) -> AppReceipt {
+        guard case .receipt(let model) = try verify(receipt, expecting: .receipt) else { throw unreachable }
+        return model
+    }
+
+    /// A signed transaction (`signedTransactionInfo`, StoreKit 2's `jwsRepresentation`).
+    public func verifyTransaction(_ signedTransaction: String) throws(VerificationFailure) -> JWSTransaction {
+        guard case .transaction(let model) = try verify(signedTransaction.utf8, expecting: .transaction) else {
+            throw unreachable
+        }
+        return model
+    }
+
+    /// Signed renewal info (`signedRenewalInfo`).
+    public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationFailure) -> JWSRenewalInfo {
+        guard case .renewalInfo(let model) = try verify(signedRenewalInfo.utf8, expecting: .renewalInfo) else {
+            throw unreachable
+        }
+        return model
+    }
+
+    /// A server notification: the body Apple posts (`{"signedPayload": …}`) or the token alone. Its signed
+    /// transaction and renewal info are verified with it.
+    public func verifyNotification(_ body: some Collection<UInt8>) throws(VerificationFailure) -> ServerNotification {
+        guard case .notification(let model) = try verify(body, expecting: .notification) else { throw unreachable }
+        return model
+    }
+
+    /// A signed app transaction (StoreKit 2's `AppTransaction.jwsRepresentation`).
+    public func verifyAppTransaction(_ signedAppTransaction: String) throws(VerificationFailure) -> AppTransaction {
+        guard case .appTransaction(let model) = try verify(signedAppTransaction.utf8, expecting: .appTransaction)
+        else { throw unreachable }
+        return model
+    }
+
+    /// Any document rcpt reads (a receipt in any wrapping, a token, a notification body, an App Store Server API
+    /// response), verified and typed by its kind.
+    public func verify(_ document: some Collection<UInt8>) throws(VerificationFailure) -> VerifiedDocument {
+        try verify(document, expecting: nil)
+    }
+
+    private var unreachable: VerificationFailure { VerificationFailure(findings: [], readError: nil) }
+
+    private func verify(_ document: some Collection<UInt8>, expecting expected: DocumentType?)
+        throws(VerificationFailure) -> VerifiedDocument
+    {
+        let inspection = Inspector.inspect(Array(document), options: options)
+        guard inspection.readError == nil else {
+            throw VerificationFailure(findings: inspection.findings, readError: inspection.readError)
+        }
+        let typed = Self.model(of: inspection)
+        if let expected, typed?.type != expected {
+            let found = typed?.type ?? .other
+            throw VerificationFailure(expected: expected, found: found, findings: inspection.findings)
+        }
+        guard inspection.isValid, let typed else {
+            throw VerificationFailure(findings: inspection.findings, readError: nil)
+        }
+        return typed
+    }
+
+    /// The typed model of what an inspection read; nil for a payload of no kind Apple signs.
+    static func model(of inspection: Inspection) -> VerifiedDocument? {
+        if let receipt = inspection.receipt?.receipt { return .receipt(AppReceipt(receipt)) }
+        guard let tokens = inspection.jws?.tokens else { return nil }
+        let models = tokens.compactMap(model(of:))
+        if tokens.count == 1 { return models.first }
+        return models.count == tokens.count ? .several(models) : nil
+    }
+
+    /// The typed model of one verified token, its nested tokens decoded where its kind carries them.
+    static func model(of token: JWSVerification) -> VerifiedDocument? {
+        guard let payload = token.token.payload else { return nil }
+        let claims = PayloadClaims(payload)
+        switch token.binding.kind {
+        case .transaction: return .transaction(JWSTransaction(claims))
+        case .renewalInfo: return .renewalInfo(JWSRenewalInfo(claims))
+        case .appTransaction: return .appTransaction(AppTransaction(claims))
+        case .notification:
+            return .notification(
+                ServerNotification(claims) { path in
+                    token.nested.first { $0.path == path || $0.path.hasSuffix("." + path) }?.token.payload.map {
+                        PayloadClaims($0)
+                    }
+                })
+        case .unknown: return nil
+        }
+    }
+}

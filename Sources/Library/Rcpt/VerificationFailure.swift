@@ -1,0 +1,88 @@
+import ReceiptDiagnostics
+import ReceiptJWS
+
+/// Why a document was not verified, with every finding that says so (each with its byte offset): the one error a
+/// verifier throws.
+public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The deciding cause, the first that applies in this order.
+    public enum Cause: Sendable, Hashable {
+        /// Not a document rcpt can read: `readError` says why and where.
+        case unreadable
+        /// A verified document of another kind than the call asked for.
+        case wrongKind(expected: DocumentType, found: DocumentType)
+        /// The signature does not verify over the document (anyone could have made it).
+        case invalidSignature
+        /// The signer does not chain to the trusted roots under Apple's policy at the document's time.
+        case invalidChain
+        /// Genuine, but for another app (bundle id or app Apple id): a replay of someone else's document.
+        case wrongApp
+        /// Genuine, but from another environment (a Sandbox document sent to Production).
+        case wrongEnvironment
+        /// Genuine, but issued to another device.
+        case wrongDevice
+        /// Any other error: a malformed or contradictory document, an expired receipt …
+        case invalid
+    }
+
+    public var cause: Cause
+    /// Every finding of the inspection, warnings included, in document order.
+    public var findings: [Finding]
+    /// The error that stopped reading, for `.unreadable`.
+    public var readError: CodedError?
+
+    public var description: String {
+        if let readError { return "unreadable: \(readError)" }
+        let errors = findings.filter { $0.severity == .error }.map { "\($0.code): \($0.message)" }
+        return "\(cause): " + errors.joined(separator: "; ")
+    }
+
+    /// The failure the findings of an inspection that is not valid amount to.
+    init(findings: [Finding], readError: CodedError?) {
+        self.findings = findings
+        self.readError = readError
+        let errors = findings.filter { $0.severity == .error }
+        func any(_ codes: Set<FindingCode>) -> Bool { errors.contains { codes.contains($0.kind) } }
+        if readError != nil {
+            cause = .unreadable
+        } else if errors.contains(where: { $0.kind.layer == .signature }) {
+            cause = .invalidSignature
+        } else if errors.contains(where: { $0.kind.layer == .chain }) {
+            cause = .invalidChain
+        } else if any([.bundleIdMismatch, .appAppleIdMismatch, .jwsBindingMismatch]) {
+            cause = .wrongApp
+        } else if any([.environmentMismatch]) {
+            cause = .wrongEnvironment
+        } else if any([.hashMismatch, .jwsDeviceMismatch]) {
+            cause = .wrongDevice
+        } else {
+            cause = .invalid
+        }
+    }
+
+    init(expected: DocumentType, found: DocumentType, findings: [Finding]) {
+        cause = .wrongKind(expected: expected, found: found)
+        self.findings = findings
+        readError = nil
+    }
+}
+
+/// The kinds of document a verifier returns.
+public enum DocumentType: String, Sendable, Hashable, CaseIterable {
+    case receipt
+    case transaction
+    case renewalInfo = "renewal-info"
+    case notification
+    case appTransaction = "app-transaction"
+    /// Several signed documents in one (an App Store Server API response), or a payload of no kind Apple signs.
+    case other
+
+    init(_ kind: JWSPayloadKind) {
+        switch kind {
+        case .transaction: self = .transaction
+        case .renewalInfo: self = .renewalInfo
+        case .notification: self = .notification
+        case .appTransaction: self = .appTransaction
+        case .unknown: self = .other
+        }
+    }
+}

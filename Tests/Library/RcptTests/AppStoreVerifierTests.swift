@@ -1,0 +1,176 @@
+import Foundation
+import Rcpt
+import ReceiptTestSupport
+import Testing
+
+/// The front door as a backend uses it: configured once, each kind verified into its typed model, every refusal a
+/// `VerificationFailure` whose cause says who could have made the document.
+@Suite("AppStoreVerifier")
+struct AppStoreVerifierTests {
+    static func token(_ name: String) -> String {
+        String(decoding: Fixtures.bytes("Corpus/jws/\(name)"), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
+    static let sandboxTransaction = token("gopay-txn-2000000004047119-sandbox.jws")
+    static let sandboxRenewal = token("gopay-renewal-2000000000842607-sandbox.jws")
+    static let audaRecorder = "com.audaos.audarecorder"
+
+    static func sandboxVerifier(bundleId: String = audaRecorder) throws -> AppStoreVerifier {
+        try AppStoreVerifier(bundleId: bundleId, appAppleId: nil, environment: .sandbox)
+    }
+
+    /// The failure `body` throws; fails the test when it returns.
+    static func failure(_ body: () throws(VerificationFailure) -> Void) -> VerificationFailure? {
+        do {
+            try body()
+            Issue.record("verified, though it must not")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aTransactionIsTypedWithApplesNames() throws {
+        let transaction = try Self.sandboxVerifier().verifyTransaction(Self.sandboxTransaction)
+        #expect(transaction.transactionId == "2000000004047119")
+        #expect(transaction.originalTransactionId == "2000000000842607")
+        #expect(transaction.productId == "com.audaos.audarecorder.vip.m2")
+        #expect(transaction.type == .autoRenewableSubscription)
+        #expect(transaction.inAppOwnershipType == .purchased)
+        #expect(transaction.environment == .sandbox)
+        #expect(transaction.quantity == 1)
+        #expect(transaction.expiresDate == Date(timeIntervalSince1970: 1_646_387_196))
+        #expect(transaction.signedDate == Date(timeIntervalSince1970: 1_646_387_008.254))
+    }
+
+    @Test func renewalInfoIsTyped() throws {
+        let renewal = try Self.sandboxVerifier().verifyRenewalInfo(Self.sandboxRenewal)
+        #expect(renewal.autoRenewStatus == .on)
+        #expect(renewal.autoRenewProductId == "com.audaos.audarecorder.vip.m2")
+        #expect(renewal.originalTransactionId == "2000000000842607")
+    }
+
+    @Test func aNotificationCarriesItsVerifiedTransactionAndRenewalInfo() throws {
+        let body = Fixtures.bytes("Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws")
+        let notification = try Self.sandboxVerifier().verifyNotification(body)
+        #expect(notification.notificationType == .didRenew)
+        #expect(notification.data?.bundleId == Self.audaRecorder)
+        #expect(notification.data?.transaction?.transactionId == "2000000004047119")
+        #expect(notification.data?.renewalInfo?.autoRenewStatus == .on)
+        #expect(notification.summary == nil)
+    }
+
+    @Test func aProductionNotificationIsBoundToTheAppsAppleId() throws {
+        let body = Fixtures.bytes("Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws")
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.jrjj.keysns", appAppleId: 1_601_830_814, environment: .production)
+        let notification = try verifier.verifyNotification(body)
+        #expect(notification.notificationType == .consumptionRequest)
+        #expect(notification.data?.appAppleId == 1_601_830_814)
+        #expect(notification.data?.environment == .production)
+        #expect(notification.data?.transaction?.bundleId == "com.jrjj.keysns")
+
+        let other = try AppStoreVerifier(bundleId: "com.jrjj.keysns", appAppleId: 42, environment: .production)
+        let failure = Self.failure { () throws(VerificationFailure) in _ = try other.verifyNotification(body) }
+        #expect(failure?.cause == .wrongApp)
+        #expect(failure?.findings.contains { $0.kind == .appAppleIdMismatch && $0.offset != nil } == true)
+    }
+
+    @Test func theBodyAppleSendsIsReadAsTheTokenIs() throws {
+        let body = Fixtures.bytes("Corpus/jws/imdhemy-notif-TEST-sandbox.json")
+        guard case .notification(let notification) = try Self.sandboxVerifier(bundleId: "com.Abilities").verify(body)
+        else {
+            Issue.record("not a notification")
+            return
+        }
+        #expect(notification.notificationType == .test)
+        #expect(notification.version == "2.0")
+    }
+
+    @Test func productionWithoutTheAppsAppleIdIsRefused() {
+        #expect(throws: AppStoreVerifier.ConfigurationError.appAppleIdRequiredInProduction) {
+            try AppStoreVerifier(bundleId: "com.example.app", appAppleId: nil, environment: .production)
+        }
+        #expect(throws: AppStoreVerifier.ConfigurationError.xcodeNeedsItsCertificate) {
+            try AppStoreVerifier(bundleId: "com.example.app", appAppleId: nil, environment: .xcode)
+        }
+        #expect(throws: AppStoreVerifier.ConfigurationError.bundleIdEmpty) {
+            try AppStoreVerifier(bundleId: "", appAppleId: nil, environment: .sandbox)
+        }
+    }
+
+    @Test func anotherAppsGenuineTransactionIsAReplay() throws {
+        let verifier = try Self.sandboxVerifier(bundleId: "com.example.other")
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(Self.sandboxTransaction)
+        }
+        #expect(failure?.cause == .wrongApp)
+        #expect(failure?.findings.contains { $0.kind == .bundleIdMismatch } == true)
+    }
+
+    @Test func aSandboxTransactionSentToProductionIsTheWrongEnvironment() throws {
+        let verifier = try AppStoreVerifier(bundleId: Self.audaRecorder, appAppleId: 1, environment: .production)
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(Self.sandboxTransaction)
+        }
+        #expect(failure?.cause == .wrongEnvironment)
+    }
+
+    @Test func aTamperedSignatureIsRefused() throws {
+        var token = Array(Self.sandboxTransaction.utf8)
+        let last = token.count - 10
+        token[last] = token[last] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let verifier = try Self.sandboxVerifier()
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(String(decoding: token, as: UTF8.self))
+        }
+        #expect(failure?.cause == .invalidSignature)
+    }
+
+    @Test func anotherKindIsNotTakenForTheOneAskedFor() throws {
+        let verifier = try Self.sandboxVerifier()
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(Self.sandboxRenewal)
+        }
+        #expect(failure?.cause == .wrongKind(expected: .transaction, found: .renewalInfo))
+    }
+
+    @Test(arguments: [[], [0x30, 0x03, 0x02], Array("not a receipt".utf8), [UInt8](repeating: 0xFF, count: 64)])
+    func unreadableInputIsAFailureWithItsOffset(_ bytes: [UInt8]) throws {
+        let verifier = try Self.sandboxVerifier()
+        let failure = Self.failure { () throws(VerificationFailure) in _ = try verifier.verify(bytes) }
+        #expect(failure?.cause == .unreadable)
+        #expect(failure?.readError != nil)
+    }
+
+    @Test func aReceiptIsTypedWithItsPurchases() throws {
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.cocoanetics.EmmiView", appAppleId: nil, environment: .sandbox)
+        let receipt = try verifier.verifyReceipt(Fixtures.realReceipt("kvitto-sandboxReceipt.receipt"))
+        #expect(receipt.bundleId == "com.cocoanetics.EmmiView")
+        #expect(receipt.environment == .sandbox)
+        #expect(receipt.creationDate == ISO8601DateFormatter().date(from: "2015-05-25T15:22:10Z"))
+        let month = receipt.inApp.first { $0.productId == "com.cocoanetics.EmmiView.OneMonth" }
+        #expect(month?.purchaseDate == ISO8601DateFormatter().date(from: "2015-05-23T15:06:02Z"))
+        #expect(month?.expiresDate == ISO8601DateFormatter().date(from: "2015-05-24T03:06:02Z"))
+        #expect(month?.cancellationDate == nil)
+    }
+
+    @Test func oneVerifierServesManyTasks() async throws {
+        let verifier = try Self.sandboxVerifier()
+        let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try verifier.verifyTransaction(Self.sandboxTransaction).transactionId }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(ids.count == 64 && ids.allSatisfy { $0 == "2000000004047119" })
+    }
+
+    @Test func aValueAppleAddsLaterKeepsItsRawValue() {
+        let future = NotificationType(rawValue: "SOMETHING_NEW")
+        #expect(future != .didRenew && future.rawValue == "SOMETHING_NEW")
+        #expect(OfferType(rawValue: 9).description == "9")
+    }
+}

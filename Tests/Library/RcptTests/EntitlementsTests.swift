@@ -1,0 +1,38 @@
+import Foundation
+import Rcpt
+import ReceiptTestSupport
+import Testing
+
+/// What a customer owns, in-process: the same decision as `rcpt status`, from documents the verifier verified.
+@Suite("AppStoreVerifier entitlements")
+struct EntitlementsTests {
+    static let documents = [
+        "gopay-txn-2000000004047119-sandbox.jws", "gopay-renewal-2000000000842607-sandbox.jws",
+        "gopay-notif-DID_RENEW-sandbox.jws", "gopay-txn-510001261072921-production.jws",
+    ].map { Fixtures.bytes("Corpus/jws/\($0)") }
+
+    static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text) ?? .distantPast }
+
+    @Test func aSubscriptionIsActiveInsideItsPeriodAndExpiredAfter() throws {
+        let verifier = try AppStoreVerifier(bundleId: "com.audaos.audarecorder", appAppleId: nil, environment: .sandbox)
+        let during = verifier.entitlements(of: Self.documents, at: Self.date("2022-03-04T09:45:00Z"))
+        let product = during.products.first { $0.productId == "com.audaos.audarecorder.vip.m2" }
+        #expect(product?.state == .active)
+        #expect(product?.grantsService == true)
+        #expect(product?.transactionId == "2000000004047119")
+        #expect(product?.autoRenew == true)
+        #expect(product?.evidence.first?.document == 0 || product?.evidence.first?.document == 2)
+        #expect(during.active.map(\.productId) == ["com.audaos.audarecorder.vip.m2"])
+
+        let after = verifier.entitlements(of: Self.documents, at: Self.date("2022-03-05T00:00:00Z"))
+        #expect(after.products.first { $0.productId == "com.audaos.audarecorder.vip.m2" }?.state == .expired)
+        #expect(after.active.isEmpty)
+    }
+
+    @Test func anotherAppsDocumentIsNotCounted() throws {
+        let verifier = try AppStoreVerifier(bundleId: "com.audaos.audarecorder", appAppleId: nil, environment: .sandbox)
+        let status = verifier.entitlements(of: Self.documents, at: Self.date("2022-03-04T09:45:00Z"))
+        #expect(status.notCounted.map(\.index) == [3])
+        #expect(!status.products.contains { $0.productId == "com.keysns.JR1200" })
+    }
+}
