@@ -137,13 +137,14 @@ public struct AppStoreVerifier: Sendable {
         guard inspection.readError == nil else {
             throw VerificationFailure(findings: inspection.findings, readError: inspection.readError)
         }
+        // A forgery is reported as one whatever its kind; a genuine document of another kind as the wrong kind.
+        guard inspection.isValid else { throw VerificationFailure(findings: inspection.findings, readError: nil) }
         let typed = Self.model(of: inspection)
         if let expected, typed?.type != expected {
-            let found = typed?.type ?? .other
-            throw VerificationFailure(expected: expected, found: found, findings: inspection.findings)
+            throw VerificationFailure(expected: expected, found: typed?.type ?? .other, findings: inspection.findings)
         }
-        guard inspection.isValid, let typed else {
-            throw VerificationFailure(findings: inspection.findings, readError: nil)
+        guard let typed else {
+            throw VerificationFailure(expected: .other, found: .other, findings: inspection.findings)
         }
         return typed
     }

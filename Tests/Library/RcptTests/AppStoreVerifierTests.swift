@@ -128,6 +128,17 @@ struct AppStoreVerifierTests {
         #expect(failure?.cause == .invalidSignature)
     }
 
+    @Test func aForgeryOfAnotherKindIsReportedAsAForgery() throws {
+        var token = Array(Self.sandboxRenewal.utf8)
+        let last = token.count - 10
+        token[last] = token[last] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let verifier = try Self.sandboxVerifier()
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(String(decoding: token, as: UTF8.self))
+        }
+        #expect(failure?.cause == .invalidSignature)
+    }
+
     @Test func anotherKindIsNotTakenForTheOneAskedFor() throws {
         let verifier = try Self.sandboxVerifier()
         let failure = Self.failure { () throws(VerificationFailure) in
