@@ -5,8 +5,9 @@ import PackageDescription
 /// touch it. Build with `scripts/fuzz.sh build` (see README.md); the recipe is
 /// `swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address`.
 ///
-/// One executable per entry point; `FuzzSupport` (no dependencies), `FuzzModelSupport` and `FuzzSigningSupport` (the
-/// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`) hold shared helpers.
+/// One executable per entry point; `FuzzSupport` (no dependencies), `FuzzModelSupport`, `FuzzSigningSupport` (the
+/// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`) and `FuzzJWSSupport` (the JWS
+/// harnesses' structure-aware mutator) hold shared helpers.
 /// `baseline-*` parse the same inputs with swift-asn1, only to compare speed. `fuzz-corpus` is an ordinary tool
 /// (built without sanitizers) that writes the seeds and dictionaries.
 func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "rcpt") }
@@ -25,8 +26,8 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("dates", [parsing]),
     ("differential", ["FuzzModelSupport", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
     ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
-    ("jws", [parsing]),
-    ("jws-verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    ("jws", ["FuzzJWSSupport", parsing]),
+    ("jws-verify", ["FuzzJWSSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("classifier", [parsing]),
     // A template for users' own harnesses (finds its planted bug by design: built, never run by --ci).
     ("example-validator", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptFuzzing")]),
@@ -43,6 +44,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzSupport"),
+        .target(name: "FuzzJWSSupport", dependencies: [parsing, rcpt("ReceiptForging")]),
         .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", parsing]),
         .target(
             name: "FuzzSigningSupport",

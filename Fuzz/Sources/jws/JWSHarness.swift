@@ -1,3 +1,4 @@
+import FuzzJWSSupport
 import FuzzSupport
 import ReceiptJSON
 import ReceiptJWS
@@ -65,4 +66,18 @@ enum JWSHarness {
             Fuzz.fail("jws", "paths() does not give one path per node", input: input)
         }
     }
+}
+
+/// Edits of what a token means, its signature kept: the reader meets JSON it has never seen inside valid base64url.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    StructureMutation.mutate(data, size, maxSize, seed: seed, kit: nil)
+}
+
+@_cdecl("LLVMFuzzerCustomCrossOver")
+public func customCrossOver(
+    _ first: UnsafePointer<UInt8>, _ firstSize: Int, _ second: UnsafePointer<UInt8>, _ secondSize: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ maxOutSize: Int, _ seed: UInt32
+) -> Int {
+    StructureMutation.crossover(first, firstSize, second, secondSize, out, maxOutSize, seed: seed, kit: nil)
 }

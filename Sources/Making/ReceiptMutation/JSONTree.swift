@@ -1,0 +1,120 @@
+import ReceiptJSON
+
+/// A JSON text as a structure-aware mutator edits it: objects keep their members' order and duplicate names,
+/// names and scalars keep the exact text they were written with (escapes, exponents, `-0`), so an edit changes only
+/// the piece it means to and the rest re-encodes byte for byte.
+public indirect enum JSONTree: Sendable, Hashable {
+    /// Members in order: each name as written between its quotes (still escaped), and its value.
+    case object([Member])
+    case array([JSONTree])
+    /// A string with its quotes, a number, `true`, `false` or `null`, as written.
+    case scalar([UInt8])
+
+    public struct Member: Sendable, Hashable {
+        public var name: [UInt8]
+        public var value: JSONTree
+
+        public init(name: [UInt8], value: JSONTree) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The tree of `bytes`, when they are one JSON value (nil otherwise).
+    public init?(_ bytes: [UInt8]) {
+        guard let document = try? JSONDocument.read(bytes), !document.nodes.isEmpty else { return nil }
+        self.init(document, node: document.root)
+    }
+
+    /// The subtree of `node` (its depth bounded by the reader's `maximumDepth`).
+    init(_ document: JSONDocument, node: Int) {
+        let entry = document.nodes[node]
+        switch entry.kind {
+        case .object:
+            self = .object(
+                document.children(of: node).map { child in
+                    let name = document.nodes[child].keyRange.map { Array(document.bytes[$0]) } ?? []
+                    return Member(name: name, value: JSONTree(document, node: child))
+                })
+        case .array:
+            self = .array(document.children(of: node).map { JSONTree(document, node: $0) })
+        default:
+            self = .scalar(Array(document.bytes[entry.start..<entry.end]))
+        }
+    }
+
+    /// The JSON text, compact.
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        write(to: &output)
+        return output
+    }
+
+    func write(to output: inout [UInt8]) {
+        switch self {
+        case .scalar(let text): output += text
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(UInt8(ascii: "\""))
+                output += member.name
+                output += Array("\":".utf8)
+                member.value.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The text of a string scalar between its quotes, still escaped; nil for any other value.
+    public var stringContent: ArraySlice<UInt8>? {
+        guard case .scalar(let text) = self, text.count >= 2, text.first == UInt8(ascii: "\""),
+            text.last == UInt8(ascii: "\"")
+        else { return nil }
+        return text[1..<text.count - 1]
+    }
+
+    /// How many values the tree holds (itself included).
+    public var count: Int {
+        switch self {
+        case .scalar: return 1
+        case .array(let elements): return elements.reduce(1) { $0 + $1.count }
+        case .object(let members): return members.reduce(1) { $0 + $1.value.count }
+        }
+    }
+
+    /// The value `index` places into the tree in document order (0 is the tree itself) changed by `edit`.
+    public mutating func update(at index: Int, _ edit: (inout JSONTree) -> Void) {
+        var remaining = index
+        update(counting: &remaining, edit)
+    }
+
+    private mutating func update(counting remaining: inout Int, _ edit: (inout JSONTree) -> Void) {
+        if remaining == 0 {
+            edit(&self)
+            remaining = -1
+            return
+        }
+        remaining -= 1
+        switch self {
+        case .scalar: return
+        case .array(var elements):
+            for index in elements.indices where remaining >= 0 {
+                elements[index].update(counting: &remaining, edit)
+            }
+            self = .array(elements)
+        case .object(var members):
+            for index in members.indices where remaining >= 0 {
+                members[index].value.update(counting: &remaining, edit)
+            }
+            self = .object(members)
+        }
+    }
+}

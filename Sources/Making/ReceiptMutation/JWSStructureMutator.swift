@@ -1,0 +1,265 @@
+import ReceiptBuilding
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptSigning
+
+/// Structure-aware mutation of Apple's JWS, for fuzzers (`LLVMFuzzerCustomMutator` of the `jws` and `jws-verify`
+/// harnesses): a token's header or payload is decoded and edited as JSON — members added, removed, renamed (to
+/// another claim, another case, an escaped spelling of the same name), duplicated, reordered; values replaced by
+/// every JSON type, by numbers at the edges Apple's claims have (epoch milliseconds, 2^53, `-0`, exponents,
+/// fractions) and by strings with escapes (surrogate pairs, lone surrogates, `\u0000`); nested tokens edited the
+/// same way — then encoded again. With a signer (`jws-verify`) every changed token is signed again, so the edit
+/// reaches the checks after the signature; without one (`jws`) the signature is kept, and the edit reaches the
+/// reader. A notification body or API response is edited as JSON, its tokens included.
+public struct JWSStructureMutator {
+    public var random: SplitMix64
+    /// Signs a changed token again; nil keeps each token's own signature.
+    public let signer: JWSSigner?
+
+    public init(seed: UInt64, signer: JWSSigner? = nil) {
+        random = SplitMix64(seed: seed)
+        self.signer = signer
+    }
+
+    /// A mutator that signs every changed token again with `kit`'s TEST-ONLY chain (as its JWS mutations are).
+    public init(seed: UInt64, resigningWith kit: MutationKit) {
+        self.init(seed: seed, signer: JWSSigner(authority: kit.authority))
+    }
+
+    /// How deep nested tokens are edited.
+    static let maximumDepth = 3
+
+    /// `input` (a compact JWS, or a JSON document holding tokens) with one structural edit; nil when it is neither.
+    public mutating func mutate(_ input: [UInt8]) -> [UInt8]? {
+        if input.first == UInt8(ascii: "{") || input.first == UInt8(ascii: "[") {
+            guard var tree = JSONTree(input) else { return nil }
+            edit(&tree, depth: 0)
+            return tree.bytes
+        }
+        return mutateToken(input[...], depth: 0)
+    }
+
+    /// A member of `other`'s payload (or document) put into `input`'s: what two inputs' meanings give each other.
+    public mutating func crossover(_ input: [UInt8], _ other: [UInt8]) -> [UInt8]? {
+        guard let donor = Self.json(of: other[...]).flatMap(JSONTree.init),
+            case .object(let members) = donor, !members.isEmpty
+        else { return nil }
+        let member = members[below(members.count)]
+        let position = random.next()
+        return transformJSON(of: input[...]) { tree in
+            guard case .object(var own) = tree else { return }
+            own.insert(member, at: Int(position % UInt64(own.count + 1)))
+            tree = .object(own)
+        }
+    }
+
+    // MARK: - Tokens and documents
+
+    /// The JSON a token's payload or a document holds, for a crossover's donor.
+    static func json(of input: ArraySlice<UInt8>) -> [UInt8]? {
+        if input.first == UInt8(ascii: "{") { return Array(input) }
+        let parts = input.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, case .success(let payload) = Base64URL.decode(parts[1]) else { return nil }
+        return payload.bytes
+    }
+
+    /// `input` with `transform` applied to its JSON: a document's tree, or a token's payload (re-encoded, and
+    /// re-signed with a signer).
+    func transformJSON(of input: ArraySlice<UInt8>, _ transform: (inout JSONTree) -> Void) -> [UInt8]? {
+        if input.first == UInt8(ascii: "{") {
+            guard var tree = JSONTree(Array(input)) else { return nil }
+            transform(&tree)
+            return tree.bytes
+        }
+        let parts = input.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, case .success(let payload) = Base64URL.decode(parts[1]),
+            var tree = JSONTree(payload.bytes)
+        else { return nil }
+        transform(&tree)
+        return token(header: parts[0], payload: tree.bytes, signature: parts[2])
+    }
+
+    /// A compact token with its header or payload edited.
+    mutating func mutateToken(_ text: ArraySlice<UInt8>, depth: Int) -> [UInt8]? {
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        let editsHeader = below(4) == 0
+        guard case .success(let decoded) = Base64URL.decode(parts[editsHeader ? 0 : 1]),
+            var tree = JSONTree(decoded.bytes)
+        else { return nil }
+        edit(&tree, depth: depth)
+        if editsHeader {
+            return token(headerJSON: tree.bytes, payload: parts[1], signature: parts[2])
+        }
+        return token(header: parts[0], payload: tree.bytes, signature: parts[2])
+    }
+
+    /// The token of an encoded header and a new payload: signed again, or with its signature kept.
+    func token(header: ArraySlice<UInt8>, payload: [UInt8], signature: ArraySlice<UInt8>) -> [UInt8] {
+        let headerJSON = Self.decodedOrNil(header)
+        if let signer, let signed = try? signer.sign(payload: payload, header: headerJSON ?? signer.header()) {
+            return Array(signed.utf8)
+        }
+        return Array(header) + [UInt8(ascii: ".")] + Array(Base64URL.encode(payload).utf8) + [UInt8(ascii: ".")]
+            + Array(signature)
+    }
+
+    /// The token of a new header and an encoded payload: signed again, or with its signature kept.
+    func token(headerJSON: [UInt8], payload: ArraySlice<UInt8>, signature: ArraySlice<UInt8>) -> [UInt8] {
+        if let signer, let payloadJSON = Self.decodedOrNil(payload),
+            let signed = try? signer.sign(payload: payloadJSON, header: headerJSON)
+        {
+            return Array(signed.utf8)
+        }
+        return Array(Base64URL.encode(headerJSON).utf8) + [UInt8(ascii: ".")] + Array(payload)
+            + [UInt8(ascii: ".")] + Array(signature)
+    }
+
+    static func decodedOrNil(_ part: ArraySlice<UInt8>) -> [UInt8]? {
+        guard case .success(let decoded) = Base64URL.decode(part) else { return nil }
+        return decoded.bytes
+    }
+
+    // MARK: - Edits
+
+    /// One edit at a value chosen uniformly among the tree's values.
+    mutating func edit(_ tree: inout JSONTree, depth: Int) {
+        let index = below(tree.count)
+        var mutator = self
+        tree.update(at: index) { value in mutator.edit(value: &value, depth: depth) }
+        random = mutator.random
+    }
+
+    mutating func edit(value: inout JSONTree, depth: Int) {
+        if let content = value.stringContent, depth < Self.maximumDepth, JWSReader.looksLikeCompactJWS(content),
+            below(2) == 0, let nested = mutateToken(content, depth: depth + 1)
+        {
+            value = .scalar([UInt8(ascii: "\"")] + nested + [UInt8(ascii: "\"")])
+            return
+        }
+        switch value {
+        case .object(var members):
+            editMembers(&members)
+            value = .object(members)
+        case .array(var elements):
+            switch below(5) {
+            case 0: elements.insert(randomValue(), at: below(elements.count + 1))
+            case 1 where !elements.isEmpty: elements.remove(at: below(elements.count))
+            case 2 where !elements.isEmpty: elements.insert(elements[below(elements.count)], at: below(elements.count))
+            case 3 where elements.count > 1: elements.swapAt(below(elements.count), below(elements.count))
+            default:
+                value = randomValue()
+                return
+            }
+            value = .array(elements)
+        case .scalar(let text):
+            value = below(3) == 0 ? randomValue() : .scalar(edited(scalar: text))
+        }
+    }
+
+    mutating func editMembers(_ members: inout [JSONTree.Member]) {
+        switch below(7) {
+        case 0, 1:
+            members.insert(JSONTree.Member(name: randomName(), value: randomValue()), at: below(members.count + 1))
+        case 2 where !members.isEmpty: members.remove(at: below(members.count))
+        case 3 where !members.isEmpty:
+            let index = below(members.count)
+            members[index].name = renamed(members[index].name)
+        case 4 where !members.isEmpty:
+            // The same name again, with another value: readers disagree on which copy counts.
+            let original = members[below(members.count)]
+            members.insert(
+                JSONTree.Member(name: below(2) == 0 ? original.name : renamed(original.name), value: randomValue()),
+                at: below(members.count + 1))
+        case 5 where members.count > 1: members.swapAt(below(members.count), below(members.count))
+        default:
+            if !members.isEmpty { members[below(members.count)].value = randomValue() }
+        }
+    }
+
+    /// A member name: another claim, another case, an escaped spelling of the same name, or with a byte more.
+    mutating func renamed(_ name: [UInt8]) -> [UInt8] {
+        switch below(4) {
+        case 0: return randomName()
+        case 1:
+            // One ASCII letter as \u00XX: the same name to a reader that unescapes, another to one that does not.
+            guard let index = name.indices.first(where: { (0x41...0x7A).contains(name[$0]) }) else { return name }
+            let hex = Array("0123456789abcdef".utf8)
+            let byte = name[index]
+            return Array(name[..<index]) + Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                + Array(name[(index + 1)...])
+        case 2:
+            guard let index = name.indices.first(where: { (0x61...0x7A).contains(name[$0]) }) else { return name }
+            var upper = name
+            upper[index] -= 0x20
+            return upper
+        default: return name + (below(2) == 0 ? Array(" ".utf8) : Array("\\u0000".utf8))
+        }
+    }
+
+    /// A scalar's text edited in place: a number nudged or given another form, a string given an escape.
+    mutating func edited(scalar text: [UInt8]) -> [UInt8] {
+        if text.first == UInt8(ascii: "\"") {
+            var content = Array(text.dropFirst().dropLast())
+            let escape = Array(Self.escapes[below(Self.escapes.count)].utf8)
+            content.insert(contentsOf: escape, at: below(content.count + 1))
+            return [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+        }
+        guard let first = text.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else {
+            return Array(Self.numbers[below(Self.numbers.count)].utf8)
+        }
+        switch below(5) {
+        case 0: return text + Array(".5".utf8)
+        case 1: return text + Array("e0".utf8)
+        case 2: return first == UInt8(ascii: "-") ? Array(text.dropFirst()) : [UInt8(ascii: "-")] + text
+        case 3: return text + [UInt8(ascii: "0") + UInt8(below(10))]
+        default: return text.count > 1 ? Array(text.dropLast()) : Array("0".utf8)
+        }
+    }
+
+    mutating func randomValue() -> JSONTree {
+        switch below(8) {
+        case 0, 1: return .scalar(Array(Self.numbers[below(Self.numbers.count)].utf8))
+        case 2, 3: return .scalar(Array("\"\(Self.strings[below(Self.strings.count)])\"".utf8))
+        case 4: return .scalar(Array(["true", "false", "null"][below(3)].utf8))
+        case 5: return .object([])
+        case 6: return .array([])
+        default:
+            return .object([JSONTree.Member(name: randomName(), value: .scalar(Array("\"\"".utf8)))])
+        }
+    }
+
+    mutating func randomName() -> [UInt8] { Array(Self.names[below(Self.names.count)].utf8) }
+
+    mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
+
+    // MARK: - What edits take from
+
+    /// Every claim Apple defines (`AppleClaims`), the JOSE header members, and the members that hold tokens.
+    static let names: [String] =
+        AppleClaims.strings.union(AppleClaims.numbers).union(AppleClaims.booleans).sorted()
+        + [
+            "alg", "x5c", "kid", "typ", "crit", "jku", "x5u", "jwk", "cty", "data", "summary", "signedPayload",
+            "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "externalPurchaseToken", "appData",
+        ]
+
+    /// Numbers at the edges Apple's claims have: epoch milliseconds (now, year 9999, before 1970), 2^53 and one
+    /// past, 2^64, `-0`, exponents, fractions, leading zeros.
+    static let numbers = [
+        "0", "-0", "1", "-1", "2", "5", "01", "1.0", "0.5", "1e3", "1E+3", "-1e-3", "1e400", "9007199254740992",
+        "9007199254740993", "-9007199254740993", "18446744073709551616", "1646387016000", "1646387016000.5",
+        "253402300799999", "253402300800000", "-62135769600000", "4102444800000", "99999999999999999999999",
+    ]
+
+    /// String contents (JSON-escaped) Apple's claims take and their near misses.
+    static let strings = [
+        "", "Production", "Sandbox", "Xcode", "LocalTesting", "production", "Auto-Renewable Subscription",
+        "Non-Consumable", "Consumable", "PURCHASED", "FAMILY_SHARED", "ES256", "none", "HS256", "com.example.rcpt.fuzz",
+        "COM.EXAMPLE.RCPT.FUZZ", "com.example.rcpt.fuzz\\u0000", " com.example.rcpt.fuzz", "DID_RENEW", "REFUND",
+        "SUBSCRIBED", "1000000000000001", "2.0", "\\ud83d\\ude00", "\\ud800", "\\udc00x", "\\u0000", "a\\\"b", "\\\\",
+        "\\/", "é", "\\u00e9", "eyJ", "x.y.z",
+    ]
+
+    /// Escapes inserted into a string: valid, lone surrogates, NUL, and an invalid one.
+    static let escapes = ["\\u0000", "\\ud800", "\\udfff", "\\ud83d\\ude00", "\\n", "\\\"", "\\\\", "\\u00e9", "\\x"]
+}

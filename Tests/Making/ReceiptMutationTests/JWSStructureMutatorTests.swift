@@ -1,0 +1,137 @@
+import Foundation
+import ReceiptJSON
+import ReceiptJWS
+import ReceiptMutation
+import ReceiptSigning
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+/// The fuzzers' structure-aware JWS mutator: its edits reach what a token means (members, numbers, escapes, nested
+/// tokens), they re-encode everything else byte for byte, and with a signer every edit still verifies.
+@Suite("JWS structure-aware mutator")
+struct JWSStructureMutatorTests {
+    static let tokens = [
+        "gopay-txn-2000000004047119-sandbox.jws", "gopay-renewal-2000000000842607-sandbox.jws",
+        "gopay-notif-DID_RENEW-sandbox.jws", "imdhemy-notif-TEST-sandbox.json",
+    ].map { Array(String(decoding: Fixtures.bytes("Corpus/jws/\($0)"), as: UTF8.self).utf8.filter { $0 > 0x20 }) }
+
+    static func payload(_ token: [UInt8]) -> JSONDocument? {
+        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, case .success(let decoded) = Base64URL.decode(parts[1]) else { return nil }
+        return try? JSONDocument.read(decoded.bytes)
+    }
+
+    @Test func aTreeReencodesApplesJSONByteForByte() throws {
+        for token in Self.tokens where token.first != UInt8(ascii: "{") {
+            let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            for part in parts.prefix(2) {
+                guard case .success(let decoded) = Base64URL.decode(part) else {
+                    Issue.record("a corpus token part does not decode")
+                    continue
+                }
+                #expect(JSONTree(decoded.bytes)?.bytes == decoded.bytes)
+            }
+        }
+        let body = Array(#"{"a":[1,-0,1e3,"\u00e9"],"a":{"b":null}}"#.utf8)
+        #expect(JSONTree(body)?.bytes == body)
+        #expect(JSONTree(Array("{".utf8)) == nil)
+    }
+
+    @Test func editsReachTheMeaningOfAToken() throws {
+        let transaction = Self.tokens[0]
+        var seen: Set<String> = []
+        for seed in 0..<3000 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            guard let output = mutator.mutate(transaction) else { continue }
+            guard let payload = Self.payload(output) else {
+                seen.insert("header edited")
+                continue
+            }
+            if !payload.duplicateKeys.isEmpty { seen.insert("duplicate member") }
+            if output != transaction, payload.member("bundleId", of: payload.root) == nil { seen.insert("removed") }
+            let text = String(decoding: payload.bytes, as: UTF8.self)
+            if text.contains("9007199254740993") || text.contains("1e400") { seen.insert("edge number") }
+            if text.contains("\\u0000") || text.contains("\\ud800") { seen.insert("escape") }
+            if let node = payload.member("bundleId", of: payload.root), payload.nodes[node].kind != .string {
+                seen.insert("claim of another type")
+            }
+        }
+        #expect(
+            seen == [
+                "header edited", "duplicate member", "removed", "edge number", "escape", "claim of another type",
+            ])
+    }
+
+    @Test func aNestedTokenIsEditedInsideItsCarrier() throws {
+        let notification = Self.tokens[2]
+        func nested(_ payload: JSONDocument) -> String? {
+            payload.member("data", of: payload.root).flatMap { payload.member("signedTransactionInfo", of: $0) }
+                .flatMap { payload.string($0) }
+        }
+        let before = try #require(Self.payload(notification).flatMap(nested))
+        var edited = 0
+        for seed in 0..<400 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            guard let output = mutator.mutate(notification), let payload = Self.payload(output),
+                let after = nested(payload)
+            else { continue }
+            // Still a token, another one: the edit went inside it.
+            if after != before, JWSReader.looksLikeCompactJWS(Array(after.utf8)) { edited += 1 }
+        }
+        #expect(edited > 10)
+    }
+
+    @Test func theSameSeedMakesTheSameEdit() {
+        var first = JWSStructureMutator(seed: 7)
+        var second = JWSStructureMutator(seed: 7)
+        for token in Self.tokens {
+            #expect(first.mutate(token) == second.mutate(token))
+        }
+    }
+
+    @Test func withASignerEveryEditedTokenVerifies() throws {
+        let kit = try #require(JWSMutationTests.kit)
+        let signer = JWSSigner(authority: kit.authority)
+        let options = InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed)
+        // As the jws-verify seeds are: Apple's token signed again by the TEST-ONLY chain.
+        let seed = Array(try JWSMutationContext.baseline(of: Self.tokens[0], kit: kit).signed().utf8)
+        var verified = 0
+        var tokens = 0
+        for number in 0..<200 {
+            var mutator = JWSStructureMutator(seed: UInt64(number), signer: signer)
+            guard let output = mutator.mutate(seed) else { continue }
+            // A header edit may take away what verifies it (alg, x5c); a payload edit never may.
+            let header = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).first
+            guard header.map(Array.init) == seed.split(separator: UInt8(ascii: ".")).first.map(Array.init) else {
+                continue
+            }
+            let inspection = JWSInspector.inspect(output, options: options)
+            guard let top = inspection.tokens.first else { continue }
+            tokens += 1
+            if top.signature == .valid { verified += 1 }
+        }
+        #expect(tokens > 120)
+        #expect(verified == tokens)
+    }
+
+    @Test func aCrossoverGivesOneTokenAMemberOfAnother() throws {
+        var mutator = JWSStructureMutator(seed: 3)
+        let crossed = mutator.crossover(Self.tokens[0], Self.tokens[1])
+        let output = try #require(crossed)
+        let payload = try #require(Self.payload(output))
+        let renewalNames = [
+            "autoRenewStatus", "autoRenewProductId", "originalTransactionId", "productId", "signedDate",
+            "environment",
+        ]
+        #expect(renewalNames.contains { payload.member($0, of: payload.root) != nil })
+        #expect(
+            payload.children(of: payload.root).count == (Self.payload(Self.tokens[0])?.children(of: 0).count ?? 0) + 1)
+    }
+
+    @Test(arguments: [[], Array("a.b".utf8), Array("{".utf8), Array("x.y.z".utf8), [UInt8](repeating: 0x2E, count: 9)])
+    func inputThatIsNoTokenIsLeftToTheByteMutator(_ input: [UInt8]) {
+        var mutator = JWSStructureMutator(seed: 1)
+        #expect(mutator.mutate(input) == nil)
+    }
+}
