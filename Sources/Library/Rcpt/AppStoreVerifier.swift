@@ -25,6 +25,17 @@ public struct AppStoreVerifier: Sendable {
         case certificates([[UInt8]])
     }
 
+    /// When a document's certificate chain must be valid.
+    public enum ChainTime: Sendable, Hashable {
+        /// At the document's own signing time (a JWS's `signedDate`, a receipt's creation date), as Apple's verifier
+        /// does offline: a genuine document stays verifiable after its certificates expire.
+        case signed
+        /// Now (the clock, or `now` given to the verifier).
+        case now
+        /// At this date.
+        case date(Date)
+    }
+
     /// A configuration the verifier refuses.
     public enum ConfigurationError: Error, Sendable, Hashable {
         /// Production documents are verified against the app's App Store id, as Apple's verifier insists: without
@@ -38,6 +49,8 @@ public struct AppStoreVerifier: Sendable {
         case unsupportedEnvironment(AppStoreEnvironment)
         /// A root that is not a certificate.
         case rootUnreadable(index: Int, reason: String)
+        /// A chain time outside the years 1 to 9999.
+        case unsupportedChainTime(Date)
     }
 
     public let bundleId: String
@@ -45,11 +58,12 @@ public struct AppStoreVerifier: Sendable {
     public let environment: AppStoreEnvironment
     let options: InspectionOptions
 
-    /// A verifier for the app `bundleId` (and, in Production, `appAppleId`) in `environment`. `now`: the current
-    /// time for what "expired" means, the clock when nil.
+    /// A verifier for the app `bundleId` (and, in Production, `appAppleId`) in `environment`. `chainTime`: when
+    /// certificates must be valid. `now`: the current time for what "expired" and "in the future" mean, the clock
+    /// when nil.
     public init(
         bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment, roots: Roots = .apple,
-        now: Date? = nil
+        chainTime: ChainTime = .signed, now: Date? = nil
     ) throws(ConfigurationError) {
         guard !bundleId.isEmpty else { throw .bundleIdEmpty }
         guard let expected = ReceiptEnvironment(rawValue: environment.rawValue) else {
@@ -80,23 +94,43 @@ public struct AppStoreVerifier: Sendable {
         options.expectations = Expectations(
             bundleID: bundleId, appAppleID: appAppleId.map { String($0) }, environment: expected)
         options.now = now.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        switch chainTime {
+        case .signed: options.time = .signed
+        case .now: options.time = .now
+        case .date(let date):
+            let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+            guard
+                case .success(let parsed) = ReceiptDate.parse(
+                    Array(ReceiptDate.format(epochSeconds: seconds).utf8)[...])
+            else { throw .unsupportedChainTime(date) }
+            options.time = .date(parsed)
+        }
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment
         self.options = options
     }
 
-    /// A receipt: DER, base64 (as the app sends it), or a verifyReceipt request body.
-    public func verifyReceipt(_ receipt: some Collection<UInt8>) throws(VerificationFailure) -> AppReceipt {
-        guard case .receipt(let model) = try verify(receipt, expecting: .receipt) else { throw unreachable }
+    /// A receipt: DER, base64 (as the app sends it), or a verifyReceipt request body. `deviceId`: the device's
+    /// `identifierForVendor`, when the receipt must be the one issued to it (its hash).
+    public func verifyReceipt(_ receipt: some Collection<UInt8>, deviceId: UUID? = nil) throws(VerificationFailure)
+        -> AppReceipt
+    {
+        guard case .receipt(let model) = try verify(receipt, expecting: .receipt, deviceId: deviceId) else {
+            throw unreachable
+        }
         return model
     }
 
-    /// A signed transaction (`signedTransactionInfo`, StoreKit 2's `jwsRepresentation`).
-    public func verifyTransaction(_ signedTransaction: String) throws(VerificationFailure) -> JWSTransaction {
-        guard case .transaction(let model) = try verify(signedTransaction.utf8, expecting: .transaction) else {
-            throw unreachable
-        }
+    /// A signed transaction (`signedTransactionInfo`, StoreKit 2's `jwsRepresentation`). `deviceId`: the
+    /// device's `deviceVerificationID`, when a token the app sent must be the one issued to it.
+    public func verifyTransaction(_ signedTransaction: String, deviceId: UUID? = nil) throws(VerificationFailure)
+        -> JWSTransaction
+    {
+        guard
+            case .transaction(let model) = try verify(
+                signedTransaction.utf8, expecting: .transaction, deviceId: deviceId)
+        else { throw unreachable }
         return model
     }
 
@@ -115,9 +149,14 @@ public struct AppStoreVerifier: Sendable {
         return model
     }
 
-    /// A signed app transaction (StoreKit 2's `AppTransaction.jwsRepresentation`).
-    public func verifyAppTransaction(_ signedAppTransaction: String) throws(VerificationFailure) -> AppTransaction {
-        guard case .appTransaction(let model) = try verify(signedAppTransaction.utf8, expecting: .appTransaction)
+    /// A signed app transaction (StoreKit 2's `AppTransaction.jwsRepresentation`). `deviceId`: the device's
+    /// `deviceVerificationID`, when the token must be the one issued to it.
+    public func verifyAppTransaction(_ signedAppTransaction: String, deviceId: UUID? = nil)
+        throws(VerificationFailure) -> AppTransaction
+    {
+        guard
+            case .appTransaction(let model) = try verify(
+                signedAppTransaction.utf8, expecting: .appTransaction, deviceId: deviceId)
         else { throw unreachable }
         return model
     }
@@ -128,12 +167,22 @@ public struct AppStoreVerifier: Sendable {
         try verify(document, expecting: nil)
     }
 
+    /// The whole inspection of `document` under this verifier's configuration, whatever the verdict: every finding
+    /// (warnings too, which a verified model does not carry), the chain, what the verdict was bound to.
+    public func inspect(_ document: some Collection<UInt8>, deviceId: UUID? = nil) -> Inspection {
+        var options = self.options
+        if let deviceId {
+            options.expectations.deviceID = withUnsafeBytes(of: deviceId.uuid) { Array($0) }
+        }
+        return Inspector.inspect(Array(document), options: options)
+    }
+
     private var unreachable: VerificationFailure { VerificationFailure(findings: [], readError: nil) }
 
-    private func verify(_ document: some Collection<UInt8>, expecting expected: DocumentType?)
+    private func verify(_ document: some Collection<UInt8>, expecting expected: DocumentType?, deviceId: UUID? = nil)
         throws(VerificationFailure) -> VerifiedDocument
     {
-        let inspection = Inspector.inspect(Array(document), options: options)
+        let inspection = inspect(document, deviceId: deviceId)
         guard inspection.readError == nil else {
             throw VerificationFailure(findings: inspection.findings, readError: inspection.readError)
         }

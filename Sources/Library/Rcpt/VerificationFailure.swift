@@ -5,8 +5,9 @@ import ReceiptJWS
 /// verifier throws.
 public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The deciding cause, the first that applies in this order.
-    public enum Cause: Sendable, Hashable {
-        /// Not a document rcpt can read: `readError` says why and where.
+    public enum Cause: Sendable, Hashable, CustomStringConvertible {
+        /// Not a document rcpt can read (anyone could have made it, a damaged token included): `readError` says why
+        /// and where.
         case unreadable
         /// A verified document of another kind than the call asked for.
         case wrongKind(expected: DocumentType, found: DocumentType)
@@ -22,18 +23,33 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         case wrongDevice
         /// Any other error: a malformed or contradictory document, an expired receipt …
         case invalid
+
+        public var description: String {
+            switch self {
+            case .unreadable: return "unreadable"
+            case .wrongKind(let expected, let found): return "a \(found.rawValue), not a \(expected.rawValue)"
+            case .invalidSignature: return "the signature does not verify (anyone could have made it)"
+            case .invalidChain: return "not signed by a chain to the trusted roots (anyone could have made it)"
+            case .wrongApp: return "another app's document (a replay)"
+            case .wrongEnvironment: return "another environment's document (a replay)"
+            case .wrongDevice: return "another device's document (a replay)"
+            case .invalid: return "invalid"
+            }
+        }
     }
 
     public var cause: Cause
-    /// Every finding of the inspection, warnings included, in document order.
+    /// Every finding of the inspection, warnings included, in document order. Offsets are as `rcpt verify` gives
+    /// them: within a token, from the start of the token's text (the string that holds it, in a notification body
+    /// or a carrying token); within a receipt, from the start of its DER.
     public var findings: [Finding]
     /// The error that stopped reading, for `.unreadable`.
     public var readError: CodedError?
 
     public var description: String {
         if let readError { return "unreadable: \(readError)" }
-        let errors = findings.filter { $0.severity == .error }.map { "\($0.code): \($0.message)" }
-        return "\(cause): " + errors.joined(separator: "; ")
+        let errors = findings.filter { $0.severity == .error }.map { "\($0.code) @\($0.offset ?? 0): \($0.message)" }
+        return errors.isEmpty ? "\(cause)" : "\(cause): " + errors.joined(separator: "; ")
     }
 
     /// The failure the findings of an inspection that is not valid amount to.

@@ -65,7 +65,7 @@ public struct Finding: Sendable, Hashable {
 /// One named fact of a finding, as text (JSON shows it under `fields`).
 public struct FindingField: Sendable, Hashable {
     public var name: String
-    package var value: String
+    public var value: String
 
     public init(_ name: String, _ value: String) {
         self.name = name

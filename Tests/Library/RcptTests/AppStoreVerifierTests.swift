@@ -179,6 +179,45 @@ struct AppStoreVerifierTests {
         #expect(ids.count == 64 && ids.allSatisfy { $0 == "2000000004047119" })
     }
 
+    @Test func theChainIsJudgedAtTheSigningTimeUnlessAskedOtherwise() throws {
+        // The token's leaf expired in 2023: valid when judged at its signedDate (2022), not today.
+        #expect(throws: Never.self) { try Self.sandboxVerifier().verifyTransaction(Self.sandboxTransaction) }
+        let today = try AppStoreVerifier(
+            bundleId: Self.audaRecorder, appAppleId: nil, environment: .sandbox, chainTime: .now,
+            now: Date(timeIntervalSince1970: 1_795_000_000))
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try today.verifyTransaction(Self.sandboxTransaction)
+        }
+        #expect(failure?.cause == .invalidChain)
+        #expect(failure?.description.contains("chain-invalid") == true)
+    }
+
+    @Test func aReceiptOfAnotherDeviceIsAReplay() throws {
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.cocoanetics.EmmiView", appAppleId: nil, environment: .sandbox)
+        let receipt = Fixtures.realReceipt("kvitto-sandboxReceipt.receipt")
+        let device = try #require(UUID(uuidString: "00000000-1111-2222-3333-444444444444"))
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyReceipt(receipt, deviceId: device)
+        }
+        #expect(failure?.cause == .wrongDevice)
+    }
+
+    @Test func theInspectionKeepsTheWarningsAVerifiedModelDoesNotCarry() throws {
+        let body = Fixtures.bytes("Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws")
+        let inspection = try Self.sandboxVerifier().inspect(body)
+        #expect(inspection.isValid)
+        #expect(inspection.findings.contains { $0.kind == .jwsSignatureHighS })
+    }
+
+    @Test func aFailureSaysItsCauseInWords() throws {
+        let verifier = try Self.sandboxVerifier()
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(Self.sandboxRenewal)
+        }
+        #expect(failure?.description == "a renewal-info, not a transaction")
+    }
+
     @Test func aValueAppleAddsLaterKeepsItsRawValue() {
         let future = NotificationType(rawValue: "SOMETHING_NEW")
         #expect(future != .didRenew && future.rawValue == "SOMETHING_NEW")

@@ -37,7 +37,9 @@ func handleNotification(body: [UInt8], verifier: AppStoreVerifier) throws(Verifi
     let transaction = notification.data?.transaction
     switch notification.notificationType {
     case .refund?, .revoke?: return "revoke \(transaction?.transactionId ?? "?")"
-    case .didRenew?, .subscribed?: return "grant \(transaction?.productId ?? "?") until \(transaction?.expiresDate)"
+    case .didRenew?, .subscribed?:
+        let until = transaction?.expiresDate.map { "\($0)" } ?? "no expiry"
+        return "grant \(transaction?.productId ?? "?") until \(until)"
     default: return "log \(notification.notificationType?.rawValue ?? "?")"
     }
 }
