@@ -48,7 +48,20 @@ public enum StructureMutation {
     }
 
     static func mutator(seed: UInt64, kit: MutationKit?) -> JWSStructureMutator {
-        kit.map { JWSStructureMutator(seed: seed, resigningWith: $0) } ?? JWSStructureMutator(seed: seed)
+        var mutator = kit.map { JWSStructureMutator(seed: seed, resigningWith: $0) } ?? JWSStructureMutator(seed: seed)
+        mutator.mutateBytes = libFuzzerBytes
+        return mutator
+    }
+
+    /// `bytes` through libFuzzer's own mutator (with room to grow by 16 bytes): what brings the operands of the
+    /// code's comparisons into a decoded value.
+    static func libFuzzerBytes(_ bytes: [UInt8]) -> [UInt8] {
+        var buffer = bytes + [UInt8](repeating: 0, count: 16)
+        let size = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+            guard let base = pointer.baseAddress else { return 0 }
+            return libFuzzerMutate(base, bytes.count, pointer.count)
+        }
+        return Array(buffer.prefix(min(size, buffer.count)))
     }
 
     static func write(_ bytes: [UInt8], to data: UnsafeMutablePointer<UInt8>, maxSize: Int) -> Bool {

@@ -1,3 +1,4 @@
+import ReceiptASN1
 import ReceiptBuilding
 import ReceiptJSON
 import ReceiptJWS
@@ -15,6 +16,10 @@ public struct JWSStructureMutator {
     public var random: SplitMix64
     /// Signs a changed token again; nil keeps each token's own signature.
     public let signer: JWSSigner?
+    /// A byte mutator for a value's or a name's own bytes (a fuzzer's: libFuzzer's `LLVMFuzzerMutate`, which inserts
+    /// the operands of comparisons the code made, so a value the code looks for lands inside the decoded JSON); nil
+    /// edits values only from the tables below.
+    public var mutateBytes: (([UInt8]) -> [UInt8])?
 
     public init(seed: UInt64, signer: JWSSigner? = nil) {
         random = SplitMix64(seed: seed)
@@ -153,7 +158,11 @@ public struct JWSStructureMutator {
             }
             value = .array(elements)
         case .scalar(let text):
-            value = below(3) == 0 ? randomValue() : .scalar(edited(scalar: text))
+            switch below(mutateBytes == nil ? 3 : 5) {
+            case 0: value = randomValue()
+            case 1, 2: value = .scalar(edited(scalar: text))
+            default: value = .scalar(byteMutated(scalar: text))
+            }
         }
     }
 
@@ -179,6 +188,7 @@ public struct JWSStructureMutator {
 
     /// A member name: another claim, another case, an escaped spelling of the same name, or with a byte more.
     mutating func renamed(_ name: [UInt8]) -> [UInt8] {
+        if let mutateBytes, below(4) == 0 { return Self.escaped(mutateBytes(name)) }
         switch below(4) {
         case 0: return randomName()
         case 1:
@@ -215,6 +225,56 @@ public struct JWSStructureMutator {
         case 3: return text + [UInt8(ascii: "0") + UInt8(below(10))]
         default: return text.count > 1 ? Array(text.dropLast()) : Array("0".utf8)
         }
+    }
+
+    /// A scalar whose own bytes the byte mutator changed: a string's content (kept a string, its quotes and
+    /// backslashes escaped so it stays one), or a number's or literal's text.
+    func byteMutated(scalar text: [UInt8]) -> [UInt8] {
+        guard let mutateBytes else { return text }
+        if text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") {
+            return [UInt8(ascii: "\"")] + Self.escaped(mutateBytes(Array(text.dropFirst().dropLast())))
+                + [UInt8(ascii: "\"")]
+        }
+        // A number or literal stays one (bytes that are no JSON value would only make the document unreadable).
+        let mutated = mutateBytes(text)
+        guard let document = try? JSONDocument.read(mutated), document.nodes.count == 1 else { return text }
+        return mutated
+    }
+
+    /// `bytes` as the inside of a JSON string: an escape the bytes already hold is kept; any other backslash, a quote
+    /// and a control character are escaped, so the string still ends where it did.
+    static func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        let escapes = Array(#""\/bfnrt"#.utf8)
+        func isUnicodeEscape(at index: Int) -> Bool {
+            index + 6 <= bytes.count && bytes[index + 1] == UInt8(ascii: "u")
+                && bytes[index + 2..<index + 6].allSatisfy { ASN1Primitives.hexDigit($0) != nil }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\"), isUnicodeEscape(at: index) {
+                output += bytes[index..<index + 6]
+                index += 6
+                continue
+            }
+            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, escapes.contains(bytes[index + 1]) {
+                output += [byte, bytes[index + 1]]
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
+                output += [UInt8(ascii: "\\"), byte]
+            } else if byte < 0x20 {
+                output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return output
     }
 
     mutating func randomValue() -> JSONTree {

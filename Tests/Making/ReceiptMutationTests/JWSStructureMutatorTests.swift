@@ -82,6 +82,34 @@ struct JWSStructureMutatorTests {
         #expect(edited > 10)
     }
 
+    /// A fuzzer's byte mutator brings in values the tables lack (libFuzzer: the operands of the code's comparisons);
+    /// whatever bytes it gives for a string, the string stays one string and the JSON stays JSON. (Some table edits
+    /// break JSON on purpose: `01`, `\x`.)
+    @Test func bytesFromAByteMutatorLandInsideValuesAndKeepTheJSONWhole() throws {
+        let awkward: [[UInt8]] = [Array("JWT".utf8), Array("a\"b\\".utf8), [0x00, 0x1F, 0x5C], Array("\\u00".utf8)]
+        var landed = 0
+        var broken = 0
+        var outputs = 0
+        for seed in 0..<600 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            let replacement = awkward[seed % awkward.count]
+            mutator.mutateBytes = { _ in replacement }
+            guard let output = mutator.mutate(Self.tokens[0]) else { continue }
+            outputs += 1
+            let parts = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            for part in parts.prefix(2) {
+                guard case .success(let decoded) = Base64URL.decode(part) else { continue }
+                guard let document = try? JSONDocument.read(decoded.bytes) else {
+                    broken += 1
+                    continue
+                }
+                if document.nodes.indices.contains(where: { document.string($0) == "JWT" }) { landed += 1 }
+            }
+        }
+        #expect(landed > 0)
+        #expect(broken * 5 < outputs, "\(broken) of \(outputs) outputs are not JSON")
+    }
+
     @Test func theSameSeedMakesTheSameEdit() {
         var first = JWSStructureMutator(seed: 7)
         var second = JWSStructureMutator(seed: 7)
