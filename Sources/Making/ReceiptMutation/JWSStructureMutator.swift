@@ -31,6 +31,9 @@ public struct JWSStructureMutator {
         self.init(seed: seed, signer: JWSSigner(authority: kit.authority))
     }
 
+    /// The member names edits take: a header's JOSE members while a header is edited, else Apple's claims.
+    var names: [String] = Self.names
+
     /// How deep nested tokens are edited.
     static let maximumDepth = 3
 
@@ -88,11 +91,15 @@ public struct JWSStructureMutator {
     mutating func mutateToken(_ text: ArraySlice<UInt8>, depth: Int) -> [UInt8]? {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        let editsHeader = below(4) == 0
+        // The header is Apple's fixed shape and 4 KB of x5c: edited one time in five.
+        let editsHeader = below(5) == 0
         guard case .success(let decoded) = Base64URL.decode(parts[editsHeader ? 0 : 1]),
             var tree = JSONTree(decoded.bytes)
         else { return nil }
+        let claims = names
+        names = editsHeader ? Self.headerNames : Self.names
         edit(&tree, depth: depth)
+        names = claims
         if editsHeader {
             return token(headerJSON: tree.bytes, payload: parts[1], signature: parts[2])
         }
@@ -188,7 +195,12 @@ public struct JWSStructureMutator {
 
     /// A member name: another claim, another case, an escaped spelling of the same name, or with a byte more.
     mutating func renamed(_ name: [UInt8]) -> [UInt8] {
-        if let mutateBytes, below(4) == 0 { return Self.escaped(mutateBytes(name)) }
+        if let mutateBytes, below(4) == 0 {
+            let fresh = below(2) == 0
+            var drawn = mutateBytes(fresh ? [] : name)
+            while fresh, drawn.last == 0 { drawn.removeLast() }
+            return Self.escaped(drawn)
+        }
         switch below(4) {
         case 0: return randomName()
         case 1:
@@ -211,14 +223,15 @@ public struct JWSStructureMutator {
     mutating func edited(scalar text: [UInt8]) -> [UInt8] {
         if text.first == UInt8(ascii: "\"") {
             var content = Array(text.dropFirst().dropLast())
-            let escape = Array(Self.escapes[below(Self.escapes.count)].utf8)
+            let escape = below(2) == 0 ? Array(Self.escapes[below(Self.escapes.count)].utf8) : randomUnicodeEscape()
             content.insert(contentsOf: escape, at: below(content.count + 1))
             return [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
         }
         guard let first = text.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else {
-            return Array(Self.numbers[below(Self.numbers.count)].utf8)
+            return randomNumber()
         }
-        switch below(5) {
+        switch below(6) {
+        case 5: return randomNumber()
         case 0: return text + Array(".5".utf8)
         case 1: return text + Array("e0".utf8)
         case 2: return first == UInt8(ascii: "-") ? Array(text.dropFirst()) : [UInt8(ascii: "-")] + text
@@ -227,18 +240,35 @@ public struct JWSStructureMutator {
         }
     }
 
-    /// A scalar whose own bytes the byte mutator changed: a string's content (kept a string, its quotes and
-    /// backslashes escaped so it stays one), or a number's or literal's text.
-    func byteMutated(scalar text: [UInt8]) -> [UInt8] {
+    /// A scalar whose own bytes the byte mutator changed, or replaced by a word it draws from nothing (libFuzzer:
+    /// a dictionary word or a comparison's operand): a string's content (trailing NULs of a word dropped, escaped so
+    /// it stays one string), or a number (a drawn 4- or 8-byte binary word read as a little-endian integer, so an
+    /// integer the code compares with becomes its digits).
+    mutating func byteMutated(scalar text: [UInt8]) -> [UInt8] {
         guard let mutateBytes else { return text }
+        let fresh = below(2) == 0
         if text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") {
-            return [UInt8(ascii: "\"")] + Self.escaped(mutateBytes(Array(text.dropFirst().dropLast())))
-                + [UInt8(ascii: "\"")]
+            var content = mutateBytes(fresh ? [] : Array(text.dropFirst().dropLast()))
+            while fresh, content.last == 0 { content.removeLast() }
+            return [UInt8(ascii: "\"")] + Self.escaped(content) + [UInt8(ascii: "\"")]
         }
-        // A number or literal stays one (bytes that are no JSON value would only make the document unreadable).
-        let mutated = mutateBytes(text)
-        guard let document = try? JSONDocument.read(mutated), document.nodes.count == 1 else { return text }
-        return mutated
+        let mutated = mutateBytes(fresh ? [] : text)
+        for candidate in [mutated, Self.numberText(mutated)] {
+            // A number or literal stays one (bytes that are no JSON value would only make the document unreadable).
+            if let document = try? JSONDocument.read(candidate), document.nodes.count == 1 { return candidate }
+        }
+        return text
+    }
+
+    /// The digits of a number hidden in `bytes`: its number characters, or a 4- or 8-byte binary word read as a
+    /// little-endian integer.
+    static func numberText(_ bytes: [UInt8]) -> [UInt8] {
+        let characters = bytes.filter { (0x30...0x39).contains($0) || Array("-+.eE".utf8).contains($0) }
+        if !characters.isEmpty, characters.count * 2 >= bytes.count { return characters }
+        guard bytes.count == 4 || bytes.count == 8 else { return characters }
+        let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Array(
+            (bytes.count == 4 ? String(Int32(truncatingIfNeeded: value)) : String(Int64(bitPattern: value))).utf8)
     }
 
     /// `bytes` as the inside of a JSON string: an escape the bytes already hold is kept; any other backslash, a quote
@@ -277,9 +307,28 @@ public struct JWSStructureMutator {
         return output
     }
 
+    /// `\uXXXX` of any code unit, one time in two a surrogate (high or low, to stand alone or pair).
+    mutating func randomUnicodeEscape() -> [UInt8] {
+        let unit = below(2) == 0 ? 0xD800 + below(0x800) : below(0x10000)
+        let hex = Array("0123456789abcdef".utf8)
+        return Array("\\u".utf8) + [12, 8, 4, 0].map { hex[(unit >> $0) & 0xF] }
+    }
+
+    /// A number: from the table of edges, or an integer of random size (small ones most often).
+    mutating func randomNumber() -> [UInt8] {
+        switch below(4) {
+        case 0, 1: return Array(Self.numbers[below(Self.numbers.count)].utf8)
+        case 2: return Array(String(below(10_000)).utf8)
+        default:
+            let digits = 1 + below(19)
+            return [UInt8(ascii: "1") + UInt8(below(9))]
+                + (1..<digits).map { _ in UInt8(ascii: "0") + UInt8(below(10)) }
+        }
+    }
+
     mutating func randomValue() -> JSONTree {
         switch below(8) {
-        case 0, 1: return .scalar(Array(Self.numbers[below(Self.numbers.count)].utf8))
+        case 0, 1: return .scalar(randomNumber())
         case 2, 3: return .scalar(Array("\"\(Self.strings[below(Self.strings.count)])\"".utf8))
         case 4: return .scalar(Array(["true", "false", "null"][below(3)].utf8))
         case 5: return .object([])
@@ -289,7 +338,7 @@ public struct JWSStructureMutator {
         }
     }
 
-    mutating func randomName() -> [UInt8] { Array(Self.names[below(Self.names.count)].utf8) }
+    mutating func randomName() -> [UInt8] { Array(names[below(names.count)].utf8) }
 
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
 
@@ -302,6 +351,12 @@ public struct JWSStructureMutator {
             "alg", "x5c", "kid", "typ", "crit", "jku", "x5u", "jwk", "cty", "data", "summary", "signedPayload",
             "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "externalPurchaseToken", "appData",
         ]
+
+    /// The JOSE header members (RFC 7515 §4.1, and those of JWE and RFC 7797 a reader may meet).
+    static let headerNames = [
+        "alg", "x5c", "kid", "typ", "cty", "crit", "jku", "x5u", "jwk", "x5t", "x5t#S256", "b64",
+        "zip", "enc",
+    ]
 
     /// Numbers at the edges Apple's claims have: epoch milliseconds (now, year 9999, before 1970), 2^53 and one
     /// past, 2^64, `-0`, exponents, fractions, leading zeros.

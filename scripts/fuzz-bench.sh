@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The planted-bug benchmark (issue #40): do the harnesses find bugs? Each patch in Fuzz/planted/ (listed with its
+# harnesses in Fuzz/planted/bugs.tsv) plants one guarded crash in rcpt's code, reachable by a crafted input and
+# triggered by no committed seed. For each bug, a copy of the sources (Fuzz/.build-bench/tree, synced from the working
+# tree, so uncommitted changes to a harness or mutator count) gets the patch, builds the bug's harnesses (ASan, as
+# scripts/fuzz.sh builds them) and fuzzes them from the committed seeds, dictionaries and options for up to --time
+# seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
+# time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
+#
+#   scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+seconds=120
+only=""
+seed=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --time) seconds=$2; shift ;;
+        --only) only=$2; shift ;;
+        --seed) seed=$2; shift ;;
+        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N]" >&2; exit 2 ;;
+    esac
+    shift
+done
+WORK=${FUZZ_BENCH_WORK:-$ROOT/Fuzz/.build-bench}
+TREE=$WORK/tree
+SCRATCH=$WORK/build
+mkdir -p "$TREE" "$WORK/runs"
+export SWIFT_BACKTRACE=enable=no
+# Allocation stacks 5 frames deep (ASan's default, 30, unwinds on every malloc: a quarter of jws-verify's time).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:malloc_context_size=5}
+export RCPT_FUZZ_KEYS=$ROOT/Corpus/fuzz/keys RCPT_FUZZ_JWS_KEYS=$ROOT/Corpus/fuzz/keys-jws
+"$ROOT/scripts/bootstrap.sh"
+
+# The copy the patches are applied to: every file the packages need, copied only when it differs (an unchanged file
+# keeps its inode and time, so the next build is incremental).
+sync_tree() {
+    local file
+    while IFS= read -r file; do
+        [ -f "$ROOT/$file" ] || continue
+        if ! cmp -s "$ROOT/$file" "$TREE/$file"; then
+            mkdir -p "$TREE/$(dirname "$file")"
+            cp "$ROOT/$file" "$TREE/$file"
+        fi
+    done < <(git ls-files --cached --others --exclude-standard -- Package.swift Sources Tests Fuzz/Package.swift \
+        Fuzz/Sources)
+}
+
+build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/fuzz.sh builds them
+    local harness
+    rm -f "$SCRATCH/release.yaml"
+    for harness in "$@"; do
+        if ! nice -n 10 swift build --package-path "$TREE/Fuzz" --scratch-path "$SCRATCH" -c release \
+            --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product "$harness" \
+            >"$WORK/runs/build-$harness.log" 2>&1; then
+            echo "fuzz-bench: building $harness failed ($WORK/runs/build-$harness.log)" >&2
+            grep -E "error:" "$WORK/runs/build-$harness.log" | head -5 >&2
+            return 1
+        fi
+    done
+}
+
+# fuzz BUG HARNESS: fuzzes from the seeds; writes "seconds found|missed" to $WORK/runs/BUG-HARNESS.result.
+fuzz() {
+    local bug=$1 harness=$2 corpus=$WORK/runs/$1-$2.corpus log=$WORK/runs/$1-$2.log
+    local max_len flags started status=0
+    rm -rf "$corpus" && mkdir -p "$corpus"
+    max_len=$(sed -n 's/^max_len = //p' "$ROOT/Corpus/fuzz/$harness.options" 2>/dev/null || echo 4096)
+    flags=(-max_total_time="$seconds" -max_len="$max_len" -seed="$seed" -timeout=5 -rss_limit_mb=2048
+           -artifact_prefix="$WORK/runs/$bug-$harness-" -print_final_stats=1)
+    [ -f "$ROOT/Corpus/fuzz/$harness.dict" ] && flags+=(-dict="$ROOT/Corpus/fuzz/$harness.dict")
+    started=$(date +%s.%N)
+    "$SCRATCH/release/$harness" "${flags[@]}" "$corpus" "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 || status=$?
+    local elapsed; elapsed=$(echo "$(date +%s.%N) - $started" | bc)
+    if [ "$status" -ne 0 ] && grep -q "planted bug: $bug" "$log"; then
+        echo "$elapsed found" >"$WORK/runs/$bug-$harness.result"
+    else
+        echo "$elapsed missed" >"$WORK/runs/$bug-$harness.result"
+    fi
+}
+
+# The seeds alone must not trigger the bug (else it measures nothing).
+seeds_trigger() {
+    local bug=$1 harness=$2 log=$WORK/runs/$1-$2.seeds.log
+    "$SCRATCH/release/$harness" -runs=0 -max_len=24576 "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 && return 1
+    grep -q "planted bug: $bug" "$log"
+}
+
+sync_tree
+declare -a times=()
+found=0
+total=0
+printf '%-24s %-22s %-8s %s\n' bug harness result seconds
+while IFS=$'\t' read -r bug harnesses what; do
+    [ -z "$bug" ] || [ "${bug:0:1}" = "#" ] && continue
+    if [ -n "$only" ] && [[ ",$only," != *",$bug,"* ]]; then continue; fi
+    total=$((total + 1))
+    patch -s -p1 -d "$TREE" <"$ROOT/Fuzz/planted/$bug.patch"
+    # shellcheck disable=SC2086
+    if ! build $harnesses; then
+        patch -s -R -p1 -d "$TREE" <"$ROOT/Fuzz/planted/$bug.patch"
+        printf '%-24s %-22s %-8s %s\n' "$bug" "$harnesses" "no-build" "-"
+        times+=(inf)
+        continue
+    fi
+    patch -s -R -p1 -d "$TREE" <"$ROOT/Fuzz/planted/$bug.patch"
+    invalid=0
+    for harness in $harnesses; do
+        if seeds_trigger "$bug" "$harness"; then invalid=1; fi
+    done
+    if [ $invalid -eq 1 ]; then
+        printf '%-24s %-22s %-8s %s\n' "$bug" "$harnesses" "in-seeds" "-"
+        times+=(inf)
+        continue
+    fi
+    for harness in $harnesses; do fuzz "$bug" "$harness" & done
+    wait
+    best=inf
+    best_harness=-
+    for harness in $harnesses; do
+        read -r elapsed result <"$WORK/runs/$bug-$harness.result"
+        if [ "$result" = found ] && { [ "$best" = inf ] || [ "$(echo "$elapsed < $best" | bc)" -eq 1 ]; }; then
+            best=$elapsed
+            best_harness=$harness
+        fi
+    done
+    if [ "$best" = inf ]; then
+        printf '%-24s %-22s %-8s %s\n' "$bug" "$harnesses" "missed" ">$seconds"
+    else
+        found=$((found + 1))
+        printf '%-24s %-22s %-8s %.1f\n' "$bug" "$best_harness" "found" "$best"
+    fi
+    times+=("$best")
+    echo "  ($what)"
+done <"$ROOT/Fuzz/planted/bugs.tsv"
+
+median=$(printf '%s\n' "${times[@]}" | sed 's/^inf$/999999/' | sort -g | awk '
+    { v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      if (m >= 999999) print "never"; else printf "%.1f s", m }')
+echo "found $found of $total within $seconds s per harness; median time-to-find $median (seed $seed)"
