@@ -5,16 +5,22 @@ import ReceiptValidation
 
 /// What a customer owns at a time, decided from a set of verified documents as `rcpt status` decides it: each
 /// product's state, the facts it rests on, and where two documents disagree.
-public struct CustomerEntitlements: Sendable {
+public struct CustomerEntitlements: Sendable, Hashable {
     /// The time the states hold at.
     public var date: Date
     /// Every product the documents state a purchase of, in product order.
     public var products: [Entitlement]
     /// Where documents disagree about a transaction, and which statement was used.
     public var conflicts: [EntitlementConflict]
-    /// The documents that were not counted (they did not verify, or state no purchase), by their index in the
-    /// documents given, with why.
-    public var notCounted: [(index: Int, reason: String)]
+    /// The documents that were not counted (they did not verify, or state no purchase), with why.
+    public var notCounted: [NotCounted]
+
+    /// A document that was not counted: its index in the documents given, and why (a finding or error code, such as
+    /// `bundle-id-mismatch`, or a note).
+    public struct NotCounted: Sendable, Hashable {
+        public var index: Int
+        public var reason: String
+    }
 
     /// The products whose state grants their service at `date`.
     public var active: [Entitlement] { products.filter(\.grantsService) }
@@ -125,7 +131,9 @@ extension AppStoreVerifier {
         guard case .success(let status) = CustomerStatus.resolve(read, at: at, perApp: true) else {
             return CustomerEntitlements(
                 date: date, products: [], conflicts: [],
-                notCounted: documents.indices.map { ($0, "the documents are about different apps") })
+                notCounted: documents.indices.map {
+                    CustomerEntitlements.NotCounted(index: $0, reason: "the documents are about different apps")
+                })
         }
         return CustomerEntitlements(
             date: date, products: status.products.map(Entitlement.init),
@@ -136,7 +144,8 @@ extension AppStoreVerifier {
             },
             notCounted: status.documents.compactMap { use in
                 guard use.use != .counted, let index = Int(use.name) else { return nil }
-                return (index, use.problem ?? use.note ?? use.use.rawValue)
+                return CustomerEntitlements.NotCounted(
+                    index: index, reason: use.problem ?? use.note ?? use.use.rawValue)
             })
     }
 }
