@@ -12,7 +12,7 @@ trap 'rm -rf "$scratch"' EXIT
 # The validator calls the built binary straight (scripts/rcpt would check the build each time).
 rcpt_path=$(realpath "$RCPT")
 [ "$RCPT" = scripts/rcpt ] && rcpt_path="$PWD/.build/release/rcpt"
-validator="python3 $PWD/Tests/RcptCLITests/Validators/bundle_only.py $rcpt_path com.cocoanetics.EmmiView {}"
+validator="python3 $PWD/Tests/Tools/RcptCLITests/Validators/bundle_only.py $rcpt_path com.cocoanetics.EmmiView {}"
 cores=$(getconf _NPROCESSORS_ONLN)
 base=""
 for jobs in $(seq 1 "$cores"); do

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const core = require(path.join(__dirname, '../../Sources/ReceiptRendering/Assets/report.js'));
+const core = require(path.join(__dirname, '../../Sources/Tools/ReceiptRendering/Assets/report.js'));
 
 // Bytes that make every base64 character position and padding case appear.
 function sampleBytes(n) {
