@@ -19,6 +19,28 @@ struct FindingCodeListTests {
         end: "<!-- end of error codes -->"
     )
 
+    /// The README's index of every code, by layer, with no meanings (those are in docs/findings.md): a code met in
+    /// output can be found in the user's guide.
+    static let indexSection = (
+        begin:
+            "<!-- code index: generated from FindingCode.allCases and ErrorCode.allCases by FindingCodeListTests -->",
+        end: "<!-- end of code index -->"
+    )
+
+    static var generatedIndex: String {
+        var lines = ["Findings:", ""]
+        for layer in FindingLayer.allCases {
+            let codes = FindingCode.allCases.filter { $0.layer == layer }.map { "`\($0.rawValue)`" }
+            if !codes.isEmpty { lines.append("- \(layer.rawValue): " + codes.joined(separator: ", ")) }
+        }
+        lines += ["", "Errors (the input could not be read, or a command could not run):", ""]
+        for layer in ErrorLayer.allCases {
+            let codes = ErrorCode.allCases.filter { $0.layer == layer }.map { "`\($0.rawValue)`" }
+            if !codes.isEmpty { lines.append("- \(layer.rawValue): " + codes.joined(separator: ", ")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The finding table as docs/findings.md shows it.
     static var generatedTable: String {
         var rows = ["| code | layer | severity | meaning |", "|---|---|---|---|"]
@@ -57,6 +79,9 @@ struct FindingCodeListTests {
     @Test func readmeTableIsGeneratedFromTheTable() throws {
         try Self.check(Self.findingSection, Self.generatedTable)
         try Self.check(Self.errorSection, Self.generatedErrorTable)
+        try GeneratedSection.check(
+            Fixtures.url("README.md"), begin: Self.indexSection.begin, end: Self.indexSection.end,
+            generated: Self.generatedIndex)
     }
 
     static func check(_ section: (begin: String, end: String), _ table: String) throws {
