@@ -1,5 +1,6 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build: every harness of Fuzz/ into $OUT, with its dictionary, options (max_len, dict)
+# OSS-Fuzz / ClusterFuzzLite build: every harness of Fuzz/ into $OUT, with its dictionary (and the words its code
+# compares with), options (max_len, dict)
 # and seed corpus, and the TEST-ONLY keys the verify harness re-signs and verifies with ($OUT/verify_keys/, where
 # it looks beside its binary). Runs in the base-builder-swift image (with $SRC, $OUT and $SANITIZER set), or locally:
 #
@@ -31,7 +32,9 @@ for harness in $HARNESSES; do
     # shellcheck disable=SC2086
     swift build --package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c release $FLAGS --product "$harness"
     cp "$SCRATCH/release/$harness" "$OUT/$harness"
-    cp "$ROOT/Corpus/fuzz/$harness.dict" "$OUT/$harness.dict"
+    # The committed dictionary with the words the binary's code compares with (scripts/fuzz-words.py).
+    python3 "$ROOT/scripts/fuzz-words.py" "$OUT/$harness" "$ROOT/Corpus/fuzz/$harness.dict" "$OUT/$harness.dict" \
+        || cp "$ROOT/Corpus/fuzz/$harness.dict" "$OUT/$harness.dict"
     cp "$ROOT/Corpus/fuzz/$harness.options" "$OUT/$harness.options"
     rm -f "$OUT/${harness}_seed_corpus.zip"
     (cd "$ROOT/Corpus/fuzz/$harness" && zip -q -r "$OUT/${harness}_seed_corpus.zip" .)

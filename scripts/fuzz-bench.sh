@@ -32,6 +32,8 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:malloc_context_size=5}
 export RCPT_FUZZ_KEYS=$ROOT/Corpus/fuzz/keys RCPT_FUZZ_JWS_KEYS=$ROOT/Corpus/fuzz/keys-jws
 "$ROOT/scripts/bootstrap.sh"
+# shellcheck source=scripts/fuzz-options.sh
+. "$ROOT/scripts/fuzz-options.sh"
 
 # The copy the patches are applied to: every file the packages need, copied only when it differs (an unchanged file
 # keeps its inode and time, so the next build is incremental).
@@ -64,12 +66,11 @@ build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/f
 # fuzz BUG HARNESS: fuzzes from the seeds; writes "seconds found|missed" to $WORK/runs/BUG-HARNESS.result.
 fuzz() {
     local bug=$1 harness=$2 corpus=$WORK/runs/$1-$2.corpus log=$WORK/runs/$1-$2.log
-    local max_len flags started status=0
+    local flags started status=0
     rm -rf "$corpus" && mkdir -p "$corpus"
-    max_len=$(sed -n 's/^max_len = //p' "$ROOT/Corpus/fuzz/$harness.options" 2>/dev/null || echo 4096)
-    flags=(-max_total_time="$seconds" -max_len="$max_len" -seed="$seed" -timeout=5 -rss_limit_mb=2048
+    flags=(-max_total_time="$seconds" -seed="$seed" -timeout=5 -rss_limit_mb=2048
            -artifact_prefix="$WORK/runs/$bug-$harness-" -print_final_stats=1)
-    [ -f "$ROOT/Corpus/fuzz/$harness.dict" ] && flags+=(-dict="$ROOT/Corpus/fuzz/$harness.dict")
+    mapfile -t -O ${#flags[@]} flags < <(fuzz_option_flags "$harness" "$SCRATCH/release/$harness" "$WORK/words-$bug")
     started=$(date +%s.%N)
     "$SCRATCH/release/$harness" "${flags[@]}" "$corpus" "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 || status=$?
     local elapsed; elapsed=$(echo "$(date +%s.%N) - $started" | bc)

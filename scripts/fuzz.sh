@@ -128,14 +128,15 @@ build_harnesses() {
 
 # ---- Running ----
 
-max_len_of() { sed -n 's/^max_len = //p' "$ROOT/Corpus/fuzz/$1.options" 2>/dev/null || echo 4096; }
+# shellcheck source=scripts/fuzz-options.sh
+. "$ROOT/scripts/fuzz-options.sh"
 
-common_flags() {
-    local harness=$1 dictionary=$ROOT/Corpus/fuzz/$1.dict
+common_flags() {  # common_flags HARNESS [--words]: --words adds the binary's comparison words to the dictionary
+    local harness=$1 words=()
+    [ "${2:-}" = --words ] && words=("$BIN/$harness" "$WORK/words")
     local flags=("-timeout=$TIMEOUT_SECONDS" "-rss_limit_mb=$MEMORY_MB" "-malloc_limit_mb=$MEMORY_MB"
-                 "-max_len=$(max_len_of "$harness")" "-artifact_prefix=$WORK/artifacts/$harness-"
-                 "-print_final_stats=1" "-detect_leaks=1")
-    [ -f "$dictionary" ] && flags+=("-dict=$dictionary")
+                 "-artifact_prefix=$WORK/artifacts/$harness-" "-print_final_stats=1" "-detect_leaks=1")
+    mapfile -t -O ${#flags[@]} flags < <(fuzz_option_flags "$harness" "${words[@]}")
     printf '%s\n' "${flags[@]}"
 }
 
@@ -192,7 +193,7 @@ fuzz_one() {
     corpus=$WORK/corpus/$harness
     mkdir -p "$corpus" "$WORK/logs" "$WORK/artifacts"
     local flags
-    mapfile -t flags < <(common_flags "$harness")
+    mapfile -t flags < <(common_flags "$harness" --words)
     [ -n "$seconds" ] && flags+=("-max_total_time=$seconds")
     [ -n "$run_count" ] && flags+=("-runs=$run_count")
     echo "fuzz.sh: $harness: fuzzing ${seconds:+for $seconds s}${run_count:+for $run_count runs} (log $log)"

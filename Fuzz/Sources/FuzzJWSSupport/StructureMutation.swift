@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptBuilding
 import ReceiptMutation
 
@@ -50,8 +51,16 @@ public enum StructureMutation {
     static func mutator(seed: UInt64, kit: MutationKit?) -> JWSStructureMutator {
         var mutator = kit.map { JWSStructureMutator(seed: seed, resigningWith: $0) } ?? JWSStructureMutator(seed: seed)
         mutator.mutateBytes = libFuzzerBytes
+        mutator.words = words
         return mutator
     }
+
+    /// The words of the dictionary libFuzzer was given (`-dict=`: the committed one and the words the harness's code
+    /// compares with), read once.
+    static let words = JWSStructureMutator.Words(
+        LibFuzzerDictionary.entries(arguments: CommandLine.arguments) { path in
+            FileManager.default.contents(atPath: path).map { Array($0) }
+        })
 
     /// `bytes` through libFuzzer's own mutator (with room to grow by 16 bytes): what brings the operands of the
     /// code's comparisons into a decoded value.

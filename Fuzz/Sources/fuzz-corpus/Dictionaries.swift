@@ -72,7 +72,7 @@ enum Dictionaries {
         ]
     }
 
-    /// JOSE and JSON: header members and algorithms, Apple's claim names (`AppleClaims`), JSON's structural
+    /// JOSE and JSON: header members and algorithms, Apple's claim names and enumeration values (`AppleClaims`), JSON's structural
     /// tokens and escapes, base64url's alphabet edges and the `eyJ` that starts every encoded object.
     static func jwsTokens() -> FuzzDictionary {
         var dictionary = FuzzDictionary()
@@ -84,6 +84,15 @@ enum Dictionaries {
         }
         for claim in AppleClaims.strings.union(AppleClaims.numbers).union(AppleClaims.booleans).sorted() {
             dictionary.add("claim_\(claim)", Array("\"\(claim)\":".utf8))
+        }
+        // The documented values of the enumeration claims, without their quotes: the words a value is compared
+        // with, for the byte mutator to put inside a string's content.
+        for (claim, values) in AppleClaims.enumerations.sorted(by: { $0.key < $1.key }) {
+            for value in values where value.hasPrefix("\"") {
+                let word = String(value.dropFirst().dropLast())
+                let label = String(word.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+                dictionary.add("value_\(claim)_\(label)", Array(word.utf8))
+            }
         }
         for (name, token) in [
             ("true", "true"), ("false", "false"), ("null", "null"), ("big", "9007199254740993"),

@@ -51,8 +51,8 @@ struct FuzzCorpus {
             for (harness, dictionary) in Dictionaries.all() {
                 try Data(dictionary.rendered(harness: harness).utf8)
                     .write(to: URL(fileURLWithPath: output + "/" + harness + ".dict"))
-                let options = "[libfuzzer]\nmax_len = \(Harnesses.maxLen(harness))\ndict = \(harness).dict\n"
-                try Data(options.utf8).write(to: URL(fileURLWithPath: output + "/" + harness + ".options"))
+                try Data(Harnesses.options(harness).utf8).write(
+                    to: URL(fileURLWithPath: output + "/" + harness + ".options"))
             }
             print("fuzz-corpus: wrote seeds and dictionaries to \(output)")
         } catch {

@@ -24,6 +24,11 @@ enum Harnesses {
     ]
 
     static func maxLen(_ harness: String) -> Int { maximumLength.first { $0.name == harness }?.maxLen ?? 4096 }
+
+    /// The `.options` file of a harness.
+    static func options(_ harness: String) -> String {
+        "[libfuzzer]\nmax_len = \(maxLen(harness))\ndict = \(harness).dict\n"
+    }
 }
 
 /// Every harness's seeds, named for what they are.

@@ -1,4 +1,5 @@
 import ReceiptJSON
+import ReceiptJWS
 
 /// A JSON text as a structure-aware mutator edits it: objects keep their members' order and duplicate names,
 /// names and scalars keep the exact text they were written with (escapes, exponents, `-0`), so an edit changes only
@@ -90,15 +91,51 @@ public indirect enum JSONTree: Sendable, Hashable {
         }
     }
 
-    /// The value `index` places into the tree in document order (0 is the tree itself) changed by `edit`.
-    public mutating func update(at index: Int, _ edit: (inout JSONTree) -> Void) {
-        var remaining = index
-        update(counting: &remaining, edit)
+    /// Where edits go, as `update(at:)` counts places: the scalars that are members' values (what code reading the
+    /// tree compares), those of them that are strings shaped like a compact JWS (a nested token, edited inside), and
+    /// the objects (where members are added and removed).
+    public struct Places: Sendable {
+        public var memberScalars: [Int] = []
+        public var nestedTokens: [Int] = []
+        public var objects: [Int] = []
     }
 
-    private mutating func update(counting remaining: inout Int, _ edit: (inout JSONTree) -> Void) {
+    public var places: Places {
+        var places = Places()
+        var next = 0
+        collectPlaces(into: &places, next: &next, isMember: false)
+        return places
+    }
+
+    private func collectPlaces(into places: inout Places, next: inout Int, isMember: Bool) {
+        let place = next
+        next += 1
+        switch self {
+        case .scalar:
+            guard isMember else { return }
+            places.memberScalars.append(place)
+            if let content = stringContent, JWSReader.looksLikeCompactJWS(content) { places.nestedTokens.append(place) }
+        case .array(let elements):
+            for element in elements { element.collectPlaces(into: &places, next: &next, isMember: false) }
+        case .object(let members):
+            places.objects.append(place)
+            for member in members { member.value.collectPlaces(into: &places, next: &next, isMember: true) }
+        }
+    }
+
+    /// The value `index` places into the tree in document order (0 is the tree itself) changed by `edit`, which is
+    /// also given the name of the member holding the value (as written, still escaped; nil for the tree itself and
+    /// an array's elements).
+    public mutating func update(at index: Int, _ edit: (inout JSONTree, _ name: [UInt8]?) -> Void) {
+        var remaining = index
+        update(counting: &remaining, name: nil, edit)
+    }
+
+    private mutating func update(
+        counting remaining: inout Int, name: [UInt8]?, _ edit: (inout JSONTree, _ name: [UInt8]?) -> Void
+    ) {
         if remaining == 0 {
-            edit(&self)
+            edit(&self, name)
             remaining = -1
             return
         }
@@ -107,12 +144,12 @@ public indirect enum JSONTree: Sendable, Hashable {
         case .scalar: return
         case .array(var elements):
             for index in elements.indices where remaining >= 0 {
-                elements[index].update(counting: &remaining, edit)
+                elements[index].update(counting: &remaining, name: nil, edit)
             }
             self = .array(elements)
         case .object(var members):
             for index in members.indices where remaining >= 0 {
-                members[index].value.update(counting: &remaining, edit)
+                members[index].value.update(counting: &remaining, name: members[index].name, edit)
             }
             self = .object(members)
         }

@@ -20,6 +20,48 @@ public struct JWSStructureMutator {
     /// the operands of comparisons the code made, so a value the code looks for lands inside the decoded JSON); nil
     /// edits values only from the tables below.
     public var mutateBytes: (([UInt8]) -> [UInt8])?
+    /// Words the code compares with (a fuzzer's dictionary: `LibFuzzerDictionary`), drawn as whole values and names,
+    /// so a value the code looks for is put where it looks.
+    public var words = Words([])
+
+    /// A dictionary's words sorted once by what they can be: any string, a number, a member name, the value of one
+    /// member (`value_of_<member>_<n>` entries: a word the code compares next after that member's name, as
+    /// `scripts/fuzz-words.py` writes them).
+    public struct Words: Sendable {
+        /// Words that are neither numbers nor JSON of their own (a committed entry such as `"alg":` is for the byte
+        /// mutator), for a string's content.
+        let texts: [[UInt8]]
+        let numbers: [[UInt8]]
+        let names: [[UInt8]]
+        let byMember: [String: [[UInt8]]]
+
+        public init(_ entries: [LibFuzzerDictionary.Entry]) {
+            let words = entries.map(\.word)
+            var byMember: [String: [[UInt8]]] = [:]
+            for entry in entries where entry.name.hasPrefix(Self.memberPrefix) {
+                let rest = entry.name.dropFirst(Self.memberPrefix.count)
+                guard let end = rest.lastIndex(of: "_"), end > rest.startIndex else { continue }
+                byMember[String(rest[..<end]), default: []].append(entry.word)
+            }
+            self.byMember = byMember
+            func isNumber(_ word: [UInt8]) -> Bool {
+                !word.isEmpty && word.allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+            }
+            func isName(_ word: [UInt8]) -> Bool {
+                word.count >= 2
+                    && word.allSatisfy { byte in
+                        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                            || byte == UInt8(ascii: "_")
+                    }
+            }
+            let json = Set(Array("\":{}[]".utf8))
+            numbers = words.filter(isNumber)
+            names = words.filter(isName)
+            texts = words.filter { word in !word.isEmpty && !isNumber(word) && !word.contains(where: json.contains) }
+        }
+
+        static let memberPrefix = "value_of_"
+    }
 
     public init(seed: UInt64, signer: JWSSigner? = nil) {
         random = SplitMix64(seed: seed)
@@ -91,8 +133,8 @@ public struct JWSStructureMutator {
     mutating func mutateToken(_ text: ArraySlice<UInt8>, depth: Int) -> [UInt8]? {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        // The header is Apple's fixed shape and 4 KB of x5c: edited one time in five.
-        let editsHeader = below(5) == 0
+        // The header is Apple's fixed shape and 4 KB of x5c: edited one time in four.
+        let editsHeader = below(4) == 0
         guard case .success(let decoded) = Base64URL.decode(parts[editsHeader ? 0 : 1]),
             var tree = JSONTree(decoded.bytes)
         else { return nil }
@@ -134,17 +176,25 @@ public struct JWSStructureMutator {
 
     // MARK: - Edits
 
-    /// One edit at a value chosen uniformly among the tree's values.
+    /// One edit at a value: two times in eight a nested token (when there is one: edited inside), four a member's
+    /// scalar (what code compares), one an object (its members), one any value.
     mutating func edit(_ tree: inout JSONTree, depth: Int) {
-        let index = below(tree.count)
+        let places = tree.places
+        let roll = below(8)
+        let nested = depth < Self.maximumDepth ? places.nestedTokens : []
+        let choices =
+            roll < 2 && !nested.isEmpty
+            ? nested : roll < 6 ? places.memberScalars : roll == 6 ? places.objects : []
+        let index = choices.isEmpty ? below(tree.count) : choices[below(choices.count)]
         var mutator = self
-        tree.update(at: index) { value in mutator.edit(value: &value, depth: depth) }
+        tree.update(at: index) { value, name in mutator.edit(value: &value, of: name, depth: depth) }
         random = mutator.random
     }
 
-    mutating func edit(value: inout JSONTree, depth: Int) {
+    /// `value` (of the member `name`, when a member holds it) edited in one way.
+    mutating func edit(value: inout JSONTree, of name: [UInt8]?, depth: Int) {
         if let content = value.stringContent, depth < Self.maximumDepth, JWSReader.looksLikeCompactJWS(content),
-            below(2) == 0, let nested = mutateToken(content, depth: depth + 1)
+            below(4) != 0, let nested = mutateToken(content, depth: depth + 1)
         {
             value = .scalar([UInt8(ascii: "\"")] + nested + [UInt8(ascii: "\"")])
             return
@@ -165,9 +215,10 @@ public struct JWSStructureMutator {
             }
             value = .array(elements)
         case .scalar(let text):
-            switch below(mutateBytes == nil ? 3 : 5) {
+            switch below(mutateBytes == nil ? 6 : 8) {
             case 0: value = randomValue()
-            case 1, 2: value = .scalar(edited(scalar: text))
+            case 1, 2, 3: value = self.value(for: name)
+            case 4, 5: value = .scalar(edited(scalar: text))
             default: value = .scalar(byteMutated(scalar: text))
             }
         }
@@ -176,7 +227,9 @@ public struct JWSStructureMutator {
     mutating func editMembers(_ members: inout [JSONTree.Member]) {
         switch below(7) {
         case 0, 1:
-            members.insert(JSONTree.Member(name: randomName(), value: randomValue()), at: below(members.count + 1))
+            let name = randomName()
+            let value = below(2) == 0 ? value(for: name) : randomValue()
+            members.insert(JSONTree.Member(name: name, value: value), at: below(members.count + 1))
         case 2 where !members.isEmpty: members.remove(at: below(members.count))
         case 3 where !members.isEmpty:
             let index = below(members.count)
@@ -189,8 +242,56 @@ public struct JWSStructureMutator {
                 at: below(members.count + 1))
         case 5 where members.count > 1: members.swapAt(below(members.count), below(members.count))
         default:
-            if !members.isEmpty { members[below(members.count)].value = randomValue() }
+            guard !members.isEmpty else { return }
+            let index = below(members.count)
+            members[index].value = below(2) == 0 ? value(for: members[index].name) : randomValue()
         }
+    }
+
+    /// A value for the member `name`: what the code reading it compares it with most of the time — one of the
+    /// values Apple documents for the claim (`AppleClaims.enumerations`, JOSE's for a header member) or a near miss
+    /// of one, a number for a number claim, a boolean for a boolean — else a value of its type drawn afresh (a string
+    /// from the byte mutator's words: the operand of a comparison the code made).
+    mutating func value(for name: [UInt8]?) -> JSONTree {
+        guard let name else { return randomValue() }
+        let key = String(decoding: name, as: UTF8.self)
+        if let compared = words.byMember[key], below(2) == 0 {
+            // What the code compared right after this member's name: a number as written, else as a string.
+            let word = compared[below(compared.count)]
+            return .scalar(words.numbers.contains(word) && below(2) == 0 ? word : Self.quoted(word))
+        }
+        if let values = Self.memberValues[key], below(4) != 0 {
+            let chosen = Array(values[below(values.count)].utf8)
+            return .scalar(below(4) == 0 ? nearMiss(of: chosen) : chosen)
+        }
+        if AppleClaims.numbers.contains(key) {
+            if !words.numbers.isEmpty, below(3) == 0 { return .scalar(words.numbers[below(words.numbers.count)]) }
+            if AppleClaims.dates.contains(key) || below(2) == 0 { return .scalar(randomNumber()) }
+            return .scalar(byteMutated(scalar: Array(String(below(10)).utf8)))
+        }
+        if AppleClaims.booleans.contains(key) || key == "b64" {
+            return .scalar(Array(["true", "false", "\"true\"", "0", "1", "null"][below(6)].utf8))
+        }
+        if !words.texts.isEmpty, below(2) == 0 { return .scalar(Self.quoted(words.texts[below(words.texts.count)])) }
+        if below(2) == 0 { return .scalar(Array("\"\(Self.strings[below(Self.strings.count)])\"".utf8)) }
+        return .scalar(byteMutated(scalar: Array("\"\"".utf8)))
+    }
+
+    /// A documented value just missed: a string in another case, with a space, a NUL or a character less; a number
+    /// one more or negated.
+    mutating func nearMiss(of text: [UInt8]) -> [UInt8] {
+        guard text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") else {
+            guard let number = Int(String(decoding: text, as: UTF8.self)) else { return text }
+            return Array(String(below(2) == 0 ? number + 1 : -number).utf8)
+        }
+        var content = Array(text.dropFirst().dropLast())
+        switch below(4) {
+        case 0: content = Array(String(decoding: content, as: UTF8.self).lowercased().utf8)
+        case 1: content += Array(" ".utf8)
+        case 2: content += Array("\\u0000".utf8)
+        default: if !content.isEmpty { content.removeLast() }
+        }
+        return [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
     }
 
     /// A member name: another claim, another case, an escaped spelling of the same name, or with a byte more.
@@ -250,7 +351,7 @@ public struct JWSStructureMutator {
         if text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") {
             var content = mutateBytes(fresh ? [] : Array(text.dropFirst().dropLast()))
             while fresh, content.last == 0 { content.removeLast() }
-            return [UInt8(ascii: "\"")] + Self.escaped(content) + [UInt8(ascii: "\"")]
+            return Self.quoted(content)
         }
         let mutated = mutateBytes(fresh ? [] : text)
         for candidate in [mutated, Self.numberText(mutated)] {
@@ -270,6 +371,9 @@ public struct JWSStructureMutator {
         return Array(
             (bytes.count == 4 ? String(Int32(truncatingIfNeeded: value)) : String(Int64(bitPattern: value))).utf8)
     }
+
+    /// `bytes` as a JSON string (`escaped`, in quotes).
+    static func quoted(_ bytes: [UInt8]) -> [UInt8] { [UInt8(ascii: "\"")] + escaped(bytes) + [UInt8(ascii: "\"")] }
 
     /// `bytes` as the inside of a JSON string: an escape the bytes already hold is kept; any other backslash, a quote
     /// and a control character are escaped, so the string still ends where it did.
@@ -327,6 +431,11 @@ public struct JWSStructureMutator {
     }
 
     mutating func randomValue() -> JSONTree {
+        if below(8) == 0 {
+            // A number the code compares with as a number, a text as a string.
+            if !words.numbers.isEmpty, below(2) == 0 { return .scalar(words.numbers[below(words.numbers.count)]) }
+            if !words.texts.isEmpty { return .scalar(Self.quoted(words.texts[below(words.texts.count)])) }
+        }
         switch below(8) {
         case 0, 1: return .scalar(randomNumber())
         case 2, 3: return .scalar(Array("\"\(Self.strings[below(Self.strings.count)])\"".utf8))
@@ -338,7 +447,11 @@ public struct JWSStructureMutator {
         }
     }
 
-    mutating func randomName() -> [UInt8] { Array(names[below(names.count)].utf8) }
+    /// A member name: one the edited part defines, one time in four a word the code compares with.
+    mutating func randomName() -> [UInt8] {
+        if !words.names.isEmpty, below(4) == 0 { return words.names[below(words.names.count)] }
+        return Array(names[below(names.count)].utf8)
+    }
 
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
 
@@ -351,6 +464,16 @@ public struct JWSStructureMutator {
             "alg", "x5c", "kid", "typ", "crit", "jku", "x5u", "jwk", "cty", "data", "summary", "signedPayload",
             "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "externalPurchaseToken", "appData",
         ]
+
+    /// What each member is compared with: Apple's enumeration claims, and the JOSE header members' values (RFC 7515,
+    /// RFC 7518's algorithms, RFC 7797's `b64`).
+    static let memberValues: [String: [String]] = AppleClaims.enumerations.merging([
+        "alg": ["ES256", "none", "None", "HS256", "RS256", "ES384", "ES512", "PS256", "EdDSA", "ES256K"].map {
+            "\"\($0)\""
+        },
+        "typ": ["\"JWT\"", "\"JOSE\"", "\"jwt\""],
+        "cty": ["\"JWT\""],
+    ]) { apple, _ in apple }
 
     /// The JOSE header members (RFC 7515 §4.1, and those of JWE and RFC 7797 a reader may meet).
     static let headerNames = [

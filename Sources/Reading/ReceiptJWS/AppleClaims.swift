@@ -31,6 +31,40 @@ public enum AppleClaims {
     /// Claims Apple sends as JSON booleans.
     public static let booleans: Set<String> = ["isUpgraded", "isInBillingRetryPeriod"]
 
+    /// The values Apple's documentation lists for its enumeration claims, as JSON text (a string with its quotes):
+    /// what code reading a claim compares it with. The fuzzers' dictionaries and structure-aware mutator draw from
+    /// here, so they follow the table.
+    public static let enumerations: [String: [String]] = [
+        "environment": ["Production", "Sandbox", "Xcode", "LocalTesting"].map(quoted),
+        "receiptType": ["Production", "ProductionSandbox", "ProductionVPP", "ProductionVPPSandbox"].map(quoted),
+        "type": ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"].map(
+            quoted),
+        "inAppOwnershipType": ["PURCHASED", "FAMILY_SHARED"].map(quoted),
+        "transactionReason": ["PURCHASE", "RENEWAL"].map(quoted),
+        "originalPlatform": ["iOS", "macOS", "tvOS", "visionOS"].map(quoted),
+        "version": ["2.0"].map(quoted),
+        "notificationType": [
+            "CONSUMPTION_REQUEST", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW",
+            "DID_RENEW", "EXPIRED", "EXTERNAL_PURCHASE_TOKEN", "GRACE_PERIOD_EXPIRED", "OFFER_REDEEMED",
+            "ONE_TIME_CHARGE", "PRICE_INCREASE", "REFUND", "REFUND_DECLINED", "REFUND_REVERSED", "RENEWAL_EXTENDED",
+            "RENEWAL_EXTENSION", "REVOKE", "SUBSCRIBED", "TEST",
+        ].map(quoted),
+        "subtype": [
+            "INITIAL_BUY", "RESUBSCRIBE", "DOWNGRADE", "UPGRADE", "AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED",
+            "VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "GRACE_PERIOD", "PENDING", "ACCEPTED", "BILLING_RECOVERY",
+            "PRODUCT_NOT_FOR_SALE", "SUMMARY", "FAILURE", "UNREPORTED",
+        ].map(quoted),
+        "offerType": ["1", "2", "3", "4"],
+        "revocationReason": ["0", "1"],
+        "autoRenewStatus": ["0", "1"],
+        "expirationIntent": ["1", "2", "3", "4", "5"],
+        "priceIncreaseStatus": ["0", "1"],
+        "status": ["1", "2", "3", "4", "5"],
+        "quantity": ["1"],
+    ]
+
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
     /// A finding for every claim at the top level or in a notification's `data` (`summary`,
     /// `externalPurchaseToken`, `appData`) whose JSON type is not Apple's, and for every date claim whose number is
     /// not a usable date.

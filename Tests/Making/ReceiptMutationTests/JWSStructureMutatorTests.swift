@@ -110,6 +110,38 @@ struct JWSStructureMutatorTests {
         #expect(broken * 5 < outputs, "\(broken) of \(outputs) outputs are not JSON")
     }
 
+    /// A member's value is drawn from what the code compares it with: every value Apple documents for an enumeration
+    /// claim (`AppleClaims.enumerations`) is reached within a few thousand edits of one transaction, and a header
+    /// member's JOSE values too.
+    @Test func aMembersValueIsDrawnFromWhatItIsComparedWith() throws {
+        let transaction = Self.tokens[0]
+        var environments: Set<String> = []
+        var ownership: Set<String> = []
+        var algorithms: Set<String> = []
+        for seed in 0..<6000 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            guard let output = mutator.mutate(transaction) else { continue }
+            let parts = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            for part in parts.prefix(2) {
+                guard case .success(let decoded) = Base64URL.decode(part),
+                    let json = try? JSONDocument.read(decoded.bytes)
+                else { continue }
+                for child in json.children(of: json.root) {
+                    guard let value = json.string(child) else { continue }
+                    switch json.key(child) {
+                    case "environment": environments.insert(value)
+                    case "inAppOwnershipType": ownership.insert(value)
+                    case "alg": algorithms.insert(value)
+                    default: break
+                    }
+                }
+            }
+        }
+        #expect(environments.isSuperset(of: ["Production", "Sandbox", "Xcode", "LocalTesting"]))
+        #expect(ownership.isSuperset(of: ["PURCHASED", "FAMILY_SHARED"]))
+        #expect(algorithms.isSuperset(of: ["ES256", "none", "HS256", "ES384"]))
+    }
+
     @Test func theSameSeedMakesTheSameEdit() {
         var first = JWSStructureMutator(seed: 7)
         var second = JWSStructureMutator(seed: 7)
@@ -161,5 +193,65 @@ struct JWSStructureMutatorTests {
     func inputThatIsNoTokenIsLeftToTheByteMutator(_ input: [UInt8]) {
         var mutator = JWSStructureMutator(seed: 1)
         #expect(mutator.mutate(input) == nil)
+    }
+}
+
+/// The words a fuzzer's dictionary holds reach the structure-aware mutator: read from libFuzzer's `-dict=` file (the
+/// committed dictionary and the words harvested from the harness's comparisons) and put where code compares them.
+@Suite("libFuzzer dictionary words")
+struct LibFuzzerDictionaryTests {
+    @Test func entriesAreReadWithTheirEscapesAndCommentsSkipped() {
+        let text = Array(
+            """
+            # a comment="not a word"
+            kid="rcpt-1"
+            quote="a\\"b\\\\c"
+            hex="\\x00\\x41\\xfF"
+            broken="\\x4"
+            empty=""
+
+            "no name"
+            """.utf8)
+        let entries = LibFuzzerDictionary.entries(text)
+        #expect(
+            entries.map(\.word) == [
+                Array("rcpt-1".utf8), Array("a\"b\\c".utf8), [0x00, 0x41, 0xFF], Array("no name".utf8),
+            ])
+        #expect(entries.map(\.name) == ["kid", "quote", "hex", ""])
+        let arguments = ["jws", "-max_len=10", "-dict=/d.dict", "corpus"]
+        #expect(LibFuzzerDictionary.entries(arguments: arguments) { $0 == "/d.dict" ? text : nil }.count == 4)
+        #expect(LibFuzzerDictionary.entries(arguments: ["jws"]) { _ in text }.isEmpty)
+    }
+
+    /// A header member's value (a member the token lacks), a claim's number and a member name the code compares with
+    /// are each put in place within some thousands of edits of one transaction.
+    @Test func aComparedWordBecomesAValueANumberAndAName() throws {
+        let transaction = JWSStructureMutatorTests.tokens[0]
+        // As scripts/fuzz-words.py writes them: a word compared next after a member's name is that member's value.
+        let dictionary = """
+            cmp_0="offerPeriod"
+            cmp_1="9999"
+            value_of_kid_0="rcpt-1"
+            value_of_quantity_1="4242"
+            """
+        let words = JWSStructureMutator.Words(LibFuzzerDictionary.entries(Array(dictionary.utf8)))
+        var seen: Set<String> = []
+        for seed in 0..<20000 where seen.count < 3 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            mutator.words = words
+            guard let output = mutator.mutate(transaction) else { continue }
+            let parts = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            for part in parts.prefix(2) {
+                guard case .success(let decoded) = Base64URL.decode(part),
+                    let json = try? JSONDocument.read(decoded.bytes)
+                else { continue }
+                for child in json.children(of: json.root) {
+                    if json.key(child) == "kid", json.string(child) == "rcpt-1" { seen.insert("header value") }
+                    if json.key(child) == "quantity", json.text(child) == "4242" { seen.insert("claim number") }
+                    if json.key(child) == "offerPeriod" { seen.insert("name") }
+                }
+            }
+        }
+        #expect(seen == ["header value", "claim number", "name"])
     }
 }

@@ -22,3 +22,55 @@ struct FuzzScriptTests {
         #expect(!text.contains(" ok\n"), "\(text.suffix(400))")
     }
 }
+
+/// `scripts/fuzz-words.py` reads the words a harness compares with from its disassembly: a string literal's first
+/// machine word as text, an integer as digits, through a register move; the word compared next after a name as that
+/// member's value; a zeroed argument and one-digit numbers as nothing.
+@Suite("Words harvested from a harness's comparisons")
+struct FuzzWordsTests {
+    @Test func operandsOfConstantComparisonsBecomeWordsAndPairs() throws {
+        let disassembly = """
+            0000000000546480 <$s10ReceiptJWS9JWSReaderO14headerFindings>:
+              546490:      \tmovabsq\t$0x64696b, %r15
+              546495:      \tmovq\t%r15, %rdi
+              546498:      \tmovq\t%rax, %rsi
+              54649b:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
+              5464a0:      \tmovabsq\t$0x312d74706372, %rdi
+              5464aa:      \tmovq\t%rbx, %rsi
+              5464ad:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
+              5464b2:      \tmovl\t$0x1092, %edi
+              5464b7:      \tcallq\t0x336030 <__sanitizer_cov_trace_const_cmp4>
+              5464bc:      \txorl\t%edi, %edi
+              5464be:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
+              5464c3:      \tmovl\t$0x7, %edi
+              5464c8:      \tcallq\t0x336030 <__sanitizer_cov_trace_const_cmp4>
+
+            0000000000546500 <$s10ReceiptJWS11AppleClaimsO12typeFindings>:
+              546510:      \tmovabsq\t$0x7974697469746e61, %rdi
+              54651a:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
+
+            """
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-words-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("harness.txt")
+        let committed = folder.appendingPathComponent("committed.dict")
+        let output = folder.appendingPathComponent("harness.dict")
+        try Data(disassembly.utf8).write(to: input)
+        try Data("header_kid=\"\\\"kid\\\":\"\n".utf8).write(to: committed)
+        let (status, text) = try CLI.process(
+            "/usr/bin/env",
+            [
+                "python3", Fixtures.url("scripts/fuzz-words.py").path, "--disassembly", input.path, committed.path,
+                output.path,
+            ])
+        #expect(status == 0, "\(text)")
+        let written = try String(contentsOf: output, encoding: .utf8)
+        let entries = written.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(
+            entries == [
+                #"header_kid="\"kid\":""#, #"cmp_0="kid""#, #"cmp_1="rcpt-1""#, #"cmp_2="4242""#,
+                #"cmp_3="antitity""#, #"value_of_kid_0="rcpt-1""#,
+            ], "\(written)")
+    }
+}
