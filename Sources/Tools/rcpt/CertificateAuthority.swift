@@ -17,19 +17,6 @@ struct CertificateAuthority: ParsableCommand {
     )
 
     /// What a new CA looks like.
-    enum Shape: String, ExpressibleByArgument, CaseIterable {
-        case apple
-        case storekit
-        case jws
-
-        var authorityShape: TestCertificateAuthority.Shape {
-            switch self {
-            case .apple: return .apple
-            case .storekit: return .storeKit
-            case .jws: return .jws
-            }
-        }
-    }
 
     /// `rcpt ca init DIR`.
     struct Init: ParsableCommand {
@@ -58,7 +45,7 @@ struct CertificateAuthority: ParsableCommand {
             help:
                 "apple (root, intermediate, leaf), storekit (one self-signed certificate) or jws (Apple's EC JWS chain)."
         )
-        var shape: Shape = .apple
+        var shape: TestCertificateAuthority.Shape = .apple
 
         @Option(name: .customLong("not-before"), help: "Start of validity, RFC 3339.")
         var notBefore: String = "2000-01-01T00:00:00Z"
@@ -98,7 +85,7 @@ struct CertificateAuthority: ParsableCommand {
                 let end = (try? ReceiptDate.parse(notAfter).get())?.secondsSinceEpoch ?? 0
                 do throws(CryptoError) {
                     let authority = try TestCertificateAuthority.generate(
-                        shape: shape.authorityShape, notBefore: start, notAfter: end, keyBits: keyBits)
+                        shape: shape, notBefore: start, notAfter: end, keyBits: keyBits)
                     try CertificateAuthorityFiles.write(authority, to: directory, force: force)
                     let foreign = try TestCertificateAuthority.generate(
                         shape: shape == .jws ? .jws : .apple, notBefore: start, notAfter: end, keyBits: keyBits,
@@ -115,4 +102,16 @@ struct CertificateAuthority: ParsableCommand {
             }
         }
     }
+}
+
+/// `--shape apple|storekit|jws`: the chain's shapes, spelt in lowercase on the command line.
+extension TestCertificateAuthority.Shape: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let shape = Self.allCases.first(where: { $0.rawValue.lowercased() == argument }) else { return nil }
+        self = shape
+    }
+
+    public var defaultValueDescription: String { rawValue.lowercased() }
+
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
