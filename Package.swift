@@ -132,6 +132,9 @@ let package = Package(
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
+        // HTTP endpoints as validators (`conformance --target`), through Foundation's URLSession: only the command
+        // imports it, so the reading core and the fuzz harnesses never link networking.
+        .target(name: "ReceiptHTTP", dependencies: ["ReceiptConformance", "ReceiptSuite", "ReceiptJSON"]),
         .target(
             name: "ReceiptFuzzing",
             dependencies: [
@@ -147,9 +150,8 @@ let package = Package(
                 "ReceiptSigning",
                 "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
                 "ReceiptSuite",
-                "ReceiptConformance", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS", "ReceiptFuzzing",
-                "ReceiptInput",
-                "ReceiptStatus",
+                "ReceiptConformance", "ReceiptHTTP", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS",
+                "ReceiptFuzzing", "ReceiptInput", "ReceiptStatus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -262,7 +264,10 @@ let layers: [String: [String]] = [
     "Judging": ["COpenSSL", "ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"],
     "Library": ["Rcpt"],
     "Making": ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle", "ReceiptSuite"],
-    "Tools": ["ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptFuzzing", "rcpt"],
+    "Tools": [
+        "ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptHTTP", "ReceiptFuzzing",
+        "rcpt",
+    ],
 ]
 let testedModule = ["RcptCLITests": "rcpt", "RcptTests": "Rcpt"]
 for target in package.targets where target.path == nil {

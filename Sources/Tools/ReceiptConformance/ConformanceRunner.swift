@@ -71,12 +71,12 @@ package struct ConformanceResult: Sendable, Hashable {
     /// What this result means for the run.
     package var resultClass: ResultClass {
         switch run.outcome {
-        case .crashed, .raised: return .crashed
+        case .crashed, .raised, .serverError: return .crashed
         case .timedOut: return .timedOut
-        case .errored, .unreadableAnswer: return .errored
+        case .errored, .unreadableAnswer, .unreachable: return .errored
         case .couldNotRun: return .couldNotRun
         case .accepted: return expected == .accept ? .passed : .acceptedBad
-        case .rejected:
+        case .rejected, .refused:
             if expected == .reject { return .passed }
             return isBaseline ? .baselineRejected : .overStrict
         }
@@ -101,6 +101,8 @@ package enum ConformanceRunner {
         package var jobs: Int
         /// One persistent validator process reading paths on its standard input (`BatchValidator`).
         package var batch: Bool
+        /// A validator that is no command (an HTTP endpoint): when set, `command` and `batch` are not used.
+        package var target: (any DocumentValidator)?
 
         package init(
             command: String, timeout: Double, rejectCodes: Set<Int32>? = nil, only: Concern? = nil,
@@ -173,7 +175,9 @@ package enum ConformanceRunner {
             let path = directory + "/" + entry.file
             let line = commandLine(options.command, path: path)
             let run: ValidatorRun
-            if let batch {
+            if let target = options.target {
+                run = target.run(path)
+            } else if let batch {
                 run = batch.run(path)
             } else {
                 run = try runShell(line, timeout: options.timeout, rejectCodes: options.rejectCodes)
@@ -185,7 +189,9 @@ package enum ConformanceRunner {
                 attacker: entry.attacker.flatMap(Attacker.init(rawValue:)), threat: entry.threat,
                 readers: entry.readers,
                 expected: ExpectedVerdict(rawValue: entry.expected) ?? .reject, run: run,
-                file: path, command: options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line)
+                file: path,
+                command: options.target?.reproduction(of: path)
+                    ?? (options.batch ? "echo \(ShellWords.quoted(path)) | \(options.command)" : line))
         }
         // The baselines first, one at a time: a validator that rejects one is stopped there.
         var results: [ConformanceResult] = []

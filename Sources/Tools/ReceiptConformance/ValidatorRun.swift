@@ -20,6 +20,14 @@ package enum RunOutcome: Sendable, Hashable {
     case timedOut
     /// The shell could not find or execute the validator (exit status 127 or 126).
     case couldNotRun(status: Int32)
+    /// An HTTP endpoint answered a 4xx status (or a 2xx whose body did not say "accepted", `--accept-when`):
+    /// rejected.
+    case refused(httpStatus: Int)
+    /// An HTTP endpoint answered a 5xx status: it failed on the input (an unhandled error behind it), a crash.
+    case serverError(httpStatus: Int)
+    /// An HTTP endpoint could not be reached, dropped the connection, or answered with neither a verdict nor an
+    /// error (a 1xx or 3xx status): no verdict.
+    case unreachable(reason: String)
 
     /// Classifies an exit status. A non-zero exit after an uncaught exception's report on `stderr` is a crash
     /// whatever `rejectCodes` says; otherwise `rejectCodes` are the statuses that mean "rejected" (nil: every
@@ -51,6 +59,8 @@ package enum RunOutcome: Sendable, Hashable {
         case .accepted: return "exit 0"
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "exit \(status)"
         case .unreadableAnswer: return "no verdict"
+        case .refused(let status), .serverError(let status): return "HTTP \(status)"
+        case .unreachable(let reason): return reason
         }
     }
 
@@ -64,9 +74,9 @@ package enum RunOutcome: Sendable, Hashable {
     package var label: String {
         switch self {
         case .accepted: return "accepted"
-        case .rejected: return "rejected"
-        case .errored, .unreadableAnswer: return "errored"
-        case .crashed, .raised: return "crashed"
+        case .rejected, .refused: return "rejected"
+        case .errored, .unreadableAnswer, .unreachable: return "errored"
+        case .crashed, .raised, .serverError: return "crashed"
         case .timedOut: return "timed out"
         case .couldNotRun: return "could not run"
         }
@@ -80,13 +90,15 @@ package enum RunOutcome: Sendable, Hashable {
         case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
         case .raised(let runtime, let status): return "\(label) (\(runtime), exit \(status))"
         case .unreadableAnswer(let line): return "\(label) (answered \"\(Self.quoted(line))\", not a verdict)"
+        case .refused(let status), .serverError(let status): return "\(label) (HTTP \(status))"
+        case .unreachable(let reason): return "\(label) (\(Self.quoted(reason)))"
         }
     }
 
     /// Whether the validator gave a verdict (accepted or rejected) at all.
     package var isVerdict: Bool {
         switch self {
-        case .accepted, .rejected: return true
+        case .accepted, .rejected, .refused: return true
         default: return false
         }
     }

@@ -125,6 +125,8 @@ package struct ValidatorCampaign {
         package var runs: Int?
         package var seconds: Double?
         package var batch: Bool
+        /// A validator that is no command (an HTTP endpoint): when set, `command` and `batch` are not used.
+        package var target: (any DocumentValidator)?
 
         package init(
             command: String, timeout: Double = 10, rejectCodes: Set<Int32>? = nil, jobs: Int = 1,
@@ -170,11 +172,21 @@ package struct ValidatorCampaign {
     package static func classify(_ outcome: RunOutcome, reference: ReferenceVerdict) -> Disagreement? {
         switch outcome {
         case .accepted: return reference.isValid ? nil : .acceptedWhatRcptRejects
-        case .rejected: return reference.isValid ? .rejectedWhatRcptAccepts : nil
-        case .crashed, .raised: return .crashed
+        case .rejected, .refused: return reference.isValid ? .rejectedWhatRcptAccepts : nil
+        case .crashed, .raised, .serverError: return .crashed
         case .timedOut: return .timedOut
-        case .errored, .couldNotRun, .unreadableAnswer: return .errored
+        case .errored, .couldNotRun, .unreadableAnswer, .unreachable: return .errored
         }
+    }
+
+    /// One run of the validator on `path`: the endpoint, the batch process, or the command in its own process group.
+    static func run(_ options: Options, on path: String, batch: BatchValidator?) -> ValidatorRun {
+        if let target = options.target { return target.run(path) }
+        if let batch { return batch.run(path) }
+        return
+            (try? ConformanceRunner.runShell(
+                ConformanceRunner.commandLine(options.command, path: path), timeout: options.timeout,
+                rejectCodes: options.rejectCodes)) ?? couldNotRun
     }
 
     /// Runs the validator on each seed re-signed unchanged, with `rcpt verify`'s verdict on it.
@@ -185,16 +197,12 @@ package struct ValidatorCampaign {
             FileManager.default.createFile(atPath: path, contents: Data(input.bytes))
             defer { unlink(path) }
             let run: ValidatorRun
-            if options.batch {
+            if options.batch && options.target == nil {
                 let batch = try? BatchValidator(command: options.command, timeout: options.timeout)
                 run = batch?.run(path) ?? Self.couldNotRun
                 batch?.stop()
             } else {
-                run =
-                    (try? ConformanceRunner.runShell(
-                        ConformanceRunner.commandLine(options.command, path: path),
-                        timeout: options.timeout, rejectCodes: options.rejectCodes))
-                    ?? Self.couldNotRun
+                run = Self.run(options, on: path, batch: nil)
             }
             return SeedBaseline(input: input, verdict: judge(input), run: run)
         }
@@ -223,7 +231,8 @@ package struct ValidatorCampaign {
         var runs = 0
         var agreed = 0
         let batchValidator =
-            options.batch ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+            options.batch && options.target == nil
+            ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
         func done() -> Bool {
             if let limit = options.runs, runs >= limit { return true }
             if let seconds = options.seconds, Date().timeIntervalSince(started) >= seconds { return true }
@@ -249,16 +258,12 @@ package struct ValidatorCampaign {
             let judge = referee
             let verdicts = Parallel.map(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
             let outcomes: [ValidatorRun]
-            if batchValidator != nil {
-                outcomes = paths.map { path in batchValidator?.run(path) ?? Self.couldNotRun }
+            if let batchValidator {
+                outcomes = paths.map { path in batchValidator.run(path) }
             } else {
-                let command = options.command
-                let timeout = options.timeout
-                let rejectCodes = options.rejectCodes
+                let options = options
                 outcomes = Parallel.map(round.count, jobs: options.jobs) { index in
-                    (try? ConformanceRunner.runShell(
-                        ConformanceRunner.commandLine(command, path: paths[index]),
-                        timeout: timeout, rejectCodes: rejectCodes)) ?? Self.couldNotRun
+                    Self.run(options, on: paths[index], batch: nil)
                 }
             }
             for index in round.indices {
@@ -303,12 +308,7 @@ package struct ValidatorCampaign {
                 FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
                 defer { unlink(path) }
                 let verdict = judge(component)
-                let run =
-                    batchValidator?.run(path)
-                    ?? ((try? ConformanceRunner.runShell(
-                        ConformanceRunner.commandLine(options.command, path: path),
-                        timeout: options.timeout, rejectCodes: options.rejectCodes))
-                        ?? Self.couldNotRun)
+                let run = Self.run(options, on: path, batch: batchValidator)
                 // The same disagreement: for a wrong acceptance the same finding code; for a wrong rejection the
                 // same class; for a crash, hang or error the same ending (a SIGSEGV never gives way to a traceback).
                 if Self.classify(run.outcome, reference: verdict) == group.kind,

@@ -258,6 +258,10 @@ package struct ConformanceReport: Sendable {
         case .crashed: return "a crash on input anyone can send is a denial of service, and may be worse"
         case .timedOut: return "a hang on input anyone can send ties up the server that validates"
         case .errored:
+            if case .unreachable = result.run.outcome {
+                return
+                    "the endpoint gave no verdict (unreachable, the connection dropped, or an answer that is neither 2xx, 4xx nor 5xx): its caller cannot tell rejected from broken"
+            }
             return "an exit status outside --reject-codes gives no verdict: the caller cannot tell rejected from broken"
         case .couldNotRun: return "the command could not be started (exit 126 or 127): check its path and interpreter"
         case .baselineRejected:

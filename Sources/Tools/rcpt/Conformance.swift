@@ -75,10 +75,11 @@ struct Conformance: ParsableCommand {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)
             var options = ConformanceRunner.Options(
-                command: validatorOptions.validator, timeout: validatorOptions.timeout,
+                command: validatorOptions.validator ?? "", timeout: validatorOptions.timeout,
                 rejectCodes: validatorOptions.rejectCodes?.statuses, only: only,
                 jobs: validatorOptions.processes, batch: validatorOptions.batch)
             options.context = context
+            options.target = try validatorOptions.endpoint.validator(timeout: validatorOptions.timeout)
             let results: [ConformanceResult]
             do {
                 results = try ConformanceRunner.run(options, directory: directory) { done, total in
@@ -96,7 +97,7 @@ struct Conformance: ParsableCommand {
                 case .text: Console.write(Array(ConformanceReport.baselineText(failure.result, style: style).utf8))
                 case .junit, .sarif:
                     Console.write(
-                        format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator))
+                        format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.name))
                             ?? [])
                 }
                 return 1
@@ -109,7 +110,7 @@ struct Conformance: ParsableCommand {
             case .text: Console.write(report.text(style: style))
             case .junit, .sarif:
                 Console.write(
-                    format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.validator)) ?? [])
+                    format.ciDocument(report.ciReport(suite: directory, validator: validatorOptions.name)) ?? [])
             }
             return report.failed ? 1 : 0
         }

@@ -197,10 +197,11 @@ struct FuzzValidator: ParsableCommand {
                 jwsOptions?.strict = true
                 for index in seedOptions.keys { seedOptions[index]?.strict = true }
             }
-            let options = ValidatorCampaign.Options(
-                command: validatorOptions.validator, timeout: validatorOptions.timeout,
+            var options = ValidatorCampaign.Options(
+                command: validatorOptions.validator ?? "", timeout: validatorOptions.timeout,
                 rejectCodes: validatorOptions.rejectCodes?.statuses,
                 jobs: validatorOptions.processes, runs: runs, seconds: time, batch: validatorOptions.batch)
+            options.target = try validatorOptions.endpoint.validator(timeout: validatorOptions.timeout)
             var campaign = ValidatorCampaign(
                 options: options, generator: FuzzInputGenerator(seeds: inputs, kit: kit, jwsKit: jwsKit, seed: seed),
                 receiptOptions: receiptOptions, jwsOptions: jwsOptions, seedOptions: seedOptions, scratch: scratch)
@@ -217,7 +218,7 @@ struct FuzzValidator: ParsableCommand {
                 let manifestExpectations = ManifestExpectations(
                     bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
                     context: context.rawValue, root: ShellWords.absolute(ca + "/root.pem"),
-                    validator: validatorOptions.validator)
+                    validator: validatorOptions.name)
                 try CampaignReport.write(
                     summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
                     to: outDirectory)
@@ -229,19 +230,19 @@ struct FuzzValidator: ParsableCommand {
                 Console.write(
                     format.ciDocument(
                         CIReport.campaign(
-                            summary, seeds: seeds, validator: validatorOptions.validator,
+                            summary, seeds: seeds, validator: validatorOptions.name,
                             gate: gate, directory: outDirectory)) ?? [])
             case .text:
                 Console.write(
                     Array(
                         CampaignReport.text(
                             summary, gate: gate, seeds: seeds, directory: outDirectory,
-                            validator: validatorOptions.validator
+                            validator: validatorOptions.name
                         ).utf8))
                 if let outDirectory, !summary.groups.isEmpty {
                     Console.write(
                         Array(
-                            "\nfindings in \(outDirectory); replay them: rcpt conformance --validator \(ShellWords.quoted(validatorOptions.validator)) \(ShellWords.quoted(outDirectory))\n"
+                            "\nfindings in \(outDirectory); replay them: rcpt conformance \(validatorOptions.arguments.map(ShellWords.quoted).joined(separator: " ")) \(ShellWords.quoted(outDirectory))\n"
                                 .utf8))
                 }
             }

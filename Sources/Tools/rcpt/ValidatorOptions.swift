@@ -3,14 +3,17 @@ import Foundation
 import ReceiptConformance
 import ReceiptSuite
 
-/// How `conformance` and `fuzz-validator` run the user's validator and judge it: the command, how long one run may
-/// take, which exit statuses mean "rejected", and which concerns fail the gate.
+/// How `conformance` and `fuzz-validator` run the user's validator and judge it: the command (or, for
+/// `conformance`, the HTTP endpoint), how long one run may take, which exit statuses mean "rejected", and which
+/// concerns fail the gate.
 struct ValidatorOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The validator: a shell command run by /bin/sh; {} is replaced by the input's path, already shell-quoted.",
             valueName: "command"))
-    var validator: String
+    var validator: String?
+
+    @OptionGroup var endpoint: TargetOptions
 
     @Option(
         help: ArgumentHelp(
@@ -44,6 +47,16 @@ struct ValidatorOptions: ParsableArguments {
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if endpoint.target != nil {
+            guard validator == nil else { throw ValidationError("give --validator or --target, not both") }
+            guard !batch, rejectCodes == nil else {
+                throw ValidationError("--batch and --reject-codes are for a --validator command, not a --target")
+            }
+            return
+        }
+        guard let validator else {
+            throw ValidationError("give the validator: --validator COMMAND (or --target URL for an HTTP endpoint)")
+        }
         if batch && validator.contains("{}") {
             throw ValidationError(
                 "with --batch the validator reads the paths on its standard input, one per line: leave {} out")
@@ -52,6 +65,16 @@ struct ValidatorOptions: ParsableArguments {
             throw ValidationError(
                 "--validator needs {} where the input's path goes (or --batch, to give paths on its standard input)")
         }
+    }
+
+    /// What the reports name as the validator: the command, or the endpoint's method and URL.
+    var name: String { validator ?? endpoint.target.map { "\(endpoint.method) \($0)" } ?? "" }
+
+    /// The arguments that name the same validator again (a replay line): --validator COMMAND, or --target and how
+    /// it is posted to.
+    var arguments: [String] {
+        if let validator { return ["--validator", validator] + (batch ? ["--batch"] : []) }
+        return endpoint.arguments
     }
 
     /// What fails the run: security and policy acceptances, and what --fail-on adds.

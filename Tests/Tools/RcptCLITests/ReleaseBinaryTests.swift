@@ -22,6 +22,8 @@ struct ReleaseBinaryTests {
         let (status, libraries) = try Self.run("/usr/bin/ldd", [Self.binary], in: URL(fileURLWithPath: "/"))
         #expect(status == 0)
         #expect(libraries.contains("libssl.so.3") && libraries.contains("libcrypto.so.3"))
+        // Foundation's networking, linked in statically, calls the system's libcurl (`--target`).
+        #expect(libraries.contains("libcurl.so.4"))
         for forbidden in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "libicu", "/opt/swift"] {
             #expect(!libraries.contains(forbidden), "\(forbidden) in \(libraries)")
         }

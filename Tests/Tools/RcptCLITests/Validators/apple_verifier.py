@@ -116,4 +116,5 @@ def main():
         print("accepted" if reason is None else "rejected: " + reason, flush=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+import Foundation
+import ReceiptConformance
+import ReceiptSuite
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A backend's endpoint as a validator (`conformance --target URL`): a purchase-verification API or an App Store
+/// Server Notifications webhook. Each document is posted in the shape the endpoint takes (`RequestBody`), and its
+/// answer is the verdict: 2xx accepted (or, with an `AcceptRule`, only when the body says so), 4xx rejected, 5xx a
+/// crash (an unhandled error behind the endpoint), a dropped connection or any other status no verdict, no answer
+/// within the timeout a hang. Through Foundation's URLSession (libcurl on Linux): no HTTP code of rcpt's own.
+package struct HTTPTarget: DocumentValidator {
+    package var url: URL
+    package var method: String
+    package var headers: [Header]
+    package var body: RequestBody
+    package var acceptWhen: AcceptRule?
+    package var timeout: Double
+    private let session: Session
+
+    /// One request header (`-H 'Name: value'`).
+    package struct Header: Sendable, Hashable {
+        package var name: String
+        package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    package init(
+        url: URL, method: String = "POST", headers: [Header] = [], body: RequestBody, acceptWhen: AcceptRule? = nil,
+        timeout: Double
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.acceptWhen = acceptWhen
+        self.timeout = timeout
+        session = Session(timeout: timeout)
+    }
+
+    package var name: String { "\(method) \(url.absoluteString)" }
+
+    /// The headers sent: a JSON content type unless the body is raw or `headers` names one, then `headers`.
+    var sentHeaders: [Header] {
+        let named = headers.contains { $0.name.lowercased() == "content-type" }
+        return (named || body == .raw ? [] : [Header(name: "Content-Type", value: "application/json")]) + headers
+    }
+
+    package func run(_ path: String) -> ValidatorRun {
+        let started = Date()
+        guard let file = FileManager.default.contents(atPath: path) else {
+            return ValidatorRun(
+                outcome: .unreachable(reason: "cannot read \(path)"), seconds: 0, stderrTail: "", stdoutTail: "")
+        }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = method
+        for header in sentHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
+        request.httpBody = Data(body.bytes(for: Array(file)))
+        let answer = session.send(request, within: timeout)
+        let outcome: RunOutcome
+        var shown = ""
+        switch answer {
+        case .answered(let status, let data):
+            outcome = Self.outcome(status: status, body: data, acceptWhen: acceptWhen)
+            shown = "HTTP \(status)\n" + String(decoding: data.suffix(ValidatorRun.tailBytes), as: UTF8.self)
+        case .timedOut: outcome = .timedOut
+        case .failed(let reason): outcome = .unreachable(reason: reason)
+        }
+        return ValidatorRun(
+            outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: "", stdoutTail: shown)
+    }
+
+    /// The verdict of an answer.
+    package static func outcome(status: Int, body: Data, acceptWhen: AcceptRule?) -> RunOutcome {
+        switch status {
+        case 200..<300:
+            if let acceptWhen, !acceptWhen.matches(body) { return .refused(httpStatus: status) }
+            return .accepted
+        case 400..<500: return .refused(httpStatus: status)
+        case 500..<600: return .serverError(httpStatus: status)
+        default: return .unreachable(reason: "answered HTTP \(status), neither a verdict nor an error")
+        }
+    }
+
+    /// The curl command that sends the same request, short: the file itself (`--data-binary @FILE`) when it is the
+    /// body, the body built from the file by `printf` when the document is plain base64 or a token, else the body
+    /// inline.
+    package func reproduction(of path: String) -> String {
+        var words = ["curl", "-sS", "-X", method]
+        for header in sentHeaders { words += ["-H", ShellWords.quoted("\(header.name): \(header.value)")] }
+        let file = FileManager.default.contents(atPath: path).map { Array($0) } ?? []
+        let quotedPath = ShellWords.quoted(path)
+        let tail = words + ["--data-binary"]
+        let url = ShellWords.quoted(url.absoluteString)
+        switch body {
+        case .raw:
+            return (tail + ["@" + quotedPath, url]).joined(separator: " ")
+        case .signedPayload, .receiptData:
+            if RequestBody.isJSONObject(file) { return (tail + ["@" + quotedPath, url]).joined(separator: " ") }
+            let text = RequestBody.documentText(file)
+            let plain = text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || Array("+/=._-".utf8).contains(byte)
+            }
+            guard plain, !text.isEmpty else { break }
+            // The document from the file, as the body holds it: a DER receipt's base64, else the file's text.
+            let document =
+                file.first == 0x30 || !file.allSatisfy({ $0 >= 0x09 && $0 < 0x7F })
+                ? "$(openssl base64 -A -in \(quotedPath))" : "$(cat \(quotedPath))"
+            let marker = "RCPT-DOCUMENT-MARKER"
+            let format = String(decoding: body.holding(marker), as: UTF8.self)
+                .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: marker, with: "%s")
+            return "printf \(ShellWords.quoted(format)) \"\(document)\" | "
+                + (tail + ["@-", url]).joined(separator: " ")
+        case .template:
+            break
+        }
+        return (tail + [ShellWords.quoted(String(decoding: body.bytes(for: file), as: UTF8.self)), url])
+            .joined(separator: " ")
+    }
+}
+
+/// One URLSession for a target's requests, its answers waited for synchronously (a conformance run's threads each
+/// wait for their own).
+final class Session: @unchecked Sendable {
+    let session: URLSession
+
+    enum Answer {
+        case answered(status: Int, body: Data)
+        case timedOut
+        case failed(String)
+    }
+
+    init(timeout: Double) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Bodies are kept to this many bytes (an endpoint's answer is evidence, not data to hold whole).
+    static let bodyLimit = 1 << 20
+
+    func send(_ request: URLRequest, within timeout: Double) -> Answer {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                box.answer = Self.answer(for: error)
+            } else if let http = response as? HTTPURLResponse {
+                box.answer = .answered(status: http.statusCode, body: (data ?? Data()).prefix(Self.bodyLimit))
+            } else {
+                box.answer = .failed("no HTTP answer")
+            }
+            done.signal()
+        }
+        task.resume()
+        // URLSession enforces the timeout; the wait has a margin so a lost callback cannot hang the run.
+        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+            task.cancel()
+            return .timedOut
+        }
+        return box.answer ?? .failed("no answer")
+    }
+
+    static func answer(for error: Error) -> Answer {
+        guard let error = error as? URLError else { return .failed("\(error)") }
+        switch error.code {
+        case .timedOut: return .timedOut
+        case .cannotConnectToHost: return .failed("connection refused")
+        case .networkConnectionLost: return .failed("connection dropped before an answer")
+        case .cannotFindHost, .dnsLookupFailed: return .failed("host not found")
+        case .badServerResponse: return .failed("not an HTTP answer")
+        default: return .failed("URL error \(error.code.rawValue)")
+        }
+    }
+
+    final class Box: @unchecked Sendable {
+        var answer: Answer?
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The shape in which a document is posted to an endpoint (`--body`): what the endpoint takes.
+package enum RequestBody: Sendable, Hashable {
+    /// `{"receipt-data": "<base64>"}` as a verifyReceipt-style purchase API takes a receipt, with `extra` members
+    /// (`--body-member password=…`); a JWS is sent as the value as it is.
+    case receiptData(extra: [BodyMember])
+    /// `{"signedPayload": "<token>"}` as the App Store posts a notification to a webhook.
+    case signedPayload
+    /// The file's bytes as they are.
+    case raw
+    /// A template's text with `{{document}}` replaced by the document as a JSON string's content (a receipt's
+    /// base64, a token, a JSON body escaped) and `{{raw}}` by the file's text as it is.
+    case template(String)
+
+    /// The body for a file's bytes. A file that already is a JSON body (a notification's `{"signedPayload": …}`,
+    /// a verifyReceipt request) is sent as it is for `receiptData` and `signedPayload`: the suite wrote the body.
+    package func bytes(for file: [UInt8]) -> [UInt8] {
+        switch self {
+        case .raw: return file
+        case .signedPayload, .receiptData:
+            return Self.isJSONObject(file) ? file : holding(Self.documentText(file))
+        case .template: return holding(Self.documentText(file), raw: String(decoding: file, as: UTF8.self))
+        }
+    }
+
+    /// The body holding `document` (text: a receipt's base64, a token) as a JSON string's content; a raw body is the
+    /// document itself.
+    package func holding(_ document: String, raw: String = "") -> [UInt8] {
+        let content = Self.jsonStringContent(document)
+        switch self {
+        case .raw: return Array(document.utf8)
+        case .template(let text):
+            return Array(
+                text.replacingOccurrences(of: "{{document}}", with: content).replacingOccurrences(
+                    of: "{{raw}}", with: raw
+                ).utf8)
+        case .signedPayload: return Array(#"{"signedPayload":"\#(content)"}"#.utf8)
+        case .receiptData(let extra):
+            var members = [#""receipt-data":"\#(content)""#]
+            for member in extra { members.append("\"\(Self.jsonStringContent(member.name))\":\(member.json)") }
+            return Array("{\(members.joined(separator: ","))}".utf8)
+        }
+    }
+
+    /// A document as text: a DER receipt (binary) as its base64, any other file (base64, PEM, a token) with the
+    /// whitespace around it trimmed.
+    package static func documentText(_ file: [UInt8]) -> String {
+        if file.first == 0x30 || !file.allSatisfy({ $0 >= 0x09 && $0 < 0x7F }) {
+            return Data(file).base64EncodedString()
+        }
+        return String(decoding: file, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    package static func isJSONObject(_ file: [UInt8]) -> Bool {
+        file.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+    }
+
+    /// `text` escaped to sit between a JSON string's quotes.
+    package static func jsonStringContent(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    output += String(format: "\\u%04x", scalar.value)
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+}
+
+/// A member added to a receipt-data body (`--body-member NAME=JSON`): its name and its value as JSON text.
+package struct BodyMember: Sendable, Hashable {
+    package var name: String
+    package var json: String
+
+    package init(name: String, json: String) {
+        self.name = name
+        self.json = json
+    }
+}

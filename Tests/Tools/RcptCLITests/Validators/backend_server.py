@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Small backends over HTTP, as published ones are written (TEST FIXTURE: `conformance --target` and
+`fuzz-validator --target` are judged against them). Python's standard library only (http.server), plus Apple's
+app-store-server-library for the careful webhook.
+
+Usage: backend_server.py MODE [ARGUMENTS]
+  webhook-decode-only BUNDLE_ID
+      An App Store Server Notifications V2 webhook that decodes the signedPayload's payload without verifying the
+      signature (the flaw this tool exists to find): 200 when its data.bundleId is BUNDLE_ID, else 400.
+  webhook-apple ROOT BUNDLE_ID ENVIRONMENT APP_APPLE_ID
+      The same webhook verifying with Apple's library (Validators/apple_verifier.py's configuration): 200 when
+      verify_and_decode_notification (and the tokens it carries) succeed, else 400.
+  webhook-fragile BUNDLE_ID
+      webhook-decode-only without its error handling: a body it cannot decode raises, and the server answers 500.
+  purchase-bundle-only BUNDLE_ID
+      A verifyReceipt-style purchase API that answers 200 {"status": 0} when the posted receipt-data's bytes contain
+      BUNDLE_ID, else 200 {"status": 21010}: it checks only the bundle id.
+  purchase-rcpt COMMAND
+      The same API done carefully: a body naming a member twice is refused (readers disagree on which copy counts),
+      and the receipt is judged by `rcpt verify`: COMMAND with {} replaced by a file holding the decoded receipt;
+      exit 0 is {"status": 0}, anything else {"status": 21002}.
+Prints "PORT <n>" once listening on 127.0.0.1 (an ephemeral port), then serves until killed or until its standard
+input closes (so a test that dies leaves no server behind).
+"""
+import base64
+import binascii
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def b64url_json(part):
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+def unique_members(pairs):
+    """A JSON object whose names are each given once, else ValueError."""
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        raise ValueError("a member named twice")
+    return dict(pairs)
+
+
+def decode_only(bundle_id, body):
+    token = json.loads(body)["signedPayload"]
+    payload = b64url_json(token.split(".")[1])
+    return 200 if payload["data"]["bundleId"] == bundle_id else 400
+
+
+def make_handler(mode, arguments):
+    verifier = None
+    if mode == "webhook-apple":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import apple_verifier  # noqa: E402 (beside this file)
+        verifier = apple_verifier.verifier(*arguments[:4])
+
+    def judge(body):
+        """(status, answer) for a request body."""
+        if mode == "webhook-decode-only":
+            try:
+                return decode_only(arguments[0], body), b""
+            except Exception:  # a careful server refuses what it cannot read
+                return 400, b""
+        if mode == "webhook-fragile":
+            return decode_only(arguments[0], body), b""  # raises on what it cannot read: a 500
+        if mode == "webhook-apple":
+            import apple_verifier
+            try:
+                apple_verifier.verify_notification(verifier, json.loads(body)["signedPayload"])
+                return 200, b""
+            except Exception as error:
+                return 400, type(error).__name__.encode()
+        if mode == "purchase-bundle-only":
+            try:
+                receipt = base64.b64decode(json.loads(body)["receipt-data"])
+            except (ValueError, KeyError, TypeError, binascii.Error):
+                return 400, b'{"status": 21002}'
+            return 200, json.dumps({"status": 0 if arguments[0].encode() in receipt else 21010}).encode()
+        if mode == "purchase-rcpt":
+            try:
+                receipt = base64.b64decode(json.loads(body, object_pairs_hook=unique_members)["receipt-data"])
+            except (ValueError, KeyError, TypeError, binascii.Error):
+                return 400, b'{"status": 21002}'
+            with tempfile.NamedTemporaryFile(suffix=".receipt") as handle:
+                handle.write(receipt)
+                handle.flush()
+                quoted = "'" + handle.name.replace("'", "'\\''") + "'"
+                status = subprocess.run(arguments[0].replace("{}", quoted), shell=True,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+            return 200, json.dumps({"status": 0 if status == 0 else 21002}).encode()
+        raise SystemExit("unknown mode " + mode)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(min(length, 8 << 20))
+            try:
+                status, answer = judge(body)
+            except Exception as error:  # what an unguarded framework does: a 500
+                status, answer = 500, ("Internal Server Error: " + type(error).__name__).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *_):
+            pass
+
+    return Handler
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(sys.argv[1], sys.argv[2:]))
+    print("PORT %d" % server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
