@@ -53,27 +53,42 @@ package struct HTTPTarget: DocumentValidator {
     }
 
     package func run(_ path: String) -> ValidatorRun {
+        let exchange = self.exchange(path)
+        let shown = exchange.status.map { "HTTP \($0)\n" + exchange.body } ?? ""
+        return ValidatorRun(outcome: exchange.outcome, seconds: exchange.seconds, stderrTail: "", stdoutTail: shown)
+    }
+
+    /// One request and its answer.
+    package struct Exchange: Sendable {
+        /// The answer's HTTP status; nil when there was none.
+        package var status: Int?
+        /// The end of the answer's body (`ValidatorRun.tailBytes`), as text.
+        package var body: String
+        package var seconds: Double
+        package var outcome: RunOutcome
+    }
+
+    /// Posts the file at `path` in the target's shape and reads the answer.
+    package func exchange(_ path: String) -> Exchange {
         let started = Date()
         guard let file = FileManager.default.contents(atPath: path) else {
-            return ValidatorRun(
-                outcome: .unreachable(reason: "cannot read \(path)"), seconds: 0, stderrTail: "", stdoutTail: "")
+            return Exchange(status: nil, body: "", seconds: 0, outcome: .unreachable(reason: "cannot read \(path)"))
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         for header in sentHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
         request.httpBody = Data(body.bytes(for: Array(file)))
-        let answer = session.send(request, within: timeout)
-        let outcome: RunOutcome
-        var shown = ""
-        switch answer {
+        var exchange = Exchange(status: nil, body: "", seconds: 0, outcome: .timedOut)
+        switch session.send(request, within: timeout) {
         case .answered(let status, let data):
-            outcome = Self.outcome(status: status, body: data, acceptWhen: acceptWhen)
-            shown = "HTTP \(status)\n" + String(decoding: data.suffix(ValidatorRun.tailBytes), as: UTF8.self)
-        case .timedOut: outcome = .timedOut
-        case .failed(let reason): outcome = .unreachable(reason: reason)
+            exchange.status = status
+            exchange.body = String(decoding: data.suffix(ValidatorRun.tailBytes), as: UTF8.self)
+            exchange.outcome = Self.outcome(status: status, body: data, acceptWhen: acceptWhen)
+        case .timedOut: exchange.outcome = .timedOut
+        case .failed(let reason): exchange.outcome = .unreachable(reason: reason)
         }
-        return ValidatorRun(
-            outcome: outcome, seconds: Date().timeIntervalSince(started), stderrTail: "", stdoutTail: shown)
+        exchange.seconds = Date().timeIntervalSince(started)
+        return exchange
     }
 
     /// The verdict of an answer.

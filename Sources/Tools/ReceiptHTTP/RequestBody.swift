@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptJSON
 
 /// The shape in which a document is posted to an endpoint (`--body`): what the endpoint takes.
 package enum RequestBody: Sendable, Hashable {
@@ -56,25 +57,11 @@ package enum RequestBody: Sendable, Hashable {
         file.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
     }
 
-    /// `text` escaped to sit between a JSON string's quotes.
+    /// `text` escaped to sit between a JSON string's quotes (by the one JSON writer).
     package static func jsonStringContent(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    output += String(format: "\\u%04x", scalar.value)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output
+        var writer = JSONWriter(pretty: false, reservingCapacity: text.utf8.count + 16)
+        writer.string(text)
+        return String(decoding: writer.bytes.dropFirst().dropLast(), as: UTF8.self)
     }
 }
 

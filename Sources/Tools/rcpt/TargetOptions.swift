@@ -95,8 +95,11 @@ struct TargetOptions: ParsableArguments {
         }
     }
 
-    func parsedHeaders() throws -> [HTTPTarget.Header] {
-        try headers.map { text in
+    func parsedHeaders() throws -> [HTTPTarget.Header] { try Self.headers(headers) }
+
+    /// `-H 'Name: value'` arguments as headers (also `notify`'s).
+    static func headers(_ arguments: [String]) throws -> [HTTPTarget.Header] {
+        try arguments.map { text in
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                 throw ValidationError("-H takes 'Name: value', not \(text)")
             }

@@ -22,6 +22,14 @@ struct JWSStructureMutatorTests {
         return try? JSONDocument.read(decoded.bytes)
     }
 
+    /// A token's header and payload as JSON (those that decode and read).
+    static func headerAndPayload(_ token: [UInt8]) -> [JSONDocument] {
+        token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).prefix(2).compactMap { part in
+            guard case .success(let decoded) = Base64URL.decode(part) else { return nil }
+            return try? JSONDocument.read(decoded.bytes)
+        }
+    }
+
     @Test func aTreeReencodesApplesJSONByteForByte() throws {
         for token in Self.tokens where token.first != UInt8(ascii: "{") {
             let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -121,11 +129,7 @@ struct JWSStructureMutatorTests {
         for seed in 0..<6000 {
             var mutator = JWSStructureMutator(seed: UInt64(seed))
             guard let output = mutator.mutate(transaction) else { continue }
-            let parts = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            for part in parts.prefix(2) {
-                guard case .success(let decoded) = Base64URL.decode(part),
-                    let json = try? JSONDocument.read(decoded.bytes)
-                else { continue }
+            for json in JWSStructureMutatorTests.headerAndPayload(output) {
                 for child in json.children(of: json.root) {
                     guard let value = json.string(child) else { continue }
                     switch json.key(child) {
@@ -240,11 +244,7 @@ struct LibFuzzerDictionaryTests {
             var mutator = JWSStructureMutator(seed: UInt64(seed))
             mutator.words = words
             guard let output = mutator.mutate(transaction) else { continue }
-            let parts = output.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            for part in parts.prefix(2) {
-                guard case .success(let decoded) = Base64URL.decode(part),
-                    let json = try? JSONDocument.read(decoded.bytes)
-                else { continue }
+            for json in JWSStructureMutatorTests.headerAndPayload(output) {
                 for child in json.children(of: json.root) {
                     if json.key(child) == "kid", json.string(child) == "rcpt-1" { seen.insert("header value") }
                     if json.key(child) == "quantity", json.text(child) == "4242" { seen.insert("claim number") }

@@ -195,6 +195,34 @@ struct LiveTargetTests {
             "\(groups.prefix(3))")
     }
 
+    /// `rcpt notify` posts each notification as Apple does and shows each answer; a 5xx fails the run; an unreadable
+    /// document stops it before anything is posted.
+    @Test func notifyPostsEachNotificationAndShowsEachAnswer() throws {
+        let workspace = try #require(Self.workspace)
+        let backend = try Backend(["webhook-fragile", Self.notificationBundleID])
+        defer { backend.stop() }
+        let garbage = workspace.appendingPathComponent("garbage.jws").path
+        try Data("not a token".utf8).write(to: URL(fileURLWithPath: garbage))
+        let forged = workspace.appendingPathComponent("notifications/alg-none.jws").path
+        let genuine = "Corpus/jws/\(Self.notification)"
+        let text = try CLI.run(["notify", backend.url, genuine, forged])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("\(genuine)  HTTP 200"), "\(text.stdout)")
+        // The flaw shows as it is: the forgery answered 200 like the genuine notification.
+        #expect(text.stdout.contains("\(forged)  HTTP 200"), "\(text.stdout)")
+        let json = try CLI.run(["notify", "--format", "json", backend.url, forged, garbage])
+        #expect(json.status == 1, "a 500 fails the run")
+        #expect(try OutputSchemas.violations([json.stdoutBytes]) == [], "rcpt.notify/1")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        let answers = try #require(report["answers"] as? [[String: Any]])
+        #expect(answers.map { $0["status"] as? Int } == [200, 500])
+        #expect(answers.map { $0["observed"] as? String } == ["accepted", "crashed"])
+        #expect((answers.last?["body"] as? String)?.contains("IndexError") == true)
+        let missing = try CLI.run(["notify", backend.url, genuine, "/nonexistent/notification.jws"])
+        #expect(missing.status == 2)
+        #expect(missing.stdout.isEmpty && missing.stderr.contains("nothing was posted"), "\(missing)")
+    }
+
     @Test func targetOptionsAreCheckedBeforeAnythingRuns() throws {
         let suite = try #require(Self.workspace).appendingPathComponent("notifications").path
         for (arguments, message) in [
