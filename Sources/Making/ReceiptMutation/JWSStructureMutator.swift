@@ -24,45 +24,6 @@ public struct JWSStructureMutator {
     /// so a value the code looks for is put where it looks.
     public var words = Words([])
 
-    /// A dictionary's words sorted once by what they can be: any string, a number, a member name, the value of one
-    /// member (`value_of_<member>_<n>` entries: a word the code compares next after that member's name, as
-    /// `scripts/fuzz-words.py` writes them).
-    public struct Words: Sendable {
-        /// Words that are neither numbers nor JSON of their own (a committed entry such as `"alg":` is for the byte
-        /// mutator), for a string's content.
-        let texts: [[UInt8]]
-        let numbers: [[UInt8]]
-        let names: [[UInt8]]
-        let byMember: [String: [[UInt8]]]
-
-        public init(_ entries: [LibFuzzerDictionary.Entry]) {
-            let words = entries.map(\.word)
-            var byMember: [String: [[UInt8]]] = [:]
-            for entry in entries where entry.name.hasPrefix(Self.memberPrefix) {
-                let rest = entry.name.dropFirst(Self.memberPrefix.count)
-                guard let end = rest.lastIndex(of: "_"), end > rest.startIndex else { continue }
-                byMember[String(rest[..<end]), default: []].append(entry.word)
-            }
-            self.byMember = byMember
-            func isNumber(_ word: [UInt8]) -> Bool {
-                !word.isEmpty && word.allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
-            }
-            func isName(_ word: [UInt8]) -> Bool {
-                word.count >= 2
-                    && word.allSatisfy { byte in
-                        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                            || byte == UInt8(ascii: "_")
-                    }
-            }
-            let json = Set(Array("\":{}[]".utf8))
-            numbers = words.filter(isNumber)
-            names = words.filter(isName)
-            texts = words.filter { word in !word.isEmpty && !isNumber(word) && !word.contains(where: json.contains) }
-        }
-
-        static let memberPrefix = "value_of_"
-    }
-
     public init(seed: UInt64, signer: JWSSigner? = nil) {
         random = SplitMix64(seed: seed)
         self.signer = signer
@@ -361,56 +322,6 @@ public struct JWSStructureMutator {
         return text
     }
 
-    /// The digits of a number hidden in `bytes`: its number characters, or a 4- or 8-byte binary word read as a
-    /// little-endian integer.
-    static func numberText(_ bytes: [UInt8]) -> [UInt8] {
-        let characters = bytes.filter { (0x30...0x39).contains($0) || Array("-+.eE".utf8).contains($0) }
-        if !characters.isEmpty, characters.count * 2 >= bytes.count { return characters }
-        guard bytes.count == 4 || bytes.count == 8 else { return characters }
-        let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Array(
-            (bytes.count == 4 ? String(Int32(truncatingIfNeeded: value)) : String(Int64(bitPattern: value))).utf8)
-    }
-
-    /// `bytes` as a JSON string (`escaped`, in quotes).
-    static func quoted(_ bytes: [UInt8]) -> [UInt8] { [UInt8(ascii: "\"")] + escaped(bytes) + [UInt8(ascii: "\"")] }
-
-    /// `bytes` as the inside of a JSON string: an escape the bytes already hold is kept; any other backslash, a quote
-    /// and a control character are escaped, so the string still ends where it did.
-    static func escaped(_ bytes: [UInt8]) -> [UInt8] {
-        let hex = Array("0123456789abcdef".utf8)
-        let escapes = Array(#""\/bfnrt"#.utf8)
-        func isUnicodeEscape(at index: Int) -> Bool {
-            index + 6 <= bytes.count && bytes[index + 1] == UInt8(ascii: "u")
-                && bytes[index + 2..<index + 6].allSatisfy { ASN1Primitives.hexDigit($0) != nil }
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\\"), isUnicodeEscape(at: index) {
-                output += bytes[index..<index + 6]
-                index += 6
-                continue
-            }
-            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, escapes.contains(bytes[index + 1]) {
-                output += [byte, bytes[index + 1]]
-                index += 2
-                continue
-            }
-            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") {
-                output += [UInt8(ascii: "\\"), byte]
-            } else if byte < 0x20 {
-                output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            } else {
-                output.append(byte)
-            }
-            index += 1
-        }
-        return output
-    }
-
     /// `\uXXXX` of any code unit, one time in two a surrogate (high or low, to stand alone or pair).
     mutating func randomUnicodeEscape() -> [UInt8] {
         let unit = below(2) == 0 ? 0xD800 + below(0x800) : below(0x10000)
@@ -454,50 +365,4 @@ public struct JWSStructureMutator {
     }
 
     mutating func below(_ bound: Int) -> Int { bound > 0 ? Int(random.next() % UInt64(bound)) : 0 }
-
-    // MARK: - What edits take from
-
-    /// Every claim Apple defines (`AppleClaims`), the JOSE header members, and the members that hold tokens.
-    static let names: [String] =
-        AppleClaims.strings.union(AppleClaims.numbers).union(AppleClaims.booleans).sorted()
-        + [
-            "alg", "x5c", "kid", "typ", "crit", "jku", "x5u", "jwk", "cty", "data", "summary", "signedPayload",
-            "signedTransactions", "signedTransactionInfo", "signedRenewalInfo", "externalPurchaseToken", "appData",
-        ]
-
-    /// What each member is compared with: Apple's enumeration claims, and the JOSE header members' values (RFC 7515,
-    /// RFC 7518's algorithms, RFC 7797's `b64`).
-    static let memberValues: [String: [String]] = AppleClaims.enumerations.merging([
-        "alg": ["ES256", "none", "None", "HS256", "RS256", "ES384", "ES512", "PS256", "EdDSA", "ES256K"].map {
-            "\"\($0)\""
-        },
-        "typ": ["\"JWT\"", "\"JOSE\"", "\"jwt\""],
-        "cty": ["\"JWT\""],
-    ]) { apple, _ in apple }
-
-    /// The JOSE header members (RFC 7515 §4.1, and those of JWE and RFC 7797 a reader may meet).
-    static let headerNames = [
-        "alg", "x5c", "kid", "typ", "cty", "crit", "jku", "x5u", "jwk", "x5t", "x5t#S256", "b64",
-        "zip", "enc",
-    ]
-
-    /// Numbers at the edges Apple's claims have: epoch milliseconds (now, year 9999, before 1970), 2^53 and one
-    /// past, 2^64, `-0`, exponents, fractions, leading zeros.
-    static let numbers = [
-        "0", "-0", "1", "-1", "2", "5", "01", "1.0", "0.5", "1e3", "1E+3", "-1e-3", "1e400", "9007199254740992",
-        "9007199254740993", "-9007199254740993", "18446744073709551616", "1646387016000", "1646387016000.5",
-        "253402300799999", "253402300800000", "-62135769600000", "4102444800000", "99999999999999999999999",
-    ]
-
-    /// String contents (JSON-escaped) Apple's claims take and their near misses.
-    static let strings = [
-        "", "Production", "Sandbox", "Xcode", "LocalTesting", "production", "Auto-Renewable Subscription",
-        "Non-Consumable", "Consumable", "PURCHASED", "FAMILY_SHARED", "ES256", "none", "HS256", "com.example.rcpt.fuzz",
-        "COM.EXAMPLE.RCPT.FUZZ", "com.example.rcpt.fuzz\\u0000", " com.example.rcpt.fuzz", "DID_RENEW", "REFUND",
-        "SUBSCRIBED", "1000000000000001", "2.0", "\\ud83d\\ude00", "\\ud800", "\\udc00x", "\\u0000", "a\\\"b", "\\\\",
-        "\\/", "é", "\\u00e9", "eyJ", "x.y.z",
-    ]
-
-    /// Escapes inserted into a string: valid, lone surrogates, NUL, and an invalid one.
-    static let escapes = ["\\u0000", "\\ud800", "\\udfff", "\\ud83d\\ude00", "\\n", "\\\"", "\\\\", "\\u00e9", "\\x"]
 }

@@ -133,6 +133,23 @@ struct ArchitectureTests {
         }
     }
 
+    /// One concept per file, and files a reader can hold: no Swift file under Sources/ is over 400 lines.
+    @Test func noSourceFileIsOver400Lines() throws {
+        let sources = Fixtures.url("Sources")
+        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            Issue.record("Sources/ cannot be read")
+            return
+        }
+        var checked = 0
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let lines = try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count <= 401, "\(url.path.dropFirst(sources.path.count + 1)): \(lines.count - 1) lines")
+            checked += 1
+        }
+        #expect(checked > 100)
+    }
+
     /// Public declarations: at most 1 200 (the budget of the redesign: what a library user calls), and no public
     /// signature takes or returns an unsafe pointer type.
     @Test func publicSurfaceIsSmallAndSafe() throws {
