@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(name: "RcptTests", dependencies: ["Rcpt", "ReceiptTestSupport"]),
         .testTarget(
             name: "RcptCLITests",
-            dependencies: ["rcpt", "ReceiptDiagnostics", "ReceiptModel", "ReceiptTestSupport"],
+            dependencies: ["rcpt", "ReceiptDiagnostics", "ReceiptModel", "ReceiptTestSupport", "ReceiptHTTP"],
             exclude: ["Golden", "Validators"]
         ),
     ]

@@ -56,6 +56,12 @@ package struct AcceptRule: Sendable, Hashable {
                 node = elements[index]
             }
         }
-        return (document.string(node) ?? document.text(node)) == value
+        if let string = document.string(node) { return string == value }
+        let text = document.text(node)
+        // A number matches the same number however it is written (0, 0.0, 0e0).
+        if document.nodes[node].kind == .number, let answered = Double(text), let wanted = Double(value) {
+            return answered == wanted
+        }
+        return text == value
     }
 }

@@ -18,7 +18,7 @@ package struct HTTPTarget: DocumentValidator {
     package var body: RequestBody
     package var acceptWhen: AcceptRule?
     package var timeout: Double
-    private let session: Session
+    private let session: HTTPSession
 
     /// One request header (`-H 'Name: value'`).
     package struct Header: Sendable, Hashable {
@@ -41,7 +41,7 @@ package struct HTTPTarget: DocumentValidator {
         self.body = body
         self.acceptWhen = acceptWhen
         self.timeout = timeout
-        session = Session(timeout: timeout)
+        session = HTTPSession(timeout: timeout)
     }
 
     package var name: String { "\(method) \(url.absoluteString)" }
@@ -117,7 +117,10 @@ package struct HTTPTarget: DocumentValidator {
         case .raw:
             return (tail + ["@" + quotedPath, url]).joined(separator: " ")
         case .signedPayload, .receiptData:
-            if RequestBody.isJSONObject(file) { return (tail + ["@" + quotedPath, url]).joined(separator: " ") }
+            if RequestBody.isJSONObject(file), body.bytes(for: file) == file {
+                return (tail + ["@" + quotedPath, url]).joined(separator: " ")
+            }
+            if RequestBody.isJSONObject(file) { break }
             let text = RequestBody.documentText(file)
             let plain = text.utf8.allSatisfy { byte in
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
@@ -130,7 +133,8 @@ package struct HTTPTarget: DocumentValidator {
                 ? "$(openssl base64 -A -in \(quotedPath))" : "$(cat \(quotedPath))"
             let marker = "RCPT-DOCUMENT-MARKER"
             let format = String(decoding: body.holding(marker), as: UTF8.self)
-                .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: marker, with: "%s")
+                .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "%%")
+                .replacingOccurrences(of: marker, with: "%s")
             return "printf \(ShellWords.quoted(format)) \"\(document)\" | "
                 + (tail + ["@-", url]).joined(separator: " ")
         case .template:
@@ -138,67 +142,5 @@ package struct HTTPTarget: DocumentValidator {
         }
         return (tail + [ShellWords.quoted(String(decoding: body.bytes(for: file), as: UTF8.self)), url])
             .joined(separator: " ")
-    }
-}
-
-/// One URLSession for a target's requests, its answers waited for synchronously (a conformance run's threads each
-/// wait for their own).
-final class Session: @unchecked Sendable {
-    let session: URLSession
-
-    enum Answer {
-        case answered(status: Int, body: Data)
-        case timedOut
-        case failed(String)
-    }
-
-    init(timeout: Double) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
-    }
-
-    /// Bodies are kept to this many bytes (an endpoint's answer is evidence, not data to hold whole).
-    static let bodyLimit = 1 << 20
-
-    func send(_ request: URLRequest, within timeout: Double) -> Answer {
-        let done = DispatchSemaphore(value: 0)
-        let box = Box()
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                box.answer = Self.answer(for: error)
-            } else if let http = response as? HTTPURLResponse {
-                box.answer = .answered(status: http.statusCode, body: (data ?? Data()).prefix(Self.bodyLimit))
-            } else {
-                box.answer = .failed("no HTTP answer")
-            }
-            done.signal()
-        }
-        task.resume()
-        // URLSession enforces the timeout; the wait has a margin so a lost callback cannot hang the run.
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            task.cancel()
-            return .timedOut
-        }
-        return box.answer ?? .failed("no answer")
-    }
-
-    static func answer(for error: Error) -> Answer {
-        guard let error = error as? URLError else { return .failed("\(error)") }
-        switch error.code {
-        case .timedOut: return .timedOut
-        case .cannotConnectToHost: return .failed("connection refused")
-        case .networkConnectionLost: return .failed("connection dropped before an answer")
-        case .cannotFindHost, .dnsLookupFailed: return .failed("host not found")
-        case .badServerResponse: return .failed("not an HTTP answer")
-        default: return .failed("URL error \(error.code.rawValue)")
-        }
-    }
-
-    final class Box: @unchecked Sendable {
-        var answer: Answer?
     }
 }

@@ -19,8 +19,10 @@ package enum RequestBody: Sendable, Hashable {
     package func bytes(for file: [UInt8]) -> [UInt8] {
         switch self {
         case .raw: return file
-        case .signedPayload, .receiptData:
+        case .signedPayload:
             return Self.isJSONObject(file) ? file : holding(Self.documentText(file))
+        case .receiptData(let extra):
+            return Self.isJSONObject(file) ? Self.adding(extra, to: file) : holding(Self.documentText(file))
         case .template: return holding(Self.documentText(file), raw: String(decoding: file, as: UTF8.self))
         }
     }
@@ -42,6 +44,19 @@ package enum RequestBody: Sendable, Hashable {
             for member in extra { members.append("\"\(Self.jsonStringContent(member.name))\":\(member.json)") }
             return Array("{\(members.joined(separator: ","))}".utf8)
         }
+    }
+
+    /// A JSON body (a suite's verifyReceipt request) with `extra` members it does not name yet added at its end, so
+    /// `--body-member password=…` reaches every request; the body as it is when it does not read as one object.
+    static func adding(_ extra: [BodyMember], to file: [UInt8]) -> [UInt8] {
+        guard !extra.isEmpty, let document = try? JSONDocument.read(file), document.nodes.first?.kind == .object,
+            let close = file.lastIndex(of: UInt8(ascii: "}"))
+        else { return file }
+        let missing = extra.filter { document.member($0.name, of: document.root) == nil }
+        guard !missing.isEmpty else { return file }
+        let members = missing.map { "\"\(jsonStringContent($0.name))\":\($0.json)" }.joined(separator: ",")
+        let isEmpty = document.children(of: document.root).isEmpty
+        return Array(file[..<close]) + Array(((isEmpty ? "" : ",") + members).utf8) + Array(file[close...])
     }
 
     /// A document as text: a DER receipt (binary) as its base64, any other file (base64, PEM, a token) with the

@@ -50,8 +50,9 @@ struct Notify: ParsableCommand {
         guard !documents.isEmpty else { throw ValidationError("give at least one notification to post") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         _ = try TargetOptions.headers(headers)
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
-            throw ValidationError("the webhook needs an http:// or https:// URL")
+        guard TargetOptions.isHTTPURL(url) else {
+            throw ValidationError(
+                "the webhook needs an http:// or https:// URL with a host (and a port from 1 to 65535)")
         }
     }
 
@@ -60,9 +61,12 @@ struct Notify: ParsableCommand {
             for document in documents {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: document, isDirectory: &isDirectory),
-                    !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: document)
+                    !isDirectory.boolValue, let contents = FileManager.default.contents(atPath: document)
                 else {
                     throw CommandFailure.unreadable("cannot read \(document): nothing was posted")
+                }
+                guard !String(decoding: contents, as: UTF8.self).allSatisfy(\.isWhitespace) else {
+                    throw CommandFailure.unreadable("\(document) is empty: nothing was posted")
                 }
             }
             guard let endpoint = URL(string: url) else { return 2 }

@@ -63,9 +63,15 @@ struct TargetOptions: ParsableArguments {
             }
             return
         }
-        guard let url = target.flatMap(URL.init(string:)), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-        else {
-            throw ValidationError("--target needs an http:// or https:// URL")
+        guard let target, Self.isHTTPURL(target) else {
+            throw ValidationError("--target needs an http:// or https:// URL with a host (and a port from 1 to 65535)")
+        }
+        if body != nil && bodyTemplate != nil {
+            throw ValidationError("give --body or --body-template, not both")
+        }
+        guard Self.isToken(method) else {
+            throw ValidationError(
+                "--method takes an HTTP method name (letters, digits and !#$%&'*+-.^_`|~), not \(method)")
         }
         guard (body == nil) != (bodyTemplate == nil) else {
             throw ValidationError(
@@ -97,16 +103,40 @@ struct TargetOptions: ParsableArguments {
 
     func parsedHeaders() throws -> [HTTPTarget.Header] { try Self.headers(headers) }
 
-    /// `-H 'Name: value'` arguments as headers (also `notify`'s).
+    /// `-H 'Name: value'` arguments as headers (also `notify`'s): a name that is an HTTP token, a value on one line.
     static func headers(_ arguments: [String]) throws -> [HTTPTarget.Header] {
         try arguments.map { text in
-            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
+                isToken(String(text[..<colon]).trimmingCharacters(in: .whitespaces))
+            else {
                 throw ValidationError("-H takes 'Name: value', not \(text)")
+            }
+            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+                throw ValidationError("-H: a header may not hold a line break or another control character")
             }
             return HTTPTarget.Header(
                 name: String(text[..<colon]).trimmingCharacters(in: .whitespaces),
                 value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
+    }
+
+    /// Whether `text` is an http or https URL with a host and, if it names one, a port from 1 to 65535.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text),
+            ["http", "https"].contains(components.scheme?.lowercased() ?? ""), !(components.host ?? "").isEmpty,
+            URL(string: text) != nil
+        else { return false }
+        return components.port.map { (1...65535).contains($0) } ?? true
+    }
+
+    /// Whether `text` is an HTTP token (RFC 9110 §5.6.2): a method or a header name.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
     }
 
     /// The arguments that give the same endpoint and bodies again.

@@ -154,6 +154,22 @@ struct LiveTargetTests {
         #expect(baseline["detail"] as? String == "errored (connection refused)", "\(baseline)")
     }
 
+    /// A redirect is the endpoint's answer, not a verdict: followed (as a GET, to a page that answers 200), it would
+    /// turn every refusal into an acceptance.
+    @Test func aRedirectIsNoVerdictAndIsNotFollowed() throws {
+        let backend = try Backend(["redirect"])
+        defer { backend.stop() }
+        let (status, report) = try Self.conformance(
+            ["--target", backend.url, "--body", "signed-payload"], suite: "notifications")
+        #expect(status == 1)
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.count == 1, "the run stops at the baseline")
+        #expect(results.first?["detail"] as? String == "errored (answered HTTP 302, neither a verdict nor an error)")
+        #expect(Self.classes(report)["accepted-bad"] ?? [] == [])
+        let notified = try CLI.run(["notify", backend.url, "Corpus/jws/\(Self.notification)"])
+        #expect(notified.stdout.contains("HTTP 302"), "\(notified.stdout)")
+    }
+
     @Test func aPurchaseAPIThatChecksOnlyTheBundleIdIsCaughtAndOneRunningRcptPasses() throws {
         let workspace = try #require(Self.workspace)
         let lax = try Backend(["purchase-bundle-only", "com.cocoanetics.EmmiView"])
@@ -233,6 +249,11 @@ struct LiveTargetTests {
             (["--target", "http://127.0.0.1:1/", "--body", "raw", "--batch"], "not a --target"),
             (["--target", "http://127.0.0.1:1/", "--body", "raw", "--accept-when", "status"], "PATH=VALUE"),
             (["--target", "http://127.0.0.1:1/", "--body", "raw", "-H", "no colon"], "'Name: value'"),
+            (["--target", "http://127.0.0.1:1/", "--body", "raw", "-H", "X-A: b\r\nX-B: c"], "line break"),
+            (["--target", "http://127.0.0.1:1/", "--body", "raw", "--method", "GE T"], "--method takes"),
+            (["--target", "http://", "--body", "raw"], "with a host"),
+            (["--target", "http://127.0.0.1:99999/", "--body", "raw"], "port from 1 to 65535"),
+            (["--target", "http://127.0.0.1:1/", "--body", "raw", "--body-template", "/dev/null"], "not both"),
         ] {
             let result = try CLI.run(["conformance"] + arguments + [suite])
             #expect(result.status == 2, "\(arguments)")

@@ -19,6 +19,9 @@ Usage: backend_server.py MODE [ARGUMENTS]
       The same API done carefully: a body naming a member twice is refused (readers disagree on which copy counts),
       and the receipt is judged by `rcpt verify`: COMMAND with {} replaced by a file holding the decoded receipt;
       exit 0 is {"status": 0}, anything else {"status": 21002}.
+  redirect
+      Answers every POST with 302 to /ok, where a GET is answered 200: a client that follows redirects turns every
+      answer into an acceptance.
 Prints "PORT <n>" once listening on 127.0.0.1 (an ephemeral port), then serves until killed or until its standard
 input closes (so a test that dies leaves no server behind).
 """
@@ -95,7 +98,19 @@ def make_handler(mode, arguments):
         raise SystemExit("unknown mode " + mode)
 
     class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200 if self.path == "/ok" else 404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
         def do_POST(self):
+            if mode == "redirect":
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.send_response(302)
+                self.send_header("Location", "/ok")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(min(length, 8 << 20))
             try:
@@ -115,7 +130,7 @@ def make_handler(mode, arguments):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(sys.argv[1], sys.argv[2:]))
     print("PORT %d" % server.server_address[1], flush=True)
