@@ -129,7 +129,7 @@ package struct HTTPTarget: DocumentValidator {
             guard plain, !text.isEmpty else { break }
             // The document from the file, as the body holds it: a DER receipt's base64, else the file's text.
             let document =
-                file.first == 0x30 || !file.allSatisfy({ $0 >= 0x09 && $0 < 0x7F })
+                RequestBody.isBinary(file)
                 ? "$(openssl base64 -A -in \(quotedPath))" : "$(cat \(quotedPath))"
             let marker = "RCPT-DOCUMENT-MARKER"
             let format = String(decoding: body.holding(marker), as: UTF8.self)

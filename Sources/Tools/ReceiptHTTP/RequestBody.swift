@@ -62,10 +62,15 @@ package enum RequestBody: Sendable, Hashable {
     /// A document as text: a DER receipt (binary) as its base64, any other file (base64, PEM, a token) with the
     /// whitespace around it trimmed.
     package static func documentText(_ file: [UInt8]) -> String {
-        if file.first == 0x30 || !file.allSatisfy({ $0 >= 0x09 && $0 < 0x7F }) {
+        if isBinary(file) {
             return Data(file).base64EncodedString()
         }
         return String(decoding: file, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether a document is sent as the base64 of its bytes: a DER receipt, or anything that is not plain text.
+    package static func isBinary(_ file: [UInt8]) -> Bool {
+        file.first == 0x30 || !file.allSatisfy { $0 >= 0x09 && $0 < 0x7F }
     }
 
     package static func isJSONObject(_ file: [UInt8]) -> Bool {
