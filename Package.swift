@@ -36,7 +36,9 @@ let package = Package(
         .library(name: "ReceiptFuzzing", targets: ["ReceiptFuzzing"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `rcpt serve` only: the server ecosystem's own HTTP server (NIOHTTP1), no HTTP code of rcpt's own.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -135,6 +137,19 @@ let package = Package(
         // HTTP endpoints as validators (`conformance --target`), through Foundation's URLSession: only the command
         // imports it, so the reading core and the fuzz harnesses never link networking.
         .target(name: "ReceiptHTTP", dependencies: ["ReceiptConformance", "ReceiptSuite", "ReceiptJSON"]),
+        // A local stand-in for the Apple endpoints a backend calls (`rcpt serve`): verifyReceipt and the App Store
+        // Server API, scenarios, and the judgement of a backend's handling of each answer. SwiftNIO's HTTP/1 server;
+        // only the command imports it.
+        .target(
+            name: "ReceiptServe",
+            dependencies: [
+                "ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptValidation",
+                "ReceiptVerifyReceipt", "ReceiptSuite", "ReceiptConformance", "ReceiptHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
         .target(
             name: "ReceiptFuzzing",
             dependencies: [
@@ -150,7 +165,8 @@ let package = Package(
                 "ReceiptSigning",
                 "ReceiptValidation", "ReceiptBatch", "ReceiptRendering", "ReceiptMutation", "ReceiptDiff",
                 "ReceiptSuite",
-                "ReceiptConformance", "ReceiptHTTP", "ReceiptJSON", "ReceiptVerifyReceipt", "ReceiptJWS",
+                "ReceiptConformance", "ReceiptHTTP", "ReceiptServe", "ReceiptJSON", "ReceiptVerifyReceipt",
+                "ReceiptJWS",
                 "ReceiptFuzzing", "ReceiptInput", "ReceiptStatus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -245,6 +261,12 @@ let package = Package(
         ),
         .testTarget(name: "RcptTests", dependencies: ["Rcpt", "ReceiptTestSupport"]),
         .testTarget(
+            name: "ReceiptServeTests",
+            dependencies: [
+                "ReceiptServe", "ReceiptJSON", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptTestSupport",
+                "ReceiptHTTP", "ReceiptConformance",
+            ]),
+        .testTarget(
             name: "RcptCLITests",
             dependencies: ["rcpt", "ReceiptDiagnostics", "ReceiptModel", "ReceiptTestSupport", "ReceiptHTTP"],
             exclude: ["Golden", "Validators"]
@@ -265,8 +287,8 @@ let layers: [String: [String]] = [
     "Library": ["Rcpt"],
     "Making": ["ReceiptBuilding", "ReceiptSigning", "ReceiptMutation", "ReceiptOracle", "ReceiptSuite"],
     "Tools": [
-        "ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptHTTP", "ReceiptFuzzing",
-        "rcpt",
+        "ReceiptRendering", "ReceiptBatch", "ReceiptDiff", "ReceiptConformance", "ReceiptHTTP", "ReceiptServe",
+        "ReceiptFuzzing", "rcpt",
     ],
 ]
 let testedModule = ["RcptCLITests": "rcpt", "RcptTests": "Rcpt"]

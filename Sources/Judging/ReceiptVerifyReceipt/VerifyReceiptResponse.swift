@@ -94,7 +94,7 @@ package struct VerifyReceiptResponse: Sendable {
         }
     }
 
-    static func dateMembers(_ name: String, _ date: AppleDate) -> [(String, ResponseValue)] {
+    package static func dateMembers(_ name: String, _ date: AppleDate) -> [(String, ResponseValue)] {
         [(name, .string(date.gmt)), (name + "_ms", .string(date.ms)), (name + "_pst", .string(date.pst))]
     }
 }
@@ -103,13 +103,14 @@ package struct VerifyReceiptResponse: Sendable {
 package indirect enum ResponseValue: Sendable {
     case string(String)
     case number(Int64)
+    case bool(Bool)
     case object([(String, ResponseValue)])
     case array([ResponseValue])
 
     var isContainer: Bool {
         switch self {
         case .object, .array: return true
-        case .string, .number: return false
+        case .string, .number, .bool: return false
         }
     }
 
@@ -119,6 +120,7 @@ package indirect enum ResponseValue: Sendable {
         switch self {
         case .string(let text): json.string(text)
         case .number(let number): json.number(number)
+        case .bool(let value): json.bool(value)
         case .object(let members):
             json.object { json in
                 for (name, value) in members {
@@ -148,7 +150,7 @@ package enum AppleWireJSON {
 
     static func append(_ value: ResponseValue, lineBreaks: Bool, to out: inout [UInt8]) {
         switch value {
-        case .string, .number:
+        case .string, .number, .bool:
             var json = JSONWriter(pretty: false)
             value.write(to: &json)
             out += json.bytes

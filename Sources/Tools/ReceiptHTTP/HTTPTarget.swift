@@ -66,6 +66,13 @@ package struct HTTPTarget: DocumentValidator {
         package var body: String
         package var seconds: Double
         package var outcome: RunOutcome
+
+        package init(status: Int?, body: String, seconds: Double, outcome: RunOutcome) {
+            self.status = status
+            self.body = body
+            self.seconds = seconds
+            self.outcome = outcome
+        }
     }
 
     /// Posts the file at `path` in the target's shape and reads the answer.

@@ -21,7 +21,7 @@ struct Rcpt: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Dump.self, Verify.self, Status.self, Report.self, Diff.self, Mutate.self, Conformance.self,
-            FuzzValidator.self, Notify.self, Build.self,
+            FuzzValidator.self, Notify.self, Serve.self, Build.self,
             CertificateAuthority.self,
         ]
     )

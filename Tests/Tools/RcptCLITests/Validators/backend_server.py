@@ -19,6 +19,13 @@ Usage: backend_server.py MODE [ARGUMENTS]
       The same API done carefully: a body naming a member twice is refused (readers disagree on which copy counts),
       and the receipt is judged by `rcpt verify`: COMMAND with {} replaced by a file holding the decoded receipt;
       exit 0 is {"status": 0}, anything else {"status": 21002}.
+  purchase-via-apple VERIFY_BASE BUNDLE_ID
+      A purchase API that asks Apple (VERIFY_BASE/verifyReceipt, then VERIFY_BASE/sandbox/verifyReceipt on 21007)
+      and grants (200) only a status 0 for BUNDLE_ID with a purchase, and for a subscription one that has not
+      expired (latest_receipt_info before in_app); 503 when Apple cannot answer, 403 for any other answer.
+  purchase-via-apple-status-only VERIFY_BASE
+      The same API as often written: grants whenever the status is 0 or 21007 (a sandbox receipt "is valid too"),
+      at the production endpoint only, and reads the answer without guarding it (non-JSON raises: a 500).
   redirect
       Answers every POST with 302 to /ok, where a GET is answered 200: a client that follows redirects turns every
       answer into an acceptance.
@@ -33,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -52,6 +61,44 @@ def decode_only(bundle_id, body):
     token = json.loads(body)["signedPayload"]
     payload = b64url_json(token.split(".")[1])
     return 200 if payload["data"]["bundleId"] == bundle_id else 400
+
+
+def ask_apple(url, body):
+    """The body Apple's endpoint at `url` answers to `body`; raises on a transport failure or an HTTP error."""
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.read()
+
+
+def via_apple(base, bundle_id, body):
+    """A careful purchase check through verifyReceipt: (HTTP status, answer)."""
+    try:
+        receipt_data = json.loads(body)["receipt-data"]
+    except (ValueError, KeyError, TypeError):
+        return 400, b'{"error": "receipt-data"}'
+    request = json.dumps({"receipt-data": receipt_data}).encode()
+    try:
+        answer = json.loads(ask_apple(base + "/verifyReceipt", request))
+        if answer.get("status") == 21007:
+            answer = json.loads(ask_apple(base + "/sandbox/verifyReceipt", request))
+    except (OSError, ValueError):
+        return 503, b'{"error": "Apple could not be asked; try again"}'
+    if not isinstance(answer, dict) or not isinstance(answer.get("status"), int):
+        return 503, b'{"error": "Apple answered something else"}'
+    status = answer["status"]
+    if status in (21005, 21009) or 21100 <= status <= 21199:
+        return 503, b'{"error": "Apple is unavailable; try again"}'
+    receipt = answer.get("receipt")
+    if status != 0 or not isinstance(receipt, dict) or receipt.get("bundle_id") != bundle_id:
+        return 403, json.dumps({"status": status}).encode()
+    purchases = answer.get("latest_receipt_info") or receipt.get("in_app") or []
+    now = time.time() * 1000
+    subscriptions = [p for p in purchases if "expires_date_ms" in p]
+    if subscriptions:
+        granted = any(int(p["expires_date_ms"]) > now for p in subscriptions)
+    else:
+        granted = bool(purchases)
+    return (200 if granted else 403), b""
 
 
 def make_handler(mode, arguments):
@@ -95,6 +142,11 @@ def make_handler(mode, arguments):
                 status = subprocess.run(arguments[0].replace("{}", quoted), shell=True,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
             return 200, json.dumps({"status": 0 if status == 0 else 21002}).encode()
+        if mode == "purchase-via-apple":
+            return via_apple(arguments[0], arguments[1], body)
+        if mode == "purchase-via-apple-status-only":
+            answer = json.loads(ask_apple(arguments[0] + "/verifyReceipt", body))
+            return (200 if answer["status"] in (0, 21007) else 403), b""
         raise SystemExit("unknown mode " + mode)
 
     class Handler(BaseHTTPRequestHandler):

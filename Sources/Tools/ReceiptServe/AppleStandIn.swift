@@ -1,0 +1,102 @@
+import Foundation
+import ReceiptJSON
+import ReceiptValidation
+import ReceiptVerifyReceipt
+
+/// The Apple endpoints a backend calls, as one router: verifyReceipt (production at `/verifyReceipt`, sandbox at
+/// `/sandbox/verifyReceipt`), the App Store Server API under `/inApps/`, and `POST /rcpt/scenario` to change the
+/// verifyReceipt scenario while serving. No HTTP here: the server hands it whole requests. Thread safe; every
+/// request is kept (the latest `maximumKept`) for a judge to read.
+package final class AppleStandIn: @unchecked Sendable {
+    private let verifyReceipt: VerifyReceiptStandIn
+    private let serverAPI: ServerAPIStandIn
+    private let clock: @Sendable () -> Int64
+    private let lock = NSLock()
+    private var scenario: VerifyReceiptScenario
+    private var log: [StandInLogEntry] = []
+    private var sequence = 0
+    /// The most log entries kept in memory.
+    static let maximumKept = 10_000
+
+    /// A stand-in answering receipts judged with `options`, API reads from `documents`, starting with `scenario`;
+    /// `clock` gives the time of each request in milliseconds since the epoch (the system's by default).
+    package init(
+        options: InspectionOptions, documents: ServerAPIDocuments = ServerAPIDocuments(),
+        scenario: VerifyReceiptScenario = VerifyReceiptScenario.catalogue[0],
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        verifyReceipt = VerifyReceiptStandIn(options: options)
+        serverAPI = ServerAPIStandIn(documents: documents)
+        self.scenario = scenario
+        self.clock = clock
+    }
+
+    /// The verifyReceipt scenario now served.
+    package var currentScenario: VerifyReceiptScenario {
+        get { lock.withLock { scenario } }
+        set { lock.withLock { scenario = newValue } }
+    }
+
+    /// The requests answered so far (the latest `maximumKept`), oldest first.
+    package var requests: [StandInLogEntry] { lock.withLock { log } }
+
+    /// Answers `request` and logs it.
+    package func answer(_ request: StandInRequest) -> StandInLogEntry {
+        let now = clock()
+        let scenario = currentScenario
+        let answer = route(request, scenario: scenario, now: now)
+        return lock.withLock {
+            sequence += 1
+            let entry = StandInLogEntry(
+                sequence: sequence, milliseconds: now, method: request.method, path: request.path,
+                requestBytes: request.body.count, scenario: scenario.name, answer: answer)
+            log.append(entry)
+            if log.count > Self.maximumKept { log.removeFirst(log.count - Self.maximumKept) }
+            return entry
+        }
+    }
+
+    private func route(_ request: StandInRequest, scenario: VerifyReceiptScenario, now: Int64) -> StandInAnswer {
+        switch request.path {
+        case "/verifyReceipt", "/sandbox/verifyReceipt":
+            let endpoint: VerifyReceiptStandIn.Endpoint = request.path == "/verifyReceipt" ? .production : .sandbox
+            guard request.method == "POST" else {
+                return VerifyReceiptStandIn.json(.object([("status", .number(21000))]), appleStatus: 21000)
+            }
+            return verifyReceipt.answer(
+                request.body, at: endpoint, scenario: scenario, requestDate: AppleDate(milliseconds: now))
+        case "/rcpt/scenario":
+            return changeScenario(request)
+        default:
+            if let answer = serverAPI.answer(request, now: now) { return answer }
+            return .error(
+                404, code: 4_040_000,
+                "rcpt serve has no endpoint \(request.method) \(request.path): it serves POST /verifyReceipt, POST /sandbox/verifyReceipt, GET /inApps/v1/transactions/ID, GET /inApps/v1|v2/history/ID, GET /inApps/v1/subscriptions/ID and POST /rcpt/scenario"
+            )
+        }
+    }
+
+    /// `POST /rcpt/scenario` with `{"verifyReceipt": NAME}`: serves that scenario from the next request on.
+    private func changeScenario(_ request: StandInRequest) -> StandInAnswer {
+        let limits = JSONLimits(maximumDepth: 4, maximumNodes: 64, maximumSize: 4096)
+        guard request.method == "POST", let document = try? JSONDocument.read(request.body, limits: limits),
+            document.nodes.first?.kind == .object,
+            let node = document.member("verifyReceipt", of: document.root), let name = document.string(node)
+        else {
+            return .error(400, code: 4_000_000, "POST {\"verifyReceipt\": NAME} with a scenario's name")
+        }
+        guard let scenario = VerifyReceiptScenario.named(name) else {
+            return .error(
+                400, code: 4_000_001,
+                "no scenario \(name); the scenarios are "
+                    + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
+        }
+        currentScenario = scenario
+        return .json(200, summary: "scenario \(name)") { json in
+            json.object { json in
+                json.key("verifyReceipt")
+                json.string(name)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReceiptDiagnostics
+import ReceiptJSON
+import ReceiptSuite
+
+extension BackendJudgement {
+    /// The judgement for people: one line per scenario, what the backend asked the stand-in, who could cause each
+    /// failure and what it costs, and a summary line.
+    package func text(backend: String, receipt: String) -> String {
+        var text = "Backend \(TerminalText.safe(backend)) judged with \(TerminalText.safe(receipt))\n"
+        let width = results.map(\.scenario.name.count).max() ?? 0
+        for result in results {
+            let label =
+                result.verdict == .pass || result.verdict == .skipped
+                ? result.verdict.rawValue : result.verdict.rawValue.uppercased()
+            let name = result.scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            text +=
+                "  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + " \(name)  "
+                + TerminalText.safe(result.explanation) + "\n"
+            if !result.calls.isEmpty {
+                let calls = result.calls.map { "\($0.method) \($0.path) → \($0.answer.summary)" }
+                text += "      asked: " + TerminalText.safe(calls.joined(separator: "; ")) + "\n"
+            }
+            if result.verdict.failed {
+                if let status = result.httpStatus {
+                    let body = result.answer.split(whereSeparator: \.isNewline).joined(separator: " ")
+                    text += "      answered: HTTP \(status)  " + TerminalText.safe(String(body.prefix(100))) + "\n"
+                }
+                text += "      who: \(result.scenario.attacker.rawValue); \(result.scenario.threat)\n"
+            }
+        }
+        let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
+        let order: [Verdict] = [.pass, .falseValid, .falseInvalid, .crashed, .noAnswer, .skipped]
+        let parts = order.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        text += "\(results.count) scenarios: " + parts.joined(separator: ", ") + "\n"
+        return text
+    }
+
+    /// The judgement as JSON (`rcpt.serve-judgement/1`).
+    package func json(backend: String, receipt: String, pretty: Bool) -> [UInt8] {
+        JSONWriter.document(pretty: pretty) { json in
+            json.object { json in
+                json.member("schema", "rcpt.serve-judgement/1")
+                json.member("backend", backend)
+                json.member("receipt", receipt)
+                json.member("passed", passed)
+                json.objects("results", results) { result, json in
+                    json.member("scenario", result.scenario.name)
+                    json.member("summary", result.scenario.summary)
+                    json.member("expected", result.scenario.expected.rawValue)
+                    json.member("attacker", result.scenario.attacker.rawValue)
+                    json.member("threat", result.scenario.threat)
+                    json.member("verdict", result.verdict.rawValue)
+                    json.member("explanation", result.explanation)
+                    json.member("http_status", result.httpStatus)
+                    json.member("answer", result.httpStatus == nil ? nil : result.answer)
+                    json.objects("calls", result.calls) { call, json in
+                        json.member("method", call.method)
+                        json.member("path", call.path)
+                        json.member("http_status", call.answer.httpStatus)
+                        json.member("apple_status", call.answer.appleStatus)
+                        json.member("answer", call.answer.summary)
+                    }
+                }
+            }
+        }
+    }
+}

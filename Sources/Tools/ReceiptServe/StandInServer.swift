@@ -1,0 +1,164 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The HTTP/1.1 server in front of an `AppleStandIn`: SwiftNIO's, with bounds a hostile client cannot pass. A
+/// body over `maximumBody` is answered 413 and the connection closed; a connection silent for `idleSeconds` is
+/// closed; connections beyond `maximumConnections` are answered 503; a request NIO cannot parse is answered 400.
+package final class StandInServer: Sendable {
+    /// The bounds the server keeps, whatever clients send.
+    package struct Limits: Sendable {
+        package var maximumBody = 16 << 20
+        package var maximumConnections = 128
+        package var idleSeconds: Int64 = 10
+
+        package init() {}
+    }
+
+    /// The port the server listens on (the one the system chose for port 0).
+    package let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
+
+    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: Channel) {
+        self.port = port
+        self.group = group
+        self.channel = channel
+    }
+
+    /// Starts serving `standIn` on `host`:`port`; `log` is given every request answered, on a server thread.
+    package static func start(
+        host: String, port: Int, standIn: AppleStandIn, limits: Limits = Limits(),
+        log: @escaping @Sendable (StandInLogEntry) -> Void
+    ) throws -> StandInServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let connections = NIOLockedValueBox(0)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let admitted = connections.withLockedValue { count -> Bool in
+                    guard count < limits.maximumConnections else { return false }
+                    count += 1
+                    return true
+                }
+                if admitted {
+                    channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: .seconds(limits.idleSeconds)))
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(
+                        StandInHandler(standIn: standIn, limits: limits, admitted: admitted, log: log))
+                }
+            }
+            .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        do {
+            let channel = try bootstrap.bind(host: host, port: port).wait()
+            return StandInServer(port: channel.localAddress?.port ?? port, group: group, channel: channel)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Stops listening, closes every connection and ends the server's threads.
+    package func stop() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// One connection's requests: the body gathered up to the limit, then answered by the stand-in.
+private final class StandInHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let standIn: AppleStandIn
+    private let limits: StandInServer.Limits
+    private let admitted: Bool
+    private let log: @Sendable (StandInLogEntry) -> Void
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var refused = false
+
+    init(
+        standIn: AppleStandIn, limits: StandInServer.Limits, admitted: Bool,
+        log: @escaping @Sendable (StandInLogEntry) -> Void
+    ) {
+        self.standIn = standIn
+        self.limits = limits
+        self.admitted = admitted
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+            refused = false
+            let declared = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
+            if !admitted {
+                refuse(context, 503, "rcpt serve has \(limits.maximumConnections) connections open; try again")
+            } else if declared > limits.maximumBody {
+                refuse(context, 413, "the body is over \(limits.maximumBody) bytes")
+            }
+        case .body(let chunk):
+            guard !refused else { return }
+            guard body.count + chunk.readableBytes <= limits.maximumBody else {
+                refuse(context, 413, "the body is over \(limits.maximumBody) bytes")
+                return
+            }
+            body += chunk.readableBytesView
+        case .end:
+            guard !refused, let head else { return }
+            let headers = head.headers.map { (name: $0.name, value: $0.value) }
+            let entry = standIn.answer(
+                StandInRequest(method: head.method.rawValue, path: head.uri, headers: headers, body: body))
+            body = []
+            log(entry)
+            respond(context, entry.answer, version: head.version, keepAlive: head.isKeepAlive)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
+    /// Answers `status` with `message` and closes the connection, ignoring the rest of the request.
+    private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ message: String) {
+        refused = true
+        let answer = StandInAnswer.error(status, code: Int64(status) * 10_000, message)
+        respond(context, answer, version: head?.version ?? .http1_1, keepAlive: false)
+    }
+
+    private func respond(
+        _ context: ChannelHandlerContext, _ answer: StandInAnswer, version: HTTPVersion, keepAlive: Bool
+    ) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: answer.contentType)
+        headers.add(name: "Content-Length", value: String(answer.body.count))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let head = HTTPResponseHead(
+            version: version, status: HTTPResponseStatus(statusCode: answer.httpStatus), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(
+            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            written.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import Foundation
+import ReceiptHTTP
+import ReceiptJSON
+import ReceiptServe
+import ReceiptSuite
+import ReceiptValidation
+import ReceiptVerifyReceipt
+
+/// `rcpt serve`: a local stand-in for the Apple endpoints a backend calls, and the judgement of a backend's handling
+/// of each of their answers.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stand in for Apple's verifyReceipt and App Store Server API, to test a backend from the other side.",
+        discussion: """
+            Serves, on loopback: POST /verifyReceipt (production) and POST /sandbox/verifyReceipt, answered as \
+            rcpt verify judges the posted receipt (--format verifyreceipt, with latest_receipt_info for a \
+            subscription) or as --scenario says; GET /inApps/v1/transactions/ID, /inApps/v1|v2/history/ID and \
+            /inApps/v1/subscriptions/ID, answered from the transactions and renewal infos in --documents (genuine, \
+            signed by a TEST-ONLY CA with rcpt build --jws, or mutations written by rcpt mutate; a transaction id \
+            held by several files is answered with the first by name); POST /rcpt/scenario \
+            {"verifyReceipt": NAME} changes the scenario while serving. Point the backend's Apple URLs at it.
+
+            The first line on standard output is {"event":"listening","url":…,"port":…}; then one JSON line per \
+            request (rcpt.serve/1), or into --log. Bodies over --max-body are answered 413, connections beyond \
+            --max-connections 503, a connection silent for 10 s is closed. SIGINT or SIGTERM stops it (exit 0).
+
+            --judge RECEIPT judges a backend instead: for every scenario (--list-scenarios), the stand-in serves it \
+            and RECEIPT is posted to the backend's purchase endpoint (--target, --body receipt-data …, as for \
+            conformance); a careful backend grants the genuine answer (retrying a 21007 at the sandbox endpoint) \
+            and refuses every other one. The backend must call this stand-in, so give --port and start the \
+            backend with it first.
+
+            Exit codes: serving: 0 when stopped by a signal, 2 when the port cannot be taken. --judge: 0 every \
+            scenario passed, 1 a backend failed one (granted what it must refuse, refused what it must grant, \
+            crashed, no answer), 2 usage error or a receipt that does not verify.
+
+            Examples:
+              rcpt serve --port 9000 --documents transactions/
+              rcpt serve --port 9000 --judge receipt.b64 --target http://127.0.0.1:8000/purchase --body receipt-data
+            """)
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(
+        help: ArgumentHelp("The port to listen on; 0 takes a free one (printed on the first line).", valueName: "port"))
+    var port = 0
+
+    @Option(help: ArgumentHelp("The verifyReceipt scenario served (see --list-scenarios).", valueName: "name"))
+    var scenario = "genuine"
+
+    @Flag(
+        name: .customLong("list-scenarios"),
+        help: "List the verifyReceipt scenarios and what a careful backend does with each.")
+    var listScenarios = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A folder of signed transactions and renewal infos the App Store Server API stand-in answers with.",
+            valueName: "dir"))
+    var documents: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the request log (JSON lines) to this file instead of standard output.", valueName: "file"))
+    var log: String?
+
+    @Option(
+        name: .customLong("max-body"),
+        help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
+    var maxBody = 16 << 20
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp("The most connections open at once.", valueName: "count"))
+    var maxConnections = 128
+
+    @OptionGroup(title: "Trust")
+    var trust: TrustOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Judge the backend at --target with this receipt (DER or base64) instead of serving until stopped.",
+            valueName: "receipt"))
+    var judge: String?
+
+    @OptionGroup(title: "The backend judged (--judge)")
+    var endpoint: TargetOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for the backend's answer (--judge).", valueName: "seconds"))
+    var timeout: Double = 20
+
+    @Option(help: "Output format of --judge and --list-scenarios: text, or json (rcpt.serve-judgement/1).")
+    var format: Notify.NotifyFormat = .text
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
+        guard VerifyReceiptScenario.named(scenario) != nil else {
+            throw ValidationError(
+                "no scenario \(scenario); the scenarios are "
+                    + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
+        }
+        guard maxBody > 0, maxConnections > 0, timeout > 0 else {
+            throw ValidationError("--max-body, --max-connections and --timeout must be positive")
+        }
+        if judge != nil {
+            guard endpoint.target != nil else { throw ValidationError("--judge needs the backend's --target URL") }
+            guard port != 0 else {
+                throw ValidationError(
+                    "--judge needs a --port the backend was started with: the backend calls the stand-in there")
+            }
+        } else if endpoint.target != nil {
+            throw ValidationError("--target is the backend --judge posts to: give --judge RECEIPT too")
+        }
+    }
+
+    func run() throws {
+        try Console.guarded {
+            if listScenarios { return list() }
+            var documents = ServerAPIDocuments()
+            if let folder = self.documents {
+                do {
+                    documents = try ServerAPIDocuments(folder: folder)
+                } catch {
+                    throw CommandFailure.unreadable("cannot read the folder \(folder): \(error.localizedDescription)")
+                }
+            }
+            let options = try trust.inspectionOptions()
+            let standIn = AppleStandIn(
+                options: options, documents: documents, scenario: VerifyReceiptScenario.named(scenario) ?? .catalogue[0]
+            )
+            let logFile = try log.map { path -> FileHandle in
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                    let handle = FileHandle(forWritingAtPath: path)
+                else { throw CommandFailure.unreadable("cannot write the log \(path)") }
+                return handle
+            }
+            var limits = StandInServer.Limits()
+            limits.maximumBody = maxBody
+            limits.maximumConnections = maxConnections
+            let judging = judge != nil
+            // SIGINT and SIGTERM are taken by `sigwait` below: blocked before the server's threads start, so
+            // every thread inherits the block, whatever mask rcpt was started with.
+            var stopSignals = sigset_t()
+            sigemptyset(&stopSignals)
+            sigaddset(&stopSignals, SIGINT)
+            sigaddset(&stopSignals, SIGTERM)
+            if !judging { pthread_sigmask(SIG_BLOCK, &stopSignals, nil) }
+            let server: StandInServer
+            do {
+                let logLock = NSLock()  // lines whole, from every server thread
+                server = try StandInServer.start(host: host, port: port, standIn: standIn, limits: limits) { entry in
+                    logLock.lock()
+                    defer { logLock.unlock() }
+                    if let logFile {
+                        logFile.write(Data(entry.jsonLine))
+                    } else if !judging {
+                        Console.write(entry.jsonLine)
+                    }
+                }
+            } catch {
+                throw CommandFailure.unreadable("cannot listen on \(host):\(port): \(error)")
+            }
+            if let judge { return try self.judge(judge, standIn: standIn, options: options, server: server) }
+            Console.write(
+                JSONWriter.document(pretty: false) { json in
+                    json.object { json in
+                        json.member("schema", "rcpt.serve/1")
+                        json.member("event", "listening")
+                        json.member("url", "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+                        json.member("port", server.port)
+                        json.member("scenario", scenario)
+                        json.member("transactions", documents.transactions.count)
+                    }
+                })
+            var received: Int32 = 0
+            sigwait(&stopSignals, &received)
+            server.stop()
+            return 0
+        }
+    }
+
+    private func list() -> Int32 {
+        let catalogue = VerifyReceiptScenario.catalogue
+        switch format {
+        case .text:
+            let width = catalogue.map(\.name.count).max() ?? 0
+            let lines = catalogue.map { scenario in
+                scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + scenario.expected.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                    + scenario.attacker.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + scenario.summary
+            }
+            Console.write("name".padding(toLength: width, withPad: " ", startingAt: 0) + "  expect attacker\n")
+            Console.write(lines.joined(separator: "\n") + "\n")
+        case .json:
+            Console.write(
+                JSONWriter.document(pretty: true) { json in
+                    json.object { json in
+                        json.member("schema", "rcpt.serve-scenarios/1")
+                        json.objects("scenarios", catalogue) { scenario, json in
+                            json.member("name", scenario.name)
+                            json.member("summary", scenario.summary)
+                            json.member("expected", scenario.expected.rawValue)
+                            json.member("attacker", scenario.attacker.rawValue)
+                            json.member("threat", scenario.threat)
+                        }
+                    }
+                })
+        }
+        return 0
+    }
+
+    private func judge(_ receipt: String, standIn: AppleStandIn, options: InspectionOptions, server: StandInServer)
+        throws -> Int32
+    {
+        defer { server.stop() }
+        guard let file = FileManager.default.contents(atPath: receipt) else {
+            throw CommandFailure.unreadable("cannot read the receipt \(receipt)")
+        }
+        let probe = BackendJudgement.probe(Array(file), options: options)
+        guard probe.answer.appleStatus == VerifyReceiptStatus.valid else {
+            throw CommandFailure.unreadable(
+                "\(receipt) does not verify (\(probe.answer.summary)): the backend can only be judged with a receipt rcpt verify calls valid (--root for a TEST-ONLY CA's)"
+            )
+        }
+        guard let backend = try endpoint.validator(timeout: timeout) else { return 2 }
+        let judgement = BackendJudgement.run(
+            backend: backend, receiptPath: receipt, standIn: standIn, hasSubscription: probe.hasSubscription)
+        switch format {
+        case .text: Console.write(judgement.text(backend: backend.name, receipt: receipt))
+        case .json: Console.write(judgement.json(backend: backend.name, receipt: receipt, pretty: true))
+        }
+        return judgement.passed ? 0 : 1
+    }
+}

@@ -1,0 +1,69 @@
+import ReceiptConformance
+import ReceiptHTTP
+import ReceiptServe
+import Testing
+
+/// Each branch of the judgement of one backend decision, from synthetic exchanges.
+@Suite("Backend judgement")
+struct BackendJudgementTests {
+    static func scenario(_ name: String) throws -> VerifyReceiptScenario {
+        try #require(VerifyReceiptScenario.named(name))
+    }
+
+    static func call(_ path: String, apple: Int?, sequence: Int = 1) -> StandInLogEntry {
+        StandInLogEntry(
+            sequence: sequence, milliseconds: 0, method: "POST", path: path, requestBytes: 10, scenario: "x",
+            answer: StandInAnswer(
+                httpStatus: 200, contentType: "application/json", body: [], summary: "", appleStatus: apple))
+    }
+
+    static func verdict(_ name: String, _ outcome: RunOutcome, _ calls: [StandInLogEntry]) throws
+        -> BackendJudgement.Verdict
+    {
+        let exchange = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: outcome)
+        return BackendJudgement.judge(try scenario(name), exchange, calls: calls).verdict
+    }
+
+    @Test("granting the genuine answer passes; granting without asking Apple, or on an unretried 21007, does not")
+    func grants() throws {
+        let production = Self.call("/verifyReceipt", apple: 0)
+        let told = Self.call("/verifyReceipt", apple: 21007)
+        let sandbox = Self.call("/sandbox/verifyReceipt", apple: 0, sequence: 2)
+        #expect(try Self.verdict("genuine", .accepted, [production]) == .pass)
+        #expect(try Self.verdict("genuine", .accepted, [told, sandbox]) == .pass)
+        #expect(try Self.verdict("genuine", .accepted, []) == .falseValid)
+        #expect(try Self.verdict("genuine", .accepted, [told]) == .falseValid)
+        #expect(try Self.verdict("sandbox-retry", .accepted, [told]) == .falseValid)
+        #expect(try Self.verdict("other-bundle-id", .accepted, [production]) == .falseValid)
+    }
+
+    @Test("refusing: right for a must-refuse answer, a false invalid for the genuine one")
+    func refusals() throws {
+        let production = Self.call("/verifyReceipt", apple: 0)
+        #expect(try Self.verdict("status-21003", .refused(httpStatus: 403), [production]) == .pass)
+        #expect(try Self.verdict("genuine", .refused(httpStatus: 403), [production]) == .falseInvalid)
+        #expect(try Self.verdict("sandbox-retry", .refused(httpStatus: 403), [production]) == .falseInvalid)
+    }
+
+    @Test("502–504 while Apple is unavailable is a refusal; 500, or any 5xx otherwise, a crash")
+    func serverErrors() throws {
+        let call = Self.call("/verifyReceipt", apple: 21005)
+        for name in ["status-21005", "status-21009", "status-21100", "http-503", "not-json"] {
+            #expect(try Self.verdict(name, .serverError(httpStatus: 503), [call]) == .pass, "\(name)")
+            #expect(try Self.verdict(name, .serverError(httpStatus: 500), [call]) == .crashed, "\(name)")
+        }
+        #expect(try Self.verdict("status-21002", .serverError(httpStatus: 503), [call]) == .crashed)
+        #expect(try Self.verdict("genuine", .serverError(httpStatus: 502), [call]) == .crashed)
+        #expect(try Self.verdict("genuine", .timedOut, [call]) == .noAnswer)
+    }
+
+    @Test("every scenario says who could cause it and what it costs; names are unique")
+    func catalogue() {
+        let names = VerifyReceiptScenario.catalogue.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.first == "genuine")
+        for scenario in VerifyReceiptScenario.catalogue {
+            #expect(!scenario.threat.isEmpty && !scenario.summary.isEmpty, "\(scenario.name)")
+        }
+    }
+}
