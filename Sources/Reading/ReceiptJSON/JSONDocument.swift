@@ -125,19 +125,34 @@ public struct JSONDocument: Sendable {
     /// The value of the member `name` of the object `node`: the last copy when the name is duplicated, as
     /// `JSON.parse` and most readers take it (`duplicateKeys` says when that happened).
     public func member(_ name: String, of node: Int) -> Int? {
-        var found: Int?
-        let wanted = Array(name.utf8)
-        let asciiName = wanted.allSatisfy { $0 < 0x80 }
-        for child in children(of: node) where keyIs(child, name, wanted, asciiName: asciiName) { found = child }
-        return found
+        guard nodes.indices.contains(node), nodes[node].kind == .object else { return nil }
+        var utf8 = name
+        return utf8.withUTF8 { wanted in
+            // A name of plain ASCII without a backslash equals a key exactly when the key's bytes are the name's
+            // and hold no escape: compared in place, without allocating; any other pair is compared unescaped.
+            let plainName = !wanted.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
+            var found: Int?
+            var child = node + 1
+            let end = nodes[node].next
+            while child < end {
+                if let range = nodes[child].keyRange, keyIs(range, wanted, plainName: plainName, name: name) {
+                    found = child
+                }
+                child = nodes[child].next
+            }
+            return found
+        }
     }
 
-    /// Whether the key of `node` is `name` (as Swift compares text). A key of plain ASCII (no escape) and an ASCII
-    /// name are equal exactly when their bytes are, so only other keys are unescaped to be compared.
-    private func keyIs(_ node: Int, _ name: String, _ wanted: [UInt8], asciiName: Bool) -> Bool {
-        guard let range = nodes[node].keyRange else { return false }
-        if asciiName, !bytes[range].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
-            return bytes[range].elementsEqual(wanted)
+    /// Whether the key at `range` is the name whose UTF-8 is `wanted` (as Swift compares text).
+    private func keyIs(_ range: Range<Int>, _ wanted: UnsafeBufferPointer<UInt8>, plainName: Bool, name: String)
+        -> Bool
+    {
+        let key = bytes[range]
+        if plainName {
+            if key.count == wanted.count, key.elementsEqual(wanted) { return true }
+            // Different bytes: different text too, unless the key has an escape or a non-ASCII character.
+            if !key.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) { return false }
         }
         return Self.unescape(bytes, range) == name
     }
