@@ -44,12 +44,26 @@ package final class AppleStandIn: @unchecked Sendable {
     package func answer(_ request: StandInRequest) -> StandInLogEntry {
         let now = clock()
         let scenario = currentScenario
-        let answer = route(request, scenario: scenario, now: now)
-        return lock.withLock {
+        return record(request, answer: route(request, scenario: scenario, now: now), scenario: scenario, at: now)
+    }
+
+    /// Logs an answer the server gave without asking the stand-in: a body over the limit, a connection over the
+    /// limit, bytes that are not HTTP.
+    package func record(refusal answer: StandInAnswer, method: String, path: String, bytes: Int) -> StandInLogEntry {
+        record(
+            StandInRequest(method: method, path: path), answer: answer, scenario: currentScenario, at: clock(),
+            bytes: bytes)
+    }
+
+    private func record(
+        _ request: StandInRequest, answer: StandInAnswer, scenario: VerifyReceiptScenario, at now: Int64,
+        bytes: Int? = nil
+    ) -> StandInLogEntry {
+        lock.withLock {
             sequence += 1
             let entry = StandInLogEntry(
                 sequence: sequence, milliseconds: now, method: request.method, path: request.path,
-                requestBytes: request.body.count, scenario: scenario.name, answer: answer)
+                requestBytes: bytes ?? request.body.count, scenario: scenario.name, answer: answer)
             log.append(entry)
             if log.count > Self.maximumKept { log.removeFirst(log.count - Self.maximumKept) }
             return entry

@@ -22,6 +22,10 @@ package struct BackendJudgement: Sendable {
         package var calls: [StandInLogEntry]
         /// Why the verdict, in one sentence.
         package var explanation: String
+        /// Who could exploit the failure, and what it costs: the scenario's, unless the backend failed in another
+        /// way (a grant after an unretried 21007).
+        package var attacker: Attacker
+        package var threat: String
     }
 
     /// What the backend's decision was worth.
@@ -45,6 +49,8 @@ package struct BackendJudgement: Sendable {
 
     package var results: [Result]
 
+    package init(results: [Result]) { self.results = results }
+
     /// Whether every scenario run passed.
     package var passed: Bool { !results.contains { $0.verdict.failed } }
 
@@ -66,7 +72,7 @@ package struct BackendJudgement: Sendable {
                 results.append(
                     Result(
                         scenario: scenario, verdict: .skipped, httpStatus: nil, answer: "", calls: [],
-                        explanation: why))
+                        explanation: why, attacker: scenario.attacker, threat: scenario.threat))
                 continue
             }
             standIn.currentScenario = scenario
@@ -91,7 +97,9 @@ package struct BackendJudgement: Sendable {
     {
         var result = Result(
             scenario: scenario, verdict: .pass, httpStatus: exchange.status, answer: exchange.body, calls: calls,
-            explanation: "")
+            explanation: "", attacker: scenario.attacker, threat: scenario.threat)
+        let notCalled =
+            "the backend never called the stand-in: is its verifyReceipt URL set to the stand-in's (--port)?"
         let asked = calls.contains { $0.path.hasSuffix("verifyReceipt") }
         let askedSandbox = calls.contains { $0.path == "/sandbox/verifyReceipt" }
         let toldSandbox = calls.contains { $0.answer.appleStatus == VerifyReceiptStatus.sandboxReceiptSentToProduction }
@@ -100,6 +108,9 @@ package struct BackendJudgement: Sendable {
             result.verdict = .falseValid
             result.explanation =
                 "granted after the production endpoint answered 21007, without asking the sandbox endpoint: it grants on a non-zero status"
+            result.attacker = .anyone
+            result.threat =
+                "a sandbox purchase costs nothing: anyone with a sandbox tester account gets a receipt Apple answers 21007 for, and a backend that grants on it grants for free"
         case (.accepted, .accept):
             if !asked {
                 result.verdict = .falseValid
@@ -111,7 +122,7 @@ package struct BackendJudgement: Sendable {
             result.verdict = .falseValid
             result.explanation =
                 asked
-                ? "granted the purchase although \(scenario.summary)"
+                ? "granted the purchase on this answer: \(scenario.summary)"
                 : "granted the purchase without calling verifyReceipt"
         case (.refused, .reject), (.rejected, .reject):
             result.explanation = "refused, as a careful backend does"
@@ -121,18 +132,21 @@ package struct BackendJudgement: Sendable {
                 result.explanation =
                     "refused a sandbox receipt without retrying at the sandbox endpoint (App Review's purchases fail)"
             } else if !asked {
-                result.explanation = "refused without calling verifyReceipt: is it pointed at this stand-in?"
+                result.explanation = notCalled
             } else {
-                result.explanation = "refused although \(scenario.summary)"
+                result.explanation = "refused the purchase on this answer: \(scenario.summary)"
             }
         case (.serverError(let status), .reject) where scenario.isAppleUnavailable && (502...504).contains(status):
             result.explanation = "answered HTTP \(status) so that its client retries later: nothing granted"
         case (.serverError(let status), _):
             result.verdict = .crashed
-            result.explanation = "answered HTTP \(status): an unhandled error behind the endpoint"
+            result.explanation =
+                calls.isEmpty
+                ? "answered HTTP \(status), and " + notCalled
+                : "answered HTTP \(status): an unhandled error behind the endpoint"
         case (.unreachable(let reason), _):
             result.verdict = .noAnswer
-            result.explanation = reason
+            result.explanation = "the backend could not be reached: " + reason
         case (.timedOut, _):
             result.verdict = .noAnswer
             result.explanation = "no answer within the timeout"
@@ -141,6 +155,18 @@ package struct BackendJudgement: Sendable {
             result.explanation = "no verdict"
         }
         return result
+    }
+
+    /// Why the run says nothing of the backend, when the genuine answer shows it was not set up to be judged: it
+    /// could not be reached, or it never called the stand-in; nil when it was.
+    package var setupProblem: String? {
+        guard let genuine = results.first, genuine.scenario.answer == .genuine else { return nil }
+        if genuine.verdict == .noAnswer { return genuine.explanation }
+        if genuine.calls.isEmpty && genuine.verdict != .pass && genuine.verdict != .falseValid {
+            return
+                "the backend never called the stand-in for the genuine answer: start it with its verifyReceipt URL set to the stand-in's (--port), then judge again"
+        }
+        return nil
     }
 }
 

@@ -24,9 +24,12 @@ extension BackendJudgement {
             if result.verdict.failed {
                 if let status = result.httpStatus {
                     let body = result.answer.split(whereSeparator: \.isNewline).joined(separator: " ")
-                    text += "      answered: HTTP \(status)  " + TerminalText.safe(String(body.prefix(100))) + "\n"
+                    let shown = body.isEmpty ? "" : "  " + TerminalText.safe(String(body.prefix(100)))
+                    text += "      answered: HTTP \(status)\(shown)\n"
                 }
-                text += "      who: \(result.scenario.attacker.rawValue); \(result.scenario.threat)\n"
+                if result.verdict != .noAnswer, !result.calls.isEmpty {
+                    text += "      who: \(result.attacker.rawValue); \(result.threat)\n"
+                }
             }
         }
         let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
@@ -48,8 +51,8 @@ extension BackendJudgement {
                     json.member("scenario", result.scenario.name)
                     json.member("summary", result.scenario.summary)
                     json.member("expected", result.scenario.expected.rawValue)
-                    json.member("attacker", result.scenario.attacker.rawValue)
-                    json.member("threat", result.scenario.threat)
+                    json.member("attacker", result.attacker.rawValue)
+                    json.member("threat", result.threat)
                     json.member("verdict", result.verdict.rawValue)
                     json.member("explanation", result.explanation)
                     json.member("http_status", result.httpStatus)

@@ -3,6 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The HTTP/1.1 server in front of an `AppleStandIn`: SwiftNIO's, with bounds a hostile client cannot pass. A
 /// body over `maximumBody` is answered 413 and the connection closed; a connection silent for `idleSeconds` is
 /// closed; connections beyond `maximumConnections` are answered 503; a request NIO cannot parse is answered 400.
@@ -60,8 +64,15 @@ package final class StandInServer: Sendable {
             return StandInServer(port: channel.localAddress?.port ?? port, group: group, channel: channel)
         } catch {
             try? group.syncShutdownGracefully()
-            throw error
+            throw ListenFailure(
+                reason: (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)")
         }
+    }
+
+    /// Why the server could not listen: the system's words (`Address already in use`).
+    package struct ListenFailure: Error, CustomStringConvertible {
+        package var reason: String
+        package var description: String { reason }
     }
 
     /// Stops listening, closes every connection and ends the server's threads.
@@ -119,6 +130,7 @@ private final class StandInHandler: ChannelInboundHandler {
             let entry = standIn.answer(
                 StandInRequest(method: head.method.rawValue, path: head.uri, headers: headers, body: body))
             body = []
+            self.head = nil
             log(entry)
             respond(context, entry.answer, version: head.version, keepAlive: head.isKeepAlive)
         }
@@ -133,6 +145,13 @@ private final class StandInHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is HTTPParserError, !refused {  // answered 400 by NIO's HTTPServerProtocolErrorHandler before this one
+            let answer = StandInAnswer(
+                httpStatus: 400, contentType: "", body: [], summary: "HTTP 400: not an HTTP request (\(error))")
+            log(
+                standIn.record(
+                    refusal: answer, method: head?.method.rawValue ?? "", path: head?.uri ?? "", bytes: body.count))
+        }
         context.close(promise: nil)
     }
 
@@ -140,6 +159,9 @@ private final class StandInHandler: ChannelInboundHandler {
     private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ message: String) {
         refused = true
         let answer = StandInAnswer.error(status, code: Int64(status) * 10_000, message)
+        let path = head.map { StandInRequest(method: "", path: $0.uri).path } ?? ""
+        log(standIn.record(refusal: answer, method: head?.method.rawValue ?? "", path: path, bytes: body.count))
+        body = []
         respond(context, answer, version: head?.version ?? .http1_1, keepAlive: false)
     }
 

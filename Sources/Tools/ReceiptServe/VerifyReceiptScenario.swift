@@ -64,17 +64,15 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
                 name: "sandbox-retry",
                 summary:
                     "21007 from the production endpoint (a sandbox receipt, as App Review's purchases are); the sandbox endpoint answers it as valid",
-                expected: .accept, attacker: .replay,
+                expected: .accept, attacker: .anyone,
                 threat:
-                    "Apple's documented flow is to retry at the sandbox endpoint: a backend that does not refuses App Review's purchases and the app is rejected; one that grants without retrying grants on a non-zero status",
+                    "Apple's documented flow is to retry at the sandbox endpoint: a backend that does not refuses App Review's purchases and the app is rejected; one that grants on 21007 without retrying grants for free, as any sandbox tester's purchase costs nothing",
                 answer: .sandboxRetry),
         ]
-        + statusCodes.map { code, meaning in
+        + statusCodes.map { status in
             VerifyReceiptScenario(
-                name: "status-\(code)", summary: "status \(code): \(meaning)", expected: .reject, attacker: .anyone,
-                threat:
-                    "Apple answers this to requests anyone can make (random receipt-data gives 21002): a backend that grants on any answer but status 0 grants for free",
-                answer: .status(code))
+                name: "status-\(status.code)", summary: "status \(status.code): \(status.meaning)", expected: .reject,
+                attacker: status.attacker, threat: status.threat, answer: .status(status.code))
         }
         + [
             VerifyReceiptScenario(
@@ -115,16 +113,45 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
                 answer: .notJSON),
         ]
 
-    /// Apple's status codes other than 0, 21007 and 21008, with Apple's meaning.
-    package static let statusCodes: [(Int, String)] = [
-        (21000, "the request was not made using the HTTP POST method"),
-        (21002, "the data in the receipt-data property was malformed"),
-        (21003, "the receipt could not be authenticated"),
-        (21004, "the shared secret does not match the one on file for the account"),
-        (21005, "the receipt server was temporarily unable to provide the receipt"),
-        (21006, "this receipt is valid but the subscription has expired (the receipt is decoded in the answer)"),
-        (21009, "internal data access error"),
-        (21010, "the user account cannot be found or has been deleted"),
-        (21100, "internal data access error, is-retryable true"),
+    /// Apple's status codes other than 0, 21007 and 21008: Apple's meaning, who could make a backend see it, and
+    /// what granting on it costs.
+    package static let statusCodes: [(code: Int, meaning: String, attacker: Attacker, threat: String)] = [
+        (
+            21000, "the request was not made using the HTTP POST method", .anyone,
+            "a backend that grants on any answer but an error it expects grants for free"
+        ),
+        (
+            21002, "the data in the receipt-data property was malformed", .anyone,
+            "anyone gets it by sending random receipt-data: a backend that grants on any answer but 0 grants for free"
+        ),
+        (
+            21003, "the receipt could not be authenticated", .anyone,
+            "anyone gets it with a forged receipt: a backend that grants on it grants for free"
+        ),
+        (
+            21004, "the shared secret does not match the one on file for the account", .anyone,
+            "a misconfigured secret makes every receipt answer so: a backend that grants on it grants anything anyone sends"
+        ),
+        (
+            21005, "the receipt server was temporarily unable to provide the receipt", .anyone,
+            "Apple could not judge the receipt (an outage): a backend that grants then grants whatever anyone sends during it"
+        ),
+        (
+            21006, "this receipt is valid but the subscription has expired (the receipt is decoded in the answer)",
+            .replay,
+            "a customer who stopped paying keeps the receipt: a backend that sees a decoded receipt and grants, whatever the status, grants a lapsed subscription"
+        ),
+        (
+            21009, "internal data access error", .anyone,
+            "Apple could not judge the receipt: a backend that grants then grants whatever anyone sends"
+        ),
+        (
+            21010, "the user account cannot be found or has been deleted", .replay,
+            "a receipt of a deleted account still reads well: a backend that grants on it grants to an account Apple no longer has"
+        ),
+        (
+            21100, "internal data access error, is-retryable true", .anyone,
+            "Apple could not judge the receipt and says to retry: a backend that grants then grants whatever anyone sends"
+        ),
     ]
 }

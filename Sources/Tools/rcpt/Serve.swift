@@ -21,7 +21,7 @@ struct Serve: ParsableCommand {
             held by several files is answered with the first by name); POST /rcpt/scenario \
             {"verifyReceipt": NAME} changes the scenario while serving. Point the backend's Apple URLs at it.
 
-            The first line on standard output is {"event":"listening","url":…,"port":…}; then one JSON line per \
+            The first line on standard output is {"schema":"rcpt.serve/1","event":"listening","url":…,"port":…}; then one JSON line per \
             request (rcpt.serve/1), or into --log. Bodies over --max-body are answered 413, connections beyond \
             --max-connections 503, a connection silent for 10 s is closed. SIGINT or SIGTERM stops it (exit 0).
 
@@ -31,9 +31,10 @@ struct Serve: ParsableCommand {
             and refuses every other one. The backend must call this stand-in, so give --port and start the \
             backend with it first.
 
-            Exit codes: serving: 0 when stopped by a signal, 2 when the port cannot be taken. --judge: 0 every \
-            scenario passed, 1 a backend failed one (granted what it must refuse, refused what it must grant, \
-            crashed, no answer), 2 usage error or a receipt that does not verify.
+            Exit codes: serving: 0 when stopped by SIGINT, SIGTERM or SIGHUP, 2 when the port cannot be taken. \
+            --judge: 0 every scenario passed, 1 a backend failed one (granted what it must refuse, refused what it \
+            must grant, crashed, no answer), 2 usage error, a receipt that does not verify, a backend that cannot \
+            be reached or never calls the stand-in, or a judgement interrupted by a signal.
 
             Examples:
               rcpt serve --port 9000 --documents transactions/
@@ -85,13 +86,16 @@ struct Serve: ParsableCommand {
             valueName: "receipt"))
     var judge: String?
 
-    @OptionGroup(title: "The backend judged (--judge)")
+    @OptionGroup(title: "Judged backend")
     var endpoint: TargetOptions
 
     @Option(help: ArgumentHelp("Seconds to wait for the backend's answer (--judge).", valueName: "seconds"))
     var timeout: Double = 20
 
-    @Option(help: "Output format of --judge and --list-scenarios: text, or json (rcpt.serve-judgement/1).")
+    @Option(
+        help:
+            "Output format of --judge and --list-scenarios: text, or json (rcpt.serve-judgement/1, rcpt.serve-scenarios/1)."
+    )
     var format: Notify.NotifyFormat = .text
 
     func validate() throws {
@@ -140,13 +144,23 @@ struct Serve: ParsableCommand {
             limits.maximumBody = maxBody
             limits.maximumConnections = maxConnections
             let judging = judge != nil
-            // SIGINT and SIGTERM are taken by `sigwait` below: blocked before the server's threads start, so
-            // every thread inherits the block, whatever mask rcpt was started with.
+            // SIGINT, SIGTERM and SIGHUP are taken by `sigwait`: blocked before any other thread starts, so every
+            // thread inherits the block, whatever mask rcpt was started with. Serving stops with exit 0; a judgement
+            // stopped half-way says so and exits 2 (no verdict).
             var stopSignals = sigset_t()
             sigemptyset(&stopSignals)
-            sigaddset(&stopSignals, SIGINT)
-            sigaddset(&stopSignals, SIGTERM)
-            if !judging { pthread_sigmask(SIG_BLOCK, &stopSignals, nil) }
+            for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, number) }
+            pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+            if judging {
+                let signals = stopSignals
+                Thread.detachNewThread {
+                    var signals = signals
+                    var received: Int32 = 0
+                    sigwait(&signals, &received)
+                    Console.error("interrupted (signal \(received)): the backend was not judged")
+                    Foundation.exit(2)
+                }
+            }
             let server: StandInServer
             do {
                 let logLock = NSLock()  // lines whole, from every server thread
@@ -161,6 +175,12 @@ struct Serve: ParsableCommand {
                 }
             } catch {
                 throw CommandFailure.unreadable("cannot listen on \(host):\(port): \(error)")
+            }
+            if let folder = self.documents {
+                Console.error(
+                    "serving \(documents.transactions.count) transactions and \(documents.renewals.count) renewal infos from \(folder)"
+                        + (documents.skipped.isEmpty
+                            ? "" : "; \(documents.skipped.count) files are neither and were left out"))
             }
             if let judge { return try self.judge(judge, standIn: standIn, options: options, server: server) }
             Console.write(
@@ -230,6 +250,10 @@ struct Serve: ParsableCommand {
         switch format {
         case .text: Console.write(judgement.text(backend: backend.name, receipt: receipt))
         case .json: Console.write(judgement.json(backend: backend.name, receipt: receipt, pretty: true))
+        }
+        if let problem = judgement.setupProblem {
+            Console.error("no judgement: " + problem)
+            return 2
         }
         return judgement.passed ? 0 : 1
     }

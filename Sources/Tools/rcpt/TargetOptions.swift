@@ -8,7 +8,7 @@ import ReceiptHTTP
 struct TargetOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "An HTTP endpoint to judge instead of a --validator command: each document is posted to it (--body); 2xx means accepted, 4xx rejected, 5xx a crash, no answer within --timeout a hang.",
+            "The HTTP endpoint judged (a purchase API or a notification webhook; for conformance and fuzz-validator, in place of --validator): each document is posted to it (--body); 2xx means accepted, 4xx rejected, 5xx a crash, no answer within --timeout a hang.",
             valueName: "url"))
     var target: String?
 

@@ -13,6 +13,8 @@ struct LiveTargetTests {
     final class Backend {
         let process = Process()
         let input = Pipe()
+        /// Its standard output: "PORT n", then whatever its mode prints.
+        let output = Pipe()
         let port: Int
 
         init(_ arguments: [String]) throws {
@@ -20,7 +22,6 @@ struct LiveTargetTests {
             process.arguments =
                 ["python3", Fixtures.url("Tests/Tools/RcptCLITests/Validators/backend_server.py").path] + arguments
             process.currentDirectoryURL = Fixtures.repositoryRoot
-            let output = Pipe()
             // It exits when its standard input closes, so a test that dies leaves no server behind.
             process.standardInput = input
             process.standardOutput = output

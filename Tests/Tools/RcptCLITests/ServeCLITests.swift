@@ -52,10 +52,16 @@ struct ServeCLITests {
         let results = try #require(json["results"] as? [[String: Any]])
         let verdicts = Dictionary(
             uniqueKeysWithValues: results.map { ($0["scenario"] as? String ?? "", $0["verdict"] as? String ?? "") })
-        // It grants the sandbox receipt's 21007 without retrying: every grant after one is a false valid.
+        // It grants the sandbox receipt's 21007 without retrying (genuine, sandbox-retry), and grants status 0
+        // whatever the bundle, purchases and expiry (the edited answers are the same at both endpoints).
         for name in ["genuine", "sandbox-retry", "other-bundle-id", "no-purchases", "subscription-lapsed"] {
             #expect(verdicts[name] == "false-valid", "\(name): \(verdicts[name] ?? "")")
         }
+        let explanations = Dictionary(
+            uniqueKeysWithValues: results.map { ($0["scenario"] as? String ?? "", $0["explanation"] as? String ?? "") })
+        #expect(explanations["genuine"]?.contains("21007") == true)
+        #expect(explanations["other-bundle-id"]?.contains("com.example.other-app") == true)
+        #expect(verdicts["status-21006"] == "pass")
         #expect(verdicts["http-503"] == "crashed")
         #expect(verdicts["not-json"] == "crashed")
         #expect(verdicts["status-21003"] == "pass")
@@ -71,6 +77,50 @@ struct ServeCLITests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("FALSE-INVALID genuine"), "\(result)")
         #expect(result.stdout.contains("15 skipped"), "\(result)")
+    }
+
+    @Test("a backend not pointed at the stand-in, or not listening, is no judgement: exit 2, saying why")
+    func setupProblems() throws {
+        let port = try Self.freePort()
+        let elsewhere = try Self.freePort()
+        let wrong = try Self.judge(
+            ["purchase-via-apple", "http://127.0.0.1:\(elsewhere)", Self.bundleID], port: port)
+        #expect(wrong.status == 2, "\(wrong)")
+        #expect(wrong.stderr.contains("never called the stand-in"), "\(wrong)")
+        let nobody = try CLI.run([
+            "serve", "--port", String(port), "--judge", Self.receipt, "--target",
+            "http://127.0.0.1:\(elsewhere)/purchase", "--body", "receipt-data",
+        ])
+        #expect(nobody.status == 2, "\(nobody)")
+        #expect(nobody.stderr.contains("could not be reached"), "\(nobody)")
+    }
+
+    @Test("SIGINT during a judgement stops it at once with exit 2, not by the signal")
+    func interruptedJudgement() throws {
+        let backend = try LiveTargetTests.Backend(["hang"])
+        defer { backend.stop() }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = [
+            "serve", "--port", String(try Self.freePort()), "--judge", Self.receipt, "--target",
+            backend.url + "purchase", "--body", "receipt-data", "--timeout", "600",
+        ]
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The backend has the first request: rcpt is judging, its signals taken.
+        var line = Data()
+        while let byte = try backend.output.fileHandleForReading.read(upToCount: 1), let first = byte.first,
+            first != 0x0A
+        {
+            line.append(first)
+        }
+        #expect(String(decoding: line, as: UTF8.self) == "REQUEST")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 2)
     }
 
     @Test("usage errors and a receipt that does not verify exit 2")

@@ -77,6 +77,11 @@ struct AppleStandInTests {
         #expect(none.children(of: inApp).isEmpty)
         #expect(none.member("latest_receipt_info", of: none.root) == nil)
 
+        // The same at production, whatever the receipt's environment: the edit is what is tested.
+        let atProduction = try Self.post(try Self.standIn("other-bundle-id"), "/verifyReceipt")
+        #expect(Self.status(atProduction) == "0")
+        #expect(Self.text(atProduction, ["receipt", "bundle_id"]) == VerifyReceiptStandIn.otherBundleID)
+
         let lapsed = try Self.post(try Self.standIn("subscription-lapsed"), "/sandbox/verifyReceipt")
         #expect(try #require(Self.latestExpiry(lapsed)) < Self.now)
         #expect(Self.text(lapsed, ["receipt", "bundle_id"]) == "dev.bonzer.weeka.app")
@@ -84,7 +89,7 @@ struct AppleStandInTests {
 
     @Test("status scenarios answer their code at either endpoint; 21006 with the receipt, 211xx retryable")
     func statusScenarios() throws {
-        for (code, _) in VerifyReceiptScenario.statusCodes {
+        for code in VerifyReceiptScenario.statusCodes.map(\.code) {
             let standIn = try Self.standIn("status-\(code)")
             for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
                 let answer = try Self.post(standIn, path)

@@ -1,6 +1,7 @@
 import ReceiptConformance
 import ReceiptHTTP
 import ReceiptServe
+import ReceiptSuite
 import Testing
 
 /// Each branch of the judgement of one backend decision, from synthetic exchanges.
@@ -35,6 +36,31 @@ struct BackendJudgementTests {
         #expect(try Self.verdict("genuine", .accepted, [told]) == .falseValid)
         #expect(try Self.verdict("sandbox-retry", .accepted, [told]) == .falseValid)
         #expect(try Self.verdict("other-bundle-id", .accepted, [production]) == .falseValid)
+        // A grant after an unretried 21007 is exploitable by anyone with a sandbox tester account.
+        let exchange = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: .accepted)
+        let result = BackendJudgement.judge(try Self.scenario("genuine"), exchange, calls: [told])
+        #expect(result.attacker == .anyone)
+        #expect(result.threat.contains("sandbox"))
+    }
+
+    @Test("a backend that never called the stand-in, or cannot be reached, is a setup problem, not a verdict")
+    func setupProblems() throws {
+        let refused = HTTPTarget.Exchange(status: 503, body: "", seconds: 0, outcome: .serverError(httpStatus: 503))
+        let silent = BackendJudgement(results: [
+            BackendJudgement.judge(try Self.scenario("genuine"), refused, calls: [])
+        ])
+        #expect(silent.setupProblem?.contains("never called") == true)
+        let unreachable = HTTPTarget.Exchange(
+            status: nil, body: "", seconds: 0, outcome: .unreachable(reason: "connection refused"))
+        let down = BackendJudgement(results: [
+            BackendJudgement.judge(try Self.scenario("genuine"), unreachable, calls: [])
+        ])
+        #expect(down.setupProblem?.contains("connection refused") == true)
+        let asked = BackendJudgement(results: [
+            BackendJudgement.judge(
+                try Self.scenario("genuine"), refused, calls: [Self.call("/verifyReceipt", apple: 0)])
+        ])
+        #expect(asked.setupProblem == nil)
     }
 
     @Test("refusing: right for a must-refuse answer, a false invalid for the genuine one")

@@ -12,11 +12,14 @@ import Testing
 /// silent, many clients at once. Each gets a clear answer, and the server keeps serving.
 @Suite("Stand-in server under hostile clients", .serialized)
 struct StandInServerTests {
-    static func server(_ configure: (inout StandInServer.Limits) -> Void = { _ in }) throws -> StandInServer {
+    static func server(
+        _ configure: (inout StandInServer.Limits) -> Void = { _ in }, log: Answers = Answers()
+    ) throws -> StandInServer {
         var limits = StandInServer.Limits()
         configure(&limits)
         return try StandInServer.start(
-            host: "127.0.0.1", port: 0, standIn: try AppleStandInTests.standIn(), limits: limits, log: { _ in })
+            host: "127.0.0.1", port: 0, standIn: try AppleStandInTests.standIn(), limits: limits,
+            log: { log.add($0.answer.summary) })
     }
 
     /// A blocking client socket; every read gives up after 60 s, so a server bug fails the test instead of
@@ -113,7 +116,8 @@ struct StandInServerTests {
 
     @Test("a body declared or streamed over the limit is answered 413 and the connection closed")
     func oversizedBodies() throws {
-        let server = try Self.server { $0.maximumBody = 65_536 }
+        let log = Answers()
+        let server = try Self.server({ $0.maximumBody = 65_536 }, log: log)
         defer { server.stop() }
         let declared = try Client(port: server.port)
         declared.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n")
@@ -124,17 +128,20 @@ struct StandInServerTests {
         let chunk = "4000\r\n" + String(repeating: "A", count: 0x4000) + "\r\n"
         for _ in 0..<64 where streamed.send(Array(chunk.utf8)) {}
         #expect(streamed.readToEnd().hasPrefix("HTTP/1.1 413"))
+        #expect(log.all.count == 2 && log.all.allSatisfy { $0.contains("over 65536 bytes") }, "\(log.all)")
     }
 
     @Test("bytes that are not HTTP are answered 400")
     func notHTTP() throws {
-        let server = try Self.server()
+        let log = Answers()
+        let server = try Self.server(log: log)
         defer { server.stop() }
         for garbage in ["GARBAGE\r\n\r\n", "POST / HTTP/1.1\r\nContent-Length: -5\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n"] {
             let client = try Client(port: server.port)
             client.send(garbage)
             #expect(client.readToEnd().hasPrefix("HTTP/1.1 400"), "\(garbage.debugDescription)")
         }
+        #expect(log.all.count == 3 && log.all.allSatisfy { $0.hasPrefix("HTTP 400") }, "\(log.all)")
     }
 
     @Test("connections beyond the limit are answered 503; closing one frees its place")

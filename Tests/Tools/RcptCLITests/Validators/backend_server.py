@@ -26,6 +26,8 @@ Usage: backend_server.py MODE [ARGUMENTS]
   purchase-via-apple-status-only VERIFY_BASE
       The same API as often written: grants whenever the status is 0 or 21007 (a sandbox receipt "is valid too"),
       at the production endpoint only, and reads the answer without guarding it (non-JSON raises: a 500).
+  hang
+      Prints "REQUEST" for each POST and never answers it.
   redirect
       Answers every POST with 302 to /ok, where a GET is answered 200: a client that follows redirects turns every
       answer into an acceptance.
@@ -156,6 +158,9 @@ def make_handler(mode, arguments):
             self.end_headers()
 
         def do_POST(self):
+            if mode == "hang":
+                print("REQUEST", flush=True)
+                threading.Event().wait()
             if mode == "redirect":
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 self.send_response(302)
