@@ -90,21 +90,34 @@ package final class AppleStandIn: @unchecked Sendable {
         }
     }
 
-    /// `POST /rcpt/scenario` with `{"verifyReceipt": NAME}`: serves that scenario from the next request on.
+    /// `POST /rcpt/scenario` with `{"verifyReceipt": NAME}` (a catalogue scenario) or `{"verifyReceipt": {…}}` (an
+    /// answer to serve as it is): serves it from the next request on.
     private func changeScenario(_ request: StandInRequest) -> StandInAnswer {
-        let limits = JSONLimits(maximumDepth: 4, maximumNodes: 64, maximumSize: 4096)
+        let limits = JSONLimits(maximumDepth: 64, maximumNodes: 1_000_000, maximumSize: 16 << 20)
         guard request.method == "POST", let document = try? JSONDocument.read(request.body, limits: limits),
-            document.nodes.first?.kind == .object,
-            let node = document.member("verifyReceipt", of: document.root), let name = document.string(node)
+            document.nodes.first?.kind == .object, let node = document.member("verifyReceipt", of: document.root)
         else {
-            return .error(400, code: 4_000_000, "POST {\"verifyReceipt\": NAME} with a scenario's name")
-        }
-        guard let scenario = VerifyReceiptScenario.named(name) else {
             return .error(
-                400, code: 4_000_001,
-                "no scenario \(name); the scenarios are "
-                    + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
+                400, code: 4_000_000, "POST {\"verifyReceipt\": NAME} with a scenario's name, or an answer object")
         }
+        let scenario: VerifyReceiptScenario
+        if document.nodes[node].kind == .object {
+            let body = Array(document.bytes[document.nodes[node].start..<document.nodes[node].end])
+            guard let literal = VerifyReceiptScenario.literal(name: "posted answer", body: body) else {
+                return .error(400, code: 4_000_002, "the answer is not a JSON object")
+            }
+            scenario = literal
+        } else {
+            let name = document.string(node) ?? document.text(node)
+            guard let named = VerifyReceiptScenario.named(name) else {
+                return .error(
+                    400, code: 4_000_001,
+                    "no scenario \(name); the scenarios are "
+                        + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
+            }
+            scenario = named
+        }
+        let name = scenario.name
         currentScenario = scenario
         return .json(200, summary: "scenario \(name)") { json in
             json.object { json in

@@ -1,3 +1,4 @@
+import ReceiptJSON
 import ReceiptSuite
 
 /// One way Apple's verifyReceipt endpoint can answer a backend, and what a careful backend does with it: the
@@ -33,6 +34,20 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
         case httpError(Int)
         /// HTTP 200 whose body is not JSON.
         case notJSON
+        /// A body of the user's own (a scenario file, or a JSON object posted to `/rcpt/scenario`), served as it
+        /// is, whatever was posted.
+        case literal([UInt8])
+    }
+
+    /// A scenario that answers `body`, a JSON object, as it is: nil when `body` is not one.
+    package static func literal(name: String, body: [UInt8]) -> VerifyReceiptScenario? {
+        let limits = JSONLimits(maximumDepth: 64, maximumNodes: 1_000_000, maximumSize: 16 << 20)
+        guard let document = try? JSONDocument.read(body, limits: limits), document.nodes.first?.kind == .object
+        else { return nil }
+        let status = document.member("status", of: document.root).map { document.text($0) } ?? "none"
+        return VerifyReceiptScenario(
+            name: name, summary: "the answer in \(name) (status \(status))", expected: .reject, attacker: .anyone,
+            threat: "an answer of the user's own", answer: .literal(body))
     }
 
     /// Whether the answer says Apple could not judge the receipt now (unavailable, an internal error, a body that

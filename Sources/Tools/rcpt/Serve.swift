@@ -15,14 +15,16 @@ struct Serve: ParsableCommand {
         discussion: """
             Serves, on loopback: POST /verifyReceipt (production) and POST /sandbox/verifyReceipt, answered as \
             rcpt verify judges the posted receipt (--format verifyreceipt, with latest_receipt_info for a \
-            subscription) or as --scenario says; GET /inApps/v1/transactions/ID, /inApps/v1|v2/history/ID and \
+            subscription) or as --scenario says (a scenario's name, or a file whose JSON object is answered as it \
+            is); GET /inApps/v1/transactions/ID, /inApps/v1|v2/history/ID and \
             /inApps/v1/subscriptions/ID, answered from the transactions and renewal infos in --documents (genuine, \
             signed by a TEST-ONLY CA with rcpt build --jws, or mutations written by rcpt mutate; a transaction id \
             held by several files is answered with the first by name); POST /rcpt/scenario \
-            {"verifyReceipt": NAME} changes the scenario while serving. Point the backend's Apple URLs at it.
+            {"verifyReceipt": NAME} (or {"verifyReceipt": {…an answer…}}) changes it while serving. Point the \
+            backend's Apple URLs at it.
 
-            The first line on standard output is {"schema":"rcpt.serve/1","event":"listening","url":…,"port":…}; then one JSON line per \
-            request (rcpt.serve/1), or into --log. Bodies over --max-body are answered 413, connections beyond \
+            The first line on standard output is {"schema":"rcpt.serve/1","event":"listening","url":…,"port":…}; \
+            then one JSON line per request (rcpt.serve/1), or into --log. Bodies over --max-body are answered 413, connections beyond \
             --max-connections 503, a connection silent for 10 s is closed. SIGINT or SIGTERM stops it (exit 0).
 
             --judge RECEIPT judges a backend instead: for every scenario (--list-scenarios), the stand-in serves it \
@@ -48,7 +50,10 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp("The port to listen on; 0 takes a free one (printed on the first line).", valueName: "port"))
     var port = 0
 
-    @Option(help: ArgumentHelp("The verifyReceipt scenario served (see --list-scenarios).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "What verifyReceipt answers: a scenario's name (see --list-scenarios), or a file holding a JSON object served as it is.",
+            valueName: "name|file"))
     var scenario = "genuine"
 
     @Flag(
@@ -100,9 +105,9 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535") }
-        guard VerifyReceiptScenario.named(scenario) != nil else {
+        guard VerifyReceiptScenario.named(scenario) != nil || FileManager.default.fileExists(atPath: scenario) else {
             throw ValidationError(
-                "no scenario \(scenario); the scenarios are "
+                "no scenario or file \(scenario); the scenarios are "
                     + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
         }
         guard maxBody > 0, maxConnections > 0, timeout > 0 else {
@@ -132,7 +137,7 @@ struct Serve: ParsableCommand {
             }
             let options = try trust.inspectionOptions()
             let standIn = AppleStandIn(
-                options: options, documents: documents, scenario: VerifyReceiptScenario.named(scenario) ?? .catalogue[0]
+                options: options, documents: documents, scenario: try servedScenario()
             )
             let logFile = try log.map { path -> FileHandle in
                 guard FileManager.default.createFile(atPath: path, contents: nil),
@@ -190,7 +195,7 @@ struct Serve: ParsableCommand {
                         json.member("event", "listening")
                         json.member("url", "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
                         json.member("port", server.port)
-                        json.member("scenario", scenario)
+                        json.member("scenario", standIn.currentScenario.name)
                         json.member("transactions", documents.transactions.count)
                     }
                 })
@@ -199,6 +204,19 @@ struct Serve: ParsableCommand {
             server.stop()
             return 0
         }
+    }
+
+    /// The scenario --scenario names, or the answer in the file it names.
+    private func servedScenario() throws -> VerifyReceiptScenario {
+        if let named = VerifyReceiptScenario.named(scenario) { return named }
+        guard let data = FileManager.default.contents(atPath: scenario), data.count <= 16 << 20 else {
+            throw CommandFailure.unreadable("cannot read the scenario file \(scenario) (at most 16 MB)")
+        }
+        let name = (scenario as NSString).lastPathComponent
+        guard let literal = VerifyReceiptScenario.literal(name: name, body: Array(data)) else {
+            throw CommandFailure.unreadable("\(scenario) is not a JSON object: it cannot be a verifyReceipt answer")
+        }
+        return literal
     }
 
     private func list() -> Int32 {

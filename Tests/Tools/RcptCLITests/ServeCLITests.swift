@@ -217,6 +217,27 @@ struct ServeCLITests {
         #expect(lines.map { $0["http_status"] as? Int } == [200, 401])
     }
 
+    @Test("--scenario FILE serves the file's JSON object as it is; a file that is not one exits 2")
+    func scenarioFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-serve-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answer = directory.appendingPathComponent("answer.json")
+        try Data(#"{"status":21199,"is-retryable":false}"#.utf8).write(to: answer)
+        let server = try Server(["--scenario", answer.path])
+        #expect(server.firstLine.contains(#""scenario":"answer.json""#))
+        let body = try Self.tool(
+            "curl", ["-sS", "-X", "POST", "-d", "{}", "http://127.0.0.1:\(server.port)/sandbox/verifyReceipt"])
+        #expect(body == #"{"status":21199,"is-retryable":false}"#)
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
+        let notJSON = directory.appendingPathComponent("not.json")
+        try Data("[1, 2]".utf8).write(to: notJSON)
+        let refused = try CLI.run(["serve", "--scenario", notJSON.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("not a JSON object"), "\(refused)")
+    }
+
     @Test("32 clients streaming 16 MB each past --max-body leave the server small and serving")
     func boundedMemory() throws {
         let server = try Server(["--max-body", "100000"])

@@ -151,3 +151,24 @@ struct AppleStandInTests {
         #expect(String(decoding: entry.answer.body, as: UTF8.self).contains("POST /verifyReceipt"))
     }
 }
+
+/// Answers of the user's own: a scenario file's JSON object, or one posted to `/rcpt/scenario`, served as it is.
+@Suite("Stand-in literal answers")
+struct LiteralAnswerTests {
+    @Test("a posted answer object is served byte for byte at both endpoints; a non-object is refused")
+    func postedAnswer() throws {
+        let standIn = try AppleStandInTests.standIn()
+        let answer = #"{"status":0,"receipt":{"bundle_id":"com.example.own","in_app":[]},"environment":"Production"}"#
+        let changed = standIn.answer(
+            StandInRequest(
+                method: "POST", path: "/rcpt/scenario", body: Array(#"{"verifyReceipt":\#(answer)}"#.utf8)))
+        #expect(changed.answer.httpStatus == 200)
+        for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
+            let entry = standIn.answer(StandInRequest(method: "POST", path: path, body: AppleStandInTests.body))
+            #expect(String(decoding: entry.answer.body, as: UTF8.self) == answer)
+            #expect(entry.answer.appleStatus == 0)
+        }
+        #expect(VerifyReceiptScenario.literal(name: "x", body: Array("[1]".utf8)) == nil)
+        #expect(VerifyReceiptScenario.literal(name: "x", body: Array("{".utf8)) == nil)
+    }
+}
