@@ -23,7 +23,8 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("ber", [parsing]),
     ("pkcs7", [parsing]),
     ("dump", [parsing, inspection, rcpt("ReceiptOutput")]),
-    ("dates", [parsing]),
+    // The date parser, with a mutator of the date's fields (ReceiptMutation's DateTextMutator).
+    ("dates", [parsing, rcpt("ReceiptForging")]),
     ("differential", ["FuzzModelSupport", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
     ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", ["FuzzJWSSupport", parsing]),

@@ -1,5 +1,8 @@
+import Foundation
 import FuzzSupport
+import ReceiptBuilding
 import ReceiptModel
+import ReceiptMutation
 
 /// The RFC 3339 parser. Oracle: parse → `rfc3339UTC` → parse gives the same instant (to the millisecond, the
 /// precision the UTC form keeps), and formatting that again gives the same text.
@@ -42,8 +45,39 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own mutator, which writes into `data` (capacity `maxSize`) and returns the new size.
+@_silgen_name("LLVMFuzzerMutate")
+func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
+
+/// Edits of the date's fields (`DateTextMutator`: the numbers the parser compares with written into a field's
+/// digits or, as minutes, into the offset) six times in ten; libFuzzer's byte mutations otherwise.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    var random = SplitMix64(seed: UInt64(seed))
+    if size > 0, random.next() % 10 < 6 {
+        var mutator = DateTextMutator(seed: random.next())
+        mutator.numbers = DatesHarness.numbers
+        if let output = mutator.mutate(Array(UnsafeBufferPointer(start: data, count: size))), !output.isEmpty,
+            output.count <= maxSize
+        {
+            output.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { data.update(from: base, count: buffer.count) }
+            }
+            return output.count
+        }
+    }
+    return libFuzzerMutate(data, size, maxSize)
+}
+
 /// The UTC instants RFC 3339 can write: 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, in milliseconds.
 enum DatesHarness {
     static let firstFourDigitYearInstant: Int64 = -62_167_219_200_000
     static let lastFourDigitYearInstant: Int64 = 253_402_300_799_999
+
+    /// The numbers of the dictionary libFuzzer was given (`-dict=`: the committed one and the words the parser's
+    /// code compares with), read once.
+    static let numbers = DateTextMutator.numbers(
+        LibFuzzerDictionary.entries(arguments: CommandLine.arguments) { path in
+            FileManager.default.contents(atPath: path).map { Array($0) }
+        })
 }
