@@ -91,8 +91,17 @@ package final class AppleStandIn: @unchecked Sendable {
     }
 
     /// `POST /rcpt/scenario` with `{"verifyReceipt": NAME}` (a catalogue scenario) or `{"verifyReceipt": {…}}` (an
-    /// answer to serve as it is): serves it from the next request on.
+    /// answer to serve as it is): serves it from the next request on. `GET /rcpt/scenario` names the one served.
     private func changeScenario(_ request: StandInRequest) -> StandInAnswer {
+        if request.method == "GET" {  // the scenario now served
+            let name = currentScenario.name
+            return .json(200, summary: "scenario \(name)") { json in
+                json.object { json in
+                    json.key("verifyReceipt")
+                    json.string(name)
+                }
+            }
+        }
         let limits = JSONLimits(maximumDepth: 64, maximumNodes: 1_000_000, maximumSize: 16 << 20)
         guard request.method == "POST", let document = try? JSONDocument.read(request.body, limits: limits),
             document.nodes.first?.kind == .object, let node = document.member("verifyReceipt", of: document.root)

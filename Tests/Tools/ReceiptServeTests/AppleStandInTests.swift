@@ -135,13 +135,15 @@ struct AppleStandInTests {
                 method: "POST", path: "/rcpt/scenario", body: Array(#"{"verifyReceipt":"status-21010"}"#.utf8)))
         #expect(changed.answer.httpStatus == 200)
         #expect(standIn.currentScenario.name == "status-21010")
+        let current = standIn.answer(StandInRequest(method: "GET", path: "/rcpt/scenario"))
+        #expect(String(decoding: current.answer.body, as: UTF8.self).contains("status-21010"))
         #expect(Self.status(try Self.post(standIn, "/verifyReceipt")) == "21010")
         let unknown = standIn.answer(
             StandInRequest(method: "POST", path: "/rcpt/scenario", body: Array(#"{"verifyReceipt":"nope"}"#.utf8)))
         #expect(unknown.answer.httpStatus == 400)
         #expect(String(decoding: unknown.answer.body, as: UTF8.self).contains("sandbox-retry"))
         #expect(standIn.currentScenario.name == "status-21010")
-        #expect(standIn.requests.map(\.sequence) == [1, 2, 3])
+        #expect(standIn.requests.map(\.sequence) == [1, 2, 3, 4])
     }
 
     @Test("an unknown path is 404 naming what is served")
