@@ -100,7 +100,8 @@ package struct BackendJudgement: Sendable {
             explanation: "", attacker: scenario.attacker, threat: scenario.threat)
         let notCalled =
             "the backend never called the stand-in: is its verifyReceipt URL set to the stand-in's (--port)?"
-        let asked = calls.contains { $0.path.hasSuffix("verifyReceipt") }
+        // Asked Apple: a call to one of the two verifyReceipt endpoints (a call elsewhere was answered 404).
+        let asked = calls.contains { $0.path == "/verifyReceipt" || $0.path == "/sandbox/verifyReceipt" }
         let askedSandbox = calls.contains { $0.path == "/sandbox/verifyReceipt" }
         let toldSandbox = calls.contains { $0.answer.appleStatus == VerifyReceiptStatus.sandboxReceiptSentToProduction }
         switch (exchange.outcome, scenario.expected) {

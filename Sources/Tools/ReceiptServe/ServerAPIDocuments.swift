@@ -18,6 +18,8 @@ package struct ServerAPIDocuments: Sendable {
         package var subscriptionGroup: String?
         package var purchaseDate: Int64
         package var expiresDate: Int64?
+        /// When Apple revoked it (a refund), if it did.
+        package var revocationDate: Int64?
     }
 
     package private(set) var transactions: [Transaction] = []
@@ -63,11 +65,12 @@ package struct ServerAPIDocuments: Sendable {
                     appAppleID: jws.claimNumberText("appAppleId"),
                     subscriptionGroup: jws.claimString("subscriptionGroupIdentifier"),
                     purchaseDate: jws.claimNumberText("purchaseDate").flatMap(JWSToken.milliseconds) ?? 0,
-                    expiresDate: jws.claimNumberText("expiresDate").flatMap(JWSToken.milliseconds)))
+                    expiresDate: jws.claimNumberText("expiresDate").flatMap(JWSToken.milliseconds),
+                    revocationDate: jws.claimNumberText("revocationDate").flatMap(JWSToken.milliseconds)))
             return true
         }
         if let original = jws.claimString("originalTransactionId"), jws.claimString("autoRenewProductId") != nil {
-            renewals[original] = token
+            if renewals[original] == nil { renewals[original] = token }  // the first by name, as for transactions
             return true
         }
         return false

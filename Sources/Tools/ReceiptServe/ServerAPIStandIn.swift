@@ -62,14 +62,15 @@ struct ServerAPIStandIn: Sendable {
     }
 
     /// Get All Subscription Statuses: the latest transaction of the subscription and its renewal info, with status
-    /// 1 (active) when it expires after `now`, else 2 (expired).
+    /// 5 (revoked) when it was revoked, 1 (active) when it expires after `now`, else 2 (expired).
     private func subscriptionStatuses(
         _ history: [ServerAPIDocuments.Transaction], first: ServerAPIDocuments.Transaction, now: Int64
     )
         -> StandInAnswer
     {
         let latest = history.max { ($0.expiresDate ?? $0.purchaseDate) < ($1.expiresDate ?? $1.purchaseDate) } ?? first
-        let status: Int64 = (latest.expiresDate ?? 0) > now ? 1 : 2
+        // Apple's statuses: 1 active, 2 expired, 5 revoked.
+        let status: Int64 = latest.revocationDate != nil ? 5 : (latest.expiresDate ?? 0) > now ? 1 : 2
         return .json(200, summary: "subscription status \(status) of \(latest.originalTransactionID)") { json in
             json.object { json in
                 Self.appMembers(first, to: &json)

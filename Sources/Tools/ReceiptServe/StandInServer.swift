@@ -8,14 +8,18 @@ import NIOPosix
 #endif
 
 /// The HTTP/1.1 server in front of an `AppleStandIn`: SwiftNIO's, with bounds a hostile client cannot pass. A
-/// body over `maximumBody` is answered 413 and the connection closed; a connection silent for `idleSeconds` is
-/// closed; connections beyond `maximumConnections` are answered 503; a request NIO cannot parse is answered 400.
+/// body over `maximumBody` is answered 413 and the connection closed; a connection silent for `idleSeconds`, or a
+/// request not ended within `requestSeconds`, is closed; connections beyond `maximumConnections` are answered 503 at
+/// once and closed; a request NIO cannot parse is answered 400; a client that does not read its answers is
+/// disconnected once the socket's buffer is full.
 package final class StandInServer: Sendable {
     /// The bounds the server keeps, whatever clients send.
     package struct Limits: Sendable {
         package var maximumBody = 16 << 20
         package var maximumConnections = 128
         package var idleSeconds: Int64 = 10
+        /// The longest a request may take from its first line to its end.
+        package var requestSeconds: Int64 = 30
 
         package init() {}
     }
@@ -52,10 +56,15 @@ package final class StandInServer: Sendable {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    guard admitted else {
+                        // Over the limit: NIO's response encoder alone, a 503 at once, and the connection closed.
+                        try pipeline.addHandler(HTTPResponseEncoder())
+                        try pipeline.addHandler(OverloadHandler(standIn: standIn, limits: limits, log: log))
+                        return
+                    }
                     try pipeline.addHandler(IdleStateHandler(readTimeout: .seconds(limits.idleSeconds)))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(
-                        StandInHandler(standIn: standIn, limits: limits, admitted: admitted, log: log))
+                    try pipeline.addHandler(StandInHandler(standIn: standIn, limits: limits, log: log))
                 }
             }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -89,32 +98,38 @@ private final class StandInHandler: ChannelInboundHandler {
 
     private let standIn: AppleStandIn
     private let limits: StandInServer.Limits
-    private let admitted: Bool
     private let log: @Sendable (StandInLogEntry) -> Void
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    /// Set once the connection was refused (413, 503): nothing it sends after is read.
     private var refused = false
+    /// Closes a request that has not ended within `requestSeconds` of its head, however slowly bytes trickle in.
+    private var deadline: Scheduled<Void>?
 
-    init(
-        standIn: AppleStandIn, limits: StandInServer.Limits, admitted: Bool,
-        log: @escaping @Sendable (StandInLogEntry) -> Void
-    ) {
+    init(standIn: AppleStandIn, limits: StandInServer.Limits, log: @escaping @Sendable (StandInLogEntry) -> Void) {
         self.standIn = standIn
         self.limits = limits
-        self.admitted = admitted
         self.log = log
     }
 
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
             body = []
-            refused = false
+            let channel = context.channel
+            deadline?.cancel()
+            deadline = context.eventLoop.scheduleTask(in: .seconds(limits.requestSeconds)) {
+                channel.close(promise: nil)
+            }
             let declared = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
-            if !admitted {
-                refuse(context, 503, "rcpt serve has \(limits.maximumConnections) connections open; try again")
-            } else if declared > limits.maximumBody {
+            if declared > limits.maximumBody {
                 refuse(context, 413, "the body is over \(limits.maximumBody) bytes")
             }
         case .body(let chunk):
@@ -125,7 +140,9 @@ private final class StandInHandler: ChannelInboundHandler {
             }
             body += chunk.readableBytesView
         case .end:
-            guard !refused, let head else { return }
+            deadline?.cancel()
+            deadline = nil
+            guard let head else { return }
             let headers = head.headers.map { (name: $0.name, value: $0.value) }
             let entry = standIn.answer(
                 StandInRequest(method: head.method.rawValue, path: head.uri, headers: headers, body: body))
@@ -168,19 +185,58 @@ private final class StandInHandler: ChannelInboundHandler {
     private func respond(
         _ context: ChannelHandlerContext, _ answer: StandInAnswer, version: HTTPVersion, keepAlive: Bool
     ) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: answer.contentType)
-        headers.add(name: "Content-Length", value: String(answer.body.count))
-        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
-        let head = HTTPResponseHead(
-            version: version, status: HTTPResponseStatus(statusCode: answer.httpStatus), headers: headers)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(
-            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        // A client that does not read its answers (pipelining requests while never receiving) would have them
+        // pile up here: once the socket's buffer is full, the connection is closed instead.
+        let written = answer.write(to: context, version: version, keepAlive: keepAlive)
+        if !keepAlive || !context.channel.isWritable {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
         }
     }
+}
+
+extension StandInAnswer {
+    /// Writes the answer as an HTTP response through NIO's encoder in `context`'s pipeline; the future of its end.
+    fileprivate func write(to context: ChannelHandlerContext, version: HTTPVersion, keepAlive: Bool)
+        -> EventLoopFuture<Void>
+    {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let head = HTTPResponseHead(
+            version: version, status: HTTPResponseStatus(statusCode: httpStatus), headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        let buffer = context.channel.allocator.buffer(bytes: body)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+        return context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
+    }
+}
+
+/// A connection over the limit: answered 503 as soon as it opens, before it sends anything, and closed, so it never
+/// waits for, or holds a descriptor through, a request of its own.
+private final class OverloadHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let standIn: AppleStandIn
+    private let limits: StandInServer.Limits
+    private let log: @Sendable (StandInLogEntry) -> Void
+
+    init(standIn: AppleStandIn, limits: StandInServer.Limits, log: @escaping @Sendable (StandInLogEntry) -> Void) {
+        self.standIn = standIn
+        self.limits = limits
+        self.log = log
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let answer = StandInAnswer.error(
+            503, code: 5_030_000, "rcpt serve has \(limits.maximumConnections) connections open; try again")
+        log(standIn.record(refusal: answer, method: "", path: "", bytes: 0))
+        let channel = context.channel
+        answer.write(to: context, version: .http1_1, keepAlive: false).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}  // whatever it sends is not read
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) { context.close(promise: nil) }
 }

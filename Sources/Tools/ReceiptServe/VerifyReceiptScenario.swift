@@ -26,7 +26,7 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
         case sandboxRetry
         /// The genuine answer with another `bundle_id`.
         case otherBundleID
-        /// The genuine answer with no purchase: `in_app` and `latest_receipt_info` empty.
+        /// The genuine answer with no purchase: `in_app` empty, no `latest_receipt_info`.
         case noPurchases
         /// The genuine answer whose server state shows every subscription expired a day before the request.
         case subscriptionLapsed
@@ -99,7 +99,7 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
                 answer: .otherBundleID),
             VerifyReceiptScenario(
                 name: "no-purchases",
-                summary: "the genuine answer with no purchase: in_app and latest_receipt_info empty",
+                summary: "the genuine answer with no purchase: in_app empty, no latest_receipt_info",
                 expected: .reject, attacker: .replay,
                 threat:
                     "every install has a valid receipt: a backend that grants on status 0 alone grants to anyone who installed the app",

@@ -145,6 +145,7 @@ struct Serve: ParsableCommand {
                 else { throw CommandFailure.unreadable("cannot write the log \(path)") }
                 return handle
             }
+            let requestLog = RequestLog(logFile ?? FileHandle.standardOutput)
             var limits = StandInServer.Limits()
             limits.maximumBody = maxBody
             limits.maximumConnections = maxConnections
@@ -168,15 +169,9 @@ struct Serve: ParsableCommand {
             }
             let server: StandInServer
             do {
-                let logLock = NSLock()  // lines whole, from every server thread
                 server = try StandInServer.start(host: host, port: port, standIn: standIn, limits: limits) { entry in
-                    logLock.lock()
-                    defer { logLock.unlock() }
-                    if let logFile {
-                        logFile.write(Data(entry.jsonLine))
-                    } else if !judging {
-                        Console.write(entry.jsonLine)
-                    }
+                    // Judging writes the report on standard output: the log goes only to --log then.
+                    if logFile != nil || !judging { requestLog.write(entry.jsonLine) }
                 }
             } catch {
                 throw CommandFailure.unreadable("cannot listen on \(host):\(port): \(error)")
@@ -187,8 +182,12 @@ struct Serve: ParsableCommand {
                         + (documents.skipped.isEmpty
                             ? "" : "; \(documents.skipped.count) files are neither and were left out"))
             }
-            if let judge { return try self.judge(judge, standIn: standIn, options: options, server: server) }
-            Console.write(
+            if let judge {
+                let code = try self.judge(judge, standIn: standIn, options: options, server: server)
+                _ = requestLog.drain()
+                return code
+            }
+            requestLog.write(
                 JSONWriter.document(pretty: false) { json in
                     json.object { json in
                         json.member("schema", "rcpt.serve/1")
@@ -202,14 +201,25 @@ struct Serve: ParsableCommand {
             var received: Int32 = 0
             sigwait(&stopSignals, &received)
             server.stop()
+            let lost = requestLog.drain()
+            if lost > 0 {
+                Console.error("\(lost) log lines were lost (the log's reader stopped reading, or a write failed)")
+            }
             return 0
         }
+    }
+
+    /// Whether `path` is a regular file of at most `limit` bytes (never a device or a pipe read without end).
+    static func isRegularFile(_ path: String, atMost limit: Int) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
+        return attributes[.type] as? FileAttributeType == .typeRegular && (attributes[.size] as? Int ?? 0) <= limit
     }
 
     /// The scenario --scenario names, or the answer in the file it names.
     private func servedScenario() throws -> VerifyReceiptScenario {
         if let named = VerifyReceiptScenario.named(scenario) { return named }
-        guard let data = FileManager.default.contents(atPath: scenario), data.count <= 16 << 20 else {
+        guard Self.isRegularFile(scenario, atMost: 16 << 20), let data = FileManager.default.contents(atPath: scenario)
+        else {
             throw CommandFailure.unreadable("cannot read the scenario file \(scenario) (at most 16 MB)")
         }
         let name = (scenario as NSString).lastPathComponent
@@ -253,8 +263,9 @@ struct Serve: ParsableCommand {
         throws -> Int32
     {
         defer { server.stop() }
-        guard let file = FileManager.default.contents(atPath: receipt) else {
-            throw CommandFailure.unreadable("cannot read the receipt \(receipt)")
+        guard Self.isRegularFile(receipt, atMost: 256 << 20), let file = FileManager.default.contents(atPath: receipt)
+        else {
+            throw CommandFailure.unreadable("cannot read the receipt \(receipt): not a readable file of at most 256 MB")
         }
         let probe = BackendJudgement.probe(Array(file), options: options)
         guard probe.answer.appleStatus == VerifyReceiptStatus.valid else {

@@ -61,13 +61,19 @@ struct StandInServerTests {
 
         func send(_ text: String) { send(Array(text.utf8)) }
 
+        /// Whether the last `readToEnd()` ended because the server closed the connection (not the 60 s guard).
+        private(set) var closedByServer = false
+
         /// Everything the server sends until it closes the connection.
         func readToEnd() -> String {
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
+                if count <= 0 {
+                    closedByServer = count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+                    break
+                }
                 received += buffer[..<count]
             }
             return String(decoding: received, as: UTF8.self)
@@ -155,8 +161,7 @@ struct StandInServerTests {
             #expect(client.readResponse().hasPrefix("HTTP/1.1 200"))
         }
         let third = try Client(port: server.port)
-        third.send(Self.request("/verifyReceipt", body: "{}"))
-        #expect(third.readToEnd().hasPrefix("HTTP/1.1 503"))
+        #expect(third.readToEnd().hasPrefix("HTTP/1.1 503"))  // answered before it sends anything
         // Closing a held connection frees its place (the count drops when the server sees the close).
         held[0].send(Self.request("/verifyReceipt", body: "{}"))
         _ = held[0].readToEnd()
@@ -176,6 +181,36 @@ struct StandInServerTests {
         let client = try Client(port: server.port)
         client.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"receipt")
         #expect(client.readToEnd().isEmpty)
+        #expect(client.closedByServer)
+    }
+
+    @Test("a client that trickles a request byte by byte is cut at the request deadline")
+    func tricklingClient() throws {
+        let server = try Self.server {
+            $0.idleSeconds = 60
+            $0.requestSeconds = 1
+        }
+        defer { server.stop() }
+        let client = try Client(port: server.port)
+        client.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
+        // A byte at a time, so the idle timer never fires, until the server closes the connection (or, without a
+        // deadline, the body ends and the request is answered: then the test fails below).
+        var sends = 0
+        while sends < 10_000_000, client.send([0x41]) { sends += 1 }
+        #expect(client.readToEnd().isEmpty)
+        #expect(client.closedByServer)
+    }
+
+    @Test("a connection over the limit is answered 503 before it sends anything, and closed")
+    func unadmittedAnsweredAtOnce() throws {
+        let server = try Self.server { $0.maximumConnections = 1 }
+        defer { server.stop() }
+        let held = try Client(port: server.port)
+        held.send(Self.request("/verifyReceipt", body: "{}", keepAlive: true))
+        #expect(held.readResponse().hasPrefix("HTTP/1.1 200"))
+        let extra = try Client(port: server.port)
+        #expect(extra.readToEnd().hasPrefix("HTTP/1.1 503"))
+        #expect(extra.closedByServer)
     }
 
     @Test("64 clients at once are all answered")
