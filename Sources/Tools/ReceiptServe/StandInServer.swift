@@ -10,8 +10,8 @@ import NIOPosix
 /// The HTTP/1.1 server in front of an `AppleStandIn`: SwiftNIO's, with bounds a hostile client cannot pass. A
 /// body over `maximumBody` is answered 413 and the connection closed; a connection silent for `idleSeconds`, or a
 /// request not ended within `requestSeconds`, is closed; connections beyond `maximumConnections` are answered 503 at
-/// once and closed; a request NIO cannot parse is answered 400; a client that does not read its answers is
-/// disconnected once the socket's buffer is full.
+/// once and closed; a request NIO cannot parse is answered 400; a client that sends more requests while its earlier
+/// answers pile up unsent (pipelining, never reading) is disconnected.
 package final class StandInServer: Sendable {
     /// The bounds the server keeps, whatever clients send.
     package struct Limits: Sendable {
@@ -121,6 +121,13 @@ private final class StandInHandler: ChannelInboundHandler {
         guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            // A client that sends more while its earlier answers pile up unsent (pipelining, never reading) is
+            // disconnected: what it is owed would grow without bound.
+            guard context.channel.isWritable else {
+                refused = true
+                context.close(promise: nil)
+                return
+            }
             self.head = head
             body = []
             let channel = context.channel
@@ -185,10 +192,8 @@ private final class StandInHandler: ChannelInboundHandler {
     private func respond(
         _ context: ChannelHandlerContext, _ answer: StandInAnswer, version: HTTPVersion, keepAlive: Bool
     ) {
-        // A client that does not read its answers (pipelining requests while never receiving) would have them
-        // pile up here: once the socket's buffer is full, the connection is closed instead.
         let written = answer.write(to: context, version: version, keepAlive: keepAlive)
-        if !keepAlive || !context.channel.isWritable {
+        if !keepAlive {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
         }

@@ -31,6 +31,7 @@ struct StandInServerTests {
             socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -211,6 +212,26 @@ struct StandInServerTests {
         let extra = try Client(port: server.port)
         #expect(extra.readToEnd().hasPrefix("HTTP/1.1 503"))
         #expect(extra.closedByServer)
+    }
+
+    @Test("a client that pipelines requests and never reads the answers is disconnected; others are served")
+    func clientThatNeverReads() throws {
+        let server = try StandInServer.start(
+            host: "127.0.0.1", port: 0, standIn: try AppleStandInTests.standIn(), log: { _ in })
+        defer { server.stop() }
+        let flooder = try Client(port: server.port)
+        let request = Array("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        var batch: [UInt8] = []
+        for _ in 0..<100 { batch += request }
+        // At most 2 000 batches (7 MB of requests, 100 MB of answers owed): the server must hang up long before.
+        var sent = 0
+        while sent < 2_000, flooder.send(batch) { sent += 1 }
+        #expect(sent < 2_000, "the server kept reading a client that never reads its answers")
+        _ = flooder.readToEnd()
+        #expect(flooder.closedByServer)
+        let other = try Client(port: server.port)
+        other.send(Self.request("/verifyReceipt", body: "{}"))
+        #expect(other.readToEnd().hasPrefix("HTTP/1.1 200"))
     }
 
     @Test("64 clients at once are all answered")
