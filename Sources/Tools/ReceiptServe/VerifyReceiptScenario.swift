@@ -36,7 +36,7 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
         case notJSON
         /// A body of the user's own (a scenario file, or a JSON object posted to `/rcpt/scenario`), served as it
         /// is, whatever was posted.
-        case literal([UInt8])
+        case literal([UInt8], status: Int?)
     }
 
     /// A scenario that answers `body`, a JSON object, as it is: nil when `body` is not one.
@@ -44,10 +44,11 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
         let limits = JSONLimits(maximumDepth: 64, maximumNodes: 1_000_000, maximumSize: 16 << 20)
         guard let document = try? JSONDocument.read(body, limits: limits), document.nodes.first?.kind == .object
         else { return nil }
-        let status = document.member("status", of: document.root).map { document.text($0) } ?? "none"
+        let status = document.member("status", of: document.root).flatMap { Int(document.text($0)) }
         return VerifyReceiptScenario(
-            name: name, summary: "the answer in \(name) (status \(status))", expected: .reject, attacker: .anyone,
-            threat: "an answer of the user's own", answer: .literal(body))
+            name: name, summary: "the answer in \(name) (status \(status.map(String.init) ?? "none"))",
+            expected: .reject, attacker: .anyone, threat: "an answer of the user's own",
+            answer: .literal(body, status: status))
     }
 
     /// Whether the answer says Apple could not judge the receipt now (unavailable, an internal error, a body that

@@ -42,11 +42,7 @@ package struct VerifyReceiptStandIn: Sendable {
             var members: [(String, ResponseValue)] = [("status", .number(Int64(code)))]
             if (21100...21199).contains(code) { members.append(("is-retryable", .bool(true))) }
             return Self.json(.object(members), appleStatus: code)
-        case .literal(let body):
-            let document = try? JSONDocument.read(body)
-            let status = document.flatMap { document in
-                document.member("status", of: document.root).flatMap { Int(document.text($0)) }
-            }
+        case .literal(let body, let status):  // read once, when the scenario was made
             return StandInAnswer(
                 httpStatus: 200, contentType: "application/json", body: body, summary: scenario.summary,
                 appleStatus: status)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptBatch
 import ReceiptHTTP
 import ReceiptJSON
 import ReceiptServe
@@ -209,21 +210,28 @@ struct Serve: ParsableCommand {
         }
     }
 
-    /// Whether `path` is a regular file of at most `limit` bytes (never a device or a pipe read without end).
-    static func isRegularFile(_ path: String, atMost limit: Int) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
-        return attributes[.type] as? FileAttributeType == .typeRegular && (attributes[.size] as? Int ?? 0) <= limit
+    /// The bytes of the regular file at `path`, through the one bounded reader of input files; a device, a pipe or
+    /// a file that cannot be read is a usage failure naming `what`.
+    static func regularFile(_ path: String, _ what: String) throws -> [UInt8] {
+        if FileManager.default.fileExists(atPath: path), !InputFile.isRegular(path) {
+            throw CommandFailure.unreadable("cannot read \(what) \(path): not a regular file")
+        }
+        switch InputFile.load(path) {
+        case .success(let bytes): return bytes
+        case .failure(let unreadable):
+            throw CommandFailure.unreadable("cannot read \(what) \(path): \(unreadable.reason)")
+        }
     }
 
     /// The scenario --scenario names, or the answer in the file it names.
     private func servedScenario() throws -> VerifyReceiptScenario {
         if let named = VerifyReceiptScenario.named(scenario) { return named }
-        guard Self.isRegularFile(scenario, atMost: 16 << 20), let data = FileManager.default.contents(atPath: scenario)
-        else {
-            throw CommandFailure.unreadable("cannot read the scenario file \(scenario) (at most 16 MB)")
+        let data = try Self.regularFile(scenario, "the scenario file")
+        guard data.count <= 16 << 20 else {
+            throw CommandFailure.unreadable("the scenario file \(scenario) is over 16 MB")
         }
         let name = (scenario as NSString).lastPathComponent
-        guard let literal = VerifyReceiptScenario.literal(name: name, body: Array(data)) else {
+        guard let literal = VerifyReceiptScenario.literal(name: name, body: data) else {
             throw CommandFailure.unreadable("\(scenario) is not a JSON object: it cannot be a verifyReceipt answer")
         }
         return literal
@@ -263,11 +271,9 @@ struct Serve: ParsableCommand {
         throws -> Int32
     {
         defer { server.stop() }
-        guard Self.isRegularFile(receipt, atMost: 256 << 20), let file = FileManager.default.contents(atPath: receipt)
-        else {
-            throw CommandFailure.unreadable("cannot read the receipt \(receipt): not a readable file of at most 256 MB")
-        }
-        let probe = BackendJudgement.probe(Array(file), options: options)
+        // A regular file: the receipt is read again for every request the backend is sent.
+        let file = try Self.regularFile(receipt, "the receipt")
+        let probe = BackendJudgement.probe(file, options: options)
         guard probe.answer.appleStatus == VerifyReceiptStatus.valid else {
             throw CommandFailure.unreadable(
                 "\(receipt) does not verify (\(probe.answer.summary)): the backend can only be judged with a receipt rcpt verify calls valid (--root for a TEST-ONLY CA's)"
