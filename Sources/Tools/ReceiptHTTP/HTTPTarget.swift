@@ -77,14 +77,19 @@ package struct HTTPTarget: DocumentValidator {
 
     /// Posts the file at `path` in the target's shape and reads the answer.
     package func exchange(_ path: String) -> Exchange {
-        let started = Date()
         guard let file = FileManager.default.contents(atPath: path) else {
             return Exchange(status: nil, body: "", seconds: 0, outcome: .unreachable(reason: "cannot read \(path)"))
         }
+        return exchange(document: Array(file))
+    }
+
+    /// Posts `document` (a file's bytes) in the target's shape and reads the answer.
+    package func exchange(document: [UInt8]) -> Exchange {
+        let started = Date()
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         for header in sentHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
-        request.httpBody = Data(body.bytes(for: Array(file)))
+        request.httpBody = Data(body.bytes(for: document))
         var exchange = Exchange(status: nil, body: "", seconds: 0, outcome: .timedOut)
         switch session.send(request, within: timeout) {
         case .answered(let status, let data):

@@ -41,10 +41,13 @@ package struct BackendJudgement: Sendable {
         /// No decision: unreachable, a timeout, a redirect.
         case noAnswer = "no-answer"
         /// Not run: the receipt has nothing the scenario changes (no subscription to lapse), or the genuine
-        /// answer was refused.
+        /// answer was refused or not judged.
         case skipped
+        /// Granted without asking the stand-in, in a way that says nothing of how the backend handles the answer:
+        /// from a cache of an earlier verification, or after verifying elsewhere (a forged copy refused).
+        case notJudged = "not-judged"
 
-        package var failed: Bool { self != .pass && self != .skipped }
+        package var failed: Bool { self != .pass && self != .skipped && self != .notJudged }
     }
 
     package var results: [Result]
@@ -54,21 +57,24 @@ package struct BackendJudgement: Sendable {
     /// Whether every scenario run passed.
     package var passed: Bool { !results.contains { $0.verdict.failed } }
 
-    /// Runs `scenarios` (the catalogue by default) with `standIn` serving, posting `receiptPath` to `backend` for
-    /// each. `hasSubscription` says whether the receipt has a subscription record (else `subscription-lapsed` is
-    /// skipped).
+    /// Runs `scenarios` (the catalogue by default) with `standIn` serving, posting `receipt` (a file's bytes) to
+    /// `backend` for each. `hasSubscription` says whether the receipt has a subscription record (else
+    /// `subscription-lapsed` is skipped).
+    ///
+    /// A backend that grants without asking the stand-in is not necessarily one that does not verify: it may verify
+    /// elsewhere, or remember a receipt it verified before. When the genuine answer is granted so, a forged copy of
+    /// the receipt (one byte changed) tells them apart: granted, the backend does not verify; refused, the run is
+    /// not judged. After a genuine answer it asked for, a grant without asking is a cached verdict (`notJudged`).
     package static func run(
-        backend: HTTPTarget, receiptPath: String, standIn: AppleStandIn,
+        backend: HTTPTarget, receipt: [UInt8], standIn: AppleStandIn,
         scenarios: [VerifyReceiptScenario] = VerifyReceiptScenario.catalogue, hasSubscription: Bool
     ) -> BackendJudgement {
         var results: [Result] = []
-        var baselineRefused = false
+        var stopped: String?
+        var askedBefore = false
         for scenario in scenarios {
-            if baselineRefused || (scenario.answer == .subscriptionLapsed && !hasSubscription) {
-                let why =
-                    baselineRefused
-                    ? "not run: the backend did not grant the genuine answer"
-                    : "not run: the receipt has no subscription whose expiry the scenario could move"
+            if stopped != nil || (scenario.answer == .subscriptionLapsed && !hasSubscription) {
+                let why = stopped ?? "not run: the receipt has no subscription whose expiry the scenario could move"
                 results.append(
                     Result(
                         scenario: scenario, verdict: .skipped, httpStatus: nil, answer: "", calls: [],
@@ -76,22 +82,87 @@ package struct BackendJudgement: Sendable {
                 continue
             }
             standIn.currentScenario = scenario
-            let before = standIn.requests.last?.sequence ?? 0
-            let exchange = backend.exchange(receiptPath)
-            let calls = standIn.requests.filter { $0.sequence > before }
-            let result = judge(scenario, exchange, calls: calls)
+            let (exchange, calls) = post(receipt, to: backend, standIn: standIn)
+            var result = judge(scenario, exchange, calls: calls, askedBefore: askedBefore)
+            if scenario.answer == .genuine && exchange.outcome == .accepted && calls.isEmpty {
+                let forged = post(forgery(of: receipt), to: backend, standIn: standIn)
+                result = judgeUnasked(result, forged: forged.exchange, calls: forged.calls)
+            }
             results.append(result)
-            if scenario.answer == .genuine && [.falseInvalid, .crashed, .noAnswer].contains(result.verdict) {
-                baselineRefused = true
+            askedBefore = askedBefore || !calls.isEmpty
+            if scenario.answer == .genuine {
+                switch result.verdict {
+                case .falseInvalid, .crashed, .noAnswer:
+                    stopped = "not run: the backend did not grant the genuine answer"
+                case .notJudged:
+                    stopped = "not run: the genuine answer was not judged"
+                default: break
+                }
             }
         }
         standIn.currentScenario = VerifyReceiptScenario.catalogue[0]
         return BackendJudgement(results: results)
     }
 
+    /// Posts `document` to `backend`: its answer, and the stand-in requests it made meanwhile.
+    static func post(_ document: [UInt8], to backend: HTTPTarget, standIn: AppleStandIn) -> (
+        exchange: HTTPTarget.Exchange, calls: [StandInLogEntry]
+    ) {
+        let before = standIn.requests.last?.sequence ?? 0
+        let exchange = backend.exchange(document: document)
+        return (exchange, standIn.requests.filter { $0.sequence > before })
+    }
+
+    /// `receipt` with one byte near its middle changed — in base64 text another letter of the alphabet, in DER one
+    /// bit — so that its signature no longer holds: a receipt anyone can make.
+    package static func forgery(of receipt: [UInt8]) -> [UInt8] {
+        var forged = receipt
+        guard !forged.isEmpty else { return [0x30] }
+        let letters = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
+        let isText = receipt.allSatisfy { $0 < 0x80 && $0 != 0 }
+        let middle = forged.count / 2
+        if isText,
+            let index = forged[middle...].firstIndex(where: letters.contains)
+                ?? forged.firstIndex(
+                    where: letters.contains)
+        {
+            forged[index] = forged[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        } else {
+            forged[middle] ^= 0x01
+        }
+        return forged
+    }
+
+    /// The genuine answer's verdict when the backend granted it without asking the stand-in, from what it did with
+    /// a forged copy: granting the forgery too is a false valid; refusing it leaves the run not judged.
+    package static func judgeUnasked(_ genuine: Result, forged: HTTPTarget.Exchange, calls: [StandInLogEntry])
+        -> Result
+    {
+        var result = genuine
+        result.calls += calls
+        guard forged.outcome == .accepted else {
+            result.verdict = .notJudged
+            result.explanation =
+                "granted without asking the stand-in, and refused a forged copy of the receipt: it verifies elsewhere (is its verifyReceipt URL the stand-in's, --port?) or remembered the receipt from an earlier run"
+            return result
+        }
+        result.verdict = .falseValid
+        result.attacker = .anyone
+        result.threat =
+            "a receipt with a changed byte is one anyone can make: a backend that grants it grants without a purchase"
+        result.explanation =
+            calls.isEmpty
+            ? "granted without asking the stand-in, and granted a forged copy of the receipt (one byte changed) too: it does not verify receipts"
+            : "granted without asking the stand-in, and granted a forged copy of the receipt (one byte changed) the stand-in refused"
+        return result
+    }
+
     /// The verdict of one exchange.
+    /// `askedBefore`: whether the backend asked the stand-in for an earlier scenario, so that a grant without
+    /// asking now is a verdict it remembered (a cache), not one made without verifying.
     package static func judge(
-        _ scenario: VerifyReceiptScenario, _ exchange: HTTPTarget.Exchange, calls: [StandInLogEntry]
+        _ scenario: VerifyReceiptScenario, _ exchange: HTTPTarget.Exchange, calls: [StandInLogEntry],
+        askedBefore: Bool = false
     )
         -> Result
     {
@@ -105,6 +176,10 @@ package struct BackendJudgement: Sendable {
         let askedSandbox = calls.contains { $0.path == "/sandbox/verifyReceipt" }
         let toldSandbox = calls.contains { $0.answer.appleStatus == VerifyReceiptStatus.sandboxReceiptSentToProduction }
         switch (exchange.outcome, scenario.expected) {
+        case (.accepted, _) where calls.isEmpty && askedBefore:
+            result.verdict = .notJudged
+            result.explanation =
+                "granted without asking the stand-in, after asking it before: a verdict it remembered (a cache of verified receipts), so this answer was never seen"
         case (.accepted, _) where toldSandbox && !askedSandbox:
             result.verdict = .falseValid
             result.explanation =
@@ -158,11 +233,21 @@ package struct BackendJudgement: Sendable {
         return result
     }
 
+    /// Why some scenarios were not judged, when the backend answered them from a cache; nil when every scenario
+    /// run was judged.
+    package var unjudged: String? {
+        let names = results.filter { $0.verdict == .notJudged }.map(\.scenario.name)
+        guard !names.isEmpty, setupProblem == nil else { return nil }
+        return
+            "\(names.count) scenario\(names.count == 1 ? "" : "s") not judged (\(names.joined(separator: ", "))): the backend granted without asking the stand-in, remembering the genuine answer; start it with its receipt cache off, then judge again"
+    }
+
     /// Why the run says nothing of the backend, when the genuine answer shows it was not set up to be judged: it
     /// could not be reached, or it never called the stand-in; nil when it was.
     package var setupProblem: String? {
         guard let genuine = results.first, genuine.scenario.answer == .genuine else { return nil }
         if genuine.verdict == .noAnswer { return genuine.explanation }
+        if genuine.verdict == .notJudged { return genuine.explanation }
         if genuine.calls.isEmpty && genuine.verdict != .pass && genuine.verdict != .falseValid {
             return
                 "the backend never called the stand-in for the genuine answer: start it with its verifyReceipt URL set to the stand-in's (--port), then judge again"

@@ -11,8 +11,8 @@ extension BackendJudgement {
         let width = results.map(\.scenario.name.count).max() ?? 0
         for result in results {
             let label =
-                result.verdict == .pass || result.verdict == .skipped
-                ? result.verdict.rawValue : result.verdict.rawValue.uppercased()
+                result.verdict.failed
+                ? result.verdict.rawValue.uppercased() : result.verdict.rawValue
             let name = result.scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
             text +=
                 "  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + " \(name)  "
@@ -27,13 +27,13 @@ extension BackendJudgement {
                     let shown = body.isEmpty ? "" : "  " + TerminalText.safe(String(body.prefix(100)))
                     text += "      answered: HTTP \(status)\(shown)\n"
                 }
-                if result.verdict != .noAnswer, !result.calls.isEmpty {
+                if result.verdict == .falseValid || (result.verdict != .noAnswer && !result.calls.isEmpty) {
                     text += "      who: \(result.attacker.rawValue); \(result.threat)\n"
                 }
             }
         }
         let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
-        let order: [Verdict] = [.pass, .falseValid, .falseInvalid, .crashed, .noAnswer, .skipped]
+        let order: [Verdict] = [.pass, .falseValid, .falseInvalid, .crashed, .noAnswer, .notJudged, .skipped]
         let parts = order.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         text += "\(results.count) scenarios: " + parts.joined(separator: ", ") + "\n"
         return text

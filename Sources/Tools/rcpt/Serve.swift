@@ -32,12 +32,15 @@ struct Serve: ParsableCommand {
             and RECEIPT is posted to the backend's purchase endpoint (--target, --body receipt-data …, as for \
             conformance); a careful backend grants the genuine answer (retrying a 21007 at the sandbox endpoint) \
             and refuses every other one. The backend must call this stand-in, so give --port and start the \
-            backend with it first.
+            backend with it first. A grant made without asking the stand-in is judged by a forged copy of the \
+            receipt (one byte changed): granted too, the backend does not verify; refused, it verified elsewhere \
+            or remembered the receipt (a cache), and the scenario is not judged.
 
             Exit codes: serving: 0 when stopped by SIGINT, SIGTERM or SIGHUP, 2 when the port cannot be taken. \
             --judge: 0 every scenario passed, 1 a backend failed one (granted what it must refuse, refused what it \
             must grant, crashed, no answer), 2 usage error, a receipt that does not verify, a backend that cannot \
-            be reached or never calls the stand-in, or a judgement interrupted by a signal.
+            be reached or never calls the stand-in, scenarios not judged (a cache) and none failed, or a judgement \
+            interrupted by a signal.
 
             Examples:
               rcpt serve --port 9000 --documents transactions/
@@ -281,7 +284,7 @@ struct Serve: ParsableCommand {
         }
         guard let backend = try endpoint.validator(timeout: timeout) else { return 2 }
         let judgement = BackendJudgement.run(
-            backend: backend, receiptPath: receipt, standIn: standIn, hasSubscription: probe.hasSubscription)
+            backend: backend, receipt: file, standIn: standIn, hasSubscription: probe.hasSubscription)
         switch format {
         case .text: Console.write(judgement.text(backend: backend.name, receipt: receipt))
         case .json: Console.write(judgement.json(backend: backend.name, receipt: receipt, pretty: true))
@@ -289,6 +292,10 @@ struct Serve: ParsableCommand {
         if let problem = judgement.setupProblem {
             Console.error("no judgement: " + problem)
             return 2
+        }
+        if let unjudged = judgement.unjudged {
+            Console.error("warning: " + unjudged)
+            if judgement.passed { return 2 }
         }
         return judgement.passed ? 0 : 1
     }

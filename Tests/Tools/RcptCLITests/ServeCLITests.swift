@@ -69,6 +69,40 @@ struct ServeCLITests {
         #expect(try OutputSchemas.violations([Data(result.stdout.utf8)]) == [])
     }
 
+    @Test("a backend that caches verified receipts is not judged on what it never asked, never called false valid")
+    func cachingBackendIsNotJudged() throws {
+        let port = try Self.freePort()
+        let backend = try LiveTargetTests.Backend([
+            "purchase-via-apple-cached", "http://127.0.0.1:\(port)", Self.bundleID,
+        ])
+        defer { backend.stop() }
+        let arguments = [
+            "serve", "--port", String(port), "--judge", Self.receipt, "--target", backend.url + "purchase",
+            "--body", "receipt-data",
+        ]
+        let first = try CLI.run(arguments)
+        #expect(first.status == 2, "\(first)")
+        #expect(first.stdout.contains("16 scenarios: 1 pass, 15 not-judged"), "\(first)")
+        #expect(!first.stdout.contains("FALSE-VALID"), "\(first)")
+        #expect(first.stderr.contains("15 scenarios not judged"), "\(first)")
+        // Run again, the backend remembers the receipt from the first run: it grants the genuine answer without
+        // asking, but refuses a forged copy (which it does not remember and asks about): not judged, not a false valid.
+        let second = try CLI.run(arguments)
+        #expect(second.status == 2, "\(second)")
+        #expect(second.stdout.contains("1 not-judged, 15 skipped"), "\(second)")
+        #expect(second.stderr.contains("refused a forged copy"), "\(second)")
+    }
+
+    @Test("a backend that grants without verifying is told from one that verifies elsewhere by a forged receipt")
+    func nonVerifyingBackendIsCaught() throws {
+        let port = try Self.freePort()
+        let result = try Self.judge(["purchase-bundle-only", Self.bundleID], port: port)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("FALSE-VALID"), "\(result)")
+        #expect(result.stdout.contains("does not verify receipts"), "\(result)")
+        #expect(result.stdout.contains("who: anyone"), "\(result)")
+    }
+
     @Test("a backend that refuses the genuine answer stops the run: nothing else can be judged")
     func refusingBackendStops() throws {
         let port = try Self.freePort()

@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptConformance
 import ReceiptHTTP
 import ReceiptServe
@@ -61,6 +62,57 @@ struct BackendJudgementTests {
                 try Self.scenario("genuine"), refused, calls: [Self.call("/verifyReceipt", apple: 0)])
         ])
         #expect(asked.setupProblem == nil)
+    }
+
+    @Test("a grant without asking, after asking before, is a remembered verdict: not judged, never a false valid")
+    func cachedGrants() throws {
+        let exchange = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: .accepted)
+        for name in ["sandbox-retry", "status-21003", "other-bundle-id", "subscription-lapsed"] {
+            let result = BackendJudgement.judge(try Self.scenario(name), exchange, calls: [], askedBefore: true)
+            #expect(result.verdict == .notJudged, "\(name)")
+            #expect(!result.verdict.failed)
+        }
+        // Asking this time is judged as ever, whatever came before.
+        let production = Self.call("/verifyReceipt", apple: 0)
+        #expect(
+            BackendJudgement.judge(
+                try Self.scenario("other-bundle-id"), exchange, calls: [production], askedBefore: true
+            )
+            .verdict == .falseValid)
+        let genuine = BackendJudgement.judge(try Self.scenario("genuine"), exchange, calls: [production])
+        let cached = BackendJudgement.judge(try Self.scenario("status-21003"), exchange, calls: [], askedBefore: true)
+        let judgement = BackendJudgement(results: [genuine, cached])
+        #expect(judgement.passed)
+        #expect(judgement.setupProblem == nil)
+        #expect(judgement.unjudged?.contains("1 scenario not judged (status-21003)") == true)
+    }
+
+    @Test("the genuine answer granted without asking: a forged copy granted too is a false valid, refused not judged")
+    func unaskedGenuine() throws {
+        let granted = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: .accepted)
+        let refused = HTTPTarget.Exchange(status: 403, body: "", seconds: 0, outcome: .refused(httpStatus: 403))
+        let genuine = BackendJudgement.judge(try Self.scenario("genuine"), granted, calls: [])
+        let blind = BackendJudgement.judgeUnasked(genuine, forged: granted, calls: [])
+        #expect(blind.verdict == .falseValid)
+        #expect(blind.attacker == .anyone)
+        #expect(blind.explanation.contains("does not verify"))
+        let elsewhere = BackendJudgement.judgeUnasked(
+            genuine, forged: refused, calls: [Self.call("/verifyReceipt", apple: 21003)])
+        #expect(elsewhere.verdict == .notJudged)
+        #expect(elsewhere.calls.count == 1)
+        #expect(BackendJudgement(results: [elsewhere]).setupProblem?.contains("forged copy") == true)
+        #expect(BackendJudgement(results: [blind]).setupProblem == nil)
+    }
+
+    @Test("a forgery differs from the receipt in one byte, and stays base64 when the receipt is")
+    func forgery() throws {
+        let text = Array("MIIBAAAA+/==\n".utf8)
+        let forged = BackendJudgement.forgery(of: text)
+        #expect(zip(text, forged).filter { $0 != $1 }.count == 1)
+        #expect(Data(base64Encoded: String(decoding: forged, as: UTF8.self).trimmingCharacters(in: .newlines)) != nil)
+        let der: [UInt8] = [0x30, 0x03, 0x02, 0x01, 0x05]
+        #expect(zip(der, BackendJudgement.forgery(of: der)).filter { $0 != $1 }.count == 1)
+        #expect(!BackendJudgement.forgery(of: []).isEmpty)
     }
 
     @Test("refusing: right for a must-refuse answer, a false invalid for the genuine one")

@@ -23,6 +23,9 @@ Usage: backend_server.py MODE [ARGUMENTS]
       A purchase API that asks Apple (VERIFY_BASE/verifyReceipt, then VERIFY_BASE/sandbox/verifyReceipt on 21007)
       and grants (200) only a status 0 for BUNDLE_ID with a purchase, and for a subscription one that has not
       expired (latest_receipt_info before in_app); 503 when Apple cannot answer, 403 for any other answer.
+  purchase-via-apple-cached VERIFY_BASE BUNDLE_ID
+      purchase-via-apple remembering each receipt-data it granted: the same receipt is granted again without asking
+      Apple (a cache many backends keep; it says nothing of how they handle Apple's other answers).
   purchase-via-apple-status-only VERIFY_BASE
       The same API as often written: grants whenever the status is 0 or 21007 (a sandbox receipt "is valid too"),
       at the production endpoint only, and reads the answer without guarding it (non-JSON raises: a 500).
@@ -110,6 +113,8 @@ def make_handler(mode, arguments):
         import apple_verifier  # noqa: E402 (beside this file)
         verifier = apple_verifier.verifier(*arguments[:4])
 
+    granted = set()  # purchase-via-apple-cached: the receipt-data granted before
+
     def judge(body):
         """(status, answer) for a request body."""
         if mode == "webhook-decode-only":
@@ -146,6 +151,17 @@ def make_handler(mode, arguments):
             return 200, json.dumps({"status": 0 if status == 0 else 21002}).encode()
         if mode == "purchase-via-apple":
             return via_apple(arguments[0], arguments[1], body)
+        if mode == "purchase-via-apple-cached":
+            try:
+                receipt_data = json.loads(body)["receipt-data"]
+            except (ValueError, KeyError, TypeError):
+                return 400, b'{"error": "receipt-data"}'
+            if receipt_data in granted:
+                return 200, b""
+            status, answer = via_apple(arguments[0], arguments[1], body)
+            if status == 200:
+                granted.add(receipt_data)
+            return status, answer
         if mode == "purchase-via-apple-status-only":
             answer = json.loads(ask_apple(arguments[0] + "/verifyReceipt", body))
             return (200 if answer["status"] in (0, 21007) else 403), b""
