@@ -18,7 +18,7 @@ let package = Package(
             name: "ReceiptParsing",
             targets: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON",
-                "ReceiptJWS", "ReceiptInput", "ReceiptPurchases",
+                "ReceiptCaching", "ReceiptJWS", "ReceiptInput", "ReceiptPurchases",
             ]),
         .library(
             name: "ReceiptInspection",
@@ -49,7 +49,10 @@ let package = Package(
         .target(name: "ReceiptDiagnostics"),
         .target(name: "ReceiptASN1", dependencies: ["ReceiptDiagnostics"]),
         .target(name: "ReceiptJSON", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
-        .target(name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON"]),
+        // Bounded process-wide caches (least recently used forgotten), keyed by bytes: headers, certificates, chains.
+        .target(name: "ReceiptCaching"),
+        .target(
+            name: "ReceiptJWS", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptCaching"]),
         .target(name: "ReceiptPKCS7", dependencies: ["ReceiptDiagnostics", "ReceiptASN1"]),
         .target(
             name: "ReceiptModel", dependencies: ["ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptJSON"]),
@@ -60,7 +63,7 @@ let package = Package(
         // The one answer to "what is this input?": a receipt or a JWS, found in what people paste.
         .target(
             name: "ReceiptInput", dependencies: ["ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel"]),
-        .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "COpenSSL"]),
+        .target(name: "ReceiptCrypto", dependencies: ["ReceiptDiagnostics", "ReceiptCaching", "COpenSSL"]),
         // The payload and container builders and the synthetic receipt: writing, kept out of the reading products.
         .target(
             name: "ReceiptBuilding",
@@ -76,7 +79,7 @@ let package = Package(
             name: "ReceiptValidation",
             dependencies: [
                 "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto",
-                "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases", "ReceiptInput",
+                "ReceiptJSON", "ReceiptJWS", "ReceiptPurchases", "ReceiptInput", "ReceiptCaching",
             ]
         ),
         .target(
@@ -199,6 +202,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReceiptCryptoTests", dependencies: ["ReceiptCrypto", "ReceiptOracle"]),
+        .testTarget(name: "ReceiptCachingTests", dependencies: ["ReceiptCaching"]),
         .testTarget(name: "ReceiptJSONTests", dependencies: ["ReceiptBuilding", "ReceiptJSON", "ReceiptModel"]),
         .testTarget(
             name: "ReceiptFuzzingTests",
@@ -280,8 +284,8 @@ let package = Package(
 // the ones before it (ArchitectureTests); each test target sits under Tests/ in the layer of the module it tests.
 let layers: [String: [String]] = [
     "Reading": [
-        "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON", "ReceiptJWS",
-        "ReceiptInput", "ReceiptPurchases",
+        "ReceiptDiagnostics", "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptJSON", "ReceiptCaching",
+        "ReceiptJWS", "ReceiptInput", "ReceiptPurchases",
     ],
     "Judging": ["COpenSSL", "ReceiptCrypto", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptStatus"],
     "Library": ["Rcpt"],

@@ -25,6 +25,8 @@ public final class Certificate: @unchecked Sendable {
     public let notAfter: Int64
     /// OpenSSL's long name of the signature algorithm (e.g. "sha1WithRSAEncryption"), or its dotted OID.
     package let signatureAlgorithm: String
+    /// Whether the issuer signed it with SHA-1 or MD5 (its `signatureAlgorithm` names either).
+    package let isSignedWithWeakDigest: Bool
     /// "RSA 2048", "EC 256 (prime256v1)", "Ed25519", or "unknown".
     package let publicKeyDescription: String
     /// Lowercase hex SHA-256 of `derEncoded`, no colons.
@@ -35,6 +37,8 @@ public final class Certificate: @unchecked Sendable {
     package let isSelfIssued: Bool
     /// The public key's algorithm family.
     package let keyAlgorithm: KeyAlgorithm
+    /// Whether the key is EC on P-256 (prime256v1), the only key ES256 signs with.
+    package let hasP256Key: Bool
     /// Whether basicConstraints says CA:TRUE.
     package let isCertificateAuthority: Bool
     /// Whether the keyUsage extension allows digitalSignature (nil: no keyUsage extension, so any use is allowed).
@@ -99,9 +103,12 @@ public final class Certificate: @unchecked Sendable {
             self.notBefore = notBefore
             self.notAfter = notAfter
             self.signatureAlgorithm = signatureAlgorithm
+            let lowered = signatureAlgorithm.lowercased()
+            self.isSignedWithWeakDigest = lowered.contains("sha1") || lowered.contains("md5")
             self.publicKeyDescription = PublicKeyDescription.describe(X509_get0_pubkey(parsed))
             self.isSelfIssued = subjectDER == issuerDER
             self.keyAlgorithm = KeyAlgorithm(X509_get0_pubkey(parsed))
+            self.hasP256Key = keyAlgorithm == .ec && publicKeyDescription.contains("prime256v1")
             let flags = X509_get_extension_flags(parsed)
             self.isCertificateAuthority = flags & UInt32(EXFLAG_CA) != 0
             self.keyUsageAllowsDigitalSignature =

@@ -1,4 +1,4 @@
-import Synchronization
+import ReceiptCaching
 
 /// Certificates decoded once per distinct encoding, for the whole process: every token of an App Store era carries
 /// the same two or three certificates and every receipt of an era the same chain, and decoding one with OpenSSL 3
@@ -10,21 +10,24 @@ package final class CertificateCache: Sendable {
     /// The cache the inspectors use.
     package static let shared = CertificateCache(capacity: 512)
 
-    private let entries: Mutex<LeastRecentlyUsed<SampledBytes, Certificate>>
+    private let entries: SharedCache<SampledBytes, Certificate>
 
     package init(capacity: Int) {
-        entries = Mutex(LeastRecentlyUsed(capacity: capacity))
+        entries = SharedCache(capacity: capacity)
     }
 
     /// The certificate `der` encodes (exactly all of it), decoded when it was not already.
     package func certificate(der: ArraySlice<UInt8>) throws(CryptoError) -> Certificate {
         let key = SampledBytes(Array(der))
-        if let known = entries.withLock({ $0.value(key) }) { return known }
+        if let known = entries.value(key) { return known }
         let certificate = try Certificate(derEncoded: key.bytes[...])
-        entries.withLock { $0.set(key, certificate) }
+        entries.set(key, certificate)
         return certificate
     }
 
+    /// Forgets every certificate (tests judge with a cold cache so).
+    package func removeAll() { entries.removeAll() }
+
     /// How many certificates it holds.
-    package var count: Int { entries.withLock { $0.count } }
+    package var count: Int { entries.count }
 }

@@ -11,16 +11,20 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate) { verify(signature: signature, over: message, digest: digest, x509: $0) }
+        withKey(of: certificate) {
+            verify(
+                signature: signature, over: message, digest: digest, x509: $0, keyAlgorithm: certificate.keyAlgorithm)
+        }
     }
 
     private static func verify(
         signature: ArraySlice<UInt8>,
         over message: [ArraySlice<UInt8>],
         digest: DigestAlgorithm,
-        x509: OpaquePointer
+        x509: OpaquePointer,
+        keyAlgorithm: KeyAlgorithm
     ) -> SignatureCheck {
-        let usable = usableKey(x509, signature: signature)
+        let usable = usableKey(x509, keyAlgorithm, signature: signature)
         guard case .success(let key) = usable else { return usable.refusal }
         guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
             return .invalid(reason: reason("cannot create a verification context"))
@@ -53,7 +57,9 @@ public enum SignatureVerifier {
         certificate: Certificate
     ) -> SignatureCheck {
         withKey(of: certificate) {
-            verifyDigest(signature: signature, digestValue: digestValue, digest: digest, x509: $0)
+            verifyDigest(
+                signature: signature, digestValue: digestValue, digest: digest, x509: $0,
+                keyAlgorithm: certificate.keyAlgorithm)
         }
     }
 
@@ -70,9 +76,10 @@ public enum SignatureVerifier {
         signature: ArraySlice<UInt8>,
         digestValue: [UInt8],
         digest: DigestAlgorithm,
-        x509: OpaquePointer
+        x509: OpaquePointer,
+        keyAlgorithm: KeyAlgorithm
     ) -> SignatureCheck {
-        let usable = usableKey(x509, signature: signature)
+        let usable = usableKey(x509, keyAlgorithm, signature: signature)
         guard case .success(let key) = usable else { return usable.refusal }
         guard digestValue.count == digest.outputLength, let md = digest.evpMD,
             let context = EVP_PKEY_CTX_new(key, nil)
@@ -93,14 +100,15 @@ public enum SignatureVerifier {
             })
     }
 
-    /// The certificate's RSA or EC key, or the check that stops verification before it starts.
-    private static func usableKey(_ x509: OpaquePointer, signature: ArraySlice<UInt8>)
+    /// The certificate's RSA or EC key (`keyAlgorithm`, read when the certificate was decoded), or the check that
+    /// stops verification before it starts.
+    private static func usableKey(_ x509: OpaquePointer, _ keyAlgorithm: KeyAlgorithm, signature: ArraySlice<UInt8>)
         -> Result<OpaquePointer, SignatureCheckRefusal>
     {
         guard let key = X509_get0_pubkey(x509) else {
             return .failure(SignatureCheckRefusal(keyFailure(x509)))
         }
-        guard EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "EC") == 1 else {
+        guard keyAlgorithm != .other else {
             return .failure(
                 SignatureCheckRefusal(
                     .unsupported(

@@ -40,9 +40,7 @@ package struct AppleSigningPolicy: ChainPolicy {
 package struct StrongCertificateDigestPolicy: ChainPolicy {
     package func findings(_ path: [Certificate], _ context: ChainContext) -> [Finding] {
         var findings: [Finding] = []
-        for (index, certificate) in path.dropLast().enumerated() {
-            let algorithm = certificate.signatureAlgorithm.lowercased()
-            guard algorithm.contains("sha1") || algorithm.contains("md5") else { continue }
+        for (index, certificate) in path.dropLast().enumerated() where certificate.isSignedWithWeakDigest {
             findings.append(
                 Finding(
                     .jwsCertificateWeakDigest, at: context.offset(certificate),

@@ -1,3 +1,4 @@
+import ReceiptCaching
 import ReceiptCrypto
 import Synchronization
 
@@ -31,11 +32,11 @@ package final class ChainVerificationCache: Sendable {
 
     /// At most this many patterns a chain (a chain is seldom judged at more than two).
     private static let patternsPerChain = 4
-    private let entries: Mutex<LeastRecentlyUsed<Key, [Verified]>>
+    private let entries: SharedCache<Key, [Verified]>
     private let counters = Mutex((hits: 0, misses: 0))
 
     package init(capacity: Int) {
-        entries = Mutex(LeastRecentlyUsed(capacity: capacity))
+        entries = SharedCache(capacity: capacity)
     }
 
     /// `ChainVerifier.verify(leaf:intermediates:anchors:at:)`, or its earlier result when the chain, the anchors
@@ -48,14 +49,14 @@ package final class ChainVerificationCache: Sendable {
             return ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors, at: time)
         }
         let key = Key(chain: given.map(\.sha256Fingerprint), anchors: anchors.map(\.sha256Fingerprint))
-        if let known = entries.withLock({ $0.value(key)?.first { $0.pattern == pattern } }) {
+        if let known = entries.value(key)?.first(where: { $0.pattern == pattern }) {
             counters.withLock { $0.hits += 1 }
             return known.verification
         }
         counters.withLock { $0.misses += 1 }
         let verification = ChainVerifier.verify(leaf: leaf, intermediates: intermediates, anchors: anchors, at: time)
         guard verification.isValid else { return verification }
-        entries.withLock { entries in
+        entries.withEntries { entries in
             var verified = entries.value(key) ?? []
             verified.removeAll { $0.pattern == pattern }
             verified.insert(Verified(pattern: pattern, verification: verification), at: 0)
@@ -85,7 +86,7 @@ package final class ChainVerificationCache: Sendable {
 
     /// Forgets every verification (a cold cache, for tests and benchmarks).
     package func reset() {
-        entries.withLock { $0.removeAll() }
+        entries.withEntries { $0.removeAll() }
         counters.withLock { $0 = (0, 0) }
     }
 }

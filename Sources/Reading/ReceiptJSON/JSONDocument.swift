@@ -77,6 +77,9 @@ public struct JSONDocument: Sendable {
     /// Every name that equals an earlier one of its object but for ASCII case (`SignedPayload` after
     /// `signedPayload`), which readers that match names without regard to case (Go, .NET) take for the same.
     public internal(set) var caseFoldedDuplicateKeys: [JSONDuplicateKey] = []
+    /// Whether every member name is plain ASCII without a backslash (nearly every document): a name is then
+    /// found by comparing bytes alone.
+    package internal(set) var namesArePlain = true
 
     /// Reads `bytes` as one JSON value (RFC 8259), surrounded by nothing but white space.
     public static func read(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONDocument {
@@ -150,7 +153,9 @@ public struct JSONDocument: Sendable {
     {
         let key = bytes[range]
         if plainName {
+            guard key.count == wanted.count || !namesArePlain else { return false }
             if key.count == wanted.count, key.elementsEqual(wanted) { return true }
+            if namesArePlain { return false }
             // Different bytes: different text too, unless the key has an escape or a non-ASCII character.
             if !key.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) { return false }
         }

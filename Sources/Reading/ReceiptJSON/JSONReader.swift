@@ -84,6 +84,9 @@ extension JSONDocument {
                 }
                 let end = try stringEnd(from: position)
                 pendingKey = position + 1..<end - 1
+                if namesArePlain, bytes[position + 1..<end - 1].contains(where: { $0 >= 0x80 || $0 == 0x5C }) {
+                    namesArePlain = false
+                }
                 position = skipSpace(end)
                 guard position < count else {
                     throw JSONError(.jsonTruncated, at: position, "the text ends before ':'")

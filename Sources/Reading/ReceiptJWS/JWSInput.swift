@@ -46,6 +46,9 @@ public struct JWSInput: Sendable {
             guard positions.contains(where: { $0.place == .value }) else { return nil }
             return read(document, positions: positions, at: located.range, repairs: located.repairs)
         }
+        // A token read whole is a JWS input: reading it checked every character the shape check would (a header
+        // starting `eyJ`, two dots, base64url parts), so the common case scans its text once.
+        if text.starts(with: JWSText.tokenStart), case .success(let input) = read(bytes) { return .success(input) }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
         guard
             JWSReader.looksLikeCompactJWS(text)

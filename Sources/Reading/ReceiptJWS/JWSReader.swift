@@ -34,8 +34,11 @@ public enum JWSReader {
             .payload: dots[0] + 1..<dots[1],
             .signature: dots[1] + 1..<text.endIndex,
         ]
+        let headerText = text[text.startIndex..<dots[0]]
+        let knownHeader = JWSHeaderCache.header(headerText)
         var decoded: [JWSToken.Part: [UInt8]] = [:]
-        for part in JWSToken.Part.allCases {
+        var headerFindingCount = 0
+        for part in JWSToken.Part.allCases where part != .header || knownHeader == nil {
             guard let range = token.ranges[part] else { continue }
             switch Base64URL.decode(text[range]) {
             case .failure(let failure):
@@ -45,23 +48,34 @@ public enum JWSReader {
                         at: offset(of: failure, in: range)))
             case .success(let (bytes, anomalies)):
                 decoded[part] = bytes
-                token.findings += findings(anomalies, part: part, start: range.lowerBound)
+                let partFindings = findings(anomalies, part: part, start: range.lowerBound)
+                if part == .header { headerFindingCount += partFindings.count }
+                token.findings += partFindings
             }
         }
-        token.headerBytes = decoded[.header] ?? []
+        if let knownHeader {
+            token.headerBytes = knownHeader.bytes
+            token.header = knownHeader.document
+        } else {
+            token.headerBytes = decoded[.header] ?? []
+            switch object(token.headerBytes, part: .header, at: token.ranges[.header]?.lowerBound) {
+            case .success(let header): token.header = header
+            case .failure(let error): return .failure(error)
+            }
+        }
         token.payloadBytes = decoded[.payload] ?? []
         token.signature = decoded[.signature] ?? []
-        switch object(token.headerBytes, part: .header, at: token.ranges[.header]?.lowerBound) {
-        case .success(let header): token.header = header
-        case .failure(let error): return .failure(error)
-        }
         switch object(token.payloadBytes, part: .payload, at: token.ranges[.payload]?.lowerBound) {
         case .success(let payload): token.payload = payload
         case .failure(let error): return .failure(error)
         }
-        if let header = token.header, let start = token.ranges[.header]?.lowerBound {
-            token.findings += jsonFindings(header, part: .header, start: start)
-            token.findings += headerFindings(header, start: start)
+        if knownHeader == nil, let header = token.header, let start = token.ranges[.header]?.lowerBound {
+            let headerFindings =
+                jsonFindings(header, part: .header, start: start) + headerFindings(header, start: start)
+            token.findings += headerFindings
+            if headerFindingCount == 0 && headerFindings.isEmpty {
+                JWSHeaderCache.keep(headerText, JWSHeaderCache.Header(bytes: token.headerBytes, document: header))
+            }
         }
         if let payload = token.payload, let start = token.ranges[.payload]?.lowerBound {
             func fileOffset(_ jsonOffset: Int) -> Int { start + Base64URL.textOffset(ofDecodedByte: jsonOffset) }

@@ -67,17 +67,9 @@ public enum JWSText {
     /// more dot-separated parts, the first of which decodes to a JSON object's start (`{`, after JSON white space:
     /// `eyJ` is `{"`, `ewo` is `{` and a line break, `eyAi` is `{ "`).
     package static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
-        var dots = 0
-        var firstPart: [UInt8] = []
-        let classes = tokenCharacterClasses
-        for byte in text {
-            switch classes[Int(byte)] {
-            case 1: dots += 1
-            case 2: if dots == 0 && firstPart.count < 8 { firstPart.append(byte) }
-            default: return false
-            }
-        }
-        guard dots >= 2, firstPart.count >= 2 else { return false }
+        let counted = text.withContiguousStorageIfAvailable(dotsIfTokenCharacters) ?? dotsIfTokenCharacters(Array(text))
+        guard let (dots, firstDot) = counted, dots >= 2, firstDot >= 2 else { return false }
+        let firstPart = Array(text.prefix(min(firstDot, 8)))
         let whole = firstPart.prefix(firstPart.count / 4 * 4 == 0 ? firstPart.count : firstPart.count / 4 * 4)
         guard case .success(let decoded) = Base64Codec.decode(whole, skippingWhitespace: false) else { return false }
         return decoded.bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
@@ -89,6 +81,23 @@ public enum JWSText {
     package static func isTokenMember(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
+    }
+
+    /// How many dots `text` holds and how many bytes come before the first (all of them when there is none), when
+    /// every byte is a dot or a token character; nil at the first other byte.
+    private static func dotsIfTokenCharacters<Bytes: Sequence>(_ text: Bytes) -> (dots: Int, firstDot: Int)?
+    where Bytes.Element == UInt8 {
+        tokenCharacterClasses.withUnsafeBufferPointer { classes in
+            var dots = 0
+            var beforeFirstDot = 0
+            for byte in text {
+                let kind = classes[Int(byte)]
+                if kind == 0 { return nil }
+                dots &+= Int(kind & 1)
+                beforeFirstDot &+= dots == 0 ? 1 : 0
+            }
+            return (dots, beforeFirstDot)
+        }
     }
 
     /// For each byte: 1 a dot, 2 a character of either base64 alphabet or `=`, 0 anything else.

@@ -87,19 +87,18 @@ package struct BatchInspection: Sendable {
         while index < pending.count {
             let (argument, fromDirectory) = pending[index]
             index += 1
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
-            if exists, isDirectory.boolValue {
-                guard !fromDirectory || recursive else { continue }
-                var status = stat()
-                guard stat(argument, &status) == 0,
+            // One stat(2) a path (links followed): what it is, and a directory's identity.
+            var status = stat()
+            let type = stat(argument, &status) == 0 ? status.st_mode & S_IFMT : 0
+            if type == S_IFDIR {
+                guard !fromDirectory || recursive,
                     visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
                 else { continue }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(name), true))
                 }
-            } else if fromDirectory, !InputFile.isRegular(argument) {
+            } else if fromDirectory, type != S_IFREG {
                 skipped.append(
                     Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))
             } else if fromDirectory, !hasDocumentExtension(argument), !looksLikeReceipt(argument) {

@@ -65,13 +65,16 @@ package enum InputFile {
                 count += got
             }
         }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        // The rest: a stream's bytes, or a regular file's that grew. A regular file read whole meets its end at
+        // once, so the chunk starts small (one read of a few bytes finds it) and grows for a stream.
+        var chunk = [UInt8](repeating: 0, count: isRegular ? 16 : 65_536)
         while failure == nil {
             let got = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
             if got < 0 && errno == EINTR { continue }
             if got < 0 { failure = errno }
             if got <= 0 { break }
             bytes.append(contentsOf: chunk[0..<got])
+            if chunk.count < 65_536 { chunk = [UInt8](repeating: 0, count: 65_536) }
             if bytes.count > limit {
                 return .failure(
                     Unreadable(

@@ -9,8 +9,9 @@ import ReceiptValidation
 import Synchronization
 import Testing
 
-/// The process-wide chain verification cache never changes a judgement: every catalogue mutation, receipt and JWS,
-/// is judged the same by a cold cache and by one that has seen the genuine document and the mutation itself; a chain
+/// The process-wide caches never change a judgement: every catalogue mutation, receipt and JWS, is judged the same by
+/// cold caches (chain verifications, token headers, x5c certificates, decoded certificates) and by ones that have
+/// seen the genuine document and the mutation itself; a chain
 /// is verified once however many documents carry it; a failure is never kept; a time across a certificate's window
 /// edge is verified again.
 @Suite("Chain verification cache")
@@ -83,6 +84,7 @@ struct ChainVerificationCacheTests {
     ) {
         var options = options
         options.chainVerifications = ChainVerificationCache(capacity: 8)
+        ProcessCaches.removeAll()
         let cold = judgement(inspect(bytes, options))
         options.chainVerifications = ChainVerificationCache(capacity: 8)
         _ = inspect(baseline, options)

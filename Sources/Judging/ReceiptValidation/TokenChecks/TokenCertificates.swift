@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptASN1
+import ReceiptCaching
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptJSON
@@ -9,8 +10,15 @@ import ReceiptPurchases
 
 /// The x5c certificates, in order (leaf first): each element must be a string of standard base64 with its padding
 /// and no line breaks (RFC 7515 §4.1.6), of a certificate in DER. Each element's text is decoded once per process
-/// (`X5CElement`); the findings are each token's own, at its offset.
+/// (`X5CElement`); the findings are each token's own, at its offset. A header whose x5c gave no finding is
+/// remembered with its certificates (every token of an era carries the same header): the next token with the same
+/// decoded header skips reading its x5c strings.
 struct TokenCertificates: TokenCheck {
+    private static let byHeader = SharedCache<SampledBytes, [Result<Certificate, CryptoError>]>(capacity: 256)
+
+    /// Forgets every header's certificates (tests judge with a cold cache so).
+    static func removeAll() { byHeader.removeAll() }
+
     func check(_ judgement: inout TokenJudgement) {
         let (certificates, findings) = Self.x5c(judgement.token, at: judgement.headerStart)
         judgement.certificates = certificates
@@ -18,6 +26,14 @@ struct TokenCertificates: TokenCheck {
     }
 
     static func x5c(_ token: JWSToken, at offset: Int) -> ([Result<Certificate, CryptoError>], [Finding]) {
+        let key = SampledBytes(token.headerBytes)
+        if let known = byHeader.value(key) { return (known, []) }
+        let (certificates, findings) = read(token, at: offset)
+        if findings.isEmpty { byHeader.set(key, certificates) }
+        return (certificates, findings)
+    }
+
+    private static func read(_ token: JWSToken, at offset: Int) -> ([Result<Certificate, CryptoError>], [Finding]) {
         guard let header = token.header, let array = header.member("x5c", of: header.root) else {
             return (
                 [],

@@ -31,7 +31,7 @@ struct TokenSignature: TokenCheck {
                         "the signature has \(token.signature.count) octets; ES256's has 64"))
             }
         } else if let signer = judgement.signer {
-            if signer.keyAlgorithm != .ec || !signer.publicKeyDescription.contains("prime256v1") {
+            if !signer.hasP256Key {
                 judgement.signature = .invalid
                 judgement.findings.append(
                     Finding(

@@ -1,7 +1,7 @@
 import ReceiptASN1
+import ReceiptCaching
 import ReceiptCrypto
 import ReceiptDiagnostics
-import Synchronization
 
 /// One x5c element's text, decoded: the certificate (or why there is none) and what is wrong with its encoding
 /// (RFC 7515 §4.1.6 asks for standard base64 of DER, with its padding). Every token of an era carries the same
@@ -15,14 +15,17 @@ struct X5CElement: Sendable {
     /// a certificate that is not DER.
     var problems: [String]
 
-    private static let cache = Mutex(LeastRecentlyUsed<SampledBytes, X5CElement>(capacity: 512))
+    private static let cache = SharedCache<SampledBytes, X5CElement>(capacity: 512)
+
+    /// Forgets every element (tests judge with a cold cache so).
+    static func removeAll() { cache.removeAll() }
 
     /// The element whose text is `text`.
     static func decoded(_ text: [UInt8]) -> X5CElement {
         let key = SampledBytes(text)
-        if let known = cache.withLock({ $0.value(key) }) { return known }
+        if let known = cache.value(key) { return known }
         let element = decode(text)
-        cache.withLock { $0.set(key, element) }
+        cache.set(key, element)
         return element
     }
 

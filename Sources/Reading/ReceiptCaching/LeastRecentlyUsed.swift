@@ -1,5 +1,5 @@
 /// A bounded map that forgets its least recently used entry when full: the storage of the process-wide caches
-/// (`CertificateCache`, the chain verification cache). Not thread safe by itself: each cache holds one in a `Mutex`.
+/// (`SharedCache`, the chain verification cache). Not thread safe by itself: each cache holds one in a `Mutex`.
 package struct LeastRecentlyUsed<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     package let capacity: Int
     private var entries: [Key: (value: Value, used: UInt64)] = [:]
@@ -15,10 +15,10 @@ package struct LeastRecentlyUsed<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// The value of `key`, marked as just used.
     package mutating func value(_ key: Key) -> Value? {
-        guard let entry = entries[key] else { return nil }
+        guard let index = entries.index(forKey: key) else { return nil }
         clock &+= 1
-        entries[key] = (entry.value, clock)
-        return entry.value
+        entries.values[index].used = clock
+        return entries.values[index].value
     }
 
     /// Sets the value of `key`; when that makes one entry too many, the least recently used one goes (a linear scan:
