@@ -119,33 +119,43 @@ public enum ASN1Primitives {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count,
             bytes[range.upperBound - 1] & 0x80 == 0
         else { return nil }
-        var arcs: [UInt64] = []
+        // The dotted text is written as it is read, arc by arc, into one byte buffer: no array of arcs, no
+        // interpolated string per arc.
+        var text: [UInt8] = []
+        text.reserveCapacity(range.count * 3 + 4)
         var value: UInt64 = 0
         var startOfArc = true
+        var isFirstArc = true
         for index in range {
             let octet = bytes[index]
             if startOfArc && octet == 0x80 { return nil }
             guard value <= (UInt64.max >> 7) else { return nil }
             value = value << 7 | UInt64(octet & 0x7F)
             startOfArc = octet & 0x80 == 0
-            if startOfArc {
-                arcs.append(value)
-                value = 0
+            guard startOfArc else { continue }
+            if isFirstArc {
+                let top: UInt64 = value < 40 ? 0 : value < 80 ? 1 : 2
+                appendDecimal(top, to: &text)
+                text.append(UInt8(ascii: "."))
+                appendDecimal(value - top * 40, to: &text)
+                isFirstArc = false
+            } else {
+                text.append(UInt8(ascii: "."))
+                appendDecimal(value, to: &text)
             }
+            value = 0
         }
-        guard let first = arcs.first else { return nil }
-        var text: String
-        if first < 40 {
-            text = "0.\(first)"
-        } else if first < 80 {
-            text = "1.\(first - 40)"
-        } else {
-            text = "2.\(first - 80)"
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the decimal digits of `value`.
+    private static func appendDecimal(_ value: UInt64, to text: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor &*= 10 }  // at most 10^19, below UInt64.max
+        while divisor > 0 {
+            text.append(UInt8(truncatingIfNeeded: value / divisor % 10) &+ 0x30)
+            divisor /= 10
         }
-        for arc in arcs.dropFirst() {
-            text += ".\(arc)"
-        }
-        return text
     }
 
     /// A BOOLEAN: nil unless the content is exactly one octet. Any non-zero octet is true (BER).

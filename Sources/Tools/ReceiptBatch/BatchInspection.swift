@@ -79,24 +79,27 @@ package struct BatchInspection: Sendable {
     {
         var paths: [String] = []
         var skipped: [Skipped] = []
-        var pending = arguments.map { ($0, false) }
+        // Each path, whether a directory scan found it, and whether its directory said it is a regular file.
+        var pending: [(String, Bool, Bool?)] = arguments.map { ($0, false, nil) }
         // Each directory is read once, by its device and inode: links back up the tree (two links to `.` make a
         // recursive walk exponential) and links to a directory already read are not followed again.
         var visited: Set<[UInt64]> = []
         var index = 0
         while index < pending.count {
-            let (argument, fromDirectory) = pending[index]
+            let (argument, fromDirectory, listedRegular) = pending[index]
             index += 1
-            // One stat(2) a path (links followed): what it is, and a directory's identity.
+            // One stat(2) a path (links followed) — none for a file its directory lists as regular: what it is, and
+            // a directory's identity.
             var status = stat()
-            let type = stat(argument, &status) == 0 ? status.st_mode & S_IFMT : 0
+            let type =
+                listedRegular == true ? S_IFREG : stat(argument, &status) == 0 ? status.st_mode & S_IFMT : 0
             if type == S_IFDIR {
                 guard !fromDirectory || recursive,
                     visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
                 else { continue }
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-                for name in names.sorted() where !name.hasPrefix(".") {
-                    pending.append(((argument as NSString).appendingPathComponent(name), true))
+                let entries = DirectoryListing.entries(argument) ?? []
+                for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
+                    pending.append(((argument as NSString).appendingPathComponent(entry.name), true, entry.isRegular))
                 }
             } else if fromDirectory, type != S_IFREG {
                 skipped.append(

@@ -25,7 +25,10 @@ struct ASN1WriterTests {
         #expect(ASN1Primitives.int64([], 0..<0) == nil)
     }
 
-    @Test(arguments: ["1.2.840.113549.1.7.2", "2.16.840.1.101.3.4.2.1", "1.3.14.3.2.26", "2.999.1", "0.0"])
+    @Test(arguments: [
+        "1.2.840.113549.1.7.2", "2.16.840.1.101.3.4.2.1", "1.3.14.3.2.26", "2.999.1", "0.0", "0.39", "1.0",
+        "2.47.0", "1.2.9.10.99.100.999.1000", "1.2.18446744073709551615",
+    ])
     func roundTripsObjectIdentifiers(_ dotted: String) throws {
         let content = try #require(ASN1Writer.objectIdentifierContent(dotted))
         #expect(ASN1Primitives.objectIdentifier(content, 0..<content.count) == dotted)
