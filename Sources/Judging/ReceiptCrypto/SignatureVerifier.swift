@@ -11,40 +11,27 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate) {
-            verify(
-                signature: signature, over: message, digest: digest, x509: $0, keyAlgorithm: certificate.keyAlgorithm)
-        }
-    }
-
-    private static func verify(
-        signature: ArraySlice<UInt8>,
-        over message: [ArraySlice<UInt8>],
-        digest: DigestAlgorithm,
-        x509: OpaquePointer,
-        keyAlgorithm: KeyAlgorithm
-    ) -> SignatureCheck {
-        let usable = usableKey(x509, keyAlgorithm, signature: signature)
-        guard case .success(let key) = usable else { return usable.refusal }
-        guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
-            return .invalid(reason: reason("cannot create a verification context"))
-        }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else {
-            return .invalid(reason: reason("EVP_DigestVerifyInit failed for \(digest.rawValue)"))
-        }
-        for part in message where !part.isEmpty {
-            let updated = part.withUnsafeBytes { buffer in
-                EVP_DigestVerifyUpdate(context, buffer.baseAddress, buffer.count)
+        withKey(of: certificate, signature: signature) { key in
+            guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
+                return .invalid(reason: reason("cannot create a verification context"))
             }
-            guard updated == 1 else {
-                return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
+            defer { EVP_MD_CTX_free(context) }
+            guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else {
+                return .invalid(reason: reason("EVP_DigestVerifyInit failed for \(digest.rawValue)"))
             }
+            for part in message where !part.isEmpty {
+                let updated = part.withUnsafeBytes { buffer in
+                    EVP_DigestVerifyUpdate(context, buffer.baseAddress, buffer.count)
+                }
+                guard updated == 1 else {
+                    return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
+                }
+            }
+            return outcome(
+                signature.withUnsafeBufferPointer { buffer in
+                    EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
+                })
         }
-        return outcome(
-            signature.withUnsafeBufferPointer { buffer in
-                EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
-            })
     }
 
     /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
@@ -56,48 +43,41 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate) {
-            verifyDigest(
-                signature: signature, digestValue: digestValue, digest: digest, x509: $0,
-                keyAlgorithm: certificate.keyAlgorithm)
+        withKey(of: certificate, signature: signature) { key in
+            guard digestValue.count == digest.outputLength, let md = digest.evpMD,
+                let context = EVP_PKEY_CTX_new(key, nil)
+            else {
+                return .invalid(reason: reason("cannot create a verification context"))
+            }
+            defer { EVP_PKEY_CTX_free(context) }
+            guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
+                return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
+            }
+            return outcome(
+                signature.withUnsafeBufferPointer { signatureBuffer in
+                    digestValue.withUnsafeBufferPointer { digestBuffer in
+                        EVP_PKEY_verify(
+                            context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
+                            digestBuffer.count)
+                    }
+                })
         }
     }
 
-    /// Runs `body` with the certificate's X509 kept alive and OpenSSL's error queue cleared before and after.
-    private static func withKey(of certificate: Certificate, _ body: (OpaquePointer) -> SignatureCheck)
-        -> SignatureCheck
-    {
+    /// Runs `body` with the certificate's RSA or EC key, the certificate kept alive and OpenSSL's error queue
+    /// cleared before and after; the check that stops verification before it starts when there is no such key or
+    /// no signature.
+    private static func withKey(
+        of certificate: Certificate, signature: ArraySlice<UInt8>, _ body: (OpaquePointer) -> SignatureCheck
+    ) -> SignatureCheck {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        return withExtendedLifetime(certificate) { body(certificate.x509) }
-    }
-
-    private static func verifyDigest(
-        signature: ArraySlice<UInt8>,
-        digestValue: [UInt8],
-        digest: DigestAlgorithm,
-        x509: OpaquePointer,
-        keyAlgorithm: KeyAlgorithm
-    ) -> SignatureCheck {
-        let usable = usableKey(x509, keyAlgorithm, signature: signature)
-        guard case .success(let key) = usable else { return usable.refusal }
-        guard digestValue.count == digest.outputLength, let md = digest.evpMD,
-            let context = EVP_PKEY_CTX_new(key, nil)
-        else {
-            return .invalid(reason: reason("cannot create a verification context"))
+        return withExtendedLifetime(certificate) {
+            switch usableKey(certificate.x509, certificate.keyAlgorithm, signature: signature) {
+            case .success(let key): return body(key)
+            case .failure(let refusal): return refusal.check
+            }
         }
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
-            return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
-        }
-        return outcome(
-            signature.withUnsafeBufferPointer { signatureBuffer in
-                digestValue.withUnsafeBufferPointer { digestBuffer in
-                    EVP_PKEY_verify(
-                        context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
-                        digestBuffer.count)
-                }
-            })
     }
 
     /// The certificate's RSA or EC key (`keyAlgorithm`, read when the certificate was decoded), or the check that
@@ -154,12 +134,4 @@ struct SignatureCheckRefusal: Error {
     let check: SignatureCheck
 
     init(_ check: SignatureCheck) { self.check = check }
-}
-
-extension Result where Failure == SignatureCheckRefusal {
-    /// The check a refused key ends with (`.valid` never: a success has no refusal, and is not asked).
-    var refusal: SignatureCheck {
-        if case .failure(let refusal) = self { return refusal.check }
-        return .invalid(reason: "no refusal")
-    }
 }
