@@ -69,7 +69,7 @@ public struct JWSStructureMutator {
     /// The JSON a token's payload or a document holds, for a crossover's donor.
     static func json(of input: ArraySlice<UInt8>) -> [UInt8]? {
         if input.first == UInt8(ascii: "{") { return Array(input) }
-        let parts = input.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let parts = JWSText.parts(input)
         guard parts.count == 3, case .success(let payload) = Base64URL.decode(parts[1]) else { return nil }
         return payload.bytes
     }
@@ -82,7 +82,7 @@ public struct JWSStructureMutator {
             transform(&tree)
             return tree.bytes
         }
-        let parts = input.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let parts = JWSText.parts(input)
         guard parts.count == 3, case .success(let payload) = Base64URL.decode(parts[1]),
             var tree = JSONTree(payload.bytes)
         else { return nil }
@@ -92,7 +92,7 @@ public struct JWSStructureMutator {
 
     /// A compact token with its header or payload edited.
     mutating func mutateToken(_ text: ArraySlice<UInt8>, depth: Int) -> [UInt8]? {
-        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let parts = JWSText.parts(text)
         guard parts.count == 3 else { return nil }
         // The header is Apple's fixed shape and 4 KB of x5c: edited one time in four.
         let editsHeader = below(4) == 0

@@ -44,84 +44,134 @@ public enum Base64Codec {
 
     static func decode(buffer text: UnsafeBufferPointer<UInt8>, skippingWhitespace: Bool) -> Result<Decoded, Failure> {
         var decoded = Decoded(bytes: [])
-        decoded.bytes.reserveCapacity(text.count / 4 * 3 + 2)
-        var quantum: UInt32 = 0
-        var count = 0
-        var lastValue: UInt8 = 0
-        var relative = -1
-        var index = 0
-        let plain = plainValues
-        while index < text.count {
-            // Four letters or digits at a quantum's start, before any padding (nearly all of any real text): one
-            // table lookup each. Anything else takes the path below, character by character.
-            if count == 0, decoded.paddingOffset == nil, text.count - index >= 4 {
-                let first = plain[Int(text[index])]
-                let second = plain[Int(text[index + 1])]
-                let third = plain[Int(text[index + 2])]
-                let fourth = plain[Int(text[index + 3])]
-                if first | second | third | fourth < 64 {
-                    let quantum = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
-                    decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 16))
-                    decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 8))
-                    decoded.bytes.append(UInt8(truncatingIfNeeded: quantum))
-                    lastValue = fourth
-                    index += 4
-                    relative = index - 1
+        var failure: Failure?
+        // Every four characters make at most three bytes and a last partial quantum at most two: the output is
+        // written in place, within this capacity, and cut to what was written.
+        let capacity = text.count / 4 * 3 + 2
+        decoded.bytes = [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+            written = 0
+            var quantum: UInt32 = 0
+            var count = 0
+            var lastValue: UInt8 = 0
+            var relative = -1
+            var index = 0
+            while index < text.count {
+                // Whole quanta of four letters or digits, before any padding (nearly all of any real text): one
+                // table lookup a character, one test a quantum. Anything else takes the path below, character by
+                // character.
+                if count == 0, decoded.paddingOffset == nil {
+                    let run = plainQuanta(text, from: index, into: out, at: written)
+                    if run.quanta > 0 {
+                        index += run.quanta * 4
+                        written += run.quanta * 3
+                        lastValue = run.lastValue
+                        relative = index - 1
+                        continue
+                    }
+                }
+                let character = text[index]
+                index += 1
+                relative += 1
+                let value: UInt8
+                switch character {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = character - UInt8(ascii: "A")
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): value = character - UInt8(ascii: "a") + 26
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0") + 52
+                case UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    if decoded.urlOffset == nil { decoded.urlOffset = relative }
+                    value = character == UInt8(ascii: "-") ? 62 : 63
+                case UInt8(ascii: "+"), UInt8(ascii: "/"):
+                    if decoded.standardOffset == nil { decoded.standardOffset = relative }
+                    value = character == UInt8(ascii: "+") ? 62 : 63
+                case UInt8(ascii: "="):
+                    if decoded.paddingOffset == nil { decoded.paddingOffset = relative }
+                    decoded.paddingCount += 1
                     continue
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    // (A `where` clause would guard only the last pattern of the case: the test is in the body.)
+                    guard skippingWhitespace else {
+                        failure = .invalidCharacter(offset: relative, byte: character)
+                        return
+                    }
+                    continue
+                default:
+                    failure = .invalidCharacter(offset: relative, byte: character)
+                    return
+                }
+                if decoded.paddingOffset != nil {
+                    failure = .dataAfterPadding(offset: relative)
+                    return
+                }
+                lastValue = value
+                quantum = quantum << 6 | UInt32(value)
+                count += 1
+                if count == 4 {
+                    append(quantum, count: 3, shift: 0, to: out, at: &written)
+                    quantum = 0
+                    count = 0
                 }
             }
-            let character = text[index]
-            index += 1
-            relative += 1
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = character - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = character - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "-"), UInt8(ascii: "_"):
-                if decoded.urlOffset == nil { decoded.urlOffset = relative }
-                value = character == UInt8(ascii: "-") ? 62 : 63
-            case UInt8(ascii: "+"), UInt8(ascii: "/"):
-                if decoded.standardOffset == nil { decoded.standardOffset = relative }
-                value = character == UInt8(ascii: "+") ? 62 : 63
-            case UInt8(ascii: "="):
-                if decoded.paddingOffset == nil { decoded.paddingOffset = relative }
-                decoded.paddingCount += 1
-                continue
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                // (A `where` clause would guard only the last pattern of the case: the test is in the body.)
-                guard skippingWhitespace else { return .failure(.invalidCharacter(offset: relative, byte: character)) }
-                continue
+            decoded.remainder = count
+            switch count {
+            case 0:
+                break
+            case 2:
+                append(quantum, count: 1, shift: 4, to: out, at: &written)
+                decoded.nonZeroTrailingBits = lastValue & 0x0F != 0
+            case 3:
+                append(quantum, count: 2, shift: 2, to: out, at: &written)
+                decoded.nonZeroTrailingBits = lastValue & 0x03 != 0
             default:
-                return .failure(.invalidCharacter(offset: relative, byte: character))
-            }
-            if decoded.paddingOffset != nil { return .failure(.dataAfterPadding(offset: relative)) }
-            lastValue = value
-            quantum = quantum << 6 | UInt32(value)
-            count += 1
-            if count == 4 {
-                decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 16))
-                decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 8))
-                decoded.bytes.append(UInt8(truncatingIfNeeded: quantum))
-                quantum = 0
-                count = 0
+                failure = .impossibleLength
             }
         }
-        decoded.remainder = count
-        switch count {
-        case 0:
-            break
-        case 2:
-            decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 4))
-            decoded.nonZeroTrailingBits = lastValue & 0x0F != 0
-        case 3:
-            decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 10))
-            decoded.bytes.append(UInt8(truncatingIfNeeded: quantum >> 2))
-            decoded.nonZeroTrailingBits = lastValue & 0x03 != 0
-        default:
-            return .failure(.impossibleLength)
-        }
+        if let failure { return .failure(failure) }
         return .success(decoded)
+    }
+
+    /// Writes the top `count` bytes of the `(count + 1) * 6`-bit `quantum >> shift` at `written`, when they fit.
+    private static func append(
+        _ quantum: UInt32, count: Int, shift: UInt32, to out: UnsafeMutableBufferPointer<UInt8>, at written: inout Int
+    ) {
+        guard written + count <= out.count else { return }
+        let value = quantum >> shift
+        for byte in 0..<count {
+            out[written + byte] = UInt8(truncatingIfNeeded: value >> UInt32(8 * (count - 1 - byte)))
+        }
+        written += count
+    }
+
+    /// Decodes the quanta of four letters or digits that stand from `start` (as many as fit in `out` from `written`),
+    /// writing three bytes each: how many, and the last character's value.
+    @inline(__always)
+    private static func plainQuanta(
+        _ text: UnsafeBufferPointer<UInt8>, from start: Int, into out: UnsafeMutableBufferPointer<UInt8>,
+        at written: Int
+    ) -> (quanta: Int, lastValue: UInt8) {
+        let most = min((text.count - start) / 4, (out.count - written) / 3)
+        guard most > 0 else { return (0, 0) }
+        return plainValues.withUnsafeBufferPointer { plain in
+            var quanta = 0
+            var lastValue: UInt8 = 0
+            var at = start
+            var to = written
+            while quanta < most {
+                let first = plain[Int(text[at])]
+                let second = plain[Int(text[at + 1])]
+                let third = plain[Int(text[at + 2])]
+                let fourth = plain[Int(text[at + 3])]
+                if first | second | third | fourth >= 64 { break }
+                let quantum = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                out[to] = UInt8(truncatingIfNeeded: quantum >> 16)
+                out[to + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
+                out[to + 2] = UInt8(truncatingIfNeeded: quantum)
+                lastValue = fourth
+                at += 4
+                to += 3
+                quanta += 1
+            }
+            return (quanta, lastValue)
+        }
     }
 
     /// The value of each letter and digit (both alphabets agree on them); 0xFF for every other byte.
@@ -136,25 +186,55 @@ public enum Base64Codec {
     /// The text of `bytes` in `alphabet`, with `=` padding when `padded`.
     public static func encode<Bytes: Collection>(_ bytes: Bytes, alphabet: Alphabet, padded: Bool) -> String
     where Bytes.Element == UInt8 {
-        let table = Array(
-            ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                + (alphabet == .standard ? "+/" : "-_")).utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = second == nil ? nil : iterator.next()
-            let quantum = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(table[Int(quantum >> 18 & 0x3F)])
-            out.append(table[Int(quantum >> 12 & 0x3F)])
-            if second != nil {
-                out.append(table[Int(quantum >> 6 & 0x3F)])
-            } else if padded {
-                out.append(UInt8(ascii: "="))
-            }
-            if third != nil { out.append(table[Int(quantum & 0x3F)]) } else if padded { out.append(UInt8(ascii: "=")) }
+        // One non-generic loop over contiguous bytes, as `decode`.
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0, alphabet: alphabet, padded: padded) })
+        {
+            return text
         }
-        return String(decoding: out, as: UTF8.self)
+        return Array(bytes).withUnsafeBufferPointer { encode(buffer: $0, alphabet: alphabet, padded: padded) }
     }
+
+    static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, padded: Bool) -> String {
+        let table = alphabet == .standard ? standardLetters : urlLetters
+        let whole = bytes.count / 3 * 3
+        let rest = bytes.count - whole
+        let length = whole / 3 * 4 + (rest == 0 ? 0 : padded ? 4 : rest + 1)
+        return table.withUnsafeBufferPointer { letters in
+            String(unsafeUninitializedCapacity: length) { out in
+                var written = 0
+                var index = 0
+                while index < whole {
+                    let quantum = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                    out[written] = letters[Int(quantum >> 18 & 0x3F)]
+                    out[written + 1] = letters[Int(quantum >> 12 & 0x3F)]
+                    out[written + 2] = letters[Int(quantum >> 6 & 0x3F)]
+                    out[written + 3] = letters[Int(quantum & 0x3F)]
+                    written += 4
+                    index += 3
+                }
+                if rest > 0 {
+                    let second = rest == 2 ? UInt32(bytes[index + 1]) : 0
+                    let quantum = UInt32(bytes[index]) << 16 | second << 8
+                    out[written] = letters[Int(quantum >> 18 & 0x3F)]
+                    out[written + 1] = letters[Int(quantum >> 12 & 0x3F)]
+                    written += 2
+                    if rest == 2 {
+                        out[written] = letters[Int(quantum >> 6 & 0x3F)]
+                        written += 1
+                    }
+                    if padded {
+                        for _ in rest..<3 {
+                            out[written] = UInt8(ascii: "=")
+                            written += 1
+                        }
+                    }
+                }
+                return written
+            }
+        }
+    }
+
+    private static let standardLetters = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let urlLetters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

@@ -15,8 +15,7 @@ public enum JWSReader {
 
     /// Reads `text` (a compact JWS: base64url characters and two dots) at `depth`.
     public static func read(_ text: ArraySlice<UInt8>, depth: Int = 0) -> Result<JWSToken, JWSReadError> {
-        var dots: [Int] = []
-        for index in text.indices where text[index] == UInt8(ascii: ".") { dots.append(index) }
+        let dots = ByteSearch.indices(of: UInt8(ascii: "."), in: text)
         guard dots.count == 2 else {
             let parts = dots.count + 1
             let what =

@@ -75,6 +75,19 @@ public enum JWSText {
         return decoded.bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
     }
 
+    /// `text` cut at every dot (a compact token's parts, empty ones kept), as `split(separator:)` with
+    /// `omittingEmptySubsequences: false` would, eight bytes at a time.
+    package static func parts(_ text: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var parts: [ArraySlice<UInt8>] = []
+        var start = text.startIndex
+        for dot in ByteSearch.indices(of: UInt8(ascii: "."), in: text) {
+            parts.append(text[start..<dot])
+            start = dot + 1
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
     /// Whether a JSON member names a token position: any member whose name starts `signed` in any case
     /// (`signedPayload`, `signedTransactionInfo`, `signedTransactions`' elements; `SignedPayload` and
     /// `signed_payload` too: Go and .NET match member names without regard to case) but `signedDate`, a number.

@@ -27,6 +27,21 @@ struct Base64CodecTests {
         }
     }
 
+    @Test func everyLengthEncodesAsFoundationDoes() {
+        for count in 0..<300 {
+            let original = Self.bytes(count, seed: UInt64(count) &+ 77)
+            let standard = Data(original).base64EncodedString()
+            #expect(Base64Codec.encode(original, alphabet: .standard, padded: true) == standard, "length \(count)")
+            let url = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let unpadded = String(url.prefix { $0 != "=" })
+            #expect(Base64Codec.encode(original, alphabet: .url, padded: false) == unpadded, "length \(count)")
+            // A slice that does not start at 0, and a collection that is not contiguous, encode alike.
+            let padded = [UInt8](repeating: 0xAA, count: 3) + original
+            #expect(Base64Codec.encode(padded[3...], alphabet: .standard, padded: true) == standard)
+            #expect(Base64Codec.encode(original.lazy.map { $0 }, alphabet: .standard, padded: true) == standard)
+        }
+    }
+
     @Test func aSpecialCharacterIsFoundWhereverItStands() throws {
         let text = Array(Data(Self.bytes(60, seed: 9)).base64EncodedString().utf8)  // 80 characters, no padding
         #expect(text.count == 80)
