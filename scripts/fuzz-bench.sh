@@ -36,17 +36,23 @@ export RCPT_FUZZ_KEYS=$ROOT/Corpus/fuzz/keys RCPT_FUZZ_JWS_KEYS=$ROOT/Corpus/fuz
 . "$ROOT/scripts/fuzz-options.sh"
 
 # The copy the patches are applied to: every file the packages need, copied only when it differs (an unchanged file
-# keeps its inode and time, so the next build is incremental).
+# keeps its inode and time, so the next build is incremental); a file the working tree no longer has (moved or
+# deleted) goes from the copy too, or the copy would build it beside its successor.
 sync_tree() {
     local file
+    git ls-files --cached --others --exclude-standard -- Package.swift Sources Tests Fuzz/Package.swift \
+        Fuzz/Sources | sort >"$WORK/files"
     while IFS= read -r file; do
         [ -f "$ROOT/$file" ] || continue
         if ! cmp -s "$ROOT/$file" "$TREE/$file"; then
             mkdir -p "$TREE/$(dirname "$file")"
             cp "$ROOT/$file" "$TREE/$file"
         fi
-    done < <(git ls-files --cached --others --exclude-standard -- Package.swift Sources Tests Fuzz/Package.swift \
-        Fuzz/Sources)
+    done <"$WORK/files"
+    if [ -d "$TREE" ]; then
+        (cd "$TREE" && find Sources Tests Fuzz/Sources -type f 2>/dev/null | sort) | comm -23 - "$WORK/files" \
+            | while IFS= read -r file; do rm -f "$TREE/$file"; done
+    fi
 }
 
 build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/fuzz.sh builds them

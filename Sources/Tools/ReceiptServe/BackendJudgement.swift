@@ -169,8 +169,7 @@ package struct BackendJudgement: Sendable {
         var result = Result(
             scenario: scenario, verdict: .pass, httpStatus: exchange.status, answer: exchange.body, calls: calls,
             explanation: "", attacker: scenario.attacker, threat: scenario.threat)
-        let notCalled =
-            "the backend never called the stand-in: is its verifyReceipt URL set to the stand-in's (--port)?"
+        let notCalled = "the backend " + Self.neverCalled
         // Asked Apple: a call to one of the two verifyReceipt endpoints (a call elsewhere was answered 404).
         let asked = calls.contains { $0.path == "/verifyReceipt" || $0.path == "/sandbox/verifyReceipt" }
         let askedSandbox = calls.contains { $0.path == "/sandbox/verifyReceipt" }
@@ -233,6 +232,10 @@ package struct BackendJudgement: Sendable {
         return result
     }
 
+    /// What a backend that made no request of the stand-in did not do, and the likely why.
+    static let neverCalled =
+        "never called the stand-in: is its verifyReceipt URL set to the stand-in's (--port)?"
+
     /// Why some scenarios were not judged, when the backend answered them from a cache; nil when every scenario
     /// run was judged.
     package var unjudged: String? {
@@ -249,8 +252,7 @@ package struct BackendJudgement: Sendable {
         if genuine.verdict == .noAnswer { return genuine.explanation }
         if genuine.verdict == .notJudged { return genuine.explanation }
         if genuine.calls.isEmpty && genuine.verdict != .pass && genuine.verdict != .falseValid {
-            return
-                "the backend never called the stand-in for the genuine answer: start it with its verifyReceipt URL set to the stand-in's (--port), then judge again"
+            return "the backend, for the genuine answer, " + Self.neverCalled + " Start it so, then judge again."
         }
         return nil
     }

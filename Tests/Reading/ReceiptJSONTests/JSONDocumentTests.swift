@@ -155,5 +155,12 @@ struct JSONDocumentTests {
         #expect(document.member("productID", of: root) == nil)
         #expect(document.member("", of: root) == nil)
         #expect(document.member("x", of: root).map(document.text) == "6")
+        // Only plain names (compared by their bytes alone): the same answers.
+        let plain = try JSONDocument.read(Array(#"{"productId":1,"productIc":2,"bundleId":3,"productId":7}"#.utf8))
+        #expect(plain.member("productId", of: plain.root).map(plain.text) == "7")
+        #expect(plain.member("productIc", of: plain.root).map(plain.text) == "2")
+        #expect(plain.member("bundleId", of: plain.root).map(plain.text) == "3")
+        #expect(plain.member("bündleId", of: plain.root) == nil)
+        #expect(plain.member("product", of: plain.root) == nil)
     }
 }
