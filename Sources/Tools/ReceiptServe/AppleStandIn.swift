@@ -5,8 +5,8 @@ import ReceiptVerifyReceipt
 
 /// The Apple endpoints a backend calls, as one router: verifyReceipt (production at `/verifyReceipt`, sandbox at
 /// `/sandbox/verifyReceipt`), the App Store Server API under `/inApps/`, and `POST /rcpt/scenario` to change the
-/// verifyReceipt scenario while serving. No HTTP here: the server hands it whole requests. Thread safe; every
-/// request is kept (the latest `maximumKept`) for a judge to read.
+/// verifyReceipt scenario while serving. No HTTP here: the server hands it whole requests. Thread safe; when a judge
+/// reads them (`keepsRequests`), every request is kept (the latest `maximumKept`).
 package final class AppleStandIn: @unchecked Sendable {
     private let verifyReceipt: VerifyReceiptStandIn
     private let serverAPI: ServerAPIStandIn
@@ -15,16 +15,20 @@ package final class AppleStandIn: @unchecked Sendable {
     private var scenario: VerifyReceiptScenario
     private var log: [StandInLogEntry] = []
     private var sequence = 0
+    private let keepsRequests: Bool
     /// The most log entries kept in memory.
     static let maximumKept = 10_000
 
     /// A stand-in answering receipts judged with `options`, API reads from `documents`, starting with `scenario`;
     /// `clock` gives the time of each request in milliseconds since the epoch (the system's by default).
+    /// `keepsRequests`: whether requests are kept for `requests(after:)` (a judge's); a stand-in that only serves
+    /// keeps none.
     package init(
         options: InspectionOptions, documents: ServerAPIDocuments = ServerAPIDocuments(),
-        scenario: VerifyReceiptScenario = VerifyReceiptScenario.catalogue[0],
+        scenario: VerifyReceiptScenario = VerifyReceiptScenario.catalogue[0], keepsRequests: Bool = true,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
+        self.keepsRequests = keepsRequests
         verifyReceipt = VerifyReceiptStandIn(options: options)
         serverAPI = ServerAPIStandIn(documents: documents)
         self.scenario = scenario
@@ -37,8 +41,20 @@ package final class AppleStandIn: @unchecked Sendable {
         set { lock.withLock { scenario = newValue } }
     }
 
-    /// The requests answered so far (the latest `maximumKept`), oldest first.
+    /// The requests answered so far (the latest `maximumKept`), oldest first; none unless `keepsRequests`.
     package var requests: [StandInLogEntry] { lock.withLock { log } }
+
+    /// The number of the latest request answered (0 before the first).
+    package var latestSequence: Int { lock.withLock { sequence } }
+
+    /// The kept requests numbered after `sequence`, oldest first.
+    package func requests(after sequence: Int) -> [StandInLogEntry] {
+        lock.withLock {
+            // Numbers are consecutive: the ones wanted are the log's tail.
+            guard let first = log.first?.sequence, sequence >= first - 1 else { return log }
+            return Array(log[min(log.count, sequence - first + 1)...])
+        }
+    }
 
     /// Answers `request` and logs it.
     package func answer(_ request: StandInRequest) -> StandInLogEntry {
@@ -64,8 +80,13 @@ package final class AppleStandIn: @unchecked Sendable {
             let entry = StandInLogEntry(
                 sequence: sequence, milliseconds: now, method: request.method, path: request.path,
                 requestBytes: bytes ?? request.body.count, scenario: scenario.name, answer: answer)
-            log.append(entry)
-            if log.count > Self.maximumKept { log.removeFirst(log.count - Self.maximumKept) }
+            if keepsRequests {
+                // Trimmed by a tenth at a time: a long run moves the kept entries once every thousand requests.
+                if log.count >= Self.maximumKept + Self.maximumKept / 10 {
+                    log.removeFirst(log.count - Self.maximumKept)
+                }
+                log.append(entry)
+            }
             return entry
         }
     }

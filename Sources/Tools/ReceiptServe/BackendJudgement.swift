@@ -108,9 +108,9 @@ package struct BackendJudgement: Sendable {
     static func post(_ document: [UInt8], to backend: HTTPTarget, standIn: AppleStandIn) -> (
         exchange: HTTPTarget.Exchange, calls: [StandInLogEntry]
     ) {
-        let before = standIn.requests.last?.sequence ?? 0
+        let before = standIn.latestSequence
         let exchange = backend.exchange(document: document)
-        return (exchange, standIn.requests.filter { $0.sequence > before })
+        return (exchange, standIn.requests(after: before))
     }
 
     /// `receipt` with one byte near its middle changed — in base64 text another letter of the alphabet, in DER one

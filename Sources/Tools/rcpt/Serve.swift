@@ -141,8 +141,7 @@ struct Serve: ParsableCommand {
             }
             let options = try trust.inspectionOptions()
             let standIn = AppleStandIn(
-                options: options, documents: documents, scenario: try servedScenario()
-            )
+                options: options, documents: documents, scenario: try servedScenario(), keepsRequests: judge != nil)
             let logFile = try log.map { path -> FileHandle in
                 guard FileManager.default.createFile(atPath: path, contents: nil),
                     let handle = FileHandle(forWritingAtPath: path)

@@ -144,6 +144,20 @@ struct AppleStandInTests {
         #expect(String(decoding: unknown.answer.body, as: UTF8.self).contains("sandbox-retry"))
         #expect(standIn.currentScenario.name == "status-21010")
         #expect(standIn.requests.map(\.sequence) == [1, 2, 3, 4])
+        #expect(standIn.requests(after: 2).map(\.sequence) == [3, 4])
+        #expect(standIn.requests(after: 4).isEmpty)
+        #expect(standIn.requests(after: 0).map(\.sequence) == [1, 2, 3, 4])
+        #expect(standIn.latestSequence == 4)
+    }
+
+    @Test("a stand-in that only serves keeps no requests, and still numbers them")
+    func servingKeepsNothing() throws {
+        let standIn = AppleStandIn(
+            options: InspectionOptions(anchors: try TrustAnchors.appleRoot()), keepsRequests: false)
+        for _ in 0..<3 { _ = standIn.answer(StandInRequest(method: "GET", path: "/rcpt/scenario")) }
+        #expect(standIn.requests.isEmpty)
+        #expect(standIn.latestSequence == 3)
+        #expect(standIn.requests(after: 0).isEmpty)
     }
 
     @Test("an unknown path is 404 naming what is served")
