@@ -146,8 +146,8 @@ let package = Package(
         .target(
             name: "ReceiptServe",
             dependencies: [
-                "ReceiptDiagnostics", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptValidation",
-                "ReceiptVerifyReceipt", "ReceiptSuite", "ReceiptConformance", "ReceiptHTTP",
+                "ReceiptDiagnostics", "ReceiptASN1", "ReceiptJSON", "ReceiptJWS", "ReceiptModel", "ReceiptPKCS7",
+                "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptSuite", "ReceiptConformance", "ReceiptHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -268,7 +268,7 @@ let package = Package(
             name: "ReceiptServeTests",
             dependencies: [
                 "ReceiptServe", "ReceiptJSON", "ReceiptValidation", "ReceiptVerifyReceipt", "ReceiptTestSupport",
-                "ReceiptHTTP", "ReceiptConformance",
+                "ReceiptHTTP", "ReceiptConformance", "ReceiptPKCS7",
             ]),
         .testTarget(
             name: "RcptCLITests",

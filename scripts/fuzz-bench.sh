@@ -40,10 +40,10 @@ export RCPT_FUZZ_KEYS=$ROOT/Corpus/fuzz/keys RCPT_FUZZ_JWS_KEYS=$ROOT/Corpus/fuz
 # deleted) goes from the copy too, or the copy would build it beside its successor.
 sync_tree() {
     local file
-    git ls-files --cached --others --exclude-standard -- Package.swift Sources Tests Fuzz/Package.swift \
-        Fuzz/Sources | sort >"$WORK/files"
+    git -c core.quotePath=off ls-files --cached --others --exclude-standard -- Package.swift Sources Tests \
+        Fuzz/Package.swift Fuzz/Sources | while IFS= read -r file; do [ -f "$ROOT/$file" ] && echo "$file"; done \
+        | sort >"$WORK/files"
     while IFS= read -r file; do
-        [ -f "$ROOT/$file" ] || continue
         if ! cmp -s "$ROOT/$file" "$TREE/$file"; then
             mkdir -p "$TREE/$(dirname "$file")"
             cp "$ROOT/$file" "$TREE/$file"

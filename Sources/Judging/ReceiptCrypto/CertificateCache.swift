@@ -21,7 +21,7 @@ package final class CertificateCache: Sendable {
         let key = SampledBytes(Array(der))
         if let known = entries.value(key) { return known }
         let certificate = try Certificate(derEncoded: key.bytes[...])
-        entries.set(key, certificate)
+        if key.isSmallEnoughToKeep { entries.set(key, certificate) }
         return certificate
     }
 

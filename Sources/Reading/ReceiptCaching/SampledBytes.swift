@@ -8,6 +8,13 @@ package struct SampledBytes: Hashable, Sendable {
 
     package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The most bytes a key may hold to be kept by a process-wide cache: what every token of an era repeats (a
+    /// header, a certificate) is a few kilobytes, and a cache of hostile documents must not keep large ones alive.
+    package static let largestKept = 16 * 1024
+
+    /// Whether a cache may keep an entry under this key (`largestKept`).
+    package var isSmallEnoughToKeep: Bool { bytes.count <= Self.largestKept }
+
     package func hash(into hasher: inout Hasher) {
         let count = bytes.count
         hasher.combine(count)

@@ -8,15 +8,6 @@ extension JSONDocument {
 
     enum Expect { case value, keyOrClose, key, valueOrClose, afterValue }
 
-    struct Open {
-        var node: Int
-        var isObject: Bool
-        /// Names seen so far (unescaped, ASCII case folded) and the node of each first copy.
-        var names: [String: Int] = [:]
-        /// The other spellings of a folded name, and the node of each first copy (rare: filled only on a collision).
-        var spellings: [String: Int] = [:]
-    }
-
     mutating func parse(limits: JSONLimits) throws(JSONError) {
         let count = bytes.count
         guard count <= limits.maximumSize else {
@@ -120,33 +111,6 @@ extension JSONDocument {
                 }
             }
         }
-    }
-
-    /// Records the name of the value about to be appended in its object, noting a duplicate, and a name that equals
-    /// an earlier one but for ASCII case. One table per object, keyed by the case-folded name.
-    mutating func noteName(_ key: Range<Int>?, stack: inout [Open]) {
-        guard let key, !stack.isEmpty else { return }
-        let name = Self.unescape(bytes, key)
-        let folded = Self.asciiFolded(name)
-        let top = stack.count - 1
-        if let first = stack[top].names[folded] {
-            if self.key(first) == name {
-                duplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
-            } else if let spelled = stack[top].spellings[name] {
-                duplicateKeys.append(JSONDuplicateKey(name: name, first: spelled, duplicate: nodes.count))
-            } else {
-                caseFoldedDuplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
-                stack[top].spellings[name] = nodes.count
-            }
-        } else {
-            stack[top].names[folded] = nodes.count
-        }
-    }
-
-    /// `name` with ASCII capitals lowered (itself, without a copy, when it has none).
-    static func asciiFolded(_ name: String) -> String {
-        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
-        return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     mutating func close(_ stack: inout [Open], at position: Int) {

@@ -48,13 +48,14 @@ public struct JWSInput: Sendable {
         }
         // A token read whole is a JWS input: reading it checked every character the shape check would (a header
         // starting `eyJ`, two dots, base64url parts), so the common case scans its text once.
-        if text.starts(with: JWSText.tokenStart), case .success(let input) = read(bytes) { return .success(input) }
+        let early = text.starts(with: JWSText.tokenStart) ? read(bytes) : nil
+        if case .success? = early { return early }
         // A token cut short (fewer than two dots, as a truncated paste is) is still a JWS, named as one.
         guard
             JWSReader.looksLikeCompactJWS(text)
                 || (text.starts(with: JWSText.tokenStart) && text.allSatisfy(ByteSet.wrappedJWS.contains))
         else { return nil }
-        return read(bytes)
+        return early ?? read(bytes)
     }
 
     /// Reads every token of the input. A JSON document is read whole: every token position in it is read (none

@@ -1,6 +1,9 @@
+import ReceiptASN1
 import ReceiptConformance
 import ReceiptHTTP
 import ReceiptJSON
+import ReceiptModel
+import ReceiptPKCS7
 import ReceiptSuite
 import ReceiptValidation
 import ReceiptVerifyReceipt
@@ -20,6 +23,8 @@ package struct BackendJudgement: Sendable {
         package var answer: String
         /// The stand-in requests the backend made while deciding.
         package var calls: [StandInLogEntry]
+        /// The stand-in requests it made for the forged copy of the receipt, when one was posted.
+        package var forgedCalls: [StandInLogEntry] = []
         /// Why the verdict, in one sentence.
         package var explanation: String
         /// Who could exploit the failure, and what it costs: the scenario's, unless the backend failed in another
@@ -84,12 +89,14 @@ package struct BackendJudgement: Sendable {
             standIn.currentScenario = scenario
             let (exchange, calls) = post(receipt, to: backend, standIn: standIn)
             var result = judge(scenario, exchange, calls: calls, askedBefore: askedBefore)
-            if scenario.answer == .genuine && exchange.outcome == .accepted && calls.isEmpty {
+            // A grant made without asking: a forged copy, answered by the same scenario, tells a backend that does
+            // not verify (or fails open) from one that verified elsewhere or remembers the receipt.
+            if exchange.outcome == .accepted && !calls.contains(where: \.askedVerifyReceipt) {
                 let forged = post(forgery(of: receipt), to: backend, standIn: standIn)
                 result = judgeUnasked(result, forged: forged.exchange, calls: forged.calls)
             }
             results.append(result)
-            askedBefore = askedBefore || !calls.isEmpty
+            askedBefore = askedBefore || calls.contains(where: \.askedVerifyReceipt)
             if scenario.answer == .genuine {
                 switch result.verdict {
                 case .falseInvalid, .crashed, .noAnswer:
@@ -113,37 +120,35 @@ package struct BackendJudgement: Sendable {
         return (exchange, standIn.requests(after: before))
     }
 
-    /// `receipt` with one byte near its middle changed — in base64 text another letter of the alphabet, in DER one
-    /// bit — so that its signature no longer holds: a receipt anyone can make.
-    package static func forgery(of receipt: [UInt8]) -> [UInt8] {
-        var forged = receipt
-        guard !forged.isEmpty else { return [0x30] }
-        let letters = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
-        let isText = receipt.allSatisfy { $0 < 0x80 && $0 != 0 }
-        let middle = forged.count / 2
-        if isText,
-            let index = forged[middle...].firstIndex(where: letters.contains)
-                ?? forged.firstIndex(
-                    where: letters.contains)
-        {
-            forged[index] = forged[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        } else {
-            forged[middle] ^= 0x01
-        }
-        return forged
-    }
-
     /// The genuine answer's verdict when the backend granted it without asking the stand-in, from what it did with
     /// a forged copy: granting the forgery too is a false valid; refusing it leaves the run not judged.
     package static func judgeUnasked(_ genuine: Result, forged: HTTPTarget.Exchange, calls: [StandInLogEntry])
         -> Result
     {
         var result = genuine
-        result.calls += calls
-        guard forged.outcome == .accepted else {
+        result.forgedCalls = calls
+        switch forged.outcome {
+        case .accepted:
+            break
+        case .refused, .rejected:
             result.verdict = .notJudged
             result.explanation =
-                "granted without asking the stand-in, and refused a forged copy of the receipt: it verifies elsewhere (is its verifyReceipt URL the stand-in's, --port?) or remembered the receipt from an earlier run"
+                "granted without asking the stand-in, and refused a forged copy of the receipt: it verifies elsewhere (is its verifyReceipt URL the stand-in's, --port?) or remembered the receipt (a cache)"
+            return result
+        case .serverError(let status) where (502...504).contains(status):
+            result.verdict = .notJudged
+            result.explanation =
+                "granted without asking the stand-in, and answered HTTP \(status) to a forged copy of the receipt (asked Apple, could not verify it): it verifies elsewhere or remembered the receipt (a cache)"
+            return result
+        case .serverError(let status):
+            result.verdict = .crashed
+            result.explanation =
+                "granted without asking the stand-in, and answered HTTP \(status) to a forged copy of the receipt: an unhandled error behind the endpoint"
+            return result
+        default:
+            result.verdict = .noAnswer
+            result.explanation =
+                "granted without asking the stand-in, and gave no answer to a forged copy of the receipt: whether it verifies is not known"
             return result
         }
         result.verdict = .falseValid
@@ -171,14 +176,26 @@ package struct BackendJudgement: Sendable {
             explanation: "", attacker: scenario.attacker, threat: scenario.threat)
         let notCalled = "the backend " + Self.neverCalled
         // Asked Apple: a call to one of the two verifyReceipt endpoints (a call elsewhere was answered 404).
-        let asked = calls.contains { $0.path == "/verifyReceipt" || $0.path == "/sandbox/verifyReceipt" }
+        let asked = calls.contains(where: \.askedVerifyReceipt)
         let askedSandbox = calls.contains { $0.path == "/sandbox/verifyReceipt" }
         let toldSandbox = calls.contains { $0.answer.appleStatus == VerifyReceiptStatus.sandboxReceiptSentToProduction }
         switch (exchange.outcome, scenario.expected) {
-        case (.accepted, _) where calls.isEmpty && askedBefore:
+        case (.accepted, _) where !asked && askedBefore:
             result.verdict = .notJudged
             result.explanation =
                 "granted without asking the stand-in, after asking it before: a verdict it remembered (a cache of verified receipts), so this answer was never seen"
+        case (.refused, _) where !asked && askedBefore, (.rejected, _) where !asked && askedBefore:
+            result.verdict = .notJudged
+            result.explanation =
+                "refused without asking the stand-in, after asking it before: a refusal it remembered (a cache), so this answer was never seen"
+        case (.refused, .accept) where !asked, (.rejected, .accept) where !asked:
+            result.verdict = .notJudged
+            result.explanation =
+                "refused without asking the stand-in: it is not pointed at the stand-in (is its verifyReceipt URL the stand-in's, --port?), or it remembers a refusal of this receipt from an earlier run"
+        case (.serverError(let status), _) where !asked && !askedBefore && (502...504).contains(status):
+            result.verdict = .notJudged
+            result.explanation =
+                "answered HTTP \(status), Apple unavailable, without asking the stand-in: it could not reach it (is its verifyReceipt URL the stand-in's, --port?)"
         case (.accepted, _) where toldSandbox && !askedSandbox:
             result.verdict = .falseValid
             result.explanation =
@@ -231,6 +248,27 @@ package struct BackendJudgement: Sendable {
         }
         return result
     }
+
+    /// What the run says of the backend, as a whole.
+    package enum Outcome: String, Sendable {
+        /// Every scenario judged, and passed (exit 0).
+        case passed
+        /// A scenario failed (exit 1), whatever else was not judged.
+        case failed
+        /// None failed, but some were not judged: the backend answered from a cache (exit 2).
+        case notJudged = "not-judged"
+        /// The genuine answer shows the backend was not set up to be judged (exit 2).
+        case noJudgement = "no-judgement"
+    }
+
+    package var outcome: Outcome {
+        if setupProblem != nil { return .noJudgement }
+        if !passed { return .failed }
+        return unjudged == nil ? .passed : .notJudged
+    }
+
+    /// Why the outcome is not `passed` when it is not for a failure: the setup problem, or what was not judged.
+    package var problem: String? { setupProblem ?? unjudged }
 
     /// What a backend that made no request of the stand-in did not do, and the likely why.
     static let neverCalled =

@@ -17,9 +17,10 @@ extension BackendJudgement {
             text +=
                 "  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + " \(name)  "
                 + TerminalText.safe(result.explanation) + "\n"
-            if !result.calls.isEmpty {
-                let calls = result.calls.map { "\($0.method) \($0.path) → \($0.answer.summary)" }
-                text += "      asked: " + TerminalText.safe(calls.joined(separator: "; ")) + "\n"
+            for (label, calls) in [("asked", result.calls), ("forged copy asked", result.forgedCalls)]
+            where !calls.isEmpty {
+                let shown = calls.map { "\($0.method) \($0.path) → \($0.answer.summary)" }
+                text += "      \(label): " + TerminalText.safe(shown.joined(separator: "; ")) + "\n"
             }
             if result.verdict.failed {
                 if let status = result.httpStatus {
@@ -46,7 +47,9 @@ extension BackendJudgement {
                 json.member("schema", "rcpt.serve-judgement/1")
                 json.member("backend", backend)
                 json.member("receipt", receipt)
-                json.member("passed", passed)
+                json.member("passed", outcome == .passed)
+                json.member("outcome", outcome.rawValue)
+                json.member("problem", problem)
                 json.objects("results", results) { result, json in
                     json.member("scenario", result.scenario.name)
                     json.member("summary", result.scenario.summary)
@@ -57,15 +60,21 @@ extension BackendJudgement {
                     json.member("explanation", result.explanation)
                     json.member("http_status", result.httpStatus)
                     json.member("answer", result.httpStatus == nil ? nil : result.answer)
-                    json.objects("calls", result.calls) { call, json in
-                        json.member("method", call.method)
-                        json.member("path", call.path)
-                        json.member("http_status", call.answer.httpStatus)
-                        json.member("apple_status", call.answer.appleStatus)
-                        json.member("answer", call.answer.summary)
+                    json.objects("calls", result.calls) { call, json in Self.write(call, to: &json) }
+                    if !result.forgedCalls.isEmpty {
+                        json.objects("forged_calls", result.forgedCalls) { call, json in Self.write(call, to: &json) }
                     }
                 }
             }
         }
+    }
+
+    /// One stand-in request, as the judgement's JSON gives it.
+    private static func write(_ call: StandInLogEntry, to json: inout JSONWriter) {
+        json.member("method", call.method)
+        json.member("path", call.path)
+        json.member("http_status", call.answer.httpStatus)
+        json.member("apple_status", call.answer.appleStatus)
+        json.member("answer", call.answer.summary)
     }
 }

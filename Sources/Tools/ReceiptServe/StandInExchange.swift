@@ -71,6 +71,9 @@ package struct StandInLogEntry: Sendable {
     package var scenario: String
     package var answer: StandInAnswer
 
+    /// Whether this was a call of one of the two verifyReceipt endpoints (a call elsewhere is answered 404).
+    package var askedVerifyReceipt: Bool { path == "/verifyReceipt" || path == "/sandbox/verifyReceipt" }
+
     package init(
         sequence: Int, milliseconds: Int64, method: String, path: String, requestBytes: Int, scenario: String,
         answer: StandInAnswer

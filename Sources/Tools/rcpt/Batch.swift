@@ -44,8 +44,8 @@ enum Batch {
                 let width = 30
                 let filled = total == 0 ? width : done * width / total
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                Console.standardError("\r[\(bar)] \(done)/\(total)")
+                if done == total { Console.standardError("\n") }
             })
         let seconds = Date().timeIntervalSince(started)
         for failure in summary.failures {

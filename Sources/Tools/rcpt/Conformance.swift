@@ -87,8 +87,8 @@ struct Conformance: ParsableCommand {
                     let width = 30
                     let filled = total == 0 ? width : done * width / total
                     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                    FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-                    if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                    Console.standardError("\r[\(bar)] \(done)/\(total)")
+                    if done == total { Console.standardError("\n") }
                 }
             } catch let failure as ConformanceRunner.BaselineFailure {
                 let report = ConformanceReport(results: [failure.result], gate: validatorOptions.gate)

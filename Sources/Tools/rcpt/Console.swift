@@ -36,10 +36,15 @@ enum Console {
     }
 
     /// Writes a borrowed buffer (a streamed JSON chunk) whole.
-    static func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+    static func write(_ buffer: UnsafeBufferPointer<UInt8>) { write(buffer, to: STDOUT_FILENO) }
+
+    /// Writes `buffer` whole to `descriptor` with write(2), giving up quietly when the reader has gone (a closed
+    /// pipe): never `FileHandle.write`, which traps on such an error.
+    private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
         var offset = 0
         while offset < buffer.count, let base = buffer.baseAddress {
-            let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+            let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
             if written <= 0 { return }
             offset += written
         }
@@ -47,9 +52,12 @@ enum Console {
 
     static func write(_ text: String) { write(Array(text.utf8)) }
 
-    static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("rcpt: " + message + "\n").utf8))
+    /// `text` as it is to standard error (a progress line, a help text).
+    static func standardError(_ text: String) {
+        Array(text.utf8).withUnsafeBufferPointer { write($0, to: STDERR_FILENO) }
     }
+
+    static func error(_ message: String) { standardError("rcpt: " + message + "\n") }
 
     /// Runs `body`, turning a CommandFailure into its message and exit code 2.
     static func guarded(_ body: () throws -> Int32) throws -> Never {

@@ -208,9 +208,9 @@ struct FuzzValidator: ParsableCommand {
             let showProgress = isatty(STDERR_FILENO) != 0
             let summary = try campaign.run { done, groups in
                 guard showProgress else { return }
-                FileHandle.standardError.write(Data("\r\(done) inputs, \(groups) disagreement group(s)".utf8))
+                Console.standardError("\r\(done) inputs, \(groups) disagreement group(s)")
             }
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if showProgress { Console.standardError("\n") }
             let gate = CampaignGate(
                 allowed: Set(allow.compactMap(Disagreement.init(rawValue:))),
                 gate: validatorOptions.gate)

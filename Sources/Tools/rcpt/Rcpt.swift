@@ -36,7 +36,7 @@ enum Main {
         // stays ignored in the validators rcpt starts, a caught one is the default again after exec.
         signal(SIGPIPE) { _ in }
         if CommandLine.arguments.count == 1 {
-            FileHandle.standardError.write(Data((Rcpt.helpMessage() + "\n").utf8))
+            Console.standardError(Rcpt.helpMessage() + "\n")
             Foundation.exit(2)
         }
         do {
@@ -50,7 +50,7 @@ enum Main {
                 print(Rcpt.fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data((Rcpt.fullMessage(for: error) + "\n").utf8))
+            Console.standardError(Rcpt.fullMessage(for: error) + "\n")
             Foundation.exit(2)
         }
     }

@@ -288,14 +288,17 @@ struct Serve: ParsableCommand {
         case .text: Console.write(judgement.text(backend: backend.name, receipt: receipt))
         case .json: Console.write(judgement.json(backend: backend.name, receipt: receipt, pretty: true))
         }
-        if let problem = judgement.setupProblem {
-            Console.error("no judgement: " + problem)
+        switch judgement.outcome {
+        case .passed: return 0
+        case .failed:
+            if let unjudged = judgement.unjudged { Console.error("warning: " + unjudged) }
+            return 1
+        case .notJudged:
+            Console.error("warning: " + (judgement.problem ?? "scenarios not judged"))
+            return 2
+        case .noJudgement:
+            Console.error("no judgement: " + (judgement.problem ?? "the backend was not set up to be judged"))
             return 2
         }
-        if let unjudged = judgement.unjudged {
-            Console.error("warning: " + unjudged)
-            if judgement.passed { return 2 }
-        }
-        return judgement.passed ? 0 : 1
     }
 }

@@ -47,6 +47,51 @@ struct JSONDocumentTests {
         #expect(document.string(try #require(document.member("bundle_id", of: 0))) == "evil")
     }
 
+    /// Duplicate names and names equal but for case, as one table per object keyed by the case-folded name finds
+    /// them (the reader's rule, written plainly): the reader compares few plain names in place and switches to
+    /// tables at the first escaped or non-ASCII name or past sixteen names; both must agree on every object.
+    @Test func findsDuplicateNamesAsTheTableRuleDoes() throws {
+        let spellings = [
+            "a", "A", "b", "B", "ab", "aB", "Ab", "\\u0061", "\\u0041b", "\u{e9}", "\u{c9}", "x_1", "X_1",
+            "long_name_here",
+            "Long_Name_Here",
+        ]
+        var state: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        for trial in 0..<400 {
+            let count = next(40)
+            let names = (0..<count).map { _ in spellings[trial % 3 == 0 ? next(spellings.count) : next(7)] }
+            let text = "{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}"
+            let document = try Self.read(text)
+            var table: [String: Int] = [:]
+            var variants: [String: Int] = [:]
+            var duplicates: [JSONDuplicateKey] = []
+            var caseFolded: [JSONDuplicateKey] = []
+            for child in document.children(of: document.root) {
+                let name = try #require(document.key(child))
+                let folded = String(
+                    decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                if let first = table[folded] {
+                    if document.key(first) == name {
+                        duplicates.append(JSONDuplicateKey(name: name, first: first, duplicate: child))
+                    } else if let spelled = variants[name] {
+                        duplicates.append(JSONDuplicateKey(name: name, first: spelled, duplicate: child))
+                    } else {
+                        caseFolded.append(JSONDuplicateKey(name: name, first: first, duplicate: child))
+                        variants[name] = child
+                    }
+                } else {
+                    table[folded] = child
+                }
+            }
+            #expect(document.duplicateKeys == duplicates, "\(text)")
+            #expect(document.caseFoldedDuplicateKeys == caseFolded, "\(text)")
+        }
+    }
+
     @Test(arguments: [
         ("", ErrorCode.jsonEmpty, 0),
         ("   ", .jsonEmpty, 3),

@@ -23,20 +23,40 @@ struct ExitCodeTests {
         ["verify", "--format", "jsonl", "Corpus/jws"],
     ])
     func aClosedOutputIsNoSignal(_ arguments: [String]) throws {
+        try Self.expectExitCode(arguments, closing: \.standardOutput)
+    }
+
+    /// Runs rcpt with `arguments`, the stream `closing` a pipe whose reader is gone (the other one discarded), and
+    /// expects it to end with an exit code of at most 2, never a signal.
+    static func expectExitCode(_ arguments: [String], closing stream: ReferenceWritableKeyPath<Process, Any?>) throws {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.repositoryRoot
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try output.fileHandleForReading.close()
+        let pipe = Pipe()
+        process[keyPath: stream] = pipe
+        try pipe.fileHandleForReading.close()
         try process.run()
         process.waitUntilExit()
         #expect(
             process.terminationReason == .exit,
             "\(arguments): ended by signal \(process.terminationStatus), not an exit code")
         #expect(process.terminationStatus <= 2)
+    }
+
+    /// The same for standard error: a message to a reader that is gone (`rcpt … 2>&1 | head`) is dropped, and rcpt
+    /// still ends with its exit code.
+    @Test(arguments: [
+        ["verify", "no-such-file"],
+        ["dump", "no-such-file"],
+        ["verify", "--format", "jsonl", "Corpus/receipts", "no-such-file"],
+        ["no-such-command"],
+        ["verify", "--help"],
+    ])
+    func aClosedErrorStreamIsNoSignal(_ arguments: [String]) throws {
+        try Self.expectExitCode(arguments, closing: \.standardError)
     }
 
     @Test func verifyReportsInvalidReceiptsWithExitOne() throws {

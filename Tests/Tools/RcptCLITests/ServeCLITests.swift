@@ -91,6 +91,27 @@ struct ServeCLITests {
         #expect(second.status == 2, "\(second)")
         #expect(second.stdout.contains("1 not-judged, 15 skipped"), "\(second)")
         #expect(second.stderr.contains("refused a forged copy"), "\(second)")
+        #expect(second.stdout.contains("forged copy asked:"), "\(second)")
+    }
+
+    @Test("a backend that caches its refusals is not passed on answers it never asked for")
+    func refusalCachingBackendIsNotPassed() throws {
+        let port = try Self.freePort()
+        let result = try Self.judge(
+            ["purchase-via-apple-cached-refusals", "http://127.0.0.1:\(port)", Self.bundleID], port: port,
+            extra: ["--format", "json"])
+        #expect(result.status == 2, "\(result)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["passed"] as? Bool == false)
+        #expect(json["outcome"] as? String == "not-judged")
+        let results = try #require(json["results"] as? [[String: Any]])
+        // Every scenario after its first refusal is refused from its cache: none of them is a pass.
+        let unasked = results.filter {
+            ($0["calls"] as? [Any])?.isEmpty == true && $0["verdict"] as? String != "skipped"
+        }
+        #expect(!unasked.isEmpty)
+        #expect(unasked.allSatisfy { $0["verdict"] as? String == "not-judged" }, "\(unasked)")
+        #expect(try OutputSchemas.violations([Data(result.stdout.utf8)]) == [])
     }
 
     @Test("a backend that grants without verifying is told from one that verifies elsewhere by a forged receipt")
@@ -120,7 +141,8 @@ struct ServeCLITests {
         let wrong = try Self.judge(
             ["purchase-via-apple", "http://127.0.0.1:\(elsewhere)", Self.bundleID], port: port)
         #expect(wrong.status == 2, "\(wrong)")
-        #expect(wrong.stderr.contains("never called the stand-in"), "\(wrong)")
+        #expect(wrong.stderr.contains("without asking the stand-in"), "\(wrong)")
+        #expect(!wrong.stdout.contains("CRASHED"), "\(wrong)")
         let nobody = try CLI.run([
             "serve", "--port", String(port), "--judge", Self.receipt, "--target",
             "http://127.0.0.1:\(elsewhere)/purchase", "--body", "receipt-data",

@@ -1,8 +1,10 @@
 import Foundation
 import ReceiptConformance
 import ReceiptHTTP
+import ReceiptPKCS7
 import ReceiptServe
 import ReceiptSuite
+import ReceiptTestSupport
 import Testing
 
 /// Each branch of the judgement of one backend decision, from synthetic exchanges.
@@ -50,7 +52,8 @@ struct BackendJudgementTests {
         let silent = BackendJudgement(results: [
             BackendJudgement.judge(try Self.scenario("genuine"), refused, calls: [])
         ])
-        #expect(silent.setupProblem?.contains("never called") == true)
+        #expect(silent.setupProblem?.contains("without asking the stand-in") == true)
+        #expect(silent.outcome == .noJudgement)
         let unreachable = HTTPTarget.Exchange(
             status: nil, body: "", seconds: 0, outcome: .unreachable(reason: "connection refused"))
         let down = BackendJudgement(results: [
@@ -87,6 +90,39 @@ struct BackendJudgementTests {
         #expect(judgement.unjudged?.contains("1 scenario not judged (status-21003)") == true)
     }
 
+    @Test("a refusal without asking, after asking before, is a remembered one: not judged, never a pass")
+    func cachedRefusals() throws {
+        let refused = HTTPTarget.Exchange(status: 403, body: "", seconds: 0, outcome: .refused(httpStatus: 403))
+        for name in ["status-21003", "other-bundle-id", "no-purchases", "subscription-lapsed", "sandbox-retry"] {
+            let result = BackendJudgement.judge(try Self.scenario(name), refused, calls: [], askedBefore: true)
+            #expect(result.verdict == .notJudged, "\(name)")
+        }
+        // The genuine answer refused without a call: not pointed at the stand-in, or a remembered refusal.
+        let genuine = BackendJudgement.judge(try Self.scenario("genuine"), refused, calls: [])
+        #expect(genuine.verdict == .notJudged)
+        #expect(BackendJudgement(results: [genuine]).outcome == .noJudgement)
+        // Asking this time is judged as ever.
+        let told = Self.call("/verifyReceipt", apple: 21003)
+        #expect(
+            BackendJudgement.judge(try Self.scenario("status-21003"), refused, calls: [told], askedBefore: true)
+                .verdict == .pass)
+    }
+
+    @Test("the outcome: passed, failed, not judged, no judgement")
+    func outcomes() throws {
+        let granted = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: .accepted)
+        let production = Self.call("/verifyReceipt", apple: 0)
+        let genuine = BackendJudgement.judge(try Self.scenario("genuine"), granted, calls: [production])
+        let falseValid = BackendJudgement.judge(try Self.scenario("other-bundle-id"), granted, calls: [production])
+        let cached = BackendJudgement.judge(try Self.scenario("status-21003"), granted, calls: [], askedBefore: true)
+        #expect(BackendJudgement(results: [genuine]).outcome == .passed)
+        #expect(BackendJudgement(results: [genuine, cached]).outcome == .notJudged)
+        #expect(BackendJudgement(results: [genuine, cached, falseValid]).outcome == .failed)
+        let json = BackendJudgement(results: [genuine, cached]).json(backend: "b", receipt: "r", pretty: false)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""passed":false"#) && text.contains(#""outcome":"not-judged""#), "\(text)")
+    }
+
     @Test("the genuine answer granted without asking: a forged copy granted too is a false valid, refused not judged")
     func unaskedGenuine() throws {
         let granted = HTTPTarget.Exchange(status: 200, body: "", seconds: 0, outcome: .accepted)
@@ -99,9 +135,28 @@ struct BackendJudgementTests {
         let elsewhere = BackendJudgement.judgeUnasked(
             genuine, forged: refused, calls: [Self.call("/verifyReceipt", apple: 21003)])
         #expect(elsewhere.verdict == .notJudged)
-        #expect(elsewhere.calls.count == 1)
+        #expect(elsewhere.calls.isEmpty && elsewhere.forgedCalls.count == 1)
         #expect(BackendJudgement(results: [elsewhere]).setupProblem?.contains("forged copy") == true)
         #expect(BackendJudgement(results: [blind]).setupProblem == nil)
+    }
+
+    @Test("a receipt's forgery changes one character of its signed content, in the form the receipt came in")
+    func receiptForgery() throws {
+        let der = Fixtures.bytes("Corpus/receipts/tpinappreceipt-sandbox-g5.receipt")
+        let forged = BackendJudgement.forgery(of: der)
+        #expect(forged.count == der.count)
+        let changed = zip(der, forged).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(changed.count == 1)
+        let payload = try #require(SignedDataReader.read(der).signedData.encapsulatedContent?.segments.first)
+        #expect(changed.allSatisfy { payload.contains($0.offset) }, "changed at \(changed.map(\.offset))")
+        // Base64 in, base64 out, decoding to the forged DER.
+        let text = Array(Data(der).base64EncodedString().utf8)
+        let forgedText = BackendJudgement.forgery(of: text)
+        #expect(Data(base64Encoded: Data(forgedText)).map { Array($0) } == forged)
+        for byte in Array("AZaz09".utf8) {
+            let other = BackendJudgement.replacement(for: byte)
+            #expect(other != byte && BackendJudgement.isLetterOrDigit(other))
+        }
     }
 
     @Test("a forgery differs from the receipt in one byte, and stays base64 when the receipt is")

@@ -29,7 +29,7 @@ struct TokenCertificates: TokenCheck {
         let key = SampledBytes(token.headerBytes)
         if let known = byHeader.value(key) { return (known, []) }
         let (certificates, findings) = read(token, at: offset)
-        if findings.isEmpty { byHeader.set(key, certificates) }
+        if findings.isEmpty && key.isSmallEnoughToKeep { byHeader.set(key, certificates) }
         return (certificates, findings)
     }
 

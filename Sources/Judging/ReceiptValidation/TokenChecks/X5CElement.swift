@@ -25,7 +25,7 @@ struct X5CElement: Sendable {
         let key = SampledBytes(text)
         if let known = cache.value(key) { return known }
         let element = decode(text)
-        cache.set(key, element)
+        if key.isSmallEnoughToKeep { cache.set(key, element) }
         return element
     }
 

@@ -26,6 +26,9 @@ Usage: backend_server.py MODE [ARGUMENTS]
   purchase-via-apple-cached VERIFY_BASE BUNDLE_ID
       purchase-via-apple remembering each receipt-data it granted: the same receipt is granted again without asking
       Apple (a cache many backends keep; it says nothing of how they handle Apple's other answers).
+  purchase-via-apple-cached-refusals VERIFY_BASE BUNDLE_ID
+      purchase-via-apple remembering each receipt-data it refused: the same receipt is refused again without asking
+      Apple (a cache that also locks a paying customer out after an outage).
   purchase-via-apple-status-only VERIFY_BASE
       The same API as often written: grants whenever the status is 0 or 21007 (a sandbox receipt "is valid too"),
       at the production endpoint only, and reads the answer without guarding it (non-JSON raises: a 500).
@@ -114,6 +117,7 @@ def make_handler(mode, arguments):
         verifier = apple_verifier.verifier(*arguments[:4])
 
     granted = set()  # purchase-via-apple-cached: the receipt-data granted before
+    refused = set()  # purchase-via-apple-cached-refusals: the receipt-data refused before
 
     def judge(body):
         """(status, answer) for a request body."""
@@ -151,16 +155,18 @@ def make_handler(mode, arguments):
             return 200, json.dumps({"status": 0 if status == 0 else 21002}).encode()
         if mode == "purchase-via-apple":
             return via_apple(arguments[0], arguments[1], body)
-        if mode == "purchase-via-apple-cached":
+        if mode in ("purchase-via-apple-cached", "purchase-via-apple-cached-refusals"):
+            # The decisions it remembers: its grants, or its refusals.
+            remembered, kept = (granted, 200) if mode == "purchase-via-apple-cached" else (refused, 403)
             try:
                 receipt_data = json.loads(body)["receipt-data"]
             except (ValueError, KeyError, TypeError):
                 return 400, b'{"error": "receipt-data"}'
-            if receipt_data in granted:
-                return 200, b""
+            if receipt_data in remembered:
+                return kept, b""
             status, answer = via_apple(arguments[0], arguments[1], body)
-            if status == 200:
-                granted.add(receipt_data)
+            if (status == 200) == (kept == 200):
+                remembered.add(receipt_data)
             return status, answer
         if mode == "purchase-via-apple-status-only":
             answer = json.loads(ask_apple(arguments[0] + "/verifyReceipt", body))
