@@ -184,6 +184,11 @@ package struct BackendJudgement: Sendable {
             result.verdict = .notJudged
             result.explanation =
                 "granted without asking the stand-in, after asking it before: a verdict it remembered (a cache of verified receipts), so this answer was never seen"
+        case (.refused, .accept) where !asked && askedBefore && scenario.answer == .genuine,
+            (.rejected, .accept) where !asked && askedBefore && scenario.answer == .genuine:
+            result.verdict = .falseInvalid
+            result.explanation =
+                "refused the genuine receipt without asking the stand-in, after the other answers: it remembers a refusal, and the paying customer stays locked out"
         case (.refused, _) where !asked && askedBefore, (.rejected, _) where !asked && askedBefore:
             result.verdict = .notJudged
             result.explanation =

@@ -127,6 +127,14 @@ package struct VerifyReceiptScenario: Sendable, Hashable {
                 threat:
                     "a captive portal or proxy answering for Apple: a backend must refuse what it cannot read, not crash or grant",
                 answer: .notJSON),
+            VerifyReceiptScenario(
+                name: "genuine-again",
+                summary:
+                    "the genuine answer once more, after every other: the receipt is the customer's, Apple is back",
+                expected: .accept, attacker: .anyone,
+                threat:
+                    "an outage, a malformed answer, or anyone who can slow Apple's endpoint down once: a backend that remembers the refusal keeps a paying customer locked out",
+                answer: .genuine),
         ]
 
     /// Apple's status codes other than 0, 21007 and 21008: Apple's meaning, who could make a backend see it, and

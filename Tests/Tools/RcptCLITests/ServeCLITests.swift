@@ -38,7 +38,7 @@ struct ServeCLITests {
         let port = try Self.freePort()
         let result = try Self.judge(["purchase-via-apple", "http://127.0.0.1:\(port)", Self.bundleID], port: port)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("16 scenarios: 16 pass"), "\(result)")
+        #expect(result.stdout.contains("17 scenarios: 17 pass"), "\(result)")
     }
 
     @Test("a backend that trusts the status alone is caught on each flaw, with who could exploit it")
@@ -82,31 +82,35 @@ struct ServeCLITests {
         ]
         let first = try CLI.run(arguments)
         #expect(first.status == 2, "\(first)")
-        #expect(first.stdout.contains("16 scenarios: 1 pass, 15 not-judged"), "\(first)")
+        #expect(first.stdout.contains("17 scenarios: 1 pass, 16 not-judged"), "\(first)")
         #expect(!first.stdout.contains("FALSE-VALID"), "\(first)")
-        #expect(first.stderr.contains("15 scenarios not judged"), "\(first)")
+        #expect(first.stderr.contains("16 scenarios not judged"), "\(first)")
         // Run again, the backend remembers the receipt from the first run: it grants the genuine answer without
         // asking, but refuses a forged copy (which it does not remember and asks about): not judged, not a false valid.
         let second = try CLI.run(arguments)
         #expect(second.status == 2, "\(second)")
-        #expect(second.stdout.contains("1 not-judged, 15 skipped"), "\(second)")
+        #expect(second.stdout.contains("1 not-judged, 16 skipped"), "\(second)")
         #expect(second.stderr.contains("refused a forged copy"), "\(second)")
         #expect(second.stdout.contains("forged copy asked:"), "\(second)")
     }
 
-    @Test("a backend that caches its refusals is not passed on answers it never asked for")
+    @Test("a backend that caches its refusals is not passed on answers it never asked for, and locks customers out")
     func refusalCachingBackendIsNotPassed() throws {
         let port = try Self.freePort()
         let result = try Self.judge(
             ["purchase-via-apple-cached-refusals", "http://127.0.0.1:\(port)", Self.bundleID], port: port,
             extra: ["--format", "json"])
-        #expect(result.status == 2, "\(result)")
+        #expect(result.status == 1, "\(result)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["passed"] as? Bool == false)
-        #expect(json["outcome"] as? String == "not-judged")
+        #expect(json["outcome"] as? String == "failed")
         let results = try #require(json["results"] as? [[String: Any]])
-        // Every scenario after its first refusal is refused from its cache: none of them is a pass.
-        let unasked = results.filter {
+        // Posted again at the end, the genuine receipt is refused from the cache: a paying customer locked out.
+        let again = try #require(results.last)
+        #expect(again["scenario"] as? String == "genuine-again")
+        #expect(again["verdict"] as? String == "false-invalid", "\(again)")
+        // Every other scenario after its first refusal is refused from its cache: none of them is a pass.
+        let unasked = results.dropLast().filter {
             ($0["calls"] as? [Any])?.isEmpty == true && $0["verdict"] as? String != "skipped"
         }
         #expect(!unasked.isEmpty)
@@ -131,7 +135,7 @@ struct ServeCLITests {
             ["purchase-via-apple", "http://127.0.0.1:\(port)", "com.example.wrong"], port: port)
         #expect(result.status == 1)
         #expect(result.stdout.contains("FALSE-INVALID genuine"), "\(result)")
-        #expect(result.stdout.contains("15 skipped"), "\(result)")
+        #expect(result.stdout.contains("16 skipped"), "\(result)")
     }
 
     @Test("a backend not pointed at the stand-in, or not listening, is no judgement: exit 2, saying why")
@@ -201,7 +205,9 @@ struct ServeCLITests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let names = (json["scenarios"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains("status-21007") == false)
-        #expect(names.contains("sandbox-retry") && names.contains("status-21010") && names.count == 16)
+        #expect(
+            names.contains("sandbox-retry") && names.contains("status-21010") && names.last == "genuine-again"
+                && names.count == 17)
         #expect(try OutputSchemas.violations([Data(result.stdout.utf8)]) == [])
     }
 
