@@ -67,9 +67,9 @@ package struct BackendJudgement: Sendable {
     /// `subscription-lapsed` is skipped).
     ///
     /// A backend that grants without asking the stand-in is not necessarily one that does not verify: it may verify
-    /// elsewhere, or remember a receipt it verified before. When the genuine answer is granted so, a forged copy of
-    /// the receipt (one byte changed) tells them apart: granted, the backend does not verify; refused, the run is
-    /// not judged. After a genuine answer it asked for, a grant without asking is a cached verdict (`notJudged`).
+    /// elsewhere, or remember a receipt it verified before. Every such grant is followed by a forged copy of the
+    /// receipt (`forgery(of:)`), answered by the same scenario: granted, the backend does not verify or fails open;
+    /// refused, the scenario is not judged (`judgeUnasked`).
     package static func run(
         backend: HTTPTarget, receipt: [UInt8], standIn: AppleStandIn,
         scenarios: [VerifyReceiptScenario] = VerifyReceiptScenario.catalogue, hasSubscription: Bool
@@ -77,6 +77,7 @@ package struct BackendJudgement: Sendable {
         var results: [Result] = []
         var stopped: String?
         var askedBefore = false
+        let forgery = forgery(of: receipt)
         for scenario in scenarios {
             if stopped != nil || (scenario.answer == .subscriptionLapsed && !hasSubscription) {
                 let why = stopped ?? "not run: the receipt has no subscription whose expiry the scenario could move"
@@ -92,7 +93,7 @@ package struct BackendJudgement: Sendable {
             // A grant made without asking: a forged copy, answered by the same scenario, tells a backend that does
             // not verify (or fails open) from one that verified elsewhere or remembers the receipt.
             if exchange.outcome == .accepted && !calls.contains(where: \.askedVerifyReceipt) {
-                let forged = post(forgery(of: receipt), to: backend, standIn: standIn)
+                let forged = post(forgery, to: backend, standIn: standIn)
                 result = judgeUnasked(result, forged: forged.exchange, calls: forged.calls)
             }
             results.append(result)
@@ -120,8 +121,8 @@ package struct BackendJudgement: Sendable {
         return (exchange, standIn.requests(after: before))
     }
 
-    /// The genuine answer's verdict when the backend granted it without asking the stand-in, from what it did with
-    /// a forged copy: granting the forgery too is a false valid; refusing it leaves the run not judged.
+    /// The verdict of a scenario whose answer the backend granted without asking the stand-in, from what it did with
+    /// a forged copy: granting the forgery too is a false valid; refusing it leaves the scenario not judged.
     package static func judgeUnasked(_ genuine: Result, forged: HTTPTarget.Exchange, calls: [StandInLogEntry])
         -> Result
     {
