@@ -111,28 +111,25 @@ public struct JWSStructureMutator {
 
     /// The token of an encoded header and a new payload: signed again, or with its signature kept.
     func token(header: ArraySlice<UInt8>, payload: [UInt8], signature: ArraySlice<UInt8>) -> [UInt8] {
-        let headerJSON = Self.decodedOrNil(header)
-        if let signer, let signed = try? signer.sign(payload: payload, header: headerJSON ?? signer.header()) {
-            return Array(signed.utf8)
-        }
-        return Array(header) + [UInt8(ascii: ".")] + Array(Base64URL.encode(payload).utf8) + [UInt8(ascii: ".")]
-            + Array(signature)
+        token(encodedHeader: header, encodedPayload: Array(Base64URL.encode(payload).utf8), signature: signature)
     }
 
     /// The token of a new header and an encoded payload: signed again, or with its signature kept.
     func token(headerJSON: [UInt8], payload: ArraySlice<UInt8>, signature: ArraySlice<UInt8>) -> [UInt8] {
-        if let signer, let payloadJSON = Self.decodedOrNil(payload),
-            let signed = try? signer.sign(payload: payloadJSON, header: headerJSON)
-        {
-            return Array(signed.utf8)
-        }
-        return Array(Base64URL.encode(headerJSON).utf8) + [UInt8(ascii: ".")] + Array(payload)
-            + [UInt8(ascii: ".")] + Array(signature)
+        token(
+            encodedHeader: Array(Base64URL.encode(headerJSON).utf8)[...], encodedPayload: payload, signature: signature)
     }
 
-    static func decodedOrNil(_ part: ArraySlice<UInt8>) -> [UInt8]? {
-        guard case .success(let decoded) = Base64URL.decode(part) else { return nil }
-        return decoded.bytes
+    /// The token of two encoded parts, the part left unedited kept to the byte (the signature covers the text as it
+    /// stands): signed again, or with its signature kept.
+    private func token<Payload: Collection<UInt8>>(
+        encodedHeader: ArraySlice<UInt8>, encodedPayload: Payload, signature: ArraySlice<UInt8>
+    ) -> [UInt8] {
+        if let signer, let signed = try? signer.sign(encodedHeader: encodedHeader, encodedPayload: encodedPayload) {
+            return signed
+        }
+        return Array(encodedHeader) + [UInt8(ascii: ".")] + Array(encodedPayload) + [UInt8(ascii: ".")]
+            + Array(signature)
     }
 
     // MARK: - Edits

@@ -31,9 +31,26 @@ public struct JWSSigner: Sendable {
 
     /// A compact JWS of `payload` under `header` (Apple's header by default): base64url parts, raw signature.
     package func sign(payload: [UInt8], header: [UInt8]? = nil) throws(CryptoError) -> String {
-        let signingInput = Base64URL.encode(header ?? self.header()) + "." + Base64URL.encode(payload)
-        let signature = try signRaw(Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
+        let token = try sign(
+            encodedHeader: Base64URL.encode(header ?? self.header()).utf8,
+            encodedPayload: Base64URL.encode(payload).utf8)
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// A compact JWS of a header and a payload already encoded, each kept to the byte: what a fuzzer's mutator signs
+    /// when it edited one part and left the other as it stands.
+    package func sign(
+        encodedHeader: some Collection<UInt8>, encodedPayload: some Collection<UInt8>
+    ) throws(CryptoError) -> [UInt8] {
+        var token: [UInt8] = []
+        token.reserveCapacity(encodedHeader.count + encodedPayload.count + 90)
+        token += encodedHeader
+        token.append(UInt8(ascii: "."))
+        token += encodedPayload
+        let signature = try signRaw(token)
+        token.append(UInt8(ascii: "."))
+        token += Base64URL.encode(signature).utf8
+        return token
     }
 
     /// The raw ES256 signature (r ‖ s, low S as OpenSSL makes it … or not: OpenSSL does not normalise) of `message`.

@@ -60,7 +60,7 @@ public enum Base64Codec {
                 // table lookup a character, one test a quantum. Anything else takes the path below, character by
                 // character.
                 if count == 0, decoded.paddingOffset == nil {
-                    let run = plainQuanta(text, from: index, into: out, at: written)
+                    let run = plainQuanta(text, from: index, into: out, at: written, noting: &decoded)
                     if run.quanta > 0 {
                         index += run.quanta * 4
                         written += run.quanta * 3
@@ -141,31 +141,44 @@ public enum Base64Codec {
         written += count
     }
 
-    /// Decodes the quanta of four letters or digits that stand from `start` (as many as fit in `out` from `written`),
-    /// writing three bytes each: how many, and the last character's value.
+    /// Decodes the quanta of four characters of one alphabet that stand from `start` (as many as fit in `out` from
+    /// `written`), writing three bytes each: how many, and the last character's value. The first `-` or `_` and the
+    /// first `+` or `/` are noted in `decoded`; a quantum that mixes the two alphabets, or holds anything else, ends
+    /// the run.
     @inline(__always)
     private static func plainQuanta(
         _ text: UnsafeBufferPointer<UInt8>, from start: Int, into out: UnsafeMutableBufferPointer<UInt8>,
-        at written: Int
+        at written: Int, noting decoded: inout Decoded
     ) -> (quanta: Int, lastValue: UInt8) {
         let most = min((text.count - start) / 4, (out.count - written) / 3)
         guard most > 0 else { return (0, 0) }
-        return plainValues.withUnsafeBufferPointer { plain in
+        return values.withUnsafeBufferPointer { values in
             var quanta = 0
             var lastValue: UInt8 = 0
             var at = start
             var to = written
             while quanta < most {
-                let first = plain[Int(text[at])]
-                let second = plain[Int(text[at + 1])]
-                let third = plain[Int(text[at + 2])]
-                let fourth = plain[Int(text[at + 3])]
-                if first | second | third | fourth >= 64 { break }
-                let quantum = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                let first = values[Int(text[at])]
+                let second = values[Int(text[at + 1])]
+                let third = values[Int(text[at + 2])]
+                let fourth = values[Int(text[at + 3])]
+                let marks = first | second | third | fourth
+                if marks > 0x3F {
+                    guard marks & 0x1C0 == urlMark || marks & 0x1C0 == standardMark else { break }
+                    if marks & urlMark != 0, decoded.urlOffset == nil {
+                        decoded.urlOffset = at + firstMarked(first, second, third, urlMark)
+                    }
+                    if marks & standardMark != 0, decoded.standardOffset == nil {
+                        decoded.standardOffset = at + firstMarked(first, second, third, standardMark)
+                    }
+                }
+                let quantum =
+                    UInt32(first & 0x3F) << 18 | UInt32(second & 0x3F) << 12 | UInt32(third & 0x3F) << 6
+                    | UInt32(fourth & 0x3F)
                 out[to] = UInt8(truncatingIfNeeded: quantum >> 16)
                 out[to + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
                 out[to + 2] = UInt8(truncatingIfNeeded: quantum)
-                lastValue = fourth
+                lastValue = UInt8(truncatingIfNeeded: fourth & 0x3F)
                 at += 4
                 to += 3
                 quanta += 1
@@ -174,12 +187,28 @@ public enum Base64Codec {
         }
     }
 
-    /// The value of each letter and digit (both alphabets agree on them); 0xFF for every other byte.
-    private static let plainValues: [UInt8] = {
-        var values = [UInt8](repeating: 0xFF, count: 256)
+    /// Which of a quantum's four characters is the first to carry `mark` (the fourth when none of the first three).
+    @inline(__always)
+    private static func firstMarked(_ first: UInt16, _ second: UInt16, _ third: UInt16, _ mark: UInt16) -> Int {
+        first & mark != 0 ? 0 : second & mark != 0 ? 1 : third & mark != 0 ? 2 : 3
+    }
+
+    private static let urlMark: UInt16 = 0x40
+    private static let standardMark: UInt16 = 0x80
+    private static let notBase64: UInt16 = 0x100
+
+    /// Each byte's value as a base64 character (0–63) in its low six bits, with `urlMark` for `-` and `_`,
+    /// `standardMark` for `+` and `/`, and `notBase64` for every byte no alphabet has (`=` and white space
+    /// included: they take the character-by-character path).
+    private static let values: [UInt16] = {
+        var values = [UInt16](repeating: notBase64, count: 256)
         for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8.enumerated() {
-            values[Int(character)] = UInt8(value)
+            values[Int(character)] = UInt16(value)
         }
+        values[Int(UInt8(ascii: "-"))] = 62 | urlMark
+        values[Int(UInt8(ascii: "_"))] = 63 | urlMark
+        values[Int(UInt8(ascii: "+"))] = 62 | standardMark
+        values[Int(UInt8(ascii: "/"))] = 63 | standardMark
         return values
     }()
 

@@ -27,4 +27,31 @@ public enum ByteSearch {
             return found
         }
     }
+
+    /// The first index of `text` from `start` whose byte a JSON string's reader must look at — `"`, `\`, a control
+    /// character (below 0x20) or a byte above 0x7F — else `text.count`.
+    public static func firstNotPlainInString(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let raw = UnsafeRawBufferPointer(text)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = max(start, 0)
+        while index &+ 8 <= text.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A byte's high bit set: a zero byte of `quote` or `backslash`, a byte below 0x20 (`word - 0x20` borrows),
+            // or a byte above 0x7F. A flagged word is looked at byte by byte.
+            let flagged =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                | word
+            if flagged & highs != 0 { break }
+            index &+= 8
+        }
+        while index < text.count {
+            let byte = text[index]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte > 0x7F { return index }
+            index &+= 1
+        }
+        return index
+    }
 }

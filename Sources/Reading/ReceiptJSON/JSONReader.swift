@@ -210,6 +210,9 @@ extension JSONDocument {
         var position = start + 1
         var asciiOnly = true
         while position < bytes.count {
+            // Plain characters (nearly all of a token's) are passed over eight at a time.
+            position = bytes.withUnsafeBufferPointer { ByteSearch.firstNotPlainInString($0, from: position) }
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):

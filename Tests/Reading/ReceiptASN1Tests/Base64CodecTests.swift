@@ -43,14 +43,32 @@ struct Base64CodecTests {
     }
 
     @Test func aSpecialCharacterIsFoundWhereverItStands() throws {
-        let text = Array(Data(Self.bytes(60, seed: 9)).base64EncodedString().utf8)  // 80 characters, no padding
+        // 80 characters, no padding, letters and digits only.
+        let text = Array(Data(Self.bytes(60, seed: 9)).base64EncodedString().utf8).map {
+            $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") ? UInt8(ascii: "g") : $0
+        }
         #expect(text.count == 80)
         for position in 0..<text.count {
-            var url = text
-            url[position] = UInt8(ascii: "_")
-            let decoded = try Base64Codec.decode(url, skippingWhitespace: false).get()
-            #expect(decoded.urlOffset == position)
-            #expect(decoded.bytes.count == 60)
+            for special in "-_+/".utf8 {
+                var edited = text
+                edited[position] = special
+                let decoded = try Base64Codec.decode(edited, skippingWhitespace: false).get()
+                let isURL = special == UInt8(ascii: "-") || special == UInt8(ascii: "_")
+                #expect(decoded.urlOffset == (isURL ? position : nil), "\(special) at \(position)")
+                #expect(decoded.standardOffset == (isURL ? nil : position), "\(special) at \(position)")
+                let standard = edited.map {
+                    $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
+                }
+                #expect(
+                    decoded.bytes == Array(Data(base64Encoded: Data(standard)) ?? Data()), "\(special) at \(position)")
+                // Both alphabets in one text: each first place is told.
+                var mixed = edited
+                let other = (position + 5) % text.count
+                mixed[other] = isURL ? UInt8(ascii: "/") : UInt8(ascii: "_")
+                let both = try Base64Codec.decode(mixed, skippingWhitespace: false).get()
+                #expect(
+                    both.urlOffset == (isURL ? position : other) && both.standardOffset == (isURL ? other : position))
+            }
             var stray = text
             stray[position] = UInt8(ascii: "*")
             guard

@@ -25,4 +25,30 @@ struct ByteSearchTests {
             }
         }
     }
+
+    /// The first byte a JSON string's reader must look at, found eight at a time, is the one a byte-by-byte scan
+    /// finds: with quotes, backslashes, control characters, bytes above 0x7F and their neighbours (0x21, 0x23, 0x5B,
+    /// 0x5D, 0x1F/0x20, 0x7F/0x80) at every place, from every start.
+    @Test func findsTheFirstByteAStringReaderMustLookAt() {
+        func naive(_ text: [UInt8], _ start: Int) -> Int {
+            text.indices.first {
+                $0 >= start && (text[$0] == 0x22 || text[$0] == 0x5C || text[$0] < 0x20 || text[$0] > 0x7F)
+            }
+                ?? text.count
+        }
+        let plain: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x41]
+        let special: [UInt8] = [0x22, 0x5C, 0x1F, 0x00, 0x80, 0xFF]
+        for count in 0..<40 {
+            for place in 0...count {
+                for byte in special {
+                    var text = (0..<count).map { plain[$0 % plain.count] }
+                    if place < count { text[place] = byte }
+                    for start in [0, 1, 5, 9] where start <= count {
+                        let found = text.withUnsafeBufferPointer { ByteSearch.firstNotPlainInString($0, from: start) }
+                        #expect(found == naive(text, start), "\(count) bytes, 0x\(byte) at \(place), from \(start)")
+                    }
+                }
+            }
+        }
+    }
 }
