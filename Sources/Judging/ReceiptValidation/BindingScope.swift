@@ -27,52 +27,82 @@ public struct BindingScope: Sendable, Hashable {
         }
     }
 
-    /// What the expectations checked, in `Part` order.
+    /// What the expectations checked, in `Part` order: an expected value the document carries.
     public var checked: [Part]
-    /// What they did not.
+    /// What they did not: nothing was expected, or the document does not carry it.
     public var unchecked: [Part]
+    /// What was expected and the document does not carry (a transaction's app Apple id, renewal info's bundle id, a
+    /// Sandbox receipt's app Apple id): it bound nothing.
+    public var notCarried: [Part]
     /// What an expectation must name for the document to be bound to an app: the bundle id, and in Production the
-    /// app Apple id (as Apple's verifier insists).
+    /// app Apple id (as Apple's verifier insists on being configured with it).
     public var required: [Part]
 
-    /// Whether the document was bound to an app.
-    public var isBound: Bool { required.allSatisfy(checked.contains) }
+    /// Whether the document was bound to an app: every required part was expected, and the document carries an
+    /// app's identity (its bundle id or app Apple id) that was checked.
+    public var isBound: Bool { missing.isEmpty && carriesIdentity }
 
-    /// The options that would bind it: `--bundle-id`, `--app-apple-id`.
-    public var missingOptions: [String] { required.filter { !checked.contains($0) }.map(\.option) }
+    /// Whether an app's identity (bundle id, app Apple id) was checked: a renewal info alone carries none.
+    public var carriesIdentity: Bool { checked.contains(.bundleID) || checked.contains(.appAppleID) }
 
-    /// The scope of `expectations` over a document that is (or is not) from Production.
-    package static func of(_ expectations: Expectations, production: Bool) -> BindingScope {
-        let given: [Part: Bool] = [
-            .bundleID: expectations.bundleID != nil, .appAppleID: expectations.appAppleID != nil,
-            .appVersion: expectations.appVersion != nil, .device: expectations.deviceID != nil,
-            .environment: expectations.environment != nil,
-        ]
+    /// The options that would bind it: `--bundle-id`, `--app-apple-id` (none when every one was given, and the
+    /// document carries no app's identity).
+    public var missingOptions: [String] { missing.map(\.option) }
+
+    private var missing: [Part] { required.filter { !checked.contains($0) && !notCarried.contains($0) } }
+
+    /// The scope of `expectations` over a document that is (or is not) from Production and carries `carried`.
+    package static func of(_ expectations: Expectations, production: Bool, carried: Set<Part>) -> BindingScope {
+        let given: Set<Part> = Set(
+            [
+                expectations.bundleID.map { _ in .bundleID }, expectations.appAppleID.map { _ in .appAppleID },
+                expectations.appVersion.map { _ in .appVersion }, expectations.deviceID.map { _ in .device },
+                expectations.environment.map { _ in .environment },
+            ].compactMap { $0 })
+        let checked = Part.allCases.filter { given.contains($0) && carried.contains($0) }
+        let required: [Part] = production ? [.bundleID, .appAppleID] : [.bundleID]
         return BindingScope(
-            checked: Part.allCases.filter { given[$0] == true },
-            unchecked: Part.allCases.filter { given[$0] != true },
-            required: production ? [.bundleID, .appAppleID] : [.bundleID])
+            checked: checked, unchecked: Part.allCases.filter { !checked.contains($0) },
+            notCarried: Part.allCases.filter { given.contains($0) && !carried.contains($0) }, required: required)
     }
 
     /// The error `--require-binding` makes of a check bound to no app.
     package func requiredFindings(_ options: InspectionOptions, document: String) -> [Finding] {
         guard options.requiresBinding, !isBound else { return [] }
+        guard !missing.isEmpty else {
+            return [
+                Finding(
+                    .bindingRequired, at: nil,
+                    "--require-binding: the \(document) carries no bundle id or app Apple id, so it cannot be bound to an app on its own, and any app's genuine \(document) would pass; verify the document that carries it (a notification, an API response)"
+                )
+            ]
+        }
         return [
             Finding(
                 .bindingRequired, at: nil,
-                "--require-binding: no \(required.filter { !checked.contains($0) }.map(\.rawValue).joined(separator: " or ")) was expected, so any app's genuine \(document) would pass; pass \(missingOptions.joined(separator: " and "))"
+                "--require-binding: no \(missing.map(\.rawValue).joined(separator: " or ")) was expected, so any app's genuine \(document) would pass; pass \(missingOptions.joined(separator: " and "))"
             )
         ]
     }
 
     /// One sentence for the text reports: what the verdict is bound to, or why it is not bound to an app.
     public func sentence(document: String) -> String {
+        let uncarried =
+            notCarried.isEmpty
+            ? ""
+            : "; expected but not carried by the \(document), so not checked: "
+                + notCarried.map(\.rawValue).joined(separator: ", ")
         if !isBound {
+            guard !missing.isEmpty else {
+                return "not bound to an app: the \(document) carries no bundle id or app Apple id, and any app's "
+                    + "genuine \(document) passes — verify the document that carries it\(uncarried)"
+            }
             return "not bound to an app: only the signature and chain were judged, and any app's genuine \(document) "
-                + "passes them — pass \(missingOptions.joined(separator: " and "))"
+                + "passes them — pass \(missingOptions.joined(separator: " and "))\(uncarried)"
         }
         let names = checked.map(\.rawValue).joined(separator: ", ")
-        let rest = unchecked.isEmpty ? "" : "; not checked: " + unchecked.map(\.rawValue).joined(separator: ", ")
-        return "bound to the expected \(names)\(rest)"
+        let others = unchecked.filter { !notCarried.contains($0) }
+        let rest = others.isEmpty ? "" : "; not checked: " + others.map(\.rawValue).joined(separator: ", ")
+        return "bound to the expected \(names)\(rest)\(uncarried)"
     }
 }

@@ -39,7 +39,11 @@ public enum JWSInspector {
                 if token.binding.environment?.text == ReceiptEnvironment.production.rawValue { production = true }
                 pending += token.nested
             }
-            let scope = BindingScope.of(options.expectations, production: production)
+            // A part binds the document when every token it holds carries it.
+            let carried = tokens.map { TokenBinding.carried($0, options.expectations) }
+            let scope = BindingScope.of(
+                options.expectations, production: production,
+                carried: carried.dropFirst().reduce(carried.first ?? []) { $0.intersection($1) })
             findings += scope.requiredFindings(options, document: "token")
             return JWSInspection(
                 input: InputSummary(of: bytes, format: input.form.rawValue, digested: options.digestsInput),

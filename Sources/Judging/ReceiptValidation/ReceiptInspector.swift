@@ -21,7 +21,8 @@ public enum ReceiptInspector {
         if let sha256 { inspection.input.sha256 = sha256.value }
         if let receipt = inspection.receipt, receipt.error == nil {
             let scope = BindingScope.of(
-                options.expectations, production: receipt.environment == ReceiptEnvironment.production.rawValue)
+                options.expectations, production: receipt.environment == ReceiptEnvironment.production.rawValue,
+                carried: receipt.payload.map(ExpectedValues.carried) ?? [])
             inspection.binding = scope
             inspection.findings += scope.requiredFindings(options, document: "receipt")
         }

@@ -30,7 +30,7 @@ public enum ByteSearch {
 
     /// The first index of `text` from `start` whose byte a JSON string's reader must look at — `"`, `\`, a control
     /// character (below 0x20) or a byte above 0x7F — else `text.count`.
-    public static func firstNotPlainInString(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    package static func firstNotPlainInString(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let raw = UnsafeRawBufferPointer(text)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080

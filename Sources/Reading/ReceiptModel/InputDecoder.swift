@@ -140,30 +140,56 @@ public enum InputDecoder {
 
     // MARK: - PEM
 
+    /// The bytes of the PEM block in `input`. A second block with other bytes, or base64 of another DER element in
+    /// the text around the block, is refused as ambiguous: readers take either.
     static func decodePEM(_ input: [UInt8]) -> Result<[UInt8], InputError> {
         let text = String(decoding: input, as: UTF8.self)
+        var blocks: [[UInt8]] = []
         var body: [UInt8] = []
+        var outside: [UInt8] = []
         var inside = false
-        var found = false
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("-----BEGIN") {
-                guard !found else { break }
                 inside = true
+                body = []
                 continue
             }
             if trimmed.hasPrefix("-----END") {
-                if inside { found = true }
+                if inside { blocks.append(body) }
                 inside = false
                 continue
             }
-            if inside && !trimmed.contains(":") { body += Array(trimmed.utf8) }
+            if inside {
+                if !trimmed.contains(":") { body += Array(trimmed.utf8) }
+            } else if !trimmed.isEmpty, trimmed.utf8.allSatisfy(ByteSet.pastedBase64.contains) {
+                outside += Array(trimmed.utf8)
+            } else {
+                outside.append(UInt8(ascii: " "))
+            }
         }
-        guard found else {
+        guard let first = blocks.first else {
             return .failure(InputError(.pemUnterminated, "the PEM block has no matching -----END line"))
         }
-        guard let bytes = Base64.decode(body), !bytes.isEmpty else {
+        guard let bytes = Base64.decode(first), !bytes.isEmpty else {
             return .failure(InputError(.pemInvalidBase64, "the PEM block's body is not valid base64"))
+        }
+        if blocks.dropFirst().contains(where: { Base64.decode($0) != bytes }) {
+            return .failure(
+                InputError(
+                    .inputAmbiguous,
+                    "the text holds \(blocks.count) PEM blocks with different contents: readers take either, so rcpt reads neither"
+                ))
+        }
+        // Base64 lines around the block, run together (a word of prose breaks the run).
+        for run in outside.split(separator: UInt8(ascii: " ")) where run.count >= 16 {
+            if let other = Base64.decode(Array(run)), other != bytes, PastedText.isWholeElement(other) {
+                return .failure(
+                    InputError(
+                        .inputAmbiguous,
+                        "the text holds a PEM block and, outside it, base64 of another document: readers take either, so rcpt reads neither"
+                    ))
+            }
         }
         return .success(bytes)
     }
@@ -196,7 +222,7 @@ public enum InputDecoder {
             return .failure(
                 InputError(
                     .jsonDuplicateReceiptData,
-                    "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets)): JSON readers disagree on which copy counts, so rcpt reads none"
+                    "the JSON body has \(members.count) top-level \"\(key)\" members (at offsets \(offsets); names compared without regard to case, as Go and .NET read them): JSON readers disagree on which copy counts, so rcpt reads none"
                 ))
         }
         guard let member = members.first else {
@@ -235,6 +261,15 @@ public enum InputDecoder {
         }
         guard let bytes = Base64.decode(value), !bytes.isEmpty else {
             return .failure(InputError(.jsonInvalidBase64, "\"\(key)\" is not valid base64"))
+        }
+        // Another receipt anywhere in the body (latest_receipt beside receipt-data, a copy nested deeper, any other
+        // string): a reader of requests, of responses or of the whole body takes another one.
+        if let other = body.derStrings.first(where: { $0.bytes != bytes }) {
+            return .failure(
+                InputError(
+                    .inputAmbiguous,
+                    "the JSON body holds two different documents, \"\(key)\" at offset \(member.offset) and base64 at offset \(other.offset): readers take either (a request's reader reads receipt-data, a response's latest_receipt), so rcpt reads neither",
+                    at: other.offset))
         }
         return .success((bytes, repairs))
     }

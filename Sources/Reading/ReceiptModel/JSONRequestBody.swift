@@ -19,6 +19,9 @@ struct JSONRequestBody {
     private var topLevelMembers: [String: [Member]] = [:]
     /// The offset of the first wanted member inside a nested object, by name.
     private var nestedOffsets: [String: Int] = [:]
+    /// Every string of the body, at any depth, whose text is base64 of one whole DER element (a receipt, or some
+    /// other signed thing): where it starts, and the bytes.
+    private(set) var derStrings: [(offset: Int, bytes: [UInt8])] = []
 
     /// The top-level members named `key`, in order.
     func topLevel(_ key: String) -> [Member] { topLevelMembers[key] ?? [] }
@@ -42,8 +45,19 @@ struct JSONRequestBody {
             return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))
         }
         var body = JSONRequestBody()
+        // Names are matched without regard to case, as Go's and .NET's readers match them.
+        let wanted = Dictionary(keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for (node, entry) in document.nodes.enumerated() where entry.depth >= 1 {
-            guard let keyRange = entry.keyRange, let name = document.key(node), keys.contains(name) else { continue }
+            // Base64 of a DER SEQUENCE starts with M; the many short strings are passed over.
+            if entry.kind == .string, entry.end - entry.start >= 18,
+                document.bytes[entry.start + 1] == UInt8(ascii: "M"),
+                let text = document.string(node), let bytes = Base64.decode(Array(text.utf8)),
+                PastedText.isWholeElement(bytes)
+            {
+                body.derStrings.append((entry.start, bytes))
+            }
+            guard let keyRange = entry.keyRange, let key = document.key(node), let name = wanted[key.lowercased()]
+            else { continue }
             let offset = keyRange.lowerBound - 1
             if entry.depth == 1 {
                 let value = document.string(node).map { Array($0.utf8) }

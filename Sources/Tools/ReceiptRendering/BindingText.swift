@@ -14,10 +14,11 @@ package enum BindingText {
     /// What a valid batch line adds when the verdict is bound to no app.
     package static func batchNote(_ scope: BindingScope?, valid: Bool) -> String {
         guard valid, let scope, !scope.isBound else { return "" }
+        guard !scope.missingOptions.isEmpty else { return " (not bound to an app: it carries no app's identity)" }
         return " (not bound to an app: pass \(scope.missingOptions.joined(separator: " and ")))"
     }
 
-    /// `"binding": {"bound", "checked", "unchecked", "missing"}`, or null when the document was not read.
+    /// `"binding": {"bound", "checked", "unchecked", "notCarried", "missing"}`, or null when the document was not read.
     package static func write(_ scope: BindingScope?, to json: inout JSONWriter) {
         json.key("binding")
         guard let scope else { return json.null() }
@@ -27,6 +28,8 @@ package enum BindingText {
             json.array { json in for part in scope.checked { json.string(part.rawValue) } }
             json.key("unchecked")
             json.array { json in for part in scope.unchecked { json.string(part.rawValue) } }
+            json.key("notCarried")
+            json.array { json in for part in scope.notCarried { json.string(part.rawValue) } }
             json.key("missing")
             json.array { json in for option in scope.missingOptions { json.string(option) } }
         }

@@ -62,6 +62,23 @@ struct ExpectedValues: ReceiptCheck {
     /// app_item_id (type 1) against `--app-apple-id`: Apple sets it to the app's App Store id only for an app the
     /// App Store sold; outside Production (sandbox, Xcode) it is 0, and then it binds nothing, as Apple's JWS
     /// verifier requires appAppleId only in Production.
+    /// What `payload` can be bound to, as `expectedValues` checks it: its bundle id, version and receipt type; its
+    /// app item id in Production, or wherever it is not 0 (Sandbox and Xcode receipts carry 0, which binds nothing);
+    /// the device when the hash and what it is computed over are there.
+    static func carried(_ payload: ReceiptPayload) -> Set<BindingScope.Part> {
+        var carried: Set<BindingScope.Part> = [.bundleID, .appVersion, .environment]
+        let production = payload.first(.receiptType)?.text.flatMap(ReceiptEnvironment.init(receiptType:)) == .production
+        switch payload.first(.appItemID)?.value {
+        case .integer(let actual)? where actual == 0 && !production: break
+        case nil where !production: break
+        default: carried.insert(.appAppleID)
+        }
+        if payload.first(.opaqueValue) != nil, payload.first(.bundleID) != nil, payload.first(.sha1Hash) != nil {
+            carried.insert(.device)
+        }
+        return carried
+    }
+
     static func appAppleID(_ payload: ReceiptPayload, expected: String) -> [Finding] {
         let attribute = payload.first(.appItemID)
         let production = payload.first(.receiptType)?.text.flatMap(ReceiptEnvironment.init(receiptType:)) == .production

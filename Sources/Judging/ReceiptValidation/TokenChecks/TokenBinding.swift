@@ -16,6 +16,37 @@ struct TokenBinding: TokenCheck {
             judgement.options.expectations, at: judgement.payloadOffset)
     }
 
+    /// What `verification` can be bound to, as `findings` checks each token: a part any token of its tree carries
+    /// (a notification binds the app by its data, a nested transaction the device by its deviceVerification).
+    static func carried(_ verification: JWSVerification, _ expectations: Expectations) -> Set<BindingScope.Part> {
+        var carried: Set<BindingScope.Part> = []
+        var pending = [verification]
+        while let token = pending.popLast() {
+            carried.formUnion(own(token.binding, expectations))
+            pending += token.nested
+        }
+        return carried
+    }
+
+    /// What one token carries of what `findings` checks.
+    private static func own(_ binding: JWSBinding, _ expectations: Expectations) -> Set<BindingScope.Part> {
+        var own: Set<BindingScope.Part> = [.environment]
+        if binding.carriesBundleID { own.insert(.bundleID) }
+        if binding.carriesAppAppleID,
+            binding.appAppleID != nil || binding.environment?.text == ReceiptEnvironment.production.rawValue
+        {
+            own.insert(.appAppleID)
+        }
+        if binding.kind == .appTransaction { own.insert(.appVersion) }
+        if [.transaction, .renewalInfo, .appTransaction].contains(binding.kind),
+            let verification = binding.deviceVerification, let device = expectations.deviceID,
+            Expectations.deviceVerification(nonce: verification.nonce.text, deviceID: device) != nil
+        {
+            own.insert(.device)
+        }
+        return own
+    }
+
     /// The expectations checked where this kind of payload carries each value (Apple's `SignedDataVerifier`): a
     /// bundleId a renewal info does not carry is bound by its carrier (alone, it is a warning); appAppleId is checked
     /// where the kind carries it, and required only in Production; a notification's top-level look-alikes are not
