@@ -35,6 +35,8 @@ package struct CustomerStatus: Sendable {
         package var unsignedCounted: Bool
         /// Whether it holds Apple's unsigned verifyReceipt decoding at all.
         package var hasUnsigned: Bool
+        /// The app Apple's unsigned decoding names, when it was counted: it joins the apps the status is about.
+        package var unsignedApp: StatusApp?
         /// Whether Apple's unsigned decoding is all it holds (a verifyReceipt response without `latest_receipt`): no
         /// signed document to verify.
         package var isUnsignedOnly = false
@@ -110,6 +112,7 @@ package struct CustomerStatus: Sendable {
                 unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
                 note: note)
             documentUse.isUnsignedOnly = !document.isReadable && document.unsignedApp != nil
+            if unsignedCounted { documentUse.unsignedApp = document.unsignedApp }
             uses.append(documentUse)
             if document.isReadable, use == .counted || use == .countedUnverified {
                 counted.append(

@@ -164,8 +164,14 @@ struct Status: ParsableCommand {
             case .failure(let mixed):
                 let message =
                     "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
-                    + mixed.counted.map { "  \(TerminalText.safe($0.name)): \(Self.marked($0.app.text))" }.joined(
-                        separator: "\n")
+                    + mixed.counted.map { use in
+                        // Apple's unsigned decoding in a verifyReceipt response, counted, names an app of its own.
+                        let unsigned = use.unsignedApp.flatMap {
+                            $0 == use.app
+                                ? nil : "; its unsigned decoding (--include-unverified): \(Self.marked($0.text))"
+                        }
+                        return "  \(TerminalText.safe(use.name)): \(Self.marked(use.app.text))\(unsigned ?? "")"
+                    }.joined(separator: "\n")
                 if format == .json {
                     Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !style.compact))
                 }

@@ -149,6 +149,26 @@ struct StatusCLITests {
         #expect((decided["evidence"] as? [[String: Any]])?.first?["trust"] as? String == "verified")
     }
 
+    /// Apple's unsigned decoding, counted, that names another app than the signed receipt beside it: the refusal
+    /// names both apps (it named only the receipt's, and the reader was left to guess what differed).
+    @Test func aResponseWhoseDecodingNamesAnotherAppSaysWhich() throws {
+        let pair = "Tests/Judging/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json"
+        var response = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.url(pair))) as? [String: Any])
+        var receipt = try #require(response["receipt"] as? [String: Any])
+        receipt["bundle_id"] = "com.example.other"
+        response["receipt"] = receipt
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-other-app-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: response).write(to: file)
+        let mixed = try CLI.run(["status", "--at", "2017-06-01", "--include-unverified", file.path])
+        #expect(mixed.status == 2)
+        #expect(
+            mixed.stderr.contains("its unsigned decoding (--include-unverified): com.example.other"), "\(mixed.stderr)")
+        // Not counted without --include-unverified: one app, a status.
+        #expect(try CLI.run(["status", "--at", "2017-06-01", file.path]).status == 0)
+    }
+
     /// A verifyReceipt response without `latest_receipt` holds no signed document: it is said so (not "it does not
     /// verify"), and Apple's decoding counted as asked is dated by the request it answered, never "signed".
     @Test func aResponseWithoutItsReceiptIsSaidToHoldOnlyApplesDecoding() throws {
