@@ -27,7 +27,7 @@ extension JWSReport {
         }
         if let error = inspection.readError {
             out +=
-                "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) " + style.dim("(\(error.code))")
+                "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) " + style.dim(codeAndOffset(error))
                 + "\n"
         }
         return out
@@ -62,11 +62,16 @@ extension JWSReport {
             + DumpText(style: style).findings(shown)
     }
 
+    /// `(jws-part-count at offset 12)`: the error's code, and where in the input it was found when that is known.
+    static func codeAndOffset(_ error: CodedError) -> String {
+        "(\(error.code)\(error.offset.map { " at offset \($0)" } ?? ""))"
+    }
+
     static func verdictLine(_ inspection: JWSInspection, name: String?, style: TextStyle) -> String {
         let shown = name.map { " " + TerminalText.safe($0) } ?? ""
         if let error = inspection.readError {
             return VerdictWord.unreadable.styled(style, bold: true) + "\(shown): \(TerminalText.safe(error.message)) "
-                + style.dim("(\(error.code))") + "\n"
+                + style.dim(codeAndOffset(error)) + "\n"
         }
         let tokens = flattened(inspection.tokens)
         let summary = " (\(tokens.count) JWS, \(tokens.filter(\.isValid).count) valid)"
