@@ -46,16 +46,34 @@ extension Resolver {
 
     /// Apple's newest signed word on the subscription of `current` by the time (a notification's `data.status`),
     /// when it was signed no earlier than `current` was: then it knows of every period the documents show, and of
-    /// any they lack. A verified one before any other.
+    /// any they lack. A verified one before any other; an unverified one never over a verified `current`. A word
+    /// that the subscription grants service speaks of the moment it was signed, not after the period it was signed
+    /// in has ended (`stillHolds`).
     func appleStatus(of current: TransactionFact) -> SubscriptionStatusFact? {
         guard let original = current.originalTransactionID else { return nil }
         let since = current.evidence.signedDate ?? Int64.min
         return (statuses[original] ?? []).filter { word in
-            word.evidence.signedDate.map { $0 <= at && $0 >= since } ?? false
+            guard let signed = word.evidence.signedDate, signed <= at, signed >= since else { return false }
+            if word.evidence.trust != .verified && current.evidence.trust == .verified { return false }
+            return !word.state.grantsService || stillHolds(word, signed: signed, current: current)
         }.max { lhs, rhs in
             (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
                 < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
         }
+    }
+
+    /// Whether Apple's word that `current`'s subscription grants service, signed at `signed`, still speaks of the
+    /// time. Signed while `current`'s period ran, it is a snapshot of that period, which ended at its expiresDate;
+    /// signed in a billing grace period, it holds while the grace does (as the subscription's renewal info dates
+    /// it); signed after `current` expired, it tells of a later period the documents lack, whose end is unknown.
+    func stillHolds(_ word: SubscriptionStatusFact, signed: Int64, current: TransactionFact) -> Bool {
+        if let expires = current.expiresDate, signed < expires { return at < expires }
+        if word.state == .gracePeriod, let original = current.originalTransactionID,
+            let graceEnds = (renewals[original] ?? []).compactMap(\.gracePeriodExpiresDate).max()
+        {
+            return at < graceEnds
+        }
+        return true
     }
 
     /// `main` in the state Apple signed: the subscription's newest transaction is not among the documents when

@@ -130,7 +130,14 @@ package struct CustomerStatus: Sendable {
             }
         }
         // One app and one environment, unless a status per app was asked for.
-        let groups = Self.group(counted.map(\.app))
+        let groups = Self.group(
+            counted.map(\.app),
+            subscriptions: counted.map { member in
+                Set(
+                    member.transactions.compactMap(\.originalTransactionID)
+                        + member.renewals.compactMap(\.originalTransactionID)
+                        + member.statuses.compactMap(\.originalTransactionID))
+            })
         if groups.count > 1 && !perApp { return .failure(MixedApps(documents: uses)) }
         var status = CustomerStatus(at: at, apps: groups.map(\.app), products: [], conflicts: [], documents: uses)
         status.question = question
@@ -147,9 +154,11 @@ package struct CustomerStatus: Sendable {
     }
 
     /// The apps of `apps` (in order), each with the indices of the documents about it. A document that names no
-    /// bundle id (renewal info binds only an environment) joins every app of its environment: its statements are
-    /// about a subscription, found by its original transaction id, so they never reach another app's products.
-    static func group(_ apps: [StatusApp]) -> [(app: StatusApp, members: [Int])] {
+    /// bundle id (renewal info binds only an environment) joins the app of its environment whose documents name one
+    /// of its subscriptions (`subscriptions`: original transaction ids, per document); when none does, the one app
+    /// of its environment, or — among several — none: an app of its own, unnamed (renewal info alone would otherwise
+    /// show a subscription under every app).
+    static func group(_ apps: [StatusApp], subscriptions: [Set<String>]) -> [(app: StatusApp, members: [Int])] {
         var groups: [(app: StatusApp, members: [Int])] = []
         func same(_ a: String?, _ b: String?) -> Bool { a == nil || b == nil || a == b }
         for (index, app) in apps.enumerated() where app.bundleID != nil {
@@ -164,8 +173,16 @@ package struct CustomerStatus: Sendable {
             }
         }
         let named = groups.count
+        func names(_ group: Int) -> Set<String> {
+            groups[group].members.reduce(into: Set<String>()) { $0.formUnion(subscriptions[$1]) }
+        }
+        let namedSubscriptions = (0..<named).map(names)
         for (index, app) in apps.enumerated() where app.bundleID == nil {
-            let joined = groups.indices.filter { $0 < named && same(groups[$0].app.environment, app.environment) }
+            let sameEnvironment = groups.indices.filter {
+                $0 < named && same(groups[$0].app.environment, app.environment)
+            }
+            let own = sameEnvironment.filter { !namedSubscriptions[$0].isDisjoint(with: subscriptions[index]) }
+            let joined = !own.isEmpty ? own : sameEnvironment.count == 1 ? sameEnvironment : []
             for at in joined { groups[at].members.append(index) }
             guard joined.isEmpty else { continue }
             if let at = groups.indices.first(where: { $0 >= named && groups[$0].app.environment == app.environment }) {

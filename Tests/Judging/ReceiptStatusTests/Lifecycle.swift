@@ -100,7 +100,7 @@ struct Lifecycle {
     /// A server notification body (`{"signedPayload": …}`) carrying `transaction` and `renewal`.
     static func notification(
         _ type: String, _ subtype: String? = nil, signed: Int64, transaction: String? = nil,
-        renewal: String? = nil, status: Int64? = nil
+        renewal: String? = nil, status: Int64? = nil, by authority: TestCertificateAuthority? = jwsAuthority
     ) throws -> String {
         let data = json([
             ("bundleId", .text(bundleID)), ("environment", .text("Sandbox")),
@@ -112,7 +112,7 @@ struct Lifecycle {
             + (subtype.map { #""subtype":\#(JSONWriter.literal($0)),"# } ?? "")
             + #""notificationUUID":"00000000-0000-4000-8000-\#(String(signed % 1_000_000_000_000).leftPadded(12))","#
             + #""data":\#(data),"version":"2.0","signedDate":\#(signed)}"#
-        return json([("signedPayload", .token(try sign(payload)))])
+        return json([("signedPayload", .token(try sign(payload, by: authority)))])
     }
 
     /// An App Store Server API transaction history response holding `transactions`.

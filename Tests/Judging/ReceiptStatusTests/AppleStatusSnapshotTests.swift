@@ -1,0 +1,101 @@
+import ReceiptPurchases
+import ReceiptStatus
+import Testing
+
+/// What a support engineer's trial found in `rcpt status` (session 24): a notification's `data.status` was taken as
+/// the subscription's state at any later time, so one ordinary DID_RENEW kept a subscription active forever (and
+/// `verify` said expired); an unverified notification's status overruled a verified refund; renewal info that
+/// names no app joined every app of a `--per-app` status.
+@Suite("Status: Apple's signed status is a snapshot")
+struct AppleStatusSnapshotTests {
+    typealias L = Lifecycle
+    static let monthly = "com.example.lifecycle.monthly"
+
+    static func state(_ life: Lifecycle, at time: Int64, includeUnverified: Bool = false) -> ProductStatus.State? {
+        guard case .success(let status) = life.status(at: time, includeUnverified: includeUnverified) else {
+            Issue.record("mixed apps")
+            return nil
+        }
+        return status.products.first { $0.productID == Self.monthly }?.state
+    }
+
+    /// DID_RENEW with status 1, signed inside the period it renewed: active to that period's end, not after.
+    @Test func aStatusSignedInAPeriodEndsWithIt() throws {
+        var life = Lifecycle()
+        life.add(
+            "renew.json",
+            try L.notification(
+                "DID_RENEW", signed: L.at(30),
+                transaction: try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60),
+                    signed: L.at(30)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(30)), status: 1))
+        #expect(Self.state(life, at: L.at(59)) == .active)
+        #expect(Self.state(life, at: L.at(60)) == .expired)
+        #expect(Self.state(life, at: L.at(500)) == .expired)
+    }
+
+    /// DID_FAIL_TO_RENEW / GRACE_PERIOD with status 4: the grace period ends when the renewal info says.
+    @Test func aGracePeriodStatusEndsWithTheGrace() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                signed: L.at(0)))
+        life.add(
+            "fail.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30),
+                renewal: try L.renewal(
+                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),
+                status: 4))
+        #expect(Self.state(life, at: L.at(33)) == .gracePeriod)
+        #expect(Self.state(life, at: L.at(400)).map { $0.grantsService } == false)
+    }
+
+    /// A forged notification saying active, counted as asked, never overrules a verified refund.
+    @Test func anUnverifiedStatusNeverOverrulesAVerifiedRefund() throws {
+        var life = Lifecycle()
+        life.add(
+            "refunded.jws",
+            try L.transaction(
+                "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(5), reason: 1,
+                signed: L.at(5)))
+        life.add(
+            "forged.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", signed: L.at(6),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(6)), status: 1,
+                by: L.foreignAuthority))
+        #expect(Self.state(life, at: L.at(9), includeUnverified: true) == .revoked)
+        #expect(Self.state(life, at: L.at(9)) == .revoked)
+    }
+
+    /// Renewal info alone, given with two apps' documents for a status per app, joins the app whose documents
+    /// name its subscription, and no other.
+    @Test func renewalInfoJoinsOnlyTheAppOfItsSubscription() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction("100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "r.jws", try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(5)))
+        life.add(
+            "other.jws",
+            try L.sign(
+                #"{"transactionId":"200","originalTransactionId":"200","bundleId":"com.example.other","productId":"x","#
+                    + #""purchaseDate":\#(L.at(0)),"type":"Non-Consumable","signedDate":\#(L.at(0)),"environment":"Sandbox"}"#
+            ))
+        guard
+            case .success(let status) = CustomerStatus.resolve(
+                Lifecycle.read(life.documents), at: L.at(10), perApp: true)
+        else {
+            Issue.record("refused per app")
+            return
+        }
+        let monthly = status.products.filter { $0.productID == Self.monthly }
+        #expect(monthly.map(\.app.bundleID) == [L.bundleID])
+        #expect(monthly.first?.state == .active)
+    }
+}
