@@ -27,7 +27,8 @@ extension JWSReport {
         }
         if let error = inspection.readError {
             out +=
-                "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) " + style.dim(codeAndOffset(error))
+                "\n" + style.red("Unreadable") + ": \(TerminalText.safe(error.message)) "
+                + style.dim(codeAndOffset(error))
                 + "\n"
         }
         return out

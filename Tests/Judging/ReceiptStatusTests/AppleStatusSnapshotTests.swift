@@ -80,7 +80,8 @@ struct AppleStatusSnapshotTests {
             "t.jws",
             try L.transaction("100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
         life.add(
-            "r.jws", try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(5)))
+            "r.jws", try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(5))
+        )
         life.add(
             "other.jws",
             try L.sign(
