@@ -66,11 +66,11 @@ struct Diff: ParsableCommand {
     func run() throws {
         try Console.guarded {
             let patterns = try options.ignorePatterns()
-            let inspectionOptions = try options.reading.inspectionOptions()
+            let inspectionOptions = try options.reading.judging.inspectionOptions()
             let inputA = try options.readInput(options.fileA, side: "A")
             let inputB = try options.readInput(options.fileB, side: "B")
-            let classifiedA = options.reading.classify(inputA)
-            let classifiedB = options.reading.classify(inputB)
+            let classifiedA = options.reading.judging.classify(inputA)
+            let classifiedB = options.reading.judging.classify(inputB)
             let (bytesA, bytesB) = (classifiedA.bytes, classifiedB.bytes)
             for (side, classified) in [("A", classifiedA), ("B", classifiedB)] {
                 if let refusal = classified.refusal {

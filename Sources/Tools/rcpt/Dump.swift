@@ -80,12 +80,12 @@ struct Dump: ParsableCommand {
             if InputFiles.areSeveral(given) {
                 paths = try InputFiles.documents(in: given, recursive: recursive).paths
             }
-            var inspectionOptions = try options.inspectionOptions()
+            var inspectionOptions = try options.judging.inspectionOptions()
             // The JSON shows every record but reads each again as it writes it (`RecordRereader`), so the
             // read need not keep their entries.
             inspectionOptions.keepsRecords = format != .json
             if format == .html {
-                let report = try ReportPage.make(paths[0], options: options, inspection: inspectionOptions)
+                let report = try ReportPage.make(paths[0], options: options.judging, inspection: inspectionOptions)
                 HTMLReport.write(report) { Console.write($0) }
                 let document = report.document
                 return ReportPage.status(of: document, path: paths[0])
@@ -121,7 +121,7 @@ struct Dump: ParsableCommand {
 
     func runBatch() throws -> Int32 {
         try Batch.run(
-            documents.files, recursive: recursive, jobs: jobs, options: try options.inspectionOptions(),
+            documents.files, recursive: recursive, jobs: jobs, options: try options.judging.inspectionOptions(),
             failsOnInvalid: false
         ) { inspection, path in
             if let jws = inspection?.jws { return JWSReport.json(jws, .dump, pretty: false, file: path) }

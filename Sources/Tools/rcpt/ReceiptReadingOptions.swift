@@ -10,38 +10,12 @@ import ReceiptRendering
 import ReceiptValidation
 import ReceiptVerifyReceipt
 
-/// How receipts are read and judged: wrapper, trust anchors, evaluation time, and text styling.
+/// How `dump` and `verify` read, judge and write a document: the judging options, the text's style, and the
+/// request_date of a verifyReceipt response.
 struct ReceiptReadingOptions: ParsableArguments {
-    @Option(
-        name: .customLong("input-format"),
-        help:
-            "How the input is wrapped: der or ber (raw), base64, pem, json (a verifyReceipt body) or jws (Apple's JWS, a notification or an API response holding them); default: detected."
-    )
-    var inputFormat: InputFormatArgument?
-
-    @OptionGroup var trust: TrustOptions
-
-    @Option(
-        name: .customLong("at"),
-        help: ArgumentHelp(
-            "Evaluate certificates and expiry at: creation (the receipt's creation date), now, an RFC 3339 time, a date (UTC midnight) or epoch milliseconds.",
-            valueName: "time"))
-    var at: String = "creation"
-
-    @Option(
-        name: .customLong("status-at"),
-        help: ArgumentHelp(
-            "Judge subscriptions active or expired at this time instead (same forms as --at; e.g. now: was it validly issued, and is it active today?).",
-            valueName: "time"))
-    var statusAt: String?
+    @OptionGroup var judging: JudgingOptions
 
     @OptionGroup var style: OutputStyle
-
-    @Flag(
-        help:
-            "The strict judgement: a malformed value of a receipt attribute type Apple does not document, or a JWS claim that is null, is an error (by default a warning, as Apple tells validators to ignore such types and its libraries read null as absent)."
-    )
-    var strict = false
 
     @Option(
         name: .customLong("request-date"),
@@ -56,28 +30,6 @@ struct ReceiptReadingOptions: ParsableArguments {
                 "--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'"
             )
         }
-        if let statusAt, EvaluationTime(argument: statusAt) == nil {
-            throw ValidationError("--status-at takes the same forms as --at, not '\(statusAt)'")
-        }
-        guard EvaluationTime(argument: at) != nil else {
-            throw ValidationError(
-                "--at takes creation, now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds such as 1706702400000, not '\(at)'"
-            )
-        }
-    }
-
-    var evaluationTime: EvaluationTime { EvaluationTime(argument: at) ?? .signed }
-
-    /// The arguments that read and judge as these options do, for a reproduction line: the wrapper, trust, times and
-    /// judgement (not the output's style).
-    var arguments: [String] {
-        var words: [String] = []
-        if let inputFormat { words += ["--input-format", inputFormat.rawValue] }
-        words += trust.arguments
-        if at != "creation" { words += ["--at", at] }
-        if let statusAt { words += ["--status-at", statusAt] }
-        if strict { words.append("--strict") }
-        return words
     }
 
     /// The `request_date` of a verifyReceipt response: --request-date, else the --at time when it is one, else now.
@@ -88,7 +40,7 @@ struct ReceiptReadingOptions: ParsableArguments {
             }
             return date
         }
-        if case .date = evaluationTime, let date = Self.requestDate(at) { return date }
+        if case .date = judging.evaluationTime, let date = Self.requestDate(judging.at) { return date }
         return AppleDate(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
@@ -104,11 +56,6 @@ struct ReceiptReadingOptions: ParsableArguments {
         }
         guard case .date(let date)? = EvaluationTime(argument: argument) else { return nil }
         return AppleDate(date)
-    }
-
-    /// What `bytes` hold, from the one classifier (`InputClassifier`), with --input-format as its force.
-    func classify(_ bytes: [UInt8]) -> ClassifiedInput {
-        InputClassifier.classify(bytes, forced: inputFormat.map { $0 == .jws ? .jws : .receipt($0.format ?? .binary) })
     }
 
     /// The input in `file` as the one classifier finds it, inspected by the reader of its kind.
@@ -130,7 +77,7 @@ struct ReceiptReadingOptions: ParsableArguments {
             }
             throw InputFiles.failure(file, unreadable)
         }
-        return (Inspector.inspect(classify(input), input: input, options: options), input)
+        return (Inspector.inspect(judging.classify(input), input: input, options: options), input)
     }
 
     /// A document's report as `dump` or `verify` writes it in `format`.
@@ -182,16 +129,4 @@ struct ReceiptReadingOptions: ParsableArguments {
     func verifyReceiptResponse(_ inspection: ReceiptInspection) throws -> [UInt8] {
         VerifyReceiptResponse(inspection, requestDate: try requestDate()).json(pretty: !style.compact)
     }
-
-    /// Inspection options from these flags and `expectations`.
-    func inspectionOptions(_ expectations: Expectations = Expectations()) throws -> InspectionOptions {
-        var options = try trust.inspectionOptions()
-        options.time = evaluationTime
-        options.expectations = expectations
-        options.inputFormat = inputFormat?.format ?? nil
-        options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
-        options.strict = strict
-        return options
-    }
-
 }

@@ -47,20 +47,10 @@ struct Report: ParsableCommand {
             valueName: "file"))
     var output: String?
 
-    @OptionGroup var options: ReceiptReadingOptions
+    @OptionGroup var options: JudgingOptions
 
     func validate() throws {
         _ = try InputFiles.orStandardInput(file.map { [$0] } ?? [])
-        // Options shared with dump and verify that shape their text or JSON, not the page: said, never ignored.
-        let unused = [
-            (options.style.compact, "--compact"), (options.style.color != .auto, "--color"),
-            (options.requestDateArgument != nil, "--request-date"),
-        ].filter(\.0).map(\.1)
-        if !unused.isEmpty {
-            throw ValidationError(
-                "\(unused.joined(separator: ", ")) shape\(unused.count == 1 ? "s" : "") the text and JSON of dump and verify, not the report page"
-            )
-        }
         if output == nil && isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("the report is an HTML page: give -o report.html, or redirect standard output")
         }
@@ -87,7 +77,7 @@ struct Report: ParsableCommand {
 /// The report page of one input, for `rcpt report` and `--format html` of dump and verify.
 enum ReportPage {
     /// The report of the input in `path`: its inspection and everything the page shows of it.
-    static func make(_ path: String, options: ReceiptReadingOptions, inspection: InspectionOptions) throws
+    static func make(_ path: String, options: JudgingOptions, inspection: InspectionOptions) throws
         -> ReportDocument
     {
         let input = try InputFiles.read(path)

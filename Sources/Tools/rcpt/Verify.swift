@@ -88,14 +88,14 @@ struct Verify: ParsableCommand {
     /// every word shell-quoted.
     func reproduction(of path: String) -> String {
         var words = ["rcpt", "verify"]
-        words += options.arguments + expected.arguments
+        words += options.judging.arguments + expected.arguments
         return (words + [path]).map(ShellWords.quoted).joined(separator: " ")
     }
 
     /// The inspection options of this run. Output that shows no record (all but verifyreceipt and html) lets the
     /// index drop each record's entries once the record is checked.
     func inspectionOptions() throws -> InspectionOptions {
-        var inspection = try options.inspectionOptions(expected.expectations)
+        var inspection = try options.judging.inspectionOptions(expected.expectations)
         inspection.keepsRecords = format == .verifyreceipt || format == .html
         inspection.requiresBinding = expected.requireBinding
         return inspection
@@ -165,7 +165,7 @@ struct Verify: ParsableCommand {
             // The text report does not show the input's digest: not worth a second pass over a large input.
             inspection.digestsInput = format == .json || format == .jsonl || format == .html
             if format == .html {
-                let report = try ReportPage.make(file, options: options, inspection: inspection)
+                let report = try ReportPage.make(file, options: options.judging, inspection: inspection)
                 HTMLReport.write(report) { Console.write($0) }
                 let document = report.document
                 if ReportPage.status(of: document, path: file) == 2 { return 2 }
