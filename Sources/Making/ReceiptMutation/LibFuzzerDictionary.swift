@@ -33,28 +33,11 @@ public enum LibFuzzerDictionary {
     }
 
     static func unescaped(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 1 < bytes.endIndex else { return nil }
-            let next = bytes[index + 1]
-            if next == UInt8(ascii: "x") {
-                guard index + 3 < bytes.endIndex, let high = ASN1Primitives.hexDigit(bytes[index + 2]),
-                    let low = ASN1Primitives.hexDigit(bytes[index + 3])
-                else { return nil }
-                output.append(high << 4 | low)
-                index += 4
-            } else {
-                output.append(next)
-                index += 2
-            }
+        EscapedText.decode(bytes, marker: UInt8(ascii: "\\")) { index in
+            guard index + 1 < bytes.endIndex else { return .invalid }
+            guard bytes[index + 1] == UInt8(ascii: "x") else { return .decoded([bytes[index + 1]], length: 2) }
+            guard let byte = EscapedText.hexByte(bytes, at: index + 2) else { return .invalid }
+            return .decoded([byte], length: 4)
         }
-        return output
     }
 }

@@ -133,22 +133,11 @@ struct PastedDocument {
 
     /// `text` with every `%XX` escape decoded (a `+` stays a `+`: in base64 it is one), when it has any.
     static func percentDecoded(_ text: [UInt8]) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
-        var index = 0
         var changed = false
-        while index < text.count {
-            if text[index] == UInt8(ascii: "%"), index + 2 < text.count,
-                let high = ASN1Primitives.hexDigit(text[index + 1]),
-                let low = ASN1Primitives.hexDigit(text[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-                changed = true
-            } else {
-                out.append(text[index])
-                index += 1
-            }
+        let out = EscapedText.decode(text[...], marker: UInt8(ascii: "%")) { index in
+            guard let byte = EscapedText.hexByte(text[...], at: index + 1) else { return .literal }
+            changed = true
+            return .decoded([byte], length: 3)
         }
         return changed ? out : nil
     }
@@ -158,41 +147,25 @@ struct PastedDocument {
     /// stays.
     static func quotedPrintableDecoded(_ text: [UInt8]) -> (text: [UInt8], softBreaks: Int, escapes: Int)? {
         guard text.contains(UInt8(ascii: "=")) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
         var softBreaks = 0
         var escapes = 0
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            guard byte == UInt8(ascii: "=") else {
-                out.append(byte)
-                index += 1
-                continue
-            }
+        let out = EscapedText.decode(text[...], marker: UInt8(ascii: "=")) { index in
             // A soft break: `=`, white space a mailer may have left, then CRLF or LF.
             var next = index + 1
             while next < text.count, next - index <= 8, text[next] == 0x20 || text[next] == 0x09 { next += 1 }
             if next < text.count, text[next] == 0x0D { next += 1 }
             if next < text.count, text[next] == 0x0A {
                 softBreaks += 1
-                index = next + 1
-                continue
+                return .decoded([], length: next + 1 - index)
             }
             // Any other `=` (a header's `charset=utf-8`) stays as it is, as lenient decoders leave it.
-            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]),
-                let low = ASN1Primitives.hexDigit(text[index + 2])
-            else {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            out.append(high << 4 | low)
+            guard let byte = EscapedText.hexByte(text[...], at: index + 1) else { return .literal }
             escapes += 1
-            index += 3
+            return .decoded([byte], length: 3)
         }
         // One `=` before a line break is base64's padding ending a line more often than a mailer's soft break.
-        return escapes > 0 || softBreaks > 1 ? (out, softBreaks, escapes) : nil
+        guard let out, escapes > 0 || softBreaks > 1 else { return nil }
+        return (out, softBreaks, escapes)
     }
 
     /// The fields a server reads a document from: verifyReceipt's and the App Store Server's.

@@ -76,24 +76,12 @@ enum PastedText {
     /// `%XX` escapes of base64 characters decoded, when the text has any and every `%` starts one.
     static func percentDecoded(_ text: [UInt8]) -> [UInt8]? {
         guard text.contains(UInt8(ascii: "%")) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            guard byte == UInt8(ascii: "%") else {
-                out.append(byte)
-                index += 1
-                continue
+        return EscapedText.decode(text[...], marker: UInt8(ascii: "%")) { index in
+            guard let byte = EscapedText.hexByte(text[...], at: index + 1), ByteSet.anyBase64.contains(byte) else {
+                return .invalid
             }
-            guard index + 2 < text.count, let high = ASN1Primitives.hexDigit(text[index + 1]),
-                let low = ASN1Primitives.hexDigit(text[index + 2]),
-                ByteSet.anyBase64.contains(high << 4 | low)
-            else { return nil }
-            out.append(high << 4 | low)
-            index += 3
+            return .decoded([byte], length: 3)
         }
-        return out
     }
 
     /// Spaces inside a line of base64 replaced by `+`. Base64 never has a space inside a line: where a form or a URL
