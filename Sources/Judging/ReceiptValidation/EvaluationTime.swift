@@ -15,9 +15,8 @@ public enum EvaluationTime: Sendable, Hashable {
         case "creation", "signed": self = .signed
         case "now": self = .now
         default:
-            if !argument.isEmpty, argument.count <= 15, argument.allSatisfy(\.isASCII), argument.allSatisfy(\.isNumber),
-                let milliseconds = Int64(argument)
-            {
+            if argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                guard let milliseconds = Self.milliseconds(argument) else { return nil }
                 let seconds = milliseconds / 1000
                 guard case .success(let date) = ReceiptDate.parse(ReceiptDate.format(epochSeconds: seconds)) else {
                     return nil
@@ -29,6 +28,27 @@ public enum EvaluationTime: Sendable, Hashable {
             guard case .success(let date) = ReceiptDate.parse(text) else { return nil }
             self = .date(date)
         }
+    }
+
+    /// The epoch milliseconds an argument of digits gives (at most 15, as verifyReceipt's `_ms` fields); nil for
+    /// any other text, and for nine or ten digits (`looksLikeSeconds`): a time in epoch seconds, which read as
+    /// milliseconds would be a day of 1970, when no App Store document was signed.
+    package static func milliseconds(_ argument: String) -> Int64? {
+        guard !argument.isEmpty, argument.count <= 15, argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            !looksLikeSeconds(argument)
+        else { return nil }
+        return Int64(argument)
+    }
+
+    /// Whether `argument` is nine or ten digits: epoch seconds (2001 to 2286), not milliseconds.
+    package static func looksLikeSeconds(_ argument: String) -> Bool {
+        (9...10).contains(argument.utf8.count) && argument.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// What a refusal of `argument` adds when it looks like epoch seconds: how to write it in milliseconds.
+    package static func secondsHint(_ argument: String) -> String {
+        looksLikeSeconds(argument)
+            ? " (\(argument) looks like epoch seconds; times here are epoch milliseconds: \(argument)000)" : ""
     }
 
     /// The instant in unix seconds for a document signed at `signed` (unix seconds: a receipt's creation date, a JWS

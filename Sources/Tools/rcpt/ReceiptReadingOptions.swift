@@ -27,7 +27,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     func validate() throws {
         if let requestDateArgument, Self.requestDate(requestDateArgument) == nil {
             throw ValidationError(
-                "--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'"
+                "--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'\(EvaluationTime.secondsHint(requestDateArgument))"
             )
         }
     }
@@ -49,10 +49,8 @@ struct ReceiptReadingOptions: ParsableArguments {
         if argument == "now" {
             return AppleDate(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         }
-        if !argument.isEmpty, argument.count <= 15, argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            let milliseconds = Int64(argument)
-        {
-            return AppleDate(milliseconds: milliseconds)
+        if argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return EvaluationTime.milliseconds(argument).map(AppleDate.init(milliseconds:))
         }
         guard case .date(let date)? = EvaluationTime(argument: argument) else { return nil }
         return AppleDate(date)

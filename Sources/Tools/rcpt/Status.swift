@@ -89,14 +89,14 @@ struct Status: ParsableCommand {
         }
         guard time != nil else {
             throw ValidationError(
-                "--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'"
+                "--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'\(EvaluationTime.secondsHint(at))"
             )
         }
     }
 
     /// --at in milliseconds since 1970, to the millisecond (epoch milliseconds as given; a time's fraction kept).
     var time: Int64? {
-        if !at.isEmpty, at.count <= 15, at.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return Int64(at) }
+        if at.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return EvaluationTime.milliseconds(at) }
         switch EvaluationTime(argument: at) {
         case .now?: return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         case .date(let date)?: return date.millisecondsSinceEpoch
