@@ -11,14 +11,9 @@ import Testing
 /// twice, in any case); the same receipt given twice is read.
 @Suite("Receipt bodies and PEM texts holding two receipts")
 struct ReceiptBodyAmbiguityTests {
-    static let genuine = Fixtures.realReceipt(Fixtures.sandboxReceipt)
-    static let forged: [UInt8] = {
-        var bytes = genuine
-        bytes[0x60] ^= 0x01
-        return bytes
-    }()
-    static let g = Data(genuine).base64EncodedString()
-    static let f = Data(forged).base64EncodedString()
+    /// A genuine receipt and a copy with one byte changed, in base64 (the classifier's own fixtures).
+    static let g = ClassifierAmbiguityTests.g
+    static let f = ClassifierAmbiguityTests.f
 
     static func pem(_ base64: String) -> String {
         var lines: [Substring] = []
