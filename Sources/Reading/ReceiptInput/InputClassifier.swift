@@ -75,6 +75,16 @@ public enum InputClassifier {
             // JSON is parsed once a layer, for the JWS reader and the search alike.
             let json = PastedDocument.jsonDocument(text)
             if let read = JWSInput.recognise(text, json: json) {
+                // A receipt beside the tokens (`receipt-data` next to `signedPayload`): a server reading receipts
+                // takes it, one reading tokens takes them.
+                if let json, let path = PastedDocument.receiptString(in: json) {
+                    var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
+                    classified.refusal = InputError(
+                        .inputAmbiguous,
+                        "the JSON holds both JWS and a receipt (base64 at \(path)): readers take either, so rcpt reads neither"
+                    )
+                    return classified
+                }
                 var classified = ClassifiedInput(kind: .jws, bytes: text, offset: offset, findings: findings, jws: read)
                 classified.isDocument = true
                 return classified

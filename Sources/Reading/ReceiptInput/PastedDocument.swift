@@ -101,6 +101,21 @@ struct PastedDocument {
                 offset: base + document.nodes[found.node].start + 1, isSlice: false))
     }
 
+    /// The path of the first string of `document` that is base64 of one whole DER element (a receipt), if any.
+    static func receiptString(in document: JSONDocument) -> String? {
+        for (node, entry) in document.nodes.enumerated() where entry.kind == .string {
+            // Base64 of a DER SEQUENCE starts with M; the many short strings are passed over.
+            guard entry.end - entry.start >= 2 + shortestDocument,
+                document.bytes[entry.start + 1] == UInt8(ascii: "M"),
+                let value = document.string(node), let bytes = Base64.decode(Array(value.utf8)),
+                InputDecoder.isWholeElement(bytes)
+            else { continue }
+            let path = document.paths()[node]
+            return path.isEmpty ? "the top level" : path
+        }
+        return nil
+    }
+
     /// The fewest characters a document found in a string or a field can have (a token's three parts are longer).
     static let shortestDocument = 16
     /// The most fields a form body people paste has; a longer one is not taken for a form.

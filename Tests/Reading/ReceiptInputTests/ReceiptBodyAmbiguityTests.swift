@@ -41,6 +41,14 @@ struct ReceiptBodyAmbiguityTests {
         ("another receipt in any string of the body", #"{"receipt-data":"\#(g)","note":["\#(f)"]}"#),
         ("two PEM blocks", pem(g) + pem(f)),
         ("a PEM block and base64 after it", pem(g) + "\n" + f + "\n"),
+        (
+            "a receipt beside a notification's token",
+            #"{"signedPayload":"\#(ClassifierAmbiguityTests.token)","receipt-data":"\#(g)"}"#
+        ),
+        (
+            "a receipt beside an API response's tokens",
+            #"{"signedTransactions":["\#(ClassifierAmbiguityTests.token)"],"note":"\#(g)"}"#
+        ),
     ]
 
     @Test(arguments: twoReceipts.map(\.0))
