@@ -26,13 +26,32 @@ package final class BatchValidator: @unchecked Sendable {
 
     /// The verdict a line gives, or nil when it gives none.
     package static func verdict(of line: String) -> RunOutcome? {
-        let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { String($0).lowercased() } ?? ""
+        // The first words, a lone separator ("valid = false") passed over.
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
+            .filter { ![":", "=", ",", "-", "->"].contains($0) }.prefix(2)
         // "invalid:" and "rejected," are the word itself.
-        let word = first.count > 1 && [":", ",", ";", "."].contains(first.last) ? String(first.dropLast()) : first
-        if acceptingWords.contains(word) { return .accepted }
-        if rejectingWords.contains(word) { return .rejected(status: 1) }
-        if let number = Int64(word), number != 0 { return .rejected(status: 1) }
-        return nil
+        func bare(_ word: String) -> String {
+            word.count > 1 && [":", ",", ";", ".", "="].contains(word.last) ? String(word.dropLast()) : word
+        }
+        let word = bare(words.first ?? "")
+        let verdict: RunOutcome
+        if acceptingWords.contains(word) {
+            verdict = .accepted
+        } else if rejectingWords.contains(word) || Int64(word).map({ $0 != 0 }) == true {
+            verdict = .rejected(status: 1)
+        } else {
+            return nil
+        }
+        // "valid: false", "ok: no", "accepted = 0": a name and its value, not a verdict word and a reason; a value
+        // that says the same ("valid: yes") is that verdict, one that says otherwise or a bare 0 or 1 is none.
+        guard words.count > 1 else { return verdict }
+        let value = bare(words[words.startIndex + 1])
+        if ["0", "1"].contains(value) { return nil }
+        if ["true", "yes"].contains(value) || acceptingWords.contains(value) {
+            return verdict == .accepted ? verdict : nil
+        }
+        if value == "false" || rejectingWords.contains(value) { return verdict == .accepted ? nil : verdict }
+        return verdict
     }
 
     let command: String

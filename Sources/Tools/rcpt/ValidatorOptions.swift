@@ -40,7 +40,7 @@ struct ValidatorOptions: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict)."
+            "Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict, and so is a name with a value that says otherwise, such as valid: false)."
         ))
     var batch = false
 

@@ -93,6 +93,13 @@ struct ConformanceRunnerTests {
         for line in ["", "validator v2 ready", "Traceback (most recent call last):", "0.5", "okay", "true"] {
             #expect(BatchValidator.verdict(of: line) == nil, "\(line)")
         }
+        // A name and its value that says otherwise is no verdict (a trial's validator printed "valid: false").
+        for line in ["valid: false", "ok: false", "accepted: no", "valid, no", "valid = 0", "invalid: yes", "ok 1"] {
+            #expect(BatchValidator.verdict(of: line) == nil, "\(line)")
+        }
+        #expect(BatchValidator.verdict(of: "valid: true") == .accepted)
+        #expect(BatchValidator.verdict(of: "invalid: false") == .rejected(status: 1))
+        #expect(BatchValidator.verdict(of: "invalid: bundle id mismatch") == .rejected(status: 1))
         let banner = RunOutcome.unreadableAnswer(line: "ready \u{1B}[31m" + String(repeating: "x", count: 100))
         #expect(banner.label == "errored")
         #expect(!banner.isVerdict)
