@@ -78,6 +78,7 @@ extension Threat {
             return Threat(.anyone, .security, developerCertificate)
         }
         if let signer = receiptSignerOutsidePayload[name] { return signer }
+        if let harmless = receiptHarmlessOutsideContent[name] { return harmless }
         if ["foreign-ca", "self-signed-leaf"].contains(name) { return Threat(.anyone, .security, ownChain) }
         if name == "storekit-certificate-on-production" || name == "storekit-signed-production" {
             return Threat(
@@ -95,6 +96,33 @@ extension Threat {
             return Threat(.anyone, .security, receiptContainer)
         }
     }
+
+    /// Edits anyone can make outside the signed content that leave it Apple's, with the signature still verifying
+    /// over it (`openssl cms -verify` takes each): a verifier that accepts one reads what Apple signed, so the
+    /// attacker gains nothing. rcpt refuses them (they are no receipt Apple writes), and a careful validator that
+    /// accepts them is not insecure: robustness, not security (a CI trial's OpenSSL-based validator failed the gate
+    /// on them).
+    static let receiptHarmlessOutsideContent: [String: Threat] = {
+        let identifier =
+            "the signature algorithm's identifier is not signed, and the signature still verifies over Apple's content: a verifier that accepts it reads what Apple signed"
+        let readers = "OpenSSL's cms -verify takes it; rcpt and a strict reader refuse it"
+        return [
+            "signature-algorithm-mismatch": Threat(.anyone, .robustness, identifier, readers: readers),
+            "signature-algorithm-md5-rsa": Threat(.anyone, .robustness, identifier, readers: readers),
+            "content-type-not-data": Threat(
+                .anyone, .robustness,
+                "the content type is not signed, and the content is Apple's: a verifier that accepts it reads what Apple signed",
+                readers: readers),
+            "certificates-over-limit": Threat(
+                .anyone, .robustness,
+                "extra copies of the chain are not signed, and the chain and content are Apple's: a cost to a reader, no gain to an attacker",
+                readers: "OpenSSL reads every certificate; rcpt stops at 16"),
+            "signed-attributes-not-der": Threat(
+                .anyone, .robustness,
+                "the signature covers the signed attributes in DER order, so anyone can reorder them on a genuine receipt; their values, and the content, are Apple's",
+                readers: readers),
+        ]
+    }()
 
     /// Genuine receipts of another app, device, version, environment or time.
     static let receiptReplays: [String: Threat] = {

@@ -196,10 +196,15 @@ struct ConformanceCLITests {
         #expect(mutations.allSatisfy { ["security", "policy", "robustness"].contains($0["concern"] as? String) })
         #expect(mutations.allSatisfy { ["anyone", "replay", "signer"].contains($0["attacker"] as? String) })
         #expect(mutations.allSatisfy { !($0["threat"] as? String ?? "").isEmpty })
-        // A signer-only shape is robustness and nothing else is.
+        // A signer-only shape is robustness; anything else is robustness only with the readers it sets apart.
         #expect(
             mutations.allSatisfy {
-                ($0["attacker"] as? String == "signer") == ($0["concern"] as? String == "robustness")
+                $0["attacker"] as? String != "signer" || $0["concern"] as? String == "robustness"
+            })
+        #expect(
+            mutations.allSatisfy {
+                $0["concern"] as? String != "robustness" || $0["attacker"] as? String == "signer"
+                    || !($0["readers"] as? String ?? "").isEmpty
             })
     }
 
