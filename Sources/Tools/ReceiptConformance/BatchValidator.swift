@@ -42,16 +42,19 @@ package final class BatchValidator: @unchecked Sendable {
         } else {
             return nil
         }
-        // "valid: false", "ok: no", "accepted = 0": a name and its value, not a verdict word and a reason; a value
-        // that says the same ("valid: yes") is that verdict, one that says otherwise or a bare 0 or 1 is none.
+        // "valid: false", "ok = 0": a name and a value that says otherwise, not a verdict word and a reason, so
+        // neither sense is read into the line. A value that says the same ("valid: yes", "invalid: true") or a
+        // rejection's reason or status code ("rejected: 1", "rejected: VERIFICATION_FAILURE") keeps the verdict.
         guard words.count > 1 else { return verdict }
         let value = bare(words[words.startIndex + 1])
-        if ["0", "1"].contains(value) { return nil }
-        if ["true", "yes"].contains(value) || acceptingWords.contains(value) {
-            return verdict == .accepted ? verdict : nil
+        let saysFalse = ["false", "no", "0"].contains(value)
+        if verdict == .accepted {
+            let otherwise =
+                saysFalse || (rejectingWords.contains(value) && value != "1") || Int64(value).map { $0 != 1 } == true
+            return otherwise ? nil : verdict
         }
-        if value == "false" || rejectingWords.contains(value) { return verdict == .accepted ? nil : verdict }
-        return verdict
+        let otherwise = saysFalse || ["accept", "accepted", "valid", "ok"].contains(value)
+        return otherwise ? nil : verdict
     }
 
     let command: String
@@ -67,12 +70,14 @@ package final class BatchValidator: @unchecked Sendable {
     package init(command: String, timeout: Double) throws {
         self.command = command
         self.timeout = timeout
+        ValidatorProcesses.keep(scratch: stderrPath)
         try start()
     }
 
     deinit {
         stop()
         unlink(stderrPath)
+        ValidatorProcesses.forget(scratch: stderrPath)
     }
 
     private func start() throws {
@@ -118,6 +123,7 @@ package final class BatchValidator: @unchecked Sendable {
             kill(-pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            ValidatorProcesses.ended(pid)
             pid = 0
         }
     }
@@ -166,11 +172,13 @@ package final class BatchValidator: @unchecked Sendable {
             var status: Int32 = 0
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid {
+                ValidatorProcesses.ended(pid)
                 pid = 0
                 stop()
                 return ending(status)
             }
             if reaped == -1 && errno != EINTR {
+                ValidatorProcesses.ended(pid)
                 pid = 0
                 stop()
                 return .errored(status: 255)

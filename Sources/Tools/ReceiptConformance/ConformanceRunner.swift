@@ -246,9 +246,13 @@ package enum ConformanceRunner {
         let directory = FileManager.default.temporaryDirectory.path
         let stdoutPath = directory + "/rcpt-conformance-\(UUID().uuidString).out"
         let stderrPath = directory + "/rcpt-conformance-\(UUID().uuidString).err"
+        ValidatorProcesses.keep(scratch: stdoutPath)
+        ValidatorProcesses.keep(scratch: stderrPath)
         defer {
             unlink(stdoutPath)
             unlink(stderrPath)
+            ValidatorProcesses.forget(scratch: stdoutPath)
+            ValidatorProcesses.forget(scratch: stderrPath)
         }
         let spawned = spawnShell(line) { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -258,6 +262,7 @@ package enum ConformanceRunner {
         guard case .success(let pid) = spawned else {
             throw SuiteError(.validatorFailed, "cannot start /bin/sh (error \(spawned))")
         }
+        defer { ValidatorProcesses.ended(pid) }
         // Poll for the exit every 5 ms (no waiting thread); past the deadline, kill the whole group.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1_000_000_000)
         var raw: Int32 = 0
@@ -307,15 +312,22 @@ package enum ConformanceRunner {
             posix_spawnattr_destroy(&attributes)
             posix_spawn_file_actions_destroy(&actions)
         }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // Its own process group, and no signal blocked: rcpt blocks SIGINT and SIGTERM while it runs validators
+        // (to stop them when it is interrupted), and a child would inherit the block.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
         posix_spawnattr_setpgroup(&attributes, 0)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
         configure(&actions)
         var pid: pid_t = 0
         let arguments = ["/bin/sh", "-c", line]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
+        return ValidatorProcesses.start {
+            let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+            return spawned == 0 ? .success(pid) : .failure(SpawnError(code: spawned))
+        }
     }
 
     /// posix_spawn's error number.

@@ -35,8 +35,9 @@ struct Conformance: ParsableCommand {
 
             Exit codes: 0 every must-reject security and policy entry rejected (and robustness ones with --fail-on \
             robustness) and the baseline accepted, with no crash, timeout, error or failure to run; 1 otherwise (a \
-            must-accept entry rejected is reported as over-strict but is not a failure); 2 usage error or \
-            unreadable suite.
+            must-accept entry rejected is reported as over-strict but is not a failure); 2 usage error, \
+            unreadable suite, or interrupted (SIGINT, SIGTERM, SIGHUP: the validator's processes are stopped and \
+            the run's files removed).
 
             Example:
               rcpt ca init testca && rcpt mutate real.receipt --all --ca testca --out-dir suite
@@ -71,6 +72,7 @@ struct Conformance: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
+        Interruption.stopValidatorsOnSignal("the suite")
         try Console.guarded {
             let showProgress = isatty(STDERR_FILENO) != 0
             let style = TextStyle(useColor: useColor)

@@ -35,7 +35,8 @@ struct FuzzValidator: ParsableCommand {
             of its seed, then fewest bytes), written to --out-dir with a manifest rcpt conformance replays (so a \
             fixed bug stays fixed) and report.json (rcpt.fuzz-validator/1). Deterministic for --seed. Exit 1 when a \
             disagreement of a class not named by --allow was found (an accepted robustness input only with \
-            --fail-on robustness), 0 otherwise, 2 on a usage error.
+            --fail-on robustness), 0 otherwise, 2 on a usage error or when interrupted (SIGINT, SIGTERM, SIGHUP: \
+            the validator's processes are stopped and the run's files removed).
 
             Examples:
               rcpt ca init testca
@@ -105,6 +106,7 @@ struct FuzzValidator: ParsableCommand {
     }
 
     func run() throws {
+        Interruption.stopValidatorsOnSignal("the campaign")
         try Console.guarded {
             let inputs = try seeds.map { try InputFiles.read($0) }
             let kit: MutationKit
@@ -191,7 +193,11 @@ struct FuzzValidator: ParsableCommand {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "rcpt-fuzz-\(UUID().uuidString)"
             ).path
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            ValidatorProcesses.keep(scratch: scratch)
+            defer {
+                try? FileManager.default.removeItem(atPath: scratch)
+                ValidatorProcesses.forget(scratch: scratch)
+            }
             if strict {
                 receiptOptions.strict = true
                 jwsOptions?.strict = true

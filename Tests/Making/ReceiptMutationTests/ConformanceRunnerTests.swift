@@ -94,12 +94,19 @@ struct ConformanceRunnerTests {
             #expect(BatchValidator.verdict(of: line) == nil, "\(line)")
         }
         // A name and its value that says otherwise is no verdict (a trial's validator printed "valid: false").
-        for line in ["valid: false", "ok: false", "accepted: no", "valid, no", "valid = 0", "invalid: yes", "ok 1"] {
+        for line in [
+            "valid: false", "ok: false", "accepted: no", "valid, no", "valid = 0", "ok 2", "invalid: false",
+            "rejected: 0", "rejected: valid",
+        ] {
             #expect(BatchValidator.verdict(of: line) == nil, "\(line)")
         }
-        #expect(BatchValidator.verdict(of: "valid: true") == .accepted)
-        #expect(BatchValidator.verdict(of: "invalid: false") == .rejected(status: 1))
-        #expect(BatchValidator.verdict(of: "invalid: bundle id mismatch") == .rejected(status: 1))
+        for line in ["valid: true", "ok 1", "accepted: yes"] {
+            #expect(BatchValidator.verdict(of: line) == .accepted, "\(line)")
+        }
+        // A rejection's reason or status code (Apple's library in a peer validator prints "rejected: 1").
+        for line in ["invalid: true", "invalid: bundle id mismatch", "rejected: 1", "rejected: 2", "fail: yes"] {
+            #expect(BatchValidator.verdict(of: line) == .rejected(status: 1), "\(line)")
+        }
         let banner = RunOutcome.unreadableAnswer(line: "ready \u{1B}[31m" + String(repeating: "x", count: 100))
         #expect(banner.label == "errored")
         #expect(!banner.isVerdict)
