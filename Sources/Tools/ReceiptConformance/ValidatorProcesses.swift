@@ -36,11 +36,16 @@ package enum ValidatorProcesses {
     package static func forget(scratch path: String) { _ = lock.withLock { scratch.remove(path) } }
 
     /// Kills every group not yet reaped and removes every scratch path: what an interruption does before rcpt exits.
+    /// Each killed leader is waited for first, so no validator still starting writes a file after its removal.
     package static func stopAll() {
-        let paths = lock.withLock {
+        let (killed, paths) = lock.withLock {
             stopping = true
             for group in groups { kill(-group, SIGKILL) }
-            return scratch
+            return (groups, scratch)
+        }
+        for leader in killed {
+            var status: Int32 = 0
+            while waitpid(leader, &status, 0) == -1 && errno == EINTR {}
         }
         for path in paths { try? FileManager.default.removeItem(atPath: path) }
     }

@@ -26,6 +26,10 @@ struct InterruptedRunTests {
             workspace.directory.appendingPathComponent("suite").path,
         ]
         process.currentDirectoryURL = Fixtures.repositoryRoot
+        // Its scratch files go here, to be counted after.
+        let temporary = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -42,6 +46,8 @@ struct InterruptedRunTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 2)
+        // The run's files (the validator's captured output, written while it hung) are gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
         // Sent SIGKILL before rcpt exited: it ends as soon as a busy machine schedules it — gone, or a zombie its
         // new parent has yet to reap. Waited for (a state, not a time, is asserted); one that ignored the kill
         // would still be sleeping after a minute.
