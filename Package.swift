@@ -139,7 +139,9 @@ let package = Package(
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
         // HTTP endpoints as validators (`conformance --target`), through Foundation's URLSession: only the command
         // imports it, so the reading core and the fuzz harnesses never link networking.
-        .target(name: "ReceiptHTTP", dependencies: ["ReceiptConformance", "ReceiptSuite", "ReceiptJSON"]),
+        .target(
+            name: "ReceiptHTTP",
+            dependencies: ["ReceiptConformance", "ReceiptSuite", "ReceiptJSON", "ReceiptDiagnostics"]),
         // A local stand-in for the Apple endpoints a backend calls (`rcpt serve`): verifyReceipt and the App Store
         // Server API, scenarios, and the judgement of a backend's handling of each answer. SwiftNIO's HTTP/1 server;
         // only the command imports it.

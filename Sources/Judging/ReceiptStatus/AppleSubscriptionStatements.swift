@@ -7,7 +7,7 @@ extension Resolver {
     /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
     /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
     /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew
-    /// off. Nil when the renewal info states none of these.
+    /// off; unknown when it states none of these. Nil when it names no product.
     func renewalOnly(_ renewal: RenewalFact) -> ProductStatus? {
         guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
         let state: ProductStatus.State
@@ -29,14 +29,18 @@ extension Resolver {
         } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
             (state, reason) = (.expired, "auto-renew was off")
         } else {
-            return nil
+            // Older renewal info dates no period; nothing says whether the subscription still runs.
+            (state, reason) = (
+                .unknown,
+                "the renewal info dates no period (no renewalDate) and states no expiry or billing retry: add the subscription's transactions"
+            )
         }
         reason += " (renewal info alone: no transaction of the subscription is among the documents)"
         return ProductStatus(
             productID: product, kind: .autoRenewableSubscription, state: state, app: app, subscriptionGroup: nil,
             originalTransactionID: renewal.originalTransactionID, transactionID: nil, purchaseDate: nil,
             expiresDate: renewal.renewalDate, revocationDate: nil,
-            endedDate: state.grantsService || state == .billingRetry ? nil : renewal.renewalDate,
+            endedDate: state == .expired ? renewal.renewalDate : nil,
             gracePeriodExpiresDate: state == .gracePeriod ? renewal.gracePeriodExpiresDate : nil,
             autoRenew: renewal.autoRenewOn,
             renewsTo: renewal.autoRenewOn == true && renewal.autoRenewProductID != product

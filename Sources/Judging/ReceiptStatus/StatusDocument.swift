@@ -136,11 +136,39 @@ package struct StatusDocument: Sendable {
             appAppleID: receipt.first(.appItemID)?.integer.flatMap { $0 == 0 ? nil : String($0) },
             environment: environment)
         let created = receipt.creationDate?.millisecondsSinceEpoch
+        var records: [TransactionFact] = []
         for (index, record) in receipt.inAppRecords.enumerated() {
             let evidence = StatusEvidence(
                 document: name, path: "in_app[\(index)]", offset: offset.flatMap { Self.add($0, record.offset) },
                 kind: "receipt-record", signedDate: created, trust: trust)
-            transactions.append(TransactionFact(record: record, evidence: evidence))
+            records.append(TransactionFact(record: record, evidence: evidence))
+        }
+        transactions += Self.upgradesRead(records)
+    }
+
+    /// A receipt's records with upgrades told from refunds. A receipt has no is_upgraded: Apple gives the upgraded
+    /// subscription's record a cancellation_date, the purchase date of the upgrade — another product of the same
+    /// subscription (original transaction) bought at that second. Such a record is upgraded, not refunded.
+    static func upgradesRead(_ records: [TransactionFact]) -> [TransactionFact] {
+        struct Start: Hashable {
+            var original: String
+            var at: Int64
+        }
+        var bought: [Start: Set<String>] = [:]
+        for record in records where record.kind == .autoRenewableSubscription {
+            if let at = record.purchaseDate, let original = record.originalTransactionID {
+                bought[Start(original: original, at: at), default: []].insert(record.productID)
+            }
+        }
+        return records.map { record in
+            guard record.kind == .autoRenewableSubscription, let cancelled = record.revocationDate,
+                let original = record.originalTransactionID,
+                bought[Start(original: original, at: cancelled)]?.contains(where: { $0 != record.productID }) == true
+            else { return record }
+            var upgraded = record
+            upgraded.revocationDate = nil
+            upgraded.isUpgraded = true
+            return upgraded
         }
     }
 

@@ -319,6 +319,16 @@ struct Resolver {
         return states
     }
 
+    /// The units `facts` bought together; nil when one states a quantity that is not a count, or the sum passes
+    /// 2^63 − 1: unknown, never a number that was not stated.
+    static func units(_ facts: [TransactionFact]) -> Int64? {
+        facts.reduce(Int64(0)) { total, fact in
+            guard let total, let quantity = fact.quantity else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(quantity)
+            return overflow ? nil : sum
+        }
+    }
+
     /// A product that does not renew: consumed or owned while any purchase of it stands, else refunded or revoked.
     func purchase(_ facts: [TransactionFact]) -> ProductStatus? {
         // The most specific kind any statement gives (a JWS transaction names it; a receipt record cannot).
@@ -331,9 +341,10 @@ struct Resolver {
                 owned = status(
                     last, .consumed,
                     reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
-                owned.quantity = standing.reduce(Int64(0)) { total, fact in
-                    let (sum, overflow) = total.addingReportingOverflow(max(fact.quantity, 0))
-                    return overflow ? Int64.max : sum
+                owned.quantity = Self.units(standing)
+                if owned.quantity == nil {
+                    owned.reason =
+                        "a document states a quantity that is not a count of units (not a whole number from 1 up), so how many were bought is unknown"
                 }
                 owned.evidence = standing.map(\.evidence)
             case .nonRenewingSubscription:

@@ -1,6 +1,12 @@
 /// Text from the input made safe to show: in a terminal, in a diff path, in a finding message. Shared by every
 /// rendering, so a name is escaped the same wherever it is printed and a printed name reads back as itself.
 package enum TerminalText {
+    /// `text` followed by spaces up to `width` characters, for a column of a table; longer text is never cut (a
+    /// name cut short reads as another name, and is refused when typed back).
+    package static func column(_ text: String, width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
     /// A receipt string in double quotes, with quotes, backslashes and terminal-unsafe characters escaped.
     package static func quoted(_ text: String) -> String {
         var out = "\""

@@ -103,17 +103,9 @@ struct PastedDocument {
 
     /// The path of the first string of `document` that is base64 of one whole DER element (a receipt), if any.
     static func receiptString(in document: JSONDocument) -> String? {
-        for (node, entry) in document.nodes.enumerated() where entry.kind == .string {
-            // Base64 of a DER SEQUENCE starts with M; the many short strings are passed over.
-            guard entry.end - entry.start >= 2 + shortestDocument,
-                document.bytes[entry.start + 1] == UInt8(ascii: "M"),
-                let value = document.string(node), let bytes = Base64.decode(Array(value.utf8)),
-                InputDecoder.isWholeElement(bytes)
-            else { continue }
-            let path = document.paths()[node]
-            return path.isEmpty ? "the top level" : path
-        }
-        return nil
+        guard let node = document.nodes.indices.first(where: { document.derString($0) != nil }) else { return nil }
+        let path = document.paths()[node]
+        return path.isEmpty ? "the top level" : path
     }
 
     /// The fewest characters a document found in a string or a field can have (a token's three parts are longer).

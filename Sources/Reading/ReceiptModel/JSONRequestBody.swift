@@ -48,14 +48,7 @@ struct JSONRequestBody {
         // Names are matched without regard to case, as Go's and .NET's readers match them.
         let wanted = Dictionary(keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for (node, entry) in document.nodes.enumerated() where entry.depth >= 1 {
-            // Base64 of a DER SEQUENCE starts with M; the many short strings are passed over.
-            if entry.kind == .string, entry.end - entry.start >= 18,
-                document.bytes[entry.start + 1] == UInt8(ascii: "M"),
-                let text = document.string(node), let bytes = Base64.decode(Array(text.utf8)),
-                PastedText.isWholeElement(bytes)
-            {
-                body.derStrings.append((entry.start, bytes))
-            }
+            if let bytes = document.derString(node) { body.derStrings.append((entry.start, bytes)) }
             guard let keyRange = entry.keyRange, let key = document.key(node), let name = wanted[key.lowercased()]
             else { continue }
             let offset = keyRange.lowerBound - 1

@@ -24,6 +24,12 @@ package struct Claims {
         return Int64(document.text(node))
     }
 
+    /// Whether the payload gives the claim a value: present and not null (null reads as absent, as Apple's
+    /// libraries read it).
+    package func isStated(_ name: String) -> Bool {
+        node(name).map { document.nodes[$0].kind != .null } ?? false
+    }
+
     package func bool(_ name: String) -> Bool? {
         guard let node = node(name) else { return nil }
         switch document.nodes[node].kind {

@@ -18,13 +18,22 @@ package enum JWSComparison {
         -> DiffResult
     {
         var sink = ChangeSink(options: options)
-        let tokensA = Dictionary(a.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let tokensB = Dictionary(b.inspection.tokens.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var paths = a.inspection.tokens.map(\.path)
-        for token in b.inspection.tokens where tokensA[token.path] == nil { paths.append(token.path) }
-        for path in paths {
-            let root = DiffPath("jws", selector: path.isEmpty ? nil : path)
-            compareToken(tokensA[path], tokensB[path], root: root, options: options, into: &sink)
+        // Tokens pair by where they are, then in order: a token compares with itself however it is wrapped (alone,
+        // or in a notification body as `signedPayload`), as a receipt does.
+        let tokensA = a.inspection.tokens
+        let tokensB = b.inspection.tokens
+        var partner = HashJoin.match(tokensA.map(\.path), tokensB.map(\.path))
+        HashJoin.matchByPosition(
+            left: tokensA.count, right: tokensB.count, partner: &partner, leftEligible: { _ in true },
+            rightEligible: { _ in true })
+        for (token, other) in zip(tokensA, partner) {
+            let root = DiffPath("jws", selector: token.path.isEmpty ? nil : token.path)
+            compareToken(token, other.map { tokensB[$0] }, root: root, options: options, into: &sink)
+        }
+        let partnered = Set(partner.compactMap { $0 })
+        for (index, token) in tokensB.enumerated() where !partnered.contains(index) {
+            let root = DiffPath("jws", selector: token.path.isEmpty ? nil : token.path)
+            compareToken(nil, token, root: root, options: options, into: &sink)
         }
         if a.inspection.readError?.code != b.inspection.readError?.code {
             sink.compare(
@@ -51,6 +60,8 @@ package enum JWSComparison {
     }
 
     /// Two tokens fact by fact, then their nested tokens by path (iteratively: nesting is bounded by the reader).
+    /// Facts and nested tokens at one path (a member named twice) pair in order of occurrence, so an input compared
+    /// with itself is equal whatever it holds.
     static func compareToken(
         _ a: JWSVerification?, _ b: JWSVerification?, root: DiffPath, options: DiffOptions,
         into sink: inout ChangeSink
@@ -59,28 +70,31 @@ package enum JWSComparison {
         while let (left, right, path) = pending.popLast() {
             let factsA = left.map(facts) ?? []
             let factsB = right.map(facts) ?? []
-            let byPathB = Dictionary(factsB.map { (DiffPath($0.path), $0) }, uniquingKeysWith: { first, _ in first })
-            let keysA = Set(factsA.map { DiffPath($0.path) })
-            for fact in factsA where options.compares(fact.layer) {
-                let other = byPathB[DiffPath(fact.path)]
+            let partner = HashJoin.match(factsA.map { DiffPath($0.path) }, factsB.map { DiffPath($0.path) })
+            for (fact, other) in zip(factsA, partner) where options.compares(fact.layer) {
+                let otherFact = other.map { factsB[$0] }
                 sink.compare(
-                    DiffPath(path.segments + fact.path), fact.layer, fact.value, other?.value,
-                    offsetA: fact.offset, offsetB: other?.offset, isEncoding: fact.isEncoding)
+                    DiffPath(path.segments + fact.path), fact.layer, fact.value, otherFact?.value,
+                    offsetA: fact.offset, offsetB: otherFact?.offset, isEncoding: fact.isEncoding)
             }
-            for fact in factsB where options.compares(fact.layer) && !keysA.contains(DiffPath(fact.path)) {
+            let partnered = Set(partner.compactMap { $0 })
+            for (index, fact) in factsB.enumerated() where options.compares(fact.layer) && !partnered.contains(index) {
                 sink.compare(
                     DiffPath(path.segments + fact.path), fact.layer, nil, fact.value, offsetA: nil,
                     offsetB: fact.offset, isEncoding: fact.isEncoding)
             }
-            let nestedA = Dictionary(
-                (left?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            let nestedB = Dictionary(
-                (right?.nested ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            var nestedPaths = (left?.nested ?? []).map(\.path)
-            for child in right?.nested ?? [] where nestedA[child.path] == nil { nestedPaths.append(child.path) }
-            for nestedPath in nestedPaths.reversed() {
-                pending.append(
-                    (nestedA[nestedPath], nestedB[nestedPath], path.appending("nested", selector: nestedPath)))
+            let nestedA = left?.nested ?? []
+            let nestedB = right?.nested ?? []
+            let nestedPartner = HashJoin.match(nestedA.map(\.path), nestedB.map(\.path))
+            var pairs: [(JWSVerification?, JWSVerification?, String)] = zip(nestedA, nestedPartner).map {
+                child, other in (child, other.map { nestedB[$0] }, child.path)
+            }
+            let nestedPartnered = Set(nestedPartner.compactMap { $0 })
+            for (index, child) in nestedB.enumerated() where !nestedPartnered.contains(index) {
+                pairs.append((nil, child, child.path))
+            }
+            for (childA, childB, nestedPath) in pairs.reversed() {
+                pending.append((childA, childB, path.appending("nested", selector: nestedPath)))
             }
         }
     }
@@ -111,8 +125,16 @@ package enum JWSComparison {
                         value: value(document, node, path: paths[node]), offset: mapped(part, entry.start)))
             }
         }
+        // Where each x5c string starts in the input.
+        var x5cOffsets: [String: Int] = [:]
+        if let header = token.header {
+            for (node, path) in header.paths().enumerated() where path.hasPrefix("x5c[") {
+                x5cOffsets[path] = mapped(.header, header.nodes[node].start)
+            }
+        }
         for (index, entry) in verification.certificates.enumerated() {
             let base = [DiffPath.Segment("x5c", selector: String(index))]
+            let offset = x5cOffsets["x5c[\(index)]"] ?? token.ranges[.header]?.lowerBound
             switch entry {
             case .success(let certificate):
                 for (name, value) in [
@@ -126,13 +148,13 @@ package enum JWSComparison {
                     facts.append(
                         Fact(
                             path: base + [DiffPath.Segment(name)], layer: .certificates, value: .word(value),
-                            offset: token.ranges[.header]?.lowerBound))
+                            offset: offset))
                 }
             case .failure(let error):
                 facts.append(
                     Fact(
                         path: base + [DiffPath.Segment("error")], layer: .certificates,
-                        value: .word(error.message), offset: token.ranges[.header]?.lowerBound))
+                        value: .word(error.message), offset: offset))
             }
         }
         facts.append(

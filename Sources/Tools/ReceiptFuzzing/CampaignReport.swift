@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptConformance
+import ReceiptDiagnostics
 import ReceiptMutation
 import ReceiptSuite
 
@@ -135,7 +136,7 @@ package enum CampaignReport {
                 let threat: Threat = threat(group)
                 let note: String = gate.note(group).flatMap { $0 == "allowed" ? nil : " (" + $0 + ")" } ?? ""
                 let edits: String = group.representative.edits.joined(separator: " then ")
-                let code: String = group.code.padding(toLength: 34, withPad: " ", startingAt: 0)
+                let code: String = TerminalText.column(group.code, width: 34)
                 let first: String = "\(group.firstInput) (" + String(format: "%.1f", group.firstSeconds) + " s)"
                 out +=
                     "  " + code + " \(group.count) input(s), first at input " + first + "; smallest: " + edits

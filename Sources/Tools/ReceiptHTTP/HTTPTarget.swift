@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptConformance
+import ReceiptDiagnostics
 import ReceiptSuite
 
 #if canImport(FoundationNetworking)
@@ -46,10 +47,12 @@ package struct HTTPTarget: DocumentValidator {
 
     package var name: String { "\(method) \(url.absoluteString)" }
 
-    /// The headers sent: a JSON content type unless the body is raw or `headers` names one, then `headers`.
+    /// The headers sent: a JSON content type unless the body is raw or `headers` names one, rcpt's User-Agent
+    /// unless `headers` names one, then `headers`.
     var sentHeaders: [Header] {
-        let named = headers.contains { $0.name.lowercased() == "content-type" }
-        return (named || body == .raw ? [] : [Header(name: "Content-Type", value: "application/json")]) + headers
+        func named(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name } }
+        return (named("content-type") || body == .raw ? [] : [Header(name: "Content-Type", value: "application/json")])
+            + (named("user-agent") ? [] : [Header(name: "User-Agent", value: ToolVersion.userAgent)]) + headers
     }
 
     package func run(_ path: String) -> ValidatorRun {

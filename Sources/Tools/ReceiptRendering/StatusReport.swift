@@ -113,7 +113,9 @@ package enum StatusReport {
         case .owned:
             words.append("since \(date(product.purchaseDate))")
         case .consumed:
-            words.append("×\(product.quantity ?? 1)")
+            words.append(product.quantity.map { "×\($0)" } ?? "units unknown")
+        case .unknown:
+            words.append("no state stated")
         }
         if let reason = product.reason { words[words.count - 1] += " (\(reason))" }
         if let autoRenew = product.autoRenew, product.state != .revoked {
@@ -123,7 +125,7 @@ package enum StatusReport {
         let coloured: String
         switch product.state {
         case .active, .owned, .consumed: coloured = style.green(word)
-        case .gracePeriod, .billingRetry: coloured = style.yellow(word)
+        case .gracePeriod, .billingRetry, .unknown: coloured = style.yellow(word)
         case .expired, .revoked, .refunded: coloured = style.red(word)
         }
         return coloured + " " + TerminalText.safe(words.joined(separator: ", "))

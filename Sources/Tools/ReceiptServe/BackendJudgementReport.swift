@@ -13,9 +13,9 @@ extension BackendJudgement {
             let label =
                 result.verdict.failed
                 ? result.verdict.rawValue.uppercased() : result.verdict.rawValue
-            let name = result.scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = TerminalText.column(result.scenario.name, width: width)
             text +=
-                "  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + " \(name)  "
+                "  " + TerminalText.column(label, width: 13) + " \(name)  "
                 + TerminalText.safe(result.explanation) + "\n"
             for (label, calls) in [("asked", result.calls), ("forged copy asked", result.forgedCalls)]
             where !calls.isEmpty {

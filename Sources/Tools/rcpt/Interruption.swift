@@ -1,26 +1,47 @@
 import Foundation
 import ReceiptConformance
 
-/// What `conformance` and `fuzz-validator` do when interrupted (SIGINT at a terminal, SIGTERM from a cancelled CI
-/// job, SIGHUP): kill every validator process group they started, remove the run's scratch files, say the run was
-/// not judged, and exit 2 — never end by the signal with validators left running. The signals are blocked before any
-/// other thread starts, so every thread inherits the block and one thread takes them with `sigwait`; validators are
-/// started with nothing blocked (`ConformanceRunner.spawnShell`).
+/// What a command does when interrupted (SIGINT at a terminal, SIGTERM from a cancelled CI job, SIGHUP): never end
+/// by the signal. The signals are blocked before any other thread starts, so every thread inherits the block
+/// whatever mask rcpt was started with, and one thread takes them with `sigwait`; validators are started with
+/// nothing blocked (`ConformanceRunner.spawnShell`).
 enum Interruption {
-    static func stopValidatorsOnSignal(_ what: String) {
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and the threads it starts; returns them, for `wait`.
+    static func blockStopSignals() -> sigset_t {
         var signals = sigset_t()
         sigemptyset(&signals)
         for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        let blocked = signals
+        return signals
+    }
+
+    /// Waits until one of `signals` (blocked) arrives; returns its number.
+    static func wait(_ signals: sigset_t) -> Int32 {
+        var signals = signals
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        return received
+    }
+
+    /// On a stop signal, from a thread of its own: `stop`, then `message(signal)` on standard error and exit 2 (the
+    /// run was not judged).
+    static func exitOnSignal(
+        _ message: @escaping @Sendable (Int32) -> String, after stop: @escaping @Sendable () -> Void = {}
+    ) {
+        let signals = blockStopSignals()
         Thread.detachNewThread {
-            var signals = blocked
-            var received: Int32 = 0
-            sigwait(&signals, &received)
-            ValidatorProcesses.stopAll()
-            Console.error(
-                "interrupted (signal \(received)): the validator's processes were stopped; \(what) was not judged")
+            let received = wait(signals)
+            stop()
+            Console.error(message(received))
             Foundation.exit(2)
         }
+    }
+
+    /// `conformance` and `fuzz-validator`: kill every validator process group the run started and remove its
+    /// scratch files before exiting 2.
+    static func stopValidatorsOnSignal(_ what: String) {
+        exitOnSignal(
+            { "interrupted (signal \($0)): the validator's processes were stopped; \(what) was not judged" },
+            after: ValidatorProcesses.stopAll)
     }
 }

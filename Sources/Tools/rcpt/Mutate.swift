@@ -233,7 +233,7 @@ enum MutationListing {
         _ layer: String
     ) -> String {
         let finding = finding.map { " [\($0)]" } ?? ""
-        return "  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) \(expected.rawValue)\(finding) "
+        return "  \(TerminalText.column(name, width: 38)) \(expected.rawValue)\(finding) "
             + "[\(threat.attacker.rawValue), \(threat.concern.rawValue)]\n"
             + "      \(summary) (layer: \(layer))\n"
             + "      who: \(threat.why)\n"

@@ -4,6 +4,7 @@ import ReceiptConformance
 import ReceiptDiagnostics
 import ReceiptHTTP
 import ReceiptJSON
+import ReceiptJWS
 
 /// `rcpt notify URL DOCUMENT…`: App Store Server Notifications posted to a webhook as Apple posts them.
 struct Notify: ParsableCommand {
@@ -18,8 +19,9 @@ struct Notify: ParsableCommand {
             suite, with verdicts, use rcpt conformance --target URL --body signed-payload.
 
             Exit codes: 0 every document was answered with a status below 500; 1 a document was answered 5xx (the \
-            webhook failed on it), not answered within --timeout, or not answered at all; 2 usage error or an \
-            unreadable document.
+            webhook failed on it), not answered within --timeout, or not answered at all; 2 usage error or a \
+            file that cannot be read (missing, a directory, empty). A file that is neither a token nor a JSON body \
+            is posted all the same, with a note on standard error.
 
             Example:
               rcpt notify http://localhost:8080/appstore/notifications notification.jws suite/alg-none.jws
@@ -68,6 +70,12 @@ struct Notify: ParsableCommand {
                 guard !String(decoding: contents, as: UTF8.self).allSatisfy(\.isWhitespace) else {
                     throw CommandFailure.unreadable("\(document) is empty: nothing was posted")
                 }
+                // Anything is posted (a webhook must refuse what it cannot read), but never without saying so.
+                if let shape = Self.notANotification(Array(contents)) {
+                    Console.error(
+                        "note: \(document) is \(shape), not a token or a JSON body; it is posted as the signedPayload string all the same"
+                    )
+                }
             }
             guard let endpoint = URL(string: url) else { return 2 }
             let target = HTTPTarget(
@@ -108,6 +116,15 @@ struct Notify: ParsableCommand {
             }
             return exchanges.contains { Self.isFailure($0.exchange) } ? 1 : 0
         }
+    }
+
+    /// What a file is when it is neither a compact JWS nor a JSON body (a notification as Apple posts it); nil when
+    /// it is one of those.
+    static func notANotification(_ file: [UInt8]) -> String? {
+        if RequestBody.isJSONObject(file) { return nil }
+        let text = RequestBody.documentText(file)
+        if JWSReader.looksLikeCompactJWS(text.utf8), !text.contains(where: \.isWhitespace) { return nil }
+        return RequestBody.isBinary(file) ? "binary (posted as its base64)" : "text"
     }
 
     /// Whether the webhook failed on a post: a 5xx, no answer in time, or none at all.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReceiptDiagnostics
 
 /// The `rcpt` command: a forensics and fuzzing toolkit for Apple App Store receipts.
 struct Rcpt: ParsableCommand {
@@ -18,7 +19,7 @@ struct Rcpt: ParsableCommand {
               rcpt verify --bundle-id com.example.app receipt.der
               rcpt ca init testca && rcpt mutate receipt.der --all --ca testca --out-dir suite
             """,
-        version: "0.1.0",
+        version: ToolVersion.text,
         subcommands: [
             Dump.self, Verify.self, Status.self, Report.self, Diff.self, Mutate.self, Conformance.self,
             FuzzValidator.self, Notify.self, Serve.self, Build.self,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReceiptBatch
+import ReceiptDiagnostics
 import ReceiptHTTP
 import ReceiptJSON
 import ReceiptServe
@@ -153,22 +154,10 @@ struct Serve: ParsableCommand {
             limits.maximumBody = maxBody
             limits.maximumConnections = maxConnections
             let judging = judge != nil
-            // SIGINT, SIGTERM and SIGHUP are taken by `sigwait`: blocked before any other thread starts, so every
-            // thread inherits the block, whatever mask rcpt was started with. Serving stops with exit 0; a judgement
-            // stopped half-way says so and exits 2 (no verdict).
-            var stopSignals = sigset_t()
-            sigemptyset(&stopSignals)
-            for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, number) }
-            pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+            // Serving stops with exit 0; a judgement stopped half-way says so and exits 2 (no verdict).
+            let stopSignals = Interruption.blockStopSignals()
             if judging {
-                let signals = stopSignals
-                Thread.detachNewThread {
-                    var signals = signals
-                    var received: Int32 = 0
-                    sigwait(&signals, &received)
-                    Console.error("interrupted (signal \(received)): the backend was not judged")
-                    Foundation.exit(2)
-                }
+                Interruption.exitOnSignal { "interrupted (signal \($0)): the backend was not judged" }
             }
             let server: StandInServer
             do {
@@ -201,8 +190,7 @@ struct Serve: ParsableCommand {
                         json.member("transactions", documents.transactions.count)
                     }
                 })
-            var received: Int32 = 0
-            sigwait(&stopSignals, &received)
+            _ = Interruption.wait(stopSignals)
             server.stop()
             let lost = requestLog.drain()
             if lost > 0 {
@@ -245,11 +233,11 @@ struct Serve: ParsableCommand {
         case .text:
             let width = catalogue.map(\.name.count).max() ?? 0
             let lines = catalogue.map { scenario in
-                scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + scenario.expected.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-                    + scenario.attacker.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + scenario.summary
+                TerminalText.column(scenario.name, width: width) + "  "
+                    + TerminalText.column(scenario.expected.rawValue, width: 6) + " "
+                    + TerminalText.column(scenario.attacker.rawValue, width: 7) + " " + scenario.summary
             }
-            Console.write("name".padding(toLength: width, withPad: " ", startingAt: 0) + "  expect attacker\n")
+            Console.write(TerminalText.column("name", width: width) + "  expect attacker\n")
             Console.write(lines.joined(separator: "\n") + "\n")
         case .json:
             Console.write(

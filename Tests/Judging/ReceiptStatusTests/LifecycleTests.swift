@@ -546,11 +546,10 @@ struct LifecycleTests {
                 original: "802", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),
             at: L.at(37))
         #expect(retry?.state == .billingRetry)
-        var silent = Lifecycle()
-        silent.add("renewal.jws", try L.renewal(original: "803", product: Self.monthly, signed: L.at(30)))
-        if case .success(let status) = silent.status(at: L.at(31)) {
-            #expect(status.products.isEmpty, "\(status.products.map(\.state))")
-        }
+        // Renewal info that dates no period states no state: the product is listed, its state unknown.
+        let unknown = alone(try L.renewal(original: "803", product: Self.monthly, signed: L.at(30)), at: L.at(31))
+        #expect(unknown?.state == .unknown)
+        #expect(unknown?.reason?.contains("no renewalDate") == true)
     }
 
     /// A renewal-date extension summary (`RENEWAL_EXTENSION/SUMMARY`) is about every subscriber of a product, no one

@@ -363,6 +363,12 @@ struct ConformanceCLITests {
                 $0["attacker"] as? String != nil && $0["concern"] as? String != nil && $0["threat"] as? String != nil
             })
         #expect(text.stdout.contains("foreign-ca") && text.stdout.contains("[anyone, security]"))
+        // Every name in full, as `--mutation` takes it: a long name was once cut to 38 characters.
+        let listed = Set(
+            text.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        for case let name? in mutations.map({ $0["name"] as? String }) {
+            #expect(listed.contains(name), "\(name) is listed in full")
+        }
     }
 
     /// docs/catalogue.md is the catalogue as `mutate --list --format markdown` writes it: it cannot drift.

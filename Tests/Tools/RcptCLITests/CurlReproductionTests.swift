@@ -49,7 +49,13 @@ struct CurlReproductionTests {
             let sent = shape.bytes(for: Array(try Data(contentsOf: file)))
             #expect(try Self.postedBody(command) == sent, "\(shape): \(command.prefix(300))")
             #expect(command.hasSuffix(#"'http://127.0.0.1:9/verify?x='\''1'\'''"#), "\(command.suffix(80))")
+            // rcpt names itself by the version --version prints, unless the user names another agent.
+            #expect(command.contains("-H 'User-Agent: rcpt/0."), "\(command.prefix(200))")
         }
+        let named = HTTPTarget(
+            url: url, headers: [HTTPTarget.Header(name: "user-agent", value: "backend-probe")], body: .raw, timeout: 1)
+        let command = named.reproduction(of: receipt.path)
+        #expect(command.contains("'user-agent: backend-probe'") && !command.contains("rcpt/0."), "\(command)")
         // The member was added to the suite's own JSON body, which keeps what it had.
         let merged = RequestBody.receiptData(extra: [tricky]).bytes(for: Array(try Data(contentsOf: body)))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(merged)) as? [String: Any])

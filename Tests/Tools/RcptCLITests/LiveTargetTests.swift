@@ -235,6 +235,9 @@ struct LiveTargetTests {
         #expect(answers.map { $0["status"] as? Int } == [200, 500])
         #expect(answers.map { $0["observed"] as? String } == ["accepted", "crashed"])
         #expect((answers.last?["body"] as? String)?.contains("IndexError") == true)
+        // What is not a token or a JSON body is posted all the same, never without a note; a notification, without.
+        #expect(json.stderr.contains("garbage.jws is text, not a token or a JSON body"), "\(json.stderr)")
+        #expect(!json.stderr.contains("alg-none.jws"), "\(json.stderr)")
         let missing = try CLI.run(["notify", backend.url, genuine, "/nonexistent/notification.jws"])
         #expect(missing.status == 2)
         #expect(missing.stdout.isEmpty && missing.stderr.contains("nothing was posted"), "\(missing)")

@@ -1,5 +1,6 @@
 /// The state of a product at a time: Apple's subscription states (active, expired, billing retry, grace period,
-/// revoked; the App Store Server API's `status`) and, for products that do not renew, owned, consumed or refunded.
+/// revoked; the App Store Server API's `status`) and, for products that do not renew, owned, consumed or refunded;
+/// unknown where the documents state none (renewal info alone that dates no period).
 package enum PurchaseState: String, Sendable, Hashable, CaseIterable {
     case active
     case expired
@@ -9,6 +10,7 @@ package enum PurchaseState: String, Sendable, Hashable, CaseIterable {
     case owned
     case consumed
     case refunded
+    case unknown
 
     /// Apple's subscription state numbered `code` (1 active, 2 expired, 3 in billing retry, 4 in the billing grace
     /// period, 5 revoked); nil for a number Apple does not define.

@@ -19,7 +19,9 @@ package struct TransactionFact: Sendable, Hashable {
     package var revocationType: String?
     package var isUpgraded: Bool
     package var isFamilyShared: Bool
-    package var quantity: Int64
+    /// Units bought: 1 when the statement gives none; nil when it states a quantity that is not a whole number from
+    /// 1 up (0, negative, past 2^63, not a number): unknown, never taken for 1.
+    package var quantity: Int64?
     package var evidence: StatusEvidence
 
     /// The milliseconds in one unit of the statement's dates: 1 000 for a receipt's record (whole seconds), 1 for a
@@ -30,7 +32,7 @@ package struct TransactionFact: Sendable, Hashable {
         productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
         subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
         revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
-        isFamilyShared: Bool = false, quantity: Int64 = 1, evidence: StatusEvidence
+        isFamilyShared: Bool = false, quantity: Int64? = 1, evidence: StatusEvidence
     ) {
         self.productID = productID
         self.kind = kind
@@ -50,6 +52,14 @@ package struct TransactionFact: Sendable, Hashable {
 }
 
 extension TransactionFact {
+    /// A stated quantity as units bought: 1 when none is stated (absent, or JSON null, as Apple's readers take it);
+    /// nil for a value that is not a whole number from 1 up.
+    static func units(_ stated: Int64?, isStated: Bool) -> Int64? {
+        guard isStated else { return 1 }
+        guard let stated, stated >= 1 else { return nil }
+        return stated
+    }
+
     /// The period the transaction grants service for: the one meaning of "active" (`ServicePeriod`).
     package var period: ServicePeriod {
         ServicePeriod(purchased: purchaseDate, expires: expiresDate, revoked: revocationDate)
@@ -68,7 +78,8 @@ extension TransactionFact {
             revocationReason: claims.enumeration("revocationReason"),
             revocationType: claims.string("revocationType"), isUpgraded: claims.bool("isUpgraded") == true,
             isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
-            quantity: claims.integer("quantity") ?? 1, evidence: evidence)
+            quantity: Self.units(claims.integer("quantity"), isStated: claims.isStated("quantity")),
+            evidence: evidence)
     }
 
     /// What a receipt's in-app record states. Its dates are whole seconds (years 1 to 9999: their milliseconds never
@@ -85,14 +96,19 @@ extension TransactionFact {
             kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
             transactionID: text(.transactionID), originalTransactionID: text(.originalTransactionID),
             purchaseDate: milliseconds(.purchaseDate), expiresDate: expires,
-            revocationDate: milliseconds(.cancellationDate), quantity: record.first(.quantity)?.integer ?? 1,
+            revocationDate: milliseconds(.cancellationDate),
+            quantity: Self.units(record.first(.quantity)?.integer, isStated: record.first(.quantity) != nil),
             evidence: evidence)
     }
 
     /// What an entry of Apple's verifyReceipt JSON states (`latest_receipt_info[i]`, `receipt.in_app[i]`): the
     /// object `entry` of `json`, dates from their `_ms` twins.
+    /// An upgraded entry (`is_upgraded`) whose cancellation_date has no cancellation_reason was not refunded: Apple
+    /// dated the upgrade there.
     package init(verifyReceiptEntry entry: Int, in json: VerifyReceiptJSON, evidence: StatusEvidence) {
         let expires = json.milliseconds("expires_date", in: entry)
+        let isUpgraded = json.text("is_upgraded", in: entry) == "true"
+        let reason = json.text("cancellation_reason", in: entry)
         self.init(
             productID: json.text("product_id", in: entry) ?? "(no product_id)",
             kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
@@ -100,11 +116,13 @@ extension TransactionFact {
             originalTransactionID: json.text("original_transaction_id", in: entry),
             subscriptionGroup: json.text("subscription_group_identifier", in: entry),
             purchaseDate: json.milliseconds("purchase_date", in: entry), expiresDate: expires,
-            revocationDate: json.milliseconds("cancellation_date", in: entry),
-            revocationReason: json.text("cancellation_reason", in: entry).flatMap(Int64.init)
+            revocationDate: isUpgraded && reason == nil ? nil : json.milliseconds("cancellation_date", in: entry),
+            revocationReason: reason.flatMap(Int64.init)
                 .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
-            isUpgraded: json.text("is_upgraded", in: entry) == "true",
+            isUpgraded: isUpgraded,
             isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
-            quantity: json.text("quantity", in: entry).flatMap(Int64.init) ?? 1, evidence: evidence)
+            quantity: Self.units(
+                json.text("quantity", in: entry).flatMap(Int64.init), isStated: json.text("quantity", in: entry) != nil),
+            evidence: evidence)
     }
 }
