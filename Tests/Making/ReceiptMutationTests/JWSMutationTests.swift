@@ -13,17 +13,11 @@ import Testing
 /// a transaction and on a real Apple notification; and the OpenSSL CLI agrees on every raw signature verdict.
 @Suite("JWS mutations")
 struct JWSMutationTests {
-    static let kit: MutationKit? = {
-        guard
-            let authority = try? TestCertificateAuthority.generate(
-                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws mutations"),
-            let foreign = try? TestCertificateAuthority.generate(
-                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws foreign")
-        else { return nil }
-        return MutationKit(
-            authority: authority, foreign: foreign,
+    static let kit: MutationKit? = TestReceipts.jwsAuthorities("jws mutations").map {
+        MutationKit(
+            authority: $0.own, foreign: $0.foreign,
             deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
-    }()
+    }
 
     /// A server's transaction, a real notification, and StoreKit's app transaction (with the device verification
     /// and app version a device's token carries).

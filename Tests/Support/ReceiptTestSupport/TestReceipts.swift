@@ -19,6 +19,20 @@ package enum TestReceipts {
     package static let foreignAuthority: TestCertificateAuthority? = try? TestCertificateAuthority.generate(
         shape: .apple, notBefore: longAgo, notAfter: farFuture, label: "foreign tests")
 
+    /// A TEST-ONLY JWS CA (Apple-shaped, EC) labelled `label`, and a foreign one nothing trusts, valid from
+    /// `longAgo` to `farFuture`: a mutation kit's pair.
+    package static func jwsAuthorities(_ label: String) -> (
+        own: TestCertificateAuthority, foreign: TestCertificateAuthority
+    )? {
+        guard
+            let own = try? TestCertificateAuthority.generate(
+                shape: .jws, notBefore: longAgo, notAfter: farFuture, label: label),
+            let foreign = try? TestCertificateAuthority.generate(
+                shape: .jws, notBefore: longAgo, notAfter: farFuture, label: label + " foreign")
+        else { return nil }
+        return (own, foreign)
+    }
+
     /// A synthetic receipt signed by `authority`.
     package static func signed(
         _ synthetic: SyntheticReceipt = SyntheticReceipt(), digest: DigestAlgorithm = .sha256,

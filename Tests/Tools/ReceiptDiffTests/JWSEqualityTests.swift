@@ -13,15 +13,9 @@ import Testing
 /// same token in a `{"signedPayload": …}` body.
 @Suite("Equal JWS: every catalogue mutation against itself, and a token in any wrapping")
 struct JWSEqualityTests {
-    static let kit: MutationKit? = {
-        guard
-            let authority = try? TestCertificateAuthority.generate(
-                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws diff"),
-            let foreign = try? TestCertificateAuthority.generate(
-                shape: .jws, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "jws foreign")
-        else { return nil }
-        return MutationKit(authority: authority, foreign: foreign, deviceID: [])
-    }()
+    static let kit: MutationKit? = TestReceipts.jwsAuthorities("jws diff").map {
+        MutationKit(authority: $0.own, foreign: $0.foreign, deviceID: [])
+    }
 
     static func inspected(_ bytes: [UInt8]) throws -> JWSInspection {
         let options = InspectionOptions(anchors: TrustAnchors([try #require(kit).authority.root]))
