@@ -1,5 +1,6 @@
 import ReceiptASN1
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
 
@@ -96,7 +97,7 @@ public enum InputClassifier {
                     // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
                     classified.isDocument = decoded.format != .binary || text.first == 0x30
                     return classified
-                case .failure(let error) where !isDiggable(error, text):
+                case .failure(let error) where !isDiggable(error, text, base: offset ?? 0):
                     var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
                     classified.isDocument = true
                     return classified
@@ -173,13 +174,27 @@ public enum InputClassifier {
     /// malformed or not, and its reader judges it.
     static let diggable: Set<ErrorCode> = [.notAReceipt, .base64FollowedByText, .jsonNoReceiptData, .jsonMalformed]
 
-    static func isDiggable(_ error: InputError, _ text: [UInt8]) -> Bool {
+    ///
+    /// Text that only starts like JSON is searched all the same: one never read as JSON (`[app] body={…}`), one that
+    /// broke before naming any member, and a whole body with text after it (a log line): the body is found in it.
+    /// `base` is where `text` starts in the input (the error's offset is the input's).
+    static func isDiggable(_ error: InputError, _ text: [UInt8], base: Int) -> Bool {
         guard diggable.contains(error.kind) else { return false }
         let trimmed = PastedDocument.trim(text)
         let startsJSON =
             !trimmed.isEmpty
             && (text[trimmed.lowerBound] == UInt8(ascii: "{") || text[trimmed.lowerBound] == UInt8(ascii: "["))
-        return !(startsJSON && mentionsReceiptMember(text))
+        guard startsJSON && mentionsReceiptMember(text) else { return true }
+        switch error.kind {
+        case .notAReceipt:
+            return true
+        case .jsonMalformed:
+            guard let offset = error.offset, offset > base, offset - base <= text.count else { return false }
+            let before = Array(text[..<(offset - base)])
+            return !mentionsReceiptMember(before) || (try? JSONDocument.read(before)) != nil
+        default:
+            return false
+        }
     }
 
 }

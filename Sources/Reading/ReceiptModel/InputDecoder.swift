@@ -88,7 +88,15 @@ public enum InputDecoder {
         case .pem:
             return decodePEM(text).flatMap { found($0, .pem) }
         case .jsonRequest:
-            return decodeJSON(text).flatMap { found($0.bytes, .jsonRequest, $0.repairs) }
+            // The body's offsets are into `text`: the input's are `base + unwrapped.offset` further on.
+            return decodeJSON(text).mapError { error in
+                var shifted = error
+                shifted.offset = error.offset.flatMap { offset in
+                    let (sum, overflow) = offset.addingReportingOverflow(base + unwrapped.offset)
+                    return overflow ? nil : sum
+                }
+                return shifted
+            }.flatMap { found($0.bytes, .jsonRequest, $0.repairs) }
         }
     }
 

@@ -39,7 +39,7 @@ struct JSONRequestBody {
             return .failure(
                 InputError(
                     .jsonMalformed,
-                    "the JSON body is malformed at offset \(error.offset): \(error.message)"))
+                    "the JSON body is malformed at offset \(error.offset): \(error.message)", at: error.offset))
         }
         guard document.nodes.first?.kind == .object else {
             return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))

@@ -47,7 +47,7 @@ package enum PastedShapes {
         return lines.joined(separator: separator)
     }
 
-    /// Thirty shapes of a receipt, by name, from its DER bytes.
+    /// Thirty-two shapes of a receipt, by name, from its DER bytes.
     package static func receipt(_ der: [UInt8]) -> [(String, [UInt8])] {
         let b = Data(der).base64EncodedString()
         let shapes: [(String, String)] = [
@@ -69,6 +69,8 @@ package enum PastedShapes {
             ("signature after", wrapped(b, every: 76) + "\n--\nSent from my phone\n"),
             ("JSON log line", #"{"level":"info","body":"{\"receipt-data\":\"\#(b)\"}"}"#),
             ("verifyReceipt response", #"{"status":0,"latest_receipt":"\#(b)"}"#),
+            ("bracketed log prefix", #"[app] body={"receipt-data":"\#(b)"}"# + "\n"),
+            ("request, then a log line", #"{"receipt-data":"\#(b)"}"# + "\n2024-06-01 12:00:01 INFO done\n"),
             (
                 "indented lines",
                 wrapped(b, every: 64).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
@@ -125,6 +127,8 @@ package enum PastedShapes {
             ("URL-encoded body twice", percentEncoded(percentEncoded(body)), body),
             ("JSON log line", #"{"level":"info","msg":"notification","body":\#(JSONWriter.literal(body))}"#, body),
             ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
+            ("bracketed log prefix", "[webhook] body=\(body)\n", body),
+            ("body, then a log line", body + "\n2024-06-01 12:00:01 INFO done\n", body),
             (
                 "pretty body",
                 body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
