@@ -9,7 +9,7 @@ public struct TestCertificateAuthority: Sendable {
         /// Root, intermediate and leaf, like App Store receipts.
         case apple
         /// One self-signed certificate that signs receipts itself, like Xcode's StoreKit testing.
-        case storeKit
+        case storeKit = "storekit"
         /// Like Apple's JWS chain: an EC P-384 root, a WWDR-style EC P-384 intermediate with its marker, and an
         /// EC P-256 leaf with the receipt-signing marker, for ES256.
         case jws

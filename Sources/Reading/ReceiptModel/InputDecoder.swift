@@ -37,6 +37,9 @@ public enum InputDecoder {
             guard !input.isEmpty else { return .failure(InputError(.inputEmpty, "the input is empty")) }
             return .success(DecodedInput(bytes: input, format: .binary, repairs: []))
         }
+        if forced == nil, !input.isEmpty, input.allSatisfy(ByteSet.whitespace.contains) {
+            return .failure(InputError(.inputEmpty, "the input holds only white space (\(input.count) bytes)"))
+        }
         let unwrapped = PastedText.unwrap(input)
         let text = unwrapped.text
         func found(_ bytes: [UInt8], _ format: InputFormat, _ more: [String] = []) -> Result<DecodedInput, InputError> {

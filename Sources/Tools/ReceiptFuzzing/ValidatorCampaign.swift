@@ -212,17 +212,21 @@ package struct ValidatorCampaign {
     /// first: when the validator refuses one `rcpt verify` accepts, the campaign stops there (the summary holds the
     /// baselines and no run), since every disagreement would then be the seed's, not a mutation's.
     package mutating func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> CampaignSummary {
+        // `--time` counts from here: no input is started after it, whatever the validator does.
+        let deadline = options.seconds.map { Date().addingTimeInterval($0) }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let baselines = runBaselines()
         if baselines.contains(where: \.refused) {
             return CampaignSummary(baselines: baselines, runs: 0, seconds: 0, groups: [], counts: [:], agreed: 0)
         }
-        var summary = try campaign(progress: progress)
+        var summary = try campaign(until: deadline, progress: progress)
         summary.baselines = baselines
         return summary
     }
 
-    mutating func campaign(progress: (Int, Int) -> Void) throws -> CampaignSummary {
+    /// Inputs until `options.runs` are run or `deadline` passes (none is started after it: a run under way ends
+    /// within its timeout), then the minimising of each group's representative, for at most one timeout more.
+    mutating func campaign(until deadline: Date?, progress: (Int, Int) -> Void) throws -> CampaignSummary {
         let started = Date()
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var groups: [String: DisagreementGroup] = [:]
@@ -233,9 +237,10 @@ package struct ValidatorCampaign {
         let batchValidator =
             options.batch && options.target == nil
             ? try BatchValidator(command: options.command, timeout: options.timeout) : nil
+        @Sendable func pastDeadline() -> Bool { deadline.map { Date() >= $0 } ?? false }
         func done() -> Bool {
             if let limit = options.runs, runs >= limit { return true }
-            if let seconds = options.seconds, Date().timeIntervalSince(started) >= seconds { return true }
+            if pastDeadline() { return true }
             return options.runs == nil && options.seconds == nil && runs >= 1000
         }
         var attempts = 0
@@ -257,32 +262,33 @@ package struct ValidatorCampaign {
             let judged = round
             let judge = referee
             let verdicts = Parallel.map(judged.count, jobs: options.jobs) { judge.verdict(judged[$0]) }
-            let outcomes: [ValidatorRun]
+            // Each input's run and when it ended; nil for one not started because the deadline had passed.
+            let outcomes: [(run: ValidatorRun, ended: Date)?]
             if let batchValidator {
-                outcomes = paths.map { path in batchValidator.run(path) }
+                outcomes = paths.map { path in pastDeadline() ? nil : (batchValidator.run(path), Date()) }
             } else {
                 let options = options
                 outcomes = Parallel.map(round.count, jobs: options.jobs) { index in
-                    Self.run(options, on: paths[index], batch: nil)
+                    pastDeadline() ? nil : (Self.run(options, on: paths[index], batch: nil), Date())
                 }
             }
+            for path in paths { unlink(path) }
             for index in round.indices {
+                guard let (run, ended) = outcomes[index] else { continue }
                 runs += 1
-                defer { unlink(paths[index]) }
-                guard let kind = Self.classify(outcomes[index].outcome, reference: verdicts[index]) else {
+                guard let kind = Self.classify(run.outcome, reference: verdicts[index]) else {
                     agreed += 1
                     continue
                 }
                 counts[kind, default: 0] += 1
-                let code = DisagreementGroup.code(
-                    kind, input: round[index], verdict: verdicts[index], run: outcomes[index])
+                let code = DisagreementGroup.code(kind, input: round[index], verdict: verdicts[index], run: run)
                 let key = kind.rawValue + "/" + code
                 if var group = groups[key] {
                     group.count += 1
                     if Self.smaller(round[index], than: group.representative) {
                         group.representative = round[index]
                         group.verdict = verdicts[index]
-                        group.run = outcomes[index]
+                        group.run = run
                     }
                     groups[key] = group
                 } else {
@@ -290,8 +296,8 @@ package struct ValidatorCampaign {
                     groups[key] = DisagreementGroup(
                         kind: kind, code: code, count: 1,
                         representative: round[index], verdict: verdicts[index],
-                        run: outcomes[index], firstInput: runs,
-                        firstSeconds: Date().timeIntervalSince(started))
+                        run: run, firstInput: runs,
+                        firstSeconds: ended.timeIntervalSince(started))
                 }
             }
             progress(runs, groups.count)
@@ -299,11 +305,13 @@ package struct ValidatorCampaign {
         // Minimise: a representative made by several edits gives way to one of its edits alone that still
         // disagrees the same way (same class; for a wrong verdict the same finding code). A crash, hang or error then
         // takes the name of the edit that alone causes it, and groups that come to share a cause merge.
+        let minimisingEnds = deadline.map { $0.addingTimeInterval(options.timeout) }
         for key in order {
             guard var group = groups[key], !group.representative.components.isEmpty else { continue }
             // A wrong acceptance keeps its finding code; any other disagreement is named by its cause.
             let byVerdict = group.kind == .acceptedWhatRcptRejects
             for component in group.representative.components.sorted(by: { Self.smaller($0, than: $1) }) {
+                if let minimisingEnds, Date() >= minimisingEnds { break }
                 let path = scratch + "/minimise" + (component.isJWS ? ".jws" : ".receipt")
                 FileManager.default.createFile(atPath: path, contents: Data(component.bytes))
                 defer { unlink(path) }
@@ -359,8 +367,7 @@ package struct ValidatorCampaign {
     }
 
     static let couldNotRun = ValidatorRun(
-        outcome: .couldNotRun(status: 127), seconds: 0, stderrTail: "",
-        stdoutTail: "")
+        outcome: .couldNotRun(status: 127), seconds: 0, stderrTail: "", stdoutTail: "")
 
     /// Fewer edits of the seed first, then fewer bytes.
     static func smaller(_ candidate: GeneratedInput, than current: GeneratedInput) -> Bool {

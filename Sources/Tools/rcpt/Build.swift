@@ -38,7 +38,9 @@ struct Build: ParsableCommand {
     @Argument(help: ArgumentHelp("The JSON spec, or - for standard input.", valueName: "spec"))
     var spec: String?
 
-    @Option(help: ArgumentHelp("Build a synthetic receipt with this many in-app records.", valueName: "records"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Build a synthetic receipt with this many in-app records.", valueName: "records"))
     var synthetic: Int?
 
     @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init`.", valueName: "dir"))
@@ -64,7 +66,7 @@ struct Build: ParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "The bundle identifier of a synthetic receipt.")
     var bundleID: String = "com.example.rcpt.synthetic"
 
-    @Option(help: "Seed for the synthetic ids and dates.")
+    @Option(parsing: .unconditional, help: "Seed for the synthetic ids and dates.")
     var seed: UInt64 = 1
 
     @Flag(help: "Build a JWS (ES256, x5c) of the payload JSON SPEC with a jws-shaped CA.")

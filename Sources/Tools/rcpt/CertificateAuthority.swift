@@ -54,7 +54,7 @@ struct CertificateAuthority: ParsableCommand {
             name: .customLong("not-after"), help: "End of validity, RFC 3339 (an early date makes an expired chain).")
         var notAfter: String = "2099-12-31T23:59:59Z"
 
-        @Option(name: .customLong("key-bits"), help: "RSA key size in bits, 2048 to 8192.")
+        @Option(name: .customLong("key-bits"), parsing: .unconditional, help: "RSA key size in bits, 2048 to 8192.")
         var keyBits: Int = 2048
 
         @Flag(help: "Replace an existing CA in the directory.")
@@ -104,14 +104,14 @@ struct CertificateAuthority: ParsableCommand {
     }
 }
 
-/// `--shape apple|storekit|jws`: the chain's shapes, spelt in lowercase on the command line.
+/// `--shape apple|storekit|jws`: the chain's shapes, as they are spelt everywhere (in any case on the command line).
 extension TestCertificateAuthority.Shape: ExpressibleByArgument {
     public init?(argument: String) {
-        guard let shape = Self.allCases.first(where: { $0.rawValue.lowercased() == argument }) else { return nil }
+        guard let shape = Self.allCases.first(where: { $0.rawValue == argument.lowercased() }) else { return nil }
         self = shape
     }
 
-    public var defaultValueDescription: String { rawValue.lowercased() }
+    public var defaultValueDescription: String { rawValue }
 
-    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -39,7 +39,8 @@ struct Dump: ParsableCommand {
     )
     var format: DumpFormat = .text
 
-    @Option(help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Threads for --format jsonl (default: all cores).", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "With --format jsonl or --brief: descend into subdirectories of the directories given.")

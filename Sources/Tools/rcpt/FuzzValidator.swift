@@ -59,13 +59,20 @@ struct FuzzValidator: ParsableCommand {
         help: ArgumentHelp("The CA made by `rcpt ca init --shape jws` that re-signs JWS seeds.", valueName: "dir"))
     var jwsCA: String?
 
-    @Option(help: ArgumentHelp("Stop after this many inputs (default 1000 when --time is not given).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop after this many inputs (default 1000 when --time is not given).", valueName: "n"))
     var runs: Int?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Stop after this many seconds: no input is started after them (a run under way ends within --timeout), and minimising what was found takes at most one --timeout more.",
+            valueName: "seconds"))
     var time: Double?
 
-    @Option(help: "Seed of the input generator: the same seed, seeds and CA give the same inputs.")
+    @Option(
+        parsing: .unconditional, help: "Seed of the input generator: the same seed, seeds and CA give the same inputs.")
     var seed: UInt64 = 1
 
     @Option(

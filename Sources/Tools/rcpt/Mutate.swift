@@ -53,7 +53,7 @@ struct Mutate: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where --all writes the suite.", valueName: "dir"))
     var outDirectory: String?
 
-    @Option(help: "Seed for the mutations' random choices.")
+    @Option(parsing: .unconditional, help: "Seed for the mutations' random choices.")
     var seed: UInt64 = 1
 
     @Option(name: .customLong("device-id"), help: "The test device the receipts' hashes are computed for.")

@@ -38,7 +38,7 @@ struct Notify: ParsableCommand {
         help: ArgumentHelp("A request header, 'Name: value'. Repeatable.", valueName: "header"))
     var headers: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for each answer.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each answer.", valueName: "seconds"))
     var timeout: Double = 10
 
     @Option(help: "Output format: text, or json (rcpt.notify/1).")

@@ -52,6 +52,7 @@ struct Serve: ParsableCommand {
     var host = "127.0.0.1"
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The port to listen on; 0 takes a free one (printed on the first line).", valueName: "port"))
     var port = 0
 
@@ -78,12 +79,12 @@ struct Serve: ParsableCommand {
     var log: String?
 
     @Option(
-        name: .customLong("max-body"),
+        name: .customLong("max-body"), parsing: .unconditional,
         help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBody = 16 << 20
 
     @Option(
-        name: .customLong("max-connections"),
+        name: .customLong("max-connections"), parsing: .unconditional,
         help: ArgumentHelp("The most connections open at once.", valueName: "count"))
     var maxConnections = 128
 
@@ -99,7 +100,9 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Judged backend")
     var endpoint: TargetOptions
 
-    @Option(help: ArgumentHelp("Seconds to wait for the backend's answer (--judge).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds to wait for the backend's answer (--judge).", valueName: "seconds"))
     var timeout: Double = 20
 
     @Option(

@@ -16,6 +16,7 @@ struct ValidatorOptions: ParsableArguments {
     @OptionGroup var endpoint: TargetOptions
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds the validator may take on one input before its process group is killed (a timeout is a failure).",
             valueName: "seconds"))
@@ -28,7 +29,9 @@ struct ValidatorOptions: ParsableArguments {
             valueName: "codes"))
     var rejectCodes: ExitStatuses?
 
-    @Option(help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Validator processes at a time (default: all cores; 1 with --batch).", valueName: "n"))
     var jobs: Int?
 
     @Option(

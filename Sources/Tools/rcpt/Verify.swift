@@ -52,7 +52,9 @@ struct Verify: ParsableCommand {
     @Flag(help: "Descend into subdirectories of the directories given.")
     var recursive = false
 
-    @Option(help: ArgumentHelp("Threads when verifying several receipts (default: all cores).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Threads when verifying several receipts (default: all cores).", valueName: "n"))
     var jobs: Int?
 
     @OptionGroup var options: ReceiptReadingOptions

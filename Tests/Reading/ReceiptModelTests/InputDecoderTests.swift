@@ -43,6 +43,8 @@ struct InputDecoderTests {
 
     static let rejected: [(String, String)] = [
         ("", "input-empty"),
+        // White space alone is no document: it was once read as binary and refused for not starting with 0x30.
+        ("   \n\t\r\n  ", "input-empty"),
         ("NOT A RECEIPT\n", "not-a-receipt"),
         ("{\"receipt-data\": \"@@@\"}", "json-invalid-base64"),
         ("{\"other\": 1}", "json-no-receipt-data"),

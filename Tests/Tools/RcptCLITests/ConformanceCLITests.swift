@@ -463,7 +463,10 @@ struct CAShapeSuiteTests {
             "rcpt-storekit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let ca = directory.appendingPathComponent("ca").path
-        #expect(try CLI.run(["ca", "init", "--shape", "storekit", ca]).status == 0)
+        let initialised = try CLI.run(["ca", "init", "--shape", "storekit", ca])
+        #expect(initialised.status == 0)
+        #expect(
+            initialised.stderr.contains("a TEST-ONLY storekit CA"), "the shape as --shape spells it: \(initialised)")
         let suite = directory.appendingPathComponent("suite").path
         let made = try CLI.run([
             "mutate", "Corpus/receipts/apple-xcode-app-receipt-with-transaction.receipt", "--all",

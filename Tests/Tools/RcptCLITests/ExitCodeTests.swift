@@ -59,6 +59,21 @@ struct ExitCodeTests {
         try Self.expectExitCode(arguments, closing: \.standardError)
     }
 
+    /// A negative number reaches the option's own check, which says what it takes (the parser once took `-1` for
+    /// an option and said "Missing value").
+    @Test(arguments: [
+        (["verify", "--jobs", "-2", "x"], "--jobs must be at least 1"),
+        (["fuzz-validator", "--runs", "-1", "--ca", "x", "--validator", "true {}", "x"], "--runs must be at least 1"),
+        (["fuzz-validator", "--time", "-5", "--ca", "x", "--validator", "true {}", "x"], "--time must be positive"),
+        (["serve", "--port", "-1"], "--port takes 0 to 65535"),
+        (["notify", "--timeout", "-1", "http://127.0.0.1:9/", "x"], "--timeout must be positive"),
+    ])
+    func aNegativeNumberIsCheckedByItsOption(_ arguments: [String], _ message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
     @Test func verifyReportsInvalidReceiptsWithExitOne() throws {
         let untrusted = try CLI.run(["verify", Self.xcode])
         #expect(untrusted.status == 1)

@@ -129,6 +129,20 @@ struct FuzzValidatorCLITests {
         #expect(groups.allSatisfy { ($0["edits"] as? [String])?.first?.hasPrefix("payload:nesting") == true })
     }
 
+    /// `--time` holds while the validator hangs: no input is started after it. A validator that hangs on every
+    /// campaign input (and takes the baselines) is killed at each one's one-second timeout, so at most three start
+    /// in two seconds with one job; a round of four once ran to its end.
+    @Test func timeIsHonouredWhileTheValidatorHangs() throws {
+        let (status, report) = try Self.campaign(
+            "case {} in *input-*) sleep 30;; esac; exit 0", runs: 1000,
+            extra: ["--timeout", "1", "--time", "2", "--jobs", "1"])
+        #expect(status == 1)
+        let runs = try #require(report["runs"] as? Int, "\(report)")
+        #expect(runs >= 1 && runs <= 3, "\(runs) inputs started in two seconds of one-second hangs")
+        let groups = (report["groups"] as? [[String: Any]]) ?? []
+        #expect(!groups.isEmpty && groups.allSatisfy { $0["kind"] as? String == "timed-out" }, "\(groups)")
+    }
+
     @Test func theSameSeedGivesTheSameFindingsAndAllowSilencesAClass() throws {
         let validator = try Self.rcptVerify(deviceID: false)
         let first = try Self.campaign(validator, runs: 100, seed: 7)
