@@ -104,14 +104,5 @@ struct CertificateAuthority: ParsableCommand {
     }
 }
 
-/// `--shape apple|storekit|jws`: the chain's shapes, as they are spelt everywhere (in any case on the command line).
-extension TestCertificateAuthority.Shape: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let shape = Self.allCases.first(where: { $0.rawValue == argument.lowercased() }) else { return nil }
-        self = shape
-    }
-
-    public var defaultValueDescription: String { rawValue }
-
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
+/// `--shape apple|storekit|jws`: the chain's shapes, by their raw values.
+extension TestCertificateAuthority.Shape: ExpressibleByArgument {}
