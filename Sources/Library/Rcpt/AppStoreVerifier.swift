@@ -41,11 +41,16 @@ public struct AppStoreVerifier: Sendable {
         /// Production documents are verified against the app's App Store id, as Apple's verifier insists: without
         /// one, any app's genuine document would pass.
         case appAppleIdRequiredInProduction
-        /// The bundle id is empty.
+        /// The bundle id is empty or white space.
         case bundleIdEmpty
+        /// An App Store id that is not a positive number (Apple's are).
+        case appAppleIdNotPositive(Int64)
+        /// `.certificates([])`: no root, so nothing could verify.
+        case noRoots
         /// Xcode signs with its own StoreKit certificate: give it as a root (`.certificates`).
         case xcodeNeedsItsCertificate
-        /// An environment rcpt does not verify documents of.
+        /// An environment rcpt does not verify documents of (`LocalTesting`, Apple's library's name for documents it
+        /// signs itself in tests, and any value Apple adds later).
         case unsupportedEnvironment(AppStoreEnvironment)
         /// A root that is not a certificate.
         case rootUnreadable(index: Int, reason: String)
@@ -65,7 +70,8 @@ public struct AppStoreVerifier: Sendable {
         bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment, roots: Roots = .apple,
         chainTime: ChainTime = .signed, now: Date? = nil
     ) throws(ConfigurationError) {
-        guard !bundleId.isEmpty else { throw .bundleIdEmpty }
+        guard !bundleId.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .bundleIdEmpty }
+        if let appAppleId, appAppleId <= 0 { throw .appAppleIdNotPositive(appAppleId) }
         guard let expected = ReceiptEnvironment(rawValue: environment.rawValue) else {
             throw .unsupportedEnvironment(environment)
         }
@@ -81,6 +87,7 @@ public struct AppStoreVerifier: Sendable {
             }
             options.jwsAnchors = .appleRootG3
         case .certificates(let files):
+            guard !files.isEmpty else { throw .noRoots }
             var certificates: [Certificate] = []
             for (index, file) in files.enumerated() {
                 do {

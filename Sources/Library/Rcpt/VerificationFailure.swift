@@ -13,13 +13,15 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         case wrongKind(expected: DocumentType, found: DocumentType)
         /// The signature does not verify over the document (anyone could have made it).
         case invalidSignature
-        /// The signer does not chain to the trusted roots under Apple's policy at the document's time.
+        /// The signer does not chain to the trusted roots under Apple's policy at the time asked (`ChainTime`): a
+        /// forgery, or a genuine chain outside its validity then.
         case invalidChain
         /// Genuine, but for another app (bundle id or app Apple id): a replay of someone else's document.
         case wrongApp
         /// Genuine, but from another environment (a Sandbox document sent to Production).
         case wrongEnvironment
-        /// Genuine, but issued to another device.
+        /// Genuine, but not bound to the device asked for: issued to another device, or carrying no device binding
+        /// (a transaction from the App Store Server API, a receipt without its opaque value).
         case wrongDevice
         /// Any other error: a malformed or contradictory document, an expired receipt …
         case invalid
@@ -27,12 +29,17 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         public var description: String {
             switch self {
             case .unreadable: return "unreadable"
-            case .wrongKind(let expected, let found): return "a \(found.rawValue), not a \(expected.rawValue)"
+            case .wrongKind(.other, .other):
+                return "verified, but a payload of no kind Apple signs: no typed model (inspect() reads it)"
+            case .wrongKind(let expected, let found): return "\(found.phrase), not \(expected.phrase)"
             case .invalidSignature: return "the signature does not verify (anyone could have made it)"
-            case .invalidChain: return "not signed by a chain to the trusted roots (anyone could have made it)"
+            case .invalidChain:
+                return
+                    "not signed by a chain to the trusted roots valid at the time asked (a forgery anyone could make, or a genuine chain outside its validity then)"
             case .wrongApp: return "another app's document (a replay)"
             case .wrongEnvironment: return "another environment's document (a replay)"
-            case .wrongDevice: return "another device's document (a replay)"
+            case .wrongDevice:
+                return "not bound to the device (another device's document, or one bound to none: a replay)"
             case .invalid: return "invalid"
             }
         }
@@ -68,7 +75,7 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
             cause = .wrongApp
         } else if any([.environmentMismatch]) {
             cause = .wrongEnvironment
-        } else if any([.hashMismatch, .jwsDeviceMismatch]) {
+        } else if any([.hashMismatch, .jwsDeviceMismatch, .hashUnverifiable, .jwsDeviceUnverifiable]) {
             cause = .wrongDevice
         } else {
             cause = .invalid
@@ -91,6 +98,18 @@ public enum DocumentType: String, Sendable, Hashable, CaseIterable {
     case appTransaction = "app-transaction"
     /// Several signed documents in one (an App Store Server API response), or a payload of no kind Apple signs.
     case other
+
+    /// The kind in words: "a transaction", "renewal info", "an app transaction".
+    var phrase: String {
+        switch self {
+        case .receipt: return "a receipt"
+        case .transaction: return "a transaction"
+        case .renewalInfo: return "renewal info"
+        case .notification: return "a notification"
+        case .appTransaction: return "an app transaction"
+        case .other: return "several documents, or a payload of no kind Apple signs"
+        }
+    }
 
     init(_ kind: JWSPayloadKind) {
         switch kind {

@@ -23,13 +23,12 @@ extension FindingCode {
             .jwsHeaderUnsupported, .jwsSignatureLength, .jwsSignatureDer, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength,
             .jwsClaimType, .jwsLimitExceeded, .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
             .jwsTokenUnreadable, .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch,
-            .jwsKindMismatch, .jwsNestedUnverified, .jwsDeviceMismatch:
+            .jwsKindMismatch, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable:
             return .error
         case .pkcs7ExtraAlgorithmFields, .signerExtendedKeyUsage, .noCreationDate, .payloadTrailingBytes,
             .attributeValueConstructed, .recordEmpty, .valueUnexpectedType, .berNonMinimalInteger, .jwsBase64urlPadding,
             .jwsBase64urlTrailingBits, .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
-            .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced,
-            .jwsDeviceUnverifiable:
+            .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced:
             return .warning
         case .inputRepaired, .subscriptionActive, .subscriptionExpired, .purchaseCancelled, .purchaseFamilyShared,
             .purchaseUpgraded, .subscriptionAutoRenewOff, .subscriptionBillingRetry, .subscriptionGracePeriod,

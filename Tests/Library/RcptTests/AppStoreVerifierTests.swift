@@ -1,5 +1,7 @@
 import Foundation
 import Rcpt
+import ReceiptCrypto
+import ReceiptSigning
 import ReceiptTestSupport
 import Testing
 
@@ -98,6 +100,74 @@ struct AppStoreVerifierTests {
         #expect(throws: AppStoreVerifier.ConfigurationError.bundleIdEmpty) {
             try AppStoreVerifier(bundleId: "", appAppleId: nil, environment: .sandbox)
         }
+        #expect(throws: AppStoreVerifier.ConfigurationError.bundleIdEmpty) {
+            try AppStoreVerifier(bundleId: " \n", appAppleId: nil, environment: .sandbox)
+        }
+        for id: Int64 in [0, -1] {
+            #expect(throws: AppStoreVerifier.ConfigurationError.appAppleIdNotPositive(id)) {
+                try AppStoreVerifier(bundleId: "com.example.app", appAppleId: id, environment: .production)
+            }
+        }
+        #expect(throws: AppStoreVerifier.ConfigurationError.noRoots) {
+            try AppStoreVerifier(
+                bundleId: "com.example.app", appAppleId: nil, environment: .sandbox, roots: .certificates([]))
+        }
+    }
+
+    /// A device binding asked for and not carried is refused, as a receipt's is: a transaction from the App Store
+    /// Server API has no deviceVerification, so any device's copy of it would pass.
+    @Test func aDeviceBindingThatCannotBeMadeIsRefused() throws {
+        let verifier = try Self.sandboxVerifier()
+        let device = try #require(UUID(uuidString: "0EE7C0DE-0000-4000-8000-00000000BEEF"))
+        let failure = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyTransaction(Self.sandboxTransaction, deviceId: device)
+        }
+        #expect(failure?.cause == .wrongDevice)
+        #expect(failure?.findings.contains { $0.kind == .jwsDeviceUnverifiable && $0.severity == .error } == true)
+        // Without a device asked for, the same transaction verifies.
+        #expect(throws: Never.self) { _ = try verifier.verifyTransaction(Self.sandboxTransaction) }
+    }
+
+    /// `RESCIND_CONSENT` carries the app and its app transaction in `appData`, verified with the notification and
+    /// typed; a revocation's type and share are typed too.
+    @Test func appDataAndRevocationsAreTyped() throws {
+        let authorities = try #require(TestReceipts.jwsAuthorities("library appData"))
+        let signer = JWSSigner(authority: authorities.own)
+        func signed(_ json: String) throws -> String { try signer.sign(payload: Array(json.utf8)) }
+        let appTransaction = try signed(
+            #"{"receiptType":"Sandbox","appAppleId":0,"bundleId":"com.example.app","applicationVersion":"7","#
+                + #""originalApplicationVersion":"1","receiptCreationDate":1700000000000,"#
+                + #""originalPurchaseDate":1690000000000,"signedDate":1700000000000}"#)
+        let notification = try signed(
+            #"{"notificationType":"RESCIND_CONSENT","notificationUUID":"6f1b0e50-0000-4000-8000-000000000001","#
+                + #""appData":{"appAppleId":0,"bundleId":"com.example.app","environment":"Sandbox","#
+                + #""signedAppTransactionInfo":"\#(appTransaction)"},"version":"2.0","signedDate":1700000000000}"#)
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.example.app", appAppleId: nil, environment: .sandbox,
+            roots: .certificates([authorities.own.root.derEncoded]))
+        let typed = try verifier.verifyNotification(Array(notification.utf8))
+        #expect(typed.notificationType == .rescindConsent)
+        #expect(typed.appData?.bundleId == "com.example.app")
+        #expect(typed.appData?.appTransaction?.applicationVersion == "7")
+        let refunded = try signed(
+            #"{"transactionId":"9","originalTransactionId":"9","bundleId":"com.example.app","productId":"p","#
+                + #""purchaseDate":1690000000000,"type":"Consumable","environment":"Sandbox","#
+                + #""revocationDate":1695000000000,"revocationReason":1,"revocationType":"REFUND_PRORATED","#
+                + #""revocationPercentage":50000,"signedDate":1700000000000}"#)
+        let transaction = try verifier.verifyTransaction(refunded)
+        #expect(transaction.revocationType == .refundProrated)
+        #expect(transaction.revocationPercentage == 50_000)
+    }
+
+    /// A verified payload of no kind Apple signs (Apple's own library's mock) has no typed model: the failure says so.
+    @Test func aPayloadOfNoKindSaysSo() throws {
+        let root = Fixtures.bytes("Corpus/jws/anchors/apple-swift-mock-test-root-b.der")
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.example", appAppleId: nil, environment: .sandbox, roots: .certificates([root]))
+        let token = Fixtures.bytes("Corpus/jws/apple-swift-mock-transactionInfo.jws")
+        #expect(verifier.inspect(token).isValid)
+        let failure = Self.failure { () throws(VerificationFailure) in _ = try verifier.verify(token) }
+        #expect(failure?.description.hasPrefix("verified, but a payload of no kind Apple signs") == true)
     }
 
     @Test func anotherAppsGenuineTransactionIsAReplay() throws {
@@ -212,7 +282,7 @@ struct AppStoreVerifierTests {
         let failure = Self.failure { () throws(VerificationFailure) in
             _ = try verifier.verifyTransaction(Self.sandboxRenewal)
         }
-        #expect(failure?.description == "a renewal-info, not a transaction")
+        #expect(failure?.description == "renewal info, not a transaction")
     }
 
     @Test func aValueAppleAddsLaterKeepsItsRawValue() {

@@ -52,14 +52,18 @@ struct JWSDeviceAndVersionTests {
             ).isValid == false)
     }
 
-    @Test func aTokenWithoutDeviceVerificationIsAWarningNotAPass() throws {
+    /// A device binding asked for and not carried fails, as a receipt's `hash-unverifiable` does: a library caller
+    /// who passed the device id sees no warning, and any device's copy of the token would pass.
+    @Test func aTokenWithoutDeviceVerificationFailsTheDeviceAskedFor() throws {
         let token = try JWSFixtures.signer().sign(payload: Array(JWSFixtures.transaction().utf8))
         let inspection = JWSFixtures.inspect(
             token,
             options: JWSFixtures.options(
                 expectations: Expectations(deviceID: Expectations.parseDeviceID(Self.device))))
         #expect(Self.judged(inspection) == ["jws-device-unverifiable"])
-        #expect(inspection.isValid)
+        #expect(!inspection.isValid)
+        // Without a device asked for, the same token is valid.
+        #expect(JWSFixtures.inspect(token, options: JWSFixtures.options()).isValid)
         // A Mac's MAC address verifies receipts, not tokens.
         #expect(
             Self.codes(try Self.transaction(for: Self.device), device: "aa:bb:cc:dd:ee:ff") == [

@@ -117,7 +117,8 @@ struct LiveTargetTests {
         let file = try #require(forged["file"] as? String)
         #expect(
             command == #"printf '{"signedPayload":"%s"}' "$(cat \#(file))" | "#
-                + "curl -sS -X POST -H 'Content-Type: application/json' --data-binary @- \(backend.url)", "\(command)")
+                + "curl -sS -X POST -H 'Content-Type: application/json' -H 'User-Agent: rcpt/0.1.0' "
+                + "--data-binary @- \(backend.url)", "\(command)")
     }
 
     @Test func aWebhookThatVerifiesWithApplesLibraryPasses() throws {

@@ -84,6 +84,8 @@ public struct NotificationType: AppleValue {
     public static let revoke = NotificationType(rawValue: "REVOKE")
     public static let subscribed = NotificationType(rawValue: "SUBSCRIBED")
     public static let test = NotificationType(rawValue: "TEST")
+    /// The customer withdrew consent to share the app's data (`appData` carries the app transaction).
+    public static let rescindConsent = NotificationType(rawValue: "RESCIND_CONSENT")
 }
 
 /// A server notification's `subtype`.
@@ -170,4 +172,14 @@ public struct SubscriptionStatus: AppleValue {
     public static let billingRetry = SubscriptionStatus(rawValue: 3)
     public static let billingGracePeriod = SubscriptionStatus(rawValue: 4)
     public static let revoked = SubscriptionStatus(rawValue: 5)
+}
+
+/// A transaction's `revocationType`: how it was refunded or revoked.
+public struct RevocationType: AppleValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
+    public static let refundProrated = RevocationType(rawValue: "REFUND_PRORATED")
+    public static let familyRevoke = RevocationType(rawValue: "FAMILY_REVOKE")
 }

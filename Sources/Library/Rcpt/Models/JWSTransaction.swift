@@ -19,6 +19,9 @@ public struct JWSTransaction: Sendable, Hashable {
     public var signedDate: Date?
     public var revocationReason: RevocationReason?
     public var revocationDate: Date?
+    public var revocationType: RevocationType?
+    /// The share of the purchase refunded, in thousandths of a percent (`REFUND_PRORATED`).
+    public var revocationPercentage: Int64?
     public var isUpgraded: Bool?
     public var offerType: OfferType?
     public var offerIdentifier: String?
@@ -32,6 +35,10 @@ public struct JWSTransaction: Sendable, Hashable {
     public var offerDiscountType: OfferDiscountType?
     public var appTransactionId: String?
     public var offerPeriod: String?
+    /// Base64 of SHA-384 over `deviceVerificationNonce` and the device's id (tokens StoreKit gives a device):
+    /// checked when a verifier is given the device id.
+    public var deviceVerification: String?
+    public var deviceVerificationNonce: UUID?
 
     init(_ claims: PayloadClaims) {
         originalTransactionId = claims.identifier("originalTransactionId")
@@ -50,6 +57,8 @@ public struct JWSTransaction: Sendable, Hashable {
         signedDate = claims.date("signedDate")
         revocationReason = claims.value("revocationReason")
         revocationDate = claims.date("revocationDate")
+        revocationType = claims.value("revocationType")
+        revocationPercentage = claims.integer("revocationPercentage")
         isUpgraded = claims.bool("isUpgraded")
         offerType = claims.value("offerType")
         offerIdentifier = claims.string("offerIdentifier")
@@ -62,5 +71,7 @@ public struct JWSTransaction: Sendable, Hashable {
         offerDiscountType = claims.value("offerDiscountType")
         appTransactionId = claims.identifier("appTransactionId")
         offerPeriod = claims.string("offerPeriod")
+        deviceVerification = claims.string("deviceVerification")
+        deviceVerificationNonce = claims.uuid("deviceVerificationNonce")
     }
 }

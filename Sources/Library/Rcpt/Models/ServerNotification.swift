@@ -12,6 +12,10 @@ public struct ServerNotification: Sendable, Hashable {
     public var data: NotificationData?
     /// About every subscriber of a product (`RENEWAL_EXTENSION` / `SUMMARY`): about no one customer.
     public var summary: NotificationSummary?
+    /// An external purchase token (`EXTERNAL_PURCHASE_TOKEN`).
+    public var externalPurchaseToken: ExternalPurchaseToken?
+    /// The app and its app transaction (`RESCIND_CONSENT`).
+    public var appData: NotificationAppData?
 
     init(_ claims: PayloadClaims, nested: (String) -> PayloadClaims?) {
         notificationType = claims.value("notificationType")
@@ -21,6 +25,39 @@ public struct ServerNotification: Sendable, Hashable {
         signedDate = claims.date("signedDate")
         data = claims.object("data").map { NotificationData($0, nested: nested) }
         summary = claims.object("summary").map(NotificationSummary.init)
+        externalPurchaseToken = claims.object("externalPurchaseToken").map(ExternalPurchaseToken.init)
+        appData = claims.object("appData").map { NotificationAppData($0, nested: nested) }
+    }
+}
+
+/// A notification's `appData`: the app, the environment, and the customer's app transaction.
+public struct NotificationAppData: Sendable, Hashable {
+    public var appAppleId: Int64?
+    public var bundleId: String?
+    public var environment: AppStoreEnvironment?
+    /// `signedAppTransactionInfo`, verified and decoded.
+    public var appTransaction: AppTransaction?
+
+    init(_ claims: PayloadClaims, nested: (String) -> PayloadClaims?) {
+        appAppleId = claims.integer("appAppleId")
+        bundleId = claims.string("bundleId")
+        environment = claims.value("environment")
+        appTransaction = nested("appData.signedAppTransactionInfo").map(AppTransaction.init)
+    }
+}
+
+/// A notification's `externalPurchaseToken`.
+public struct ExternalPurchaseToken: Sendable, Hashable {
+    public var externalPurchaseId: String?
+    public var tokenCreationDate: Date?
+    public var appAppleId: Int64?
+    public var bundleId: String?
+
+    init(_ claims: PayloadClaims) {
+        externalPurchaseId = claims.string("externalPurchaseId")
+        tokenCreationDate = claims.date("tokenCreationDate")
+        appAppleId = claims.integer("appAppleId")
+        bundleId = claims.string("bundleId")
     }
 }
 
