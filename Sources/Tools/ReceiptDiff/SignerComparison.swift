@@ -113,38 +113,29 @@ enum SignerComparison {
         b: Entry, path: DiffPath, into sink: inout ChangeSink
     ) {
         let setPath = path.appending(name)
-        switch (left, right) {
-        case (nil, nil):
+        guard let left, let right else {
+            sink.compare(
+                setPath, .signers, left.map { fields($0, a.bytes) }, right.map { fields($0, b.bytes) },
+                offsetA: left.map { $0.first?.offset ?? a.offset }, offsetB: right.map { $0.first?.offset ?? b.offset })
             return
-        case (let left?, nil):
-            sink.append(
-                Change(
-                    path: setPath, kind: .removed, layer: .signers, old: fields(left, a.bytes), new: nil,
-                    offsetA: left.first?.offset ?? a.offset, offsetB: nil))
-        case (nil, let right?):
-            sink.append(
-                Change(
-                    path: setPath, kind: .added, layer: .signers, old: nil, new: fields(right, b.bytes),
-                    offsetA: nil, offsetB: right.first?.offset ?? b.offset))
-        case (let left?, let right?):
-            let keysA = CertificateComparison.occurrenceKeys(left.map(\.oid))
-            let keysB = CertificateComparison.occurrenceKeys(right.map(\.oid))
-            let partner = HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
-            for (index, attribute) in left.enumerated() {
-                let attributePath = path.appending(name, selector: "oid=\(keysA[index])")
-                let other = partner[index].map { right[$0] }
-                sink.compare(
-                    attributePath, .signers, values(attribute, a.bytes),
-                    other.map { values($0, b.bytes) }, offsetA: attribute.offset, offsetB: other?.offset,
-                    label: attribute.name)
-            }
-            let matched = Set(partner.compactMap { $0 })
-            for (index, attribute) in right.enumerated() where !matched.contains(index) {
-                sink.compare(
-                    path.appending(name, selector: "oid=\(keysB[index])"), .signers, nil,
-                    values(attribute, b.bytes), offsetA: nil, offsetB: attribute.offset,
-                    label: attribute.name)
-            }
+        }
+        let keysA = CertificateComparison.occurrenceKeys(left.map(\.oid))
+        let keysB = CertificateComparison.occurrenceKeys(right.map(\.oid))
+        let partner = HashJoin.match(keysA.map { Optional($0) }, keysB.map { Optional($0) })
+        for (index, attribute) in left.enumerated() {
+            let attributePath = path.appending(name, selector: "oid=\(keysA[index])")
+            let other = partner[index].map { right[$0] }
+            sink.compare(
+                attributePath, .signers, values(attribute, a.bytes),
+                other.map { values($0, b.bytes) }, offsetA: attribute.offset, offsetB: other?.offset,
+                label: attribute.name)
+        }
+        let matched = Set(partner.compactMap { $0 })
+        for (index, attribute) in right.enumerated() where !matched.contains(index) {
+            sink.compare(
+                path.appending(name, selector: "oid=\(keysB[index])"), .signers, nil,
+                values(attribute, b.bytes), offsetA: nil, offsetB: attribute.offset,
+                label: attribute.name)
         }
     }
 

@@ -8,25 +8,14 @@ enum VerificationComparison {
     /// Field by field when both sides were verified; added or removed as a whole otherwise.
     static func compare(_ a: VerificationSummary?, _ b: VerificationSummary?, into sink: inout ChangeSink) {
         let root = DiffPath("verification")
-        switch (a, b) {
-        case (nil, nil):
+        guard let a, let b else {
+            sink.compare(
+                root, .verification, a.map { .fields(fields($0)) }, b.map { .fields(fields($0)) }, offsetA: nil,
+                offsetB: nil)
             return
-        case (let a?, nil):
-            sink.append(
-                Change(
-                    path: root, kind: .removed, layer: .verification, old: .fields(fields(a)), new: nil,
-                    offsetA: nil, offsetB: nil))
-        case (nil, let b?):
-            sink.append(
-                Change(
-                    path: root, kind: .added, layer: .verification, old: nil, new: .fields(fields(b)),
-                    offsetA: nil, offsetB: nil))
-        case (let a?, let b?):
-            for (old, new) in zip(fields(a), fields(b)) {
-                sink.compare(
-                    root.appending(old.name), .verification, old.value, new.value, offsetA: nil,
-                    offsetB: nil)
-            }
+        }
+        for (old, new) in zip(fields(a), fields(b)) {
+            sink.compare(root.appending(old.name), .verification, old.value, new.value, offsetA: nil, offsetB: nil)
         }
     }
 

@@ -145,6 +145,18 @@ package struct ReportDocument {
         }
     }
 
+    /// The document's own space (space 0), with every finding marked where it points in it (a repair of the input
+    /// points at no place in the document).
+    mutating func addInputSpace(
+        _ label: String, kind: SpaceKind, bytes: [UInt8], tree: ReportTree, findings: [Finding]
+    ) {
+        spaces.append(Space(label: label, kind: kind, bytes: bytes, source: nil, tree: tree))
+        marks = findings.map { finding in
+            finding.code == FindingCode.inputRepaired.rawValue
+                ? Mark(finding, space: nil, offset: nil) : Mark(finding, space: 0, offset: finding.offset)
+        }
+    }
+
     /// Interned labels: a million attributes share a few dozen names.
     struct Labels {
         internal(set) var list: [String] = [""]

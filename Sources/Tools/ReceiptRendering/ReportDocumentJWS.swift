@@ -21,14 +21,8 @@ extension ReportDocument {
         if let json = inspection.jws?.json {
             addJSON(json, offset: jsonOffset, to: &tree)
         }
-        spaces.append(
-            Space(
-                label: "input (\(inspection.input.format))", kind: .text, bytes: bytes, source: nil,
-                tree: tree))
-        marks = inspection.findings.map { finding in
-            finding.code == FindingCode.inputRepaired.rawValue
-                ? Mark(finding, space: nil, offset: nil) : Mark(finding, space: 0, offset: finding.offset)
-        }
+        addInputSpace(
+            "input (\(inspection.input.format))", kind: .text, bytes: bytes, tree: tree, findings: inspection.findings)
         // (verification, the space holding its text, where its text starts there): nested tokens are pushed after
         // their carrier's spaces exist, and read in document order without recursion.
         var pending: [(JWSVerification, Int, Int, String)] = []

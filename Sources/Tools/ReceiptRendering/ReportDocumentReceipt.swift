@@ -50,14 +50,8 @@ extension ReportDocument {
             tree.relabel(contentNode, labels.id("eContent: the receipt payload"))
             if let payload = receipt.payload { addPayload(payload, der: der, to: &tree, under: contentNode) }
         }
-        spaces.append(
-            Space(
-                label: "receipt (\(inspection.input.format))", kind: .der, bytes: der, source: nil,
-                tree: tree))
-        marks = inspection.findings.map { finding in
-            finding.code == FindingCode.inputRepaired.rawValue
-                ? Mark(finding, space: nil, offset: nil) : Mark(finding, space: 0, offset: finding.offset)
-        }
+        addInputSpace(
+            "receipt (\(inspection.input.format))", kind: .der, bytes: der, tree: tree, findings: inspection.findings)
         func text(_ type: Int64) -> String? { receipt.payload?.first(type)?.text }
         // A field given twice is named with every value: readers disagree on which one counts.
         let bundleIDs = receipt.payload?.attributes.filter { $0.type == 2 }.map { $0.text ?? "(not text)" } ?? []
