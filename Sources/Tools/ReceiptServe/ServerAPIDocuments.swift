@@ -3,7 +3,8 @@ import ReceiptJSON
 import ReceiptJWS
 
 /// The signed documents the App Store Server API stand-in answers with: transactions and renewal infos read from a
-/// folder (genuine ones, ones a TEST-ONLY CA signed with `rcpt build --jws`, or mutations `rcpt mutate` wrote),
+/// folder (genuine ones, ones a TEST-ONLY CA signed with `rcpt build --jws`, or mutations `rcpt mutate` wrote; alone,
+/// or inside notifications and API responses),
 /// indexed by transaction and original transaction id; where several hold one id, the first by name answers. Nothing is verified here: the backend under test
 /// is the one that must verify.
 package struct ServerAPIDocuments: Sendable {
@@ -25,7 +26,8 @@ package struct ServerAPIDocuments: Sendable {
     package private(set) var transactions: [Transaction] = []
     /// Signed renewal infos by original transaction id.
     package private(set) var renewals: [String: String] = [:]
-    /// Files that were neither: not a JWS, or a JWS of another kind (a notification, an app transaction).
+    /// Files that held neither: not a JWS, or JWS of other kinds only (an app transaction, a notification about no
+    /// one transaction).
     package private(set) var skipped: [String] = []
 
     /// The most files read from a folder, and the largest file.
@@ -51,10 +53,23 @@ package struct ServerAPIDocuments: Sendable {
         }
     }
 
-    /// Adds a token (white space around it ignored): true when it is a transaction or a renewal info.
+    /// Adds the transactions and renewal infos a document holds: a token (white space around it ignored), or a
+    /// notification, a notification body or an App Store Server API response carrying them, in document order;
+    /// true when it held one.
     @discardableResult
     package mutating func add(_ text: String) -> Bool {
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard case .success(let input) = JWSInput.read(Array(text.utf8)) else { return false }
+        var pending = input.tokens[...]
+        var found = false
+        while let next = pending.popFirst() {
+            found = addToken(String(decoding: next.token.text, as: UTF8.self)) || found
+            pending = next.token.nested[...] + pending
+        }
+        return found
+    }
+
+    /// Adds one token: true when it is a transaction or a renewal info.
+    mutating func addToken(_ token: String) -> Bool {
         guard case .success(let jws) = JWSReader.read(Array(token.utf8)[...]), jws.payload != nil else { return false }
         if let id = jws.claimString("transactionId") {
             transactions.append(

@@ -19,8 +19,9 @@ struct Serve: ParsableCommand {
             rcpt verify judges the posted receipt (--format verifyreceipt, with latest_receipt_info for a \
             subscription) or as --scenario says (a scenario's name, or a file whose JSON object is answered as it \
             is); GET /inApps/v1/transactions/ID, /inApps/v1|v2/history/ID and \
-            /inApps/v1/subscriptions/ID, answered from the transactions and renewal infos in --documents (genuine, \
-            signed by a TEST-ONLY CA with rcpt build --jws, or mutations written by rcpt mutate; a transaction id \
+            /inApps/v1/subscriptions/ID, answered from the transactions and renewal infos in --documents, alone or \
+            in notifications and API responses (genuine, signed by a TEST-ONLY CA with rcpt build --jws, or \
+            mutations written by rcpt mutate; a transaction id \
             held by several files is answered with the first by name); POST /rcpt/scenario \
             {"verifyReceipt": NAME} (or {"verifyReceipt": {…an answer…}}) changes it while serving. Point the \
             backend's Apple URLs at it.
@@ -69,7 +70,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A folder of signed transactions and renewal infos the App Store Server API stand-in answers with.",
+            "A folder of signed transactions and renewal infos (alone, or in notifications and API responses) the App Store Server API stand-in answers with.",
             valueName: "dir"))
     var documents: String?
 

@@ -24,6 +24,20 @@ struct ServerAPIStandInTests {
         #expect(documents.skipped.contains("apple-swift-mock-testNotification.jws"))
     }
 
+    /// A trial found `serve --documents` on the status corpus serving 1 transaction of 9: notifications and API
+    /// responses were skipped whole.
+    @Test("notifications and API responses give the transactions and renewal infos they carry")
+    func carriedTokens() throws {
+        let documents = try ServerAPIDocuments(folder: Fixtures.url("Corpus/status").path)
+        #expect(documents.skipped == ["PROVENANCE.md"])
+        #expect(documents.transactions.count == 9)
+        #expect(!documents.renewals.isEmpty)
+        let standIn = try AppleStandInTests.standIn(documents: documents)
+        for transaction in documents.transactions {
+            #expect(Self.get(standIn, "/inApps/v1/transactions/\(transaction.transactionID)").httpStatus == 200)
+        }
+    }
+
     @Test("Get Transaction Info, History and Subscription Statuses answer the documents' own tokens")
     func reads() throws {
         let documents = try Self.documents()
