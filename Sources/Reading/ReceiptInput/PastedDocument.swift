@@ -114,7 +114,8 @@ struct PastedDocument {
     static let mostFormFields = 1_024
 
     /// Whether a string (a JSON value, a form field) holds a document: JSON, a token, a PEM block, or base64 (either
-    /// alphabet, wrapped or not, percent-escaped or not) of one whole DER element.
+    /// alphabet, wrapped or not, percent-escaped or not) of one whole DER element, whatever bytes follow it (the
+    /// receipt reader reports them, as for the same bytes given raw).
     static func holdsDocument(_ value: [UInt8]) -> Bool {
         let range = trim(value)
         guard !range.isEmpty else { return false }
@@ -128,7 +129,7 @@ struct PastedDocument {
         // As it is, then with spaces read as the '+' a form decoder turned into them.
         for candidate in [decodedText, decodedText.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }] {
             if case .success(let decoded) = Base64Codec.decode(candidate, skippingWhitespace: true),
-                InputDecoder.isWholeElement(decoded.bytes)
+                InputDecoder.startsWithWholeElement(decoded.bytes)
             {
                 return true
             }

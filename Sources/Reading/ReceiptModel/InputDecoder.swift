@@ -115,6 +115,7 @@ public enum InputDecoder {
 
     /// Whether `bytes` are exactly one DER/BER element by its outer header (a receipt's bytes, whole).
     package static func isWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.isWholeElement(bytes) }
+    package static func startsWithWholeElement(_ bytes: [UInt8]) -> Bool { PastedText.startsWithWholeElement(bytes) }
 
     /// The format `input` looks like.
     package static func detect(_ input: [UInt8]) -> InputFormat {

@@ -116,6 +116,15 @@ enum PastedText {
         return header.contentStart.addingReportingOverflow(length) == (bytes.count, false)
     }
 
+    /// Whether `bytes` start with one whole DER/BER element, a SEQUENCE, whatever follows it: a receipt with bytes
+    /// after it is still a receipt (its reader reports the trailing bytes), as the same bytes given raw are.
+    static func startsWithWholeElement(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first == 0x30, let header = Base64Damage.header(bytes, at: 0) else { return false }
+        guard let length = header.length else { return isWholeElement(bytes) }
+        let (end, overflow) = header.contentStart.addingReportingOverflow(length)
+        return !overflow && end <= bytes.count
+    }
+
     /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.
     static func otherDocument(_ text: [UInt8]) -> InputError? {
         if isCompactJWS(text) {

@@ -94,6 +94,22 @@ struct PastedShapesTests {
         }
     }
 
+    /// Bytes after a receipt are its reader's to report wherever the receipt is found: in a form field or a JSON
+    /// string it was once not found at all (exit 2) while the same bytes given raw read as invalid (exit 1).
+    @Test func aReceiptWithBytesAfterItIsJudgedAlikeInEveryShape() throws {
+        let der = Fixtures.realReceipt(Fixtures.sandboxReceipt) + Array("garbage".utf8)
+        let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
+        let raw = Self.judged(der, options: options)
+        #expect(raw.readError == nil && !raw.isValid)
+        let b64 = Data(der).base64EncodedString()
+        for shape in [
+            "receipt-data=\(PastedShapes.percentEncoded(b64))&password=x", #"{"level":"info","body":"\#(b64)"}"#,
+        ] {
+            let pasted = Self.judged(Array(shape.utf8), options: options)
+            #expect(Self.verdict(pasted) == Self.verdict(raw), "\(shape.prefix(30))")
+        }
+    }
+
     /// What nothing can be found in is refused with what was looked for, and never dug into forever.
     @Test func nothingFoundSaysWhatWasLookedFor() {
         for text in [
