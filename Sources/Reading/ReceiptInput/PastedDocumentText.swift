@@ -53,7 +53,12 @@ extension PastedDocument {
             let boundary = index == 0 || !ByteSet.compactJWS.contains(text[index - 1])
             // A run that is not the document is skipped whole, so every byte is looked at a bounded number of times.
             if boundary, byte == UInt8(ascii: "e"), text[index...].starts(with: Array("eyJ".utf8)) {
-                let segments = run(text, from: index, allowed: ByteSet.compactJWS.contains)
+                var segments = run(text, from: index, allowed: ByteSet.compactJWS.contains)
+                // Cut by a character of the other base64 alphabet: the token is read whole, and its reader names
+                // the alphabet (as it does for the same token given alone).
+                if let end = segments.last?.end, end < text.count, ByteSet.wrappedJWS.contains(text[end]) {
+                    segments = run(text, from: index, allowed: ByteSet.wrappedJWS.contains)
+                }
                 if let (inner, end) = bestToken(segments) {
                     let quoted = quotePrefix(text, before: index).map {
                         " quoted with \"\(String(decoding: $0, as: UTF8.self))\""

@@ -110,6 +110,20 @@ struct PastedShapesTests {
         }
     }
 
+    /// A token written in the standard base64 alphabet is read, and its alphabet named, wherever it is: in log text
+    /// the search once stopped at its first `+` or `/` and found no token (exit 2).
+    @Test func aTokenInTheOtherAlphabetIsJudgedAlikeInLogText() throws {
+        let token = String(decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000184445477-sandbox.jws"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let standard = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        try #require(standard != token)
+        let options = InspectionOptions(anchors: try TrustAnchors.appleRoot(), now: 1_795_000_000)
+        let alone = Self.judged(Array(standard.utf8), options: options)
+        #expect(alone.kind == .jws && alone.readError == nil)
+        let logged = Self.judged(Array("INFO webhook body token=\(standard) end\n".utf8), options: options)
+        #expect(Self.verdict(logged) == Self.verdict(alone))
+    }
+
     /// What nothing can be found in is refused with what was looked for, and never dug into forever.
     @Test func nothingFoundSaysWhatWasLookedFor() {
         for text in [
