@@ -12,7 +12,7 @@ extension Resolver {
         guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
         let state: ProductStatus.State
         var reason: String
-        if renewal.isInBillingRetry {
+        if renewal.isInBillingRetry, Self.stillRetrying(expired: renewal.evidence.signedDate, at: at) {
             let inGrace = renewal.inGracePeriod(at: at)
             state = inGrace ? .gracePeriod : .billingRetry
             reason =
@@ -21,6 +21,8 @@ extension Resolver {
                 : "the renewal failed; the App Store is retrying to bill"
         } else if let intent = renewal.expirationIntent {
             (state, reason) = (.expired, intent)
+        } else if renewal.isInBillingRetry {
+            (state, reason) = (.expired, "the App Store retries a failed renewal for at most 60 days; they have passed")
         } else if let ends = renewal.renewalDate, ends > at {
             state = .active
             reason =

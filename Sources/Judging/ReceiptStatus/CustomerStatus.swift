@@ -210,12 +210,14 @@ package struct CustomerStatus: Sendable {
             byKey[key, default: []].append(fact)
         }
         func signed(_ fact: TransactionFact) -> Int64 { fact.evidence.signedDate ?? Int64.min }
-        /// Newest signed first; then a revocation; then document and path.
+        /// Newest signed first; then a revocation; then the one that grants less (the earlier expiry: two statements
+        /// signed at one time that disagree cannot both be Apple's); then content, never the file's name or place.
         func before(_ a: TransactionFact, _ b: TransactionFact) -> Bool {
             if signed(a) != signed(b) { return signed(a) > signed(b) }
             if (a.revocationDate != nil) != (b.revocationDate != nil) { return a.revocationDate != nil }
-            return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
-                < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+            if a.expiresDate != b.expiresDate { return (a.expiresDate ?? Int64.max) < (b.expiresDate ?? Int64.max) }
+            return (a.productID, a.kind.rawValue, a.purchaseDate ?? Int64.min, a.quantity ?? 0)
+                < (b.productID, b.kind.rawValue, b.purchaseDate ?? Int64.min, b.quantity ?? 0)
         }
         var decided: [TransactionFact] = []
         var conflicts: [StatusConflict] = []
@@ -233,6 +235,16 @@ package struct CustomerStatus: Sendable {
                 })
             {
                 winner = refund
+            }
+            // What the chosen statement does not state (a receipt's record names no kind of product that does not
+            // renew, nor its subscription group) is taken from the others: never left out for want of a word.
+            if winner.kind == .inAppPurchase,
+                let kind = (known + later).map(\.kind).first(where: { $0 != .inAppPurchase })
+            {
+                winner.kind = kind
+            }
+            if winner.subscriptionGroup == nil {
+                winner.subscriptionGroup = (known + later).compactMap(\.subscriptionGroup).first
             }
             decided.append(winner)
             guard (winner.purchaseDate ?? Int64.min) <= at else { continue }

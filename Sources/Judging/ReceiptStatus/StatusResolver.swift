@@ -162,12 +162,31 @@ struct Resolver {
     /// Whether `fact` was refunded or revoked from Family Sharing by the time.
     func revoked(_ fact: TransactionFact) -> Bool { fact.revocationDate.map { $0 <= at } ?? false }
 
-    /// The newest of `facts`: latest purchase, a transaction that was not upgraded before one that was.
+    /// The newest of `facts`: latest purchase, a transaction that was not upgraded before one that was; between
+    /// equals, the greater transaction id, so the order the documents were given in never decides.
     func newest(_ facts: [TransactionFact]) -> TransactionFact? {
         facts.max { lhs, rhs in
             (lhs.purchaseDate ?? Int64.min, upgraded(lhs) ? 0 : 1, lhs.evidence.signedDate ?? Int64.min)
                 < (rhs.purchaseDate ?? Int64.min, upgraded(rhs) ? 0 : 1, rhs.evidence.signedDate ?? Int64.min)
+                || (lhs.purchaseDate, upgraded(lhs), lhs.evidence.signedDate)
+                    == (rhs.purchaseDate, upgraded(rhs), rhs.evidence.signedDate)
+                    && Self.idOrder(lhs.transactionID, rhs.transactionID)
         }
+    }
+
+    /// Transaction ids in order: by length, then text (they are decimal numbers), none first.
+    static func idOrder(_ lhs: String?, _ rhs: String?) -> Bool {
+        ((lhs ?? "").count, lhs ?? "") < ((rhs ?? "").count, rhs ?? "")
+    }
+
+    /// How long the App Store retries a failed renewal: up to 60 days after the expiry.
+    static let billingRetryLimit: Int64 = 60 * 86_400_000
+
+    /// Whether a subscription that expired at `expired` can still be in billing retry at `at`.
+    static func stillRetrying(expired: Int64?, at: Int64) -> Bool {
+        guard let expired else { return true }
+        let (end, overflow) = expired.addingReportingOverflow(billingRetryLimit)
+        return overflow || at < end
     }
 
     /// Whether a revocation took the product from a family member rather than refunding it: `revocationType`
@@ -252,7 +271,7 @@ struct Resolver {
                 )
                 main.gracePeriodExpiresDate = grace
                 main.evidence.append(later.evidence)
-            } else if let since, since.isInBillingRetry {
+            } else if let since, since.isInBillingRetry, Self.stillRetrying(expired: current.expiresDate, at: at) {
                 if let grace = since.gracePeriodExpiresDate, grace > at {
                     main = status(
                         current, .gracePeriod,
@@ -264,6 +283,10 @@ struct Resolver {
                 }
             } else if let intent = since?.expirationIntent {
                 main = status(current, .expired, reason: intent)
+            } else if since?.isInBillingRetry == true {
+                main = status(
+                    current, .expired,
+                    reason: "the App Store retries a failed renewal for at most 60 days; they have passed")
             } else if current.expiresDate == nil {
                 main = status(current, .expired, reason: "the transaction has no expiresDate")
             } else if since?.autoRenewOn == false {

@@ -56,6 +56,90 @@ struct StatusStatedValuesTests {
         #expect(status?.quantity == nil)
     }
 
+    /// A second trial (session 25): a receipt record, which names no kind for what does not renew, signed after a
+    /// token that says Consumable made the coins "owned" for ever once the receipt's date had passed.
+    @Test func aStatementThatNamesNoKindNeverOverrulesOneThatDoes() throws {
+        var life = Lifecycle()
+        life.add(
+            "coins.jws",
+            try L.transaction(
+                "300", product: Self.coins, type: "Consumable", purchased: L.at(4), quantity: 3, signed: L.at(4)))
+        life.add(
+            "receipt",
+            bytes: try L.receipt(
+                created: L.at(14),
+                records: [
+                    [
+                        ("quantity", .number(3)), ("product_id", .text(Self.coins)),
+                        ("transaction_id", .text("300")), ("original_transaction_id", .text("300")),
+                        ("purchase_date", .number(L.at(4))),
+                    ]
+                ]))
+        for day: Int64 in [10, 20] {
+            let coins = Self.product(life, Self.coins, at: L.at(day))
+            #expect(coins?.kind == .consumable, "day \(day)")
+            #expect(coins?.state == .consumed, "day \(day)")
+        }
+    }
+
+    /// Two statements of one transaction signed at one time that disagree: the one that grants less decides, never
+    /// the files' names (a trial renamed two files and turned EXPIRED into ACTIVE).
+    @Test func aTieIsDecidedByContentNotByName() throws {
+        let shortToken = try L.transaction(
+            "100", product: Self.monthly, purchased: L.at(0), expires: L.at(31), signed: L.at(4))
+        let longToken = try L.transaction(
+            "100", product: Self.monthly, purchased: L.at(0), expires: L.at(60), signed: L.at(4))
+        for (first, second) in [("a.jws", "z.jws"), ("z.jws", "a.jws")] {
+            var life = Lifecycle()
+            life.add(first, shortToken)
+            life.add(second, longToken)
+            #expect(Self.product(life, Self.monthly, at: L.at(45))?.state == .expired, "\(first) short")
+        }
+    }
+
+    /// Which purchase stands for a product never depends on the order the documents were given in.
+    @Test func theOrderGivenNeverPicksTheTransaction() throws {
+        let pro = "com.example.lifecycle.pro"
+        let one = try L.transaction("200", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(3))
+        let two = try L.transaction("401", product: pro, type: "Non-Consumable", purchased: L.at(3), signed: L.at(3))
+        var forward = Lifecycle()
+        forward.add("x.jws", one)
+        forward.add("y.jws", two)
+        var backward = Lifecycle()
+        backward.add("x.jws", two)
+        backward.add("y.jws", one)
+        #expect(Self.product(forward, pro, at: L.at(4))?.transactionID == "401")
+        #expect(Self.product(backward, pro, at: L.at(4))?.transactionID == "401")
+    }
+
+    /// Billing retry ends: the App Store retries a failed renewal for at most 60 days after the expiry.
+    @Test func billingRetryEndsAfterSixtyDays() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                signed: L.at(0)))
+        life.add(
+            "fail.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", signed: L.at(30),
+                renewal: try L.renewal(
+                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30))))
+        #expect(Self.product(life, Self.monthly, at: L.at(33))?.state == .gracePeriod)
+        #expect(Self.product(life, Self.monthly, at: L.at(80))?.state == .billingRetry)
+        let ended = Self.product(life, Self.monthly, at: L.at(95))
+        #expect(ended?.state == .expired)
+        #expect(ended?.reason?.contains("60 days") == true)
+        // Renewal info alone says the same.
+        var alone = Lifecycle()
+        alone.add(
+            "renewal.jws",
+            try L.renewal(original: "100", product: Self.monthly, billingRetry: true, signed: L.at(30)))
+        #expect(Self.product(alone, Self.monthly, at: L.at(80))?.state == .billingRetry)
+        #expect(Self.product(alone, Self.monthly, at: L.at(95))?.state == .expired)
+    }
+
     static func receipt(cancelled: Int64, yearlyBought: Int64) throws -> Lifecycle {
         var life = Lifecycle()
         life.add(
