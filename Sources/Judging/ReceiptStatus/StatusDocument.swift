@@ -186,6 +186,10 @@ package struct StatusDocument: Sendable {
         trust: StatusEvidence.Trust
     ) {
         let binding = token.binding
+        // A token that names another app than its document (another app's transaction in an API response) states
+        // nothing about this app's customer, nor do the tokens it carries: counted unverified, it would put another
+        // app's product under this one.
+        if let own = binding.bundleID?.text, let documents = app.bundleID, own != documents { return }
         if app.bundleID == nil { app.bundleID = binding.bundleID?.text }
         if app.appAppleID == nil { app.appAppleID = binding.appAppleID?.text }
         if app.environment == nil { app.environment = binding.environment?.text }

@@ -140,6 +140,28 @@ struct StatusStatedValuesTests {
         #expect(Self.product(alone, Self.monthly, at: L.at(95))?.state == .expired)
     }
 
+    /// Another app's token inside this app's API response, counted with `--include-unverified`, was listed as this
+    /// app's product: a token that names another app states nothing about this app's customer.
+    @Test func anotherAppsTokenInAResponseIsNeverThisAppsProduct() throws {
+        let ours = try L.transaction(
+            "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0))
+        let theirs = try L.sign(
+            L.json([
+                ("transactionId", .text("900")), ("originalTransactionId", .text("900")),
+                ("bundleId", .text("com.other.app")), ("productId", .text("com.other.app.pro")),
+                ("type", .text("Non-Consumable")), ("purchaseDate", .number(L.at(1))),
+                ("signedDate", .number(L.at(1))), ("environment", .text("Sandbox")),
+            ]))
+        var life = Lifecycle()
+        life.add("history.json", L.history([ours, theirs]))
+        guard case .success(let status) = life.status(at: L.at(10), includeUnverified: true) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(!status.products.contains { $0.productID == "com.other.app.pro" }, "\(status.products)")
+        #expect(status.products.contains { $0.productID == Self.monthly })
+    }
+
     static func receipt(cancelled: Int64, yearlyBought: Int64) throws -> Lifecycle {
         var life = Lifecycle()
         life.add(
