@@ -31,12 +31,16 @@ package enum TerminalText {
         return out
     }
 
-    /// Whether a scalar can change how a terminal shows what follows it.
+    /// Whether a scalar can change how a terminal shows what follows it, or shows as nothing: controls, line and
+    /// paragraph separators, bidi controls, and the code points Unicode says to show as nothing (zero-width space and
+    /// joiners, the soft hyphen, the byte order mark, Hangul fillers …) and the blank braille pattern, so
+    /// `com.example.app.pro` followed by U+200B never reads as `com.example.app.pro` (the report marks the same).
     package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F..<0xA0: return true
-        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x2800: return true
+        case 0x20...0x7E: return false
+        default: return scalar.properties.isDefaultIgnorableCodePoint
         }
     }
 

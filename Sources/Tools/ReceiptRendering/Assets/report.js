@@ -8,7 +8,7 @@ const RcptReportCore = (function () {
   const ROW = 18, MAXPX = 8000000;
   // Control characters, bidirectional overrides and invisible marks are shown as their code point, ⟨U+202E⟩ (no
   // backslash: literal text "\\u{202e}" stays distinguishable from the character).
-  const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+  const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
   function visible(s) {
     return String(s).replace(INVISIBLE, (c) => '⟨U+' + c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + '⟩');
   }
