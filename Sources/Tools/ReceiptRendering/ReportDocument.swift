@@ -172,14 +172,15 @@ package struct ReportDocument {
 
     // MARK: - Timeline
 
-    /// Purchases, renewals, expiries and revocations the document states, from the same reading `rcpt status` uses.
+    /// Purchases, renewals, expiries and revocations the document states, from the same reading `rcpt status` uses:
+    /// its signed statements only (Apple's unsigned verifyReceipt decoding beside a receipt is anyone's to edit, and
+    /// drawn it read as the receipt's own).
     mutating func addEvents(_ document: Inspection, bytes: [UInt8]) {
         let statements = StatusDocument(name: name, document: document, input: bytes)
         var all: [Event] = []
         let isReceipt = document.kind == .receipt
         // A receipt's statements point at their in-app record; a token's at the date claim in its decoded payload.
         func place(_ evidence: StatusEvidence, claim: String) -> (Int?, Int?) {
-            guard evidence.trust != .unsigned else { return (nil, nil) }
             if isReceipt { return (evidence.offset == nil ? nil : 0, evidence.offset) }
             guard let (space, payload) = payloads[evidence.path] else { return (nil, nil) }
             guard let payload, let node = payload.member(claim, of: payload.root) else { return (space, 0) }
@@ -193,7 +194,7 @@ package struct ReportDocument {
             return Event(
                 time: time, kind: kind, product: product, transaction: transaction, space: space, offset: offset)
         }
-        for fact in statements.transactions + statements.unsignedTransactions {
+        for fact in statements.transactions {
             let transaction = fact.transactionID ?? "?"
             let renewal = fact.originalTransactionID != nil && fact.originalTransactionID != fact.transactionID
             if let date = fact.purchaseDate {
@@ -212,7 +213,7 @@ package struct ReportDocument {
                         fact.productID, transaction, fact.evidence, claim: "revocationDate"))
             }
         }
-        for fact in statements.renewals + statements.unsignedRenewals {
+        for fact in statements.renewals {
             let product = fact.productID ?? fact.autoRenewProductID ?? "?"
             let transaction = fact.originalTransactionID ?? "?"
             if let date = fact.renewalDate {

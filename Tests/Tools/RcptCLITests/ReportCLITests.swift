@@ -37,6 +37,31 @@ struct ReportCLITests {
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The timeline draws what the signed document states: Apple's unsigned decoding beside it (a verifyReceipt
+    /// response's `receipt`, anyone's to edit) once drew a forged lifetime purchase as the receipt's own.
+    @Test func theTimelineDrawsOnlySignedStatements() throws {
+        let receiptFile = "Corpus/receipts/kvitto-sandboxReceipt.receipt"
+        let decoded = try CLI.run(["verify", "--format", "verifyreceipt", receiptFile])
+        var body = try #require(try JSONSerialization.jsonObject(with: decoded.stdoutBytes) as? [String: Any])
+        var receipt = try #require(body["receipt"] as? [String: Any])
+        var inApp = (receipt["in_app"] as? [[String: Any]]) ?? []
+        inApp.append([
+            "quantity": "1", "product_id": "com.example.forged.lifetime", "transaction_id": "777",
+            "original_transaction_id": "777", "purchase_date_ms": "1500000000000",
+            "purchase_date": "2017-07-14 02:40:00 Etc/GMT",
+        ])
+        receipt["in_app"] = inApp
+        body["receipt"] = receipt
+        body["latest_receipt"] = Data(Fixtures.bytes(receiptFile)).base64EncodedString()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-unsigned-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: body).write(to: file)
+        let events = (try Self.data(try Self.page(file.path).html)["events"] as? [[String: Any]]) ?? []
+        #expect(!events.isEmpty)
+        #expect(!events.contains { $0["transaction"] as? String == "777" }, "\(events.count) events")
+    }
+
     /// A space's nodes as (start, end, label), decoded as the page decodes them.
     static func nodes(_ space: [String: Any], labels: [String]) throws -> [(start: Int, end: Int, label: String)] {
         let packed = [UInt8](try #require(Data(base64Encoded: space["nodes"] as? String ?? "")))
