@@ -37,19 +37,7 @@ struct AppleStatusSnapshotTests {
 
     /// DID_FAIL_TO_RENEW / GRACE_PERIOD with status 4: the grace period ends when the renewal info says.
     @Test func aGracePeriodStatusEndsWithTheGrace() throws {
-        var life = Lifecycle()
-        life.add(
-            "t.jws",
-            try L.transaction(
-                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
-                signed: L.at(0)))
-        life.add(
-            "fail.json",
-            try L.notification(
-                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30),
-                renewal: try L.renewal(
-                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),
-                status: 4))
+        let life = try L.failedRenewal(product: Self.monthly, subtype: "GRACE_PERIOD", status: 4)
         #expect(Self.state(life, at: L.at(33)) == .gracePeriod)
         #expect(Self.state(life, at: L.at(400)).map { $0.grantsService } == false)
     }

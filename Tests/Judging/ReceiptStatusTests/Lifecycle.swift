@@ -144,6 +144,25 @@ struct Lifecycle {
         return try TestReceipts.signed(payload: try ReceiptSpec.blueprint(fromJSON: Array(spec.utf8)).payload)
     }
 
+    /// A monthly subscription (`product`) bought on day 0 that fails to renew on day 30: its transaction, and a
+    /// DID_FAIL_TO_RENEW notification (of `subtype`, Apple's `status`) whose renewal info is in billing retry with a
+    /// grace period to day 36.
+    static func failedRenewal(product: String, subtype: String? = nil, status: Int64? = nil) throws -> Lifecycle {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try transaction(
+                "101", original: "100", product: product, purchased: at(0), expires: at(30), signed: at(0)))
+        life.add(
+            "fail.json",
+            try notification(
+                "DID_FAIL_TO_RENEW", subtype, signed: at(30),
+                renewal: try renewal(
+                    original: "100", product: product, billingRetry: true, grace: at(36), signed: at(30)),
+                status: status))
+        return life
+    }
+
     /// The documents so far, by name.
     var documents: [(name: String, bytes: [UInt8])] = []
 

@@ -114,18 +114,7 @@ struct StatusStatedValuesTests {
 
     /// Billing retry ends: the App Store retries a failed renewal for at most 60 days after the expiry.
     @Test func billingRetryEndsAfterSixtyDays() throws {
-        var life = Lifecycle()
-        life.add(
-            "t.jws",
-            try L.transaction(
-                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
-                signed: L.at(0)))
-        life.add(
-            "fail.json",
-            try L.notification(
-                "DID_FAIL_TO_RENEW", signed: L.at(30),
-                renewal: try L.renewal(
-                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30))))
+        let life = try L.failedRenewal(product: Self.monthly)
         #expect(Self.product(life, Self.monthly, at: L.at(33))?.state == .gracePeriod)
         #expect(Self.product(life, Self.monthly, at: L.at(80))?.state == .billingRetry)
         let ended = Self.product(life, Self.monthly, at: L.at(95))
