@@ -30,6 +30,9 @@ struct RecordChecks {
         var checks = RecordChecks(created: created, expectedRecords: payload.index.records.count)
         table.bytes.withUnsafeBufferPointer { buffer in
             for record in payload.index.records { checks.check(record: Int(record), in: table, buffer) }
+            if !checks.cancellations.isEmpty {
+                for record in payload.index.records { checks.noteUpgrade(record: Int(record), in: table, buffer) }
+            }
             checks.close()
         }
         return checks.findings(at: time, isXcode: isXcode)
@@ -37,7 +40,7 @@ struct RecordChecks {
 
     private let created: ReceiptDate?
     private let createdSeconds: Int64?
-    private var findings: [Finding] = []
+    var findings: [Finding] = []
     /// The findings of a date after the creation date (in `findings`), whose severity is the environment's.
     private var afterCreation: [(finding: Int, name: String, date: ReceiptDate)] = []
     /// Per product (keyed by its bytes in the payload), the record with the latest expiry, while the payload is
@@ -50,7 +53,10 @@ struct RecordChecks {
     private var seenNumbers: [Int64: Int] = [:]
     private var seenTransactions: [TransactionKey: Int] = [:]
     /// The in-app types the checks read (1701 quantity … 1712 cancellation_date), found in one pass a record.
-    private var fields: [Int32] = []
+    var fields: [Int32] = []
+    /// Each cancelled subscription record: its finding's place, original transaction id, product and cancellation
+    /// second, for `noteUpgrade`.
+    private(set) var cancellations: [(finding: Int, original: String, product: String, seconds: Int64)] = []
 
     /// A product's latest expiry so far.
     private struct Latest {
@@ -132,6 +138,11 @@ struct RecordChecks {
         if let entry = field(1702), table.kind(entry) == .text { product = ByteKey(buffer, table.contentRange(entry)) }
         if let cancelled, let date = table.date(cancelled.entry) {
             let name = product.text
+            if let originalEntry = field(1705), expires != nil,
+                let original = TransactionKey(table, originalEntry, buffer)
+            {
+                cancellations.append((findings.count, original.display, name, cancelled.seconds))
+            }
             findings.append(
                 Finding(
                     .purchaseCancelled, at: offset,
@@ -211,7 +222,7 @@ struct RecordChecks {
 /// A transaction id by value: the same id as UTF8String, IA5String, INTEGER or OCTET STRING (an inner element, or
 /// the bare value bytes) is the same key. Decimal text that fits 64 bits and INTEGERs meet as numbers; other text
 /// and octets as their bytes in the payload (borrowed: nothing is copied).
-private enum TransactionKey: Hashable {
+enum TransactionKey: Hashable {
     case number(Int64)
     case bytes(ByteKey)
     case largeInteger(ByteKey)
@@ -285,7 +296,7 @@ private enum TransactionKey: Hashable {
 
 /// Bytes of the payload as a dictionary key, hashed and compared as raw memory. It borrows the payload buffer (no
 /// copy, no reference counting): keys live only while `RecordChecks` reads records, while the buffer is lent.
-private struct ByteKey: Hashable {
+struct ByteKey: Hashable {
     private let base: UnsafeRawPointer?
     let count: Int
 

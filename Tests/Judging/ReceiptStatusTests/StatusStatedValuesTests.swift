@@ -1,6 +1,11 @@
 import Foundation
+import ReceiptCrypto
+import ReceiptInput
 import ReceiptPurchases
+import ReceiptSigning
 import ReceiptStatus
+import ReceiptTestSupport
+import ReceiptValidation
 import Testing
 
 /// What a support engineer's trial found in `rcpt status` (session 24): a consumable's quantity past 2^63 was shown
@@ -181,6 +186,21 @@ struct StatusStatedValuesTests {
         #expect(monthly?.revocationDate == nil)
         #expect(monthly?.reason?.contains("upgraded") == true)
         #expect(Self.product(life, Self.yearly, at: L.at(11))?.state == .active)
+    }
+
+    /// `verify` says what `status` says: the upgrade's record is `purchase-upgraded`, a refund's
+    /// `purchase-cancelled` (the report once called the upgrade a refund).
+    @Test func verifyNamesTheUpgradeAsStatusDoes() throws {
+        func codes(_ life: Lifecycle) -> [String] {
+            let options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+            let bytes = life.documents[0].bytes
+            return Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options).findings.map(
+                \.code)
+        }
+        let upgraded = codes(try Self.receipt(cancelled: L.at(10), yearlyBought: L.at(10)))
+        #expect(upgraded.contains("purchase-upgraded") && !upgraded.contains("purchase-cancelled"), "\(upgraded)")
+        let refunded = codes(try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10)))
+        #expect(refunded.contains("purchase-cancelled") && !refunded.contains("purchase-upgraded"), "\(refunded)")
     }
 
     /// A cancellation at another time is a refund (Apple's state "revoked"), whatever else the receipt holds.
