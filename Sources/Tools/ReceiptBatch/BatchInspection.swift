@@ -81,8 +81,8 @@ package struct BatchInspection: Sendable {
         var skipped: [Skipped] = []
         // Each path, whether a directory scan found it, and whether its directory said it is a regular file.
         var pending: [(String, Bool, Bool?)] = arguments.map { ($0, false, nil) }
-        // Each directory is read once, by its device and inode: links back up the tree (two links to `.` make a
-        // recursive walk exponential) and links to a directory already read are not followed again.
+        // Each directory is read once, by its device and inode (a directory named twice); links to directories inside
+        // the tree are not followed at all.
         var visited: Set<[UInt64]> = []
         var index = 0
         while index < pending.count {
@@ -94,9 +94,18 @@ package struct BatchInspection: Sendable {
             let type =
                 listedRegular == true ? S_IFREG : stat(argument, &status) == 0 ? status.st_mode & S_IFMT : 0
             if type == S_IFDIR {
-                guard !fromDirectory || recursive,
-                    visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
-                else { continue }
+                guard !fromDirectory || recursive else { continue }
+                // A link to a directory found in the tree is not followed (as `grep -r` does not): it leads out of
+                // the tree the user named, to documents of another customer or case. One named as an argument is.
+                var own = stat()
+                if fromDirectory, lstat(argument, &own) == 0, own.st_mode & S_IFMT == S_IFLNK {
+                    skipped.append(
+                        Skipped(
+                            path: argument,
+                            reason: "a link to a directory, not followed (name the directory to read it)"))
+                    continue
+                }
+                guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { continue }
                 let entries = DirectoryListing.entries(argument) ?? []
                 for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(entry.name), true, entry.isRegular))

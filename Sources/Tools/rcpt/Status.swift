@@ -67,7 +67,9 @@ struct Status: ParsableCommand {
     )
     var knownAt = false
 
-    @Flag(help: "Descend into subdirectories of the directories given.")
+    @Flag(
+        help:
+            "Descend into subdirectories of the directories given (links to directories found there are not followed).")
     var recursive = false
 
     @OptionGroup var trust: TrustOptions

@@ -49,7 +49,9 @@ struct Verify: ParsableCommand {
     )
     var format: DocumentFormat = .text
 
-    @Flag(help: "Descend into subdirectories of the directories given.")
+    @Flag(
+        help:
+            "Descend into subdirectories of the directories given (links to directories found there are not followed).")
     var recursive = false
 
     @Option(

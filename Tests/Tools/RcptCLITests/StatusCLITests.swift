@@ -348,4 +348,31 @@ struct DirectoryLinkTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.split(separator: "\n").count == 1)
     }
+
+    /// A link to a directory outside the tree is not followed: it would mix another folder's documents (another
+    /// customer's, for `status`) into the one named. Named as an argument, the directory is read.
+    @Test func aLinkOutOfTheTreeIsNotFollowed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-outside-\(UUID().uuidString)")
+        let tree = root.appendingPathComponent("tree")
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        for folder in [tree, elsewhere] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(
+            at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"), to: tree.appendingPathComponent("a.receipt")
+        )
+        try FileManager.default.copyItem(
+            at: Fixtures.url("Corpus/receipts/\(Fixtures.sandboxReceipt)"),
+            to: elsewhere.appendingPathComponent("b.receipt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.appendingPathComponent("out").path, withDestinationPath: elsewhere.path)
+        let run = try CLI.run(["verify", "--recursive", "--format", "jsonl", tree.path])
+        #expect(run.stdout.split(separator: "\n").count == 1, "\(run)")
+        #expect(!run.stdout.contains("b.receipt"))
+        let named = try CLI.run([
+            "verify", "--recursive", "--format", "jsonl", tree.path, tree.appendingPathComponent("out").path,
+        ])
+        #expect(named.stdout.contains("b.receipt"), "\(named)")
+    }
 }
