@@ -56,7 +56,7 @@ struct RecordChecks {
     var fields: [Int32] = []
     /// Each cancelled subscription record: its finding's place, original transaction id, product and cancellation
     /// second, for `noteUpgrade`.
-    private(set) var cancellations: [(finding: Int, original: String, product: String, seconds: Int64)] = []
+    private(set) var cancellations: [UpgradeMoment: [(finding: Int, product: String)]] = [:]
 
     /// A product's latest expiry so far.
     private struct Latest {
@@ -141,7 +141,8 @@ struct RecordChecks {
             if let originalEntry = field(1705), expires != nil,
                 let original = TransactionKey(table, originalEntry, buffer)
             {
-                cancellations.append((findings.count, original.display, name, cancelled.seconds))
+                cancellations[UpgradeMoment(original: original.display, seconds: cancelled.seconds), default: []]
+                    .append((findings.count, name))
             }
             findings.append(
                 Finding(

@@ -6,6 +6,13 @@ import ReceiptModel
 /// an upgrade, not a refund (`purchase-upgraded`, as `rcpt status` reads it); only receipts with a cancelled
 /// subscription record take this second look.
 extension RecordChecks {
+    /// Where a cancellation may be an upgrade: the original transaction and the second. Cancellations are looked up
+    /// by it, one hash a record, so a receipt of many cancelled records costs no more than one of few.
+    struct UpgradeMoment: Hashable {
+        var original: String
+        var seconds: Int64
+    }
+
     /// A second look at `record` when any subscription record was cancelled: bought at the second another product
     /// of its original transaction was cancelled, it makes that cancellation an upgrade (`purchase-upgraded`).
     mutating func noteUpgrade(record: Int, in table: borrowing EntryTable, _ buffer: UnsafeBufferPointer<UInt8>) {
@@ -19,10 +26,8 @@ extension RecordChecks {
             let original = TransactionKey(table, originalEntry, buffer)?.display
         else { return }
         let product = ByteKey(buffer, table.contentRange(productEntry)).text
-        for cancellation in cancellations
-        where cancellation.seconds == bought && cancellation.original == original && cancellation.product != product
-            && findings[cancellation.finding].kind == .purchaseCancelled
-        {
+        for cancellation in cancellations[UpgradeMoment(original: original, seconds: bought)] ?? []
+        where cancellation.product != product && findings[cancellation.finding].kind == .purchaseCancelled {
             let offset = findings[cancellation.finding].offset
             findings[cancellation.finding] = Finding(
                 .purchaseUpgraded, at: offset,
