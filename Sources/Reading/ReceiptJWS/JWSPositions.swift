@@ -53,42 +53,41 @@ package enum JWSPositions {
         for index in document.nodes.indices {
             while let top = stack.last, index >= document.nodes[top.node].next { stack.removeLast() }
             let entry = document.nodes[index]
-            let key = document.key(index)
-            if let keyRange = entry.keyRange, document.bytes[keyRange].contains(UInt8(ascii: ".")), let key,
+            // The key's bytes as written; its String only where a position is recorded.
+            let written = entry.keyRange.map { document.bytes[$0] }
+            if let written, written.contains(UInt8(ascii: ".")), let key = document.key(index),
                 JWSText.looksLikeToken(Array(key.utf8))
             {
                 positions.append(JWSPosition(node: index, member: key, place: .memberName))
             }
+            let keyIsTokenMember =
+                written.map { JWSText.isTokenMember(written: $0, unescaped: { document.key(index) }) } ?? false
             if entry.kind == .array || entry.kind == .object {
-                let holder = entry.kind == .array ? key.flatMap { JWSText.isTokenMember($0) ? $0 : nil } : nil
+                let holder = entry.kind == .array && keyIsTokenMember ? document.key(index) : nil
                 stack.append((index, holder))
                 continue
             }
             guard entry.kind == .string else { continue }
-            let member: String?
-            if let key {
-                member = key
-            } else if let top = stack.last, document.nodes[top.node].kind == .array {
-                member = top.member
-            } else {
-                member = nil
-            }
-            if let member, JWSText.isTokenMember(member) {
-                positions.append(JWSPosition(node: index, member: member))
+            // The member that holds the string: its key, or the token member whose array holds it.
+            let heldByArray =
+                written == nil ? stack.last.flatMap { document.nodes[$0.node].kind == .array ? $0 : nil } : nil
+            if keyIsTokenMember || heldByArray?.member != nil {
+                positions.append(JWSPosition(node: index, member: heldByArray?.member ?? document.key(index)))
                 continue
             }
+            func member() -> String? { written == nil ? nil : document.key(index) }
             // A cheap test first: a token needs a dot (or an escape that could spell one).
             let body = document.bytes[entry.start + 1..<entry.end - 1]
-            if let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+            if let first = body.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
                 first == UInt8(ascii: "{") || first == UInt8(ascii: "["), hidesToken(body)
             {
-                positions.append(JWSPosition(node: index, member: member, place: .jsonInString))
+                positions.append(JWSPosition(node: index, member: member(), place: .jsonInString))
                 continue
             }
             guard body.contains(UInt8(ascii: ".")) || body.contains(UInt8(ascii: "\\")),
                 let value = document.string(index), JWSText.looksLikeToken(Array(value.utf8))
             else { continue }
-            positions.append(JWSPosition(node: index, member: member))
+            positions.append(JWSPosition(node: index, member: member()))
         }
         return positions
     }

@@ -96,6 +96,17 @@ public enum JWSText {
         return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
     }
 
+    /// `isTokenMember` of a member name as written in JSON (between its quotes): answered from the bytes when they
+    /// are ASCII without an escape (every name Apple writes), else from the name unescaped.
+    package static func isTokenMember(written: ArraySlice<UInt8>, unescaped: () -> String?) -> Bool {
+        guard written.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+            return unescaped().map(isTokenMember) ?? false
+        }
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        guard written.count > 6, zip(written, "signed".utf8).allSatisfy({ lowered($0) == $1 }) else { return false }
+        return !(written.count == 10 && zip(written.dropFirst(6), "date".utf8).allSatisfy({ lowered($0) == $1 }))
+    }
+
     /// How many dots `text` holds and how many bytes come before the first (all of them when there is none), when
     /// every byte is a dot or a token character; nil at the first other byte.
     private static func dotsIfTokenCharacters<Bytes: Sequence>(_ text: Bytes) -> (dots: Int, firstDot: Int)?

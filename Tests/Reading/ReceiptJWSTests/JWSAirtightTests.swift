@@ -135,6 +135,25 @@ struct JWSAirtightTests {
         #expect(!JWSText.isTokenMember("signed"))
     }
 
+    /// A member name judged from its bytes as written gets the answer its unescaped name gets, whatever its case,
+    /// escapes or non-ASCII letters.
+    @Test func tokenMembersAreTheSameFromTheBytesAsWritten() throws {
+        let names = [
+            "signedPayload", "SIGNEDPAYLOAD", "signed_payload", "signed", "Signed", "signedDate", "SIGNEDDATE",
+            "signedDates", "signeddat", "signe", "unsignedPayload", #"\u0073ignedPayload"#, #"signed\u0044ate"#,
+            #"signed\"x"#, "signedé", "sİgnedPayload", "signe\u{301}dPayload", "",
+        ]
+        for name in names {
+            let document = try JSONDocument.read(Array(#"{"\#(name)":1}"#.utf8))
+            let child = document.root + 1
+            let range = try #require(document.nodes[child].keyRange)
+            let unescaped = try #require(document.key(child))
+            #expect(
+                JWSText.isTokenMember(written: document.bytes[range], unescaped: { unescaped })
+                    == JWSText.isTokenMember(unescaped), "\(name)")
+        }
+    }
+
     // MARK: - Dates
 
     @Test func millisecondDatesAreReadExactlyOrRefused() {
