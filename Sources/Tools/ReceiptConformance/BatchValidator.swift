@@ -63,6 +63,8 @@ package final class BatchValidator: @unchecked Sendable {
     private var input: Int32 = -1
     private var output: Int32 = -1
     private var pending: [UInt8] = []
+    /// Whether this process has given a verdict.
+    private var answered = false
     /// Where the process's standard error goes: read when it dies, to tell a crash (a traceback, a panic) from an
     /// error, and kept in the run.
     private let stderrPath = FileManager.default.temporaryDirectory.path + "/rcpt-batch-\(UUID().uuidString).err"
@@ -108,6 +110,7 @@ package final class BatchValidator: @unchecked Sendable {
         input = toChild[1]
         output = fromChild[0]
         pending = []
+        answered = false
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -133,6 +136,15 @@ package final class BatchValidator: @unchecked Sendable {
         let started = Date()
         let deadline = started.addingTimeInterval(timeout)
         if pid == 0 { try? start() }
+        // One line per path: once the process has answered, a line already there was written for an earlier input
+        // (a second line for it, caught when written with the first), and read as this input's answer it would be
+        // the wrong input's verdict from here on. (Before its first answer, a line is read as the answer: a banner.)
+        if answered, let extra = lineNotAskedFor() {
+            stop()
+            return ValidatorRun(
+                outcome: .lineNotAskedFor(line: extra), seconds: Date().timeIntervalSince(started),
+                stderrTail: ConformanceRunner.tail(of: stderrPath), stdoutTail: "")
+        }
         let line = Array((path + "\n").utf8)
         let written = line.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
         var outcome: RunOutcome
@@ -144,6 +156,7 @@ package final class BatchValidator: @unchecked Sendable {
             case .line(let answer):
                 if let verdict = Self.verdict(of: answer) {
                     outcome = verdict
+                    answered = true
                 } else {
                     // Out of step from here on: started again for the next input.
                     outcome = .unreadableAnswer(line: answer)
@@ -216,6 +229,22 @@ package final class BatchValidator: @unchecked Sendable {
         /// The output ended: the process closed it or died.
         case endOfOutput
         case deadline
+    }
+
+    /// What the validator wrote that nobody has asked for yet (its start), if anything: output already read and
+    /// not taken, or waiting in the pipe.
+    private func lineNotAskedFor() -> String? {
+        if pending.isEmpty, output >= 0 {
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0, descriptor.revents & Int16(POLLIN) != 0 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }  // the output ended: the run finds it so
+            pending += buffer[..<count]
+        }
+        guard !pending.isEmpty else { return nil }
+        let line = pending.prefix(while: { $0 != 0x0A }).prefix(200)
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func readLine(deadline: Date) -> Answer {

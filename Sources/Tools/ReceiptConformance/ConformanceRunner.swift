@@ -73,7 +73,7 @@ package struct ConformanceResult: Sendable, Hashable {
         switch run.outcome {
         case .crashed, .raised, .serverError: return .crashed
         case .timedOut: return .timedOut
-        case .errored, .unreadableAnswer, .unreachable: return .errored
+        case .errored, .unreadableAnswer, .lineNotAskedFor, .unreachable: return .errored
         case .couldNotRun: return .couldNotRun
         case .accepted: return expected == .accept ? .passed : .acceptedBad
         case .rejected, .refused:

@@ -16,6 +16,9 @@ package enum RunOutcome: Sendable, Hashable {
     /// A `--batch` validator wrote a line that is not a verdict (a banner, a log line, a stack trace): no verdict,
     /// and the line is shown.
     case unreadableAnswer(line: String)
+    /// A `--batch` validator had written a line before it was given the input, after answering an earlier one: more
+    /// than one line for that input. Its answers are out of step with the paths from there on, so none is read as this input's verdict.
+    case lineNotAskedFor(line: String)
     /// Still running at the timeout; its whole process group was killed.
     case timedOut
     /// The shell could not find or execute the validator (exit status 127 or 126).
@@ -58,7 +61,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .timedOut: return "timeout"
         case .accepted: return "exit 0"
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "exit \(status)"
-        case .unreadableAnswer: return "no verdict"
+        case .unreadableAnswer, .lineNotAskedFor: return "no verdict"
         case .refused(let status), .serverError(let status): return "HTTP \(status)"
         case .unreachable(let reason): return reason
         }
@@ -75,7 +78,7 @@ package enum RunOutcome: Sendable, Hashable {
         switch self {
         case .accepted: return "accepted"
         case .rejected, .refused: return "rejected"
-        case .errored, .unreadableAnswer, .unreachable: return "errored"
+        case .errored, .unreadableAnswer, .lineNotAskedFor, .unreachable: return "errored"
         case .crashed, .raised, .serverError: return "crashed"
         case .timedOut: return "timed out"
         case .couldNotRun: return "could not run"
@@ -90,6 +93,9 @@ package enum RunOutcome: Sendable, Hashable {
         case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
         case .raised(let runtime, let status): return "\(label) (\(runtime), exit \(status))"
         case .unreadableAnswer(let line): return "\(label) (answered \"\(Self.quoted(line))\", not a verdict)"
+        case .lineNotAskedFor(let line):
+            return
+                "\(label) (wrote \"\(Self.quoted(line))\" before it was given this input: more than one line for an earlier input, so its answers are out of step)"
         case .refused(let status), .serverError(let status): return "\(label) (HTTP \(status))"
         case .unreachable(let reason): return "\(label) (\(Self.quoted(reason)))"
         }

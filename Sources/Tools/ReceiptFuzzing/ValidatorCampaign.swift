@@ -175,7 +175,7 @@ package struct ValidatorCampaign {
         case .rejected, .refused: return reference.isValid ? .rejectedWhatRcptAccepts : nil
         case .crashed, .raised, .serverError: return .crashed
         case .timedOut: return .timedOut
-        case .errored, .couldNotRun, .unreadableAnswer, .unreachable: return .errored
+        case .errored, .couldNotRun, .unreadableAnswer, .lineNotAskedFor, .unreachable: return .errored
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReceiptConformance
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptFuzzing
 import ReceiptInput
 import ReceiptJSON
@@ -96,6 +97,9 @@ struct FuzzValidator: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
     var outDirectory: String?
 
+    @Flag(help: "Replace the suite or findings already in --out-dir (its manifest.json).")
+    var force = false
+
     @Option(
         help:
             "Output format of the summary: text, json (report.json's document), junit (JUnit XML) or sarif (SARIF 2.1.0)."
@@ -105,7 +109,17 @@ struct FuzzValidator: ParsableCommand {
     func validate() throws {
         guard !seeds.isEmpty else { throw ValidationError("give at least one seed receipt or JWS") }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
-        if let time, time <= 0 { throw ValidationError("--time must be positive") }
+        try SecondsOption.check(time, "--time", atMost: SecondsOption.durationLimit)
+        if let outDirectory {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: outDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--out-dir \(outDirectory) is a file, not a directory")
+            }
+            if !force, FileManager.default.fileExists(atPath: outDirectory + "/manifest.json") {
+                throw ValidationError(
+                    "--out-dir \(outDirectory) already holds a suite (manifest.json); use --force to replace it")
+            }
+        }
         for name in allow where Disagreement(rawValue: name) == nil {
             throw ValidationError(
                 "--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
@@ -129,6 +143,19 @@ struct FuzzValidator: ParsableCommand {
             if inputs.contains(where: isJWS), jwsKit == nil {
                 throw CommandFailure.usage(
                     "a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
+            }
+            // Every seed's baseline must be valid under its CA's own root, as `mutate` requires: against a baseline
+            // rcpt rejects (a CA of the wrong shape, a seed that is no receipt or JWS), every input is one rcpt
+            // rejects, and a validator that rejects everything would agree with all of them.
+            for (index, input) in inputs.enumerated() {
+                let kind = InputClassifier.classify(input).kind
+                do throws(MutationError) {
+                    try BaselineCheck.expectations(
+                        of: input, kind: kind, kit: kind == .jws ? jwsKit ?? kit : kit, seed: seed,
+                        caDirectory: kind == .jws ? jwsCA ?? ca : ca)
+                } catch {
+                    throw CommandFailure.unreadable("\(seeds[index]): \(error.message)")
+                }
             }
             // The expectations rcpt judges with: the first receipt seed's, the first JWS seed's. A server validator is
             // judged without the device and the app version, which it cannot know.

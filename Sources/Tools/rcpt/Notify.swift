@@ -50,7 +50,7 @@ struct Notify: ParsableCommand {
 
     func validate() throws {
         guard !documents.isEmpty else { throw ValidationError("give at least one notification to post") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        try SecondsOption.check(timeout, "--timeout")
         _ = try TargetOptions.headers(headers)
         guard TargetOptions.isHTTPURL(url) else {
             throw ValidationError(

@@ -119,8 +119,9 @@ struct Serve: ParsableCommand {
                 "no scenario or file \(scenario); the scenarios are "
                     + VerifyReceiptScenario.catalogue.map(\.name).joined(separator: ", "))
         }
-        guard maxBody > 0, maxConnections > 0, timeout > 0 else {
-            throw ValidationError("--max-body, --max-connections and --timeout must be positive")
+        try SecondsOption.check(timeout, "--timeout")
+        guard maxBody > 0, maxConnections > 0 else {
+            throw ValidationError("--max-body and --max-connections must be positive")
         }
         if judge != nil {
             guard endpoint.target != nil else { throw ValidationError("--judge needs the backend's --target URL") }

@@ -48,7 +48,7 @@ struct ValidatorOptions: ParsableArguments {
     var batch = false
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        try SecondsOption.check(timeout, "--timeout")
         guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if endpoint.target != nil {
             guard validator == nil else { throw ValidationError("give --validator or --target, not both") }

@@ -127,6 +127,16 @@ struct ConformanceRunnerTests {
         #expect(banner.run("/tmp/a").outcome == .unreadableAnswer(line: "validator v2 ready"))
         // Started again, it is read in step: the banner again, never the verdict meant for the previous input.
         #expect(banner.run("/tmp/b").outcome == .unreadableAnswer(line: "validator v2 ready"))
+        // Two lines for one input (a reason a line): the second is never read as the next input's verdict.
+        let twoLines = try BatchValidator(
+            command:
+                "while read -r p; do case $p in *bad*) printf 'invalid: a\\ninvalid: b\\n';; *) echo ok;; esac; done",
+            timeout: 600)
+        #expect(twoLines.run("/tmp/good").outcome == .accepted)
+        #expect(twoLines.run("/tmp/bad").outcome == .rejected(status: 1))
+        #expect(twoLines.run("/tmp/good").outcome == .lineNotAskedFor(line: "invalid: b"))
+        // Started again, it is read in step.
+        #expect(twoLines.run("/tmp/good").outcome == .accepted)
         let python = try BatchValidator(command: "read -r p; python3 -c 'raise KeyError(1)'; exit 1", timeout: 600)
         guard case .raised(let runtime, _) = python.run("/tmp/a").outcome else {
             Issue.record("a Python traceback is a crash")

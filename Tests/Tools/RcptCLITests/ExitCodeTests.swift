@@ -67,6 +67,11 @@ struct ExitCodeTests {
         (["fuzz-validator", "--time", "-5", "--ca", "x", "--validator", "true {}", "x"], "--time must be positive"),
         (["serve", "--port", "-1"], "--port takes 0 to 65535"),
         (["notify", "--timeout", "-1", "http://127.0.0.1:9/", "x"], "--timeout must be positive"),
+        // Seconds past what the clock arithmetic holds were a SIGILL (a trial's `--timeout 1e12`, `inf`).
+        (["notify", "--timeout", "inf", "http://127.0.0.1:9/", "x"], "--timeout must be positive"),
+        (["conformance", "--timeout", "1e12", "--validator", "true {}", "x"], "--timeout must be positive"),
+        (["fuzz-validator", "--time", "inf", "--ca", "x", "--validator", "true {}", "x"], "--time must be positive"),
+        (["serve", "--timeout", "1e300"], "--timeout must be positive"),
     ])
     func aNegativeNumberIsCheckedByItsOption(_ arguments: [String], _ message: String) throws {
         let result = try CLI.run(arguments)

@@ -182,4 +182,51 @@ struct FuzzValidatorCLITests {
         #expect(Self.groups(report).contains("accepted-what-rcpt-rejects/chain-invalid"))
         #expect((report["runs"] as? Int) == 200)
     }
+
+    /// A campaign whose every input rcpt would reject agrees with a validator that rejects everything: a CA of the
+    /// wrong shape, or a seed that is no receipt or JWS, is refused before the campaign (exit 2), as `mutate` does.
+    @Test func aCampaignWithNoValidBaselineIsRefused() throws {
+        let ca = try #require(Self.ca)
+        let jwsCA = (ca as NSString).deletingLastPathComponent + "/jws-shaped"
+        #expect(try CLI.run(["ca", "init", "--shape", "jws", jwsCA]).status == 0)
+        let empty = (ca as NSString).deletingLastPathComponent + "/empty"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for (kit, seed, says) in [
+            (jwsCA, Self.seed, "baseline"), (ca, "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws", "EC chain"),
+            (ca, "README.md", "not a receipt"), (ca, empty, "empty"),
+        ] {
+            let extra = seed.hasSuffix(".jws") ? ["--jws-ca", ca] : []
+            let result = try CLI.run(
+                ["fuzz-validator", "--ca", kit, "--validator", "false {}", "--runs", "5", seed] + extra)
+            #expect(result.status == 2, "\(seed): \(result)")
+            #expect(result.stderr.contains(says), "\(seed): \(result.stderr)")
+        }
+    }
+
+    /// `--out-dir` does not replace a suite already there (a trial's conformance suite was overwritten) unless
+    /// `--force`, as `mutate` does; a file there is a usage error, not a raw Foundation error.
+    @Test func findingsReplaceASuiteOnlyWithForce() throws {
+        let ca = try #require(Self.ca)
+        let base = (ca as NSString).deletingLastPathComponent
+        let suite = base + "/existing-suite"
+        try FileManager.default.createDirectory(atPath: suite, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: suite + "/manifest.json", contents: Data("{}".utf8)))
+        let file = base + "/a-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        for (directory, says) in [(suite, "--force"), (file, "is a file")] {
+            let result = try CLI.run([
+                "fuzz-validator", "--ca", ca, "--validator", "true {}", "--runs", "2", "--out-dir", directory,
+                Self.seed,
+            ])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains(says), "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: suite + "/manifest.json", encoding: .utf8) == "{}")
+        let forced = try CLI.run([
+            "fuzz-validator", "--ca", ca, "--validator", "true {}", "--runs", "2", "--timeout", "600", "--out-dir",
+            suite, "--force", Self.seed,
+        ])
+        #expect(forced.status != 2, "\(forced)")
+        #expect(try String(contentsOfFile: suite + "/manifest.json", encoding: .utf8) != "{}")
+    }
 }
