@@ -28,6 +28,10 @@ public enum AppleClaims {
         "gracePeriodExpiresDate", "recentSubscriptionStartDate", "renewalDate", "receiptCreationDate", "requestDate",
         "preorderDate",
     ]
+    /// Date claims whose absence grants service: before 1970 one is an error (`jws-date-unusable`), as readers
+    /// split on it between a date then and none. Other dates may be (Xcode dates an app transaction's
+    /// originalPurchaseDate in year 1).
+    static let endsService: Set<String> = ["expiresDate", "revocationDate", "gracePeriodExpiresDate"]
     /// Claims Apple sends as JSON booleans.
     public static let booleans: Set<String> = ["isUpgraded", "isInBillingRetryPeriod"]
 
@@ -87,13 +91,21 @@ public enum AppleClaims {
                 } else if numbers.contains(name) {
                     guard kind != .number else {
                         if dates.contains(name), case .success(let date) = MillisecondDate.read(payload.text(child)),
-                            date.isNegative, date.milliseconds == 0, !date.hasFraction
+                            date.isNegative
                         {
-                            findings.append(
-                                Finding(
-                                    .jwsDateUnusable, at: offset(payload.nodes[child].start),
-                                    "\(prefix)\(name) is \(payload.text(child).prefix(20)): negative zero is no date, and JavaScript reads it as false",
-                                    fields: [FindingField("path", prefix + name)]))
+                            if date.milliseconds == 0, !date.hasFraction {
+                                findings.append(
+                                    Finding(
+                                        .jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                        "\(prefix)\(name) is \(payload.text(child).prefix(20)): negative zero is no date, and JavaScript reads it as false",
+                                        fields: [FindingField("path", prefix + name)]))
+                            } else if endsService.contains(name) {
+                                findings.append(
+                                    Finding(
+                                        .jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                        "\(prefix)\(name) is \(payload.text(child).prefix(20)): before 1970, and readers disagree (JavaScript and Apple's libraries take it for a date then, a reader that takes a date below 1 for none reads it as absent: a revocation or an expiry lost)",
+                                        fields: [FindingField("path", prefix + name)]))
+                            }
                         }
                         if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child))
                         {

@@ -154,11 +154,11 @@ struct AttributeDecoder {
     }
 
     mutating func noteDuplicate(at position: Int, type: Int64, scope: FieldScope) {
-        let documented = FieldTable.descriptor(type, in: scope)?.isDocumented ?? false
+        let judged = FieldTable.descriptor(type, in: scope)?.isJudged ?? false
         let place = scope == .receipt ? "the receipt" : "an in-app record"
         note(
             Finding(
-                .duplicateAttribute, severity: documented ? .error : .warning, at: absolute(position),
+                .duplicateAttribute, severity: judged ? .error : .warning, at: absolute(position),
                 "type \(type) (\(FieldTable.displayName(of: type, in: scope))) occurs more than once in \(place): validators disagree on which one counts"
             ))
     }

@@ -35,6 +35,9 @@ public struct FieldDescriptor: Sendable, Hashable {
     public var kind: FieldKind
     /// Whether Apple documents this type; undocumented ones are seen in real receipts only.
     package var isDocumented: Bool
+    /// Whether a verdict rests on its value though Apple does not document it (receipt_type: the environment and
+    /// who may sign; app_item_id: the app): a second copy is an error, as for a documented type.
+    package var isJudged: Bool { isDocumented || (scope == .receipt && (type == 0 || type == 1)) }
 }
 
 /// The one source of truth for attribute names, meanings and encodings. Labels, JSON keys, documentation and

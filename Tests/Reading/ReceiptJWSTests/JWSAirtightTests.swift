@@ -190,6 +190,21 @@ struct JWSAirtightTests {
         #expect(inspection.tokens.first?.chain?.evaluatedAtSource != .signedDate)
     }
 
+    /// A date claim before 1970 is no date Apple writes, and readers split on it: JavaScript and Apple's libraries
+    /// date a revocation of -1 in 1969 (revoked), a reader taking dates below 1 for none reads it as absent
+    /// (active). It is an error, never read as absent in silence (a trial's revocationDate -1 was valid, and
+    /// `status` said ACTIVE).
+    @Test(arguments: ["revocationDate", "expiresDate", "gracePeriodExpiresDate"])
+    func aDateBefore1970IsUnusable(_ claim: String) throws {
+        let signer = try JWSFixtures.signer()
+        for value in ["-1", "-1717243200000", "-0.5"] {
+            let payload = JWSFixtures.transaction(extra: #","\#(claim)":\#(value)"#)
+            let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+            #expect(!inspection.isValid, "\(claim) \(value)")
+            #expect(JWSFixtures.codes(inspection).contains("jws-date-unusable"), "\(claim) \(value)")
+        }
+    }
+
     @Test func anExponentSignedDateIsTheInstantItSpells() throws {
         let signer = try JWSFixtures.signer()
         let payload = JWSFixtures.transaction().replacingOccurrences(

@@ -132,6 +132,22 @@ struct MalformedPayloadTests {
         #expect(receipt.attributes[1].descriptor == nil)
     }
 
+    /// A second copy of a type the verdict rests on is an error even where Apple does not document the type:
+    /// receipt_type decides who may sign (a StoreKit-signed receipt saying "Xcode" first and "Production" second
+    /// was valid), app_item_id the app. A second copy of another undocumented type stays a warning.
+    @Test func aDuplicateOfATypeTheVerdictRestsOnIsAnError() throws {
+        for (type, severity) in [(Int64(0), Severity.error), (1, .error), (2, .error), (10, .warning)] {
+            let payload = UnsignedReceipts.set(
+                UnsignedReceipts.basics + [
+                    AttributeSpec.utf8(type, "Xcode").encoded, AttributeSpec.utf8(type, "Production").encoded,
+                ])
+            let receipt = Receipt.read(UnsignedReceipts.wrap(payload))
+            let duplicates = receipt.findings.filter { $0.code == "duplicate-attribute" }
+            #expect(!duplicates.isEmpty, "type \(type)")
+            #expect(duplicates.allSatisfy { $0.severity == severity }, "type \(type): \(duplicates)")
+        }
+    }
+
     @Test func readsARecordNestedInARecordWithoutRecursingFurther() throws {
         let inner = AttributeSpec.record([.utf8(1702, "inner.product")])
         let outer = AttributeSpec.record([.utf8(1702, "outer.product"), inner])
