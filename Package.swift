@@ -137,11 +137,17 @@ let package = Package(
         ),
         .target(name: "ReceiptSuite", dependencies: ["ReceiptDiagnostics", "ReceiptJSON"]),
         .target(name: "ReceiptConformance", dependencies: ["ReceiptSuite"]),
-        // HTTP endpoints as validators (`conformance --target`), through Foundation's URLSession: only the command
-        // imports it, so the reading core and the fuzz harnesses never link networking.
+        // HTTP endpoints as validators (`conformance --target`): http:// through SwiftNIO's HTTP/1 client codec,
+        // https:// through Foundation's URLSession; only the command imports it, so the reading core and the fuzz
+        // harnesses never link networking.
         .target(
             name: "ReceiptHTTP",
-            dependencies: ["ReceiptConformance", "ReceiptSuite", "ReceiptJSON", "ReceiptDiagnostics"]),
+            dependencies: [
+                "ReceiptConformance", "ReceiptSuite", "ReceiptJSON", "ReceiptDiagnostics",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // A local stand-in for the Apple endpoints a backend calls (`rcpt serve`): verifyReceipt and the App Store
         // Server API, scenarios, and the judgement of a backend's handling of each answer. SwiftNIO's HTTP/1 server;
         // only the command imports it.

@@ -4,14 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One URLSession for a target's requests, each answer waited for synchronously (a conformance run's threads each
+/// A target's requests, each answer waited for synchronously: `http://` through SwiftNIO (`NIOHTTPExchange`: every
+/// bound rcpt's own, nothing decompressed); `https://` through one URLSession (a conformance run's threads each
 /// wait for their own). What the endpoint answered is taken as it came: a redirect is not followed (a 3xx is the
 /// endpoint's answer, and following it as a GET would turn a refusal into someone else's 200), each request goes on
 /// a connection of its own (`Connection: close`: one document's answer never depends on a connection an earlier one
 /// left behind), and a body is kept only to `bodyLimit` bytes (the request is cut there: a hostile endpoint cannot
 /// make rcpt hold its answer whole).
 final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    enum Answer {
+    enum Answer: Sendable {
         case answered(status: Int, body: Data)
         case timedOut
         case failed(String)
@@ -44,6 +45,12 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func send(_ request: URLRequest, within timeout: Double) -> Answer {
+        if let url = request.url, url.scheme?.lowercased() == "http" {
+            return NIOHTTPExchange.send(
+                url: url, method: request.httpMethod ?? "POST",
+                headers: (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                body: Array(request.httpBody ?? Data()), timeout: timeout)
+        }
         guard let session else { return .failed("no HTTP session") }
         var request = request
         if request.value(forHTTPHeaderField: "Connection") == nil {

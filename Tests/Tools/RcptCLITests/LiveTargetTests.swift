@@ -172,6 +172,36 @@ struct LiveTargetTests {
         #expect(notified.stdout.contains("HTTP 302"), "\(notified.stdout)")
     }
 
+    /// A connection that ends in the middle of the headers was a trap in Foundation's networking (a trial: SIGILL,
+    /// "Transfer completed, but there's no response"): it is an answer of words, exit 1, never a signal.
+    @Test func aConnectionThatEndsInTheHeadersIsNoVerdictAndNoSignal() throws {
+        let backend = try Backend(["close-in-headers"])
+        defer { backend.stop() }
+        let notified = try CLI.run(["notify", "--timeout", "600", backend.url, "Corpus/jws/\(Self.notification)"])
+        #expect(notified.status == 1, "\(notified)")
+        #expect(notified.stdout.contains("errored (not an HTTP answer)"), "\(notified.stdout)")
+        let (status, report) = try Self.conformance(
+            ["--target", backend.url, "--body", "signed-payload"], suite: "notifications")
+        #expect(status == 1)
+        let baseline = try #require((report["results"] as? [[String: Any]])?.first)
+        #expect(baseline["detail"] as? String == "errored (not an HTTP answer)", "\(baseline)")
+    }
+
+    /// A compressed answer is not inflated (rcpt asks for none): 64 MiB of zeros in 64 KiB of gzip is read as the
+    /// 64 KiB that came (a trial's gzip bomb took 4.6 GB and ran past the timeout).
+    @Test func aCompressedAnswerIsTheBytesThatCame() throws {
+        let backend = try Backend(["gzip"])
+        defer { backend.stop() }
+        let notified = try CLI.run([
+            "notify", "--timeout", "600", "--format", "json", backend.url, "Corpus/jws/\(Self.notification)",
+        ])
+        #expect(notified.status == 0, "\(notified)")
+        #expect(notified.stdout.contains("\"status\": 200"), "\(notified.stdout.prefix(400))")
+        // Inflated, the body would be zeros.
+        #expect(notified.stdout.contains("\"body\""), "\(notified.stdout.prefix(400))")
+        #expect(!notified.stdout.contains("\\u0000\\u0000\\u0000\\u0000"), "\(notified.stdout.prefix(400))")
+    }
+
     @Test func aPurchaseAPIThatChecksOnlyTheBundleIdIsCaughtAndOneRunningRcptPasses() throws {
         let workspace = try #require(Self.workspace)
         let lax = try Backend(["purchase-bundle-only", "com.cocoanetics.EmmiView"])

@@ -42,6 +42,7 @@ input closes (so a test that dies leaves no server behind).
 """
 import base64
 import binascii
+import gzip
 import json
 import os
 import subprocess
@@ -180,6 +181,21 @@ def make_handler(mode, arguments):
             self.end_headers()
 
         def do_POST(self):
+            if mode == "close-in-headers":  # the connection ends in the middle of the headers
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Len")
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            if mode == "gzip":  # a compressed answer nobody asked for: 64 MiB of zeros in 64 KiB
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                answer = gzip.compress(b"\0" * (64 << 20), 1)
+                self.send_response(200)
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+                return
             if mode == "hang":
                 print("REQUEST", flush=True)
                 threading.Event().wait()
