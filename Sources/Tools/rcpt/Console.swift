@@ -39,15 +39,31 @@ enum Console {
     static func write(_ buffer: UnsafeBufferPointer<UInt8>) { write(buffer, to: STDOUT_FILENO) }
 
     /// Writes `buffer` whole to `descriptor` with write(2), giving up quietly when the reader has gone (a closed
-    /// pipe): never `FileHandle.write`, which traps on such an error.
+    /// pipe or stream): never `FileHandle.write`, which traps on such an error. Any other failure of standard output
+    /// (a full disk: `> /dev/full`) is kept, and the command ends with exit 2 (`guarded`).
     private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
         var offset = 0
         while offset < buffer.count, let base = buffer.baseAddress {
             let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
+            if written <= 0 {
+                let code = written < 0 ? errno : EIO
+                if descriptor == STDOUT_FILENO, code != EPIPE, code != EBADF { outputFailure.keep(code) }
+                return
+            }
             offset += written
         }
+    }
+
+    /// The first error writing standard output met, if any.
+    private static let outputFailure = OutputFailure()
+
+    final class OutputFailure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var code: Int32?
+
+        func keep(_ code: Int32) { lock.withLock { if self.code == nil { self.code = code } } }
+        var first: Int32? { lock.withLock { code } }
     }
 
     static func write(_ text: String) { write(Array(text.utf8)) }
@@ -63,6 +79,9 @@ enum Console {
     static func guarded(_ body: () throws -> Int32) throws -> Never {
         do {
             let code = try body()
+            if let problem = outputFailure.first {
+                throw CommandFailure.unreadable("cannot write the output: \(String(cString: strerror(problem)))")
+            }
             throw ExitCode(code)
         } catch let failure as CommandFailure {
             error(failure.description)

@@ -92,19 +92,26 @@ enum ReportPage {
     /// Writes the page to `output` a piece at a time, or says why it cannot.
     static func write(_ report: ReportDocument, to output: String) throws {
         let shown = TerminalText.safe(output)
-        guard FileManager.default.createFile(atPath: output, contents: nil),
-            let handle = FileHandle(forWritingAtPath: output)
-        else {
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             let reason = InputFiles.isDirectory(output) ? "it is a directory" : String(cString: strerror(errno))
             throw CommandFailure.unreadable("cannot write \(shown): \(reason)")
         }
-        var failure: Error?
+        // write(2) a piece at a time, every error kept: a full disk (`-o /dev/full`) is no page written.
+        var failure: Int32?
         HTMLReport.write(report) { piece in
-            guard failure == nil else { return }
-            do { try handle.write(contentsOf: Data(piece)) } catch { failure = error }
+            var offset = 0
+            while failure == nil, offset < piece.count {
+                guard let base = piece.baseAddress else { return }
+                let written = Foundation.write(descriptor, base + offset, piece.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
+            }
         }
-        try? handle.close()
-        if let failure { throw CommandFailure.unreadable("cannot write \(shown): \(failure.localizedDescription)") }
+        if close(descriptor) != 0, failure == nil, errno != EINTR { failure = errno }
+        if let failure {
+            throw CommandFailure.unreadable("cannot write \(shown): \(String(cString: strerror(failure)))")
+        }
     }
 
     /// 0 when the document was read, else 2 with the reason on standard error (the page shows how far it went).

@@ -59,6 +59,39 @@ struct ExitCodeTests {
         try Self.expectExitCode(arguments, closing: \.standardError)
     }
 
+    /// Whether /dev/full is the device that refuses every write (a sandbox may lack it).
+    static var hasFullDevice: Bool {
+        var information = stat()
+        return stat("/dev/full", &information) == 0 && (information.st_mode & S_IFMT) == S_IFCHR
+    }
+
+    /// Output that could not be written (a full disk) is no success: exit 2 with the reason, for standard output and
+    /// for `report -o`, which also leaves the device it was given in place (it once replaced /dev/full with a file).
+    @Test(
+        .enabled(if: hasFullDevice),
+        arguments: [
+            ["verify", "--format", "json", "Corpus/receipts/\(Fixtures.sandboxReceipt)"],
+            ["dump", "--format", "json", "Corpus/receipts/\(Fixtures.sandboxReceipt)"],
+            ["verify", "--format", "jsonl", "Corpus/jws"],
+            ["report", "Corpus/receipts/\(Fixtures.sandboxReceipt)", "-o", "/dev/full"],
+        ])
+    func outputThatCannotBeWrittenIsExitTwo(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 2, "\(arguments): \(message)")
+        #expect(message.contains("No space left on device"), "\(message)")
+        #expect(Self.hasFullDevice)
+    }
+
     /// A negative number reaches the option's own check, which says what it takes (the parser once took `-1` for
     /// an option and said "Missing value").
     @Test(arguments: [
