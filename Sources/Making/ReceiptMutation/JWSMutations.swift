@@ -63,7 +63,7 @@ public enum JWSMutationCatalogue {
 
     public static let all: [Mutation] =
         [baseline] + validVariants + algorithms + signatures + chains + payloads
-        + encodings + nesting + documents + dates + shapes + bindings + certificates + headers + claimTypes
+        + encodings + nesting + documents + dates + shapes + bindings + replays + certificates + headers + claimTypes
 
     /// Variants a correct validator must accept.
     static let validVariants: [Mutation] = [

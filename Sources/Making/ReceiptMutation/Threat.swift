@@ -218,6 +218,11 @@ extension Threat {
     /// The exceptions to the rule: what anyone or a replay can make though the signature verifies.
     static let jwsNamed: [String: Threat] = [
         "baseline": Threat(.replay, .security, "the input itself, re-signed: genuine"),
+        "bundle-id-other-app": Threat(
+            .replay, .security, "a genuine document of another app: anyone can get one from an app of their own"),
+        "environment-other": Threat(
+            .replay, .policy,
+            "a genuine document of the other environment: anyone with a Sandbox tester account can make one"),
         "high-s-twin": Threat(.anyone, .security, "anyone can turn a genuine ECDSA signature into its high-S twin"),
         "base64url-padded": Threat(
             .anyone, .policy, "anyone can pad a genuine token's signature part; the signed text is unchanged"),

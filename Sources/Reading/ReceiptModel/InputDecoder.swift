@@ -133,9 +133,10 @@ public enum InputDecoder {
     /// base64 with text after it. Nil for input that is not text at all (the container reader says what is wrong with
     /// it). `base` is where `text` starts in the input.
     static func diagnoseText(_ text: [UInt8], base: Int = 0) -> InputError? {
-        guard !text.isEmpty, text.allSatisfy({ $0 >= 0x20 || ByteSet.whitespace.contains($0) }),
+        guard !text.isEmpty else { return nil }
+        guard text.allSatisfy({ $0 >= 0x20 || ByteSet.whitespace.contains($0) }),
             String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) != nil
-        else { return nil }
+        else { return damagedBase64(text, base: base) }
         if let other = PastedText.otherDocument(text) { return other }
         let misread = Base64Damage.misreadCharacters(text, from: 0).map { (offset: base + $0.offset, $0.character) }
         if let damaged = Base64Damage.misread(misread) { return damaged }
@@ -148,6 +149,28 @@ public enum InputDecoder {
                 at: base + offset)
         }
         return notAReceipt(text)
+    }
+
+    /// A receipt's base64 with a control byte in it or after it (a NUL a C string left, a stray byte): damaged
+    /// base64, said where, rather than binary that is no receipt. Nil for anything else.
+    static func damagedBase64(_ text: [UInt8], base: Int) -> InputError? {
+        guard let start = text.firstIndex(where: { !ByteSet.whitespace.contains($0) }),
+            text[start...].starts(with: [UInt8(ascii: "M"), UInt8(ascii: "I")])
+        else { return nil }
+        let misread = Base64Damage.misreadCharacters(text, from: start).map { (offset: base + $0.offset, $0.character) }
+        if let damaged = Base64Damage.misread(misread) { return damaged }
+        guard let control = text.firstIndex(where: { $0 < 0x20 && !ByteSet.whitespace.contains($0) }),
+            control - start >= 64,
+            text[start..<control].allSatisfy({
+                ByteSet.anyBase64.contains($0) || ByteSet.whitespace.contains($0) || $0 == UInt8(ascii: "=")
+            })
+        else { return nil }
+        let byte =
+            text[control] < 0x10 ? "0x0" + String(text[control], radix: 16) : "0x" + String(text[control], radix: 16)
+        return InputError(
+            .base64FollowedByText,
+            "the input is base64 followed by the control byte \(byte) at offset \(base + control): paste the base64 alone",
+            at: base + control)
     }
 
     // MARK: - PEM

@@ -51,7 +51,7 @@ struct Diff: ParsableCommand {
 
             Exit codes: 0 equal under the chosen options, 1 different, 2 unreadable input (the message says A: or \
             B:) or usage error. A malformed receipt is diffed as far as it could be read, and where reading stopped \
-            is shown.
+            is shown; the exit code is then 2, as rcpt verify's for it.
 
             Examples:
               rcpt diff old.receipt new.receipt
@@ -92,7 +92,8 @@ struct Diff: ParsableCommand {
                     JWSDiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                     JWSDiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
                     options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
-                return render(result)
+                return Self.stoppedReading(
+                    render(result), [("A", inspectionA.readError), ("B", inspectionB.readError)])
             }
             let responseA = VerifyReceiptResponse.readBody(bytesA)
             let responseB = VerifyReceiptResponse.readBody(bytesB)
@@ -112,8 +113,23 @@ struct Diff: ParsableCommand {
                 DiffInput(name: InputFiles.displayName(options.fileA), inspection: inspectionA),
                 DiffInput(name: InputFiles.displayName(options.fileB), inspection: inspectionB),
                 options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
-            return render(result)
+            return Self.stoppedReading(render(result), [("A", result.a.readError), ("B", result.b.readError)])
         }
+    }
+
+    /// `status`, unless reading a side stopped before its end (as `verify` says it, exit 2): then 2, each such side
+    /// said on standard error; the diff shows what was read of it, as `report` shows a page.
+    static func stoppedReading(_ status: Int32, _ sides: [(String, CodedError?)]) -> Int32 {
+        var stopped = false
+        for (side, error) in sides {
+            guard let error else { continue }
+            stopped = true
+            let place = error.offset.map { " at offset \($0)" } ?? ""
+            Console.error(
+                "\(side): unreadable (\(error.code)\(place)): \(TerminalText.safe(error.message)); the diff shows what was read"
+            )
+        }
+        return stopped ? 2 : status
     }
 
     /// Renders a diff of any kind, after warning of each `--ignore` pattern that matched nothing.

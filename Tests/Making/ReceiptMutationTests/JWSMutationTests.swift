@@ -64,6 +64,25 @@ struct JWSMutationTests {
         }
     }
 
+    /// A genuine document of another app states that app wherever the document says which app it is: a
+    /// notification's `data` and the transaction it carries (a trial's server that took the app from the document
+    /// passed every security entry of a notification's suite). A replay anyone can make: gated as security.
+    @Test func anotherAppsDocumentNamesItEverywhere() throws {
+        let kit = try #require(Self.kit)
+        let mutation = try #require(JWSMutationCatalogue.named("bundle-id-other-app"))
+        let bytes = try mutation.apply(to: Fixtures.bytes(Self.inputs[1]), kit: kit)
+        let inspection = JWSInspector.inspect(
+            bytes, options: InspectionOptions(anchors: TrustAnchors([kit.authority.root]), time: .signed))
+        let token = try #require(inspection.tokens.first)
+        #expect(token.binding.bundleID?.text == "com.example.attacker")
+        #expect(!token.nested.isEmpty)
+        for nested in token.nested where nested.binding.carriesBundleID {
+            #expect(nested.binding.bundleID?.text == "com.example.attacker", "\(nested.path)")
+        }
+        #expect(inspection.isValid, "signed again by the test CA: \(Inspection(inspection).codes(.error))")
+        #expect(mutation.threat.attacker == .replay && mutation.threat.concern == .security)
+    }
+
     /// For every mutation whose signature is a 64-octet r ‖ s, `openssl dgst -verify` with the x5c leaf's key
     /// reaches the verdict rcpt reaches on the signature, and that verdict is the catalogue's `signatureValid`.
     @Test(arguments: names)

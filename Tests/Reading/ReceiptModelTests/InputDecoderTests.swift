@@ -26,6 +26,26 @@ struct InputDecoderTests {
         #expect(decoded.format == .base64)
     }
 
+    /// A receipt's base64 with a control byte in it (a NUL a C string left) is damaged base64 said where, not binary
+    /// that "starts with 0x4d" at offset 0; one after it is the base64 followed by something else, where it starts.
+    @Test func controlBytesInBase64AreDamageAtTheirOffset() throws {
+        var inside = Array(Base64.encode(receipt).utf8)
+        inside[1000] = 0x00
+        guard case .failure(let damaged) = InputDecoder.decode(inside) else {
+            Issue.record("a NUL inside base64 decoded")
+            return
+        }
+        #expect(damaged.code == "base64-damaged")
+        #expect(damaged.offset == 1000)
+        let after = Array(Base64.encode(receipt).utf8) + [0x00]
+        guard case .failure(let trailing) = InputDecoder.decode(after) else {
+            Issue.record("a NUL after base64 decoded")
+            return
+        }
+        #expect(trailing.code == "base64-followed-by-text")
+        #expect(trailing.offset == after.count - 1)
+    }
+
     @Test func decodesVerifyReceiptRequestBodies() throws {
         let escaped = Base64.encode(receipt).replacingOccurrences(of: "/", with: "\\/")
         let body = "{\"password\": \"x\", \"receipt-data\" : \"\(escaped)\", \"exclude-old-transactions\": true}"

@@ -33,10 +33,14 @@ struct DiffCLITests {
         CLI.expectGolden(result.stdout, golden)
     }
 
+    /// A side read only in part is diffed as far as it was read, and the exit code is 2, as `verify`'s for it (two
+    /// copies of one truncated receipt were "equal", exit 0).
     @Test func truncatedInputIsDiffedAsFarAsItWasRead() throws {
         let bytes = Fixtures.bytes(Self.old)
         let result = try CLI.run(["diff", "--root", Self.root, Self.old, "-"], stdin: Data(bytes.prefix(900)))
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("B: unreadable"), "\(result.stderr)")
+        #expect(result.stderr.contains("the diff shows what was read"), "\(result.stderr)")
         CLI.expectGolden(result.stdout, "diff-truncated.txt")
         let json = try CLI.run(
             ["diff", "--root", Self.root, "--format", "json", Self.old, "-"],
@@ -47,6 +51,14 @@ struct DiffCLITests {
         let stopped = try #require(errors["b"] as? [String: Any])
         #expect(stopped["layer"] as? String == "container")
         #expect(stopped["offset"] as? Int != nil)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("truncated.receipt").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes.prefix(900))))
+        let same = try CLI.run(["diff", file, file])
+        #expect(same.status == 2, "\(same)")
+        #expect(same.stdout.contains("equal"), "\(same.stdout)")
     }
 
     static let equalPairs: [[String]] = [
