@@ -117,6 +117,10 @@ extension Threat {
                 .anyone, .robustness,
                 "extra copies of the chain are not signed, and the chain and content are Apple's: a cost to a reader, no gain to an attacker",
                 readers: "OpenSSL reads every certificate; rcpt stops at 16"),
+            "trailing-garbage": Threat(
+                .anyone, .robustness,
+                "bytes after the ContentInfo are outside the receipt, which is Apple's and verifies: a verifier that reads the one element reads what Apple signed",
+                readers: "OpenSSL's cms -verify reads the first element and leaves what follows; rcpt refuses it"),
             "signed-attributes-not-der": Threat(
                 .anyone, .robustness,
                 "the signature covers the signed attributes in DER order, so anyone can reorder them on a genuine receipt; their values, and the content, are Apple's",

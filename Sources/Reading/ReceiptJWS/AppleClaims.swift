@@ -107,6 +107,15 @@ public enum AppleClaims {
                                         fields: [FindingField("path", prefix + name)]))
                             }
                         }
+                        // A number past what a double holds (1e400) is infinity to Python, JavaScript and Swift's
+                        // JSON readers: Apple's library refuses the token when it makes the claim an integer.
+                        if !dates.contains(name), let value = Double(payload.text(child).prefix(400)), !value.isFinite {
+                            findings.append(
+                                Finding(
+                                    .jwsClaimType, at: offset(payload.nodes[child].start),
+                                    "\(prefix)\(name) is \(payload.text(child).prefix(40)): past what a double holds, infinity to JSON readers, and Apple's library refuses the token",
+                                    fields: [FindingField("path", prefix + name)]))
+                        }
                         if dates.contains(name), case .failure(let problem) = MillisecondDate.read(payload.text(child))
                         {
                             let shown = payload.text(child)

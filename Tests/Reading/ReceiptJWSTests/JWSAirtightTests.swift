@@ -205,6 +205,18 @@ struct JWSAirtightTests {
         }
     }
 
+    /// A number claim past what a double holds is infinity to JSON readers, and Apple's library refuses the token
+    /// (a trial: quantity 1e400 was valid in rcpt, refused by Apple's SignedDataVerifier); within it, it is a number.
+    @Test func aNumberClaimPastADoubleIsRefused() throws {
+        let signer = try JWSFixtures.signer()
+        for (value, valid) in [("1e400", false), ("-1e400", false), ("1e308", true), ("2", true)] {
+            let payload = JWSFixtures.transaction().replacingOccurrences(
+                of: #""quantity":1"#, with: #""quantity":\#(value)"#)
+            let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+            #expect(JWSFixtures.codes(inspection).contains("jws-claim-type") == !valid, "\(value)")
+        }
+    }
+
     @Test func anExponentSignedDateIsTheInstantItSpells() throws {
         let signer = try JWSFixtures.signer()
         let payload = JWSFixtures.transaction().replacingOccurrences(
