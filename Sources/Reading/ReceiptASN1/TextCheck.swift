@@ -101,11 +101,23 @@ extension TextCheck {
     public static func contains<Bytes: Collection>(_ bytes: Bytes, _ needle: String) -> Bool
     where Bytes.Element == UInt8 {
         let pattern = Array(needle.utf8)
-        guard let first = pattern.first else { return false }
-        var rest = bytes[...]
-        while let found = rest.firstIndex(of: first) {
-            if rest[found...].starts(with: pattern) { return true }
-            rest = rest[rest.index(after: found)...]
+        if let found = bytes.withContiguousStorageIfAvailable({ contains($0, pattern) }) { return found }
+        return Array(bytes).withUnsafeBufferPointer { contains($0, pattern) }
+    }
+
+    /// Whether `pattern` occurs in `buffer`: a plain loop over the buffer (a generic search over any collection
+    /// took 5 µs at each occurrence of the pattern's first byte, seconds over a JSON array of a million strings).
+    static func contains(_ buffer: UnsafeBufferPointer<UInt8>, _ pattern: [UInt8]) -> Bool {
+        guard let first = pattern.first, pattern.count <= buffer.count else { return false }
+        let last = buffer.count - pattern.count
+        var start = 0
+        while start <= last {
+            if buffer[start] == first {
+                var matched = 1
+                while matched < pattern.count, buffer[start + matched] == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return true }
+            }
+            start += 1
         }
         return false
     }

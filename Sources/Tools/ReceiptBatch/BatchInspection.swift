@@ -110,6 +110,10 @@ package struct BatchInspection: Sendable {
                 for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
                     pending.append(((argument as NSString).appendingPathComponent(entry.name), true, entry.isRegular))
                 }
+            } else if fromDirectory, type == 0, hasDocumentExtension(argument) {
+                // A link named as a receipt or a JWS whose file is gone: judged (unreadable, exit 2), never passed
+                // over as not a document. A pipe or a device is not read (it may never end).
+                paths.append(argument)
             } else if fromDirectory, type != S_IFREG {
                 skipped.append(
                     Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))

@@ -7,6 +7,28 @@ import Testing
 /// own UTF-8 validation, every byte below 0x80, a zero byte present; on every length and alignment up to 40 bytes.
 @Suite("Text checks agree with Swift's UTF-8 validation")
 struct TextCheckTests {
+    /// `contains` finds a pattern exactly where a plain search does: at the start, at the end, overlapping its own
+    /// first bytes, longer than the text, in slices and in arrays.
+    @Test func containsAgreesWithAPlainSearch() {
+        func plain(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
+            !needle.isEmpty && needle.count <= text.count
+                && (0...(text.count - needle.count)).contains { Array(text[$0..<($0 + needle.count)]) == needle }
+        }
+        var random = SplitMix64(seed: 0xC0DE)
+        let alphabet = Array("ab\"".utf8)
+        for _ in 0..<5_000 {
+            let text = (0..<Int(random.next() % 24)).map { _ in alphabet[Int(random.next() % 3)] }
+            let needle = (0..<Int(1 + random.next() % 4)).map { _ in alphabet[Int(random.next() % 3)] }
+            let pattern = String(decoding: needle, as: UTF8.self)
+            #expect(TextCheck.contains(text, pattern) == plain(text, needle), "\(text) \(pattern)")
+            #expect(
+                TextCheck.contains(text.dropFirst(), pattern) == plain(Array(text.dropFirst()), needle),
+                "\(text) \(pattern)")
+        }
+        #expect(!TextCheck.contains([UInt8](), "a"))
+        #expect(!TextCheck.contains(Array("abc".utf8), ""))
+    }
+
     @Test func agreesWithThePlainDefinitionsOnRandomText() {
         var random = SplitMix64(seed: 0x7E47)
         // Bytes drawn mostly from ASCII, with NULs, continuation bytes, lead bytes and valid sequences mixed in.

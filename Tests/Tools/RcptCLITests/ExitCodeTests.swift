@@ -357,6 +357,27 @@ struct BatchVerifyTests {
         #expect(trusted.status == 0, "\(trusted)")
     }
 
+    /// In a directory, a link named as a receipt whose file is gone, and a receipt's base64 with a NUL left in it,
+    /// are judged (unreadable: exit 2), never passed over as not documents (a trial's batch then exited 0).
+    @Test func aDamagedReceiptInADirectoryIsJudgedNotSkipped() throws {
+        let directory = try Self.directory(truncated: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path
+        let alone = try CLI.run(["verify", good])
+        #expect(alone.status == 0, "\(alone)")
+        let gone = directory.appendingPathComponent("gone.receipt")
+        try FileManager.default.createSymbolicLink(
+            atPath: gone.path, withDestinationPath: directory.appendingPathComponent("nothing-here").path)
+        var damaged = Array(Base64.encode(Fixtures.realReceipt(Fixtures.sandboxReceipt)).utf8)
+        damaged[1000] = 0x00
+        try Data(damaged).write(to: directory.appendingPathComponent("pasted.txt"))
+        let result = try CLI.run(["verify", directory.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.contains("unreadable \(gone.path)"), "\(result.stdout)")
+        #expect(result.stdout.contains("pasted.txt"), "\(result.stdout)")
+        #expect(result.stdout.contains("base64-damaged: the base64 has \"\\u{0}\" at offset 1000"), "\(result.stdout)")
+    }
+
     @Test func anUnreadableReceiptMakesItTwoAndJSONLinesNameEachFile() throws {
         let directory = try Self.directory(truncated: true)
         defer { try? FileManager.default.removeItem(at: directory) }
