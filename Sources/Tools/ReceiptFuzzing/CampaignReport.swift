@@ -37,7 +37,7 @@ package enum CampaignReport {
         }
         for group in summary.groups {
             let name = fileName(group)
-            let file = name + (group.representative.isJWS ? ".jws" : ".receipt")
+            let file = name + extensionOf(group.representative)
             manager.createFile(atPath: directory + "/" + file, contents: Data(group.representative.bytes))
             manifest.mutations.append(
                 ManifestEntry(
@@ -54,6 +54,14 @@ package enum CampaignReport {
             .write(to: URL(fileURLWithPath: directory + "/report.json"))
     }
 
+    /// A finding's file extension as a suite names its files: `.json` for a JSON document (a notification body, an
+    /// API response), `.jws` for a token, `.receipt` for a receipt.
+    static func extensionOf(_ input: GeneratedInput) -> String {
+        guard input.isJWS else { return ".receipt" }
+        return input.bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+            ? ".json" : ".jws"
+    }
+
     /// `report.json` (`rcpt.fuzz-validator/1`): the files it names are in `directory` when one is given, and none
     /// is named when the findings were not written.
     package static func json(_ summary: CampaignSummary, seed: UInt64, seeds: [String], directory: String?) -> [UInt8] {
@@ -65,7 +73,7 @@ package enum CampaignReport {
 
     /// `baseline-0.receipt`: a seed's baseline file.
     static func baselineFile(_ baseline: SeedBaseline) -> String {
-        "baseline-\(baseline.input.seed)" + (baseline.input.isJWS ? ".jws" : ".receipt")
+        "baseline-\(baseline.input.seed)" + extensionOf(baseline.input)
     }
 
     /// Who could make a group's inputs and what accepting them costs: from the catalogue entries its representative

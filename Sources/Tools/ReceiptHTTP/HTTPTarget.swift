@@ -45,7 +45,15 @@ package struct HTTPTarget: DocumentValidator {
         session = HTTPSession(timeout: timeout)
     }
 
-    package var name: String { "\(method) \(url.absoluteString)" }
+    package var name: String { "\(method) \(Self.shown(url))" }
+
+    /// `url` as rcpt shows it (reports, reproduction lines, CI logs): a password in it replaced by `***`.
+    package static func shown(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil
+        else { return url.absoluteString }
+        components.password = "***"
+        return components.string ?? url.absoluteString
+    }
 
     /// The headers sent: a JSON content type unless the body is raw or `headers` names one, rcpt's User-Agent
     /// unless `headers` names one, then `headers`.
@@ -127,7 +135,7 @@ package struct HTTPTarget: DocumentValidator {
         let file = FileManager.default.contents(atPath: path).map { Array($0) } ?? []
         let quotedPath = ShellWords.quoted(path)
         let tail = words + ["--data-binary"]
-        let url = ShellWords.quoted(url.absoluteString)
+        let url = ShellWords.quoted(Self.shown(url))
         switch body {
         case .raw:
             return (tail + ["@" + quotedPath, url]).joined(separator: " ")

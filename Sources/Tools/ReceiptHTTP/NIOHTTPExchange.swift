@@ -25,6 +25,11 @@ enum NIOHTTPExchange {
         let authority = host.contains(":") ? "[\(host)]" : host
         head.headers.add(name: "Host", value: url.port.map { "\(authority):\($0)" } ?? authority)
         for header in headers { head.headers.add(name: header.name, value: header.value) }
+        // Credentials in the URL (`http://user:password@host/`) as Basic authentication, as curl sends them.
+        if let user = url.user(percentEncoded: false), !head.headers.contains(name: "Authorization") {
+            let credentials = Array("\(user):\(url.password(percentEncoded: false) ?? "")".utf8)
+            head.headers.add(name: "Authorization", value: "Basic " + Data(credentials).base64EncodedString())
+        }
         if !head.headers.contains(name: "Connection") { head.headers.add(name: "Connection", value: "close") }
         head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
         let request = head

@@ -315,9 +315,17 @@ package struct ConformanceReport: Sendable {
         var out =
             style.red(style.bold("the validator does not accept the valid baseline")) + ": "
             + result.run.outcome.detail + "\n"
-        out +=
-            "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
-            + "device; a mutation suite's manifest.json suggests a command line).\n"
+        switch result.run.outcome {
+        case .unreachable, .timedOut, .couldNotRun:
+            // No answer at all: the options are not what is wrong.
+            out +=
+                "Nothing else can be judged: the validator gave no answer. Check that it runs and can be reached (the "
+                + "command or URL, the server started, --timeout long enough for it).\n"
+        default:
+            out +=
+                "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
+                + "device; a mutation suite's manifest.json suggests a command line).\n"
+        }
         out += style.dim("file:      ") + TerminalText.safe(result.file) + "\n"
         out += style.dim("reproduce: ") + TerminalText.safe(result.command) + "\n"
         for (title, text) in [("stdout", result.run.stdoutTail), ("stderr", result.run.stderrTail)] where !text.isEmpty

@@ -93,14 +93,14 @@ struct Notify: ParsableCommand {
                 }
                 let failed = exchanges.filter { Self.isFailure($0.exchange) }.count
                 text +=
-                    "\(exchanges.count) posted to \(url): \(exchanges.count - failed) answered below 500"
+                    "\(exchanges.count) posted to \(HTTPTarget.shown(endpoint)): \(exchanges.count - failed) answered below 500"
                     + (failed > 0 ? ", \(failed) failed (5xx, timeout or no answer)" : "") + "\n"
                 Console.write(Array(text.utf8))
             case .json:
                 var json = JSONWriter()
                 json.object { json in
                     json.member("schema", "rcpt.notify/1")
-                    json.member("url", url)
+                    json.member("url", HTTPTarget.shown(endpoint))
                     json.objects("answers", exchanges) { item, json in
                         json.member("file", item.document)
                         json.member("status", item.exchange.status)

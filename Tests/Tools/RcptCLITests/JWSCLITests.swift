@@ -35,6 +35,7 @@ struct JWSCLITests {
         let manifest = try Self.object(try Data(contentsOf: suite.appendingPathComponent("manifest.json")))
         let mutations = try #require(manifest["mutations"] as? [[String: Any]])
         let bundle = try #require((manifest["expectations"] as? [String: Any])?["bundleID"] as? String)
+        let environment = try #require((manifest["expectations"] as? [String: Any])?["environment"] as? String)
         #expect(mutations.count >= 80)
         // The document's own "valid": the dump's last member, the verdict's first (read as text: claims may hold
         // numbers Foundation cannot read, as 1e400).
@@ -54,7 +55,9 @@ struct JWSCLITests {
                 "\(file): verify \(String(describing: valid(plain.stdout))), dump \(String(describing: valid(dump.stdout, last: true)))"
             )
             // With the suite's expectations, verify's verdict is the catalogue's, and its exit code says it.
-            let verify = try CLI.run(["verify", "--root", root, "--bundle-id", bundle, "--format", "json", file])
+            let verify = try CLI.run([
+                "verify", "--root", root, "--bundle-id", bundle, "--environment", environment, "--format", "json", file,
+            ])
             let verdict = valid(verify.stdout)
             #expect((verify.status == 0) == (verdict == true), "\(file): exit \(verify.status)")
             let expected = mutation["expected"] as? String
@@ -221,7 +224,7 @@ struct JWSCLITests {
         let workspace = try #require(Self.workspace)
         let validator =
             "\(CLI.executable.path) verify --root \(workspace.appendingPathComponent("ca/root.pem").path) "
-            + "--bundle-id Com.VoiceRecording.Telephone {}"
+            + "--bundle-id Com.VoiceRecording.Telephone --environment Sandbox {}"
         let result = try CLI.run([
             "conformance", "--format", "json", "--validator", validator,
             workspace.appendingPathComponent("suite").path,

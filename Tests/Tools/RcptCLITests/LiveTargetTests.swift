@@ -202,6 +202,19 @@ struct LiveTargetTests {
         #expect(!notified.stdout.contains("\\u0000\\u0000\\u0000\\u0000"), "\(notified.stdout.prefix(400))")
     }
 
+    /// Credentials in the URL are sent as Basic authentication, as curl sends them, and never shown: a report or a
+    /// CI log names the URL with `***` for the password.
+    @Test func credentialsInTheURLAreSentAndNotShown() throws {
+        let backend = try Backend(["echo-authorization"])
+        defer { backend.stop() }
+        let url = "http://user:s3cret@127.0.0.1:\(backend.port)/hook"
+        let notified = try CLI.run(["notify", "--timeout", "600", url, "Corpus/jws/\(Self.notification)"])
+        #expect(notified.status == 0, "\(notified)")
+        #expect(notified.stdout.contains("Basic dXNlcjpzM2NyZXQ="), "\(notified.stdout)")
+        #expect(notified.stdout.contains("http://user:***@127.0.0.1"), "\(notified.stdout)")
+        #expect(!notified.stdout.contains("s3cret") && !notified.stderr.contains("s3cret"), "\(notified)")
+    }
+
     @Test func aPurchaseAPIThatChecksOnlyTheBundleIdIsCaughtAndOneRunningRcptPasses() throws {
         let workspace = try #require(Self.workspace)
         let lax = try Backend(["purchase-bundle-only", "com.cocoanetics.EmmiView"])

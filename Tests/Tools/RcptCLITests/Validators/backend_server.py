@@ -187,6 +187,14 @@ def make_handler(mode, arguments):
                 self.wfile.flush()
                 self.close_connection = True
                 return
+            if mode == "echo-authorization":  # the Authorization header the request carried, as the body
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                answer = (self.headers.get("Authorization") or "none").encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+                return
             if mode == "gzip":  # a compressed answer nobody asked for: 64 MiB of zeros in 64 KiB
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 answer = gzip.compress(b"\0" * (64 << 20), 1)
