@@ -178,6 +178,14 @@ extension Manifest {
 
     /// The manifest in `directory`.
     package static func read(in directory: String) throws(SuiteError) -> Manifest {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            let parent = (directory as NSString).deletingLastPathComponent
+            throw SuiteError(
+                .manifestMissing,
+                "\(directory) is a file: give the suite's directory (the one holding manifest.json\((directory as NSString).lastPathComponent == "manifest.json" ? ", here \(parent.isEmpty ? "." : parent)" : ""))"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: directory + "/manifest.json") else {
             throw SuiteError(
                 .manifestMissing, "\(directory)/manifest.json is missing: make the suite with `rcpt mutate --all`")
@@ -186,7 +194,9 @@ extension Manifest {
             return try ManifestReader(try JSONDocument.read([UInt8](data))).manifest()
         } catch let error as JSONError {
             throw SuiteError(
-                .manifestInvalid, "\(directory)/manifest.json is not JSON: \(error.message)", at: error.offset)
+                .manifestInvalid,
+                "\(directory)/manifest.json is not JSON (at offset \(error.offset)): \(error.message)", at: error.offset
+            )
         } catch let error as ManifestReader.Failure {
             throw SuiteError(
                 .manifestInvalid, "\(directory)/manifest.json is not a rcpt.mutations/1 manifest: \(error.reason)",

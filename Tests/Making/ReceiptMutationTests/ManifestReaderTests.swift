@@ -66,6 +66,27 @@ struct ManifestReaderTests {
         }
     }
 
+    /// The manifest itself given where the suite's directory belongs is said so, with the directory to give (a
+    /// trial was told "suite/manifest.json/manifest.json is missing"); JSON that breaks says where.
+    @Test func saysWhatToGiveForAManifestFileAndWhereJSONBreaks() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.path + "/manifest.json"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(#"{"schema": nul}"#.utf8)))
+        #expect {
+            _ = try Manifest.read(in: file)
+        } throws: { error in
+            (error as? SuiteError)?.message.contains("is a file: give the suite's directory") == true
+                && (error as? SuiteError)?.message.contains("here \(directory.path)") == true
+        }
+        #expect {
+            _ = try Manifest.read(in: directory.path)
+        } throws: { error in
+            (error as? SuiteError)?.message.contains("is not JSON (at offset 14)") == true
+        }
+    }
+
     @Test func refusesMistypedMembers() {
         for text in [
             #"{"schema":"rcpt.mutations/2"}"#, #"[]"#, #"{"schema":"rcpt.mutations/1","input":"a","seed":-1}"#,
