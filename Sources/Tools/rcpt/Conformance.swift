@@ -48,7 +48,10 @@ struct Conformance: ParsableCommand {
     @OptionGroup var validatorOptions: ValidatorOptions
 
     @Argument(help: ArgumentHelp("The suite directory written by `rcpt mutate --all`.", valueName: "dir"))
-    var directory: String
+    var suiteArgument: String
+
+    /// The suite's directory as it is joined to its files (no trailing slash).
+    var directory: String { InputFiles.directoryPath(suiteArgument) }
 
     @Option(
         help: ArgumentHelp(

@@ -95,7 +95,10 @@ struct FuzzValidator: ParsableCommand {
     var strict = false
 
     @Option(name: .customLong("out-dir"), help: ArgumentHelp("Where the findings go.", valueName: "dir"))
-    var outDirectory: String?
+    var outDirectoryArgument: String?
+
+    /// --out-dir as it is joined to the findings' names (no trailing slash).
+    var outDirectory: String? { outDirectoryArgument.map(InputFiles.directoryPath) }
 
     @Flag(help: "Replace the suite or findings already in --out-dir (its manifest.json).")
     var force = false

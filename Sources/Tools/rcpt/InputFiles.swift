@@ -12,6 +12,14 @@ import ReceiptVerifyReceipt
 
 /// Reading input files.
 enum InputFiles {
+    /// A directory argument without its trailing slashes (`suite/` → `suite`, `/` stays): paths joined to it, in
+    /// reports and SARIF URIs, read `suite/x`, never `suite//x`.
+    static func directoryPath(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
     /// The files to read: the given ones, or standard input ("-") when none is given and it is not a terminal,
     /// as openssl and jq do.
     static func orStandardInput(_ files: [String]) throws -> [String] {

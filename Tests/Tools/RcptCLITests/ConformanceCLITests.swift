@@ -29,6 +29,20 @@ struct ConformanceCLITests {
         return (result.status, report)
     }
 
+    /// A suite named with a trailing slash (as a shell completes it) gives its files' paths once-slashed: the SARIF
+    /// URIs code scanning matches against the repository read `suite/x`, never `suite//x`.
+    @Test func aTrailingSlashOnTheSuiteIsNoDoubleSlash() throws {
+        let workspace = try #require(Self.workspace)
+        let suite = workspace.directory.appendingPathComponent("suite").path + "/"
+        let result = try CLI.run([
+            "conformance", "--only", "security", "--format", "sarif", "--timeout", "600", "--validator", "true {}",
+            suite,
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("suite/"), "\(result.stdout.prefix(400))")
+        #expect(!result.stdout.contains("suite//"), "\(result.stdout.prefix(400))")
+    }
+
     /// The names in one result class of a `rcpt.conformance/2` report.
     static func names(_ report: [String: Any], _ resultClass: String) -> Set<String> {
         Set(((report["classes"] as? [String: Any])?[resultClass] as? [String]) ?? [])
