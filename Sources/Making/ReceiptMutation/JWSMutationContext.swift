@@ -88,17 +88,24 @@ public struct JWSMutationContext: Sendable {
             environment: binding.environment.flatMap { ReceiptEnvironment(rawValue: $0.text) })
     }
 
-    /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth.
-    static func resigningNested(_ payload: [UInt8], signer: JWSSigner, depth: Int) throws(CryptoError) -> [UInt8] {
-        guard depth < JWSReader.maximumNesting, let document = try? JSONDocument.read(payload) else { return payload }
+    /// `payload` with every JWS in its strings replaced by the same token re-signed by `signer`, to a bounded depth;
+    /// each claim of `stating` that a payload states (its binding's object: a notification's `data`) set to its JSON
+    /// text on the way, in this payload and every token it carries.
+    static func resigningNested(
+        _ payload: [UInt8], stating values: [String: String] = [:], signer: JWSSigner, depth: Int
+    ) throws(CryptoError) -> [UInt8] {
         var result = payload
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) where Self.value(of: name, in: result) != nil {
+            result = setting(name, to: value, in: result)
+        }
+        guard depth < JWSReader.maximumNesting, let document = try? JSONDocument.read(result) else { return result }
         for entry in document.nodes.reversed() where entry.kind == .string {
             let range = entry.start + 1..<entry.end - 1
-            let text = Array(payload[range])
+            let text = Array(result[range])
             guard JWSReader.looksLikeCompactJWS(text), case .success(let nested) = JWSReader.read(text[...]) else {
                 continue
             }
-            let inner = try resigningNested(nested.payloadBytes, signer: signer, depth: depth + 1)
+            let inner = try resigningNested(nested.payloadBytes, stating: values, signer: signer, depth: depth + 1)
             result.replaceSubrange(range, with: Array(try signer.sign(payload: inner).utf8))
         }
         return result

@@ -79,11 +79,13 @@ enum Console {
     static func guarded(_ body: () throws -> Int32) throws -> Never {
         do {
             let code = try body()
+            Interruption.yieldToInterruption()
             if let problem = outputFailure.first {
                 throw CommandFailure.unreadable("cannot write the output: \(String(cString: strerror(problem)))")
             }
             throw ExitCode(code)
         } catch let failure as CommandFailure {
+            Interruption.yieldToInterruption()
             error(failure.description)
             throw ExitCode(2)
         }

@@ -31,10 +31,30 @@ enum Interruption {
         let signals = blockStopSignals()
         Thread.detachNewThread {
             let received = wait(signals)
+            stopping.set()
             stop()
             Console.error(message(received))
             Foundation.exit(2)
         }
+    }
+
+    /// Set once a stop signal has been taken: the command's own end then waits for the exit with 2 (stopping the
+    /// validators makes the run end too, and its exit 1 raced the interruption's exit 2).
+    static let stopping = Flag()
+
+    /// A flag set once, read from any thread.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+
+    /// Called where a command ends: when a stop signal was taken, waits for the interruption's exit (2) instead of
+    /// ending with the run's own status.
+    static func yieldToInterruption() {
+        guard stopping.isSet else { return }
+        while true { DispatchSemaphore(value: 0).wait() }
     }
 
     /// `conformance` and `fuzz-validator`: kill every validator process group the run started and remove its
