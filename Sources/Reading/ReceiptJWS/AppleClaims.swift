@@ -109,7 +109,11 @@ public enum AppleClaims {
                         }
                         // A number past what a double holds (1e400) is infinity to Python, JavaScript and Swift's
                         // JSON readers: Apple's library refuses the token when it makes the claim an integer.
-                        if !dates.contains(name), let value = Double(payload.text(child).prefix(400)), !value.isFinite {
+                        // Only a number with an exponent or of hundreds of digits can be: no String for the rest.
+                        let written = payload.bytes[payload.nodes[child].start..<payload.nodes[child].end]
+                        if !dates.contains(name), written.count > 300 || written.contains(where: { $0 | 0x20 == 0x65 }),
+                            let value = Double(payload.text(child).prefix(400)), !value.isFinite
+                        {
                             findings.append(
                                 Finding(
                                     .jwsClaimType, at: offset(payload.nodes[child].start),

@@ -161,9 +161,7 @@ public enum InputDecoder {
         if let damaged = Base64Damage.misread(misread) { return damaged }
         guard let control = text.firstIndex(where: { $0 < 0x20 && !ByteSet.whitespace.contains($0) }),
             control - start >= 64,
-            text[start..<control].allSatisfy({
-                ByteSet.anyBase64.contains($0) || ByteSet.whitespace.contains($0) || $0 == UInt8(ascii: "=")
-            })
+            text[start..<control].allSatisfy({ ByteSet.anyBase64.contains($0) || ByteSet.whitespace.contains($0) })
         else { return nil }
         let byte =
             text[control] < 0x10 ? "0x0" + String(text[control], radix: 16) : "0x" + String(text[control], radix: 16)

@@ -1,3 +1,5 @@
+import ReceiptASN1
+
 /// Which App Store environment issued a receipt, read from its `receipt_type` (type 0): the word Apple's
 /// verifyReceipt response puts in `environment`, and what `rcpt verify --environment` compares.
 public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
@@ -10,7 +12,9 @@ public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
 
     /// The environment a `receipt_type` names, if it names one.
     package init?(receiptType: String) {
-        if Self.namesSandbox(receiptType) {
+        // Searched as bytes: `String.contains(String)` goes through the string-processing library, a few per cent
+        // of verifying a small receipt.
+        if TextCheck.contains(receiptType.utf8, "Sandbox") {
             self = .sandbox
         } else if receiptType.hasPrefix("Production") {
             self = .production
@@ -18,20 +22,6 @@ public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
             self = .xcode
         } else {
             return nil
-        }
-    }
-
-    /// Whether `receiptType` holds `Sandbox`, searched as bytes: `String.contains(String)` goes through the
-    /// string-processing library, a few per cent of verifying a small receipt.
-    private static func namesSandbox(_ receiptType: String) -> Bool {
-        var text = receiptType
-        return text.withUTF8 { bytes in
-            let word: StaticString = "Sandbox"
-            let count = word.utf8CodeUnitCount
-            guard bytes.count >= count else { return false }
-            return (0...(bytes.count - count)).contains { start in
-                (0..<count).allSatisfy { bytes[start + $0] == word.utf8Start[$0] }
-            }
         }
     }
 }
