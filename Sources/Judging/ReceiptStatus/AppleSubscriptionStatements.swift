@@ -53,33 +53,55 @@ extension Resolver {
     /// Apple's newest signed word on the subscription of `current` by the time (a notification's `data.status`),
     /// when it was signed no earlier than `current` was: then it knows of every period the documents show, and of
     /// any they lack. A verified one before any other; an unverified one never over a verified `current`. A word
-    /// that the subscription grants service speaks of the moment it was signed, not after the period it was signed
-    /// in has ended (`stillHolds`).
+    /// whose reach (`reach`) has ended is not taken; one whose end is unknown is taken, and the state it gives
+    /// then is `unknown` (`overruled`).
     func appleStatus(of current: TransactionFact) -> SubscriptionStatusFact? {
         guard let original = current.originalTransactionID else { return nil }
         let since = current.evidence.signedDate ?? Int64.min
         return (statuses[original] ?? []).filter { word in
             guard let signed = word.evidence.signedDate, signed <= at, signed >= since else { return false }
             if word.evidence.trust != .verified && current.evidence.trust == .verified { return false }
-            return !word.state.grantsService || stillHolds(word, signed: signed, current: current)
+            return reach(word, current: current) != .ended
         }.max { lhs, rhs in
             (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
                 < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
         }
     }
 
-    /// Whether Apple's word that `current`'s subscription grants service, signed at `signed`, still speaks of the
-    /// time. Signed while `current`'s period ran, it is a snapshot of that period, which ended at its expiresDate;
-    /// signed in a billing grace period, it holds while the grace does (as the subscription's renewal info dates
-    /// it); signed after `current` expired, it tells of a later period the documents lack, whose end is unknown.
-    func stillHolds(_ word: SubscriptionStatusFact, signed: Int64, current: TransactionFact) -> Bool {
-        if let expires = current.expiresDate, signed < expires { return at < expires }
+    /// How far Apple's word on a subscription speaks of the time after it was signed.
+    enum StatusReach {
+        /// It speaks of the time.
+        case holds
+        /// It spoke of a period that has ended by the time: the documents decide.
+        case ended
+        /// It spoke of a period the documents do not date, and the time is after it was signed: what the state is
+        /// now is unknown.
+        case unknownAfterSigning
+    }
+
+    /// How far `word`, on `current`'s subscription, speaks of the time. Every status is a snapshot of the moment it
+    /// was signed. One that grants service, signed while `current`'s period ran, holds to that period's
+    /// expiresDate; signed in a billing grace period, while the grace does (as the subscription's renewal info dates
+    /// it); signed after `current` expired, it tells of a later period the documents lack, whose end is unknown, so
+    /// it holds only at its signing. Billing retry ends 60 days after the expiry at the latest. The others (expired,
+    /// revoked) hold.
+    func reach(_ word: SubscriptionStatusFact, current: TransactionFact) -> StatusReach {
+        let signed = word.evidence.signedDate ?? Int64.min
+        switch word.state {
+        case .billingRetry:
+            return Self.stillRetrying(expired: current.expiresDate ?? signed, at: at) ? .holds : .ended
+        case _ where !word.state.grantsService:
+            return .holds
+        default:
+            break
+        }
+        if let expires = current.expiresDate, signed < expires { return at < expires ? .holds : .ended }
         if word.state == .gracePeriod, let original = current.originalTransactionID,
             let graceEnds = (renewals[original] ?? []).compactMap(\.gracePeriodExpiresDate).max()
         {
-            return at < graceEnds
+            return at < graceEnds ? .holds : .ended
         }
-        return true
+        return at <= signed ? .holds : .unknownAfterSigning
     }
 
     /// `main` in the state Apple signed: the subscription's newest transaction is not among the documents when
@@ -89,14 +111,17 @@ extension Resolver {
         -> ProductStatus
     {
         var stated = main
-        stated.state = word.state
+        let unknownSince = reach(word, current: current) == .unknownAfterSigning
+        stated.state = unknownSince ? .unknown : word.state
         let signed = word.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
         let carrier = word.evidence.notification.map { " in notification \($0)" } ?? ""
         stated.reason =
             "Apple signed status \(word.code) (\(word.state.rawValue)) at \(signed)\(carrier); the documents' newest transaction, \(current.transactionID ?? "(no id)"), is \(main.state.rawValue)"
             + (main.reason.map { " (\($0))" } ?? "")
-            + (word.state.grantsService && !main.state.grantsService
-                ? ": a later period's transaction is not among the documents, so its dates are unknown" : "")
+            + (unknownSince
+                ? ": the period Apple spoke of is not among the documents, so whether service continues after \(signed) is unknown (give the transaction history)"
+                : word.state.grantsService && !main.state.grantsService
+                    ? ": a later period's transaction is not among the documents, so its dates are unknown" : "")
         if word.state.grantsService {
             stated.expiresDate = main.state.grantsService ? main.expiresDate : nil
             stated.revocationDate = nil

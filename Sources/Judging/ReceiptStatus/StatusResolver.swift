@@ -295,7 +295,9 @@ struct Resolver {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
             }
         }
-        if let word = appleStatus(of: current), word.state != main.state {
+        if let word = appleStatus(of: current),
+            word.state != main.state || reach(word, current: current) == .unknownAfterSigning
+        {
             main = overruled(main, by: word, current: current)
         }
         if let renewal {

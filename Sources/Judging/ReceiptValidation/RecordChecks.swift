@@ -30,11 +30,9 @@ struct RecordChecks {
         var checks = RecordChecks(created: created, expectedRecords: payload.index.records.count)
         table.bytes.withUnsafeBufferPointer { buffer in
             for record in payload.index.records { checks.check(record: Int(record), in: table, buffer) }
-            if !checks.cancellations.isEmpty {
-                for record in payload.index.records { checks.noteUpgrade(record: Int(record), in: table, buffer) }
-            }
             checks.close()
         }
+        checks.noteUpgrades(in: payload.index)
         return checks.findings(at: time, isXcode: isXcode)
     }
 

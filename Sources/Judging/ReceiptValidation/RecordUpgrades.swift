@@ -13,10 +13,26 @@ extension RecordChecks {
         var seconds: Int64
     }
 
-    /// A second look at `record` when any subscription record was cancelled: bought at the second another product
-    /// of its original transaction was cancelled, it makes that cancellation an upgrade (`purchase-upgraded`).
-    mutating func noteUpgrade(record: Int, in table: borrowing EntryTable, _ buffer: UnsafeBufferPointer<UInt8>) {
-        table.firstOfEachType(inRecord: record, types: 1701...1712, into: &fields)
+    /// A second look at every record of `index` when any subscription record was cancelled, whether the reading
+    /// pass kept the records' entries or dropped them (`RecordRereader` reads those again, one at a time): a record
+    /// bought at the second another product of its original transaction was cancelled makes that cancellation an
+    /// upgrade (`purchase-upgraded`). Records come in any order, so this waits for every cancellation.
+    mutating func noteUpgrades(in index: PayloadIndex) {
+        guard !cancellations.isEmpty else { return }
+        RecordRereader.reading(index) { rereader in
+            for record in index.records {
+                rereader.withAttributes(ofRecord: Int(record)) { table, attributes in
+                    table.bytes.withUnsafeBufferPointer { buffer in noteUpgrade(attributes, in: table, buffer) }
+                }
+            }
+        }
+    }
+
+    /// The second look at one record, whose attributes are `attributes` of `table`.
+    private mutating func noteUpgrade(
+        _ attributes: Range<Int>, in table: borrowing EntryTable, _ buffer: UnsafeBufferPointer<UInt8>
+    ) {
+        table.firstOfEachType(in: attributes, types: 1701...1712, into: &fields)
         func field(_ type: Int) -> Int? {
             let entry = fields[type - 1701]
             return entry < 0 ? nil : Int(entry)

@@ -228,12 +228,17 @@ package struct EntryTable: Sendable {
     /// has none. `slots` is reused from record to record, so reading a record's fields costs one pass, no
     /// allocation and no reference counting (the entries are numbers, not `Attribute` views).
     package func firstOfEachType(inRecord record: Int, types: ClosedRange<UInt16>, into slots: inout [Int32]) {
+        firstOfEachType(in: children(record), types: types, into: &slots)
+    }
+
+    /// The same over the attributes at `attributes` (a record's, as `RecordRereader` lends them).
+    package func firstOfEachType(in attributes: Range<Int>, types: ClosedRange<UInt16>, into slots: inout [Int32]) {
         let count = Int(types.upperBound - types.lowerBound) + 1
         if slots.count != count { slots = Array(repeating: -1, count: count) }
         for position in slots.indices { slots[position] = -1 }
         guard types.upperBound < PayloadIndex.Entry.noType else { return }
         entries.withUnsafeBufferPointer { entries in
-            for child in children(record) {
+            for child in attributes where child < entries.count {
                 let type = entries[child].type
                 guard types.contains(type) else { continue }
                 let position = Int(type &- types.lowerBound)

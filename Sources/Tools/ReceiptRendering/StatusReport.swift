@@ -115,9 +115,12 @@ package enum StatusReport {
         case .consumed:
             words.append(product.quantity.map { "×\($0)" } ?? "units unknown")
         case .unknown:
-            words.append("no state stated")
+            // The reason says why, when there is one.
+            words.append(product.reason == nil ? "no state stated" : "")
         }
-        if let reason = product.reason { words[words.count - 1] += " (\(reason))" }
+        if let reason = product.reason {
+            words[words.count - 1] += words[words.count - 1].isEmpty ? "(\(reason))" : " (\(reason))"
+        }
         if let autoRenew = product.autoRenew, product.state != .revoked {
             words.append("auto-renew \(autoRenew ? "on" : "off")")
         }

@@ -42,6 +42,38 @@ struct AppleStatusSnapshotTests {
         #expect(Self.state(life, at: L.at(400)).map { $0.grantsService } == false)
     }
 
+    /// A status that grants service, signed after the documents' newest period ended, speaks of a period the
+    /// documents do not date: it holds when signed, and the state after that is unknown, never active or in a grace
+    /// period for ever (a support engineer's trial, session 27: `ACTIVE until (no date)` in 2030 from a
+    /// REFUND_DECLINED of 2024; `GRACE PERIOD until (no date)` two years on from a DID_FAIL_TO_RENEW with no renewal
+    /// info).
+    @Test func aStatusSignedAfterThePeriodEndedHoldsOnlyWhenSigned() throws {
+        for (type, subtype, status, state) in [
+            ("REFUND_DECLINED", nil, Int64(1), ProductStatus.State.active),
+            ("DID_FAIL_TO_RENEW", "GRACE_PERIOD", 4, .gracePeriod),
+        ] as [(String, String?, Int64, ProductStatus.State)] {
+            var life = Lifecycle()
+            life.add(
+                "word.json",
+                try L.notification(
+                    type, subtype, signed: L.at(40),
+                    transaction: try L.transaction(
+                        "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                        signed: L.at(0)),
+                    status: status))
+            #expect(Self.state(life, at: L.at(40)) == state, "\(type)")
+            #expect(Self.state(life, at: L.at(41)) == .unknown, "\(type)")
+            #expect(Self.state(life, at: L.at(2000)) == .unknown, "\(type)")
+        }
+    }
+
+    /// Apple's billing retry (status 3) lasts at most 60 days after the expiry: after that the documents decide.
+    @Test func aBillingRetryStatusEndsSixtyDaysAfterTheExpiry() throws {
+        let life = try L.failedRenewal(product: Self.monthly, status: 3)
+        #expect(Self.state(life, at: L.at(40)) == .billingRetry)
+        #expect(Self.state(life, at: L.at(95)) == .expired)
+    }
+
     /// A forged notification saying active, counted as asked, never overrules a verified refund.
     @Test func anUnverifiedStatusNeverOverrulesAVerifiedRefund() throws {
         var life = Lifecycle()

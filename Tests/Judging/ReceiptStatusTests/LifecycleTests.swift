@@ -464,8 +464,10 @@ struct LifecycleTests {
     }
 
     /// A REFUND of one earlier period, in a notification whose signed `data.status` is 1: Apple signed that the
-    /// subscription is active (a later period's transaction is not among the documents), so the product is active,
-    /// not revoked; the same notification without a status leaves the refund deciding.
+    /// subscription is active (a later period's transaction is not among the documents), so the product is active
+    /// when Apple signed it, not revoked; after that, the period it spoke of has no date among the documents, so
+    /// the state is unknown (never active for ever). The same notification without a status leaves the refund
+    /// deciding.
     @Test func applesSignedStatusInANotificationIsTheSubscriptionsState() throws {
         func refund(status: Int64?) throws -> Lifecycle {
             var life = Lifecycle()
@@ -482,13 +484,18 @@ struct LifecycleTests {
                     status: status))
             return life
         }
-        let active = Self.product(try refund(status: 1), Self.monthly, at: L.at(41))
+        let active = Self.product(try refund(status: 1), Self.monthly, at: L.at(40))
         #expect(active?.state == .active)
         #expect(active?.reason?.hasPrefix("Apple signed status 1 (active) at ") == true, "\(active?.reason ?? "")")
         #expect(active?.evidence.first?.kind == "notification-status")
         #expect(active?.evidence.first?.notification == "REFUND")
         #expect(active?.renewsTo == "com.example.lifecycle.quarterly")
         #expect(active?.revocationDate == nil)
+        let later = Self.product(try refund(status: 1), Self.monthly, at: L.at(41))
+        #expect(later?.state == .unknown)
+        #expect(later?.state.grantsService == false)
+        #expect(later?.reason?.contains("whether service continues after") == true, "\(later?.reason ?? "")")
+        #expect(Self.product(try refund(status: 1), Self.monthly, at: L.at(4000))?.state == .unknown)
         #expect(Self.product(try refund(status: nil), Self.monthly, at: L.at(41))?.state == .revoked)
         #expect(Self.product(try refund(status: 5), Self.monthly, at: L.at(41))?.state == .revoked)
         // Asked about a time before Apple signed it, the status is not yet known.

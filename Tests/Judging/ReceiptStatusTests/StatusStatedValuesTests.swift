@@ -189,10 +189,13 @@ struct StatusStatedValuesTests {
     }
 
     /// `verify` says what `status` says: the upgrade's record is `purchase-upgraded`, a refund's
-    /// `purchase-cancelled` (the report once called the upgrade a refund).
-    @Test func verifyNamesTheUpgradeAsStatusDoes() throws {
+    /// `purchase-cancelled` (the report once called the upgrade a refund), whether the inspection keeps the
+    /// records' entries (`dump`, the report) or checks each record as it is read (`verify`: a trial of session 27
+    /// found its JSON calling the upgrade a refund).
+    @Test(arguments: [true, false]) func verifyNamesTheUpgradeAsStatusDoes(keepsRecords: Bool) throws {
         func codes(_ life: Lifecycle) -> [String] {
-            let options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+            var options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+            options.keepsRecords = keepsRecords
             let bytes = life.documents[0].bytes
             return Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options).findings.map(
                 \.code)
@@ -201,6 +204,33 @@ struct StatusStatedValuesTests {
         #expect(upgraded.contains("purchase-upgraded") && !upgraded.contains("purchase-cancelled"), "\(upgraded)")
         let refunded = codes(try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10)))
         #expect(refunded.contains("purchase-cancelled") && !refunded.contains("purchase-upgraded"), "\(refunded)")
+    }
+
+    /// A JWS transaction marked `isUpgraded` whose revocationDate has no revocationReason was upgraded, not
+    /// refunded, as the same record of a receipt or of verifyReceipt's JSON: `status` and `verify` say so alike.
+    @Test func anUpgradedTransactionsRevocationDateWithoutAReasonIsTheUpgrade() throws {
+        var life = Lifecycle()
+        life.add(
+            "old.jws",
+            try L.transaction(
+                "900", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), upgraded: true,
+                signed: L.at(10)))
+        let monthly = Self.product(life, Self.monthly, at: L.at(11))
+        #expect(monthly?.state != .revoked)
+        #expect(monthly?.revocationDate == nil)
+        let options = InspectionOptions(anchors: TrustAnchors([L.jwsAuthority?.root].compactMap { $0 }))
+        let bytes = life.documents[0].bytes
+        let codes = Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options).findings.map(
+            \.code)
+        #expect(codes.contains("purchase-upgraded") && !codes.contains("purchase-cancelled"), "\(codes)")
+        // With a reason, it was refunded.
+        var refunded = Lifecycle()
+        refunded.add(
+            "old.jws",
+            try L.transaction(
+                "900", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), reason: 1,
+                upgraded: true, signed: L.at(10)))
+        #expect(Self.product(refunded, Self.monthly, at: L.at(11))?.state == .revoked)
     }
 
     /// A cancellation at another time is a refund (Apple's state "revoked"), whatever else the receipt holds.

@@ -7,7 +7,8 @@ import ReceiptModel
 struct InAppRecordChecks: ReceiptCheck {
     func findings(_ content: ReceiptContent) -> [Finding] {
         let isXcode = content.receipt.environment == "Xcode"
-        if let checks = content.streamed?.checks {
+        if var checks = content.streamed?.checks {
+            checks.noteUpgrades(in: content.payload.index)
             return checks.findings(at: content.statusAt, isXcode: isXcode)
         }
         return RecordChecks.check(

@@ -65,8 +65,12 @@ extension TransactionFact {
         ServicePeriod(purchased: purchaseDate, expires: expiresDate, revoked: revocationDate)
     }
 
-    /// What a JWS transaction (`JWSTransactionDecodedPayload`) states, its claims read by `claims`.
+    /// What a JWS transaction (`JWSTransactionDecodedPayload`) states, its claims read by `claims`. An upgraded
+    /// transaction (`isUpgraded`) whose revocationDate has no revocationReason was not refunded: the date is the
+    /// upgrade's, as in a receipt (`init(verifyReceiptEntry:in:evidence:)`).
     package init(transaction claims: Claims, evidence: StatusEvidence) {
+        let isUpgraded = claims.bool("isUpgraded") == true
+        let reason = claims.enumeration("revocationReason")
         self.init(
             productID: claims.string("productId") ?? "(no productId)",
             kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
@@ -74,9 +78,8 @@ extension TransactionFact {
             originalTransactionID: claims.identifier("originalTransactionId"),
             subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
             purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
-            revocationDate: claims.milliseconds("revocationDate"),
-            revocationReason: claims.enumeration("revocationReason"),
-            revocationType: claims.string("revocationType"), isUpgraded: claims.bool("isUpgraded") == true,
+            revocationDate: isUpgraded && reason == nil ? nil : claims.milliseconds("revocationDate"),
+            revocationReason: reason, revocationType: claims.string("revocationType"), isUpgraded: isUpgraded,
             isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
             quantity: Self.units(claims.integer("quantity"), isStated: claims.isStated("quantity")),
             evidence: evidence)
