@@ -63,7 +63,9 @@ package struct VerifyReceiptStandIn: Sendable {
         // production, as at Apple); an edited answer is the same at both, so that it tests what it edits whatever
         // the receipt's environment.
         if scenario.answer == .genuine { options.expectations.environment = endpoint.environment }
-        guard let inspection = Inspector.inspect(Array(receiptData.utf8), options: options).receipt else {
+        // The whole body is judged, as `rcpt verify` judges it: a body naming receipt-data twice, in another case or
+        // spelling, is refused there (21002), not answered for whichever copy a reader keeps.
+        guard let inspection = Inspector.inspect(body, options: options).receipt else {
             return Self.json(
                 .object([("status", .number(Int64(VerifyReceiptStatus.malformed)))]),
                 appleStatus: VerifyReceiptStatus.malformed, note: "receipt-data is not a receipt")

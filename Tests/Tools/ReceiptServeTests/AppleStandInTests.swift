@@ -117,6 +117,31 @@ struct AppleStandInTests {
         #expect(String(decoding: get.answer.body, as: UTF8.self).contains("21000"))
     }
 
+    /// A body naming receipt-data more than once (twice, in another case or an escaped spelling) is judged as `rcpt verify` judges it: refused, 21002, whichever copy holds the genuine receipt. The
+    /// stand-in once answered 0 for the last copy (a trial of session 27), teaching a backend that ambiguous bodies
+    /// pass.
+    @Test("a body naming receipt-data twice is 21002, as rcpt verify says, whichever copy is genuine")
+    func ambiguousBodies() throws {
+        let standIn = try Self.standIn()
+        let genuine = Data(Self.receipt).base64EncodedString()
+        for body in [
+            "{\"receipt-data\":\"AAAA\",\"receipt-data\":\"\(genuine)\"}",
+            "{\"receipt-data\":\"\(genuine)\",\"receipt-data\":\"\(genuine)\"}",
+            "{\"Receipt-Data\":\"AAAA\",\"receipt-data\":\"\(genuine)\"}",
+            "{\"receipt\\u002ddata\":\"AAAA\",\"receipt-data\":\"\(genuine)\"}",
+            "{\"receipt-data\":null,\"receipt-data\":\"\(genuine)\"}",
+        ] {
+            let bytes = Array(body.utf8)
+            let inspection = Inspector.inspect(bytes, options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+            let verified = VerifyReceiptResponse(
+                try #require(inspection.receipt), requestDate: AppleDate(milliseconds: Self.now))
+            #expect(verified.status.code == 21002, "\(body.prefix(40))")
+            #expect(
+                Self.status(try Self.post(standIn, "/sandbox/verifyReceipt", bytes)) == "21002", "\(body.prefix(40))")
+        }
+        #expect(Self.status(try Self.post(standIn, "/sandbox/verifyReceipt")) == "0")
+    }
+
     @Test("unavailable scenarios answer HTTP errors and HTML")
     func unavailable() throws {
         let down = try Self.standIn("http-503").answer(StandInRequest(method: "POST", path: "/verifyReceipt"))
