@@ -91,7 +91,27 @@ public enum InputClassifier {
                 return classified
             }
             if json == nil || readerMembers.contains(where: { TextCheck.contains(text, $0) }) {
-                switch InputDecoder.decode(text, base: offset ?? 0) {
+                let decodedInput = InputDecoder.decode(text, base: offset ?? 0)
+                // Base64 with words after it that are base64 letters too ("OK", "user 42", a second copy): the
+                // whole text decodes, to the receipt and bytes after it (an indefinite length cannot tell).
+                if case .success(let decoded) = decodedInput, decoded.format == .base64, layer < maximumLayers,
+                    text[PastedDocument.trim(text)].contains(where: ByteSet.whitespace.contains)
+                {
+                    switch PastedDocument.blockBeforeText(text) {
+                    case .layer(let step):
+                        findings.append(Finding(.inputRepaired, at: step.offset, FindingMessage(step.phrase)))
+                        offset = step.isSlice ? offset.map { $0 + step.offset } : nil
+                        text = step.inner
+                        continue
+                    case .ambiguous(let reason):
+                        var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
+                        classified.refusal = InputError(.inputAmbiguous, reason)
+                        return classified
+                    case .damaged, .none:
+                        break
+                    }
+                }
+                switch decodedInput {
                 case .success(let decoded):
                     var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
                     // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.

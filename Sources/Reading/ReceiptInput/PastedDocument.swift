@@ -158,7 +158,10 @@ struct PastedDocument {
         var softBreaks = 0
         var escapes = 0
         let out = EscapedText.decode(text[...], marker: UInt8(ascii: "=")) { index in
-            // A soft break: `=`, white space a mailer may have left, then CRLF or LF.
+            // A soft break: `=`, white space a mailer may have left, then CRLF or LF, ending a line of at most 76
+            // characters (RFC 2045 §6.7 (5)): a longer line ending in `=` is base64's padding.
+            let lineStart = text[max(0, index - longestEncodedLine)..<index].lastIndex(of: 0x0A).map { $0 + 1 }
+            guard lineStart != nil || index <= longestEncodedLine else { return .literal }
             var next = index + 1
             while next < text.count, next - index <= 8, text[next] == 0x20 || text[next] == 0x09 { next += 1 }
             if next < text.count, text[next] == 0x0D { next += 1 }
@@ -175,6 +178,9 @@ struct PastedDocument {
         guard let out, escapes > 0 || softBreaks > 1 else { return nil }
         return (out, softBreaks, escapes)
     }
+
+    /// The longest line quoted-printable writes, its soft break's `=` included (RFC 2045 §6.7 (5)).
+    static let longestEncodedLine = 76
 
     /// The fields a server reads a document from: verifyReceipt's and the App Store Server's.
     static func isDocumentField(_ name: String) -> Bool {

@@ -16,6 +16,8 @@ extension PastedDocument {
         var end: Int
         /// Why the document cannot be read as found: its base64 has characters no alphabet has (misread, mistyped).
         var damage: InputError?
+        /// Base64 that is a whole block as `run` takes it (no line of it left out) and decodes to one whole element.
+        var isWholeBlock = false
     }
 
     /// The document in running text: a token (wrapped over lines or not), a JSON object, or a receipt's base64
@@ -41,6 +43,17 @@ extension PastedDocument {
                 phrase:
                     "found \(first.what) at offset \(first.start) (\(first.start) bytes before it and \(text.count - first.end) after it left out)",
                 offset: first.start, isSlice: first.inner.count == first.end - first.start))
+    }
+
+    /// Text after a receipt's base64 (a note, a signature, a second copy), when the whole input also decodes as
+    /// base64 (its words are base64 letters: "OK", "user 42") to an element with bytes after it: the block, taken as
+    /// `run` takes it (a line longer than a wrapped block's, or the wrapped block to its short last line), when it
+    /// alone is one whole element; the text after it is left out, as any text around a document is. A second,
+    /// different document after it is ambiguous. `.none` when the block itself holds the bytes after the element
+    /// (a receipt with trailing bytes, wrapped or not: its reader reports them, as for the same bytes given raw).
+    static func blockBeforeText(_ text: [UInt8]) -> Outcome {
+        guard let first = find(text, from: 0), first.damage == nil, first.isWholeBlock else { return .none }
+        return embedded(text)
     }
 
     /// The first document in `text` from `start`, or the damage that keeps one from being read.
@@ -82,11 +95,13 @@ extension PastedDocument {
                 if let damage = Base64Damage.misread(misread), let last = segments.last {
                     return Found(inner: [], what: "base64", start: index, end: last.end, damage: damage)
                 }
-                if let (inner, start, end) = bestBase64(segments) {
+                if let (inner, start, end, whole) = bestBase64(segments) {
                     let quoted = quotePrefix(text, before: start).map {
                         " quoted with \"\(String(decoding: $0, as: UTF8.self))\""
                     }
-                    return Found(inner: inner, what: "base64" + (quoted ?? ""), start: start, end: end)
+                    var found = Found(inner: inner, what: "base64" + (quoted ?? ""), start: start, end: end)
+                    found.isWholeBlock = whole && start == segments.first?.start && end == segments.last?.end
+                    return found
                 }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
@@ -205,8 +220,8 @@ extension PastedDocument {
 
     /// The lines of `segments` that make a receipt's base64: all of them, else without a short first line (a
     /// word before the block) or the last line or two (text after it); the first that decodes to one whole DER
-    /// element, else the whole run when it is long enough to be one.
-    static func bestBase64(_ segments: [Segment]) -> ([UInt8], Int, Int)? {
+    /// element (`whole`), else the whole run when it is long enough to be one.
+    static func bestBase64(_ segments: [Segment]) -> (inner: [UInt8], start: Int, end: Int, whole: Bool)? {
         guard !segments.isEmpty else { return nil }
         for skip in 0..<min(2, segments.count) {
             for drop in 0..<min(3, segments.count - skip) {
@@ -218,13 +233,13 @@ extension PastedDocument {
                 if case .success(let decoded) = Base64Codec.decode(decodedText, skippingWhitespace: false),
                     InputDecoder.isWholeElement(decoded.bytes)
                 {
-                    return (inner, first.start, last.end)
+                    return (inner, first.start, last.end, true)
                 }
             }
         }
         let inner = segments.flatMap(\.bytes)
         guard inner.count >= 64, let first = segments.first, let last = segments.last else { return nil }
-        return (inner, first.start, last.end)
+        return (inner, first.start, last.end, false)
     }
 
     /// The offset past the `}` that closes the object opening at `start`, strings and escapes respected.

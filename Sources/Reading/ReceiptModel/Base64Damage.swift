@@ -33,8 +33,10 @@ package enum Base64Damage {
                 continue
             }
             if byte == 0x0A || byte == 0x0D {
-                // A line break continues the block when base64 follows it at once.
-                guard index + 1 < text.count, ByteSet.anyBase64.contains(text[index + 1]) || text[index + 1] == 0x0A
+                // A line break continues the block when base64 follows it at once (CRLF is one break); a blank
+                // line ends it, as it ends a wrapped block (`PastedDocument.run`): what follows is other text.
+                guard index + 1 < text.count,
+                    ByteSet.anyBase64.contains(text[index + 1]) || (byte == 0x0D && text[index + 1] == 0x0A)
                 else { break }
                 index += 1
                 continue

@@ -121,7 +121,7 @@ public enum InputDecoder {
     package static func detect(_ input: [UInt8]) -> InputFormat {
         guard let first = input.first(where: { !ByteSet.whitespace.contains($0) }) else { return .binary }
         if input.first == 0x30 { return .binary }
-        if first == UInt8(ascii: "{") { return .jsonRequest }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .jsonRequest }
         if first == UInt8(ascii: "-"), startsWith(input.drop(while: ByteSet.whitespace.contains), "-----BEGIN") {
             return .pem
         }

@@ -41,7 +41,9 @@ struct JSONRequestBody {
                     .jsonMalformed,
                     "the JSON body is malformed at offset \(error.offset): \(error.message)", at: error.offset))
         }
-        guard document.nodes.first?.kind == .object else {
+        // An array is no request body, but the members inside it are read as nested ones: `[{"receipt-data": …}]`
+        // is refused as `{"request": {"receipt-data": …}}` is.
+        guard document.nodes.first?.kind == .object || document.nodes.first?.kind == .array else {
             return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))
         }
         var body = JSONRequestBody()

@@ -40,6 +40,7 @@ struct ReceiptBodyAmbiguityTests {
         ("a receipt-data nested beside the top-level one", #"{"receipt-data":"\#(g)","x":{"receipt-data":"\#(f)"}}"#),
         ("another receipt in any string of the body", #"{"receipt-data":"\#(g)","note":["\#(f)"]}"#),
         ("two PEM blocks", pem(g) + pem(f)),
+        ("two base64 lines", g + "\n" + f + "\n"),
         ("a PEM block and base64 after it", pem(g) + "\n" + f + "\n"),
         (
             "a receipt beside a notification's token",
@@ -68,11 +69,20 @@ struct ReceiptBodyAmbiguityTests {
         }
     }
 
+    /// receipt-data only below the top level is refused wherever it stands: in an object (`{"request": {…}}`) or in
+    /// an array (`[{…}]`, which was dug into for its string and read; a trial of session 27).
+    @Test func aReceiptDataOnlyNestedIsRefusedInAnArrayToo() throws {
+        for body in [#"{"request":{"receipt-data":"\#(Self.g)"}}"#, #"[{"receipt-data":"\#(Self.g)"}]"#] {
+            #expect(try Self.readError(body) == "json-receipt-data-nested", "\(body.prefix(30))")
+        }
+    }
+
     @Test func theSameReceiptGivenTwiceIsRead() throws {
         for text in [
             Self.pem(Self.g) + Self.pem(Self.g), Self.pem(Self.g) + "\n" + Self.g + "\n",
             #"{"receipt-data":"\#(Self.g)","latest_receipt":"\#(Self.g)"}"#,
             "Subject: a receipt\n" + Self.pem(Self.g) + "Sent from my phone\n",
+            Self.g + "\n" + Self.g + "\n", Self.g + "\n\n" + Self.g + "\n",
         ] {
             #expect(try Self.readError(text) == nil, "\(text.prefix(40))")
         }

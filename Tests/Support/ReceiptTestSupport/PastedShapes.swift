@@ -85,6 +85,13 @@ package enum PastedShapes {
             ("code comment", quoted(b, every: 64, with: "// ")),
             ("'+' become spaces, in 76 columns", wrapped(b, every: 76).replacingOccurrences(of: "+", with: " ") + "\n"),
             ("quoted-printable e-mail", quotedPrintableMail("Hi,\n\nhere is the receipt: \(b)\n\nThanks\n")),
+            // Words of base64 letters after the block: the whole text decodes too, to the receipt and bytes after
+            // it (a trial of session 27 found these read as a receipt with trailing bytes, or as misread base64).
+            ("a word on the next line", b + "\nOK\n"),
+            ("words on the next line", b + "\nuser 42\n"),
+            ("a word after a space", b + " abcd\n"),
+            ("a blank line, then a signature", wrapped(b, every: 76) + "\n\nThanks,\nBob\n"),
+            ("the same base64 twice, on two lines", b + "\n" + b + "\n"),
         ]
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
     }
