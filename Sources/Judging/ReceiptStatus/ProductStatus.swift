@@ -33,6 +33,11 @@ package struct ProductStatus: Sendable, Hashable {
 
     /// Whether any fact it rests on is not verified (added by `--include-unverified`).
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
+
+    /// Whether the customer is to be given the product's service: its state grants it, on verified evidence only.
+    /// A state resting on a document that did not verify (`--include-unverified`) is shown, never granted: anyone
+    /// can make such a document.
+    package var grantsService: Bool { state.grantsService && !restsOnUnverified }
 }
 
 /// Two statements about one transaction that disagree: the one `rcpt status` used, and the other.

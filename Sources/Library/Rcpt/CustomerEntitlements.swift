@@ -72,7 +72,7 @@ public struct Entitlement: Sendable, Hashable {
         }
         productId = status.productID
         state = EntitlementState(rawValue: status.state.rawValue)
-        grantsService = status.state.grantsService
+        grantsService = status.grantsService
         originalTransactionId = status.originalTransactionID
         transactionId = status.transactionID
         subscriptionGroupIdentifier = status.subscriptionGroup

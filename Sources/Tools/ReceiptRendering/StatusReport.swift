@@ -241,7 +241,7 @@ package enum StatusReport {
             json.member("product_id", product.productID)
             json.member("kind", product.kind.rawValue)
             json.member("state", product.state.rawValue)
-            json.member("grants_service", product.state.grantsService)
+            json.member("grants_service", product.grantsService)
             json.member("reason", product.reason)
             writeApp(product.app, to: &json)
             json.member("subscription_group", product.subscriptionGroup)

@@ -825,6 +825,10 @@ struct LifecycleTests {
         #expect(pro?.state == .owned)
         #expect(pro?.restsOnUnverified == true)
         #expect(pro?.evidence.first?.trust == .unverified)
+        // Shown, never granted: `grants_service` (the README's `select(.grants_service)`) needs verified evidence
+        // (a support engineer's trial, session 27, granted a forged renewal so).
+        #expect(pro?.grantsService == false)
+        #expect(monthly?.grantsService == true)
     }
 
     @Test func documentsOfDifferentAppsOrEnvironmentsAreRefusedUnlessAPerAppStatusIsAsked() throws {
