@@ -105,7 +105,8 @@ public enum InputClassifier {
                         continue
                     case .ambiguous(let reason):
                         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
-                        classified.refusal = InputError(.inputAmbiguous, reason)
+                        classified.refusal = InputError(
+                            .inputAmbiguous, reason + Self.whereOffsetsCount(offset, findings))
                         return classified
                     case .damaged, .none:
                         break
@@ -133,7 +134,7 @@ public enum InputClassifier {
                 text = step.inner
             case .ambiguous(let reason):
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
-                classified.refusal = InputError(.inputAmbiguous, reason)
+                classified.refusal = InputError(.inputAmbiguous, reason + Self.whereOffsetsCount(offset, findings))
                 return classified
             case .damaged(var error):
                 // Offsets into a decoded layer are no offsets into the input: the message says them, with the steps.
@@ -180,6 +181,15 @@ public enum InputClassifier {
 
     /// The members that make a JSON document the receipt reader's to read or name (a verifyReceipt request or
     /// response, a notification body it names).
+    /// Where the offsets a step states count from, when the text it read is not the input: a slice of it (a form
+    /// field, text around a document) or a decoding (a JSON string, URL-encoding).
+    static func whereOffsetsCount(_ base: Int?, _ steps: [Finding]) -> String {
+        guard !steps.isEmpty else { return "" }
+        guard let base else { return " (offsets in the text as decoded: \(steps.count) step(s) above)" }
+        return base == 0
+            ? "" : " (offsets from offset \(base) of the input, where \(steps.count) step(s) above found it)"
+    }
+
     static let readerMembers = [#""receipt-data""#, #""latest_receipt""#, #""status""#, #""signedPayload""#]
 
     /// Whether the text names a verifyReceipt member (`"receipt-data"`, `"latest_receipt"`): a JSON body with one is

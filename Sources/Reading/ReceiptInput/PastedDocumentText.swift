@@ -83,8 +83,7 @@ extension PastedDocument {
             }
             if byte == UInt8(ascii: "{"), objectsTried < 4 {
                 objectsTried += 1
-                if let end = closingBrace(text, from: index), (try? JSONDocument.read(Array(text[index..<end]))) != nil
-                {
+                if let end = closingBrace(text, from: index), holdsDocument(json: Array(text[index..<end])) {
                     return Found(inner: Array(text[index..<end]), what: "a JSON document", start: index, end: end)
                 }
             }
@@ -109,6 +108,19 @@ extension PastedDocument {
             index += 1
         }
         return nil
+    }
+
+    /// Whether `bytes` are JSON that is, or holds, a document: a notification body, an API response, a verifyReceipt
+    /// body or response, or JSON with a document in one of its strings. JSON of anything else in the text (a log
+    /// line's `{"level":"info"}`, `{"other":1}`) is text around the document, not a second one.
+    static func holdsDocument(json bytes: [UInt8]) -> Bool {
+        guard let document = try? JSONDocument.read(bytes) else { return false }
+        if JWSInput.recognise(bytes, json: document) != nil { return true }
+        if InputClassifier.readerMembers.contains(where: { TextCheck.contains(bytes, $0) }) { return true }
+        switch jsonString(document, base: 0) {
+        case .none: return false
+        case .layer, .ambiguous, .damaged: return true
+        }
     }
 
     /// One line of a wrapped block: its characters, where they start, and where they end.

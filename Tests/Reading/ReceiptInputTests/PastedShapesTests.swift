@@ -337,6 +337,10 @@ struct ClassifierAmbiguityTests {
             PastedShapes.wrapped(g, every: 76).split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n")
         ),
         ("a form with '+' become spaces", "receipt-data=\(g.replacingOccurrences(of: "+", with: " "))&password=x"),
+        // JSON of no document in the text is text around the document, not a second one (session 27: a log line's
+        // object, or `{"other":1}` after a notification body, made the input "two documents").
+        ("a log line's JSON before a token", #"{"level":"info","msg":"verify"} token: \#(token)"#),
+        ("JSON of no document after a receipt", "\(g)\n{\"other\":1}\n"),
     ]
 
     @Test(arguments: found.map(\.0))
@@ -344,6 +348,16 @@ struct ClassifierAmbiguityTests {
         let text = try #require(Self.found.first { $0.0 == name }?.1)
         let result = try Self.verdict(text)
         #expect(result.readable && result.valid, "\(name): \(result)")
+    }
+
+    /// Offsets in a refusal found inside a layer say where they count from (session 27: "a JWS at offset 0" for a
+    /// token at offset 6, inside a form field).
+    @Test func aRefusalInsideALayerSaysWhereItsOffsetsCountFrom() {
+        let text = Array("token=\(Self.token) receipt=\(Self.g)".utf8)
+        let refusal = InputClassifier.classify(text).refusal
+        #expect(refusal?.code == "input-ambiguous")
+        #expect(
+            refusal?.message.contains("offsets from offset 6 of the input") == true, "\(String(describing: refusal))")
     }
 
     /// The size and digest reported for a pasted document are the input's, not the document's.
