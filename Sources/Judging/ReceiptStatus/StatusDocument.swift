@@ -143,7 +143,25 @@ package struct StatusDocument: Sendable {
                 kind: "receipt-record", signedDate: created, trust: trust)
             records.append(TransactionFact(record: record, evidence: evidence))
         }
-        transactions += Self.upgradesRead(records)
+        transactions += Self.upgradesRead(Self.subscriptionsRead(records))
+    }
+
+    /// A receipt's records with each record of a subscription's original transaction read as the subscription's. A
+    /// receipt names no product type: a record with an expires_date is a subscription's, and one without is taken
+    /// for a purchase owned for good, unless another record of its original transaction has one. A record of a
+    /// subscription whose expiry is missing is then expired (its expiry unknown), never owned for ever.
+    static func subscriptionsRead(_ records: [TransactionFact]) -> [TransactionFact] {
+        let subscribed = Set(
+            records.lazy.filter { $0.kind == .autoRenewableSubscription }.compactMap(\.originalTransactionID))
+        guard !subscribed.isEmpty else { return records }
+        return records.map { record in
+            guard record.kind == .inAppPurchase, let original = record.originalTransactionID,
+                subscribed.contains(original)
+            else { return record }
+            var subscription = record
+            subscription.kind = .autoRenewableSubscription
+            return subscription
+        }
     }
 
     /// A receipt's records with upgrades told from refunds. A receipt has no is_upgraded: Apple gives the upgraded

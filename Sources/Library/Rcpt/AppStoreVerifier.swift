@@ -54,7 +54,7 @@ public struct AppStoreVerifier: Sendable {
         case unsupportedEnvironment(AppStoreEnvironment)
         /// A root that is not a certificate.
         case rootUnreadable(index: Int, reason: String)
-        /// A chain time outside the years 1 to 9999.
+        /// A chain time (or `now`) outside the years 1 to 9999, or not a finite time.
         case unsupportedChainTime(Date)
     }
 
@@ -100,13 +100,16 @@ public struct AppStoreVerifier: Sendable {
         }
         options.expectations = Expectations(
             bundleID: bundleId, appAppleID: appAppleId.map { String($0) }, environment: expected)
-        options.now = now.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        if let now {
+            // A time no receipt date can hold (before year 1, after 9999, not finite) is refused, never trapped on.
+            guard let seconds = Self.epochSeconds(now) else { throw .unsupportedChainTime(now) }
+            options.now = seconds
+        }
         switch chainTime {
         case .signed: options.time = .signed
         case .now: options.time = .now
         case .date(let date):
-            let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-            guard
+            guard let seconds = Self.epochSeconds(date),
                 case .success(let parsed) = ReceiptDate.parse(
                     Array(ReceiptDate.format(epochSeconds: seconds).utf8)[...])
             else { throw .unsupportedChainTime(date) }
@@ -214,6 +217,13 @@ public struct AppStoreVerifier: Sendable {
         return models.count == tokens.count ? .several(models) : nil
     }
 
+    /// `date` in whole seconds since 1970, when it lies in the years 1 to 9999 (what a receipt date can hold).
+    static func epochSeconds(_ date: Date) -> Int64? {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, seconds >= -62_135_596_800, seconds <= 253_402_300_799 else { return nil }
+        return Int64(seconds)
+    }
+
     /// The typed model of one verified token, its nested tokens decoded where its kind carries them.
     static func model(of token: JWSVerification) -> VerifiedDocument? {
         guard let payload = token.token.payload else { return nil }
@@ -224,10 +234,10 @@ public struct AppStoreVerifier: Sendable {
         case .appTransaction: return .appTransaction(AppTransaction(claims))
         case .notification:
             return .notification(
+                // Exactly at the path Apple's documents hold it: a token at `x.data.signedTransactionInfo` is another
+                // (a decoy placed before `data` was once shown as the transaction).
                 ServerNotification(claims) { path in
-                    token.nested.first { $0.path == path || $0.path.hasSuffix("." + path) }?.token.payload.map {
-                        PayloadClaims($0)
-                    }
+                    token.nested.first { $0.path == path }?.token.payload.map { PayloadClaims($0) }
                 })
         case .unknown: return nil
         }

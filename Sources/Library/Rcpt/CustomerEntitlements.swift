@@ -126,7 +126,11 @@ extension AppStoreVerifier {
         let read = documents.enumerated().map { index, bytes in
             StatusDocument(name: String(index), document: Inspector.inspect(bytes, options: options), input: bytes)
         }
-        let at = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Milliseconds, held to the years 1 to 9999 (a time past them is judged at their edge, never trapped on).
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let at =
+            milliseconds.isNaN
+            ? 0 : Int64(min(max(milliseconds, -62_135_596_800_000), 253_402_300_799_999))
         // Every counted document verified against one app and environment; `perApp` never refuses a mix.
         guard case .success(let status) = CustomerStatus.resolve(read, at: at, perApp: true) else {
             return CustomerEntitlements(

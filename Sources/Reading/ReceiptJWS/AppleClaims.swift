@@ -91,9 +91,19 @@ public enum AppleClaims {
                 } else if numbers.contains(name) {
                     guard kind != .number else {
                         if dates.contains(name), case .success(let date) = MillisecondDate.read(payload.text(child)),
-                            date.isNegative
+                            date.isNegative || date.milliseconds == 0
                         {
-                            if date.milliseconds == 0, !date.hasFraction {
+                            if !date.isNegative {
+                                // 0: the epoch itself, never an expiry or a revocation Apple dates, and a date
+                                // below 1 is "none" to a reader (Claims.milliseconds, JavaScript's falsy 0).
+                                if endsService.contains(name) {
+                                    findings.append(
+                                        Finding(
+                                            .jwsDateUnusable, at: offset(payload.nodes[child].start),
+                                            "\(prefix)\(name) is \(payload.text(child).prefix(20)): the epoch itself, which readers disagree on (a date in 1970 to one, none to a reader that takes a date below 1 for none, and JavaScript reads 0 as false: a revocation or an expiry lost)",
+                                            fields: [FindingField("path", prefix + name)]))
+                                }
+                            } else if date.milliseconds == 0, !date.hasFraction {
                                 findings.append(
                                     Finding(
                                         .jwsDateUnusable, at: offset(payload.nodes[child].start),

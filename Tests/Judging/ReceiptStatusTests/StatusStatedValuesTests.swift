@@ -233,6 +233,45 @@ struct StatusStatedValuesTests {
         #expect(Self.product(refunded, Self.monthly, at: L.at(11))?.state == .revoked)
     }
 
+    /// A receipt record that states an expires_date or a cancellation_date that does not read as a date (here an
+    /// INTEGER, which `verify` only warns about) is a subscription's record whose expiry is unknown, or a cancelled
+    /// purchase: never a purchase owned for ever (a library adopter's trial, session 27). A record with no such date
+    /// (Apple writes an empty string) is what it was.
+    @Test func aRecordWhoseDatesDoNotReadGrantsNothing() throws {
+        func status(_ records: [[(String, L.Claim)]], product: String) throws -> ProductStatus? {
+            var life = Lifecycle()
+            life.add("receipt", bytes: try L.receipt(created: L.at(40), records: records))
+            return Self.product(life, product, at: L.at(45))
+        }
+        func record(_ id: String, _ product: String, bought: Int64, _ extra: [(String, L.Claim)]) -> [(String, L.Claim)]
+        {
+            [
+                ("quantity", .number(1)), ("product_id", .text(product)), ("transaction_id", .text(id)),
+                ("original_transaction_id", .text("800")), ("purchase_date", .number(bought)),
+            ] + extra
+        }
+        let renewed = try status(
+            [
+                record("800", Self.monthly, bought: L.at(0), [("expires_date", .number(L.at(30)))]),
+                record("801", Self.monthly, bought: L.at(30), [("expires_date", .flag(true))]),
+            ], product: Self.monthly)
+        #expect(renewed?.state.grantsService == false, "\(String(describing: renewed))")
+        // No expires_date at all, on a record of a subscription's original transaction: the subscription's.
+        let missing = try status(
+            [
+                record("800", Self.monthly, bought: L.at(0), [("expires_date", .number(L.at(30)))]),
+                record("801", Self.monthly, bought: L.at(30), []),
+            ], product: Self.monthly)
+        #expect(missing?.state.grantsService == false, "\(String(describing: missing))")
+        let lifetime = "com.example.lifecycle.lifetime"
+        let cancelled = try status(
+            [record("900", lifetime, bought: L.at(0), [("cancellation_date", .flag(true))])], product: lifetime)
+        #expect(cancelled?.state.grantsService == false, "\(String(describing: cancelled))")
+        let owned = try status(
+            [record("901", lifetime, bought: L.at(0), [("cancellation_date", .text(""))])], product: lifetime)
+        #expect(owned?.state == .owned, "\(String(describing: owned))")
+    }
+
     /// A cancellation at another time is a refund (Apple's state "revoked"), whatever else the receipt holds.
     @Test func aReceiptsRefundStaysARefund() throws {
         let life = try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10))

@@ -159,6 +159,51 @@ struct AppStoreVerifierTests {
         #expect(transaction.revocationPercentage == 50_000)
     }
 
+    /// A notification's transaction is the token at exactly `data.signedTransactionInfo`: a second token at a path
+    /// that only ends so (`aaa.data.signedTransactionInfo`, placed first) is not shown as it (a library adopter's
+    /// trial, session 27: the decoy's expiry in 2100 was granted, where `rcpt status` said expired).
+    @Test func aNotificationsTransactionIsTheOneAtItsPath() throws {
+        let authorities = try #require(TestReceipts.jwsAuthorities("library decoy"))
+        let signer = JWSSigner(authority: authorities.own)
+        func signed(_ json: String) throws -> String { try signer.sign(payload: Array(json.utf8)) }
+        func transaction(expires: Int64) throws -> String {
+            try signed(
+                #"{"transactionId":"9","originalTransactionId":"9","bundleId":"com.example.app","productId":"p","#
+                    + #""purchaseDate":1690000000000,"expiresDate":\#(expires),"type":"Auto-Renewable Subscription","#
+                    + #""environment":"Sandbox","signedDate":1690000000000}"#)
+        }
+        let notification = try signed(
+            #"{"notificationType":"DID_RENEW","notificationUUID":"6f1b0e50-0000-4000-8000-000000000002","#
+                + #""aaa":{"data":{"signedTransactionInfo":"\#(try transaction(expires: 4_102_444_800_000))"}},"#
+                + #""data":{"bundleId":"com.example.app","environment":"Sandbox","#
+                + #""signedTransactionInfo":"\#(try transaction(expires: 1_692_000_000_000))"},"#
+                + #""version":"2.0","signedDate":1690000000000}"#)
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.example.app", appAppleId: nil, environment: .sandbox,
+            roots: .certificates([authorities.own.root.derEncoded]))
+        let typed = try verifier.verifyNotification(Array(notification.utf8))
+        #expect(typed.data?.transaction?.expiresDate == Date(timeIntervalSince1970: 1_692_000_000))
+    }
+
+    /// A time no receipt date holds is refused where it configures the verifier, never trapped on (a trial of
+    /// session 27 crashed a server with `now: 1e20 s`), and an entitlement asked at one is judged at the edge.
+    @Test func aTimeOutOfRangeIsRefusedNotTrappedOn() throws {
+        for date in [Date(timeIntervalSince1970: 1e20), Date(timeIntervalSince1970: -1e15)] {
+            #expect(throws: AppStoreVerifier.ConfigurationError.self) {
+                _ = try AppStoreVerifier(
+                    bundleId: Self.audaRecorder, appAppleId: nil, environment: .sandbox, now: date)
+            }
+            #expect(throws: AppStoreVerifier.ConfigurationError.self) {
+                _ = try AppStoreVerifier(
+                    bundleId: Self.audaRecorder, appAppleId: nil, environment: .sandbox, chainTime: .date(date))
+            }
+        }
+        let verifier = try Self.sandboxVerifier()
+        let far = verifier.entitlements(
+            of: [Array(Self.sandboxTransaction.utf8)], at: Date(timeIntervalSince1970: 1e20))
+        #expect(far.active.isEmpty)
+    }
+
     /// A verified payload of no kind Apple signs (Apple's own library's mock) has no typed model: the failure says so.
     @Test func aPayloadOfNoKindSaysSo() throws {
         let root = Fixtures.bytes("Corpus/jws/anchors/apple-swift-mock-test-root-b.der")

@@ -194,10 +194,12 @@ struct JWSAirtightTests {
     /// date a revocation of -1 in 1969 (revoked), a reader taking dates below 1 for none reads it as absent
     /// (active). It is an error, never read as absent in silence (a trial's revocationDate -1 was valid, and
     /// `status` said ACTIVE).
+    /// The epoch itself (0) is no such date either: read as none by the same readers, an expiry of 0 made a
+    /// library adopter's snippet grant for ever (session 27).
     @Test(arguments: ["revocationDate", "expiresDate", "gracePeriodExpiresDate"])
     func aDateBefore1970IsUnusable(_ claim: String) throws {
         let signer = try JWSFixtures.signer()
-        for value in ["-1", "-1717243200000", "-0.5"] {
+        for value in ["-1", "-1717243200000", "-0.5", "0", "0.0"] {
             let payload = JWSFixtures.transaction(extra: #","\#(claim)":\#(value)"#)
             let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
             #expect(!inspection.isValid, "\(claim) \(value)")

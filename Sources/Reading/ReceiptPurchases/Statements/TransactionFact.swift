@@ -93,13 +93,22 @@ extension TransactionFact {
             return attribute.text ?? attribute.integer.map { String($0) }
         }
         func milliseconds(_ field: InAppField) -> Int64? { record.first(field)?.date?.millisecondsSinceEpoch }
-        let expires = milliseconds(.expiresDate)
+        let purchased = milliseconds(.purchaseDate)
+        // Apple writes an empty IA5String where a record has no such date. A record that states an expires_date is
+        // a subscription's, and one that states a cancellation_date was cancelled, even when the value does not
+        // read as a date (an INTEGER, a BOOLEAN, other text): such a record never becomes a purchase owned for ever
+        // (its expiry unknown: expired) nor stays unrefunded (cancelled when bought, the earliest it can have been).
+        func states(_ field: InAppField) -> Bool {
+            record.first(field).map { $0.text.map { !$0.isEmpty } ?? true } ?? false
+        }
+        let cancelled =
+            states(.cancellationDate) ? milliseconds(.cancellationDate) ?? purchased ?? 0 : nil
         self.init(
             productID: text(.productID) ?? "(no product_id)",
-            kind: expires == nil ? .inAppPurchase : .autoRenewableSubscription,
+            kind: states(.expiresDate) ? .autoRenewableSubscription : .inAppPurchase,
             transactionID: text(.transactionID), originalTransactionID: text(.originalTransactionID),
-            purchaseDate: milliseconds(.purchaseDate), expiresDate: expires,
-            revocationDate: milliseconds(.cancellationDate),
+            purchaseDate: purchased, expiresDate: milliseconds(.expiresDate),
+            revocationDate: cancelled,
             quantity: Self.units(record.first(.quantity)?.integer, isStated: record.first(.quantity) != nil),
             evidence: evidence)
     }
