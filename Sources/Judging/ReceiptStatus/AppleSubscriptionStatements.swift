@@ -133,17 +133,28 @@ extension Resolver {
 
     /// Renewal info signed after the time whose billing grace period, begun by `current`'s expiry at or before the
     /// time, runs past it: the customer was owed service then, though a server could not yet have known it (the
-    /// earliest such, a verified one before any other).
+    /// earliest such, a verified one before any other). Only renewal info about `current`'s period counts
+    /// (`speaksOf`): one of a later period lapsed since is no grace for this one.
     func laterGrace(of current: TransactionFact) -> RenewalFact? {
         guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
             return nil
         }
         return (renewals[original] ?? []).filter { renewal in
-            (renewal.evidence.signedDate ?? Int64.min) > at
+            (renewal.evidence.signedDate ?? Int64.min) > at && Self.speaks(renewal, of: current)
                 && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
         }.min { lhs, rhs in
             (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)
                 < (rhs.evidence.trust == .verified ? 0 : 1, rhs.evidence.signedDate ?? Int64.max)
         }
+    }
+
+    /// Whether `renewal` speaks of `current`'s period: its `renewalDate` (Apple: when the subscription's most recent
+    /// purchase expires) is not after `current`'s expiry. A later one tells of a period whose transaction is not
+    /// among the documents, and its billing retry, grace period or expiration intent are that period's (a red team's
+    /// trial, session 27: renewal info of April placed a subscription lapsed since February in a grace period).
+    /// Renewal info that dates no period speaks of the newest one.
+    static func speaks(_ renewal: RenewalFact, of current: TransactionFact) -> Bool {
+        guard let renewalDate = renewal.renewalDate, let expires = current.expiresDate else { return true }
+        return renewalDate <= expires
     }
 }

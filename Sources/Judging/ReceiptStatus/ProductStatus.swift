@@ -34,10 +34,18 @@ package struct ProductStatus: Sendable, Hashable {
     /// Whether any fact it rests on is not verified (added by `--include-unverified`).
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
 
-    /// Whether the customer is to be given the product's service: its state grants it, on verified evidence only.
-    /// A state resting on a document that did not verify (`--include-unverified`) is shown, never granted: anyone
-    /// can make such a document.
-    package var grantsService: Bool { state.grantsService && !restsOnUnverified }
+    /// Whether every fact it rests on is renewal info standing alone (a file of its own, not a notification's or
+    /// an API response's): renewal info names no app, so any app's with the same product id and environment reads
+    /// the same (a replay).
+    package var restsOnRenewalInfoAlone: Bool {
+        !evidence.isEmpty
+            && evidence.allSatisfy { $0.kind == "renewal-info" && $0.notification == nil && $0.path.isEmpty }
+    }
+
+    /// Whether the customer is to be given the product's service: its state grants it, on verified evidence that
+    /// names the app. A state resting on a document that did not verify (`--include-unverified`: anyone can make
+    /// one), or on renewal info alone (it names no app), is shown, never granted.
+    package var grantsService: Bool { state.grantsService && !restsOnUnverified && !restsOnRenewalInfoAlone }
 }
 
 /// Two statements about one transaction that disagree: the one `rcpt status` used, and the other.

@@ -259,7 +259,8 @@ struct Resolver {
         } else {
             // Renewal info speaks of the failure only when signed after this transaction was bought.
             let since = renewal.flatMap {
-                ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min) ? $0 : nil
+                ($0.evidence.signedDate ?? Int64.max) >= (current.purchaseDate ?? Int64.min)
+                    && Self.speaks($0, of: current) ? $0 : nil
             }
             let knownGrace = since.map { $0.isInBillingRetry && $0.inGracePeriod(at: at) } ?? false
             if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {

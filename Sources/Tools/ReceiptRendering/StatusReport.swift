@@ -133,6 +133,8 @@ package enum StatusReport {
         }
         return coloured + " " + TerminalText.safe(words.joined(separator: ", "))
             + (product.restsOnUnverified ? " " + style.yellow("[rests on unverified evidence]") : "")
+            + (product.state.grantsService && product.restsOnRenewalInfoAlone
+                ? " " + style.yellow("[not granted: renewal info alone names no app]") : "")
     }
 
     static func evidenceText(_ evidence: StatusEvidence, style: TextStyle) -> String {

@@ -74,6 +74,32 @@ struct AppleStatusSnapshotTests {
         #expect(Self.state(life, at: L.at(95)) == .expired)
     }
 
+    /// Renewal info of a later period (its renewalDate, the newest purchase's expiry, after the documents' newest
+    /// transaction's) speaks of that period: its grace is no grace for the transaction the documents have (a red
+    /// team's trial, session 27: a subscription lapsed in February was in a 76-day grace period from renewal info
+    /// signed in April). The same renewal info about the transaction's own period places it in its grace.
+    @Test func renewalInfoOfALaterPeriodIsNoGraceForThisOne() throws {
+        func life(renewalDate: Int64) throws -> Lifecycle {
+            var life = Lifecycle()
+            life.add(
+                "t.jws",
+                try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                    signed: L.at(0)))
+            life.add(
+                "r.jws",
+                try L.renewal(
+                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(106),
+                    renewalDate: renewalDate, signed: L.at(95)))
+            return life
+        }
+        let later = try life(renewalDate: L.at(91))
+        #expect(Self.state(later, at: L.at(40)) != .gracePeriod)
+        #expect(Self.state(later, at: L.at(75)) != .gracePeriod)
+        let own = try life(renewalDate: L.at(30))
+        #expect(Self.state(own, at: L.at(40)) == .gracePeriod)
+    }
+
     /// A forged notification saying active, counted as asked, never overrules a verified refund.
     @Test func anUnverifiedStatusNeverOverrulesAVerifiedRefund() throws {
         var life = Lifecycle()

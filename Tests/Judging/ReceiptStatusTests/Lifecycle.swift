@@ -83,13 +83,15 @@ struct Lifecycle {
 
     static func renewal(
         original: String, product: String, renewsTo: String? = nil, autoRenew: Bool = true,
-        intent: Int64? = nil, billingRetry: Bool = false, grace: Int64? = nil, signed: Int64
+        intent: Int64? = nil, billingRetry: Bool = false, grace: Int64? = nil, renewalDate: Int64? = nil,
+        signed: Int64
     )
         throws -> String
     {
         try sign(
             json([
                 ("originalTransactionId", .text(original)), ("autoRenewProductId", .text(renewsTo ?? product)),
+                ("renewalDate", renewalDate.map(Claim.number)),
                 ("productId", .text(product)), ("autoRenewStatus", .number(autoRenew ? 1 : 0)),
                 ("expirationIntent", intent.map(Claim.number)), ("isInBillingRetryPeriod", .flag(billingRetry)),
                 ("gracePeriodExpiresDate", grace.map(Claim.number)), ("signedDate", .number(signed)),

@@ -548,6 +548,19 @@ struct LifecycleTests {
             at: L.at(31))
         #expect(grace?.state == .gracePeriod)
         #expect(grace?.gracePeriodExpiresDate == L.at(36))
+        // Shown, never granted: renewal info names no app, so another app's with the same product id reads the same
+        // (a red team's trial, session 27). The same renewal info in a notification, which names the app, grants.
+        #expect(grace?.grantsService == false)
+        var carried = Lifecycle()
+        carried.add(
+            "fail.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30),
+                renewal: try L.renewal(
+                    original: "801", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30))))
+        let notified = Self.product(carried, Self.monthly, at: L.at(31))
+        #expect(notified?.state == .gracePeriod)
+        #expect(notified?.grantsService == true)
         let retry = alone(
             try L.renewal(
                 original: "802", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),

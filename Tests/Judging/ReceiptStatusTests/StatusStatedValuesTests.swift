@@ -272,6 +272,21 @@ struct StatusStatedValuesTests {
         #expect(owned?.state == .owned, "\(String(describing: owned))")
     }
 
+    /// A JWS transaction of a type Apple does not name (another case, a word of its own) with an expiry is a
+    /// subscription's: it expires, never becomes a purchase owned for ever (a red team's trial, session 27).
+    @Test func aTransactionOfAnUnknownTypeWithAnExpiryExpires() throws {
+        for type in ["auto-renewable subscription", "Subscription"] {
+            var life = Lifecycle()
+            life.add(
+                "t.jws",
+                try L.transaction(
+                    "700", product: Self.monthly, type: type, purchased: L.at(0), expires: L.at(30),
+                    signed: L.at(0)))
+            #expect(Self.product(life, Self.monthly, at: L.at(10))?.state == .active, "\(type)")
+            #expect(Self.product(life, Self.monthly, at: L.at(40))?.state == .expired, "\(type)")
+        }
+    }
+
     /// A cancellation at another time is a refund (Apple's state "revoked"), whatever else the receipt holds.
     @Test func aReceiptsRefundStaysARefund() throws {
         let life = try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10))

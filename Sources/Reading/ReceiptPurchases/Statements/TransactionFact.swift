@@ -73,7 +73,10 @@ extension TransactionFact {
         let reason = claims.enumeration("revocationReason")
         self.init(
             productID: claims.string("productId") ?? "(no productId)",
-            kind: claims.string("type").flatMap(ProductKind.init(appleType:)) ?? .inAppPurchase,
+            // A type Apple does not name (missing, another spelling, one added later) with an expiry is a
+            // subscription's, as a receipt's record with one is: never a purchase owned for ever.
+            kind: claims.string("type").flatMap(ProductKind.init(appleType:))
+                ?? (claims.isStated("expiresDate") ? .autoRenewableSubscription : .inAppPurchase),
             transactionID: claims.identifier("transactionId"),
             originalTransactionID: claims.identifier("originalTransactionId"),
             subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
