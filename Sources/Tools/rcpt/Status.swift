@@ -31,6 +31,10 @@ struct Status: ParsableCommand {
             --include-unverified also counts the others and Apple's unsigned verifyReceipt decoding, marked, and \
             never over a verified statement.
 
+            --bundle-id, --environment and --app-apple-id bind the answer to one app: a document of another app or \
+            environment does not verify, and is not counted. Without them, any app's genuine documents count, and \
+            the answer says so.
+
             Exit codes: 0 every document counted; 1 a document does not verify (the status is still given, without \
             it); 2 a document could not be read, the documents are about different apps or environments (see \
             --per-app), or a usage error.
@@ -73,6 +77,10 @@ struct Status: ParsableCommand {
     var recursive = false
 
     @OptionGroup var trust: TrustOptions
+
+    /// What every document is judged against, as `rcpt verify` judges it: one of another app or environment does
+    /// not verify, and so is not counted.
+    @OptionGroup var expected: ExpectationOptions
 
     @OptionGroup var style: OutputStyle
 
@@ -149,6 +157,8 @@ struct Status: ParsableCommand {
         try Console.guarded {
             guard let time else { throw CommandFailure.usage("--at: cannot read '\(at)'") }
             var options = try trust.inspectionOptions()
+            options.expectations = expected.expectations
+            options.requiresBinding = expected.requireBinding
             options.digestsInput = false
             let expanded = try InputFiles.documents(
                 in: try InputFiles.orStandardInput(documents.files), recursive: recursive)
@@ -180,7 +190,13 @@ struct Status: ParsableCommand {
                 throw CommandFailure.usage(message)
             case .success(let status):
                 switch format {
-                case .text: Console.write(StatusReport.text(status, style: style.text))
+                case .text:
+                    Console.write(StatusReport.text(status, style: style.text))
+                    if expected.bundleID == nil, !status.products.isEmpty {
+                        Console.write(
+                            "\nnot bound to an app: any app's genuine documents count — pass --bundle-id and --environment (and --app-apple-id in Production)\n"
+                        )
+                    }
                 case .json: Console.write(StatusReport.json(status, pretty: !style.compact))
                 }
                 if unreadable { return 2 }

@@ -83,6 +83,32 @@ struct StatusCLITests {
         #expect(loose.products[app + "yearly"]?["verified"] as? Bool == false)
     }
 
+    /// `--bundle-id` and `--environment` bind the answer to one app, as they bind `verify`: a document of another app
+    /// or environment does not verify and is not counted (exit 1); without them the text says any app's count (a
+    /// red team's trial, session 27: status took no binding, and a free Sandbox purchase answered for the app).
+    @Test func theAnswerIsBoundToTheAppNamed() throws {
+        let corpus = "Corpus/status/"
+        let bound = try CLI.run([
+            "status", "--root", Self.root, "--at", "2024-03-01", "--bundle-id", "com.example.rcpt.status",
+            "--environment", "Sandbox", corpus,
+        ])
+        #expect(bound.status == 0, "\(bound)")
+        #expect(!bound.stdout.contains("not bound to an app"), "\(bound)")
+        let other = try Self.products([
+            "--root", Self.root, "--at", "2024-03-01", "--bundle-id", "com.example.other", corpus,
+        ])
+        #expect(other.status == 1)
+        #expect(other.products.isEmpty, "\(other.products.keys)")
+        let production = try Self.products([
+            "--root", Self.root, "--at", "2024-03-01", "--environment", "Production", corpus,
+        ])
+        #expect(production.status == 1)
+        #expect(production.products.isEmpty, "\(production.products.keys)")
+        let unbound = try CLI.run(["status", "--root", Self.root, "--at", "2024-03-01", corpus])
+        #expect(unbound.status == 0)
+        #expect(unbound.stdout.contains("not bound to an app: any app's genuine documents count"), "\(unbound)")
+    }
+
     @Test func exitCodesAndRefusals() throws {
         // A document that does not verify is shown as not counted; the verdict is 1.
         let foreign = try CLI.run([
@@ -196,16 +222,21 @@ struct StatusReadmeTests {
     static let examples: [(marker: String, shown: String, arguments: [String])] = [
         (
             "real",
-            "rcpt status --at 2022-11-05 Corpus/jws/gopay-txn-2000000184445477-sandbox.jws \\\n      Corpus/jws/gopay-txn-2000000191896422-sandbox.jws Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
+            "rcpt status --bundle-id Com.VoiceRecording.Telephone --environment Sandbox --at 2022-11-05 \\\n      Corpus/jws/gopay-txn-2000000184445477-sandbox.jws Corpus/jws/gopay-txn-2000000191896422-sandbox.jws \\\n      Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
             [
-                "status", "--at", "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+                "status", "--bundle-id", "Com.VoiceRecording.Telephone", "--environment", "Sandbox", "--at",
+                "2022-11-05", "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
                 "Corpus/jws/gopay-txn-2000000191896422-sandbox.jws",
                 "Corpus/jws/gopay-renewal-2000000184445477-sandbox.jws",
             ]
         ),
         (
-            "lifecycle", "rcpt status --root Corpus/fuzz/keys-jws/root.pem --at 2024-03-01 Corpus/status/",
-            ["status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--at", "2024-03-01", "Corpus/status/"]
+            "lifecycle",
+            "rcpt status --root Corpus/fuzz/keys-jws/root.pem --bundle-id com.example.rcpt.status --environment Sandbox \\\n      --at 2024-03-01 Corpus/status/",
+            [
+                "status", "--root", "Corpus/fuzz/keys-jws/root.pem", "--bundle-id", "com.example.rcpt.status",
+                "--environment", "Sandbox", "--at", "2024-03-01", "Corpus/status/",
+            ]
         ),
     ]
 
