@@ -207,6 +207,21 @@ struct JWSAirtightTests {
         }
     }
 
+    /// A transaction's quantity is a count of units Apple sells, 1 to 1000, as a receipt record's must be: 0, a
+    /// negative number, a fraction or more than a thousand are `quantity-out-of-range` (a red team's trial, session
+    /// 27: quantity 0 and -5 were valid, and `status` granted the consumable).
+    @Test func aQuantityThatIsNoCountIsOutOfRange() throws {
+        let signer = try JWSFixtures.signer()
+        for (value, valid) in [("0", false), ("-5", false), ("1.5", false), ("1001", false), ("1", true), ("10", true)]
+        {
+            let payload = JWSFixtures.transaction().replacingOccurrences(
+                of: #""quantity":1"#, with: #""quantity":\#(value)"#)
+            let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+            #expect(inspection.isValid == valid, "quantity \(value)")
+            #expect(JWSFixtures.codes(inspection).contains("quantity-out-of-range") == !valid, "quantity \(value)")
+        }
+    }
+
     /// A number claim past what a double holds is infinity to JSON readers, and Apple's library refuses the token
     /// (a trial: quantity 1e400 was valid in rcpt, refused by Apple's SignedDataVerifier); within it, it is a number.
     @Test func aNumberClaimPastADoubleIsRefused() throws {

@@ -10,6 +10,7 @@ extension JWSInspector {
         TokenCarrierSigner(),  // a nested token signed by its carrier's signer
         TokenBinding(),  // the app, device and environment expected, where the kind carries them
         TokenKind(),  // the kind Apple's documents hold in the token's position
+        TokenQuantity(),  // a transaction's units: a whole number Apple sells
         TokenPurchaseFacts(),  // what the payload states of the purchase at the status time
     ]
 }
