@@ -141,6 +141,7 @@ extension Resolver {
         }
         return (renewals[original] ?? []).filter { renewal in
             (renewal.evidence.signedDate ?? Int64.min) > at && Self.speaks(renewal, of: current)
+                && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
                 && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
         }.min { lhs, rhs in
             (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)

@@ -241,7 +241,10 @@ struct Resolver {
     /// The products of one subscription: its current product's state, and the products it moved away from.
     func subscription(_ chain: [TransactionFact]) -> [ProductStatus] {
         guard let current = newest(chain) else { return [] }
-        let renewal = renewal(of: current.originalTransactionID)
+        // Renewal info that did not verify (counted as asked) never changes what a verified transaction says.
+        let renewal = renewal(of: current.originalTransactionID).flatMap {
+            $0.evidence.trust == .verified || current.evidence.trust != .verified ? $0 : nil
+        }
         // Revocation is judged first, below: the period's own dates decide the rest.
         let unexpired = ServicePeriod(purchased: nil, expires: current.expiresDate).grantsService(at: at)
         var main: ProductStatus

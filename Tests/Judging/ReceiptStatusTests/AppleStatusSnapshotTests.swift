@@ -100,6 +100,25 @@ struct AppleStatusSnapshotTests {
         #expect(Self.state(own, at: L.at(40)) == .gracePeriod)
     }
 
+    /// Renewal info that does not verify, counted as asked, never changes what a verified transaction says (a red
+    /// team's trial, session 27: unsigned pending_renewal_info turned a verified EXPIRED into a grace period until
+    /// 2030).
+    @Test func unverifiedRenewalInfoNeverOverrulesAVerifiedTransaction() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                signed: L.at(0)))
+        life.add(
+            "forged.jws",
+            try L.renewal(
+                original: "100", product: Self.monthly, billingRetry: true, grace: L.at(400), signed: L.at(31),
+                by: L.foreignAuthority))
+        #expect(Self.state(life, at: L.at(40), includeUnverified: true) == .expired)
+        #expect(Self.state(life, at: L.at(40)) == .expired)
+    }
+
     /// A forged notification saying active, counted as asked, never overrules a verified refund.
     @Test func anUnverifiedStatusNeverOverrulesAVerifiedRefund() throws {
         var life = Lifecycle()

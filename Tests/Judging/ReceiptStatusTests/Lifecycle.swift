@@ -84,7 +84,7 @@ struct Lifecycle {
     static func renewal(
         original: String, product: String, renewsTo: String? = nil, autoRenew: Bool = true,
         intent: Int64? = nil, billingRetry: Bool = false, grace: Int64? = nil, renewalDate: Int64? = nil,
-        signed: Int64
+        signed: Int64, by authority: TestCertificateAuthority? = jwsAuthority
     )
         throws -> String
     {
@@ -96,7 +96,7 @@ struct Lifecycle {
                 ("expirationIntent", intent.map(Claim.number)), ("isInBillingRetryPeriod", .flag(billingRetry)),
                 ("gracePeriodExpiresDate", grace.map(Claim.number)), ("signedDate", .number(signed)),
                 ("environment", .text("Sandbox")), ("recentSubscriptionStartDate", .number(start)),
-            ]))
+            ]), by: authority)
     }
 
     /// A server notification body (`{"signedPayload": …}`) carrying `transaction` and `renewal`.
