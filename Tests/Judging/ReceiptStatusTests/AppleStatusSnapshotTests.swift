@@ -19,6 +19,17 @@ struct AppleStatusSnapshotTests {
         return status.products.first { $0.productID == Self.monthly }?.state
     }
 
+    /// A subscription's first month (original transaction 100), and nothing after it.
+    static func firstMonth() throws -> Lifecycle {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                signed: L.at(0)))
+        return life
+    }
+
     /// DID_RENEW with status 1, signed inside the period it renewed: active to that period's end, not after.
     @Test func aStatusSignedInAPeriodEndsWithIt() throws {
         var life = Lifecycle()
@@ -80,12 +91,7 @@ struct AppleStatusSnapshotTests {
     /// signed in April). The same renewal info about the transaction's own period places it in its grace.
     @Test func renewalInfoOfALaterPeriodIsNoGraceForThisOne() throws {
         func life(renewalDate: Int64) throws -> Lifecycle {
-            var life = Lifecycle()
-            life.add(
-                "t.jws",
-                try L.transaction(
-                    "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
-                    signed: L.at(0)))
+            var life = try Self.firstMonth()
             life.add(
                 "r.jws",
                 try L.renewal(
@@ -104,12 +110,7 @@ struct AppleStatusSnapshotTests {
     /// team's trial, session 27: unsigned pending_renewal_info turned a verified EXPIRED into a grace period until
     /// 2030).
     @Test func unverifiedRenewalInfoNeverOverrulesAVerifiedTransaction() throws {
-        var life = Lifecycle()
-        life.add(
-            "t.jws",
-            try L.transaction(
-                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
-                signed: L.at(0)))
+        var life = try Self.firstMonth()
         life.add(
             "forged.jws",
             try L.renewal(
