@@ -65,15 +65,23 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         self.readError = readError
         let errors = findings.filter { $0.severity == .error }
         func any(_ codes: Set<FindingCode>) -> Bool { errors.contains { codes.contains($0.kind) } }
-        if readError != nil {
+        // A nested token that disagrees with its carrier names the claim: its environment is another environment's.
+        func disagreesOn(environment: Bool) -> Bool {
+            errors.contains { error in
+                error.kind == .jwsBindingMismatch
+                    && error.fields.contains { $0.name == "claim" && $0.value == "environment" } == environment
+            }
+        }
+        if readError != nil || any([.jwsTokenUnreadable]) {
+            // A token inside the document that does not read is as damaged as the document (anyone made it).
             cause = .unreadable
         } else if errors.contains(where: { $0.kind.layer == .signature }) {
             cause = .invalidSignature
         } else if errors.contains(where: { $0.kind.layer == .chain }) {
             cause = .invalidChain
-        } else if any([.bundleIdMismatch, .appAppleIdMismatch, .jwsBindingMismatch]) {
+        } else if any([.bundleIdMismatch, .appAppleIdMismatch]) || disagreesOn(environment: false) {
             cause = .wrongApp
-        } else if any([.environmentMismatch]) {
+        } else if any([.environmentMismatch]) || disagreesOn(environment: true) {
             cause = .wrongEnvironment
         } else if any([.hashMismatch, .jwsDeviceMismatch, .hashUnverifiable, .jwsDeviceUnverifiable]) {
             cause = .wrongDevice

@@ -185,6 +185,39 @@ struct AppStoreVerifierTests {
         #expect(typed.data?.transaction?.expiresDate == Date(timeIntervalSince1970: 1_692_000_000))
     }
 
+    /// The cause names what a reader of it acts on (a library adopter's trial, session 27): a notification carrying
+    /// another environment's transaction is `.wrongEnvironment` (was `.wrongApp`), one carrying a token that does not
+    /// read is `.unreadable`, as the documentation says a damaged token is (was `.invalid`).
+    @Test func aNestedTokensFailureNamesItsCause() throws {
+        let authorities = try #require(TestReceipts.jwsAuthorities("library causes"))
+        let signer = JWSSigner(authority: authorities.own)
+        func signed(_ json: String) throws -> String { try signer.sign(payload: Array(json.utf8)) }
+        let production = try signed(
+            #"{"transactionId":"9","originalTransactionId":"9","bundleId":"com.example.app","productId":"p","#
+                + #""purchaseDate":1690000000000,"type":"Non-Consumable","environment":"Production","#
+                + #""signedDate":1690000000000}"#)
+        func notification(carrying token: String) throws -> [UInt8] {
+            Array(
+                try signed(
+                    #"{"notificationType":"ONE_TIME_CHARGE","notificationUUID":"6f1b0e50-0000-4000-8000-000000000003","#
+                        + #""data":{"bundleId":"com.example.app","environment":"Sandbox","#
+                        + #""signedTransactionInfo":"\#(token)"},"version":"2.0","signedDate":1690000000000}"#
+                ).utf8)
+        }
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.example.app", appAppleId: nil, environment: .sandbox,
+            roots: .certificates([authorities.own.root.derEncoded]))
+        let otherEnvironment = try notification(carrying: production)
+        let environment = Self.failure { () throws(VerificationFailure) in
+            _ = try verifier.verifyNotification(otherEnvironment)
+        }
+        #expect(environment?.cause == .wrongEnvironment, "\(String(describing: environment))")
+        let parts = production.split(separator: ".")
+        let damaged = try notification(carrying: parts[0] + "." + parts[1] + ".AAAA." + parts[2])
+        let unreadable = Self.failure { () throws(VerificationFailure) in _ = try verifier.verifyNotification(damaged) }
+        #expect(unreadable?.cause == .unreadable, "\(String(describing: unreadable))")
+    }
+
     /// A time no receipt date holds is refused where it configures the verifier, never trapped on (a trial of
     /// session 27 crashed a server with `now: 1e20 s`), and an entitlement asked at one is judged at the edge.
     @Test func aTimeOutOfRangeIsRefusedNotTrappedOn() throws {

@@ -16,7 +16,10 @@ func grantedProduct(signedTransaction: String, verifier: AppStoreVerifier, now: 
     do {
         let transaction = try verifier.verifyTransaction(signedTransaction)
         if transaction.revocationDate != nil { return nil }  // refunded
-        if let expires = transaction.expiresDate, expires <= now { return nil }
+        // A subscription grants until its expiry; one without an expiry grants nothing.
+        if transaction.type == .autoRenewableSubscription, (transaction.expiresDate ?? .distantPast) <= now {
+            return nil
+        }
         return transaction.productId
     } catch {
         // `error` is a VerificationFailure: its cause says who could have made the document.
