@@ -4,6 +4,7 @@ import ReceiptDiagnostics
 import ReceiptJSON
 import ReceiptJWS
 import ReceiptModel
+import ReceiptPurchases
 import ReceiptValidation
 
 /// The front door: one verifier, configured once for an app, that verifies receipts, transactions, renewal info,
@@ -220,7 +221,9 @@ public struct AppStoreVerifier: Sendable {
     /// `date` in whole seconds since 1970, when it lies in the years 1 to 9999 (what a receipt date can hold).
     static func epochSeconds(_ date: Date) -> Int64? {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite, seconds >= -62_135_596_800, seconds <= 253_402_300_799 else { return nil }
+        let years = MillisecondUTC.years1To9999
+        guard seconds.isFinite, seconds >= Double(years.lowerBound / 1000), seconds < Double(years.upperBound / 1000)
+        else { return nil }
         return Int64(seconds)
     }
 

@@ -128,9 +128,10 @@ extension AppStoreVerifier {
         }
         // Milliseconds, held to the years 1 to 9999 (a time past them is judged at their edge, never trapped on).
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let years = MillisecondUTC.years1To9999
         let at =
             milliseconds.isNaN
-            ? 0 : Int64(min(max(milliseconds, -62_135_596_800_000), 253_402_300_799_999))
+            ? 0 : Int64(min(max(milliseconds, Double(years.lowerBound)), Double(years.upperBound - 1)))
         // Every counted document verified against one app and environment; `perApp` never refuses a mix.
         guard case .success(let status) = CustomerStatus.resolve(read, at: at, perApp: true) else {
             return CustomerEntitlements(

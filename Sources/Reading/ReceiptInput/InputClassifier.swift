@@ -90,6 +90,9 @@ public enum InputClassifier {
                 classified.isDocument = true
                 return classified
             }
+            // The layer taken off next: the text after a receipt's base64, when the whole text decoded with it;
+            // else what `unwrap` finds.
+            var next: PastedDocument.Outcome?
             if json == nil || readerMembers.contains(where: { TextCheck.contains(text, $0) }) {
                 let decodedInput = InputDecoder.decode(text, base: offset ?? 0)
                 // Base64 with words after it that are base64 letters too ("OK", "user 42", a second copy): the
@@ -98,36 +101,30 @@ public enum InputClassifier {
                     text[PastedDocument.trim(text)].contains(where: ByteSet.whitespace.contains)
                 {
                     switch PastedDocument.blockBeforeText(text) {
-                    case .layer(let step):
-                        findings.append(Finding(.inputRepaired, at: step.offset, FindingMessage(step.phrase)))
-                        offset = step.isSlice ? offset.map { $0 + step.offset } : nil
-                        text = step.inner
-                        continue
-                    case .ambiguous(let reason):
-                        var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
-                        classified.refusal = InputError(
-                            .inputAmbiguous, reason + Self.whereOffsetsCount(offset, findings))
-                        return classified
-                    case .damaged, .none:
-                        break
+                    case .none: break
+                    case let found: next = found
                     }
                 }
-                switch decodedInput {
-                case .success(let decoded):
-                    var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
-                    // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
-                    classified.isDocument = decoded.format != .binary || text.first == 0x30
-                    return classified
-                case .failure(let error) where !isDiggable(error, text, base: offset ?? 0):
-                    var classified = ClassifiedInput(kind: .receipt, bytes: text, offset: offset, findings: findings)
-                    classified.isDocument = true
-                    return classified
-                case .failure(let error):
-                    if layer == 0 { firstError = error }
+                if next == nil {
+                    switch decodedInput {
+                    case .success(let decoded):
+                        var classified = ClassifiedInput(
+                            kind: .receipt, bytes: text, offset: offset, findings: findings)
+                        // Binary that is not DER (an image in a folder) is the receipt reader's to refuse, not a find.
+                        classified.isDocument = decoded.format != .binary || text.first == 0x30
+                        return classified
+                    case .failure(let error) where !isDiggable(error, text, base: offset ?? 0):
+                        var classified = ClassifiedInput(
+                            kind: .receipt, bytes: text, offset: offset, findings: findings)
+                        classified.isDocument = true
+                        return classified
+                    case .failure(let error):
+                        if layer == 0 { firstError = error }
+                    }
                 }
             }
             guard layer < maximumLayers else { break }
-            switch PastedDocument.unwrap(text, json: json) {
+            switch next ?? PastedDocument.unwrap(text, json: json) {
             case .layer(let step):
                 findings.append(Finding(.inputRepaired, at: step.offset, FindingMessage(step.phrase)))
                 offset = step.isSlice ? offset.map { $0 + step.offset } : nil
