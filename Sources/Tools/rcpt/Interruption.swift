@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptConformance
+import Synchronization
 
 /// What a command does when interrupted (SIGINT at a terminal, SIGTERM from a cancelled CI job, SIGHUP): never end
 /// by the signal. The signals are blocked before any other thread starts, so every thread inherits the block
@@ -31,7 +32,7 @@ enum Interruption {
         let signals = blockStopSignals()
         Thread.detachNewThread {
             let received = wait(signals)
-            stopping.set()
+            stopping.store(true, ordering: .sequentiallyConsistent)
             stop()
             Console.error(message(received))
             Foundation.exit(2)
@@ -40,20 +41,12 @@ enum Interruption {
 
     /// Set once a stop signal has been taken: the command's own end then waits for the exit with 2 (stopping the
     /// validators makes the run end too, and its exit 1 raced the interruption's exit 2).
-    static let stopping = Flag()
-
-    /// A flag set once, read from any thread.
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        func set() { lock.withLock { value = true } }
-        var isSet: Bool { lock.withLock { value } }
-    }
+    static let stopping = Atomic<Bool>(false)
 
     /// Called where a command ends: when a stop signal was taken, waits for the interruption's exit (2) instead of
     /// ending with the run's own status.
     static func yieldToInterruption() {
-        guard stopping.isSet else { return }
+        guard stopping.load(ordering: .sequentiallyConsistent) else { return }
         while true { DispatchSemaphore(value: 0).wait() }
     }
 
