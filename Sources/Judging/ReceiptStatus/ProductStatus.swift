@@ -34,12 +34,12 @@ package struct ProductStatus: Sendable, Hashable {
     /// Whether any fact it rests on is not verified (added by `--include-unverified`).
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
 
-    /// Whether every fact it rests on is renewal info standing alone (a file of its own, not a notification's or
-    /// an API response's): renewal info names no app, so any app's with the same product id and environment reads
-    /// the same (a replay).
+    /// Whether every fact it rests on is renewal info that no signed statement ties to an app: renewal info names
+    /// no app, so any app's with the same product id and environment reads the same (a replay). A notification
+    /// that carries it names the app, as does a transaction of its subscription beside it (an API response holds
+    /// both); JSON around it that nobody signed (a wrapper, an API response's `bundleId`) ties it to nothing.
     package var restsOnRenewalInfoAlone: Bool {
-        !evidence.isEmpty
-            && evidence.allSatisfy { $0.kind == "renewal-info" && $0.notification == nil && $0.path.isEmpty }
+        !evidence.isEmpty && evidence.allSatisfy { $0.kind == "renewal-info" && $0.notification == nil }
     }
 
     /// Whether the customer is to be given the product's service: its state grants it, on verified evidence that

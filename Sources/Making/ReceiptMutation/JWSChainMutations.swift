@@ -30,6 +30,14 @@ extension JWSMutationCatalogue {
                 header: JWSSigner(key: context.signer.key, chain: context.signer.chain.reversed()).header())
         },
         Mutation(
+            "x5c-intermediate-last", layer: "chain", .reject, finding: .jwsX5cOrder,
+            "x5c leaf, root, intermediate: the chain verifies, but not in x5c's order (Apple's libraries take x5c[1] as the intermediate)"
+        ) { context in
+            let chain = context.signer.chain
+            return try context.signed(
+                header: JWSSigner(key: context.signer.key, chain: [chain[0], chain[2], chain[1]]).header())
+        },
+        Mutation(
             "x5c-extra-certificate", layer: "chain", .reject, finding: .jwsX5cLength,
             "a fourth certificate (the foreign root) after Apple's three"
         ) { context in

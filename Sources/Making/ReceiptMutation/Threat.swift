@@ -39,18 +39,21 @@ extension Threat {
     package static let signedEdit = Threat(
         .signer, .robustness, "an edit of the signed content, re-signed: only the signing key's holder can make it")
 
-    /// What a genuine document would be refused for in the same way: a signed edit that rcpt refuses for another app,
-    /// device or version is no more than a genuine document of that app, device or version replayed.
-    package static func replayed(for code: String) -> Threat? {
-        let otherApp: [FindingCode] = [
-            .bundleIdMismatch, .hashMismatch, .jwsDeviceMismatch, .jwsBindingMismatch,
-            .jwsKindMismatch,
-        ]
-        if otherApp.contains(where: { $0.rawValue == code }) {
+    /// What a genuine document would be refused for in the same way: a signed edit that rcpt refuses (`codes`, its
+    /// findings' codes) for another app, device or version is no more than a genuine document of that app, device
+    /// or version replayed. Not when its claims disagree among themselves (`jws-binding-mismatch`: a nested token
+    /// against its carrier, an app transaction's environment against its receiptType): no genuine document does,
+    /// and a validator that reads the one of them that matches refuses every genuine document of another app.
+    package static func replayed(for codes: [String]) -> Threat? {
+        guard !codes.contains(FindingCode.jwsBindingMismatch.rawValue) else { return nil }
+        let otherApp: [FindingCode] = [.bundleIdMismatch, .hashMismatch, .jwsDeviceMismatch, .jwsKindMismatch]
+        if codes.contains(where: { code in otherApp.contains { $0.rawValue == code } }) {
             return Threat(
                 .replay, .security, "a genuine document of another app, device or kind is refused the same way")
         }
-        if code == FindingCode.appVersionMismatch.rawValue || code == FindingCode.environmentMismatch.rawValue {
+        if codes.contains(FindingCode.appVersionMismatch.rawValue)
+            || codes.contains(FindingCode.environmentMismatch.rawValue)
+        {
             return Threat(
                 .replay, .policy, "a genuine document of another version or environment is refused the same way")
         }

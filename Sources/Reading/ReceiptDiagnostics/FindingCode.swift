@@ -124,6 +124,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case jwsKeyNotP256 = "jws-key-not-p256"
     case jwsX5cMissing = "jws-x5c-missing"
     case jwsX5cLength = "jws-x5c-length"
+    case jwsX5cOrder = "jws-x5c-order"
     case jwsClaimType = "jws-claim-type"
     case jwsLimitExceeded = "jws-limit-exceeded"
     case jwsNestedSignerDiffers = "jws-nested-signer-differs"

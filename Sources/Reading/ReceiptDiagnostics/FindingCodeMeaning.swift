@@ -21,7 +21,8 @@ extension FindingCode {
             .valueInvalidUtf8, .valueInvalidAscii, .valueInvalidDate, .valueInvalidInteger, .valueFlagOutOfRange,
             .valueEmbeddedNul, .jwsBase64urlAlphabet, .jsonDuplicateKey, .jwsAlgorithmNotEs256, .jwsCriticalHeader,
             .jwsHeaderUnsupported, .jwsSignatureLength, .jwsSignatureDer, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength,
-            .jwsClaimType, .jwsLimitExceeded, .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid,
+            .jwsX5cOrder, .jwsClaimType, .jwsLimitExceeded, .jwsSignedDateInFuture, .appAppleIdMismatch,
+            .jwsNestedInvalid,
             .jwsTokenUnreadable, .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch,
             .jwsKindMismatch, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable:
             return .error
@@ -65,7 +66,8 @@ extension FindingCode {
             return .signature
         case .chainInvalid, .chainShapeUnexpected, .leafMarkerMissing, .intermediateMarkerMissing,
             .storekitSignerOnAppStoreReceipt, .signerIsCa, .signerKeyUsage, .signerExtendedKeyUsage, .noCreationDate,
-            .jwsX5cMissing, .jwsX5cLength, .jwsNestedSignerDiffers, .jwsX5cEncoding, .jwsCertificateWeakDigest:
+            .jwsX5cMissing, .jwsX5cLength, .jwsX5cOrder, .jwsNestedSignerDiffers, .jwsX5cEncoding,
+            .jwsCertificateWeakDigest:
             return .chain
         case .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence, .attributeFieldCount,
             .attributeTypeNotInteger, .attributeTypeOutOfRange, .attributeVersionNotInteger,
@@ -300,6 +302,9 @@ extension FindingCode {
         case .jwsX5cLength:
             return
                 "x5c does not hold exactly leaf, intermediate and root, as Apple's chains do (Apple's libraries refuse others)"
+        case .jwsX5cOrder:
+            return
+                "x5c[1] is not the leaf's issuer: the chain verifies only through a later certificate (RFC 7515 orders x5c; Apple's libraries refuse it)"
         case .jwsClaimType:
             return "a claim Apple defines has another JSON type (a transactionId as a number, a quantity as a string …)"
         case .jwsLimitExceeded:

@@ -74,7 +74,7 @@ public struct JSONDocument: Sendable {
     public internal(set) var nodes: [JSONNode] = []
     /// Every name that occurs again in its object, in document order.
     public internal(set) var duplicateKeys: [JSONDuplicateKey] = []
-    /// Every name that equals an earlier one of its object but for ASCII case (`SignedPayload` after
+    /// Every name that equals an earlier one of its object but for case (`SignedPayload` or `ſignedPayload` after
     /// `signedPayload`), which readers that match names without regard to case (Go, .NET) take for the same.
     public internal(set) var caseFoldedDuplicateKeys: [JSONDuplicateKey] = []
     /// Whether every member name is plain ASCII without a backslash (nearly every document): a name is then

@@ -1,6 +1,6 @@
 /// Duplicate member names, as the reader meets them: exact duplicates (JSON.parse, Python and Foundation take the
-/// later copy, some readers the first) and names equal but for ASCII case (Go and .NET match names without regard to
-/// case). One check per object, in place while its names are few and plain, by tables after.
+/// later copy, some readers the first) and names equal but for case (Go and .NET match names without regard to
+/// case: ASCII's, and the few letters outside ASCII they take for an ASCII one, `caseFolded`). One check per object, in place while its names are few and plain, by tables after.
 extension JSONDocument {
     /// A container the reader has opened and not closed: its node, its kind, and the names an object has held.
     struct Open {
@@ -11,7 +11,7 @@ extension JSONDocument {
         /// first name that is not plain, or past `plainNamesKept`.
         var plainNames: [(range: Range<Int>, node: Int)] = []
         var usesTables = false
-        /// Names seen so far (unescaped, ASCII case folded) and the node of each first copy.
+        /// Names seen so far (unescaped, case folded: `caseFolded`) and the node of each first copy.
         var names: [String: Int] = [:]
         /// The other spellings of a folded name, and the node of each first copy (rare: filled only on a collision).
         var spellings: [String: Int] = [:]
@@ -21,7 +21,7 @@ extension JSONDocument {
     static let plainNamesKept = 16
 
     /// Records the name of the value about to be appended in its object, noting a duplicate, and a name that equals
-    /// an earlier one but for ASCII case. One table per object, keyed by the case-folded name.
+    /// an earlier one but for case. One table per object, keyed by the case-folded name.
     mutating func noteName(_ key: Range<Int>?, stack: inout [Open]) {
         guard let key, !stack.isEmpty else { return }
         let top = stack.count - 1
@@ -34,7 +34,7 @@ extension JSONDocument {
             stack[top].usesTables = true
             for earlier in stack[top].plainNames {
                 let name = String(decoding: bytes[earlier.range], as: UTF8.self)
-                let folded = Self.asciiFolded(name)
+                let folded = Self.caseFolded(name)
                 if let first = stack[top].names[folded] {
                     if self.key(first) != name && stack[top].spellings[name] == nil {
                         stack[top].spellings[name] = earlier.node
@@ -46,7 +46,7 @@ extension JSONDocument {
             stack[top].plainNames = []
         }
         let name = Self.unescape(bytes, key)
-        let folded = Self.asciiFolded(name)
+        let folded = Self.caseFolded(name)
         if let first = stack[top].names[folded] {
             if self.key(first) == name {
                 duplicateKeys.append(JSONDuplicateKey(name: name, first: first, duplicate: nodes.count))
@@ -98,9 +98,21 @@ extension JSONDocument {
         return true
     }
 
-    /// `name` with ASCII capitals lowered (itself, without a copy, when it has none).
-    static func asciiFolded(_ name: String) -> String {
-        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
-        return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    /// `name` with ASCII capitals lowered, and the three letters outside ASCII that case-insensitive readers match
+    /// with an ASCII one taken for it: `ſ` (U+017F) for `s` (Go's folding and .NET's upper-casing), the Kelvin sign
+    /// (U+212A) for `k` (Go), dotless `ı` (U+0131) for `i` (.NET). Itself, without a copy, when it has none.
+    static func caseFolded(_ name: String) -> String {
+        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) else { return name }
+        var folded = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0x41...0x5A: folded.append(Unicode.Scalar(UInt8(scalar.value) | 0x20))
+            case 0x017F: folded.append("s")
+            case 0x212A: folded.append("k")
+            case 0x0131: folded.append("i")
+            default: folded.append(scalar)
+            }
+        }
+        return String(folded)
     }
 }

@@ -58,9 +58,11 @@ public struct JWSToken: Sendable {
     }
 
     /// A millisecond date claim at the top level (`signedDate`, `receiptCreationDate` …): nil when absent, else the
-    /// exact reading of its number or why it is not a usable date (never "absent" when it is present).
+    /// exact reading of its number or why it is not a usable date (never "absent" when it is present, but for `null`).
     package func claimDate(_ name: String) -> Result<MillisecondDate, MillisecondDate.Problem>? {
-        guard let payload, let node = payload.member(name, of: payload.root) else { return nil }
+        // A claim that is `null` is absent, as Apple's libraries read it (the claim-type check says so, a warning).
+        guard let payload, let node = payload.member(name, of: payload.root), payload.nodes[node].kind != .null
+        else { return nil }
         guard payload.nodes[node].kind == .number else { return .failure(.notANumber) }
         return MillisecondDate.read(payload.text(node))
     }

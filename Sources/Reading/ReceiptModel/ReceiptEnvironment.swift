@@ -1,27 +1,22 @@
-import ReceiptASN1
-
 /// Which App Store environment issued a receipt, read from its `receipt_type` (type 0): the word Apple's
 /// verifyReceipt response puts in `environment`, and what `rcpt verify --environment` compares.
 public enum ReceiptEnvironment: String, Sendable, Hashable, CaseIterable {
     /// `Production`, `ProductionVPP`.
     case production = "Production"
-    /// `ProductionSandbox`, `ProductionVPPSandbox`, `Sandbox`: any type naming the sandbox.
+    /// `ProductionSandbox`, `ProductionVPPSandbox`, `Sandbox`.
     case sandbox = "Sandbox"
     /// `Xcode`: StoreKit testing in Xcode, signed by a local certificate.
     case xcode = "Xcode"
 
-    /// The environment a `receipt_type` names, if it names one.
+    /// The environment a `receipt_type` names, if it is one of the values Apple documents (or Xcode's), exactly:
+    /// `Production ` or `Production\0Sandbox` names none (a C-string reader and a prefix test would each read
+    /// another environment than the other).
     package init?(receiptType: String) {
-        // Searched as bytes: `String.contains(String)` goes through the string-processing library, a few per cent
-        // of verifying a small receipt.
-        if TextCheck.contains(receiptType.utf8, "Sandbox") {
-            self = .sandbox
-        } else if receiptType.hasPrefix("Production") {
-            self = .production
-        } else if receiptType == "Xcode" {
-            self = .xcode
-        } else {
-            return nil
+        switch receiptType {
+        case "Production", "ProductionVPP": self = .production
+        case "ProductionSandbox", "ProductionVPPSandbox", "Sandbox": self = .sandbox
+        case "Xcode": self = .xcode
+        default: return nil
         }
     }
 }

@@ -91,7 +91,7 @@ package enum CampaignReport {
             return Threat.signedEdit
         }
         let made = Threat.combined(threats)
-        if made.attacker == .signer, let replayed = group.verdict.codes.lazy.compactMap(Threat.replayed(for:)).first {
+        if made.attacker == .signer, let replayed = Threat.replayed(for: group.verdict.codes) {
             return replayed
         }
         return made

@@ -255,6 +255,9 @@ package struct ConformanceReport: Sendable {
     /// disagreement classes).
     package static func cause(_ result: ConformanceResult) -> String {
         switch result.resultClass {
+        case .crashed where result.attacker == .signer, .timedOut where result.attacker == .signer:
+            return
+                "only the signing key's holder can make this input (Apple never signs it), so no one else can send it; still, a validator should refuse what it cannot read, not \(result.resultClass == .crashed ? "crash" : "hang")"
         case .crashed: return "a crash on input anyone can send is a denial of service, and may be worse"
         case .timedOut: return "a hang on input anyone can send ties up the server that validates"
         case .errored:

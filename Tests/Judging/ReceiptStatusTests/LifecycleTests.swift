@@ -561,6 +561,40 @@ struct LifecycleTests {
         let notified = Self.product(carried, Self.monthly, at: L.at(31))
         #expect(notified?.state == .gracePeriod)
         #expect(notified?.grantsService == true)
+        // JSON around it that nobody signed ties it to no app (a red team's trial, session 28: a wrapper granted):
+        // a member, an array, an API response's `bundleId`, another product's transaction beside it.
+        let graceToken = try L.renewal(
+            original: "801", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30))
+        let other = try L.transaction(
+            "900", product: "com.example.other", type: "Non-Consumable", purchased: L.at(1), group: nil,
+            signed: L.at(1))
+        for wrapper in [
+            L.json([("signedRenewalInfo", .token(graceToken))]), "[\"\(graceToken)\"]",
+            L.json([("bundleId", .text(L.bundleID)), ("signedRenewalInfo", .token(graceToken))]),
+            "[\"\(other)\", \"\(graceToken)\"]",
+        ] {
+            var wrapped = Lifecycle()
+            wrapped.add("wrapped.json", wrapper)
+            let product = Self.product(wrapped, Self.monthly, at: L.at(31))
+            #expect(product?.state == .gracePeriod, "\(wrapper.prefix(40))")
+            #expect(product?.grantsService == false, "\(wrapper.prefix(40))")
+        }
+        // Beside a transaction of its subscription (an API response's `lastTransactions` entry holds both), the
+        // transaction names the app: it grants.
+        var paired = Lifecycle()
+        paired.add(
+            "statuses.json",
+            L.json([
+                (
+                    "signedTransactionInfo",
+                    .token(
+                        try L.transaction(
+                            "801", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+                ), ("signedRenewalInfo", .token(graceToken)),
+            ]))
+        let pairedProduct = Self.product(paired, Self.monthly, at: L.at(31))
+        #expect(pairedProduct?.state == .gracePeriod)
+        #expect(pairedProduct?.grantsService == true)
         let retry = alone(
             try L.renewal(
                 original: "802", product: Self.monthly, billingRetry: true, grace: L.at(36), signed: L.at(30)),

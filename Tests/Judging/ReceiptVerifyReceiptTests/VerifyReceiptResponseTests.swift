@@ -151,6 +151,12 @@ struct VerifyReceiptResponseTests {
         ("Mystery", .sandbox, VerifyReceiptStatus.notAuthenticated),
         ("ProductionSandbox", .sandbox, VerifyReceiptStatus.valid),
         ("Production", .production, VerifyReceiptStatus.valid),
+        // Exactly a documented value (a red team's trial, session 28: each of these was taken for its prefix's or
+        // its "Sandbox"'s environment; a C-string reader takes `Production\0Sandbox` for Production).
+        ("Production ", .production, VerifyReceiptStatus.notAuthenticated),
+        ("Production\0", .production, VerifyReceiptStatus.notAuthenticated),
+        ("Production\0Sandbox", .sandbox, VerifyReceiptStatus.notAuthenticated),
+        ("NotSandbox", .sandbox, VerifyReceiptStatus.notAuthenticated),
     ])
     func environmentExpectationGivesApplesStatus(type: String, expected: ReceiptEnvironment, status: Int) throws {
         let (response, _) = try Self.response(

@@ -1,6 +1,8 @@
+import ReceiptRendering
 import ReceiptSuite
 import Testing
 
+@testable import ReceiptConformance
 @testable import ReceiptMutation
 
 /// Every catalogue entry says who could make it and what accepting it costs, by one rule: what no signature covers
@@ -128,8 +130,28 @@ struct ThreatTests {
         #expect(Threat.combined([anyone, replay]).attacker == .replay)
         #expect(Threat.combined([anyone, replay]).concern == .security)
         #expect(Threat.combined([anyone, Threat.signedEdit]).concern == .robustness)
-        #expect(Threat.replayed(for: "bundle-id-mismatch")?.attacker == .replay)
-        #expect(Threat.replayed(for: "environment-mismatch")?.concern == .policy)
-        #expect(Threat.replayed(for: "duplicate-attribute") == nil)
+        #expect(Threat.replayed(for: ["bundle-id-mismatch"])?.attacker == .replay)
+        #expect(Threat.replayed(for: ["environment-mismatch"])?.concern == .policy)
+        #expect(Threat.replayed(for: ["duplicate-attribute"]) == nil)
+        // Claims that disagree among themselves are the signer's alone (a trial, session 28: an app transaction
+        // whose environment matched and whose receiptType did not failed a careful validator's campaign as a replay).
+        #expect(Threat.replayed(for: ["jws-binding-mismatch"]) == nil)
+        #expect(Threat.replayed(for: ["jws-binding-mismatch", "environment-mismatch", "app-apple-id-mismatch"]) == nil)
+    }
+
+    /// A crash on an entry only the signer can make is said so, not called a denial of service anyone can cause (a
+    /// CI user's trial, session 28: Apple's library raised on a signer-only payload).
+    @Test func aCrashSaysWhoCouldCauseIt() {
+        func cause(_ attacker: Attacker?, _ outcome: RunOutcome) -> String {
+            ConformanceReport.cause(
+                ConformanceResult(
+                    name: "n", group: "jws", description: "d", concern: .robustness, attacker: attacker,
+                    expected: .reject, run: ValidatorRun(outcome: outcome, seconds: 0, stderrTail: "", stdoutTail: ""),
+                    file: "f", command: "c"))
+        }
+        #expect(cause(.signer, .crashed(signal: 11)).hasPrefix("only the signing key's holder"))
+        #expect(cause(.signer, .timedOut).hasPrefix("only the signing key's holder"))
+        #expect(cause(.anyone, .crashed(signal: 11)).contains("anyone can send"))
+        #expect(cause(nil, .crashed(signal: 11)).contains("anyone can send"))
     }
 }

@@ -179,7 +179,7 @@ struct JWSAirtightTests {
 
     /// A signedDate that is present but no date makes the token invalid, whatever else is right: it is never
     /// read as absent (which judged the chain now and skipped the future-date check).
-    @Test(arguments: ["-1717243200000", "-0", "0", "9007199254740993", "1e400", "\"1717243200000\"", "null"])
+    @Test(arguments: ["-1717243200000", "-0", "0", "9007199254740993", "1e400", "\"1717243200000\""])
     func anUnusableSignedDateIsNeverAbsent(_ value: String) throws {
         let signer = try JWSFixtures.signer()
         let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: value)
@@ -188,6 +188,22 @@ struct JWSAirtightTests {
         let codes = JWSFixtures.codes(inspection)
         #expect(codes.contains("jws-date-unusable") || codes.contains("jws-claim-type"), "\(value): \(codes)")
         #expect(inspection.tokens.first?.chain?.evaluatedAtSource != .signedDate)
+    }
+
+    /// A signedDate that is `null` is absent, as Apple's libraries read it and as every other `null` claim is (a
+    /// `jws-claim-type` warning, an error under --strict): the chain is judged now, as without the claim. It was
+    /// also `jws-date-unusable`, which contradicted the warning and failed a careful validator's campaign (a
+    /// trial, session 28).
+    @Test func aNullSignedDateIsAbsent() throws {
+        let signer = try JWSFixtures.signer()
+        let payload = JWSFixtures.transaction().replacingOccurrences(of: String(JWSFixtures.signedDate), with: "null")
+        let inspection = JWSFixtures.inspect(try signer.sign(payload: Array(payload.utf8)))
+        let codes = JWSFixtures.codes(inspection)
+        #expect(!codes.contains("jws-date-unusable"), "\(codes)")
+        #expect(codes.contains("jws-claim-type"), "\(codes)")
+        #expect(inspection.tokens.first?.chain?.evaluatedAtSource != .signedDate)
+        let valid = inspection.isValid
+        #expect(valid, "\(codes)")
     }
 
     /// A date claim before 1970 is no date Apple writes, and readers split on it: JavaScript and Apple's libraries

@@ -33,6 +33,23 @@ struct TokenChain: TokenCheck {
                 ))
             return
         }
+        // RFC 7515 §4.1.6: each certificate after the first certifies the one before. Apple's libraries take x5c[1]
+        // as the leaf's issuer (and read no further): a chain that verifies only through a later certificate is
+        // refused there.
+        if verified.certificates.count > 1, judgement.certificates.count > 1,
+            (try? judgement.certificates[1].get())?.sha256Fingerprint
+                != verified.certificates[1].sha256Fingerprint
+        {
+            let place =
+                judgement.certificates.firstIndex {
+                    (try? $0.get())?.sha256Fingerprint == verified.certificates[1].sha256Fingerprint
+                }.map { "x5c[\($0)]" } ?? "a certificate outside x5c"
+            judgement.findings.append(
+                Finding(
+                    .jwsX5cOrder, at: at,
+                    "x5c[1] is not the leaf's issuer (the chain verifies through \(place)): x5c is leaf first, each next certificate the issuer of the one before (RFC 7515 §4.1.6), and Apple's libraries take x5c[1] as the intermediate"
+                ))
+        }
         // Apple's chains are exactly leaf, intermediate, root; its libraries refuse any other length. A self-signed
         // (Xcode) signer is judged by the signing policy.
         let count = judgement.certificates.count
