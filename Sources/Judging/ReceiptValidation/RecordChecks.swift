@@ -200,14 +200,18 @@ struct RecordChecks {
         for (name, state, transaction) in subscriptions {
             let expires = state.expires.date
             // Cancelled records never reach `latest`: the period of the latest one decides.
-            let active = ServicePeriod(
+            let code = ServicePeriod(
                 purchased: state.purchaseSeconds.map(ServicePeriod.milliseconds),
                 expires: expires.millisecondsSinceEpoch
-            ).grantsService(at: ServicePeriod.milliseconds(time))
+            ).stateCode(at: ServicePeriod.milliseconds(time))
+            let said =
+                code == .subscriptionActive
+                ? "is active"
+                : code == .subscriptionNotStarted ? "is not yet active (purchased later)" : "is not active"
             findings.append(
                 Finding(
-                    active ? .subscriptionActive : .subscriptionExpired, at: state.offset,
-                    "\(name) \(active ? "is active" : "is not active") at \(instant) (latest expires_date \(expires.rfc3339UTC))",
+                    code, at: state.offset,
+                    "\(name) \(said) at \(instant) (latest expires_date \(expires.rfc3339UTC))",
                     fields: [
                         FindingField("product_id", name),
                         FindingField("expires_date", expires.rfc3339UTC),

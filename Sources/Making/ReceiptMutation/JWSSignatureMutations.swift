@@ -113,10 +113,23 @@ extension JWSMutationCatalogue {
         },
         Mutation(
             "payload-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
-            signatureValid: false, "the bundleId changed after signing, the signature kept"
+            signatureValid: false,
+            "the expiry moved to 2100 after signing (without one, the signing date by 1 ms), the signature kept: only the signature tells"
         ) { context in
+            // A claim no other check reads against the caller's expectations: a validator that compares the bundle
+            // id but skips the signature must still be caught (a bundleId edit was refused for the wrong reason).
             let parts = JWSMutationContext.parts(try context.signed())
-            let edited = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: context.payload)
+            let payload = context.payload
+            let edited: [UInt8]
+            if JWSMutationContext.value(of: "expiresDate", in: payload) != nil {
+                edited = JWSMutationContext.setting("expiresDate", to: "4102444800000", in: payload)
+            } else if let signed = JWSMutationContext.value(of: "signedDate", in: payload).flatMap(Int64.init),
+                signed < Int64.max
+            {
+                edited = JWSMutationContext.setting("signedDate", to: String(signed + 1), in: payload)
+            } else {
+                edited = JWSMutationContext.setting("bundleId", to: #""com.example.attacker""#, in: payload)
+            }
             return parts[0] + "." + b64(edited) + "." + parts[2]
         },
         Mutation(

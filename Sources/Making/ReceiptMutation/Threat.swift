@@ -286,7 +286,9 @@ extension Threat {
             return
                 "a dynamically typed reader (Python, JavaScript) takes the value as it comes: \"1\" + 1 is \"11\" in JavaScript, and a date string compares as text"
         }
-        if name.hasPrefix("x5c-") {
+        if name.hasPrefix("x5c-"),
+            ["base64", "line-breaks", "padding", "ber-length"].contains(where: { name.contains($0) })
+        {
             return
                 "certificate and base64 readers disagree on non-DER lengths and on base64 that is not the standard alphabet"
         }

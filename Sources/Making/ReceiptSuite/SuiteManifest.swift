@@ -179,7 +179,12 @@ extension Manifest {
     /// The manifest in `directory`.
     package static func read(in directory: String) throws(SuiteError) -> Manifest {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw SuiteError(
+                .manifestMissing,
+                "\(directory): no such directory: give the suite's directory, made with `rcpt mutate --all --out-dir`")
+        }
+        if !isDirectory.boolValue {
             let parent = (directory as NSString).deletingLastPathComponent
             throw SuiteError(
                 .manifestMissing,

@@ -68,6 +68,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case expiryBeforePurchase = "expiry-before-purchase"
     case subscriptionActive = "subscription-active"
     case subscriptionExpired = "subscription-expired"
+    case subscriptionNotStarted = "subscription-not-started"
     case purchaseCancelled = "purchase-cancelled"
     case purchaseFamilyShared = "purchase-family-shared"
     case purchaseUpgraded = "purchase-upgraded"

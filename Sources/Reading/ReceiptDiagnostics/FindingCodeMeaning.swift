@@ -31,7 +31,8 @@ extension FindingCode {
             .jwsBase64urlTrailingBits, .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
             .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced:
             return .warning
-        case .inputRepaired, .subscriptionActive, .subscriptionExpired, .purchaseCancelled, .purchaseFamilyShared,
+        case .inputRepaired, .subscriptionActive, .subscriptionExpired, .subscriptionNotStarted, .purchaseCancelled,
+            .purchaseFamilyShared,
             .purchaseUpgraded, .subscriptionAutoRenewOff, .subscriptionBillingRetry, .subscriptionGracePeriod,
             .berIndefiniteLength, .berConstructedString, .berNonMinimalLength, .berNonMinimalTag, .berUnsortedSet:
             return .info
@@ -47,7 +48,8 @@ extension FindingCode {
             .hashUnverifiable, .bundleIdMismatch, .environmentMismatch, .appVersionMismatch, .creationDateMissing,
             .creationDateInFuture, .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation,
             .purchaseAfterCreation, .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase,
-            .subscriptionActive, .subscriptionExpired, .purchaseCancelled, .purchaseFamilyShared, .purchaseUpgraded,
+            .subscriptionActive, .subscriptionExpired, .subscriptionNotStarted, .purchaseCancelled,
+            .purchaseFamilyShared, .purchaseUpgraded,
             .subscriptionAutoRenewOff, .subscriptionBillingRetry, .subscriptionGracePeriod, .jwsSignedDateMissing,
             .jwsSignedDateInFuture, .appAppleIdMismatch, .jwsNestedInvalid, .jwsBindingMismatch, .jwsKindMismatch,
             .jwsNotBoundToApp, .jwsClaimMisplaced, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable:
@@ -196,6 +198,9 @@ extension FindingCode {
             return "a subscription product is active at the evaluation time"
         case .subscriptionExpired:
             return "a subscription product is not active at the evaluation time"
+        case .subscriptionNotStarted:
+            return
+                "a subscription's period starts after the evaluation time (purchased later: Apple signs a renewal seconds before its purchaseDate at times)"
         case .purchaseCancelled:
             return
                 "an in-app purchase was cancelled or revoked (refunded, or no longer shared): a receipt's cancellation_date, a transaction's revocationDate"

@@ -133,8 +133,8 @@ extension PastedDocument {
     /// The characters from `start` that `allowed` takes, across the line breaks of a wrapped block (a token or
     /// base64 wrapped at 64 or 76 columns, e-mail quoting `> ` and indentation allowed before each line), one
     /// segment a line. A line break continues the block only after a line of at most `widestWrap` characters that
-    /// is as long as the block's full lines (the first line may start mid-line, after `token=`); a shorter line, a
-    /// blank line or a longer one ends it. Which lines belong is settled by `bestToken` and `bestBase64`, which drop
+    /// is as long as the block's full lines (the first line may start mid-line, after `token=`), or at a token's dot
+    /// (before or after it, whatever the line's length); a shorter line, a blank line or a longer one ends it. Which lines belong is settled by `bestToken` and `bestBase64`, which drop
     /// a first or last line that does not.
     static func run(_ text: [UInt8], from start: Int, allowed: (UInt8) -> Bool) -> [Segment] {
         var segments: [Segment] = []
@@ -152,11 +152,16 @@ extension PastedDocument {
                 current.end = index
                 continue
             }
-            guard byte == 0x0A || byte == 0x0D else { break }
-            var next = index
-            var breaks = 0
+            let htmlBreak = HTMLLineBreak.length(text, at: index)
+            guard byte == 0x0A || byte == 0x0D || htmlBreak > 0 else { break }
+            var next = index + htmlBreak
+            var breaks = htmlBreak > 0 ? 1 : 0
+            // The source's own line break right after a `<br>` is the same break.
+            var tagsNewline = htmlBreak > 0
             while next < text.count, text[next] == 0x0A || text[next] == 0x0D {
-                if text[next] == 0x0A { breaks += 1 }
+                if text[next] == 0x0A {
+                    if tagsNewline { tagsNewline = false } else { breaks += 1 }
+                }
                 next += 1
             }
             // Quoting and indentation before the next line: the first line's quote, else up to 8 spaces, tabs and
@@ -174,7 +179,16 @@ extension PastedDocument {
                 }
             }
             let length = current.bytes.count
-            guard breaks <= 1, next < text.count, allowed(text[next]), length <= widestWrap else { break }
+            guard breaks <= 1, next < text.count, allowed(text[next]) else { break }
+            // A token broken at one of its dots (mail and terminals break long words at punctuation): the break
+            // continues it whatever the line's length, and sets no width.
+            if current.bytes.last == UInt8(ascii: ".") || text[next] == UInt8(ascii: ".") {
+                segments.append(current)
+                current = Segment(bytes: [], start: next, end: next)
+                index = next
+                continue
+            }
+            guard length <= widestWrap else { break }
             if let width {
                 guard length == width else { break }
             } else if !segments.isEmpty || startsLine {

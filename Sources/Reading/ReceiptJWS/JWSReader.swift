@@ -21,7 +21,9 @@ public enum JWSReader {
             let what =
                 parts == 5
                 ? "five parts: a JWE (an encrypted token), which Apple never sends"
-                : "\(parts) part\(parts == 1 ? "" : "s")"
+                : parts < 3
+                    ? "\(parts) part\(parts == 1 ? "" : "s") (a token cut short, as a paste or a log line truncates it, has fewer)"
+                    : "\(parts) parts"
             return .failure(
                 JWSReadError(
                     .jwsPartCount, "a compact JWS has three parts separated by dots; this has \(what)",

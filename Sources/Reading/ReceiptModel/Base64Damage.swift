@@ -32,6 +32,16 @@ package enum Base64Damage {
                 index += 1 + quote.count
                 continue
             }
+            let tag = HTMLLineBreak.length(text, at: index)
+            if tag > 0 {
+                // An HTML line break (with the source's own line break after it) continues the block as one does.
+                var next = index + tag
+                if next < text.count, text[next] == 0x0D { next += 1 }
+                if next < text.count, text[next] == 0x0A { next += 1 }
+                guard next < text.count, ByteSet.anyBase64.contains(text[next]) else { break }
+                index = next
+                continue
+            }
             if byte == 0x0A || byte == 0x0D {
                 // A line break continues the block when base64 follows it at once (CRLF is one break); a blank
                 // line ends it, as it ends a wrapped block (`PastedDocument.run`): what follows is other text.

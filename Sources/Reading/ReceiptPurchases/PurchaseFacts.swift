@@ -47,11 +47,17 @@ package enum PurchaseFacts {
             } else if fact.kind == .autoRenewableSubscription, fact.expiresDate != nil,
                 let shown = claims.display("expiresDate")
             {
-                let active = fact.period.grantsService(at: milliseconds)
+                let code = fact.period.stateCode(at: milliseconds)
+                let state =
+                    code == .subscriptionActive
+                    ? "is active" : code == .subscriptionNotStarted ? "is not yet active" : "is not active"
+                let starts =
+                    code == .subscriptionNotStarted
+                    ? claims.display("purchaseDate").map { ": its period starts at its purchaseDate \($0)" } ?? "" : ""
                 findings.append(
                     Finding(
-                        active ? .subscriptionActive : .subscriptionExpired, at: at("expiresDate"),
-                        "\(product) \(active ? "is active" : "is not active") at \(instant) (expiresDate \(shown))",
+                        code, at: at("expiresDate"),
+                        "\(product) \(state) at \(instant)\(starts) (expiresDate \(shown))",
                         fields: identity + [FindingField("expires_date", shown)]))
             }
             if fact.isFamilyShared {

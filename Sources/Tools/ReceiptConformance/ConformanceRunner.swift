@@ -49,6 +49,8 @@ package struct Gate: Sendable, Hashable {
 package struct ConformanceResult: Sendable, Hashable {
     package var name: String
     package var group: String
+    /// The layer the entry's edit is in (`signature`, `chain`, `payload` …), from the manifest.
+    package var layer: String?
     /// What the mutation does, from the manifest.
     package var description: String
     package var concern: Concern
@@ -64,6 +66,13 @@ package struct ConformanceResult: Sendable, Hashable {
     package var file: String
     /// The exact command line that was run on it (with `--batch`, the path was written to the running validator).
     package var command: String
+
+    /// What the text report groups failures by: the catalogue's group, and for a JWS entry its layer too (every JWS
+    /// entry is in one group, and "signature not checked" and "chain not checked" are different repairs).
+    package var causeGroup: String {
+        guard group == "jws", let layer, !layer.isEmpty else { return group }
+        return "jws " + layer
+    }
 
     /// Whether the entry is a must-accept baseline: a suite's re-signed input, a findings folder's seeds.
     package var isBaseline: Bool { group == "baseline" || name == "baseline" }
@@ -184,7 +193,7 @@ package enum ConformanceRunner {
             }
             progress(done.increment(), total)
             return ConformanceResult(
-                name: entry.name, group: entry.group, description: entry.description,
+                name: entry.name, group: entry.group, layer: entry.layer, description: entry.description,
                 concern: entry.concern.flatMap(Concern.init(rawValue:)) ?? .security,
                 attacker: entry.attacker.flatMap(Attacker.init(rawValue:)), threat: entry.threat,
                 readers: entry.readers,

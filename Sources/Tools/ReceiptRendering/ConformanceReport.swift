@@ -70,7 +70,7 @@ package struct ConformanceReport: Sendable {
             var byCause: [String: [ConformanceResult]] = [:]
             for result in problems {
                 let key =
-                    result.resultClass.rawValue + " " + result.group
+                    result.resultClass.rawValue + " " + result.causeGroup
                     + (result.resultClass == .acceptedBad ? " " + result.concern.rawValue : "")
                 if byCause[key] == nil { causes.append(key) }
                 byCause[key, default: []].append(result)
@@ -79,7 +79,7 @@ package struct ConformanceReport: Sendable {
                 guard let group = byCause[key], let first = group.first else { continue }
                 let concern = first.resultClass == .acceptedBad ? " " + first.concern.rawValue : ""
                 let heading =
-                    "\(group.count) \(TerminalText.safe(first.group))\(concern) \(group.count == 1 ? "entry" : "entries") "
+                    "\(group.count) \(TerminalText.safe(first.causeGroup))\(concern) \(group.count == 1 ? "entry" : "entries") "
                     + (gate.fails(first) || first.resultClass != .acceptedBad
                         ? Self.classPhrase(first.resultClass)
                         : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
@@ -291,13 +291,41 @@ package struct ConformanceReport: Sendable {
                 return "your validator does not bind the receipt to the app, version, device or environment"
             case "dates": return "your validator does not check the receipt's dates"
             case "in-app": return "your validator trusts in-app records it should question"
-            case "jws":
-                return
-                    "your validator does not verify Apple's JWS as Apple's libraries do (algorithm, x5c chain, markers, bound claims)"
+            case "jws": return Self.jwsCause(layer: result.layer)
             case "accepted-what-rcpt-rejects":
                 return "your validator accepts inputs rcpt verify rejects, each for the finding code named"
             default: return "your validator accepts what it must reject"
             }
+        }
+    }
+
+    /// What a JWS entry accepted though it must be rejected says about the validator, by the layer of its edit.
+    static func jwsCause(layer: String?) -> String {
+        switch layer {
+        case "signature":
+            return
+                "your validator does not check the token's signature: ES256 over header and payload with the x5c leaf's key, nothing else"
+        case "chain":
+            return "your validator does not check the x5c chain to Apple's root under Apple's certificate policy"
+        case "header":
+            return
+                "your validator accepts headers Apple never signs (another alg, crit, a key reference, an x5c it reads otherwise than Apple's libraries)"
+        case "payload":
+            return
+                "your validator accepts payloads Apple never signs (claims of another type, twice, or dates that read no date)"
+        case "binding":
+            return "your validator does not bind the token to the app, its environment and App Store id, or its kind"
+        case "nesting":
+            return
+                "your validator does not verify the tokens a notification carries, or that they agree with it and with each other"
+        case "document":
+            return
+                "your validator reads the document around its tokens otherwise than it verifies them (a token nobody verified in another member, case or string; a token of another kind where a transaction belongs)"
+        case "encoding":
+            return "your validator accepts base64url or JSON encodings Apple never writes"
+        default:
+            return
+                "your validator does not verify Apple's JWS as Apple's libraries do (algorithm, x5c chain, markers, bound claims)"
         }
     }
 

@@ -82,7 +82,7 @@ struct Diff: ParsableCommand {
             if jwsA || jwsB {
                 guard jwsA && jwsB else {
                     throw CommandFailure.usage(
-                        "\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts"
+                        "\(jwsA ? "A" : "B") is a JWS and \(jwsA ? "B" : "A") is not: rcpt diff compares two JWS, or two receipts; `rcpt status` reads a receipt and tokens together and says where they disagree"
                     )
                 }
                 // Each side as verify judges it: the classifier's document, already read, and its findings.

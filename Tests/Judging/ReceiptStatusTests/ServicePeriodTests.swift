@@ -34,6 +34,16 @@ struct ServicePeriodTests {
         }
         #expect(code(at: 1_700_000_100) == .subscriptionActive)
         #expect(code(at: 1_700_000_101) == .subscriptionExpired)
-        #expect(code(at: 1_699_999_999) == .subscriptionExpired)
+        // Before its purchase it is not yet active, not expired (a support engineer's trial, session 28: Apple's
+        // DID_RENEW signed 8 s before its transaction's purchaseDate read "vip.m2 is not active at 09:43:28
+        // (expiresDate 09:46:36)", filed under subscription-expired).
+        #expect(code(at: 1_699_999_999) == .subscriptionNotStarted)
+        let message = PurchaseFacts.findings(payload, kind: .transaction, at: 1_699_999_999, offset: { $0 }).first?
+            .message
+        #expect(message?.contains("is not yet active") == true && message?.contains("purchaseDate") == true)
+        #expect(ServicePeriod(purchased: 1_000, expires: 2_000).stateCode(at: 999) == .subscriptionNotStarted)
+        #expect(
+            ServicePeriod(purchased: 1_000, expires: 2_000, revoked: 500).stateCode(at: 999) == .subscriptionExpired)
+        #expect(ServicePeriod(purchased: 1_000, expires: nil).stateCode(at: 999) == .subscriptionExpired)
     }
 }

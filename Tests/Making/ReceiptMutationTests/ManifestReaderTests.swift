@@ -85,6 +85,19 @@ struct ManifestReaderTests {
         } throws: { error in
             (error as? SuiteError)?.message.contains("is not JSON (at offset 14)") == true
         }
+        // A directory that is not there is said so, not "its manifest.json is missing" (a CI user's trial).
+        #expect {
+            _ = try Manifest.read(in: directory.path + "/nope")
+        } throws: { error in
+            (error as? SuiteError)?.message.hasSuffix(
+                "/nope: no such directory: give the suite's directory, made with `rcpt mutate --all --out-dir`") == true
+        }
+        // An empty directory has no manifest.
+        #expect {
+            _ = try Manifest.read(in: FileManager.default.temporaryDirectory.path)
+        } throws: { error in
+            (error as? SuiteError)?.message.contains("manifest.json is missing") == true
+        }
     }
 
     @Test func refusesMistypedMembers() {

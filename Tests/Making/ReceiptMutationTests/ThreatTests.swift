@@ -143,15 +143,38 @@ struct ThreatTests {
     /// CI user's trial, session 28: Apple's library raised on a signer-only payload).
     @Test func aCrashSaysWhoCouldCauseIt() {
         func cause(_ attacker: Attacker?, _ outcome: RunOutcome) -> String {
-            ConformanceReport.cause(
-                ConformanceResult(
-                    name: "n", group: "jws", description: "d", concern: .robustness, attacker: attacker,
-                    expected: .reject, run: ValidatorRun(outcome: outcome, seconds: 0, stderrTail: "", stdoutTail: ""),
-                    file: "f", command: "c"))
+            ConformanceReport.cause(Self.result(attacker: attacker, outcome: outcome))
         }
         #expect(cause(.signer, .crashed(signal: 11)).hasPrefix("only the signing key's holder"))
         #expect(cause(.signer, .timedOut).hasPrefix("only the signing key's holder"))
         #expect(cause(.anyone, .crashed(signal: 11)).contains("anyone can send"))
         #expect(cause(nil, .crashed(signal: 11)).contains("anyone can send"))
+    }
+
+    /// A JWS entry accepted is said by the layer of its edit, as a receipt's is by its group: "signature not
+    /// checked" and "chain not checked" are different repairs (a CI user's trial, session 28: every JWS flaw had one
+    /// heading).
+    @Test func aJWSFlawIsSaidByItsLayer() {
+        let signature = Self.result(layer: "signature")
+        let chain = Self.result(layer: "chain")
+        #expect(signature.causeGroup == "jws signature" && chain.causeGroup == "jws chain")
+        #expect(ConformanceReport.cause(signature).contains("signature"))
+        #expect(ConformanceReport.cause(chain).contains("x5c chain"))
+        #expect(ConformanceReport.cause(signature) != ConformanceReport.cause(chain))
+        #expect(Self.result(layer: nil).causeGroup == "jws")
+        for layer in ["binding", "document", "encoding", "header", "nesting", "payload"] {
+            #expect(
+                ConformanceReport.cause(Self.result(layer: layer)) != ConformanceReport.cause(Self.result(layer: nil)))
+        }
+    }
+
+    static func result(
+        attacker: Attacker? = .anyone, layer: String? = nil, outcome: RunOutcome = .accepted
+    ) -> ConformanceResult {
+        ConformanceResult(
+            name: "n", group: "jws", layer: layer, description: "d",
+            concern: attacker == .anyone ? .security : .robustness,
+            attacker: attacker, expected: .reject,
+            run: ValidatorRun(outcome: outcome, seconds: 0, stderrTail: "", stdoutTail: ""), file: "f", command: "c")
     }
 }

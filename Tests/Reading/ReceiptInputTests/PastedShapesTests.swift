@@ -341,6 +341,21 @@ struct ClassifierAmbiguityTests {
         // object, or `{"other":1}` after a notification body, made the input "two documents").
         ("a log line's JSON before a token", #"{"level":"info","msg":"verify"} token: \#(token)"#),
         ("JSON of no document after a receipt", "\(g)\n{\"other\":1}\n"),
+        // Broken at its dots, as mail and terminals break long words at punctuation (a support engineer's trial,
+        // session 28: unreadable, "byte 10 at offset 4412").
+        ("a token broken after its dots", token.split(separator: ".").joined(separator: ".\n") + "\n"),
+        ("a token broken before its dots", token.split(separator: ".").joined(separator: "\n.") + "\n"),
+        // An HTML mail's or page's `<br>` line breaks (the trial's paste was "two documents").
+        ("base64 in HTML with <br>", "<p>" + PastedShapes.wrapped(g, every: 76, separator: "<br>") + "</p>"),
+        ("base64 in HTML with <br/> and line breaks", PastedShapes.wrapped(g, every: 76, separator: "<BR/>\r\n")),
+        (
+            "a token in HTML with <br />",
+            "<div>" + PastedShapes.wrapped(token, every: 76, separator: "<br />") + "</div>"
+        ),
+        (
+            "a token broken at its dots, mail-quoted, with a note",
+            "Token:\n" + token.split(separator: ".").map { "> " + $0 }.joined(separator: ".\n") + "\n> Thanks\n"
+        ),
     ]
 
     @Test(arguments: found.map(\.0))

@@ -28,7 +28,9 @@ struct TokenSignature: TokenCheck {
                 judgement.findings.append(
                     Finding(
                         .jwsSignatureLength, at: judgement.signatureStart,
-                        "the signature has \(token.signature.count) octets; ES256's has 64"))
+                        token.signature.count < 64
+                            ? "the signature has \(token.signature.count) octets; ES256's has 64 (a token cut short, as a paste or a log line truncates it, ends so too)"
+                            : "the signature has \(token.signature.count) octets; ES256's has 64"))
             }
         } else if let signer = judgement.signer {
             if !signer.hasP256Key {

@@ -1,3 +1,5 @@
+import ReceiptDiagnostics
+
 /// The one meaning of "a purchase grants its service at an instant", for every reader of it: `verify`'s
 /// `subscription-active` finding on a receipt's records and on a JWS transaction, and `rcpt status`.
 ///
@@ -27,6 +29,19 @@ package struct ServicePeriod: Sendable, Hashable {
         if let purchased, purchased > instant { return false }
         if let revoked, revoked <= instant { return false }
         return true
+    }
+
+    /// Whether the period has not begun at `instant` and is not over by then: bought later (a transaction signed a
+    /// few seconds before its purchaseDate, as Apple's servers' clocks allow), neither active nor expired.
+    package func startsAfter(_ instant: Int64) -> Bool {
+        guard let purchased, purchased > instant, let expires, expires > instant else { return false }
+        return revoked.map { $0 > instant } ?? true
+    }
+
+    /// The finding that says the period's state at `instant`: active, not yet begun, or expired.
+    package func stateCode(at instant: Int64) -> FindingCode {
+        grantsService(at: instant)
+            ? .subscriptionActive : startsAfter(instant) ? .subscriptionNotStarted : .subscriptionExpired
     }
 
     /// `seconds` since 1970 as milliseconds, saturating (an evaluation time in whole seconds).
