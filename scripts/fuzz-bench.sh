@@ -57,10 +57,11 @@ sync_tree() {
 
 build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/fuzz.sh builds them
     local harness
+    fuzz_build_stamp "$SCRATCH" "${FUZZ_ASAN_BUILD_FLAGS[@]}"
     rm -f "$SCRATCH/release.yaml"
     for harness in "$@"; do
         if ! nice -n 10 swift build --package-path "$TREE/Fuzz" --scratch-path "$SCRATCH" -c release \
-            --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product "$harness" \
+            "${FUZZ_ASAN_BUILD_FLAGS[@]}" --product "$harness" \
             >"$WORK/runs/build-$harness.log" 2>&1; then
             echo "fuzz-bench: building $harness failed ($WORK/runs/build-$harness.log)" >&2
             grep -E "error:" "$WORK/runs/build-$harness.log" | head -5 >&2

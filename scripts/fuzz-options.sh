@@ -1,6 +1,19 @@
-# Sourced by scripts/fuzz.sh and scripts/fuzz-bench.sh: a harness's libFuzzer flags from its committed
-# Corpus/fuzz/<harness>.options (OSS-Fuzz's format: a [libfuzzer] section of `name = value` lines) and its dictionary,
-# so every run of a harness (CI, a long campaign, the planted-bug benchmark) fuzzes it the same way.
+# Sourced by scripts/fuzz.sh, scripts/fuzz-bench.sh and scripts/fuzz-speed.sh: how the ASan harnesses are built and
+# run, and a harness's libFuzzer flags from its committed Corpus/fuzz/<harness>.options (OSS-Fuzz's format: a
+# [libfuzzer] section of `name = value` lines) and its dictionary, so every run of a harness (CI, a long campaign,
+# the planted-bug benchmark, the speed measure) builds and fuzzes it the same way.
+
+# The ASan build: both sanitizer flags (with `--sanitize=fuzzer` alone the library targets are not instrumented and
+# `cov:` stays flat). Tried and not adopted (2026-11-29, Fuzz/README.md): ASan's checks as calls
+# (`-Xswiftc -Xllvm -Xswiftc -asan-instrumentation-with-call-threshold=0`), so that SanitizerCoverage, which swiftc
+# runs after ASan, traces no inline shadow test: jws-verify +8–12 % execs per CPU-second, but the planted-bug
+# benchmark showed no gain (9 of 9, median 12.2 s; ber-length 81.7 s, date-leap-offset 35.1 s, slower than before).
+FUZZ_ASAN_BUILD_FLAGS=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+# ASan at run time. A 64 MB quarantine (ASan's default is 256 MB): twice, 8–9 minutes into a campaign on a loaded
+# machine, recycling the full default quarantine inside one free() took over a second and libFuzzer reported a
+# timeout on inputs that replay in 50 ms. Smaller batches recycle sooner and faster; use-after-free detection keeps
+# a 64 MB window.
+FUZZ_ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64
 
 # fuzz_option HARNESS NAME DEFAULT: one option's value.
 fuzz_option() {
@@ -32,4 +45,19 @@ fuzz_option_flags() {
     fi
     [ -f "$dictionary" ] && echo "-dict=$dictionary"
     return 0
+}
+
+# fuzz_build_stamp SCRATCH FLAGS...: empties the build folder SCRATCH when it was built with other flags than FLAGS.
+# SwiftPM rebuilds only what changed when compiler flags change, so a kept folder would mix both instrumentations
+# (seen: a jws-verify with 6 934 ASan calls and 29 405 inline checks traced).
+fuzz_build_stamp() {
+    local scratch=$1 stamp
+    shift
+    stamp="$*"
+    if [ -d "$scratch" ] && [ "$(cat "$scratch/fuzz-flags" 2>/dev/null)" != "$stamp" ]; then
+        echo "fuzz: $scratch was built with other flags; building it again from scratch" >&2
+        rm -rf "$scratch"
+    fi
+    mkdir -p "$scratch"
+    echo "$stamp" >"$scratch/fuzz-flags"
 }

@@ -65,10 +65,12 @@ while [ $# -gt 0 ]; do
 done
 [ ${#selected[@]} -eq 0 ] && selected=("${HARNESSES[@]}")
 
+# shellcheck source=scripts/fuzz-options.sh
+. "$ROOT/scripts/fuzz-options.sh"
 # FUZZ_SCRATCH picks another build folder (e.g. to rebuild while a campaign runs from the default one).
 if [ "$sanitizer" = address ]; then
     SCRATCH=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build}
-    SWIFT_SANITIZE=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+    SWIFT_SANITIZE=("${FUZZ_ASAN_BUILD_FLAGS[@]}")
 else
     # swiftc has no UndefinedBehaviorSanitizer on Linux (-sanitize=undefined is rejected), and Swift code traps on
     # overflow, bounds and unwrap errors in every build. This flavour runs without ASan (faster, for those traps)
@@ -81,10 +83,7 @@ BIN=$SCRATCH/release
 
 # The Swift runtime's own crash backtracer fights the sanitizers; libFuzzer prints the stack instead.
 export SWIFT_BACKTRACE=enable=no
-# A 64 MB quarantine (ASan's default is 256 MB): twice, 8–9 minutes into a campaign on a loaded machine, recycling
-# the full default quarantine inside one free() took over a second and libFuzzer reported a timeout on inputs that
-# replay in 50 ms. Smaller batches recycle sooner and faster; use-after-free detection keeps a 64 MB window.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-$FUZZ_ASAN_OPTIONS}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The TEST-ONLY keys the verify harness inspects and re-signs with (it also finds them above its binary).
 export RCPT_FUZZ_KEYS=${RCPT_FUZZ_KEYS:-$ROOT/Corpus/fuzz/keys}
@@ -105,6 +104,7 @@ build_harnesses() {
     started=$(date +%s)
     echo "fuzz.sh: building ${products[*]} ($sanitizer sanitizer) in ${SCRATCH#$ROOT/}"
     "$ROOT/scripts/bootstrap.sh"
+    fuzz_build_stamp "$SCRATCH" "${SWIFT_SANITIZE[@]}"
     # SwiftPM does not re-plan a build when a source file is added to the path dependency (the main package), so
     # a kept build folder would miss it ("cannot find … in scope"); dropping the plan makes it look again.
     rm -f "$SCRATCH/release.yaml"
@@ -128,8 +128,6 @@ build_harnesses() {
 
 # ---- Running ----
 
-# shellcheck source=scripts/fuzz-options.sh
-. "$ROOT/scripts/fuzz-options.sh"
 
 common_flags() {  # common_flags HARNESS [--words]: --words adds the binary's comparison words to the dictionary
     local harness=$1 words=()

@@ -131,11 +131,12 @@ extension PastedDocument {
     }
 
     /// The characters from `start` that `allowed` takes, across the line breaks of a wrapped block (a token or
-    /// base64 wrapped at 64 or 76 columns, e-mail quoting `> ` and indentation allowed before each line), one
-    /// segment a line. A line break continues the block only after a line of at most `widestWrap` characters that
-    /// is as long as the block's full lines (the first line may start mid-line, after `token=`), or at a token's dot
-    /// (before or after it, whatever the line's length); a shorter line, a blank line or a longer one ends it. Which lines belong is settled by `bestToken` and `bestBase64`, which drop
-    /// a first or last line that does not.
+    /// base64 wrapped at 64 or 76 columns, e-mail quoting `> ` and indentation allowed before each line; an HTML
+    /// `<br>` is a line break), one segment a line. A line break continues the block only after a line of at most
+    /// `widestWrap` characters that is as long as the block's full lines (the first line may start mid-line, after
+    /// `token=`), or at a token's dot (before or after it, whatever the line's length); a shorter line, a blank line
+    /// or a longer one ends it. Which lines belong is settled by `bestToken` and `bestBase64`, which drop a first or
+    /// last line that does not.
     static func run(_ text: [UInt8], from start: Int, allowed: (UInt8) -> Bool) -> [Segment] {
         var segments: [Segment] = []
         var current = Segment(bytes: [], start: start, end: start)
