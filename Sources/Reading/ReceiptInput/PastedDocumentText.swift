@@ -26,7 +26,10 @@ extension PastedDocument {
     static func embedded(_ text: [UInt8]) -> Outcome {
         guard let first = find(text, from: 0) else { return .none }
         if let damage = first.damage { return .damaged(damage) }
-        if let second = find(text, from: first.end), second.inner != first.inner {
+        // What is left out must hold no other document: the search starts past the separators a token's own parts
+        // could continue with (a line break, quoting, `<br>`, a dot), so a token after `A\n.` is found too (a red
+        // team's trial: `A\n.B` took A and left out B, a REFUND notification, and status said OWNED).
+        if let second = find(text, from: Self.pastSeparators(text, from: first.end)), second.inner != first.inner {
             return .ambiguous(
                 "the text holds two documents, \(first.what) at offset \(first.start) and \(second.what) at offset \(second.start): paste the one you mean"
             )
@@ -63,7 +66,7 @@ extension PastedDocument {
         var objectsTried = 0
         while index < text.count {
             let byte = text[index]
-            let boundary = index == 0 || !ByteSet.compactJWS.contains(text[index - 1])
+            let boundary = index == start || !ByteSet.compactJWS.contains(text[index - 1])
             // A run that is not the document is skipped whole, so every byte is looked at a bounded number of times.
             if boundary, byte == UInt8(ascii: "e"), text[index...].starts(with: Array("eyJ".utf8)) {
                 var segments = run(text, from: index, allowed: ByteSet.compactJWS.contains)
@@ -108,6 +111,24 @@ extension PastedDocument {
             index += 1
         }
         return nil
+    }
+
+    /// The first index from `start` past white space, line breaks, HTML `<br>`, quote marks and dots.
+    static func pastSeparators(_ text: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < text.count {
+            let tag = HTMLLineBreak.length(text, at: index)
+            if tag > 0 {
+                index += tag
+            } else if ByteSet.quoteMark.contains(text[index]) || text[index] == 0x0A || text[index] == 0x0D
+                || text[index] == UInt8(ascii: ".")
+            {
+                index += 1
+            } else {
+                break
+            }
+        }
+        return index
     }
 
     /// Whether `bytes` are JSON that is, or holds, a document: a notification body, an API response, a verifyReceipt

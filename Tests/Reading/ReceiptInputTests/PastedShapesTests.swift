@@ -236,6 +236,11 @@ struct ClassifierAmbiguityTests {
             #"{"receipt":"\#(g)","receipt":"-----BEGIN PKCS7-----\n\#(f)\n-----END PKCS7-----"}"#
         ),
         ("two JSON strings holding documents", #"{"a":"\#(g)","b":"\#(f)"}"#),
+        // A second token after a line break and a dot, a `<br>` and a dot, or mail quoting: left out, it was a
+        // REFUND notification status never saw (a red team's trial, session 28: OWNED, exit 0).
+        ("a second token after a line break and a dot", "\(token)\n.\(forgedToken)\n"),
+        ("a second token after <br> and a dot", "\(token)<br>.\(forgedToken)"),
+        ("a second token after a quoted dot", "> \(token)\n> .\(forgedToken)\n"),
     ]
 
     @Test(arguments: ambiguous.map(\.0))
