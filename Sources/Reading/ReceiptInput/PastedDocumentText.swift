@@ -253,11 +253,14 @@ extension PastedDocument {
             guard let last = kept.last else { break }
             var inner = kept.flatMap(\.bytes)
             var end = last.end
-            while inner.filter({ $0 == 0x2E }).count > 2, inner.last == 0x2E {
+            // Counted once: counting again for every trailing dot dropped was quadratic in a run of dots.
+            var dots = inner.reduce(0) { $1 == 0x2E ? $0 + 1 : $0 }
+            while dots > 2, inner.last == 0x2E {
                 inner.removeLast()
                 end -= 1
+                dots -= 1
             }
-            guard inner.filter({ $0 == 0x2E }).count >= 2 else { continue }
+            guard dots >= 2 else { continue }
             if fallback == nil { fallback = (inner, end) }
             if case .success(let token) = JWSReader.read(inner[...]), token.signature.count == 64 {
                 return (inner, end)

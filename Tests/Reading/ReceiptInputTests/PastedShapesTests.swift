@@ -370,6 +370,17 @@ struct ClassifierAmbiguityTests {
         #expect(result.readable && result.valid, "\(name): \(result)")
     }
 
+    /// A token followed by a long run of dots, on one line or one a line, is read in linear time: the trailing dots
+    /// were dropped one at a time, each counting every dot again (a review of session 28: 300 000 `\n.` lines ran
+    /// for minutes).
+    @Test func aRunOfDotsAfterATokenIsReadOnce() throws {
+        let lines = try Self.verdict(Self.token + String(repeating: "\n.", count: 100_000) + "\n")
+        #expect(lines.readable && lines.valid, "\(lines)")
+        // On the token's own line the dots are more parts: the token reader refuses it, as it does `A.`.
+        let line = try Self.verdict(Self.token + String(repeating: ".", count: 100_000) + "\n")
+        #expect(!line.valid, "\(line)")
+    }
+
     /// Offsets in a refusal found inside a layer say where they count from (session 27: "a JWS at offset 0" for a
     /// token at offset 6, inside a form field).
     @Test func aRefusalInsideALayerSaysWhereItsOffsetsCountFrom() {
