@@ -166,6 +166,7 @@ struct PastedDocument {
             while next < text.count, next - index <= 8, text[next] == 0x20 || text[next] == 0x09 { next += 1 }
             if next < text.count, text[next] == 0x0D { next += 1 }
             if next < text.count, text[next] == 0x0A {
+                guard !endsWrappedBase64(text, equals: index, lineStart: lineStart ?? 0) else { return .literal }
                 softBreaks += 1
                 return .decoded([], length: next + 1 - index)
             }
@@ -177,6 +178,20 @@ struct PastedDocument {
         // One `=` before a line break is base64's padding ending a line more often than a mailer's soft break.
         guard let out, escapes > 0 || softBreaks > 1 else { return nil }
         return (out, softBreaks, escapes)
+    }
+
+    /// Whether the `=` at `equals`, ending a line, is the padding of wrapped base64 rather than a soft break: the
+    /// line before is base64 at least as long, without a `=` of its own. A mailer's soft breaks follow one another
+    /// (quoted-printable writes a document's `=` as `=3D`), so two wrapped receipts whose short last lines end in
+    /// padding are two documents, not one e-mail.
+    static func endsWrappedBase64(_ text: [UInt8], equals: Int, lineStart: Int) -> Bool {
+        guard lineStart > 0 else { return false }
+        var previousEnd = lineStart - 1  // the line feed ending the line before
+        if previousEnd > 0, text[previousEnd - 1] == 0x0D { previousEnd -= 1 }
+        let previousStart = text[..<previousEnd].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let previous = text[previousStart..<previousEnd]
+        return previous.count >= equals - lineStart && previous.last != UInt8(ascii: "=")
+            && previous.allSatisfy(ByteSet.standardBase64.contains)
     }
 
     /// The longest line quoted-printable writes, its soft break's `=` included (RFC 2045 §6.7 (5)).

@@ -241,7 +241,25 @@ struct ClassifierAmbiguityTests {
         ("a second token after a line break and a dot", "\(token)\n.\(forgedToken)\n"),
         ("a second token after <br> and a dot", "\(token)<br>.\(forgedToken)"),
         ("a second token after a quoted dot", "> \(token)\n> .\(forgedToken)\n"),
+        // Two wrapped receipts whose short last lines end in base64's padding were read as an e-mail's
+        // quoted-printable with two soft breaks, and judged as one receipt with trailing bytes (session 28).
+        (
+            "two wrapped receipts ending in padding, 64 wide",
+            PastedShapes.wrapped(padded.0, every: 64) + "\n" + PastedShapes.wrapped(padded.1, every: 64) + "\n"
+        ),
+        (
+            "two wrapped receipts ending in padding, 76 wide, CRLF",
+            PastedShapes.wrapped(padded.2, every: 76, separator: "\r\n") + "\r\n"
+                + PastedShapes.wrapped(padded.0, every: 76, separator: "\r\n") + "\r\n"
+        ),
     ]
+
+    /// Real receipts whose base64 ends in `=` padding (old readings: one invalid receipt; "not a receipt").
+    static let padded = (
+        Data(Fixtures.realReceipt("appreceiptvalidator-hannes_bear_intro_trial.receipt")).base64EncodedString(),
+        Data(Fixtures.realReceipt("kvitto-receipt.receipt")).base64EncodedString(),
+        Data(Fixtures.realReceipt("revenuecat-receiptsample1.receipt")).base64EncodedString()
+    )
 
     @Test(arguments: ambiguous.map(\.0))
     func twoDocumentsOrDisagreeingCopiesAreRefused(_ name: String) throws {
