@@ -23,8 +23,8 @@ extension JWSMutationCatalogue {
             try context.signed(header: JWSSigner(key: context.signer.key, chain: [context.signer.chain[0]]).header())
         },
         Mutation(
-            "x5c-reordered", layer: "chain", .reject, finding: .jwsKeyNotP256, signatureValid: false,
-            "x5c root first, leaf last: the first certificate is the signer, and the root did not sign"
+            "x5c-reordered", layer: "chain", .reject, finding: .jwsX5cOrder, signatureValid: false,
+            "x5c root first, leaf last: Apple's libraries take the root as the signer, and the root did not sign"
         ) { context in
             try context.signed(
                 header: JWSSigner(key: context.signer.key, chain: context.signer.chain.reversed()).header())

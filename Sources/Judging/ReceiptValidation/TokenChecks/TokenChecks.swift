@@ -4,6 +4,7 @@ extension JWSInspector {
     /// `TokenCheck`, in a file of its own, and one line here.
     static let tokenChecks: [any TokenCheck] = [
         TokenCertificates(),  // x5c: standard base64 of DER certificates
+        TokenLeafFirst(),  // x5c leaf first, not a CA before the leaf
         TokenSignature(),  // ES256, r ‖ s, over header.payload with the leaf's P-256 key
         TokenSigningTime(),  // the signing claim, and when the chain is evaluated
         TokenChain(),  // to a trusted anchor at that time, under Apple's policy

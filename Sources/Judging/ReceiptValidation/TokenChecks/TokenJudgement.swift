@@ -24,6 +24,8 @@ struct TokenJudgement {
     /// The token's own signing time (unix seconds), when it has one.
     var signedAt: Int64?
     var chain: VerificationSummary?
+    /// Whether x5c's first certificate is a CA with the leaf after it (`TokenLeafFirst`): then there is no signer.
+    var isSignerMisplaced = false
 
     init(_ held: NestedJWS, carrier: JWSInspector.Carrier?, options: InspectionOptions, cache: JWSInspector.ChainCache)
     {
@@ -36,8 +38,8 @@ struct TokenJudgement {
     }
 
     var token: JWSToken { held.token }
-    /// The signing certificate (x5c's first), when it decodes.
-    var signer: Certificate? { try? certificates.first?.get() }
+    /// The signing certificate (x5c's first), when it decodes and is not a CA standing before the leaf.
+    var signer: Certificate? { isSignerMisplaced ? nil : try? certificates.first?.get() }
     /// Whether the token is trusted: its signature verifies and its chain reaches an anchor. What it carries is
     /// verified only then.
     var isTrusted: Bool { signature == .valid && chain?.chain == .valid }
