@@ -51,6 +51,13 @@ enum Main {
                 print(Rcpt.fullMessage(for: error))
                 Foundation.exit(0)
             }
+            if let unknown = UnknownOption.first(in: CommandLine.arguments, root: Rcpt.self) {
+                let usage = Rcpt.usageString(for: unknown.command)
+                Console.standardError(
+                    "Error: unknown option '\(unknown.name)'\nUsage: \(usage)\n  See '\(unknown.path) --help' for more information.\n"
+                )
+                Foundation.exit(2)
+            }
             Console.standardError(Rcpt.fullMessage(for: error) + "\n")
             Foundation.exit(2)
         }

@@ -225,6 +225,24 @@ struct ExitCodeTests {
         #expect(!result.stderr.isEmpty)
     }
 
+    /// A misspelt option is named, even where the command misses what the misspelling meant to give: ArgumentParser
+    /// checks a command's requirements first, and said "give the validator" for `--validatr` (a CI user's trial).
+    @Test(arguments: [
+        (["conformance", "--validatr", "check {}", "suite"], "--validatr", "rcpt conformance --help"),
+        (["fuzz-validator", "--validatr", "check {}", "--ca", "ca"], "--validatr", "rcpt fuzz-validator --help"),
+        (["ca", "init", "--shap", "jws", "ca"], "--shap", "rcpt ca init --help"),
+        (["verify", "--bundle-idd", "x", sandbox], "--bundle-idd", "rcpt verify --help"),
+    ])
+    func aMisspeltOptionIsNamed(_ arguments: [String], _ option: String, _ help: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result)")
+        #expect(result.stderr.contains("unknown option '\(option)'"), "\(result.stderr)")
+        #expect(result.stderr.contains(help), "\(result.stderr)")
+        // With every option known, the command's own word stands.
+        let known = try CLI.run(["conformance", "suite"])
+        #expect(known.stderr.contains("give the validator"), "\(known.stderr)")
+    }
+
     @Test(arguments: ["dump", "verify"])
     func readsStandardInputWhenNoFileIsGiven(_ command: String) throws {
         let result = try CLI.run([command], stdin: Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)))
