@@ -10,7 +10,8 @@ import ReceiptValidation
 /// holds: they are left out.
 package struct VerifyReceiptResponse: Sendable {
     package var status: VerifyReceiptStatus
-    /// `Production`, `Sandbox` or `Xcode`; nil when the receipt has no recognised type.
+    /// `Production`, `Sandbox` or `Xcode`; nil when the receipt has no recognised type, or the status is not 0
+    /// (Apple's failure bodies carry only `status`: production's answer to a sandbox receipt is `{"status":21007}`).
     package var environment: ReceiptEnvironment?
     /// The payload the `receipt` object is made from, when the status is 0.
     package var payload: ReceiptPayload?
@@ -20,8 +21,9 @@ package struct VerifyReceiptResponse: Sendable {
     /// The response for `inspection`, as requested at `requestDate`.
     package init(_ inspection: ReceiptInspection, requestDate: AppleDate) {
         status = VerifyReceiptStatus(inspection)
-        environment = inspection.receipt?.environmentKind
-        payload = status.code == VerifyReceiptStatus.valid ? inspection.receipt?.payload : nil
+        let isValid = status.code == VerifyReceiptStatus.valid
+        environment = isValid ? inspection.receipt?.environmentKind : nil
+        payload = isValid ? inspection.receipt?.payload : nil
         self.requestDate = requestDate
     }
 

@@ -132,7 +132,7 @@ struct VerifyReceiptResponseTests {
         #expect(response.status.reason == "signature-invalid")
         #expect(
             String(decoding: response.json(pretty: false), as: UTF8.self)
-                == "{\"status\":21003, \"environment\":\"Sandbox\"}\n")
+                == "{\"status\":21003}\n")
     }
 
     @Test func contentErrorsAre21003() throws {

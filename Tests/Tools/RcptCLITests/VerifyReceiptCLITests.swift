@@ -51,7 +51,8 @@ struct VerifyReceiptCLITests {
             "Corpus/receipts/\(Fixtures.sandboxReceipt)",
         ])
         #expect(result.status == 1)
-        #expect(result.stdout == "{\"status\":21007, \"environment\":\"Sandbox\"}\n")
+        // Apple's production endpoint, recorded (Pairs/PROVENANCE.md): only the status.
+        #expect(result.stdout == "{\"status\":21007}\n")
     }
 
     @Test func manyReceiptsGiveOneCompactBodyPerLineInInputOrder() throws {
