@@ -27,7 +27,7 @@ struct DumpSummary {
             out += "  " + style.dim(TextLayout.rightPad(label, 18)) + text(type) + "\n"
         }
         out += "  " + style.dim(TextLayout.rightPad("verdict", 18)) + verdict(inspection) + "\n"
-        if let payload { out += purchases(payload) }
+        if let payload { out += purchases(payload, partial: inspection.readError != nil) }
         return out
     }
 
@@ -49,9 +49,14 @@ struct DumpSummary {
         var cells: [String]
     }
 
-    func purchases(_ payload: ReceiptPayload) -> String {
+    /// The purchases table; `partial` when reading stopped at an error, so the list may miss purchases after it.
+    func purchases(_ payload: ReceiptPayload, partial: Bool = false) -> String {
         let records = payload.inAppRecords
-        guard !records.isEmpty else { return "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "none\n" }
+        let unread = partial ? " (reading stopped at the error: there may be more)" : ""
+        guard !records.isEmpty else {
+            return "  " + style.dim(TextLayout.rightPad("purchases", 18)) + (partial ? "none read" : "none") + unread
+                + "\n"
+        }
         // Purchase dates first (views, no allocation), then rows only for the records shown.
         var dated: [(purchased: Int64, index: Int)] = []
         dated.reserveCapacity(records.count)
@@ -94,7 +99,7 @@ struct DumpSummary {
         let widths = header.indices.map { column in min(44, rows.map { $0[column].count }.max() ?? 0) }
         var out =
             "  " + style.dim(TextLayout.rightPad("purchases", 18)) + "\(records.count), by purchase date"
-            + (records.count > shown.count ? " (the \(shown.count) most recent)" : "") + "\n"
+            + (records.count > shown.count ? " (the \(shown.count) most recent)" : "") + unread + "\n"
         for (index, row) in rows.enumerated() {
             var line = row.enumerated().map { column, cell in TextLayout.rightPad(cell, widths[column]) }
                 .joined(separator: "  ")

@@ -213,6 +213,18 @@ struct ExitCodeTests {
         #expect(container["version"] as? Int == 1)
     }
 
+    /// The brief summary of a receipt cut short lists the purchases read before the error and says there may be
+    /// more; "purchases 6" alone read as the whole list (a support engineer's trial).
+    @Test func aTruncatedReceiptsPurchasesAreMarkedPartial() throws {
+        let whole = Fixtures.realReceipt("revenuecat-receiptsample1.receipt")
+        let cut = try CLI.run(["dump", "--brief", "-"], stdin: Data(whole.prefix(3_000)))
+        #expect(cut.status == 2)
+        let line = try #require(cut.stdout.split(separator: "\n").first { $0.contains("purchases") })
+        #expect(line.contains("6, by purchase date") && line.contains("there may be more"), "\(line)")
+        let full = try CLI.run(["dump", "--brief", "-"], stdin: Data(whole))
+        #expect(!full.stdout.contains("there may be more"), "\(full.stdout)")
+    }
+
     static let usageErrors: [[String]] = [
         [], ["frobnicate"], ["dump", "--format", "yaml", sandbox], ["verify", "--at", "tomorrow", sandbox],
         ["verify", "--device-id", "xyz", sandbox], ["dump", "--no-such-flag", sandbox],
