@@ -41,6 +41,7 @@ package enum JWSComparison {
                 a.inspection.readError.map { .word("\($0.code): \($0.message)") },
                 b.inspection.readError.map { .word("\($0.code): \($0.message)") }, offsetA: nil, offsetB: nil)
         }
+        if options.compares(.verification) { VerdictComparison.compare(a.inspection, b.inspection, into: &sink) }
         var result = DiffResult(
             a: DiffSide(name: a.name, input: a.inspection.input, readError: nil),
             b: DiffSide(name: b.name, input: b.inspection.input, readError: nil),

@@ -56,6 +56,7 @@ package enum ReceiptDiff {
         }
         if options.compares(.verification) {
             VerificationComparison.compare(left.verification, right.verification, into: &sink)
+            VerdictComparison.compare(left, right, into: &sink)
         }
         if options.compares(.receipt) {
             let (indexA, indexB) = both({ PayloadSide(left.receipt) }, { PayloadSide(right.receipt) })

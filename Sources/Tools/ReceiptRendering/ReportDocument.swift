@@ -159,7 +159,7 @@ package struct ReportDocument {
 
     /// Interned labels: a million attributes share a few dozen names.
     struct Labels {
-        internal(set) var list: [String] = [""]
+        var list: [String] = [""]
         var index: [String: Int] = ["": 0]
 
         mutating func id(_ label: String) -> Int {

@@ -26,6 +26,9 @@ struct Diff: ParsableCommand {
             in_app[transaction_id=…], in_app[original_transaction_id=…,purchase_date=…] or in_app[index=N], with #N \
             for a repeated id.
 
+            The verdicts are compared too (verdict.valid, verdict.errors): two inputs verify judges differently \
+            are never equal, whatever else they share.
+
             BER and DER encodings of the same receipt are equal. --encoding also reports the input's size, digest \
             and wrapper, indefinite and non-minimal lengths, constructed strings, SET order and encoded lengths \
             (--only input shows the input layer by itself). The signature covers the content, so a change to the \

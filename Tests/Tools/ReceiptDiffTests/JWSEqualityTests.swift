@@ -52,4 +52,23 @@ struct JWSEqualityTests {
         let other = Fixtures.bytes("Corpus/jws/gopay-notif-DID_RENEW-sandbox.jws")
         #expect(try !Self.diff(body, other).isEqual)
     }
+
+    /// Unsigned members beside a genuine notification's token bind it to another app: verify says invalid, and a
+    /// diff with the bare body said "equal" (a red team's trial, session 29). The verdict is compared.
+    @Test func anUnsignedMemberThatChangesTheVerdictIsAChange() throws {
+        let token = String(
+            decoding: Fixtures.bytes("Corpus/jws/gopay-notif-CONSUMPTION_REQUEST-production.jws"), as: UTF8.self
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = Array(#"{"signedPayload":"\#(token)"}"#.utf8)
+        let bound = Array(#"{"signedPayload":"\#(token)","bundleId":"com.other","environment":"Sandbox"}"#.utf8)
+        let options = InspectionOptions(anchors: try TrustAnchors.appleRootG3())
+        let result = JWSComparison.compare(
+            JWSDiffInput(name: "a", inspection: JWSInspector.inspect(body, options: options)),
+            JWSDiffInput(name: "b", inspection: JWSInspector.inspect(bound, options: options)))
+        #expect(!result.isEqual)
+        #expect(result.changes.first { $0.path.description == "verdict.valid" }?.new == .bool(false))
+        let errors = result.changes.first { $0.path.description == "verdict.errors" }?.new
+        #expect(errors == .list([.word("jws-binding-mismatch")]), "\(String(describing: errors))")
+    }
 }

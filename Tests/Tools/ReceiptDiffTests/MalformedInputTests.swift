@@ -97,7 +97,8 @@ struct MalformedInputTests {
 
     @Test func trailingBytesAreAContainerChange() throws {
         let result = try Diffing.diff(Self.receipt, Self.receipt + [0xDE, 0xAD])
-        #expect(Diffing.paths(result) == ["container.trailingBytes"])
+        // Verify judges trailing bytes invalid: the verdict changes with them.
+        #expect(Diffing.paths(result) == ["container.trailingBytes", "verdict.valid", "verdict.errors"])
         #expect(result.changes.first?.kind == .added)
         #expect(result.changes.first?.offsetB == Self.receipt.count)
     }

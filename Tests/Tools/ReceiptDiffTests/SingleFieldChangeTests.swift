@@ -96,7 +96,9 @@ struct SingleFieldChangeTests {
     ) throws {
         let (a, b) = try Self.receipts(edit)
         let result = try Diffing.diff(a, b)
-        #expect(Diffing.paths(result) == ["signers[0].signature", path], "\(name)")
+        // Re-signed, both are valid; a second bundle id is an error verify gives, so the verdict changes too.
+        let verdict = name.hasPrefix("duplicate") ? ["verdict.valid", "verdict.errors"] : []
+        #expect(Diffing.paths(result) == ["signers[0].signature"] + verdict + [path], "\(name)")
         #expect(Diffing.change(result, path)?.kind == kind, "\(name)")
     }
 
@@ -144,7 +146,7 @@ struct SingleFieldChangeTests {
         let result = try Diffing.diff(original, tampered)
         #expect(
             Diffing.paths(result) == [
-                "verification.signature", "verification.errors",
+                "verification.signature", "verification.errors", "verdict.valid", "verdict.errors",
                 "attributes[type=3#0].value",
             ])
         #expect(Diffing.change(result, "verification.signature")?.new == .word("invalid"))
