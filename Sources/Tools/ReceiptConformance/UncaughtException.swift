@@ -1,6 +1,7 @@
 /// A validator that died of an uncaught exception exits with an ordinary status (Python and Java 1, Go 2, Node 1,
 /// .NET 134 or 0xE0434352), which would pass for "rejected": its runtime's report on standard error tells a crash
-/// from a verdict. Used only when the user has not said which exit statuses mean "rejected" (`--reject-codes`).
+/// from a verdict. A status `--reject-codes` lists is a rejection all the same (the validator logged an exception
+/// it handled).
 package enum UncaughtException {
     /// The runtime whose uncaught-exception report `stderr` holds (`Python traceback`, `Go panic` …), or nil.
     package static func runtime(in stderr: String) -> String? {

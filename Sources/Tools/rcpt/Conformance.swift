@@ -20,7 +20,8 @@ struct Conformance: ParsableCommand {
             validator once, writing a path per line to its standard input and reading a verdict per line (its first \
             word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict). A non-zero exit after an uncaught exception (a \
             Python traceback, a JVM, Node.js, .NET or Ruby exception, a Go or Rust panic, a Swift fatal error) is a \
-            crash, not a rejection, whatever --reject-codes says (the codes choose only between rejected and errored).
+            crash, not a rejection, unless --reject-codes lists its status (a validator that logs the exception \
+            it handled): give rejections a status of their own (not Python's 1) to keep crashes apart.
 
             The baseline runs first (a suite's re-signed input; a findings folder's seeds): if the validator does \
             not accept it, the run stops and shows what it wrote, since its options must be wrong. A folder \
