@@ -251,12 +251,17 @@ struct Resolver {
         if revoked(current) {
             main = status(current, .revoked, reason: Self.revocationReason(current))
         } else if upgraded(current) {
-            // The product it was upgraded to grants the service; its transaction is not among the documents.
+            // The product it was upgraded to grants the service, and its transaction is not among the documents.
+            // Once a signed statement says `isUpgraded`, this product no longer does (as verify's purchase-upgraded
+            // says): granting it would let a customer who had the new product refunded show the old one alone.
+            let stated = current.evidence.signedDate.map { $0 <= at } ?? true
             main = status(
-                current, unexpired ? .active : .expired,
-                reason:
-                    "upgraded to another product of its group, whose transaction is not among the documents (give the transaction history)"
+                current, stated || !unexpired ? .expired : .active,
+                reason: stated
+                    ? "upgraded to another product of its group, whose transaction is not among the documents: this one no longer grants service, and whether that one does is not known (give the transaction history)"
+                    : "upgraded to another product of its group after this time, by a statement signed later (give the transaction history)"
             )
+            if stated { main.endedDate = current.revocationDate.flatMap { $0 <= at ? $0 : nil } }
         } else if unexpired {
             main = status(current, .active)
         } else {

@@ -427,7 +427,10 @@ struct LifecycleTests {
         #expect(left?.state == .expired)
         #expect(left?.endedDate == L.at(10))
         #expect(Self.product(life, premium, at: L.at(11))?.state == .active)
-        // Only the history's upgraded transaction, the new one missing: the customer keeps service through it.
+        // Only the history's upgraded transaction, the new one missing: this product no longer grants service (as
+        // verify's purchase-upgraded says), and the one it moved to is not known. It was granted ("the customer keeps
+        // service through it"): a customer who had the new product refunded showed the old one alone (a red team's
+        // trial, session 29).
         var partial = Lifecycle()
         partial.add(
             "history.json",
@@ -436,8 +439,12 @@ struct LifecycleTests {
                     "910", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(12))
             ]))
         let upgraded = Self.product(partial, basic, at: L.at(12))
-        #expect(upgraded?.state == .active)
+        #expect(upgraded?.state == .expired)
+        #expect(upgraded?.grantsService == false)
+        #expect(upgraded?.endedDate == nil)
         #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
+        // Before the statement was signed, the upgrade may not have happened: the period's own dates decide.
+        #expect(Self.product(partial, basic, at: L.at(11))?.state == .active)
     }
 
     @Test func renewsToOnlyForASubscriptionThatRenews() throws {
