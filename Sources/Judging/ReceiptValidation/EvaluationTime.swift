@@ -30,25 +30,32 @@ public enum EvaluationTime: Sendable, Hashable {
         }
     }
 
-    /// The epoch milliseconds an argument of digits gives (at most 15, as verifyReceipt's `_ms` fields); nil for
-    /// any other text, and for nine or ten digits (`looksLikeSeconds`): a time in epoch seconds, which read as
-    /// milliseconds would be a day of 1970, when no App Store document was signed.
+    /// The epoch milliseconds an argument of digits gives (12 to 15 digits: 1973 to 33658, as verifyReceipt's `_ms`
+    /// fields); nil for any other text, and for fewer digits: a compact date (`20240301`) or epoch seconds read as
+    /// milliseconds would be a day of 1970, when no App Store document was signed (`digitsHint` says which).
     package static func milliseconds(_ argument: String) -> Int64? {
-        guard !argument.isEmpty, argument.count <= 15, argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            !looksLikeSeconds(argument)
-        else { return nil }
+        guard (12...15).contains(argument.utf8.count), argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
         return Int64(argument)
     }
 
-    /// Whether `argument` is nine or ten digits: epoch seconds (2001 to 2286), not milliseconds.
-    package static func looksLikeSeconds(_ argument: String) -> Bool {
-        (9...10).contains(argument.utf8.count) && argument.utf8.allSatisfy { (0x30...0x39).contains($0) }
-    }
-
-    /// What a refusal of `argument` adds when it looks like epoch seconds: how to write it in milliseconds.
-    package static func secondsHint(_ argument: String) -> String {
-        looksLikeSeconds(argument)
-            ? " (\(argument) looks like epoch seconds; times here are epoch milliseconds: \(argument)000)" : ""
+    /// What a refusal of `argument` adds when it is digits too few for epoch milliseconds: a compact date
+    /// (`20240301`: write 2024-03-01), epoch seconds (nine or ten digits: append 000), or a time of 1970.
+    package static func digitsHint(_ argument: String) -> String {
+        let digits = Array(argument.utf8)
+        guard !digits.isEmpty, digits.count < 12, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return "" }
+        if digits.count == 8 {
+            let text = argument
+            let date = "\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))"
+            if case .success = ReceiptDate.parse(date + "T00:00:00Z") {
+                return " (\(argument) looks like a date without its dashes: write \(date))"
+            }
+        }
+        if (9...10).contains(digits.count) {
+            return " (\(argument) looks like epoch seconds; times here are epoch milliseconds: \(argument)000)"
+        }
+        return " (as epoch milliseconds \(argument) is a time of 1970; they have 13 digits today)"
     }
 
     /// The instant in unix seconds for a document signed at `signed` (unix seconds: a receipt's creation date, a JWS

@@ -38,11 +38,11 @@ struct JudgingOptions: ParsableArguments {
     func validate() throws {
         if let statusAt, EvaluationTime(argument: statusAt) == nil {
             throw ValidationError(
-                "--status-at takes the same forms as --at, not '\(statusAt)'\(EvaluationTime.secondsHint(statusAt))")
+                "--status-at takes the same forms as --at, not '\(statusAt)'\(EvaluationTime.digitsHint(statusAt))")
         }
         guard EvaluationTime(argument: at) != nil else {
             throw ValidationError(
-                "--at takes creation, now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds such as 1706702400000, not '\(at)'\(EvaluationTime.secondsHint(at))"
+                "--at takes creation, now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds such as 1706702400000, not '\(at)'\(EvaluationTime.digitsHint(at))"
             )
         }
     }

@@ -27,7 +27,7 @@ struct ReceiptReadingOptions: ParsableArguments {
     func validate() throws {
         if let requestDateArgument, Self.requestDate(requestDateArgument) == nil {
             throw ValidationError(
-                "--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'\(EvaluationTime.secondsHint(requestDateArgument))"
+                "--request-date takes now, an RFC 3339 time, a date or epoch milliseconds, not '\(requestDateArgument)'\(EvaluationTime.digitsHint(requestDateArgument))"
             )
         }
     }

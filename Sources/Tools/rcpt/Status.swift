@@ -99,7 +99,7 @@ struct Status: ParsableCommand {
         }
         guard time != nil else {
             throw ValidationError(
-                "--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'\(EvaluationTime.secondsHint(at))"
+                "--at takes now, an RFC 3339 time such as 2024-01-31T12:00:00Z, a date such as 2024-01-31 or epoch milliseconds, not '\(at)'\(EvaluationTime.digitsHint(at))"
             )
         }
     }
