@@ -2,9 +2,11 @@ import ReceiptConformance
 import ReceiptMutation
 import ReceiptSuite
 
-/// Which disagreement groups fail a campaign: any group of a class not `--allow`ed, except an input the validator
-/// accepted and rcpt rejects whose concern the gate does not fail on (robustness, unless `--fail-on robustness`):
-/// that one is reported with who could make it. Crashes, hangs and errors always fail, whatever made the input.
+/// Which disagreement groups fail a campaign, as `rcpt conformance` judges the same inputs: an input the validator
+/// accepted and rcpt rejects fails by its concern (security and policy; robustness with `--fail-on robustness`); one
+/// it rejected and rcpt accepts is over-strict, reported and never a failure (a DER-only validator refusing a BER
+/// payload only the signer can make costs nothing: a trial's campaign failed on it while conformance, replaying the
+/// same input, passed); crashes, hangs and errors always fail. A class `--allow`ed never fails.
 package struct CampaignGate: Sendable {
     package var allowed: Set<Disagreement>
     package var gate: Gate
@@ -17,14 +19,18 @@ package struct CampaignGate: Sendable {
     /// Whether `group` fails the campaign.
     package func fails(_ group: DisagreementGroup) -> Bool {
         if allowed.contains(group.kind) { return false }
-        guard group.kind == .acceptedWhatRcptRejects else { return true }
-        return gate.concerns.contains(CampaignReport.threat(group).concern)
+        switch group.kind {
+        case .acceptedWhatRcptRejects: return gate.concerns.contains(CampaignReport.threat(group).concern)
+        case .rejectedWhatRcptAccepts: return false
+        case .crashed, .timedOut, .errored: return true
+        }
     }
 
-    /// Why a group that does not fail is only reported: allowed, or of a concern not gated.
+    /// Why a group that does not fail is only reported: allowed, over-strict, or of a concern not gated.
     package func note(_ group: DisagreementGroup) -> String? {
         if allowed.contains(group.kind) { return "allowed" }
         guard !fails(group) else { return nil }
+        if group.kind == .rejectedWhatRcptAccepts { return "reported: over-strict, as conformance calls it" }
         return "reported: \(CampaignReport.threat(group).concern.rawValue), not gated"
     }
 }

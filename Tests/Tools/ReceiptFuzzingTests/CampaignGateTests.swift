@@ -1,0 +1,36 @@
+import ReceiptConformance
+import Testing
+
+@testable import ReceiptFuzzing
+
+/// A campaign judges a disagreement as `rcpt conformance` judges the same input: a trial's campaign failed on a
+/// careful DER-only validator's refusal of a BER payload only the signer can make, which conformance, replaying the
+/// same findings folder, called over-strict and passed (session 29).
+@Suite("Campaign gate: as conformance judges")
+struct CampaignGateTests {
+    static func group(_ kind: Disagreement, edit: String, codes: [String], valid: Bool, outcome: RunOutcome)
+        -> DisagreementGroup
+    {
+        DisagreementGroup(
+            kind: kind, code: edit, count: 1,
+            representative: GeneratedInput(bytes: [0x30], seed: 0, edits: [edit], isJWS: false),
+            verdict: ReferenceVerdict(isValid: valid, codes: codes),
+            run: ValidatorRun(outcome: outcome, seconds: 0, stderrTail: "", stdoutTail: ""))
+    }
+
+    @Test func aRejectionOfWhatRcptAcceptsIsOverStrictNotAFailure() {
+        let strict = Self.group(
+            .rejectedWhatRcptAccepts, edit: "catalogue:ber-indefinite-payload", codes: [], valid: true,
+            outcome: .rejected(status: 1))
+        #expect(!CampaignGate().fails(strict))
+        #expect(CampaignGate().note(strict)?.contains("over-strict") == true)
+        let crash = Self.group(
+            .crashed, edit: "catalogue:ber-indefinite-payload", codes: [], valid: true,
+            outcome: .crashed(signal: 11))
+        #expect(CampaignGate().fails(crash))
+        let forged = Self.group(
+            .acceptedWhatRcptRejects, edit: "catalogue:foreign-ca", codes: ["chain-invalid"], valid: false,
+            outcome: .accepted)
+        #expect(CampaignGate().fails(forged))
+    }
+}
