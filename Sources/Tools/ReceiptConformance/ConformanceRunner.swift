@@ -27,6 +27,9 @@ package enum ResultClass: String, Sendable, Hashable, CaseIterable {
 /// fail it.
 package struct Gate: Sendable, Hashable {
     package var concerns: Set<Concern>
+    /// Entries whose acceptance is reported but never fails the run (`--allow-entry`): a policy the user's app has
+    /// chosen, such as a production server that accepts Sandbox documents for App Review, as Apple advises.
+    package var allowedEntries: Set<String> = []
 
     package static let standard = Gate(concerns: [.security, .policy])
 
@@ -41,7 +44,8 @@ package struct Gate: Sendable, Hashable {
 
     /// Whether `result` fails the run.
     package func fails(_ result: ConformanceResult) -> Bool {
-        result.resultClass == .acceptedBad ? concerns.contains(result.concern) : result.resultClass.isFailure
+        guard result.resultClass == .acceptedBad else { return result.resultClass.isFailure }
+        return concerns.contains(result.concern) && !allowedEntries.contains(result.name)
     }
 }
 

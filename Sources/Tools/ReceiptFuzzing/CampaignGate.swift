@@ -20,7 +20,9 @@ package struct CampaignGate: Sendable {
     package func fails(_ group: DisagreementGroup) -> Bool {
         if allowed.contains(group.kind) { return false }
         switch group.kind {
-        case .acceptedWhatRcptRejects: return gate.concerns.contains(CampaignReport.threat(group).concern)
+        case .acceptedWhatRcptRejects:
+            let allowed = gate.allowedEntries.contains { group.representative.edits.contains("catalogue:" + $0) }
+            return gate.concerns.contains(CampaignReport.threat(group).concern) && !allowed
         case .rejectedWhatRcptAccepts: return false
         case .crashed, .timedOut, .errored: return true
         }

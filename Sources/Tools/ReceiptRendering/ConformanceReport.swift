@@ -72,6 +72,7 @@ package struct ConformanceReport: Sendable {
                 let key =
                     result.resultClass.rawValue + " " + result.causeGroup
                     + (result.resultClass == .acceptedBad ? " " + result.concern.rawValue : "")
+                    + (gate.allowedEntries.contains(result.name) ? " allowed" : "")
                 if byCause[key] == nil { causes.append(key) }
                 byCause[key, default: []].append(result)
             }
@@ -82,7 +83,9 @@ package struct ConformanceReport: Sendable {
                     "\(group.count) \(TerminalText.safe(first.causeGroup))\(concern) \(group.count == 1 ? "entry" : "entries") "
                     + (gate.fails(first) || first.resultClass != .acceptedBad
                         ? Self.classPhrase(first.resultClass)
-                        : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
+                        : gate.allowedEntries.contains(first.name)
+                            ? "accepted (reported: --allow-entry)"
+                            : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
                     + ": " + Self.cause(first)
                 out += "\n" + (gate.fails(first) ? style.red(heading) : style.yellow(heading)) + "\n"
                 // Who could make it and the readers it would fool: said once for a run of entries that share them.
@@ -137,7 +140,9 @@ package struct ConformanceReport: Sendable {
             let score = score(concern)
             if score.total > 0 {
                 line += "; \(concern.rawValue) \(score.passed)/\(score.total) passed"
-                if !gate.concerns.contains(concern) { line += " (not gated: --fail-on \(concern.rawValue))" }
+                if !gate.concerns.contains(concern) {
+                    line += " (acceptances not gated: --fail-on \(concern.rawValue); crashes and hangs fail)"
+                }
             }
         }
         return line

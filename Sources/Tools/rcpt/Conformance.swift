@@ -110,6 +110,9 @@ struct Conformance: ParsableCommand {
             } catch let error as SuiteError {
                 throw CommandFailure.unreadable(error.message)
             }
+            for name in validatorOptions.allowEntries where !results.contains(where: { $0.name == name }) {
+                Console.standardError("rcpt: --allow-entry \(name) names no entry of \(directory)\n")
+            }
             let report = ConformanceReport(results: results, gate: validatorOptions.gate)
             switch format {
             case .json: Console.write(report.json())

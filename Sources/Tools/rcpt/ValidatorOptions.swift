@@ -41,6 +41,13 @@ struct ValidatorOptions: ParsableArguments {
             valueName: "concern"))
     var failOn: [Concern] = []
 
+    @Option(
+        name: .customLong("allow-entry"),
+        help: ArgumentHelp(
+            "An entry whose acceptance is reported but does not fail the run (repeatable): a policy your app chose, such as environment-other for a production server that accepts Sandbox documents for App Review. Crashes and hangs on it still fail.",
+            valueName: "name"))
+    var allowEntries: [String] = []
+
     @Flag(
         help: ArgumentHelp(
             "Run the validator once: input paths on its standard input, one verdict per line on its output (its first word, in any case, \(BatchValidator.acceptingPhrase): accepted; \(BatchValidator.rejectingPhrase): rejected; any other line is no verdict, and so is a name with a value that says otherwise, such as valid: false)."
@@ -81,7 +88,11 @@ struct ValidatorOptions: ParsableArguments {
     }
 
     /// What fails the run: security and policy acceptances, and what --fail-on adds.
-    var gate: Gate { Gate(failingAlsoOn: failOn) }
+    var gate: Gate {
+        var gate = Gate(failingAlsoOn: failOn)
+        gate.allowedEntries = Set(allowEntries)
+        return gate
+    }
 
     /// Validator processes at a time: --jobs, else every core; one with --batch.
     var processes: Int { batch ? 1 : (jobs ?? ProcessInfo.processInfo.activeProcessorCount) }

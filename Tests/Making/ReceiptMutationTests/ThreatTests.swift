@@ -168,6 +168,24 @@ struct ThreatTests {
         }
     }
 
+    /// `--allow-entry` un-gates one entry's acceptance (a production server that accepts Sandbox documents for App
+    /// Review, as Apple advises, failed every run on environment-other: a CI user's trial, session 29); a crash on
+    /// it still fails, and every other entry is gated as before.
+    @Test func anAllowedEntrysAcceptanceIsReportedNotFailed() {
+        var gate = Gate.standard
+        gate.allowedEntries = ["n"]
+        #expect(Gate.standard.fails(Self.result()))
+        #expect(!gate.fails(Self.result()))
+        #expect(gate.fails(Self.result(outcome: .crashed(signal: 11))))
+        var other = Self.result()
+        other.name = "m"
+        #expect(gate.fails(other))
+        let report = ConformanceReport(results: [Self.result()], gate: gate)
+        #expect(!report.failed)
+        #expect(
+            report.text(style: TextStyle(useColor: false)).contains("--allow-entry"))
+    }
+
     static func result(
         attacker: Attacker? = .anyone, layer: String? = nil, outcome: RunOutcome = .accepted
     ) -> ConformanceResult {
