@@ -5,6 +5,7 @@ import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptJSON
 import ReceiptJWS
+import ReceiptModel
 import ReceiptMutation
 import ReceiptRendering
 import ReceiptSuite
@@ -160,6 +161,11 @@ struct Mutate: ParsableCommand {
         Console.error(
             "run a validator on them: rcpt conformance --validator \(ShellWords.quoted(manifest.expectations.validator)) \(ShellWords.quoted(ShellWords.absolute(directory)))"
         )
+        if manifest.expectations.environment == ReceiptEnvironment.xcode.rawValue {
+            Console.error(
+                "note: the seed is an Xcode (StoreKit testing) document, and Apple's libraries do not verify the signature of Xcode documents: a validator built on them accepts this suite's signature entries; make the suite from a Sandbox or Production document to test its signature checks"
+            )
+        }
     }
 
     func refuseToOverwrite(input: String, output: String) throws {

@@ -66,6 +66,19 @@ struct JWSCLITests {
         }
     }
 
+    /// A suite made from an Xcode document says that Apple's libraries skip the signature of Xcode documents, so a
+    /// validator built on them accepts its signature entries (a CI user's trial, session 29: 17 "security failures").
+    @Test func anXcodeSeedsSuiteSaysItsSignatureIsNotChecked() throws {
+        let directory = try #require(Self.workspace)
+        let suite = directory.appendingPathComponent("xcode-suite").path
+        let made = try CLI.run([
+            "mutate", "Corpus/jws/apple-swift-xcode-xcode-signed-transaction.jws", "--all", "--ca",
+            directory.appendingPathComponent("ca").path, "--out-dir", suite,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("do not verify the signature of Xcode documents"), "\(made.stderr)")
+    }
+
     @Test func verifyExitCodesFollowTheVerdict() throws {
         #expect(try CLI.run(["verify", Self.transaction]).status == 0)
         #expect(try CLI.run(["verify", "--at", "now", Self.transaction]).status == 1)
