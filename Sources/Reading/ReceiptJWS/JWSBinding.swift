@@ -9,6 +9,18 @@ public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
     /// A payload with none of the claims that tell the kinds apart.
     case unknown
 
+    /// The kind in words: "transaction", "renewal info", "payload of no kind Apple signs".
+    package var noun: String {
+        switch self {
+        case .notification: return "notification"
+        case .transaction: return "transaction"
+        case .renewalInfo: return "renewal info"
+        case .appTransaction: return "app transaction"
+        case .unknown:
+            return "payload of no kind Apple signs (no transactionId, notificationType, receiptType or autoRenew claim)"
+        }
+    }
+
     /// The kind of `payload`, held (when nested or in a document) by the member `member`: what its claims say, or
     /// when they do not say, what the member holds.
     package static func of(_ payload: JSONDocument?, member: String?) -> JWSPayloadKind {

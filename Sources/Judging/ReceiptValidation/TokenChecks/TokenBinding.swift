@@ -84,7 +84,7 @@ struct TokenBinding: TokenCheck {
                 findings.append(
                     Finding(
                         .jwsNotBoundToApp, at: nil,
-                        "\(binding.kind.rawValue) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"
+                        "the \(binding.kind.noun) carries no bundleId: on its own it cannot be bound to \"\(expected)\"; verify the notification or response that carries it"
                     ))
             }
         }
@@ -100,7 +100,7 @@ struct TokenBinding: TokenCheck {
                 findings.append(
                     Finding(
                         .appAppleIdMismatch, at: nil,
-                        "appAppleId is missing from a Production \(binding.kind.rawValue), expected \(expected)"))
+                        "appAppleId is missing from a Production \(binding.kind.noun), expected \(expected)"))
             }
         }
         if let expected = expectations.appVersion, binding.kind == .appTransaction {
@@ -122,7 +122,7 @@ struct TokenBinding: TokenCheck {
                     findings.append(
                         Finding(
                             .jwsDeviceMismatch, at: at(verification.value),
-                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.rawValue) was issued to another device"
+                            "deviceVerification is not SHA-384 of deviceVerificationNonce and the device \(DeviceIdentifier.text(device)): the \(binding.kind.noun) was issued to another device"
                         ))
                 }
             } else {
@@ -133,7 +133,7 @@ struct TokenBinding: TokenCheck {
                 findings.append(
                     Finding(
                         .jwsDeviceUnverifiable, at: nil,
-                        "the \(binding.kind.rawValue) \(why): it cannot be bound to the device"))
+                        "the \(binding.kind.noun) \(why): it cannot be bound to the device"))
             }
         }
         if let expected = expectations.environment {
