@@ -274,6 +274,9 @@ package struct ConformanceReport: Sendable {
         case .couldNotRun: return "the command could not be started (exit 126 or 127): check its path and interpreter"
         case .baselineRejected:
             return "the validator's options are wrong (root, bundle id, version, device), so nothing else was judged"
+        case .overStrict where result.attacker == .signer:
+            return
+                "a shape Apple never signs, which only the signing key's holder can make: refusing it costs nothing today, and rcpt reads it only to show what a lenient reader would"
         case .overStrict:
             return "rejecting what Apple issues locks out paying customers, and users turn such checks off"
         case .passed: return "as it should"

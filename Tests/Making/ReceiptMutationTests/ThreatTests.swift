@@ -149,6 +149,13 @@ struct ThreatTests {
         #expect(cause(.signer, .timedOut).hasPrefix("only the signing key's holder"))
         #expect(cause(.anyone, .crashed(signal: 11)).contains("anyone can send"))
         #expect(cause(nil, .crashed(signal: 11)).contains("anyone can send"))
+        // A must-accept entry only the signer can make, refused, locks no paying customer out (a CI user's trial,
+        // session 29: BER payloads and an UTF8String creation date were said to).
+        var strict = Self.result(attacker: .signer, outcome: .rejected(status: 1))
+        strict.expected = .accept
+        #expect(ConformanceReport.cause(strict).contains("Apple never signs"))
+        strict.attacker = .anyone
+        #expect(ConformanceReport.cause(strict).contains("paying customers"))
     }
 
     /// A JWS entry accepted is said by the layer of its edit, as a receipt's is by its group: "signature not
