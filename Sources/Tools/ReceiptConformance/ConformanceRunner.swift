@@ -141,21 +141,27 @@ package enum ConformanceRunner {
     /// Throws `BaselineFailure` when a baseline is not accepted: the validator's options are wrong, and every other
     /// verdict would mislead. A folder without a baseline is refused (`SuiteError`): nothing then shows the
     /// validator accepts anything, and a validator that rejects everything would pass.
+    /// The entries a validator in the run's context is not asked about (a server knows neither the device nor the
+    /// app version), in manifest order: not run, and named by the report.
+    package static func outOfContext(_ manifest: Manifest, options: Options) -> [String] {
+        let context =
+            options.context ?? manifest.expectations.context.flatMap(ValidatorContext.init(rawValue:)) ?? .device
+        return manifest.mutations.filter { entry in
+            !Self.isBaseline(entry)
+                && context.excludes(
+                    finding: entry.finding,
+                    appVersionGiven: manifest.expectations.appVersion != nil && context == .device) != nil
+        }.map(\.name)
+    }
+
     package static func run(
         _ options: Options, directory: String,
         progress: @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> [ConformanceResult] {
         let manifest = try Manifest.read(in: directory)
-        let context =
-            options.context ?? manifest.expectations.context.flatMap(ValidatorContext.init(rawValue:)) ?? .device
+        let outOfContext = Set(outOfContext(manifest, options: options))
         let entries = manifest.mutations.filter { entry in
-            if context.excludes(
-                finding: entry.finding,
-                appVersionGiven: manifest.expectations.appVersion != nil
-                    && context == .device) != nil, !Self.isBaseline(entry)
-            {
-                return false
-            }
+            if outOfContext.contains(entry.name) { return false }
             guard let only = options.only, !Self.isBaseline(entry) else { return true }
             return (entry.concern.flatMap(Concern.init(rawValue:)) ?? .security) == only
         }

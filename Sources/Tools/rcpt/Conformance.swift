@@ -110,6 +110,14 @@ struct Conformance: ParsableCommand {
             } catch let error as SuiteError {
                 throw CommandFailure.unreadable(error.message)
             }
+            if let manifest = try? Manifest.read(in: directory) {
+                let skipped = ConformanceRunner.outOfContext(manifest, options: options)
+                if !skipped.isEmpty {
+                    Console.standardError(
+                        "rcpt: \(skipped.count) entries not run: the validator's context (--context) does not ask it about them: \(skipped.joined(separator: ", "))\n"
+                    )
+                }
+            }
             for name in validatorOptions.allowEntries where !results.contains(where: { $0.name == name }) {
                 Console.standardError("rcpt: --allow-entry \(name) names no entry of \(directory)\n")
             }

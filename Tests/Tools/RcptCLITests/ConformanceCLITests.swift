@@ -19,14 +19,14 @@ struct ConformanceCLITests {
     }()
 
     static func conformance(_ validator: String, _ extra: [String] = [], timeout: String = "30") throws
-        -> (status: Int32, report: [String: Any])
+        -> (status: Int32, report: [String: Any], stderr: String)
     {
         let workspace = try #require(Self.workspace)
         let result = try CLI.run(
             ["conformance", "--format", "json", "--timeout", timeout, "--validator", validator]
                 + extra + [workspace.directory.appendingPathComponent("suite").path])
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
-        return (result.status, report)
+        return (result.status, report, result.stderr)
     }
 
     /// A suite named with a trailing slash (as a shell completes it) gives its files' paths once-slashed: the SARIF
@@ -56,7 +56,7 @@ struct ConformanceCLITests {
     static var root: String { (workspace?.directory.appendingPathComponent("ca/root.pem").path) ?? "" }
 
     @Test func rcptVerifyRejectsEveryBadReceiptAndAcceptsEveryGoodOne() throws {
-        let (status, report) = try Self.conformance(Self.rcptVerify)
+        let (status, report, _) = try Self.conformance(Self.rcptVerify)
         #expect(status == 0)
         #expect(report["failed"] as? Bool == false)
         #expect(report["passed"] as? Int == report["total"] as? Int)
@@ -99,7 +99,7 @@ struct ConformanceCLITests {
 
     @Test func countsACrashingValidatorsCrashesAsFailures() throws {
         let script = Fixtures.url("Tests/Tools/RcptCLITests/Validators/crash_on_mutations.sh").path
-        let (status, report) = try Self.conformance("\(script) {}")
+        let (status, report, _) = try Self.conformance("\(script) {}")
         #expect(status == 1)
         let total = report["total"] as? Int ?? 0
         #expect(Self.names(report, "crashed").count == total - 1)
@@ -141,14 +141,14 @@ struct ConformanceCLITests {
 
     @Test func countsAHangAsATimeout() throws {
         let script = Fixtures.url("Tests/Tools/RcptCLITests/Validators/hang_on_nesting.sh").path
-        let (status, report) = try Self.conformance(
+        let (status, report, _) = try Self.conformance(
             "\(script) \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}", timeout: "2")
         #expect(status == 1)
         #expect(Self.names(report, "timed-out") == ["nesting-bomb"])
     }
 
     @Test func separatesErrorsFromRejectionsWithRejectCodes() throws {
-        let (status, report) = try Self.conformance(Self.rcptVerify, ["--reject-codes", "1"])
+        let (status, report, _) = try Self.conformance(Self.rcptVerify, ["--reject-codes", "1"])
         // rcpt verify exits 2 on unreadable input: with only 1 meaning "rejected", those runs are errors.
         #expect(status == 1)
         #expect(Self.names(report, "errored").contains("length-huge"))
@@ -156,7 +156,7 @@ struct ConformanceCLITests {
     }
 
     @Test func runsOnlyOneConcernWhenAsked() throws {
-        let (status, report) = try Self.conformance(Self.rcptVerify, ["--only", "policy"])
+        let (status, report, _) = try Self.conformance(Self.rcptVerify, ["--only", "policy"])
         #expect(status == 0)
         let results = try #require(report["results"] as? [[String: Any]])
         #expect(results.allSatisfy { $0["concern"] as? String == "policy" || $0["name"] as? String == "baseline" })
@@ -226,7 +226,7 @@ struct ConformanceCLITests {
     /// can make (two bundle ids), passes the default gate with the acceptance reported; `--fail-on robustness` fails it.
     @Test func aRobustnessDivergenceIsReportedAndGatedOnlyWhenAsked() throws {
         let lenient = "case {} in *duplicate-bundle-id-last*) exit 0;; esac; " + Self.rcptVerify
-        let (status, report) = try Self.conformance(lenient, timeout: "600")
+        let (status, report, _) = try Self.conformance(lenient, timeout: "600")
         #expect(status == 0)
         #expect(report["failed"] as? Bool == false)
         #expect(Self.names(report, "accepted-bad") == ["duplicate-bundle-id-last"])
@@ -258,7 +258,7 @@ struct ConformanceCLITests {
     /// A security entry accepted fails the gate whatever --fail-on adds.
     @Test func aSecurityDivergenceAlwaysFails() throws {
         let lenient = "case {} in *foreign-ca*) exit 0;; esac; " + Self.rcptVerify
-        let (status, report) = try Self.conformance(lenient, timeout: "600")
+        let (status, report, _) = try Self.conformance(lenient, timeout: "600")
         #expect(status == 1)
         let results = try #require(report["results"] as? [[String: Any]])
         let entry = try #require(results.first { $0["name"] as? String == "foreign-ca" })
@@ -282,6 +282,8 @@ struct ConformanceCLITests {
         let run = Set(((asServer.report["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
         #expect(
             !run.contains("hash-for-other-device") && !run.contains("wrong-app-version") && run.contains("foreign-ca"))
+        // What was not run is named, not dropped silently (a CI user's trial, session 29).
+        #expect(asServer.stderr.contains("entries not run") && asServer.stderr.contains("wrong-app-version"))
 
         let suite = workspace.directory.appendingPathComponent("server-suite").path
         let made = try CLI.run([
@@ -308,7 +310,7 @@ struct ConformanceCLITests {
 
     @Test func catchesAValidatorThatOnlyChecksTheBundleID() throws {
         let script = Fixtures.url("Tests/Tools/RcptCLITests/Validators/bundle_only.py").path
-        let (status, report) = try Self.conformance(
+        let (status, report, _) = try Self.conformance(
             "python3 \(script) \(CLI.executable.path) com.cocoanetics.EmmiView {}")
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
@@ -322,7 +324,7 @@ struct ConformanceCLITests {
     }
 
     @Test func catchesAValidatorThatTrustsAnySigner() throws {
-        let (status, report) = try Self.conformance(
+        let (status, report, _) = try Self.conformance(
             "openssl cms -verify -noverify -binary -inform DER -in {} -out /dev/null")
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
@@ -335,7 +337,7 @@ struct ConformanceCLITests {
     @Test func catchesAValidatorThatTakesTheFirstDuplicate() throws {
         let script = Fixtures.url("Tests/Tools/RcptCLITests/Validators/duplicate_bundle_id.py").path
         let validator = "python3 \(script) first \(CLI.executable.path) \(Self.root) com.cocoanetics.EmmiView {}"
-        let (status, report) = try Self.conformance(validator)
+        let (status, report, _) = try Self.conformance(validator)
         #expect(status == 1)
         let accepted = Self.names(report, "accepted-bad")
         #expect(accepted.contains("duplicate-bundle-id-last"))
