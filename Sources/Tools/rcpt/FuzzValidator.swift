@@ -53,8 +53,11 @@ struct FuzzValidator: ParsableCommand {
 
     @OptionGroup var validatorOptions: ValidatorOptions
 
-    @Option(help: ArgumentHelp("The CA directory made by `rcpt ca init` that re-signs receipts.", valueName: "dir"))
-    var ca: String
+    @Option(
+        help: ArgumentHelp(
+            "The CA directory made by `rcpt ca init` that re-signs receipt seeds (not needed when every seed is a JWS).",
+            valueName: "dir"))
+    var ca: String?
 
     @Option(
         name: .customLong("jws-ca"),
@@ -124,11 +127,19 @@ struct FuzzValidator: ParsableCommand {
                     "--out-dir \(outDirectory) already holds a suite (manifest.json); use --force to replace it")
             }
         }
+        guard ca != nil || jwsCA != nil else {
+            throw ValidationError(
+                "give the TEST-ONLY CA that re-signs the seeds: --ca DIR for receipts, --jws-ca DIR for JWS (make one with `rcpt ca init`)"
+            )
+        }
         for name in allow where Disagreement(rawValue: name) == nil {
             throw ValidationError(
                 "--allow takes \(Disagreement.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
         }
     }
+
+    /// The CA that re-signs receipt seeds: --ca, or with JWS seeds only, --jws-ca (`validate` asks for one).
+    var receiptCA: String { ca ?? jwsCA ?? "" }
 
     func run() throws {
         Interruption.stopValidatorsOnSignal("the campaign")
@@ -138,12 +149,16 @@ struct FuzzValidator: ParsableCommand {
             var jwsKit: MutationKit?
             do throws(CryptoError) {
                 kit = try MutationKit.load(
-                    from: ca, deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
+                    from: receiptCA, deviceID: Expectations.parseDeviceID(MutationKit.defaultDeviceID) ?? [])
                 if let jwsCA { jwsKit = try MutationKit.load(from: jwsCA, deviceID: []) }
             } catch {
                 throw CommandFailure.usage("\(error.message) (make a CA with `rcpt ca init`)")
             }
             let isJWS = { (seed: [UInt8]) in InputClassifier.classify(seed).kind == .jws }
+            if ca == nil, inputs.contains(where: { !isJWS($0) }) {
+                throw CommandFailure.usage(
+                    "a receipt seed is re-signed with --ca DIR (make one with `rcpt ca init DIR`)")
+            }
             if inputs.contains(where: isJWS), jwsKit == nil {
                 throw CommandFailure.usage(
                     "a JWS seed is re-signed with --jws-ca DIR (make one with `rcpt ca init --shape jws DIR`)")
@@ -156,7 +171,7 @@ struct FuzzValidator: ParsableCommand {
                 do throws(MutationError) {
                     try BaselineCheck.expectations(
                         of: input, kind: kind, kit: kind == .jws ? jwsKit ?? kit : kit, seed: seed,
-                        caDirectory: kind == .jws ? jwsCA ?? ca : ca)
+                        caDirectory: kind == .jws ? jwsCA ?? receiptCA : receiptCA)
                 } catch {
                     throw CommandFailure.unreadable("\(seeds[index]): \(error.message)")
                 }
@@ -175,7 +190,7 @@ struct FuzzValidator: ParsableCommand {
                 }
             }
             var receiptOptions = InspectionOptions(
-                anchors: try Self.anchors(ca), time: .signed, expectations: expectations)
+                anchors: try Self.anchors(receiptCA), time: .signed, expectations: expectations)
             var jwsOptions: InspectionOptions?
             var jwsBundle: String?
             if let jwsKit, let jwsCA, let jwsSeed = inputs.first(where: isJWS),
@@ -208,9 +223,10 @@ struct FuzzValidator: ParsableCommand {
                         own.appVersion = text
                     }
                     seedOptions[index] = InspectionOptions(
-                        anchors: try Self.anchors(ca), time: .signed, expectations: own)
+                        anchors: try Self.anchors(receiptCA), time: .signed, expectations: own)
                     seedLines.append(
-                        "\(seeds[index]): --root \(ca)/root.pem" + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
+                        "\(seeds[index]): --root \(receiptCA)/root.pem"
+                            + (own.bundleID.map { " --bundle-id \($0)" } ?? "")
                             + (own.appVersion.map { " --app-version \($0)" } ?? "")
                             + (device ? " --device-id \(kit.deviceIDText)" : ""))
                 }
@@ -219,9 +235,12 @@ struct FuzzValidator: ParsableCommand {
                 Console.error(
                     "rcpt judges each seed's inputs with its own expectations; give your validator the same:\n  "
                         + seedLines.joined(separator: "\n  "))
+            } else if ca == nil, let jwsCA {
+                Console.error(
+                    "rcpt judges with --root \(jwsCA)/root.pem\(jwsBundle ?? ""): give your validator the same")
             } else {
                 Console.error(
-                    "rcpt judges with --root \(ca)/root.pem"
+                    "rcpt judges with --root \(receiptCA)/root.pem"
                         + (expectations.bundleID.map { " --bundle-id \($0)" } ?? "")
                         + (expectations.appVersion.map { " --app-version \($0)" } ?? "")
                         + (device ? " --device-id \(kit.deviceIDText)" : "")
@@ -261,7 +280,7 @@ struct FuzzValidator: ParsableCommand {
             if let outDirectory {
                 let manifestExpectations = ManifestExpectations(
                     bundleID: expectations.bundleID, appVersion: expectations.appVersion, deviceID: kit.deviceIDText,
-                    context: context.rawValue, root: ShellWords.absolute(ca + "/root.pem"),
+                    context: context.rawValue, root: ShellWords.absolute(receiptCA + "/root.pem"),
                     validator: validatorOptions.name)
                 try CampaignReport.write(
                     summary, expectations: manifestExpectations, seed: seed, seeds: seeds,

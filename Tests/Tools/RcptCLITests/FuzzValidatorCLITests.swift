@@ -203,6 +203,26 @@ struct FuzzValidatorCLITests {
         }
     }
 
+    /// JWS seeds need only the JWS CA; a receipt seed asks for --ca (a CI user's trial, session 29: --ca was
+    /// required for a campaign of tokens alone).
+    @Test func jwsSeedsNeedOnlyTheJWSCA() throws {
+        let ca = try #require(Self.ca)
+        let jwsCA = (ca as NSString).deletingLastPathComponent + "/jws-only"
+        #expect(try CLI.run(["ca", "init", "--shape", "jws", jwsCA]).status == 0)
+        let tokens = try CLI.run([
+            "fuzz-validator", "--jws-ca", jwsCA, "--validator", "true {}", "--runs", "3", "--timeout", "600",
+            "Corpus/jws/gopay-txn-2000000184445477-sandbox.jws",
+        ])
+        #expect(tokens.status != 2, "\(tokens)")
+        #expect(tokens.stderr.contains("--root \(jwsCA)/root.pem"), "\(tokens.stderr)")
+        let receipt = try CLI.run([
+            "fuzz-validator", "--jws-ca", jwsCA, "--validator", "true {}", "--runs", "3", Self.seed,
+        ])
+        #expect(receipt.status == 2 && receipt.stderr.contains("--ca DIR"), "\(receipt)")
+        let neither = try CLI.run(["fuzz-validator", "--validator", "true {}", "--runs", "3", Self.seed])
+        #expect(neither.status == 2 && neither.stderr.contains("--jws-ca DIR"), "\(neither)")
+    }
+
     /// `--out-dir` does not replace a suite already there (a trial's conformance suite was overwritten) unless
     /// `--force`, as `mutate` does; a file there is a usage error, not a raw Foundation error.
     @Test func findingsReplaceASuiteOnlyWithForce() throws {
