@@ -11,4 +11,24 @@ package enum HTMLLineBreak {
         }
         return 0
     }
+
+    /// Whether an HTML tag (`</pre>`, `<td class="x">`) starts at `index`: `<`, an optional `/`, a letter, then up
+    /// to 64 bytes on the same line to its `>`. Base64 stops there: a `<` before `/pre>` is markup, not a misread
+    /// letter.
+    package static func isTag(_ text: [UInt8], at index: Int) -> Bool {
+        guard index >= 0, index + 2 < text.count, text[index] == UInt8(ascii: "<") else { return false }
+        var next = index + 1
+        if text[next] == UInt8(ascii: "/") { next += 1 }
+        guard next < text.count, (text[next] | 0x20) >= UInt8(ascii: "a"), (text[next] | 0x20) <= UInt8(ascii: "z")
+        else { return false }
+        let end = min(text.count, next + 64)
+        for at in next..<end {
+            switch text[at] {
+            case UInt8(ascii: ">"): return true
+            case UInt8(ascii: "<"), 0x0A, 0x0D: return false
+            default: continue
+            }
+        }
+        return false
+    }
 }

@@ -141,6 +141,9 @@ public enum InputClassifier {
                 }
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = error
+                // A document was found, damaged: a directory scan judges it (unreadable), as it is alone, never
+                // passes over it as holding none (a trial's `<pre>`-wrapped receipt was skipped so, exit 0).
+                classified.isDocument = true
                 return classified
             case .none:
                 return nothingFound(input, firstError)

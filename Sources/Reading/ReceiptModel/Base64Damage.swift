@@ -42,6 +42,8 @@ package enum Base64Damage {
                 index = next
                 continue
             }
+            // Markup after the block (`</pre>`, `</td>`) ends it: its `<` is no misread letter.
+            if HTMLLineBreak.isTag(text, at: index) { break }
             if byte == 0x0A || byte == 0x0D {
                 // A line break continues the block when base64 follows it at once (CRLF is one break); a blank
                 // line ends it, as it ends a wrapped block (`PastedDocument.run`): what follows is other text.

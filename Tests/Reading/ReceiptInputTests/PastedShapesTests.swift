@@ -375,11 +375,27 @@ struct ClassifierAmbiguityTests {
             "a token in HTML with <br />",
             "<div>" + PastedShapes.wrapped(token, every: 76, separator: "<br />") + "</div>"
         ),
+        // Unpadded base64 before a closing tag: the `<` of `</pre>` was taken for a misread letter (a trial,
+        // session 29: "base64-damaged", and skipped in a directory).
+        ("unpadded base64 in <pre>", "<pre>\(unpadded)</pre>\n"),
+        ("unpadded base64 in a table cell", "<tr><td>\(unpadded)</td></tr>"),
         (
             "a token broken at its dots, mail-quoted, with a note",
             "Token:\n" + token.split(separator: ".").map { "> " + $0 }.joined(separator: ".\n") + "\n> Thanks\n"
         ),
     ]
+
+    /// A real receipt whose base64 has no `=` padding (5 133 bytes, a multiple of three).
+    static let unpadded = Data(Fixtures.realReceipt("tpinappreceipt-watch.receipt")).base64EncodedString()
+
+    /// Damaged base64 in markup is a document found damaged: judged unreadable wherever it stands, never passed over
+    /// by a directory scan as holding none (it was skipped, and the scan's exit was 0).
+    @Test func damagedBase64InMarkupHoldsADocument() {
+        let damaged = String(Self.unpadded.prefix(3_000)) + "|" + String(Self.unpadded.dropFirst(3_001))
+        let classified = InputClassifier.classify(Array("<pre>\(damaged)</pre>\n".utf8))
+        #expect(classified.refusal?.code == "base64-damaged", "\(String(describing: classified.refusal))")
+        #expect(classified.holdsDocuments)
+    }
 
     @Test(arguments: found.map(\.0))
     func ordinaryPastesAreFound(_ name: String) throws {
