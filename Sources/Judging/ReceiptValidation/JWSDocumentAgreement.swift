@@ -35,7 +35,9 @@ extension JWSInspector {
     /// A finding when the transactions and renewal info one token carries name different subscriptions
     /// (`originalTransactionId`): a notification's `signedTransactionInfo` and `signedRenewalInfo` are about one.
     /// Checked on notifications, the one kind that carries both.
-    static func siblingAgreement(_ nested: [JWSVerification], at offset: Int) -> [Finding] {
+    static func siblingAgreement(
+        _ nested: [JWSVerification], at offset: Int, holder: String = "the tokens this one carries"
+    ) -> [Finding] {
         let ids = nested.filter { $0.binding.kind == .transaction || $0.binding.kind == .renewalInfo }
             .compactMap { child in child.token.claimString("originalTransactionId").map { (child.path, $0) } }
         guard let first = ids.first, let other = ids.first(where: { Array($0.1.utf8) != Array(first.1.utf8) }) else {
@@ -44,12 +46,35 @@ extension JWSInspector {
         return [
             Finding(
                 .jwsBindingMismatch, at: offset,
-                "the tokens this one carries name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
+                "\(holder) name two subscriptions: originalTransactionId \"\(first.1)\" at \(first.0), \"\(other.1)\" at \(other.0)",
                 fields: [
                     FindingField("claim", "originalTransactionId"), FindingField("first", first.1),
                     FindingField("other", other.1),
                 ])
         ]
+    }
+
+    /// Findings where tokens that stand in one object of an unsigned document (an API response's
+    /// `lastTransactions[i]`: a transaction and the renewal info of its subscription) name different subscriptions.
+    /// Apple pairs them by `originalTransactionId`; a pair that disagrees was put together by someone else, and a
+    /// backend reading the renewal info beside a transaction would read another subscription's (a trial, session 29:
+    /// two apps' genuine tokens in one entry were valid).
+    static func pairAgreement(_ tokens: [JWSVerification]) -> [Finding] {
+        var byObject: [String: [JWSVerification]] = [:]
+        var order: [String] = []
+        for token in tokens {
+            guard let dot = token.path.lastIndex(of: ".") else { continue }
+            let object = String(token.path[..<dot])
+            if byObject[object] == nil { order.append(object) }
+            byObject[object, default: []].append(token)
+        }
+        var findings: [Finding] = []
+        for object in order {
+            guard let pair = byObject[object], pair.count > 1 else { continue }
+            findings += siblingAgreement(
+                pair, at: pair[1].offset, holder: "the tokens of \(object), which Apple pairs by subscription,")
+        }
+        return findings
     }
 
     /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or

@@ -32,6 +32,7 @@ public enum JWSInspector {
             var findings = input.findings
             if let document = input.json {
                 findings += documentAgreement(document, tokens: tokens, offset: input.jsonOffset)
+                findings += pairAgreement(tokens)
             }
             var production = false
             var pending = tokens
