@@ -63,8 +63,7 @@ extension JWSInspector {
         var byObject: [String: [JWSVerification]] = [:]
         var order: [String] = []
         for token in tokens {
-            guard let dot = token.path.lastIndex(of: ".") else { continue }
-            let object = String(token.path[..<dot])
+            guard let object = pairObject(token.path) else { continue }
             if byObject[object] == nil { order.append(object) }
             byObject[object, default: []].append(token)
         }
@@ -75,6 +74,13 @@ extension JWSInspector {
                 pair, at: pair[1].offset, holder: "the tokens of \(object), which Apple pairs by subscription,")
         }
         return findings
+    }
+
+    /// The object of an unsigned document a token stands in (`data[0].lastTransactions[1]` for the token at
+    /// `data[0].lastTransactions[1].signedRenewalInfo`), nil for a token that is the document or an array's element:
+    /// the tokens of one object are a pair Apple made (`pairAgreement`), and bind the document together.
+    static func pairObject(_ path: String) -> String? {
+        path.lastIndex(of: ".").map { String(path[..<$0]) }
     }
 
     /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or

@@ -40,8 +40,14 @@ public enum JWSInspector {
                 if token.binding.environment?.text == ReceiptEnvironment.production.rawValue { production = true }
                 pending += token.nested
             }
-            // A part binds the document when every token it holds carries it.
-            let carried = tokens.map { TokenBinding.carried($0, options.expectations) }
+            // A part binds the document when every token it holds carries it, the tokens of one object as a pair
+            // (a response's renewal info is bound by the transaction beside it, of its subscription: `pairAgreement`).
+            var carriedByObject: [String: Set<BindingScope.Part>] = [:]
+            for (index, token) in tokens.enumerated() {
+                carriedByObject[pairObject(token.path) ?? "#\(index)", default: []].formUnion(
+                    TokenBinding.carried(token, options.expectations))
+            }
+            let carried = Array(carriedByObject.values)
             let scope = BindingScope.of(
                 options.expectations, production: production,
                 carried: carried.dropFirst().reduce(carried.first ?? []) { $0.intersection($1) })

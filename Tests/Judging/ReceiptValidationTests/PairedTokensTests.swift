@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptDiagnostics
+import ReceiptModel
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
@@ -35,5 +36,24 @@ struct PairedTokensTests {
                 transaction: Self.token("gopay-txn-2000000184445477-sandbox.jws"),
                 renewal: Self.token("gopay-renewal-2000000184445477-sandbox.jws")), options: options)
         #expect(!paired.findings.contains { $0.code == "jws-binding-mismatch" }, "\(paired.findings.map(\.message))")
+    }
+
+    /// A response's renewal info is bound to the app by the transaction of its subscription beside it: under
+    /// `--require-binding` Apple's subscription-status response was refused, as renewal info carries no bundle id
+    /// (a support engineer's trial, session 29). Alone it stays unbound.
+    @Test func aPairIsBoundByItsTransaction() throws {
+        var options = InspectionOptions(anchors: try TrustAnchors.appleRootG3())
+        options.expectations = Expectations(bundleID: "Com.VoiceRecording.Telephone", environment: .sandbox)
+        options.requiresBinding = true
+        let paired = JWSInspector.inspect(
+            Self.response(
+                transaction: Self.token("gopay-txn-2000000184445477-sandbox.jws"),
+                renewal: Self.token("gopay-renewal-2000000184445477-sandbox.jws")), options: options)
+        #expect(paired.isValid, "\(paired.everyFinding.map(\.message))")
+        #expect(paired.binding?.isBound == true)
+        let alone = JWSInspector.inspect(
+            Array(Self.token("gopay-renewal-2000000184445477-sandbox.jws").utf8), options: options)
+        #expect(!alone.isValid)
+        #expect(alone.binding?.isBound == false)
     }
 }
