@@ -20,9 +20,11 @@ package struct StatusApp: Sendable, Hashable {
         self.environment = environment
     }
 
-    /// `com.example.app #1234 (Sandbox)`; `(Sandbox)` for a document that names no app (renewal info).
+    /// `com.example.app #1234 (Sandbox)`; `no app named (Sandbox)` for a document that names none
+    /// (renewal info alone).
     package var text: String {
-        [bundleID, appAppleID.map { "#\($0)" }, "(\(environment ?? "no environment"))"].compactMap { $0 }
+        let app = bundleID == nil && appAppleID == nil ? "no app named" : nil
+        return [app, bundleID, appAppleID.map { "#\($0)" }, "(\(environment ?? "no environment"))"].compactMap { $0 }
             .joined(separator: " ")
     }
 }

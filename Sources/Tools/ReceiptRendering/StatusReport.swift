@@ -107,7 +107,9 @@ package enum StatusReport {
         case .gracePeriod:
             words.append("until \(date(product.gracePeriodExpiresDate)) (expired \(date(product.expiresDate)))")
         case .billingRetry, .expired:
-            words.append("since \(date(product.endedDate ?? product.expiresDate))")
+            // An end no document dates (an upgrade whose successor is missing) is said so, not "since (no date)".
+            words.append(
+                (product.endedDate ?? product.expiresDate).map { "since \(MillisecondUTC.text($0))" } ?? "(no date)")
         case .revoked, .refunded:
             words.append(date(product.revocationDate))
         case .owned:
