@@ -90,9 +90,7 @@ package enum RunOutcome: Sendable, Hashable {
         case .accepted, .timedOut: return label
         case .rejected(let status), .errored(let status), .couldNotRun(let status): return "\(label) (exit \(status))"
         case .crashed(let signal): return "\(label) (\(Self.signalName(signal)))"
-        case .raised(let runtime, let status):
-            return
-                "\(label) (\(runtime), exit \(status); a validator that logs an exception it handled says --reject-codes \(status))"
+        case .raised(let runtime, let status): return "\(label) (\(runtime), exit \(status))"
         case .unreadableAnswer(let line): return "\(label) (answered \"\(Self.quoted(line))\", not a verdict)"
         case .lineNotAskedFor(let line):
             return
