@@ -26,9 +26,12 @@ public struct ClassifiedInput: Sendable {
     /// differently (a form field or JSON name given twice). The input is then unreadable, whatever is in it.
     public var refusal: InputError?
 
-    /// Whether the input holds a document to judge: one was found, or several were (refused as ambiguous, and so
-    /// judged unreadable wherever the input stands — a directory scan never passes over it as holding nothing).
-    public var holdsDocuments: Bool { isDocument || refusal?.kind == .inputAmbiguous }
+    /// Whether the input holds a document to judge: one was found, or several were (refused as ambiguous), or one
+    /// damaged (base64 with misread characters) — each judged unreadable wherever the input stands: a directory scan
+    /// never passes over it as holding nothing (a trial's damaged `<pre>`-wrapped receipt was skipped, exit 0).
+    public var holdsDocuments: Bool {
+        isDocument || refusal?.kind == .inputAmbiguous || refusal?.kind == .base64Damaged
+    }
 }
 
 /// The one answer to "what is this input?". Each layer people wrap a document in is taken off in turn, at most
@@ -141,9 +144,6 @@ public enum InputClassifier {
                 }
                 var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: findings)
                 classified.refusal = error
-                // A document was found, damaged: a directory scan judges it (unreadable), as it is alone, never
-                // passes over it as holding none (a trial's `<pre>`-wrapped receipt was skipped so, exit 0).
-                classified.isDocument = true
                 return classified
             case .none:
                 return nothingFound(input, firstError)
