@@ -71,16 +71,19 @@ extension JWSInspector {
         for object in order {
             guard let pair = byObject[object], pair.count > 1 else { continue }
             findings += siblingAgreement(
-                pair, at: pair[1].offset, holder: "the tokens of \(object), which Apple pairs by subscription,")
+                pair, at: pair[1].offset,
+                holder: "the tokens of \(object.isEmpty ? "the document" : object), which Apple pairs by subscription,")
         }
         return findings
     }
 
-    /// The object of an unsigned document a token stands in (`data[0].lastTransactions[1]` for the token at
-    /// `data[0].lastTransactions[1].signedRenewalInfo`), nil for a token that is the document or an array's element:
-    /// the tokens of one object are a pair Apple made (`pairAgreement`), and bind the document together.
+    /// The object of an unsigned document a token is a member of (`data[0].lastTransactions[1]` for the token at
+    /// `data[0].lastTransactions[1].signedRenewalInfo`, `""` for a member of the document's own object), nil for a
+    /// token that is the document or an array's element (a history's transactions are of many subscriptions): the
+    /// member tokens of one object are a pair Apple made (`pairAgreement`), and bind the document together.
     static func pairObject(_ path: String) -> String? {
-        path.lastIndex(of: ".").map { String(path[..<$0]) }
+        guard !path.isEmpty, path.last != "]" else { return nil }
+        return path.lastIndex(of: ".").map { String(path[..<$0]) } ?? ""
     }
 
     /// Findings where the tokens of one document, or the document's own (unsigned) members, disagree on the app or

@@ -56,4 +56,20 @@ struct PairedTokensTests {
         #expect(!alone.isValid)
         #expect(alone.binding?.isBound == false)
     }
+
+    /// The same pair as the document's own members is judged as a pair; a history's array of transactions of two
+    /// subscriptions is no pair (a review of session 29: the first grouping missed the one and paired the other).
+    @Test func membersPairAndArrayElementsDoNot() throws {
+        let options = InspectionOptions(anchors: try TrustAnchors.appleRootG3())
+        let transaction = Self.token("gopay-txn-2000000004047119-sandbox.jws")
+        let other = Self.token("gopay-txn-2000000184445477-sandbox.jws")
+        let renewal = Self.token("gopay-renewal-2000000184445477-sandbox.jws")
+        let members = JWSInspector.inspect(
+            Array(#"{"signedTransactionInfo":"\#(transaction)","signedRenewalInfo":"\#(renewal)"}"#.utf8),
+            options: options)
+        #expect(members.findings.contains { $0.code == "jws-binding-mismatch" && $0.message.contains("pairs") })
+        let history = JWSInspector.inspect(
+            Array(#"{"data":{"signedTransactions":["\#(transaction)","\#(other)"]}}"#.utf8), options: options)
+        #expect(!history.findings.contains { $0.message.contains("pairs") }, "\(history.findings.map(\.message))")
+    }
 }
