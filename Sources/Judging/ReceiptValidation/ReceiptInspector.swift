@@ -36,12 +36,14 @@ public enum ReceiptInspector {
             input: summary, inputError: nil, receipt: nil, certificates: [], signers: [],
             verification: nil, findings: [])
         let bytes: [UInt8]
+        var responseDecoding: VerifyReceiptDecoding?
         switch InputDecoder.decode(input, as: options.inputFormat, base: textOffset) {
         case .failure(let error):
             inspection.inputError = error
             return inspection
         case .success(let decoded):
             bytes = decoded.bytes
+            responseDecoding = decoded.responseDecoding
             inspection.input.format = decoded.format.rawValue
             inspection.findings += decoded.repairs.map { Finding(.inputRepaired, at: 0, "the input \($0)") }
         }
@@ -105,7 +107,7 @@ public enum ReceiptInspector {
             inspection.findings += ReceiptChecks.check(
                 receipt, expectations: options.expectations,
                 at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
-                now: options.clock, streamed: streamed)
+                now: options.clock, streamed: streamed, responseDecoding: responseDecoding)
         }
         return inspection
     }

@@ -57,6 +57,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case bundleIdMismatch = "bundle-id-mismatch"
     case environmentMismatch = "environment-mismatch"
     case appVersionMismatch = "app-version-mismatch"
+    case responseDecodingMismatch = "response-decoding-mismatch"
     case creationDateMissing = "creation-date-missing"
     case creationDateInFuture = "creation-date-in-future"
     case creationBeforeOriginalPurchase = "creation-before-original-purchase"

@@ -13,6 +13,7 @@ extension FindingCode {
             .signatureUnsupported, .chainInvalid, .chainShapeUnexpected, .leafMarkerMissing, .intermediateMarkerMissing,
             .storekitSignerOnAppStoreReceipt, .signerIsCa, .signerKeyUsage, .missingRequiredAttribute,
             .duplicateAttribute, .hashWrongLength, .hashMismatch, .hashUnverifiable, .bundleIdMismatch,
+            .responseDecodingMismatch,
             .environmentMismatch, .appVersionMismatch, .creationDateMissing, .creationDateInFuture,
             .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation, .purchaseAfterCreation,
             .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase, .payloadNotSet, .attributeNotSequence,
@@ -45,7 +46,8 @@ extension FindingCode {
         case .inputRepaired:
             return .input
         case .bindingRequired, .missingRequiredAttribute, .duplicateAttribute, .hashWrongLength, .hashMismatch,
-            .hashUnverifiable, .bundleIdMismatch, .environmentMismatch, .appVersionMismatch, .creationDateMissing,
+            .hashUnverifiable, .bundleIdMismatch, .responseDecodingMismatch, .environmentMismatch, .appVersionMismatch,
+            .creationDateMissing,
             .creationDateInFuture, .creationBeforeOriginalPurchase, .receiptExpired, .expirationBeforeCreation,
             .purchaseAfterCreation, .duplicateTransactionId, .quantityOutOfRange, .expiryBeforePurchase,
             .subscriptionActive, .subscriptionExpired, .subscriptionNotStarted, .purchaseCancelled,
@@ -341,6 +343,9 @@ extension FindingCode {
         case .jwsCertificateWeakDigest:
             return
                 "a certificate of the JWS chain is signed with SHA-1 or MD5; Apple's JWS chains are signed with ECDSA and SHA-384"
+        case .responseDecodingMismatch:
+            return
+                "a verifyReceipt response's unsigned receipt object names another bundle id, app item id or receipt type than the signed latest_receipt beside it: put together around another receipt"
         case .jwsBindingMismatch:
             return
                 "tokens of one input disagree on the app (bundleId, appAppleId) or environment: a nested token and the token that carries it, or the tokens and members of one document"

@@ -20,6 +20,8 @@ public struct DecodedInput: Sendable, Hashable {
     package var format: InputFormat
     /// What was repaired (quotes, a byte order mark, percent-escapes, spaces that were `+` …), one phrase each.
     package var repairs: [String]
+    /// A verifyReceipt response's unsigned decoding beside the signed `latest_receipt` these bytes are.
+    package var responseDecoding: VerifyReceiptDecoding? = nil
 }
 
 /// Unwraps receipt bytes from whatever the user pasted or saved: raw DER/BER, base64 (whitespace allowed), PEM,
@@ -99,7 +101,13 @@ public enum InputDecoder {
                     return overflow ? nil : sum
                 }
                 return shifted
-            }.flatMap { found($0.bytes, .jsonRequest, $0.repairs) }
+            }.flatMap { body in
+                found(body.bytes, .jsonRequest, body.repairs).map { decoded in
+                    var decoded = decoded
+                    decoded.responseDecoding = body.responseDecoding?.shifted(by: base + unwrapped.offset)
+                    return decoded
+                }
+            }
         }
     }
 
@@ -233,7 +241,9 @@ public enum InputDecoder {
     /// `receipt-data` member, or of a verifyReceipt response's `latest_receipt` (reported as a repair). A duplicated
     /// member, or one only inside a nested object or array, is refused: strict JSON readers disagree on which copy
     /// counts. A server notification is named.
-    static func decodeJSON(_ input: [UInt8]) -> Result<(bytes: [UInt8], repairs: [String]), InputError> {
+    static func decodeJSON(_ input: [UInt8]) -> Result<
+        (bytes: [UInt8], repairs: [String], responseDecoding: VerifyReceiptDecoding?), InputError
+    > {
         let body: JSONRequestBody
         switch JSONRequestBody.scan(input, keys: ["receipt-data", "latest_receipt", "signedPayload", "status"]) {
         case .failure(let error):
@@ -304,7 +314,7 @@ public enum InputDecoder {
                     "the JSON body holds two different documents, \"\(key)\" at offset \(member.offset) and base64 at offset \(other.offset): readers take either (a request's reader reads receipt-data, a response's latest_receipt), so rcpt reads neither",
                     at: other.offset))
         }
-        return .success((bytes, repairs))
+        return .success((bytes, repairs, key == "latest_receipt" ? body.responseDecoding : nil))
     }
 
     /// The error for a legacy iOS 6-style transaction receipt, if `input` is one.

@@ -22,6 +22,8 @@ struct JSONRequestBody {
     /// Every string of the body, at any depth, whose text is base64 of one whole DER element (a receipt, or some
     /// other signed thing): where it starts, and the bytes.
     private(set) var derStrings: [(offset: Int, bytes: [UInt8])] = []
+    /// What a verifyReceipt response's `receipt` object names of the app, when the body has one.
+    private(set) var responseDecoding: VerifyReceiptDecoding?
 
     /// The top-level members named `key`, in order.
     func topLevel(_ key: String) -> [Member] { topLevelMembers[key] ?? [] }
@@ -47,6 +49,7 @@ struct JSONRequestBody {
             return .failure(InputError(.jsonMalformed, "the JSON body is not an object"))
         }
         var body = JSONRequestBody()
+        body.responseDecoding = VerifyReceiptDecoding(document)
         // Names are matched without regard to case, as Go's and .NET's readers match them.
         let wanted = Dictionary(keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for (node, entry) in document.nodes.enumerated() where entry.depth >= 1 {

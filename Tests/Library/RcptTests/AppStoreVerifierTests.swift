@@ -265,6 +265,25 @@ struct AppStoreVerifierTests {
         #expect(failure?.cause == .wrongEnvironment)
     }
 
+    /// A verifyReceipt response whose unsigned decoding names another app or environment than its signed
+    /// `latest_receipt` (the expected app's, genuine) is contradictory, not a replay: anyone can write the decoding.
+    @Test(arguments: [("bundle_id", "com.example.other"), ("receipt_type", "ProductionSandbox")])
+    func aResponseWhoseDecodingNamesAnotherAppFails(member: String, value: String) throws {
+        let recorded = Fixtures.bytes(
+            "Tests/Judging/ReceiptVerifyReceiptTests/Pairs/griddiary-production-2017/response.json")
+        var response = try #require(try JSONSerialization.jsonObject(with: Data(recorded)) as? [String: Any])
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.sumiapp.GridDiary", appAppleId: 597_077_261, environment: .production)
+        _ = try verifier.verifyReceipt(Array(try JSONSerialization.data(withJSONObject: response)))
+        var receipt = try #require(response["receipt"] as? [String: Any])
+        receipt[member] = value
+        response["receipt"] = receipt
+        let edited = Array(try JSONSerialization.data(withJSONObject: response))
+        let failure = Self.failure { () throws(VerificationFailure) in _ = try verifier.verifyReceipt(edited) }
+        #expect(failure?.cause == .invalid)
+        #expect(failure?.findings.contains { $0.kind == .responseDecodingMismatch } == true)
+    }
+
     /// `token` with one character of its signature changed.
     static func tampered(_ token: String) -> String {
         var bytes = Array(token.utf8)

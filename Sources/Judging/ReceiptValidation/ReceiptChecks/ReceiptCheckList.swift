@@ -14,6 +14,8 @@ struct ReceiptContent {
     let now: Int64
     /// The record checks the reading pass ran, if it ran them.
     let streamed: StreamedRecordChecks?
+    /// A verifyReceipt response's unsigned decoding beside the receipt, when the receipt was read from one.
+    let responseDecoding: VerifyReceiptDecoding?
 }
 
 /// One check of a receipt's content, in the manner of swift-certificates' `VerifierPolicy`: every outcome is a
@@ -29,6 +31,7 @@ enum ReceiptChecks {
     static let all: [any ReceiptCheck] = [
         RequiredAttributes(),  // what every App Store receipt carries, and a 20-byte device hash
         ExpectedValues(),  // the bundle id, version, environment, app id and device expected
+        ResponseDecodingAgreement(),  // a verifyReceipt response's unsigned decoding names the signed receipt's app
         CreationDateCheck(),  // a date, not in the future, not before the app's original purchase
         ReceiptExpiry(),  // expired at the evaluation time, or before its creation
         InAppRecordChecks(),  // every in-app record, at the status time
@@ -36,14 +39,15 @@ enum ReceiptChecks {
 
     /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
     /// are judged active or expired. `streamed`: the record checks the reading pass ran, if it ran them.
+    /// `responseDecoding`: what the verifyReceipt response the receipt came in says of it, unsigned.
     static func check(
         _ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
-        now: Int64, streamed: StreamedRecordChecks? = nil
+        now: Int64, streamed: StreamedRecordChecks? = nil, responseDecoding: VerifyReceiptDecoding? = nil
     ) -> [Finding] {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
         let content = ReceiptContent(
             receipt: receipt, payload: payload, expectations: expectations, evaluatedAt: time,
-            statusAt: statusAt, now: now, streamed: streamed)
+            statusAt: statusAt, now: now, streamed: streamed, responseDecoding: responseDecoding)
         return all.flatMap { $0.findings(content) }
     }
 }

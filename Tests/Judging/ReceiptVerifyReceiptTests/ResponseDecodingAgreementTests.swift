@@ -1,0 +1,77 @@
+import Foundation
+import ReceiptDiagnostics
+import ReceiptModel
+import ReceiptTestSupport
+import ReceiptValidation
+import Testing
+
+/// A verifyReceipt response is read for its signed `latest_receipt`; Apple's unsigned decoding beside it must name
+/// the same app. A response put together around another app's genuine receipt was valid, exit 0.
+@Suite("verifyReceipt response: the decoding names the signed receipt's app")
+struct ResponseDecodingAgreementTests {
+    /// Apple's recorded production response (its `latest_receipt` is the app's genuine receipt).
+    static func response() throws -> [String: Any] {
+        let bytes = try Fixtures.bytes(VerifyReceiptPairTests.directory + "griddiary-production-2017/response.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    static func inspect(_ response: [String: Any]) throws -> ReceiptInspection {
+        let bytes = try JSONSerialization.data(withJSONObject: response)
+        return ReceiptInspector.inspect(Array(bytes), options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+    }
+
+    static func edited(_ member: String, _ value: Any) throws -> [String: Any] {
+        var response = try response()
+        var receipt = try #require(response["receipt"] as? [String: Any])
+        receipt[member] = value
+        response["receipt"] = receipt
+        return response
+    }
+
+    @Test("Apple's own response is valid, its decoding agreeing")
+    func genuine() throws {
+        let inspection = try Self.inspect(try Self.response())
+        #expect(inspection.isValid)
+        #expect(!inspection.findings.contains { $0.kind == .responseDecodingMismatch })
+    }
+
+    /// Each member the decoding names the app with, and another value of its kind.
+    static func other(_ member: String) -> Any {
+        switch member {
+        case "app_item_id": return 1_234_567
+        case "receipt_type": return "ProductionSandbox"
+        default: return "com.attacker.other"
+        }
+    }
+
+    @Test(
+        "a decoding naming another app, app item id or receipt type is an error at the signed attribute",
+        arguments: ["bundle_id", "app_item_id", "receipt_type"])
+    func disagreeing(member: String) throws {
+        let value = Self.other(member)
+        let inspection = try Self.inspect(try Self.edited(member, value))
+        #expect(!inspection.isValid)
+        let finding = try #require(inspection.findings.first { $0.kind == .responseDecodingMismatch })
+        #expect(finding.severity == .error)
+        #expect(finding.fields.contains { $0.name == "member" && $0.value == "receipt.\(member)" })
+        #expect(finding.message.contains("\(value)"))
+        #expect(finding.offset != nil)
+    }
+
+    @Test("the same value written as a string or a number agrees; a receipt object without them is not compared")
+    func sameValueOtherSpelling() throws {
+        #expect(try Self.inspect(try Self.edited("app_item_id", "597077261")).isValid)
+        var response = try Self.response()
+        response["receipt"] = ["in_app": [Any]()]
+        #expect(try Self.inspect(response).isValid)
+    }
+
+    @Test("a request body's receipt-data is not compared with anything beside it")
+    func requestBody() throws {
+        var request = try Self.response()
+        request["receipt-data"] = request.removeValue(forKey: "latest_receipt")
+        request["receipt"] = ["bundle_id": "com.attacker.other"]
+        let inspection = try Self.inspect(request)
+        #expect(!inspection.findings.contains { $0.kind == .responseDecodingMismatch })
+    }
+}
