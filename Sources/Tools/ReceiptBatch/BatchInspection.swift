@@ -74,7 +74,7 @@ package struct BatchInspection: Sendable {
     /// What a directory holds: its regular files that look like receipts or JWS (sorted; descending into
     /// subdirectories when `recursive`), and the entries skipped: content that is clearly something else, and
     /// anything not a regular file (a pipe would block the read, a device never end it). Other arguments are taken
-    /// as they are.
+    /// as they are. A file named twice, or named and found in a directory named too, is one document, taken once.
     package static func expand(_ arguments: [String], recursive: Bool = false) -> (paths: [String], skipped: [Skipped])
     {
         var paths: [String] = []
@@ -84,6 +84,10 @@ package struct BatchInspection: Sendable {
         // Each directory is read once, by its device and inode (a directory named twice); links to directories inside
         // the tree are not followed at all.
         var visited: Set<[UInt64]> = []
+        // Each file named as an argument, by device and inode: a second name for it (the same argument twice, or its
+        // directory named beside it) is not another document. Entries of directories are only looked up when a
+        // file was named, so a scan of a directory alone takes no stat(2) a file.
+        var named: Set<[UInt64]> = []
         var index = 0
         while index < pending.count {
             let (argument, fromDirectory, listedRegular) = pending[index]
@@ -120,6 +124,15 @@ package struct BatchInspection: Sendable {
             } else if fromDirectory, !hasDocumentExtension(argument), !looksLikeReceipt(argument) {
                 skipped.append(Skipped(path: argument, reason: "its content is clearly not a receipt or a JWS"))
             } else {
+                if type == S_IFREG {
+                    if fromDirectory, !named.isEmpty, listedRegular == true { _ = stat(argument, &status) }
+                    let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
+                    if !fromDirectory || !named.isEmpty, status.st_ino != 0 {
+                        guard fromDirectory ? !named.contains(identity) : named.insert(identity).inserted else {
+                            continue
+                        }
+                    }
+                }
                 paths.append(argument)
             }
         }

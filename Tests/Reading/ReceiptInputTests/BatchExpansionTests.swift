@@ -1,0 +1,49 @@
+import Foundation
+import ReceiptBatch
+import ReceiptTestSupport
+import Testing
+
+/// What a batch reads from its arguments: a file named twice, or named and found in a directory named too, is one
+/// document (`rcpt status a.jws a.jws` said "from 2 of 2 documents" and listed it twice).
+@Suite("Batch arguments expanded")
+struct BatchExpansionTests {
+    /// A scratch directory holding `a.jws` and `b.jws`, removed after `body`.
+    static func withFiles(_ body: (URL) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("expand-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws")
+        for name in ["a.jws", "b.jws"] {
+            try Data(token).write(to: directory.appendingPathComponent(name))
+        }
+        try body(directory)
+    }
+
+    @Test("a file named twice, under two spellings, is read once")
+    func fileNamedTwice() throws {
+        try Self.withFiles { directory in
+            let a = directory.appendingPathComponent("a.jws").path
+            let other = directory.path + "/./a.jws"
+            let expanded = BatchInspection.expand([a, a, other])
+            #expect(expanded.paths == [a])
+        }
+    }
+
+    @Test("a file named beside its directory is read once; the directory's other files are all read")
+    func fileAndItsDirectory() throws {
+        try Self.withFiles { directory in
+            let a = directory.appendingPathComponent("a.jws").path
+            let expanded = BatchInspection.expand([a, directory.path])
+            #expect(expanded.paths == [a, directory.appendingPathComponent("b.jws").path])
+            #expect(BatchInspection.expand([directory.path]).paths.count == 2)
+        }
+    }
+
+    @Test("two files with the same bytes are two documents")
+    func sameBytesTwoFiles() throws {
+        try Self.withFiles { directory in
+            let paths = ["a.jws", "b.jws"].map { directory.appendingPathComponent($0).path }
+            #expect(BatchInspection.expand(paths).paths == paths)
+        }
+    }
+}
