@@ -97,13 +97,13 @@ package enum StatusReport {
         return out
     }
 
-    static func stateLine(_ product: ProductStatus, style: TextStyle) -> String {
+    package static func stateLine(_ product: ProductStatus, style: TextStyle) -> String {
         func date(_ value: Int64?) -> String { value.map { MillisecondUTC.text($0) } ?? "(no date)" }
         let word = String(product.state.rawValue.uppercased().map { $0 == "-" ? " " : $0 })
         var words: [String] = []
         switch product.state {
         case .active:
-            words.append("until \(date(product.expiresDate))")
+            words.append("until \(date(product.endedDate ?? product.expiresDate))")
         case .gracePeriod:
             words.append("until \(date(product.gracePeriodExpiresDate)) (expired \(date(product.expiresDate)))")
         case .billingRetry, .expired:

@@ -1,4 +1,5 @@
 import ReceiptPurchases
+import ReceiptRendering
 import ReceiptStatus
 import Testing
 
@@ -445,6 +446,25 @@ struct LifecycleTests {
         #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
         // Before the statement was signed, the upgrade may not have happened: the period's own dates decide.
         #expect(Self.product(partial, basic, at: L.at(11))?.state == .active)
+        // The history with both, asked about a time before the upgrade it dates: active until the upgrade, not until
+        // its own expiry (status said "ACTIVE until" day 30 beside a history showing it ended at day 10).
+        var history = Lifecycle()
+        history.add(
+            "history.json",
+            L.history([
+                try L.transaction(
+                    "920", product: basic, purchased: L.at(0), expires: L.at(30), upgraded: true, signed: L.at(12)),
+                try L.transaction(
+                    "921", original: "920", product: premium, purchased: L.at(10), expires: L.at(40),
+                    signed: L.at(12)),
+            ]))
+        let before = Self.product(history, basic, at: L.at(5))
+        #expect(before?.state == .active)
+        #expect(before?.endedDate == L.at(10))
+        #expect(before?.reason == "upgraded to \(premium) at \(MillisecondUTC.text(L.at(10)))")
+        #expect(
+            StatusReport.stateLine(try #require(before), style: TextStyle(useColor: false)).contains(
+                "until 2024-01-11T00:00:00"))
     }
 
     @Test func renewsToOnlyForASubscriptionThatRenews() throws {

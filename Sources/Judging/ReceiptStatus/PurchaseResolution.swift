@@ -1,0 +1,48 @@
+import ReceiptPurchases
+
+/// The state of a product that does not renew (a consumable, a non-consumable, a non-renewing subscription), from
+/// its purchases: consumed or owned while any purchase stands, else refunded or revoked.
+extension Resolver {
+    /// The units `facts` bought together; nil when one states a quantity that is not a count, or the sum passes
+    /// 2^63 − 1: unknown, never a number that was not stated.
+    static func units(_ facts: [TransactionFact]) -> Int64? {
+        facts.reduce(Int64(0)) { total, fact in
+            guard let total, let quantity = fact.quantity else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(quantity)
+            return overflow ? nil : sum
+        }
+    }
+
+    /// A product that does not renew: consumed or owned while any purchase of it stands, else refunded or revoked.
+    func purchase(_ facts: [TransactionFact]) -> ProductStatus? {
+        // The most specific kind any statement gives (a JWS transaction names it; a receipt record cannot).
+        let kind = facts.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
+        let standing = facts.filter { !revoked($0) }
+        if let last = newest(standing) {
+            var owned: ProductStatus
+            switch kind {
+            case .consumable:
+                owned = status(
+                    last, .consumed,
+                    reason: "units bought among the documents; receipts and History V1 leave finished consumables out")
+                owned.quantity = Self.units(standing)
+                if owned.quantity == nil {
+                    owned.reason =
+                        "a document states a quantity that is not a count of units (not a whole number from 1 up), so how many were bought is unknown"
+                }
+                owned.evidence = standing.map(\.evidence)
+            case .nonRenewingSubscription:
+                owned = status(last, .owned, reason: "a non-renewing subscription: the app decides how long it lasts")
+            default:
+                owned = status(last, .owned)
+            }
+            owned.kind = kind
+            return owned
+        }
+        guard let last = newest(facts) else { return nil }
+        var gone = status(
+            last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
+        gone.kind = kind
+        return gone
+    }
+}
