@@ -28,6 +28,15 @@ package struct CampaignGate: Sendable {
         }
     }
 
+    /// Whether the campaign fails: the validator refused a seed rcpt accepts (nothing else could be judged), or a
+    /// group fails.
+    package func fails(_ summary: CampaignSummary) -> Bool {
+        summary.baselines.contains(where: \.refused) || summary.groups.contains(where: fails)
+    }
+
+    /// The concerns whose accepted bad inputs fail the campaign, in `Concern`'s order.
+    package var concerns: [Concern] { Concern.allCases.filter(gate.concerns.contains) }
+
     /// Why a group that does not fail is only reported: allowed, over-strict, or of a concern not gated.
     package func note(_ group: DisagreementGroup) -> String? {
         if allowed.contains(group.kind) { return "allowed" }

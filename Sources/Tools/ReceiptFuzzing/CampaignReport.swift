@@ -14,7 +14,7 @@ package enum CampaignReport {
     /// replay refuses a validator that rejects them), then each group's smallest input, `manifest.json` and
     /// `report.json`.
     package static func write(
-        _ summary: CampaignSummary, expectations: ManifestExpectations, seed: UInt64,
+        _ summary: CampaignSummary, gate: CampaignGate, expectations: ManifestExpectations, seed: UInt64,
         seeds: [String], to directory: String
     ) throws {
         let manager = FileManager.default
@@ -50,7 +50,7 @@ package enum CampaignReport {
                     threat: threat(group).why, readers: threat(group).readers))
         }
         try manifest.write(in: directory)
-        try Data(json(summary, seed: seed, seeds: seeds, directory: directory))
+        try Data(json(summary, gate: gate, seed: seed, seeds: seeds, directory: directory))
             .write(to: URL(fileURLWithPath: directory + "/report.json"))
     }
 
@@ -63,11 +63,14 @@ package enum CampaignReport {
     }
 
     /// `report.json` (`rcpt.fuzz-validator/1`): the files it names are in `directory` when one is given, and none
-    /// is named when the findings were not written.
-    package static func json(_ summary: CampaignSummary, seed: UInt64, seeds: [String], directory: String?) -> [UInt8] {
+    /// is named when the findings were not written. `failed` is the campaign's exit status (`gate`), so a CI step
+    /// reads the verdict from the report alone.
+    package static func json(
+        _ summary: CampaignSummary, gate: CampaignGate, seed: UInt64, seeds: [String], directory: String?
+    ) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = ReportDocument(summary, seed: seed, seeds: seeds, written: directory != nil)
+        let document = ReportDocument(summary, gate: gate, seed: seed, seeds: seeds, written: directory != nil)
         return Array(((try? encoder.encode(document)) ?? Data("{}".utf8)) + Data("\n".utf8))
     }
 
@@ -214,9 +217,15 @@ package enum CampaignReport {
             /// The input (from 1) and the seconds into the campaign at which the group was first hit.
             var firstInput: Int
             var firstSeconds: Double
+            /// Whether the group fails the campaign; why not when it does not (allowed, over-strict, not gated).
+            var fails: Bool
+            var note: Nullable<String>
         }
 
         var schema = CampaignReport.schema
+        /// Whether the campaign fails (exit 1), and the concerns whose accepted bad inputs fail it.
+        var failed: Bool
+        var gate: [String]
         var seed: UInt64
         var seeds: [String]
         /// Whether the validator refused a seed rcpt verify accepts (then nothing else ran).
@@ -229,7 +238,9 @@ package enum CampaignReport {
         var counts: [String: Int]
         var groups: [Group]
 
-        init(_ summary: CampaignSummary, seed: UInt64, seeds: [String], written: Bool) {
+        init(_ summary: CampaignSummary, gate: CampaignGate, seed: UInt64, seeds: [String], written: Bool) {
+            failed = gate.fails(summary)
+            self.gate = gate.concerns.map(\.rawValue)
             self.seed = seed
             self.seeds = seeds
             refused = summary.baselines.contains(where: \.refused)
@@ -253,12 +264,13 @@ package enum CampaignReport {
                     threat: CampaignReport.threat(group).why, count: group.count,
                     file: Nullable(
                         value: written
-                            ? CampaignReport.fileName(group) + (group.representative.isJWS ? ".jws" : ".receipt") : nil),
+                            ? CampaignReport.fileName(group) + CampaignReport.extensionOf(group.representative) : nil),
                     edits: group.representative.edits, seed: seeds[safe: group.representative.seed] ?? "",
                     rcptCodes: group.verdict.codes, rcptValid: group.verdict.isValid,
                     validatorOutcome: group.run.outcome.label, validator: Run(group.run),
                     validatorStderr: group.run.stderrTail, firstInput: group.firstInput,
-                    firstSeconds: (group.firstSeconds * 1000).rounded() / 1000)
+                    firstSeconds: (group.firstSeconds * 1000).rounded() / 1000, fails: gate.fails(group),
+                    note: Nullable(value: gate.note(group)))
             }
         }
     }

@@ -283,12 +283,13 @@ struct FuzzValidator: ParsableCommand {
                     context: context.rawValue, root: ShellWords.absolute(receiptCA + "/root.pem"),
                     validator: validatorOptions.name)
                 try CampaignReport.write(
-                    summary, expectations: manifestExpectations, seed: seed, seeds: seeds,
+                    summary, gate: gate, expectations: manifestExpectations, seed: seed, seeds: seeds,
                     to: outDirectory)
             }
             switch format {
             case .json:
-                Console.write(CampaignReport.json(summary, seed: seed, seeds: seeds, directory: outDirectory))
+                Console.write(
+                    CampaignReport.json(summary, gate: gate, seed: seed, seeds: seeds, directory: outDirectory))
             case .junit, .sarif:
                 Console.write(
                     format.ciDocument(
@@ -309,8 +310,7 @@ struct FuzzValidator: ParsableCommand {
                                 .utf8))
                 }
             }
-            if summary.baselines.contains(where: \.refused) { return 1 }
-            return summary.groups.contains(where: gate.fails) ? 1 : 0
+            return gate.fails(summary) ? 1 : 0
         }
     }
 

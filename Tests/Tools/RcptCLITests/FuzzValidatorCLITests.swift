@@ -113,6 +113,10 @@ struct FuzzValidatorCLITests {
         #expect((group["validator"] as? [String: Any])?["signal"] as? Int == 11)
         #expect(["security", "policy", "robustness"].contains(group["concern"] as? String ?? ""))
         #expect(["anyone", "replay", "signer"].contains(group["attacker"] as? String ?? ""))
+        // The verdict in the report itself, as conformance's: failed, the gate, and which group fails it.
+        #expect(report["failed"] as? Bool == true)
+        #expect(report["gate"] as? [String] == ["security", "policy"])
+        #expect(group["fails"] as? Bool == true && group["note"] is NSNull)
     }
 
     /// The hang never ends by itself (the fixture sleeps ten minutes), so only the timeout ends it; every other input
@@ -155,6 +159,11 @@ struct FuzzValidatorCLITests {
         let allowed = try Self.campaign(
             validator, runs: 100, seed: 7, extra: ["--allow", "accepted-what-rcpt-rejects"])
         #expect(allowed.status == 0)
+        #expect(allowed.report["failed"] as? Bool == false)
+        let groups = (allowed.report["groups"] as? [[String: Any]]) ?? []
+        #expect(
+            !groups.isEmpty && groups.allSatisfy { $0["fails"] as? Bool == false && $0["note"] as? String == "allowed" }
+        )
     }
 
     /// Findings are written as a suite: conformance replays them, failing the flawed validator and passing rcpt.
