@@ -37,7 +37,14 @@ package enum JUnitXML {
                 out += "  </testcase>\n"
             }
         }
-        out += "  <system-out></system-out>\n  <system-err></system-err>\n</testsuite>\n"
+        // A case reported though it passed (an over-strict rejection, an acceptance of a concern not gated, an
+        // allowed disagreement): a testcase holds only a failure, an error or a skip, so the suite's output says it.
+        let notes = report.cases.filter { $0.outcome == .passed && $0.isNote }.map { item in
+            "reported, not failed: \(item.name) (\(item.rule)): \(item.message)\n"
+                + item.details.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 + "\n" }
+                .joined()
+        }
+        out += "  <system-out>" + text(notes.joined()) + "</system-out>\n  <system-err></system-err>\n</testsuite>\n"
         return Array(out.utf8)
     }
 
