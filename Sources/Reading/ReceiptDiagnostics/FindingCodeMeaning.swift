@@ -345,7 +345,7 @@ extension FindingCode {
                 "a certificate of the JWS chain is signed with SHA-1 or MD5; Apple's JWS chains are signed with ECDSA and SHA-384"
         case .responseDecodingMismatch:
             return
-                "a verifyReceipt response's unsigned receipt object names another bundle id, app item id or receipt type than the signed latest_receipt beside it: put together around another receipt"
+                "what a verifyReceipt response says unsigned beside its signed latest_receipt (its receipt object's bundle id, app item id or receipt type, any copy, any case; its environment; a status other than 0 or 21006) contradicts it: put together around another receipt"
         case .jwsBindingMismatch:
             return
                 "tokens of one input disagree on the app (bundleId, appAppleId) or environment: a nested token and the token that carries it, or the tokens and members of one document"

@@ -101,7 +101,7 @@ extension JSONDocument {
     /// `name` with ASCII capitals lowered, and the three letters outside ASCII that case-insensitive readers match
     /// with an ASCII one taken for it: `ſ` (U+017F) for `s` (Go's folding and .NET's upper-casing), the Kelvin sign
     /// (U+212A) for `k` (Go), dotless `ı` (U+0131) for `i` (.NET). Itself, without a copy, when it has none.
-    static func caseFolded(_ name: String) -> String {
+    package static func caseFolded(_ name: String) -> String {
         guard name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) else { return name }
         var folded = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {

@@ -1,40 +1,91 @@
 import ReceiptJSON
 
-/// What a verifyReceipt response says, unsigned, of the app beside the signed receipt rcpt reads from it
-/// (`latest_receipt`): Apple's own decoding, `receipt.bundle_id`, `receipt.app_item_id` and `receipt.receipt_type`.
-/// Apple decodes the receipt that was sent, of the same app and environment as the latest one; a response whose
-/// decoding names another app was put together around a genuine receipt, and a reader of the decoding (a backend
-/// that takes the response from its client) reads another app's purchases.
+/// What a verifyReceipt response says, unsigned, beside the signed receipt rcpt reads from it (`latest_receipt`):
+/// Apple's own decoding (`receipt.bundle_id`, `app_item_id`, `receipt_type`), the environment it answered from and
+/// its status. Apple decodes the receipt that was sent, of the same app and environment as the latest one, and
+/// answers with a receipt only when it accepted one; a response whose unsigned parts say otherwise was put together
+/// around a genuine receipt, and a reader of them (a backend that takes the response from its client) is misled.
+/// Every copy of a member counts, names compared without regard to case: Go's and .NET's readers take a
+/// `Receipt` or a `Bundle_Id` for the member, and readers differ on which duplicate wins.
 package struct VerifyReceiptDecoding: Sendable, Hashable {
-    /// One member of the decoding, the receipt attribute it states, its text and where it stands in the response.
+    /// One member, the receipt attribute it states, what that attribute must then hold, and where it stands.
     package struct Claim: Sendable, Hashable {
         package var member: String
         package var field: ReceiptField
+        /// The member's text (a string's, or a number as written).
         package var text: String
+        /// The signed attribute's text it states (`ProductionSandbox` for the environment `Sandbox`).
+        package var signed: String
         package var offset: Int
     }
 
-    package var claims: [Claim]
+    /// The response's status, when it is not one Apple answers with a receipt: 0, or 21006 (valid, its subscription
+    /// expired).
+    package struct Refusal: Sendable, Hashable {
+        package var status: String
+        package var offset: Int
+    }
 
-    /// The members of `document`'s top-level `receipt` object that name the app; nil when it has none.
+    package var claims: [Claim] = []
+    package var refusal: Refusal?
+
+    /// The members of `document` that speak of the receipt; nil when it has none.
     init?(_ document: JSONDocument) {
-        guard let receipt = document.member("receipt", of: document.root), document.nodes[receipt].kind == .object
-        else { return nil }
-        let named: [(String, ReceiptField)] = [
-            ("bundle_id", .bundleID), ("app_item_id", .appItemID), ("receipt_type", .receiptType),
+        let named: [String: ReceiptField] = [
+            "bundle_id": .bundleID, "app_item_id": .appItemID, "receipt_type": .receiptType,
         ]
-        claims = named.compactMap { member, field in
-            guard let node = document.member(member, of: receipt) else { return nil }
-            let text: String
-            switch document.nodes[node].kind {
-            case .string: text = document.string(node) ?? ""
-            case .number: text = document.text(node)
-            default: return nil
+        for (node, key) in Self.members(of: document.root, in: document) {
+            switch key {
+            case "receipt" where document.nodes[node].kind == .object:
+                for (member, name) in Self.members(of: node, in: document) {
+                    guard let field = named[name], let text = Self.text(member, in: document) else { continue }
+                    // Named as written (`Receipt.Bundle_Id`), so the reader finds the copy that disagrees.
+                    let spelled = [node, member].map { document.key($0) ?? "" }.joined(separator: ".")
+                    claims.append(
+                        Claim(
+                            member: spelled, field: field, text: text, signed: text,
+                            offset: Self.offset(member, in: document)))
+                }
+            case "environment":
+                // Apple answers from the environment the receipt is of: `Sandbox` for a `ProductionSandbox` receipt.
+                guard let text = Self.text(node, in: document) else { continue }
+                let signed = ["production": "Production", "sandbox": "ProductionSandbox"][text.lowercased()]
+                guard let signed else { continue }
+                claims.append(
+                    Claim(
+                        member: "environment", field: .receiptType, text: text, signed: signed,
+                        offset: Self.offset(node, in: document)))
+            case "status":
+                guard let text = Self.text(node, in: document), text != "0", text != "21006", refusal == nil else {
+                    continue
+                }
+                refusal = Refusal(status: text, offset: Self.offset(node, in: document))
+            default:
+                continue
             }
-            let offset = document.nodes[node].keyRange.map { $0.lowerBound - 1 } ?? document.nodes[node].start
-            return Claim(member: member, field: field, text: text, offset: offset)
         }
-        guard !claims.isEmpty else { return nil }
+        guard !claims.isEmpty || refusal != nil else { return nil }
+    }
+
+    /// Every member of the object `node`, with its name case folded.
+    static func members(of node: Int, in document: JSONDocument) -> [(node: Int, key: String)] {
+        document.children(of: node).compactMap { child in
+            document.key(child).map { (child, JSONDocument.caseFolded($0)) }
+        }
+    }
+
+    /// A string's text, or a number as written; nil for anything else.
+    static func text(_ node: Int, in document: JSONDocument) -> String? {
+        switch document.nodes[node].kind {
+        case .string: return document.string(node)
+        case .number: return document.text(node)
+        default: return nil
+        }
+    }
+
+    /// Where the member's name starts.
+    static func offset(_ node: Int, in document: JSONDocument) -> Int {
+        document.nodes[node].keyRange.map { $0.lowerBound - 1 } ?? document.nodes[node].start
     }
 
     /// The same claims with their offsets `distance` further on (into the text the response was found in); an
@@ -47,6 +98,10 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
             var moved = claim
             moved.offset = offset
             return moved
+        }
+        shifted.refusal = refusal.flatMap { refusal in
+            let (offset, overflow) = refusal.offset.addingReportingOverflow(distance)
+            return overflow ? nil : Refusal(status: refusal.status, offset: offset)
         }
         return shifted
     }

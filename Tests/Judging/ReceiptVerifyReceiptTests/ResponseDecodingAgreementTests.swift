@@ -66,6 +66,52 @@ struct ResponseDecodingAgreementTests {
         #expect(try Self.inspect(response).isValid)
     }
 
+    /// Go's and .NET's readers take a member whatever its case; readers differ on which duplicate wins: every copy
+    /// is compared (a red team's `"Receipt": {"bundle_id": …}` beside Apple's `receipt` was valid).
+    @Test("every copy of the decoding counts, whatever the case of its name")
+    func everyCopy() throws {
+        var response = try Self.response()
+        response["Receipt"] = ["bundle_id": "com.attacker.other"]
+        let beside = try Self.inspect(response)
+        #expect(!beside.isValid)
+        #expect(
+            beside.findings.contains {
+                $0.kind == .responseDecodingMismatch && $0.fields.contains { $0.value == "Receipt.bundle_id" }
+            })
+        let variant = try Self.inspect(try Self.edited("Bundle_Id", "com.attacker.other"))
+        #expect(
+            variant.findings.contains {
+                $0.kind == .responseDecodingMismatch && $0.fields.contains { $0.value == "receipt.Bundle_Id" }
+            })
+        // A duplicate member (JSONSerialization writes none): the first copy another app's, the last Apple's.
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: try Self.response()), as: UTF8.self)
+        let duplicated = text.replacingOccurrences(
+            of: "\"bundle_id\":\"com.sumiapp.GridDiary\"",
+            with: "\"bundle_id\":\"com.attacker.other\",\"bundle_id\":\"com.sumiapp.GridDiary\"")
+        #expect(duplicated != text)
+        let inspection = ReceiptInspector.inspect(
+            Array(duplicated.utf8), options: InspectionOptions(anchors: try TrustAnchors.appleRoot()))
+        #expect(inspection.findings.contains { $0.kind == .responseDecodingMismatch })
+    }
+
+    /// Apple answers from the receipt's own environment, and with a receipt only when it accepted one.
+    @Test("the response's environment and status must fit the signed receipt")
+    func environmentAndStatus() throws {
+        var sandbox = try Self.response()
+        sandbox["environment"] = "Sandbox"
+        let environment = try Self.inspect(sandbox)
+        #expect(!environment.isValid)
+        #expect(
+            environment.findings.contains {
+                $0.kind == .responseDecodingMismatch && $0.message.contains("ProductionSandbox")
+            })
+        for (status, valid) in [(21003, false), (21007, false), (21006, true), (0, true)] {
+            var response = try Self.response()
+            response["status"] = status
+            #expect(try Self.inspect(response).isValid == valid, "status \(status)")
+        }
+    }
+
     @Test("a request body's receipt-data is not compared with anything beside it")
     func requestBody() throws {
         var request = try Self.response()
