@@ -149,6 +149,25 @@ extension Resolver {
         }
     }
 
+    /// Renewal info that tells of a purchase after `current` covering the time: signed at or before the time, its
+    /// `renewalDate` (Apple: when the most recent purchase expires) after both `current`'s expiry and the time. That
+    /// purchase existed when it was signed and runs to its renewalDate, so the time, between the two, is inside its
+    /// period (before the signing, the subscription may have lapsed: that is not said). The latest signed, a
+    /// verified one before any other; none for a `current` that has not expired.
+    func laterPeriod(of current: TransactionFact) -> RenewalFact? {
+        guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
+            return nil
+        }
+        return (renewals[original] ?? []).filter { renewal in
+            (renewal.evidence.signedDate.map { $0 <= at } ?? false)
+                && (renewal.renewalDate.map { $0 > at && $0 > expires } ?? false)
+                && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
+        }.max { lhs, rhs in
+            (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)
+                < (rhs.evidence.trust == .verified ? 1 : 0, rhs.evidence.signedDate ?? Int64.min)
+        }
+    }
+
     /// Whether `renewal` speaks of `current`'s period: its `renewalDate` (Apple: when the subscription's most recent
     /// purchase expires) is not after `current`'s expiry. A later one tells of a period whose transaction is not
     /// among the documents, and its billing retry, grace period or expiration intent are that period's (a red team's

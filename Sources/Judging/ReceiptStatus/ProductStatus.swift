@@ -18,7 +18,8 @@ package struct ProductStatus: Sendable, Hashable {
     package var revocationDate: Int64?
     /// When it stopped granting service, for a state that grants none: the expiry, the revocation, or the purchase of
     /// the product the subscription moved to (an upgrade takes effect at once, a downgrade at the next renewal). For
-    /// an active one, the purchase of the product it is upgraded to later, before its expiry.
+    /// an active one, when later statements end its service other than at its transaction's expiry: the purchase of
+    /// the product it is upgraded to, the renewalDate of a renewal whose transaction is not among the documents.
     package var endedDate: Int64?
     package var gracePeriodExpiresDate: Int64?
     /// Whether the subscription renews (from its newest renewal info at the time); nil when no renewal info says.

@@ -276,7 +276,17 @@ struct Resolver {
                     && Self.speaks($0, of: current) ? $0 : nil
             }
             let knownGrace = since.map { $0.isInBillingRetry && $0.inGracePeriod(at: at) } ?? false
-            if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
+            if let later = laterPeriod(of: current), let ends = later.renewalDate {
+                // Renewed: its transaction is not among the documents, its renewal info dates the period.
+                let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+                main = status(
+                    current, .active,
+                    reason:
+                        "renewed: renewal info signed \(signed) says the most recent purchase expires then; its transaction is not among the documents"
+                )
+                main.endedDate = ends
+                if later != renewal { main.evidence.append(later.evidence) }
+            } else if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
                 let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
                 main = status(
                     current, .gracePeriod,

@@ -467,6 +467,35 @@ struct LifecycleTests {
                 "until 2024-01-11T00:00:00"))
     }
 
+    /// Auto-renew turned off after a renewal whose transaction is not among the documents: the renewal info's
+    /// renewalDate (when the most recent purchase expires) dates the period. Status said "EXPIRED since" the known
+    /// transaction's expiry, a false "not entitled" (a support engineer's trial).
+    @Test func aRenewalKnownOnlyFromItsRenewalInfo() throws {
+        let monthly = "com.example.lifecycle.monthly"
+        var life = Lifecycle()
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "970", product: monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add(
+            "disabled.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: L.at(35),
+                renewal: try L.renewal(
+                    original: "970", product: monthly, autoRenew: false, renewalDate: L.at(60), signed: L.at(35))))
+        let renewed = Self.product(life, monthly, at: L.at(40))
+        #expect(renewed?.state == .active)
+        #expect(renewed?.endedDate == L.at(60))
+        #expect(renewed?.autoRenew == false)
+        #expect(renewed?.reason?.hasPrefix("renewed: renewal info signed") == true)
+        // Before the renewal info was signed the subscription may have lapsed: not said to be active.
+        #expect(Self.product(life, monthly, at: L.at(32))?.state == .expired)
+        // After its renewalDate, expired.
+        #expect(Self.product(life, monthly, at: L.at(61))?.state == .expired)
+    }
+
     @Test func renewsToOnlyForASubscriptionThatRenews() throws {
         let basic = "com.example.lifecycle.basic"
         let premium = "com.example.lifecycle.premium"
