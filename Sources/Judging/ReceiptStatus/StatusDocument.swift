@@ -53,8 +53,9 @@ package struct StatusDocument: Sendable {
     /// The app Apple's unsigned decoding names.
     package var unsignedApp: StatusApp?
 
-    /// The facts of `document`, read from `input` (the file's bytes) at `offset` (where the classifier found the
-    /// document in them; nil when it decoded the text it read, so that no position in it is one in the file).
+    /// The facts of `document`, read from `input` (the document's bytes as the classifier found them: the whole file,
+    /// or the text a response was pasted in) at `offset` (where they stand in the file; nil when the classifier
+    /// decoded the text it read, so that no position in it is one in the file).
     package init(name: String, document: Inspection, input: [UInt8], offset: Int? = 0) {
         self.name = name
         isValid = document.isValid
@@ -71,7 +72,7 @@ package struct StatusDocument: Sendable {
                 : document.readError?.kind == .inputIsVerifyReceiptResponse
                     ? "verifyReceipt response without latest_receipt" : "unreadable"
             if let receipt = inspection.receipt { read(receipt, trust: trust, offset: offset) }
-            readVerifyReceiptResponse(input)
+            readVerifyReceiptResponse(input, offset: offset)
         } else if let inspection = document.jws {
             let kinds = inspection.tokens.map { Self.describe($0) }
             isReadable = document.readError == nil && !kinds.isEmpty
@@ -258,7 +259,7 @@ package struct StatusDocument: Sendable {
 
     /// Apple's unsigned decoding in a verifyReceipt response (`latest_receipt_info`, `receipt.in_app`,
     /// `pending_renewal_info`), when `input` is one.
-    mutating func readVerifyReceiptResponse(_ input: [UInt8]) {
+    mutating func readVerifyReceiptResponse(_ input: [UInt8], offset: Int?) {
         guard input.first(where: { !ByteSet.whitespace.contains($0) }) == UInt8(ascii: "{"),
             let document = try? JSONDocument.read(input), document.nodes.first?.kind == .object,
             document.member("status", of: document.root) != nil,
@@ -275,7 +276,8 @@ package struct StatusDocument: Sendable {
             environment: json.text("environment", in: document.root))
         func evidence(_ path: String, _ node: Int, _ kind: String) -> StatusEvidence {
             StatusEvidence(
-                document: name, path: path, offset: document.nodes[node].start, kind: kind,
+                document: name, path: path, offset: offset.flatMap { Self.add($0, document.nodes[node].start) },
+                kind: kind,
                 signedDate: requested, trust: .unsigned)
         }
         var lists: [(String, Int)] = []

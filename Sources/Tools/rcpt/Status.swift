@@ -139,7 +139,9 @@ struct Status: ParsableCommand {
             case .success(let input):
                 let classified = InputClassifier.classify(input)
                 let inspection = Inspector.inspect(classified, input: input, options: options)
-                document = StatusDocument(name: name, document: inspection, input: input, offset: classified.offset)
+                // The document as the classifier found it (a response pasted with a ticket's text around it).
+                document = StatusDocument(
+                    name: name, document: inspection, input: classified.bytes, offset: classified.offset)
             case .failure(let failure):
                 failures.withLock { $0[index] = failure.reason }
                 document = StatusDocument(unreadable: name, problem: failure.reason)

@@ -214,6 +214,15 @@ struct StatusCLITests {
         #expect(!strict.stdout.contains("does not verify"), "\(strict.stdout)")
         let loose = try CLI.run(["status", "--at", "2016-06-01", "--include-unverified", file.path])
         #expect(loose.status == 1, "\(loose)")  // nothing in it verifies, counted or not
+        // Pasted into a ticket, with text before and after it: read the same (it was "UNREADABLE", exit 2).
+        let ticket = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-ticket-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: ticket) }
+        let pretty = try JSONSerialization.data(withJSONObject: response, options: [.prettyPrinted])
+        try (Data("Our server logged this for the customer:\n".utf8) + pretty + Data("\nThanks\n".utf8)).write(
+            to: ticket)
+        let pasted = try CLI.run(["status", "--at", "2016-06-01", "--include-unverified", ticket.path])
+        #expect(pasted.status == 1, "\(pasted)")
+        #expect(pasted.stdout.contains("UNVERIFIED") && !pasted.stdout.contains("UNREADABLE"), "\(pasted.stdout)")
         #expect(loose.stdout.contains("answered "), "\(loose.stdout)")
         #expect(!loose.stdout.contains("signed 20"), "\(loose.stdout)")
     }
