@@ -260,7 +260,12 @@ struct Resolver {
                     ? "upgraded to another product of its group, whose transaction is not among the documents: this one no longer grants service, and whether that one does is not known (give the transaction history)"
                     : "upgraded to another product of its group after this time, by a statement signed later (give the transaction history)"
             )
-            if stated { main.endedDate = current.revocationDate.flatMap { $0 <= at ? $0 : nil } }
+            // Its upgrade is not dated: it ended by the statement's signing, if not at its expiry before.
+            if stated {
+                main.endedDate =
+                    current.revocationDate.flatMap { $0 <= at ? $0 : nil }
+                    ?? [current.evidence.signedDate, current.expiresDate].compactMap { $0 }.min()
+            }
         } else if unexpired {
             main = status(current, .active)
             // Upgraded later, by a purchase the documents date: this product's service ends then, not at its expiry.
@@ -317,6 +322,12 @@ struct Resolver {
                 main = status(current, .expired, reason: "auto-renew was off")
             } else {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
+            }
+            // Service went on through a billing grace period that has passed: it ended then, not at the expiry.
+            if main.state == .expired, let grace = since?.gracePeriodExpiresDate, let expires = current.expiresDate,
+                grace > expires, grace <= at, main.revocationDate == nil
+            {
+                main.endedDate = grace
             }
         }
         if let word = appleStatus(of: current),

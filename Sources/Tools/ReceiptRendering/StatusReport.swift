@@ -107,7 +107,7 @@ package enum StatusReport {
         case .gracePeriod:
             words.append("until \(date(product.gracePeriodExpiresDate)) (expired \(date(product.expiresDate)))")
         case .billingRetry, .expired:
-            // An end no document dates (an upgrade whose successor is missing) is said so, not "since (no date)".
+            // An end no document dates (no expiry, no signed statement of the end) is said so, not "since (no date)".
             words.append(
                 (product.endedDate ?? product.expiresDate).map { "since \(MillisecondUTC.text($0))" } ?? "(no date)")
         case .revoked, .refunded:

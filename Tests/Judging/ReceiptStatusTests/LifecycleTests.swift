@@ -442,7 +442,8 @@ struct LifecycleTests {
         let upgraded = Self.product(partial, basic, at: L.at(12))
         #expect(upgraded?.state == .expired)
         #expect(upgraded?.grantsService == false)
-        #expect(upgraded?.endedDate == nil)
+        // Ended by the statement's signing (status said "EXPIRED since" its expiry, a date after the time asked).
+        #expect(upgraded?.endedDate == L.at(12))
         #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
         // Before the statement was signed, the upgrade may not have happened: the period's own dates decide.
         #expect(Self.product(partial, basic, at: L.at(11))?.state == .active)
@@ -465,6 +466,31 @@ struct LifecycleTests {
         #expect(
             StatusReport.stateLine(try #require(before), style: TextStyle(useColor: false)).contains(
                 "until 2024-01-11T00:00:00"))
+    }
+
+    /// Expired after a billing grace period: service ended when the grace period did, not at the expiry (status said
+    /// "EXPIRED since" the expiry while the same documents placed the days after it in the grace period).
+    @Test func expiredAfterAGracePeriodEndedWithIt() throws {
+        var life = Lifecycle()
+        life.add(
+            "failed-grace.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30, hours: 1),
+                transaction: try L.transaction(
+                    "980", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(30, hours: 1)),
+                renewal: try L.renewal(
+                    original: "980", product: Self.monthly, intent: 2, billingRetry: true, grace: L.at(36),
+                    signed: L.at(30, hours: 1))))
+        #expect(Self.product(life, Self.monthly, at: L.at(33))?.state == .gracePeriod)
+        life.add(
+            "expired.json",
+            try L.notification(
+                "EXPIRED", "BILLING_RETRY", signed: L.at(90),
+                renewal: try L.renewal(
+                    original: "980", product: Self.monthly, intent: 2, grace: L.at(36), signed: L.at(90))))
+        let expired = Self.product(life, Self.monthly, at: L.at(95))
+        #expect(expired?.state == .expired)
+        #expect(expired?.endedDate == L.at(36))
     }
 
     /// Auto-renew turned off after a renewal whose transaction is not among the documents: the renewal info's
