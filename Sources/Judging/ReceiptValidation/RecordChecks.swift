@@ -58,7 +58,9 @@ struct RecordChecks {
 
     /// A product's latest expiry so far.
     private struct Latest {
+        /// When its service ended: the expiry, or the cancellation when that came first.
         var expires: EntryTable.StoredDate
+        var cancelled = false
         var purchaseSeconds: Int64?
         var offset: Int
         var transaction: TransactionKey?
@@ -151,24 +153,34 @@ struct RecordChecks {
                         FindingField("cancellation_date", date.rfc3339UTC),
                     ]
                         + (transactionKey.map { [FindingField("transaction_id", $0.display)] } ?? [])))
-            return
         }
-        guard let expires, let expiresDate = table.storedDate(expires.entry) else { return }
+        guard let expires, var expiresDate = table.storedDate(expires.entry) else { return }
+        // A cancelled period served until its cancellation (a refund or an upgrade after the time judged at leaves
+        // the time inside it): it takes part in the product's state with that end.
+        var ended = expires.seconds
+        if let cancelled {
+            guard cancelled.seconds < expires.seconds else { return }
+            guard let cancellation = table.storedDate(cancelled.entry) else { return }
+            (expiresDate, ended) = (cancellation, cancelled.seconds)
+        }
         let purchase = parsedDate(1704)
-        if let purchase, expires.seconds < purchase.seconds, let purchaseDate = table.date(purchase.entry) {
+        if cancelled == nil, let purchase, expires.seconds < purchase.seconds,
+            let purchaseDate = table.date(purchase.entry)
+        {
             let name = product.text
+            let expiry = expiresDate.date.rfc3339UTC
             findings.append(
                 Finding(
                     .expiryBeforePurchase, at: offset,
-                    "\(name): expires_date \(expiresDate.date.rfc3339UTC) precedes purchase_date \(purchaseDate.rfc3339UTC)"
+                    "\(name): expires_date \(expiry) precedes purchase_date \(purchaseDate.rfc3339UTC)"
                 ))
         }
         // One hash a record: the product's slot is found once and updated in place.
         let state = Latest(
-            expires: expiresDate, purchaseSeconds: purchase?.seconds, offset: offset,
+            expires: expiresDate, cancelled: cancelled != nil, purchaseSeconds: purchase?.seconds, offset: offset,
             transaction: transactionKey)
         if let slot = latest.slot(of: product) {
-            if expires.seconds > latest.values[slot].expires.seconds { latest.values[slot] = state }
+            if ended > latest.values[slot].expires.seconds { latest.values[slot] = state }
         } else {
             latest.append(product, state)
         }
@@ -199,7 +211,7 @@ struct RecordChecks {
         let instant = ReceiptDate.format(epochSeconds: time)
         for (name, state, transaction) in subscriptions {
             let expires = state.expires.date
-            // Cancelled records never reach `latest`: the period of the latest one decides.
+            // The period that ended last decides; a cancelled one ended at its cancellation.
             let code = ServicePeriod(
                 purchased: state.purchaseSeconds.map(ServicePeriod.milliseconds),
                 expires: expires.millisecondsSinceEpoch
@@ -208,13 +220,15 @@ struct RecordChecks {
                 code == .subscriptionActive
                 ? "is active"
                 : code == .subscriptionNotStarted ? "is not yet active (purchased later)" : "is not active"
+            let end = state.cancelled ? "cancellation_date" : "expires_date"
+            let ended = state.cancelled ? "its latest period cancelled" : "latest expires_date"
             findings.append(
                 Finding(
                     code, at: state.offset,
-                    "\(name) \(said) at \(instant) (latest expires_date \(expires.rfc3339UTC))",
+                    "\(name) \(said) at \(instant) (\(ended) \(expires.rfc3339UTC))",
                     fields: [
                         FindingField("product_id", name),
-                        FindingField("expires_date", expires.rfc3339UTC),
+                        FindingField(end, expires.rfc3339UTC),
                     ]
                         + (transaction.map { [FindingField("transaction_id", $0)] } ?? [])))
         }

@@ -1,6 +1,8 @@
 import Foundation
 import ReceiptCrypto
+import ReceiptDiagnostics
 import ReceiptInput
+import ReceiptModel
 import ReceiptPurchases
 import ReceiptSigning
 import ReceiptStatus
@@ -206,6 +208,28 @@ struct StatusStatedValuesTests {
         #expect(upgraded.contains("purchase-upgraded") && !upgraded.contains("purchase-cancelled"), "\(upgraded)")
         let refunded = codes(try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10)))
         #expect(refunded.contains("purchase-cancelled") && !refunded.contains("purchase-upgraded"), "\(refunded)")
+    }
+
+    /// At a time inside a period cancelled later (by an upgrade or a refund), `verify --status-at` says the product
+    /// was active, as `status` does: it dropped cancelled records from the state, and said "not active (latest
+    /// expires_date" of an earlier period) (a support engineer's trial).
+    @Test(arguments: [true, false]) func verifyDatesACancelledPeriodAsStatusDoes(keepsRecords: Bool) throws {
+        func finding(_ life: Lifecycle, at time: Int64) -> (code: String, message: String)? {
+            var options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+            options.keepsRecords = keepsRecords
+            options.statusTime = EvaluationTime(argument: String(time))  // epoch milliseconds
+            let bytes = life.documents[0].bytes
+            return Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options).findings.first {
+                $0.code.hasPrefix("subscription-") && $0.message.hasPrefix(Self.monthly + " ")
+            }.map { ($0.code, $0.message) }
+        }
+        for cancelled in [L.at(10), L.at(9)] {  // an upgrade, a refund
+            let life = try Self.receipt(cancelled: cancelled, yearlyBought: L.at(10))
+            #expect(Self.product(life, Self.monthly, at: L.at(5))?.state.grantsService == true)
+            #expect(finding(life, at: L.at(5))?.code == "subscription-active", "\(cancelled)")
+            #expect(finding(life, at: L.at(11))?.code == "subscription-expired", "\(cancelled)")
+            #expect(finding(life, at: L.at(11))?.message.contains("cancelled") == true)
+        }
     }
 
     /// A JWS transaction marked `isUpgraded` whose revocationDate has no revocationReason was upgraded, not
