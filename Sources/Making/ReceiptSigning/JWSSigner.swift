@@ -53,12 +53,15 @@ public struct JWSSigner: Sendable {
         return token
     }
 
-    /// The raw ES256 signature (r ‖ s, low S as OpenSSL makes it … or not: OpenSSL does not normalise) of `message`.
+    /// The raw ES256 signature (r ‖ s) of `message`, always low S. OpenSSL's nonce is random and it does not
+    /// normalise s, so half its signatures were high S: a suite's baseline then was, run by run, and a validator
+    /// that insists on low S (as Bitcoin's do) passed one run and failed the next (a CI user's trial). Only an entry
+    /// that makes the twin (`high-s-twin`) has a high S.
     package func signRaw(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
         let der = try Signer.sign([message[...]], digest: .sha256, key: key)
         guard let raw = ECDSASignature.raw(fromDER: der) else {
             throw CryptoError(.signingFailed, message: "the key did not give an ECDSA P-256 signature")
         }
-        return raw
+        return ECDSASignature.isHighS(raw) ? ECDSASignature.negatingS(raw) : raw
     }
 }

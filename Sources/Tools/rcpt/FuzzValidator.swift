@@ -34,7 +34,8 @@ struct FuzzValidator: ParsableCommand {
             with who could make its inputs (anyone, a replay of a genuine document, or only the signer) and what \
             accepting them costs (security, policy, robustness). Each group keeps its smallest input (fewest edits \
             of its seed, then fewest bytes), written to --out-dir with a manifest rcpt conformance replays (so a \
-            fixed bug stays fixed) and report.json (rcpt.fuzz-validator/1). Deterministic for --seed. Exit 1 when a \
+            fixed bug stays fixed) and report.json (rcpt.fuzz-validator/1). Deterministic for --seed (but for a JWS finding's \
+            signature bytes: ECDSA's nonce is random). Exit 1 when a \
             disagreement of a class not named by --allow was found, as rcpt conformance judges it (an accepted \
             robustness input only with --fail-on robustness; a rejection of what rcpt accepts is over-strict, \
             reported, never a failure), 0 otherwise, 2 on a usage error or when interrupted (SIGINT, SIGTERM, SIGHUP: \

@@ -20,7 +20,9 @@ struct Mutate: ParsableCommand {
             exactly one flaw), after recomputing the SHA-1 hash for a test device (--device-id). --all writes every \
             mutation and a manifest.json saying what each receipt is, what a correct validator must conclude, and \
             the finding `rcpt verify` gives; `rcpt conformance` runs a validator on such a suite. The input is never \
-            modified. The same input, CA and --seed always give the same bytes.
+            modified. The same input, CA and --seed always give the same receipts; a JWS \
+            suite the same tokens but for their signatures (ECDSA's nonce is random), each with a low S but \
+            high-s-twin's, so every verdict is the same.
 
             Examples:
               rcpt mutate --list

@@ -81,6 +81,17 @@ struct JWSAttackTests {
         }
     }
 
+    /// rcpt's signer always writes a low S (OpenSSL's half the time wrote a high one): a suite's baseline was high S
+    /// some runs and not others, and a validator insisting on low S passed one run and failed the next.
+    @Test func theSignerWritesLowS() throws {
+        let signer = try JWSFixtures.signer()
+        let input = Array((Self.b64(Self.header(signer)) + "." + Self.b64(JWSFixtures.transaction())).utf8)
+        // 40 signatures: were S random, all 40 low would happen once in 2^40 runs.
+        for _ in 0..<40 {
+            #expect(!ECDSASignature.isHighS(try signer.signRaw(input)))
+        }
+    }
+
     @Test func aPayloadChangedAfterSigningIsRefused() throws {
         let signer = try JWSFixtures.signer()
         let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
