@@ -127,5 +127,6 @@ package enum MutationSuite {
         if !force, FileManager.default.fileExists(atPath: directory + "/manifest.json") {
             throw MutationError(.suiteExists, "\(directory) already holds a suite; use --force to replace it")
         }
+        Manifest.removePrevious(in: directory)
     }
 }

@@ -19,6 +19,7 @@ package enum CampaignReport {
     ) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        Manifest.removePrevious(in: directory)  // the command asked for --force when there was one
         var manifest = Manifest(
             input: seeds.joined(separator: ", "), seed: seed, expectations: expectations,
             mutations: [], skipped: [:])

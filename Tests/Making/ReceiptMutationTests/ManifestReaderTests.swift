@@ -30,6 +30,25 @@ struct ManifestReaderTests {
         #expect(manifest.expectations.bundleID == "com.example" && manifest.expectations.root == "root.pem")
     }
 
+    /// `--force` over a suite removes what that suite wrote (the files its manifest names, report.json, the
+    /// manifest), never anything else: a replaced suite kept the earlier run's findings beside the new manifest.
+    @Test func aReplacedSuiteLeavesNothingOfItsOwnBehind() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manifest =
+            #"{"schema":"rcpt.mutations/1","input":"in.receipt","seed":7,"expectations":"# + Self.expectations
+            + #","mutations":["# + Self.entry + #"],"skipped":{}}"#
+        for (name, text) in [
+            ("manifest.json", manifest), ("foreign-ca.receipt", "r"), ("report.json", "{}"), ("mine.txt", "kept"),
+        ] {
+            FileManager.default.createFile(atPath: directory.path + "/" + name, contents: Data(text.utf8))
+        }
+        Manifest.removePrevious(in: directory.path)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["mine.txt"])
+    }
+
     /// Written with the one JSON writer and read back with the one reader: the same manifest, every string escaped,
     /// a seed above Int64.max kept, absent optionals left out.
     @Test func writesWhatItReads() throws {
