@@ -4,8 +4,10 @@ import ReceiptValidation
 
 /// The top of the text dump, for a support engineer: who the receipt is for, the verdict in one line, and the
 /// purchases as a table sorted by purchase date (at most `maximumRows`; the full listing follows it).
-struct DumpSummary {
+package struct DumpSummary {
     let style: TextStyle
+
+    package init(style: TextStyle) { self.style = style }
     /// The most purchases listed (the most recent ones when there are more).
     static let maximumRows = 100
 
@@ -50,7 +52,7 @@ struct DumpSummary {
     }
 
     /// The purchases table; `partial` when reading stopped at an error, so the list may miss purchases after it.
-    func purchases(_ payload: ReceiptPayload, partial: Bool = false) -> String {
+    package func purchases(_ payload: ReceiptPayload, partial: Bool = false) -> String {
         let records = payload.inAppRecords
         let unread = partial ? " (reading stopped at the error: there may be more)" : ""
         guard !records.isEmpty else {
@@ -66,23 +68,35 @@ struct DumpSummary {
         }
         dated.sort { ($0.purchased, $0.index) < ($1.purchased, $1.index) }
         let shown = dated.suffix(Self.maximumRows)
-        let header = ["product", "transaction", "purchased", "expires", "refunded", "trial"]
+        // A cancellation is a refund, or an upgrade when another product of the same original transaction was bought
+        // at that second (Apple dates a receipt's upgrade so; verify's purchase-upgraded): said which, as verify does.
+        var bought: [String: Set<String>] = [:]  // "original second" → the products bought then
+        for record in records {
+            if let original = record.first(.originalTransactionID)?.text,
+                let seconds = record.first(.purchaseDate)?.date?.secondsSinceEpoch
+            {
+                bought["\(original) \(seconds)", default: []].insert(record.first(.productID)?.text ?? "")
+            }
+        }
+        func upgraded(_ record: InAppRecord) -> Bool {
+            guard let original = record.first(.originalTransactionID)?.text,
+                let seconds = record.first(.cancellationDate)?.date?.secondsSinceEpoch,
+                let products = bought["\(original) \(seconds)"]
+            else { return false }
+            return !products.subtracting([record.first(.productID)?.text ?? ""]).isEmpty
+        }
+        let header = ["product", "transaction", "purchased", "expires", "cancelled", "trial"]
+        let columns: [InAppField: Int] = [
+            .productID: 0, .transactionID: 1, .purchaseDate: 2, .expiresDate: 3, .cancellationDate: 4,
+            .isTrialPeriod: 5,
+        ]
         var rows: [[String]] = [header]
         for entry in shown {
             let record = records[entry.index]
             var cells = [String](repeating: "-", count: header.count)
             for attribute in record.attributes {
-                guard let type = attribute.type else { continue }
-                let column: Int
-                switch type {
-                case 1702: column = 0
-                case 1703: column = 1
-                case 1704: column = 2
-                case 1708: column = 3
-                case 1712: column = 4
-                case 1713: column = 5
-                default: continue
-                }
+                guard let type = attribute.type, let field = InAppField(rawValue: type), let column = columns[field]
+                else { continue }
                 guard cells[column] == "-" else { continue }
                 switch attribute.value {
                 case .text(let value): cells[column] = TerminalText.safe(value)
@@ -94,6 +108,7 @@ struct DumpSummary {
                 default: cells[column] = "?"
                 }
             }
+            if cells[4] != "-" { cells[4] += upgraded(record) ? " (upgrade)" : " (refund)" }
             rows.append(cells)
         }
         let widths = header.indices.map { column in min(44, rows.map { $0[column].count }.max() ?? 0) }

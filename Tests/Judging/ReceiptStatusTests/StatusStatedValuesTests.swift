@@ -4,6 +4,7 @@ import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptModel
 import ReceiptPurchases
+import ReceiptRendering
 import ReceiptSigning
 import ReceiptStatus
 import ReceiptTestSupport
@@ -230,6 +231,22 @@ struct StatusStatedValuesTests {
             #expect(finding(life, at: L.at(11))?.code == "subscription-expired", "\(cancelled)")
             #expect(finding(life, at: L.at(11))?.message.contains("cancelled") == true)
         }
+    }
+
+    /// `dump --brief` says of a cancelled record what verify says: an upgrade or a refund (its column was
+    /// "refunded", an upgrade listed under it).
+    @Test func dumpsPurchasesTellAnUpgradeFromARefund() throws {
+        func table(_ life: Lifecycle) throws -> String {
+            var options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+            options.keepsRecords = true
+            let payload = try #require(
+                ReceiptInspector.inspect(life.documents[0].bytes, options: options).receipt?.payload)
+            return DumpSummary(style: TextStyle(useColor: false)).purchases(payload)
+        }
+        let upgraded = try table(try Self.receipt(cancelled: L.at(10), yearlyBought: L.at(10)))
+        #expect(upgraded.contains("cancelled") && upgraded.contains("(upgrade)") && !upgraded.contains("(refund)"))
+        let refunded = try table(try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10)))
+        #expect(refunded.contains("(refund)") && !refunded.contains("(upgrade)"), "\(refunded)")
     }
 
     /// A JWS transaction marked `isUpgraded` whose revocationDate has no revocationReason was upgraded, not
