@@ -199,8 +199,9 @@ package struct CustomerStatus: Sendable {
     /// `--include-unverified` adds never overrules them). Among them, the newest signed by `at` (the oldest signed
     /// after it when none was), then one that states a revocation, then the first by document and path (so the order
     /// the documents are given in changes nothing) — except that a statement signed after `at` that dates a refund
-    /// or revocation by `at`, after the chosen one was signed, states what was so at `at`, and is taken. The others
-    /// that disagree with the one taken are the conflicts, for the transactions bought by then.
+    /// or revocation by `at`, after the chosen one was signed, states what was so at `at`, and is taken; one that dates
+    /// it after `at` gives the chosen one its date, when its service ends. The others that disagree with the one
+    /// taken are the conflicts, for the transactions bought by then.
     static func decided(_ facts: [TransactionFact], at: Int64) -> ([TransactionFact], [StatusConflict]) {
         var order: [String] = []
         var byKey: [String: [TransactionFact]] = [:]
@@ -236,6 +237,15 @@ package struct CustomerStatus: Sendable {
             {
                 winner = refund
             }
+            let chosen = winner  // the statement taken, before what others add to it
+            if winner.revocationDate == nil,
+                let refund = later.first(where: { fact in fact.revocationDate.map { $0 > at } ?? false })
+            {
+                // A refund dated after `at`, stated later: not in force then, it ends the service at its date.
+                winner.revocationDate = refund.revocationDate
+                winner.revocationReason = refund.revocationReason
+                winner.revocationType = refund.revocationType
+            }
             // What the chosen statement does not state (a receipt's record names no kind of product that does not
             // renew, nor its subscription group) is taken from the others: never left out for want of a word.
             if winner.kind == .inAppPurchase,
@@ -249,7 +259,7 @@ package struct CustomerStatus: Sendable {
             decided.append(winner)
             guard (winner.purchaseDate ?? Int64.min) <= at else { continue }
             var seen: Set<String> = []
-            for other in statements where other != winner {
+            for other in statements where other != chosen {
                 for difference in Self.differences(winner, other)
                 where seen.insert("\(difference.claim) \(difference.overruled ?? "none")").inserted {
                     conflicts.append(

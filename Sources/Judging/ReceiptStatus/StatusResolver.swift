@@ -269,7 +269,12 @@ struct Resolver {
         } else if unexpired {
             main = status(current, .active)
             // Upgraded later, by a purchase the documents date: this product's service ends then, not at its expiry.
-            if current.isUpgraded, let change = change(current) {
+            if let revoked = current.revocationDate, revoked > at, revoked < current.expiresDate ?? Int64.max {
+                // Refunded after this time, by a statement signed later: its service ends then.
+                (main.endedDate, main.reason) = (
+                    revoked, Self.revocationReason(current) + " at \(MillisecondUTC.text(revoked)), stated later"
+                )
+            } else if current.isUpgraded, let change = change(current) {
                 (main.endedDate, main.reason) = (
                     change.date, "upgraded to \(change.product) at \(MillisecondUTC.text(change.date))"
                 )

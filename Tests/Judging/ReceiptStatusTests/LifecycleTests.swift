@@ -468,6 +468,36 @@ struct LifecycleTests {
                 "until 2024-01-11T00:00:00"))
     }
 
+    /// Asked about a time before a refund the documents date: active until the refund, not until the expiry (and
+    /// the refund was listed as an "overruled" conflict: it is not, it came later) (a support engineer's trial).
+    @Test func activeUntilALaterRefund() throws {
+        var life = Lifecycle()
+        life.add(
+            "subscribed.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "990", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add(
+            "refund.json",
+            try L.notification(
+                "REFUND", signed: L.at(15),
+                transaction: try L.transaction(
+                    "990", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(15), reason: 0,
+                    signed: L.at(15))))
+        let before = Self.product(life, Self.monthly, at: L.at(10))
+        #expect(before?.state == .active)
+        #expect(before?.endedDate == L.at(15))
+        #expect(before?.revocationDate == nil)
+        #expect(
+            before?.reason?.hasSuffix("at \(MillisecondUTC.text(L.at(15))), stated later") == true,
+            "\(String(describing: before?.reason))")
+        if case .success(let status) = life.status(at: L.at(10)) {
+            #expect(!status.conflicts.contains { $0.claim == "revocation" }, "\(status.conflicts)")
+        }
+        #expect(Self.product(life, Self.monthly, at: L.at(16))?.state == .revoked)
+    }
+
     /// Expired after a billing grace period: service ended when the grace period did, not at the expiry (status said
     /// "EXPIRED since" the expiry while the same documents placed the days after it in the grace period).
     @Test func expiredAfterAGracePeriodEndedWithIt() throws {
