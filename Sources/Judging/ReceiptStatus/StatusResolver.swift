@@ -197,6 +197,15 @@ struct Resolver {
     }
 
     /// Why `fact` was revoked, in Apple's words where it has them.
+    /// The transaction of `chain` whose period runs at the time, neither refunded nor upgraded: the one that ends
+    /// last.
+    func covering(_ chain: [TransactionFact]) -> TransactionFact? {
+        chain.filter { fact in
+            !revoked(fact) && !fact.isUpgraded
+                && ServicePeriod(purchased: fact.purchaseDate, expires: fact.expiresDate).grantsService(at: at)
+        }.max { ($0.expiresDate ?? Int64.min) < ($1.expiresDate ?? Int64.min) }
+    }
+
     static func revocationReason(_ fact: TransactionFact) -> String {
         let type = fact.revocationType.map { " (\($0))" } ?? ""
         if isFamilyRevocation(fact) {
@@ -239,7 +248,11 @@ struct Resolver {
 
     /// The products of one subscription: its current product's state, and the products it moved away from.
     func subscription(_ chain: [TransactionFact]) -> [ProductStatus] {
-        guard let current = newest(chain) else { return [] }
+        guard let latest = newest(chain) else { return [] }
+        // The newest purchase has ended, neither refunded nor upgraded, while one bought before it still runs (not a
+        // shape Apple signs: its periods follow each other): that one was paid for and decides (a red team's trial).
+        let ended = !revoked(latest) && !upgraded(latest) && latest.expiresDate.map { $0 <= at } == true
+        let current = (ended ? covering(chain) : nil) ?? latest
         // Renewal info that did not verify (counted as asked) never changes what a verified transaction says.
         let renewal = renewal(of: current.originalTransactionID).flatMap {
             $0.evidence.trust == .verified || current.evidence.trust != .verified ? $0 : nil

@@ -468,6 +468,26 @@ struct LifecycleTests {
                 "until 2024-01-11T00:00:00"))
     }
 
+    /// The newest purchase of a subscription has ended while one bought before it, neither refunded nor upgraded,
+    /// still runs (not a shape Apple signs, but signed all the same): the customer paid for that period and is
+    /// entitled (status said "EXPIRED", exit 0: a red team's trial).
+    @Test func anEarlierPeriodStillRunningDecides() throws {
+        var life = Lifecycle()
+        life.add(
+            "history.json",
+            L.history([
+                try L.transaction(
+                    "995", product: Self.monthly, purchased: L.at(0), expires: L.at(60), signed: L.at(20)),
+                try L.transaction(
+                    "996", original: "995", product: Self.monthly, purchased: L.at(10), expires: L.at(15),
+                    signed: L.at(20)),
+            ]))
+        let state = Self.product(life, Self.monthly, at: L.at(20))
+        #expect(state?.state == .active)
+        #expect(state?.transactionID == "995")
+        #expect(Self.product(life, Self.monthly, at: L.at(61))?.state == .expired)
+    }
+
     /// Asked about a time before a refund the documents date: active until the refund, not until the expiry (and
     /// the refund was listed as an "overruled" conflict: it is not, it came later) (a support engineer's trial).
     @Test func activeUntilALaterRefund() throws {
