@@ -45,6 +45,13 @@ public enum InputClassifier {
     /// How many layers are taken off at most.
     public static let maximumLayers = 4
 
+    /// Whether decoded base64 is the text of a JWS (`eyJ`, a JSON object's base64url) or of a JSON object, not the
+    /// bytes of a receipt.
+    static func isEncodedDocumentText(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.firstIndex(where: { !ByteSet.whitespace.contains($0) }) else { return false }
+        return bytes[first...].starts(with: Array("eyJ".utf8)) || bytes[first] == UInt8(ascii: "{")
+    }
+
     /// Classifies `input`. `forced` is `--input-format`: a receipt format makes it a receipt (unless it is plainly a
     /// JWS, which is said), `jws` a JWS.
     public static func classify(_ input: [UInt8], forced: ForcedFormat? = nil) -> ClassifiedInput {
@@ -107,6 +114,15 @@ public enum InputClassifier {
                     case .none: break
                     case let found: next = found
                     }
+                }
+                // Base64 of a token or of JSON (a JWS someone encoded once more): the text inside is the next layer.
+                if next == nil, layer < maximumLayers, text.first != 0x30, let decoded = Base64.decode(text),
+                    Self.isEncodedDocumentText(decoded)
+                {
+                    next = .layer(
+                        PastedDocument(
+                            inner: decoded, phrase: "was base64 of a token's or a JSON document's text (decoded)",
+                            offset: 0, isSlice: false))
                 }
                 if next == nil {
                     switch decodedInput {

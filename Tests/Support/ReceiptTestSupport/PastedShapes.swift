@@ -136,6 +136,8 @@ package enum PastedShapes {
             ("log line around the body", "2024-06-01 12:00:00 INFO received \(body) from Apple\n", body),
             ("bracketed log prefix", "[webhook] body=\(body)\n", body),
             ("body, then a log line", body + "\n2024-06-01 12:00:01 INFO done\n", body),
+            // Encoded once more (`base64 -w0 token.jws`): it was "not a receipt or a JWS", exit 2.
+            ("base64 of the text", Data(t.utf8).base64EncodedString(), t),
             (
                 "pretty body",
                 body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
