@@ -46,7 +46,11 @@ package struct ConformanceReport: Sendable {
             switch result.resultClass {
             case .passed: verdict = style.green("ok")
             case .acceptedBad where !gate.fails(result): verdict = style.yellow("accepted (\(result.concern.rawValue))")
-            case .acceptedBad: verdict = style.red("ACCEPTED BAD RECEIPT")
+            case .acceptedBad:
+                // Named for what the entry is: a JWS suite's entries are tokens and JSON documents.
+                let what =
+                    result.file.hasSuffix(".receipt") ? "RECEIPT" : result.file.hasSuffix(".jws") ? "TOKEN" : "DOCUMENT"
+                verdict = style.red("ACCEPTED BAD " + what)
             case .baselineRejected: verdict = style.red("REJECTED VALID BASELINE")
             case .crashed: verdict = style.red("CRASHED")
             case .timedOut: verdict = style.red("TIMED OUT")

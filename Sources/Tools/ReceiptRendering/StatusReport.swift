@@ -136,7 +136,10 @@ package enum StatusReport {
         return coloured + " " + TerminalText.safe(words.joined(separator: ", "))
             + (product.restsOnUnverified ? " " + style.yellow("[rests on unverified evidence]") : "")
             + (product.state.grantsService && product.restsOnRenewalInfoAlone
-                ? " " + style.yellow("[not granted: renewal info alone names no app]") : "")
+                ? " "
+                    + style.yellow(
+                        "[not granted: renewal info alone names no app; give a transaction or notification of this subscription]"
+                    ) : "")
     }
 
     static func evidenceText(_ evidence: StatusEvidence, style: TextStyle) -> String {

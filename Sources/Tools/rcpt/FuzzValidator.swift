@@ -130,7 +130,7 @@ struct FuzzValidator: ParsableCommand {
         }
         guard ca != nil || jwsCA != nil else {
             throw ValidationError(
-                "give the TEST-ONLY CA that re-signs the seeds: --ca DIR for receipts, --jws-ca DIR for JWS (make one with `rcpt ca init`)"
+                "give the TEST-ONLY CA that re-signs the seeds: --ca DIR for receipts (make one with `rcpt ca init DIR`), --jws-ca DIR for JWS (`rcpt ca init --shape jws DIR`)"
             )
         }
         for name in allow where Disagreement(rawValue: name) == nil {

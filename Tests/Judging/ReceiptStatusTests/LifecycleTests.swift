@@ -683,6 +683,10 @@ struct LifecycleTests {
         // Shown, never granted: renewal info names no app, so another app's with the same product id reads the same
         // (a red team's trial, session 27). The same renewal info in a notification, which names the app, grants.
         #expect(grace?.grantsService == false)
+        // The line says what to give to have it granted (it said only that it was not).
+        #expect(
+            StatusReport.stateLine(try #require(grace), style: TextStyle(useColor: false)).contains(
+                "give a transaction or notification of this subscription"))
         var carried = Lifecycle()
         carried.add(
             "fail.json",
