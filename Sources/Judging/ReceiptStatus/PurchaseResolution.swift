@@ -31,6 +31,16 @@ extension Resolver {
                         "a document states a quantity that is not a count of units (not a whole number from 1 up), so how many were bought is unknown"
                 }
                 owned.evidence = standing.map(\.evidence)
+                // Purchases refunded by then are said beside the count (they showed only among the conflicts).
+                let refunded = facts.filter { revoked($0) }
+                if !refunded.isEmpty {
+                    let units = Self.units(refunded).map { "×\($0)" } ?? "units unknown"
+                    let dates = refunded.compactMap(\.revocationDate).map(MillisecondUTC.text).sorted()
+                    owned.reason =
+                        (owned.reason ?? "") + "; \(units) more refunded or revoked"
+                        + (dates.isEmpty ? "" : " (\(dates.joined(separator: ", ")))")
+                    owned.evidence += refunded.map(\.evidence)
+                }
             case .nonRenewingSubscription:
                 owned = status(last, .owned, reason: "a non-renewing subscription: the app decides how long it lasts")
             default:

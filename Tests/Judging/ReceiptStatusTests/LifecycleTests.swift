@@ -308,6 +308,8 @@ struct LifecycleTests {
         state = Self.product(life, coins, at: L.at(7))
         #expect(state?.state == .consumed)
         #expect(state?.quantity == 1)
+        // The refund is said with the count (it showed only among the conflicts: "was this refunded?" went unanswered).
+        #expect(state?.reason?.hasSuffix("; ×5 more refunded or revoked (\(MillisecondUTC.text(L.at(6))))") == true)
         life.add(
             "refund-coins-1.json",
             try L.notification(
