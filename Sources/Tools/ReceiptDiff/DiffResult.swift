@@ -9,11 +9,14 @@ package struct DiffSide: Sendable {
     package var input: InputSummary
     /// Where reading stopped, if it did before the end.
     package var readError: CodedError?
+    /// When the document was made, in milliseconds: a receipt's creation date, a token's signedDate.
+    package var made: Int64?
 
-    package init(name: String, input: InputSummary, readError: CodedError?) {
+    package init(name: String, input: InputSummary, readError: CodedError?, made: Int64? = nil) {
         self.name = name
         self.input = input
         self.readError = readError
+        self.made = made
     }
 }
 

@@ -43,8 +43,8 @@ package enum JWSComparison {
         }
         if options.compares(.verification) { VerdictComparison.compare(a.inspection, b.inspection, into: &sink) }
         var result = DiffResult(
-            a: DiffSide(name: a.name, input: a.inspection.input, readError: nil),
-            b: DiffSide(name: b.name, input: b.inspection.input, readError: nil),
+            a: DiffSide(name: a.name, input: a.inspection.input, readError: nil, made: Self.signed(a.inspection)),
+            b: DiffSide(name: b.name, input: b.inspection.input, readError: nil, made: Self.signed(b.inspection)),
             changes: sink.changes, ignoredCount: sink.ignoredCount,
             hiddenEncodingCount: sink.hiddenEncodingCount)
         result.unusedIgnorePatterns = zip(options.ignore, sink.ignoredByPattern).filter { $0.1 == 0 }.map(\.0)
@@ -204,5 +204,11 @@ package enum JWSComparison {
             return .epochMilliseconds(document.text(node))
         default: return ResponseComparison.value(document, node)
         }
+    }
+
+    /// When the document's first token was signed (`signedDate`), when it says.
+    static func signed(_ inspection: JWSInspection) -> Int64? {
+        guard case .success(let date)? = inspection.tokens.first?.token.claimDate("signedDate") else { return nil }
+        return date.milliseconds
     }
 }

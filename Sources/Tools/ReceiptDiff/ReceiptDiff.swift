@@ -101,7 +101,9 @@ package enum ReceiptDiff {
 
     /// The header facts of one input.
     static func side(_ input: DiffInput) -> DiffSide {
-        DiffSide(name: input.name, input: input.inspection.input, readError: input.inspection.readError)
+        DiffSide(
+            name: input.name, input: input.inspection.input, readError: input.inspection.readError,
+            made: input.inspection.receipt?.creationDate?.millisecondsSinceEpoch)
     }
 
     /// Where reading stopped, compared by layer and code: `input.readError`, `container.readError`,

@@ -28,6 +28,13 @@ package struct DiffText {
     /// Writes the rendering to `sink` in chunks of about a megabyte.
     package func stream(_ result: DiffResult, to sink: (String) -> Void) {
         var out = header("---", "A", result.a) + header("+++", "B", result.b)
+        // A diff reads from A to B: from the newer to the older, "+" is what was taken away since.
+        if let madeA = result.a.made, let madeB = result.b.made, madeA > madeB {
+            out +=
+                style.yellow(
+                    "note: A was made after B (\(MillisecondUTC.text(madeA)) and \(MillisecondUTC.text(madeB))): the changes read from the newer to the older; swap them to read what happened since B"
+                ) + "\n"
+        }
         var layer: DiffLayer?
         for change in result.changes {
             if change.layer != layer {

@@ -47,6 +47,20 @@ struct RenderingTests {
         #expect(record["is_trial_period"] as? Bool == false)
     }
 
+    /// The newer document given as A reads as things taken away: said (a support engineer's trial asked "which is
+    /// newer?" and read a refund as removed). Dated by the receipts' creation dates.
+    @Test func aNewerAIsSaid() throws {
+        var result = try Self.result()
+        let text = { DiffText(style: TextStyle(useColor: false)).render(result) }
+        #expect(!text().contains("note: A was made after B"))
+        (result.a.made, result.b.made) = (1_709_596_800_000, 1_707_523_500_000)
+        #expect(text().contains("note: A was made after B (2024-03-05T00:00:00Z and 2024-02-10T00:05:00Z)"))
+        let made = try Diffing.diff(
+            try TestReceipts.signed(payload: TestPayload.subscription().encoded()),
+            try TestReceipts.signed(payload: TestPayload.subscription().encoded()))
+        #expect(made.a.made != nil && made.a.made == made.b.made)
+    }
+
     @Test func textHasNoEscapeCodesWithoutColour() throws {
         let text = DiffText(style: TextStyle(useColor: false)).render(try Self.result())
         #expect(!text.contains("\u{1B}["))
