@@ -149,11 +149,26 @@ extension Resolver {
         }
     }
 
+    /// `fact` in `state` on the word of renewal info `later` (its evidence beside, unless it is `renewal`, added
+    /// anyway), for the reason `reason` gives with the time it was signed.
+    func status(
+        _ fact: TransactionFact, _ state: ProductStatus.State, on later: RenewalFact, besides renewal: RenewalFact?,
+        reason: (String) -> String
+    ) -> ProductStatus {
+        let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+        var product = status(fact, state, reason: reason(signed))
+        if later != renewal { product.evidence.append(later.evidence) }
+        return product
+    }
+
     /// Renewal info that tells of a purchase after `current` covering the time: signed at or before the time, its
     /// `renewalDate` (Apple: when the most recent purchase expires) after both `current`'s expiry and the time. That
     /// purchase existed when it was signed and runs to its renewalDate, so the time, between the two, is inside its
-    /// period (before the signing, the subscription may have lapsed: that is not said). The latest signed, a
-    /// verified one before any other; none for a `current` that has not expired.
+    /// period (before the signing, the subscription may have lapsed: that is not said). Only renewal info that
+    /// speaks of no failure (not in billing retry, no expiration intent) and of `current`'s product: one that does
+    /// tells of a period it did not pay for, or of another product's (a red team's trial: a billing-retry renewal
+    /// info with a later renewalDate made a failed subscription "renewed"). The latest signed, a verified one before
+    /// any other; none for a `current` that has not expired.
     func laterPeriod(of current: TransactionFact) -> RenewalFact? {
         guard let original = current.originalTransactionID, let expires = current.expiresDate, expires <= at else {
             return nil
@@ -161,6 +176,8 @@ extension Resolver {
         return (renewals[original] ?? []).filter { renewal in
             (renewal.evidence.signedDate.map { $0 <= at } ?? false)
                 && (renewal.renewalDate.map { $0 > at && $0 > expires } ?? false)
+                && !renewal.isInBillingRetry && renewal.expirationIntent == nil
+                && renewal.gracePeriodExpiresDate == nil && renewal.productID == current.productID
                 && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
         }.max { lhs, rhs in
             (lhs.evidence.trust == .verified ? 1 : 0, lhs.evidence.signedDate ?? Int64.min)

@@ -301,23 +301,15 @@ struct Resolver {
             let knownGrace = since.map { $0.isInBillingRetry && $0.inGracePeriod(at: at) } ?? false
             if let later = laterPeriod(of: current), let ends = later.renewalDate {
                 // Renewed: its transaction is not among the documents, its renewal info dates the period.
-                let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
-                main = status(
-                    current, .active,
-                    reason:
-                        "renewed: renewal info signed \(signed) says the most recent purchase expires then; its transaction is not among the documents"
-                )
+                main = status(current, .active, on: later, besides: renewal) { signed in
+                    "renewed: renewal info signed \(signed) says the most recent purchase expires then; its transaction is not among the documents"
+                }
                 main.endedDate = ends
-                if later != renewal { main.evidence.append(later.evidence) }
             } else if !knownGrace, let later = laterGrace(of: current), let grace = later.gracePeriodExpiresDate {
-                let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
-                main = status(
-                    current, .gracePeriod,
-                    reason:
-                        "the renewal failed; renewal info signed later, at \(signed), places this time in the billing grace period"
-                )
+                main = status(current, .gracePeriod, on: later, besides: renewal) { signed in
+                    "the renewal failed; renewal info signed later, at \(signed), places this time in the billing grace period"
+                }
                 main.gracePeriodExpiresDate = grace
-                main.evidence.append(later.evidence)
             } else if let since, since.isInBillingRetry, Self.stillRetrying(expired: current.expiresDate, at: at) {
                 if let grace = since.gracePeriodExpiresDate, grace > at {
                     main = status(

@@ -572,6 +572,21 @@ struct LifecycleTests {
         #expect(Self.product(life, monthly, at: L.at(32))?.state == .expired)
         // After its renewalDate, expired.
         #expect(Self.product(life, monthly, at: L.at(61))?.state == .expired)
+        // Renewal info that speaks of a failure (billing retry), or of another product, dates no renewal of this one:
+        // a billing-retry renewal info with a later renewalDate made a failed subscription "renewed" (a red team).
+        for (retry, product) in [(true, monthly), (false, "com.example.lifecycle.yearly")] {
+            var failed = Lifecycle()
+            failed.add("subscribed.json", bytes: life.documents[0].bytes)
+            failed.add(
+                "renewal.json",
+                try L.notification(
+                    "DID_FAIL_TO_RENEW", signed: L.at(35),
+                    renewal: try L.renewal(
+                        original: "970", product: product, billingRetry: retry, renewalDate: L.at(60),
+                        signed: L.at(35))))
+            let state = Self.product(failed, monthly, at: L.at(40))
+            #expect(state?.state.grantsService == false, "\(retry) \(product): \(String(describing: state))")
+        }
     }
 
     @Test func renewsToOnlyForASubscriptionThatRenews() throws {
