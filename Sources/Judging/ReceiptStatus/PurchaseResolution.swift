@@ -18,6 +18,15 @@ extension Resolver {
         // The most specific kind any statement gives (a JWS transaction names it; a receipt record cannot).
         let kind = facts.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
         let standing = facts.filter { !revoked($0) }
+        if kind == .unstated, let last = newest(facts) {
+            var unknown = status(
+                last, .unknown,
+                reason:
+                    "its type is none Apple documents (Auto-Renewable Subscription, Non-Renewing Subscription, Consumable, Non-Consumable) and it states no expiry: whether it grants service is not known"
+            )
+            unknown.kind = kind
+            return unknown
+        }
         if let last = newest(standing) {
             var owned: ProductStatus
             switch kind {

@@ -470,6 +470,26 @@ struct LifecycleTests {
                 "until 2024-01-11T00:00:00"))
     }
 
+    /// A transaction whose `type` is none Apple documents, with no expiry, grants nothing: it was "OWNED" for ever
+    /// (a red team's trial: a subscription's transaction with its type dropped or lower-cased).
+    @Test(arguments: ["auto-renewable subscription", "Foo", ""])
+    func aTransactionOfNoKindAppleNamesGrantsNothing(type: String) throws {
+        var life = Lifecycle()
+        life.add(
+            "txn.jws", try L.transaction("997", product: Self.monthly, type: type, purchased: L.at(0), signed: L.at(0)))
+        let state = Self.product(life, Self.monthly, at: L.at(400))
+        #expect(state?.state == .unknown)
+        #expect(state?.grantsService == false)
+        #expect(state?.kind == .unstated)
+        // With an expiry it is a subscription's, as before.
+        var expiring = Lifecycle()
+        expiring.add(
+            "txn.jws",
+            try L.transaction(
+                "998", product: Self.monthly, type: type, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        #expect(Self.product(expiring, Self.monthly, at: L.at(400))?.state == .expired)
+    }
+
     /// The newest purchase of a subscription has ended while one bought before it, neither refunded nor upgraded,
     /// still runs (not a shape Apple signs, but signed all the same): the customer paid for that period and is
     /// entitled (status said "EXPIRED", exit 0: a red team's trial).

@@ -6,6 +6,9 @@ package enum ProductKind: String, Sendable, Hashable {
     case consumable
     case nonConsumable = "non-consumable"
     case inAppPurchase = "in-app-purchase"
+    /// A JWS transaction whose `type` is none Apple documents (missing, another spelling) and that states no expiry:
+    /// whether it is owned, used up or a subscription is not known, so it grants nothing (it was owned for ever).
+    case unstated
 
     /// The kind Apple's `type` claim names; nil for any other text.
     package init?(appleType: String) {

@@ -74,9 +74,10 @@ extension TransactionFact {
         self.init(
             productID: claims.string("productId") ?? "(no productId)",
             // A type Apple does not name (missing, another spelling, one added later) with an expiry is a
-            // subscription's, as a receipt's record with one is: never a purchase owned for ever.
+            // subscription's, as a receipt's record with one is; without one, its kind is unstated: never a
+            // purchase owned for ever (a red team's trial).
             kind: claims.string("type").flatMap(ProductKind.init(appleType:))
-                ?? (claims.isStated("expiresDate") ? .autoRenewableSubscription : .inAppPurchase),
+                ?? (claims.isStated("expiresDate") ? .autoRenewableSubscription : .unstated),
             transactionID: claims.identifier("transactionId"),
             originalTransactionID: claims.identifier("originalTransactionId"),
             subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
