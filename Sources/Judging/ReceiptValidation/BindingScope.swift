@@ -103,6 +103,6 @@ public struct BindingScope: Sendable, Hashable {
         let names = checked.map(\.rawValue).joined(separator: ", ")
         let others = unchecked.filter { !notCarried.contains($0) }
         let rest = others.isEmpty ? "" : "; not checked: " + others.map(\.rawValue).joined(separator: ", ")
-        return "bound to the expected \(names)\(rest)\(uncarried)"
+        return "checked against the expected \(names)\(rest)\(uncarried)"
     }
 }

@@ -41,7 +41,7 @@ struct BindingCLITests {
         #expect(text.status == 0)
         #expect(
             text.stdout.contains(
-                "bound to the expected bundle id; not checked: app Apple id, app version, device, environment"),
+                "checked against the expected bundle id; not checked: app Apple id, app version, device, environment"),
             "\(text.stdout)")
         let binding = try Self.binding(["--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken])
         #expect(binding["bound"] as? Bool == true)
