@@ -162,6 +162,14 @@ public enum JWSReader {
     static func describe(_ failure: Base64URL.Failure, part: JWSToken.Part, start: Int) -> String {
         switch failure {
         case .invalidCharacter(let offset, let byte):
+            let spaces: [UInt8: String] = [
+                0x0A: "a line break", 0x0D: "a carriage return", 0x20: "a space", 0x09: "a tab",
+            ]
+            if let space = spaces[byte] {
+                // A token broken by hand: said so, and what to do (a newcomer read "byte 10" as damage).
+                return
+                    "the JWS \(part.rawValue) is not base64url: \(space) (byte \(byte)) at offset \(start + offset); a token holds no white space: remove it (a token wrapped at one width throughout is joined as pasted)"
+            }
             let shown = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
             return "the JWS \(part.rawValue) is not base64url: \(shown) at offset \(start + offset)"
         case .impossibleLength:

@@ -92,6 +92,15 @@ struct JWSAttackTests {
         }
     }
 
+    /// A token broken by a line break says so and what to do (it said "byte 10", which a newcomer read as damage).
+    @Test func aLineBreakInATokenIsNamed() throws {
+        let token = try JWSFixtures.signer().sign(payload: Array(JWSFixtures.transaction().utf8))
+        let cut = token.index(token.startIndex, offsetBy: 20)
+        let inspection = JWSFixtures.inspect(String(token[..<cut]) + "\n" + String(token[cut...]))
+        let message = inspection.readError?.message ?? ""
+        #expect(message.contains("a line break (byte 10) at offset 20") && message.contains("remove it"), "\(message)")
+    }
+
     @Test func aPayloadChangedAfterSigningIsRefused() throws {
         let signer = try JWSFixtures.signer()
         let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
