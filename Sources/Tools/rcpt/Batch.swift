@@ -54,7 +54,7 @@ enum Batch {
         Console.error(
             "\(summary.inputsPhrase): \(summary.read) read (\(summary.valid) valid, "
                 + "\(summary.read - summary.valid) invalid), \(summary.unreadable) unreadable"
-                + (expanded.skipped.isEmpty ? "" : ", \(expanded.skipped.count) skipped as neither receipts nor JWS")
+                + (expanded.skipped.isEmpty ? "" : ", \(expanded.skipped.count) skipped (said above)")
                 + ", in \(String(format: "%.2f", seconds)) s")
         if summary.unreadable > 0 { return 2 }
         return failsOnInvalid && summary.valid < summary.read ? 1 : 0

@@ -374,12 +374,15 @@ struct BatchVerifyTests {
                 "invalid \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
         #expect(!result.stdout.contains("deep.receipt"))
         #expect(result.stderr.contains("skipped \(directory.path)/notes.md"))
+        // The subdirectory is said, not passed over in silence (a newcomer missed the broken receipts in one).
+        #expect(
+            result.stderr.contains("skipped \(directory.path)/sub: a subdirectory, not read (--recursive reads it)"))
         #expect(
             result.stderr.contains(
                 "failed \(directory.path)/apple-xcode-app-receipt-with-transaction.receipt: chain-invalid"))
         #expect(
             result.stderr.contains(
-                "3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 1 skipped as neither receipts nor JWS"))
+                "3 receipts: 3 read (2 valid, 1 invalid), 0 unreadable, 2 skipped (said above)"))
         let trusted = try CLI.run([
             "verify", directory.appendingPathComponent("kvitto-sandboxReceipt.receipt").path,
             directory.appendingPathComponent("tpinappreceipt-production.receipt").path,
