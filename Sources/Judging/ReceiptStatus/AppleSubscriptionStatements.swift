@@ -126,6 +126,10 @@ extension Resolver {
             stated.expiresDate = main.state.grantsService ? main.expiresDate : nil
             stated.revocationDate = nil
             stated.endedDate = nil
+        } else if main.state.grantsService {
+            // Apple says it grants no service, at its signing: it ended by then ("since" its expiry was a date after
+            // the time asked, a red team's trial).
+            stated.endedDate = [word.evidence.signedDate, main.expiresDate].compactMap { $0 }.min()
         }
         stated.evidence.insert(word.evidence, at: 0)
         return stated

@@ -669,6 +669,19 @@ struct LifecycleTests {
         #expect(Self.product(try refund(status: 5), Self.monthly, at: L.at(41))?.state == .revoked)
         // Asked about a time before Apple signed it, the status is not yet known.
         #expect(Self.product(try refund(status: 1), Self.monthly, at: L.at(39))?.state != .active)
+        // Apple's word that an unexpired subscription has expired: it ended by the word's signing, not "since" its
+        // expiresDate, a date after the time asked (a red team's trial).
+        var expired = Lifecycle()
+        expired.add(
+            "expired.json",
+            try L.notification(
+                "EXPIRED", "VOLUNTARY", signed: L.at(10),
+                transaction: try L.transaction(
+                    "901", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(10)),
+                status: 2))
+        let ended = Self.product(expired, Self.monthly, at: L.at(12))
+        #expect(ended?.state == .expired)
+        #expect(ended?.endedDate == L.at(10))
     }
 
     /// Renewal info signed after --at that places --at in the billing grace period: the customer was entitled to
