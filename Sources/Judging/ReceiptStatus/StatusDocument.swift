@@ -82,12 +82,25 @@ package struct StatusDocument: Sendable {
                 : kinds.count == 1
                     ? kinds[0]
                     : Set(kinds).count == 1 ? "\(kinds.count) × \(kinds[0])" : "\(kinds.count) tokens"
+            // A page of a history with more after it: what it lacks may change the answer (a red team's trial).
+            if isReadable, Self.saysMorePages(input) {
+                description += " (a page: hasMore, the pages after it are not among the documents)"
+            }
             for token in inspection.tokens {
                 read(
                     token, path: token.path, offset: offset.flatMap { Self.add($0, token.offset) }, notification: nil,
                     trust: trust)
             }
         }
+    }
+
+    /// Whether `input` is an App Store Server API page that says more follow (`"hasMore": true`).
+    static func saysMorePages(_ input: [UInt8]) -> Bool {
+        guard input.first(where: { !ByteSet.whitespace.contains($0) }) == UInt8(ascii: "{"),
+            TextCheck.contains(input, "hasMore"), let document = try? JSONDocument.read(input),
+            let node = document.member("hasMore", of: document.root)
+        else { return false }
+        return document.nodes[node].kind == .true
     }
 
     /// A document that could not be read at all (no such file, an I/O error): `problem` says why.

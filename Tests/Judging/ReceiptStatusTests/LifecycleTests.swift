@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptPurchases
 import ReceiptRendering
 import ReceiptStatus
@@ -488,6 +489,25 @@ struct LifecycleTests {
             try L.transaction(
                 "998", product: Self.monthly, type: type, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
         #expect(Self.product(expiring, Self.monthly, at: L.at(400))?.state == .expired)
+    }
+
+    /// A history page that says more follow (`hasMore`) is listed as a page: what it lacks may change the answer (it
+    /// gave a firm "EXPIRED" without a word: a red team's trial).
+    @Test func aHistoryPageWithMoreAfterItIsSaidToBeOne() throws {
+        let page = L.history([
+            try L.transaction("999", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(40))
+        ])
+        for (text, more) in [
+            (page, false), (page.replacingOccurrences(of: #""hasMore":false"#, with: #""hasMore":true"#), true),
+        ] {
+            var life = Lifecycle()
+            life.add("page.json", text)
+            guard case .success(let status) = life.status(at: L.at(45)) else {
+                Issue.record("mixed apps")
+                return
+            }
+            #expect(status.documents.first?.description.contains("hasMore") == more, "\(status.documents)")
+        }
     }
 
     /// The newest purchase of a subscription has ended while one bought before it, neither refunded nor upgraded,
