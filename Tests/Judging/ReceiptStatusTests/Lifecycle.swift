@@ -118,6 +118,13 @@ struct Lifecycle {
     }
 
     /// An App Store Server API transaction history response holding `transactions`.
+    /// A SUBSCRIBED/INITIAL_BUY notification of transaction `id`, bought at day 0 and expiring at day 30.
+    static func subscribed(_ id: String, product: String) throws -> String {
+        try notification(
+            "SUBSCRIBED", "INITIAL_BUY", signed: at(0),
+            transaction: try transaction(id, product: product, purchased: at(0), expires: at(30), signed: at(0)))
+    }
+
     static func history(_ transactions: [String]) -> String {
         #"{"revision":"1","bundleId":\#(JSONWriter.literal(bundleID)),"environment":"Sandbox","hasMore":false,"#
             + #""signedTransactions":["# + transactions.map(JSONWriter.literal).joined(separator: ",") + "]}"

@@ -534,12 +534,7 @@ struct LifecycleTests {
     /// the refund was listed as an "overruled" conflict: it is not, it came later) (a support engineer's trial).
     @Test func activeUntilALaterRefund() throws {
         var life = Lifecycle()
-        life.add(
-            "subscribed.json",
-            try L.notification(
-                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
-                transaction: try L.transaction(
-                    "990", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add("subscribed.json", try L.subscribed("990", product: Self.monthly))
         life.add(
             "refund.json",
             try L.notification(
@@ -591,12 +586,7 @@ struct LifecycleTests {
     @Test func aRenewalKnownOnlyFromItsRenewalInfo() throws {
         let monthly = "com.example.lifecycle.monthly"
         var life = Lifecycle()
-        life.add(
-            "subscribed.json",
-            try L.notification(
-                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
-                transaction: try L.transaction(
-                    "970", product: monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0))))
+        life.add("subscribed.json", try L.subscribed("970", product: monthly))
         life.add(
             "disabled.json",
             try L.notification(
