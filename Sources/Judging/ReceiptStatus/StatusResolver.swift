@@ -196,7 +196,6 @@ struct Resolver {
         return fact.isFamilyShared && fact.revocationReason != "REFUNDED_DUE_TO_ISSUE"
     }
 
-    /// Why `fact` was revoked, in Apple's words where it has them.
     /// The transaction of `chain` whose period runs at the time, neither refunded nor upgraded: the one that ends
     /// last.
     func covering(_ chain: [TransactionFact]) -> TransactionFact? {
@@ -206,6 +205,7 @@ struct Resolver {
         }.max { ($0.expiresDate ?? Int64.min) < ($1.expiresDate ?? Int64.min) }
     }
 
+    /// Why `fact` was revoked, in Apple's words where it has them.
     static func revocationReason(_ fact: TransactionFact) -> String {
         let type = fact.revocationType.map { " (\($0))" } ?? ""
         if isFamilyRevocation(fact) {
@@ -281,9 +281,9 @@ struct Resolver {
             }
         } else if unexpired {
             main = status(current, .active)
-            // Upgraded later, by a purchase the documents date: this product's service ends then, not at its expiry.
+            // Refunded or upgraded later, as the documents date it: this product's service ends then, not at its
+            // expiry.
             if let revoked = current.revocationDate, revoked > at, revoked < current.expiresDate ?? Int64.max {
-                // Refunded after this time, by a statement signed later: its service ends then.
                 (main.endedDate, main.reason) = (
                     revoked, Self.revocationReason(current) + " at \(MillisecondUTC.text(revoked)), stated later"
                 )

@@ -116,8 +116,10 @@ public enum InputClassifier {
                     }
                 }
                 // Base64 of a token or of JSON (a JWS someone encoded once more): the text inside is the next layer.
-                if next == nil, layer < maximumLayers, text.first != 0x30, let decoded = Base64.decode(text),
-                    Self.isEncodedDocumentText(decoded)
+                // Text the receipt reader took as a receipt's base64 (DER inside) is not decoded again.
+                let receiptInside = (try? decodedInput.get())?.bytes.first == 0x30
+                if next == nil, layer < maximumLayers, !receiptInside, text.first != 0x30,
+                    let decoded = Base64.decode(text), Self.isEncodedDocumentText(decoded)
                 {
                     next = .layer(
                         PastedDocument(
