@@ -238,10 +238,11 @@ package struct CustomerStatus: Sendable {
                 winner = refund
             }
             let chosen = winner  // the statement taken, before what others add to it
-            if winner.revocationDate == nil,
-                let refund = later.first(where: { fact in fact.revocationDate.map { $0 > at } ?? false })
+            if winner.revocationDate == nil, let refund = later.last,
+                refund.revocationDate.map({ $0 > at }) ?? false
             {
-                // A refund dated after `at`, stated later: not in force then, it ends the service at its date.
+                // A refund dated after `at`, stated by the newest statement (a reversal signed after it undoes it):
+                // not in force then, it ends the service at its date.
                 winner.revocationDate = refund.revocationDate
                 winner.revocationReason = refund.revocationReason
                 winner.revocationType = refund.revocationType

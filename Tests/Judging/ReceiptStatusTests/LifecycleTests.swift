@@ -553,6 +553,15 @@ struct LifecycleTests {
             #expect(!status.conflicts.contains { $0.claim == "revocation" }, "\(status.conflicts)")
         }
         #expect(Self.product(life, Self.monthly, at: L.at(16))?.state == .revoked)
+        // Reversed later (REFUND_REVERSED, no revocation): the refund ends nothing; at day 10 it runs to its expiry.
+        life.add(
+            "reversed.json",
+            try L.notification(
+                "REFUND_REVERSED", signed: L.at(20),
+                transaction: try L.transaction(
+                    "990", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(20))))
+        let reversed = Self.product(life, Self.monthly, at: L.at(10))
+        #expect(reversed?.state == .active && reversed?.endedDate == nil, "\(String(describing: reversed))")
     }
 
     /// Expired after a billing grace period: service ended when the grace period did, not at the expiry (status said
