@@ -32,6 +32,11 @@ package struct ProductStatus: Sendable, Hashable {
     package var reason: String?
     /// The facts the state rests on, the deciding one first.
     package var evidence: [StatusEvidence]
+    /// The original transaction ids of the other subscriptions of its group (or of the product) that the documents
+    /// hold, none of them shared by Family Sharing: one Apple account has one subscription a group, which keeps its
+    /// original transaction id through renewals, upgrades and resubscribing, so these documents are of more than one
+    /// customer (a replay of another customer's genuine token), and the state answers for none of them.
+    package var otherCustomers: [String] = []
 
     /// Whether any fact it rests on is not verified (added by `--include-unverified`).
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }
@@ -45,9 +50,12 @@ package struct ProductStatus: Sendable, Hashable {
     }
 
     /// Whether the customer is to be given the product's service: its state grants it, on verified evidence that
-    /// names the app. A state resting on a document that did not verify (`--include-unverified`: anyone can make
-    /// one), or on renewal info alone (it names no app), is shown, never granted.
-    package var grantsService: Bool { state.grantsService && !restsOnUnverified && !restsOnRenewalInfoAlone }
+    /// names the app, from one customer's documents. A state resting on a document that did not verify
+    /// (`--include-unverified`: anyone can make one), on renewal info alone (it names no app), or beside another
+    /// customer's subscription of its group, is shown, never granted.
+    package var grantsService: Bool {
+        state.grantsService && !restsOnUnverified && !restsOnRenewalInfoAlone && otherCustomers.isEmpty
+    }
 }
 
 /// Two statements about one transaction that disagree: the one `rcpt status` used, and the other.

@@ -118,7 +118,14 @@ struct Resolver {
         for original in Set(renewals.keys).subtracting(known).sorted() {
             if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
         }
-        return best.keys.sorted().compactMap { best[$0] }
+        let mixed = CustomerMixing.otherCustomers(in: all)
+        return best.keys.sorted().compactMap { product in
+            guard var status = best[product] else { return nil }
+            if status.kind == .autoRenewableSubscription, let original = status.originalTransactionID {
+                status.otherCustomers = mixed[original] ?? []
+            }
+            return status
+        }
     }
 
     /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).

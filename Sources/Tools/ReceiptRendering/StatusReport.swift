@@ -140,6 +140,13 @@ package enum StatusReport {
                     + style.yellow(
                         "[not granted: renewal info alone names no app; give a transaction or notification of this subscription]"
                     ) : "")
+            + (product.otherCustomers.isEmpty
+                ? ""
+                : " "
+                    + style.red(
+                        "[not granted: another customer's subscription of this group is among the documents (original "
+                            + product.otherCustomers.joined(separator: ", ")
+                            + "): one account has one subscription a group; give one customer's documents]"))
     }
 
     static func evidenceText(_ evidence: StatusEvidence, style: TextStyle) -> String {
@@ -264,6 +271,9 @@ package enum StatusReport {
             json.member("renews_to", product.renewsTo)
             json.member("quantity", product.quantity)
             json.member("verified", !product.restsOnUnverified)
+            json.array("other_customers") { json in
+                for original in product.otherCustomers { json.string(original) }
+            }
             json.array("evidence") { json in
                 for evidence in product.evidence { writeEvidence(evidence, to: &json) }
             }

@@ -202,7 +202,9 @@ struct Status: ParsableCommand {
                 case .json: Console.write(StatusReport.json(status, pretty: !style.compact))
                 }
                 if unreadable { return 2 }
-                return status.documents.allSatisfy { $0.use == .counted } ? 0 : 1
+                // Documents of more than one customer answer for none of them.
+                let mixed = status.products.contains { !$0.otherCustomers.isEmpty }
+                return status.documents.allSatisfy { $0.use == .counted } && !mixed ? 0 : 1
             }
         }
     }

@@ -1,0 +1,93 @@
+import ReceiptPurchases
+import ReceiptStatus
+import Testing
+
+/// Documents of two customers given as one's: one Apple account has one subscription a group (its original
+/// transaction id kept through renewals, upgrades and resubscribing), so a second subscription of the group beside
+/// it — another customer's genuine token replayed — makes the status answer for no one (a red team's trial:
+/// another customer's active subscription made an expired customer "ACTIVE", granted).
+@Suite("Status: documents of more than one customer")
+struct CustomerMixingTests {
+    typealias L = Lifecycle
+    static let monthly = "com.example.lifecycle.monthly"
+    static let yearly = "com.example.lifecycle.yearly"
+
+    static func products(_ life: Lifecycle, at time: Int64) -> [ProductStatus] {
+        guard case .success(let status) = life.status(at: time) else {
+            Issue.record("mixed apps")
+            return []
+        }
+        return status.products
+    }
+
+    @Test func anotherCustomersSubscriptionOfTheGroupIsNotGranted() throws {
+        var life = Lifecycle()
+        life.add(
+            "mine.jws",
+            try L.transaction("400", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        // Alone, the customer's own subscription has expired by day 40.
+        #expect(Self.products(life, at: L.at(40)).map(\.state) == [.expired])
+        // Another account's subscription of the same group, another product, active on day 40.
+        life.add(
+            "theirs.jws",
+            try L.transaction("900", product: Self.yearly, purchased: L.at(35), expires: L.at(400), signed: L.at(35)))
+        let products = Self.products(life, at: L.at(40))
+        #expect(products.count == 2)
+        for product in products {
+            #expect(!product.grantsService, "\(product.productID) granted beside another customer's subscription")
+            #expect(product.otherCustomers == [product.originalTransactionID == "400" ? "900" : "400"])
+        }
+        #expect(products.first { $0.productID == Self.yearly }?.state == .active)
+    }
+
+    @Test func anotherCustomersSubscriptionOfTheSameProductIsNotGranted() throws {
+        var life = Lifecycle()
+        life.add(
+            "mine.jws",
+            try L.transaction("400", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "theirs.jws",
+            try L.transaction("401", product: Self.monthly, purchased: L.at(35), expires: L.at(65), signed: L.at(35)))
+        let product = Self.products(life, at: L.at(40)).first
+        #expect(product?.state == .active)
+        #expect(product?.transactionID == "401")
+        #expect(product?.grantsService == false)
+        #expect(product?.otherCustomers == ["400"])
+    }
+
+    @Test func oneCustomersRenewalsUpgradesAndFamilySharingAreOneCustomer() throws {
+        var life = Lifecycle()
+        // Renewals and an upgrade keep the original; a Family-Shared subscription of the group is the family's.
+        life.add(
+            "first.jws",
+            try L.transaction("400", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "renewed.jws",
+            try L.transaction(
+                "401", original: "400", product: Self.monthly, purchased: L.at(30), expires: L.at(60), signed: L.at(30))
+        )
+        life.add(
+            "upgraded.jws",
+            try L.transaction(
+                "402", original: "400", product: Self.yearly, purchased: L.at(40), expires: L.at(405), signed: L.at(40))
+        )
+        life.add(
+            "family.jws",
+            try L.transaction(
+                "700", product: Self.monthly, purchased: L.at(10), expires: L.at(70), familyShared: true,
+                signed: L.at(10)))
+        let products = Self.products(life, at: L.at(45))
+        #expect(products.allSatisfy { $0.otherCustomers.isEmpty })
+        #expect(products.first { $0.productID == Self.yearly }?.grantsService == true)
+        // Two Family-Shared subscriptions of one group: a member is in one family.
+        life.add(
+            "other-family.jws",
+            try L.transaction(
+                "800", product: Self.monthly, purchased: L.at(12), expires: L.at(72), familyShared: true,
+                signed: L.at(12)))
+        let shared = Self.products(life, at: L.at(45)).first {
+            $0.originalTransactionID == "700" || $0.originalTransactionID == "800"
+        }
+        #expect(shared.map { !$0.otherCustomers.isEmpty } ?? true)
+    }
+}
