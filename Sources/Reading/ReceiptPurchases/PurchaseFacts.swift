@@ -36,7 +36,9 @@ package enum PurchaseFacts {
         switch kind {
         case .transaction:
             let fact = TransactionFact(transaction: claims, evidence: unplaced)
-            if fact.revocationDate != nil, let revoked = claims.display("revocationDate") {
+            // A refund or revocation dated after the time judged at was not in force then (as `rcpt status` reads it).
+            if fact.revocationDate.map({ $0 <= milliseconds }) ?? false, let revoked = claims.display("revocationDate")
+            {
                 let reason = claims.display("revocationReason")
                 findings.append(
                     Finding(
@@ -47,17 +49,27 @@ package enum PurchaseFacts {
             } else if fact.kind == .autoRenewableSubscription, fact.expiresDate != nil,
                 let shown = claims.display("expiresDate")
             {
-                let code = fact.period.stateCode(at: milliseconds)
+                var code = fact.period.stateCode(at: milliseconds)
+                // Upgraded, as stated by its signing (the product it moved to grants the service from then; this one
+                // never again), as `rcpt status` reads it.
+                let upgraded = fact.isUpgraded && (fact.evidence.signedDate.map { $0 <= milliseconds } ?? true)
+                if upgraded, code == .subscriptionActive { code = .subscriptionExpired }
                 let state =
                     code == .subscriptionActive
                     ? "is active" : code == .subscriptionNotStarted ? "is not yet active" : "is not active"
                 let starts =
                     code == .subscriptionNotStarted
-                    ? claims.display("purchaseDate").map { ": its period starts at its purchaseDate \($0)" } ?? "" : ""
+                    ? claims.display("purchaseDate").map { ": its period starts at its purchaseDate \($0)" } ?? ""
+                    : upgraded
+                        ? ": upgraded to another subscription of its group (isUpgraded\(claims.display("signedDate").map { ", stated by \($0)" } ?? ""))"
+                        : ""
+                let later = fact.revocationDate.flatMap { revoked in
+                    revoked > milliseconds ? claims.display("revocationDate").map { "; revoked later, at \($0)" } : nil
+                }
                 findings.append(
                     Finding(
                         code, at: at("expiresDate"),
-                        "\(product) \(state) at \(instant)\(starts) (expiresDate \(shown))",
+                        "\(product) \(state) at \(instant)\(starts) (expiresDate \(shown)\(later ?? ""))",
                         fields: identity + [FindingField("expires_date", shown)]))
             }
             if fact.isFamilyShared {

@@ -46,4 +46,32 @@ struct ServicePeriodTests {
             ServicePeriod(purchased: 1_000, expires: 2_000, revoked: 500).stateCode(at: 999) == .subscriptionExpired)
         #expect(ServicePeriod(purchased: 1_000, expires: nil).stateCode(at: 999) == .subscriptionExpired)
     }
+
+    /// verify's facts at a time read a transaction as `rcpt status` does (a red team's trial: status and verify
+    /// --status-at disagreed on one token): a refund dated after the time was not in force then, and a transaction
+    /// that says `isUpgraded` no longer grants service from its signing.
+    @Test func aLaterRefundAndAStatedUpgradeReadAsStatusReadsThem() throws {
+        func findings(_ json: String, at seconds: Int64) throws -> [Finding] {
+            PurchaseFacts.findings(
+                try JSONDocument.read(Array(json.utf8)), kind: .transaction, at: seconds, offset: { $0 })
+        }
+        let refundedLater =
+            #"{"productId":"p","type":"Non-Consumable","purchaseDate":1700000000000,"signedDate":1700000000000,"#
+            + #""revocationDate":1800000000000,"revocationReason":1}"#
+        #expect(try findings(refundedLater, at: 1_750_000_000).allSatisfy { $0.kind != .purchaseCancelled })
+        #expect(try findings(refundedLater, at: 1_800_000_000).contains { $0.kind == .purchaseCancelled })
+        let subscriptionRefundedLater =
+            #"{"productId":"s","type":"Auto-Renewable Subscription","purchaseDate":1700000000000,"#
+            + #""expiresDate":1900000000000,"signedDate":1700000000000,"revocationDate":1800000000000}"#
+        let active = try findings(subscriptionRefundedLater, at: 1_750_000_000).first
+        #expect(active?.kind == .subscriptionActive)
+        #expect(active?.message.contains("revoked later") == true)
+        let upgraded =
+            #"{"productId":"u","type":"Auto-Renewable Subscription","purchaseDate":1700000000000,"#
+            + #""expiresDate":1900000000000,"signedDate":1750000000000,"isUpgraded":true}"#
+        #expect(try findings(upgraded, at: 1_760_000_000).first?.kind == .subscriptionExpired)
+        #expect(try findings(upgraded, at: 1_760_000_000).contains { $0.kind == .purchaseUpgraded })
+        // Before the statement of its upgrade was signed, its period decides.
+        #expect(try findings(upgraded, at: 1_720_000_000).first?.kind == .subscriptionActive)
+    }
 }

@@ -174,12 +174,13 @@ struct PurchaseFactsTests {
         #expect(after.isEmpty)
     }
 
-    /// A REFUND notification's transaction states the refund (it used to say nothing but a signature warning).
+    /// A REFUND notification's transaction states the refund (it used to say nothing but a signature warning),
+    /// dated before the notification's signing, when the facts are judged.
     @Test func aRefundNotificationSaysTheRefund() throws {
         let signer = try JWSFixtures.signer()
         let refunded = try signer.sign(
             payload: Array(
-                JWSFixtures.transaction(extra: #","revocationDate":1718000000000,"revocationReason":1"#).utf8))
+                JWSFixtures.transaction(extra: #","revocationDate":1717000000000,"revocationReason":1"#).utf8))
         let notification = try signer.sign(
             payload: Array(
                 #"{"notificationType":"REFUND","notificationUUID":"00000000-0000-4000-8000-000000000001","data":{"bundleId":"com.example.app","environment":"Sandbox","signedTransactionInfo":"\#(refunded)"},"version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#
