@@ -220,14 +220,21 @@ package struct CustomerStatus: Sendable {
             return (a.productID, a.kind.rawValue, a.purchaseDate ?? Int64.min, a.quantity ?? 0)
                 < (b.productID, b.kind.rawValue, b.purchaseDate ?? Int64.min, b.quantity ?? 0)
         }
+        /// `before`, then where the statement stands: statements alike in content are taken and listed in one
+        /// order, whatever order the documents were given in.
+        func ordered(_ a: TransactionFact, _ b: TransactionFact) -> Bool {
+            if before(a, b) != before(b, a) { return before(a, b) }
+            return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
+                < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+        }
         var decided: [TransactionFact] = []
         var conflicts: [StatusConflict] = []
         for key in order {
             guard let statements = byKey[key] else { continue }
             let verified = statements.filter { $0.evidence.trust == .verified }
             let pool = verified.isEmpty ? statements : verified
-            let known = pool.filter { signed($0) <= at }.sorted(by: before)
-            let later = pool.filter { signed($0) > at }.sorted { before($1, $0) }
+            let known = pool.filter { signed($0) <= at }.sorted(by: ordered)
+            let later = pool.filter { signed($0) > at }.sorted { ordered($1, $0) }
             guard var winner = known.first ?? later.first else { continue }
             // A refund signed after `at` but dated by it, and after the chosen statement was signed, was in force.
             if winner.revocationDate.map({ $0 > at }) ?? true,
@@ -260,7 +267,7 @@ package struct CustomerStatus: Sendable {
             decided.append(winner)
             guard (winner.purchaseDate ?? Int64.min) <= at else { continue }
             var seen: Set<String> = []
-            for other in statements where other != chosen {
+            for other in statements.sorted(by: ordered) where other != chosen {
                 for difference in Self.differences(winner, other)
                 where seen.insert("\(difference.claim) \(difference.overruled ?? "none")").inserted {
                     conflicts.append(

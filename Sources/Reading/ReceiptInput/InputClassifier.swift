@@ -52,6 +52,15 @@ public enum InputClassifier {
         return bytes[first...].starts(with: Array("eyJ".utf8)) || bytes[first] == UInt8(ascii: "{")
     }
 
+    /// The text inside `text` when `text` is base64 (no dot in it) of a document the JWS reader reads whole: a
+    /// token, a notification body, an API response.
+    static func encodedDocument(_ text: [UInt8]) -> [UInt8]? {
+        guard !text.contains(UInt8(ascii: ".")), let decoded = Base64.decode(text), isEncodedDocumentText(decoded),
+            case .success? = JWSInput.recognise(decoded)
+        else { return nil }
+        return decoded
+    }
+
     /// Classifies `input`. `forced` is `--input-format`: a receipt format makes it a receipt (unless it is plainly a
     /// JWS, which is said), `jws` a JWS.
     public static func classify(_ input: [UInt8], forced: ForcedFormat? = nil) -> ClassifiedInput {
@@ -85,7 +94,17 @@ public enum InputClassifier {
         for layer in 0...maximumLayers {
             // JSON is parsed once a layer, for the JWS reader and the search alike.
             let json = PastedDocument.jsonDocument(text)
-            if let read = JWSInput.recognise(text, json: json) {
+            let recognised = JWSInput.recognise(text, json: json)
+            // Base64 of a notification body or an API response (`{"` encodes to `eyJ`, as a token's header does)
+            // reads as a token cut short to one part; the document inside is the next layer.
+            if case .failure? = recognised, layer < maximumLayers, let inner = Self.encodedDocument(text) {
+                findings.append(
+                    Finding(.inputRepaired, at: 0, "was base64 of a token's or a JSON document's text (decoded)"))
+                offset = nil
+                text = inner
+                continue
+            }
+            if let read = recognised {
                 // A receipt beside the tokens (`receipt-data` next to `signedPayload`): a server reading receipts
                 // takes it, one reading tokens takes them.
                 if let json, let path = PastedDocument.receiptString(in: json) {

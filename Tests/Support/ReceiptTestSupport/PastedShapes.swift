@@ -138,6 +138,8 @@ package enum PastedShapes {
             ("body, then a log line", body + "\n2024-06-01 12:00:01 INFO done\n", body),
             // Encoded once more (`base64 -w0 token.jws`): it was "not a receipt or a JWS", exit 2.
             ("base64 of the text", Data(t.utf8).base64EncodedString(), t),
+            // `{"` encodes to `eyJ`, as a token's header does: it read as a token cut short to one part (exit 2).
+            ("base64 of the body", Data(body.utf8).base64EncodedString(), body),
             (
                 "pretty body",
                 body.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: "\":", with: "\" : ")
@@ -155,6 +157,7 @@ package enum PastedShapes {
                 ("wrapped in 64 columns", wrapped(t, every: 64) + "\n", t),
                 ("wrapped in 76 columns, CRLF", wrapped(t, every: 76, separator: "\r\n"), t),
                 ("notification body", body, body), ("API response", response, response),
+                ("base64 of the API response", Data(response.utf8).base64EncodedString(), response),
                 ("array of tokens", #"["\#(t)"]"#, #"["\#(t)"]"#),
                 ("log line", "2024-06-01 INFO token=\(t) next=1\n", t),
                 ("form body", "\(member)=\(t)&x=1", t), ("greeting before", "Hello,\nthe token:\n\(t)\n", t),
