@@ -130,10 +130,13 @@ public enum JWSMutationCatalogue {
         },
         Mutation(
             "duplicate-environment", layer: "payload", .reject, finding: .jsonDuplicateKey,
-            "environment Sandbox then Production"
+            "a second environment after the genuine one, the other environment: readers that keep the last see it"
         ) { context in
-            try context.signed(
-                payload: JWSMutationContext.duplicating("environment", as: #""Production""#, in: context.payload))
+            // The other environment whichever the document states (on a Production document a second
+            // "Production" tested nothing: a reviewer's trial).
+            let other = environmentLiteral(context) == #""Production""# ? #""Sandbox""# : #""Production""#
+            return try context.signed(
+                payload: JWSMutationContext.duplicating("environment", as: other, in: context.payload))
         },
         Mutation(
             "duplicate-transaction-id", layer: "payload", .reject, finding: .jsonDuplicateKey,

@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+import ReceiptJSON
 import ReceiptJWS
 import ReceiptSuite
 
@@ -19,6 +20,18 @@ extension JWSMutationCatalogue {
                 payload: try JWSMutationContext.resigningNested(
                     context.payload, stating: ["bundleId": #""com.example.attacker""#], signer: context.signer,
                     depth: 0))
+        },
+        Mutation(
+            "bundle-id-extended", layer: "binding", .reject, finding: .bundleIdMismatch,
+            "a genuine document of another app whose bundleId starts with yours (yours + \".attacker\"): anyone can register such an id, and a prefix or contains check accepts it"
+        ) { context in
+            guard let bundleID = JWSMutationContext.string(of: "bundleId", in: context.payload) else {
+                throw MutationError(.notApplicable, "the payload carries no bundleId (its carrier binds it)")
+            }
+            return try context.signed(
+                payload: try JWSMutationContext.resigningNested(
+                    context.payload, stating: ["bundleId": JSONWriter.literal(bundleID + ".attacker")],
+                    signer: context.signer, depth: 0))
         },
         Mutation(
             "environment-other", layer: "binding", .reject, finding: .environmentMismatch,

@@ -18,6 +18,13 @@ enum SemanticMutations {
                 try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
             },
             Mutation(
+                "bundle-id-extended", .semantics, layer: "attribute", expected: .reject, finding: .bundleIdMismatch,
+                "the bundle id is another app's that starts with yours (yours + \".attacker\"): a prefix or contains check accepts it"
+            ) { workspace in
+                workspace.setText(2, workspace.bundleID + ".attacker")
+                try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
+            },
+            Mutation(
                 "bundle-id-nul-suffix", .semantics, layer: "attribute", expected: .reject,
                 finding: .valueEmbeddedNul,
                 "the bundle id is followed by a NUL and a suffix (C strings see only the genuine id)"

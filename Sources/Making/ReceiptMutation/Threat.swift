@@ -124,6 +124,12 @@ extension Threat {
                 .anyone, .robustness,
                 "bytes after the ContentInfo are outside the receipt, which is Apple's and verifies: a verifier that reads the one element reads what Apple signed",
                 readers: "OpenSSL's cms -verify reads the first element and leaves what follows; rcpt refuses it"),
+            "verify-receipt-body-duplicate-key": Threat(
+                .anyone, .robustness,
+                "two receipt-data copies, one forged: a validator verifies the copy it reads, so it is fooled only when what verifies and what reads the purchases take different copies",
+                readers:
+                    "most JSON readers (Python's json, JavaScript's JSON.parse) take the last copy, some the first; rcpt refuses both"
+            ),
             "signed-attributes-not-der": Threat(
                 .anyone, .robustness,
                 "the signature covers the signed attributes in DER order, so anyone can reorder them on a genuine receipt; their values, and the content, are Apple's",
@@ -136,6 +142,9 @@ extension Threat {
         var table: [String: Threat] = [
             "other-bundle-id": Threat(
                 .replay, .security, "a genuine receipt of another app: anyone can buy one from their own app"),
+            "bundle-id-extended": Threat(
+                .replay, .security,
+                "a genuine receipt of an app whose bundle id extends yours: anyone can register one and buy in it"),
             "hash-for-other-device": Threat(
                 .replay, .security, "a genuine receipt from another device: anyone can copy one"),
             "wrong-app-version": Threat(.replay, .policy, "a genuine receipt of another version of the app"),
@@ -227,6 +236,9 @@ extension Threat {
         "baseline": Threat(.replay, .security, "the input itself, re-signed: genuine"),
         "bundle-id-other-app": Threat(
             .replay, .security, "a genuine document of another app: anyone can get one from an app of their own"),
+        "bundle-id-extended": Threat(
+            .replay, .security,
+            "a genuine document of an app whose bundle id extends yours: anyone can register one and buy in it"),
         "environment-other": Threat(
             .replay, .policy,
             "a genuine document of the other environment: anyone with a Sandbox tester account can make one"),
