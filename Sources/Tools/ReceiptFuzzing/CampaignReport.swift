@@ -81,8 +81,10 @@ package enum CampaignReport {
     }
 
     /// Who could make a group's inputs and what accepting them costs: from the catalogue entries its representative
-    /// was made with (a payload or claim edit is the signer's), unless rcpt refuses it for another app, device or
-    /// version, which a genuine document replayed would be refused for too.
+    /// was made with (a payload or claim edit is the signer's), unless the validator accepted what rcpt refuses for
+    /// another app, device or version, which a genuine document replayed would be refused for too. A crash, hang or
+    /// error stays the edits' own: a replay of another app's document does not make a signer's shape (a reviewer's
+    /// trial: a crash on `attribute-two-fields` was labelled a replay for its incidental bundle-id-mismatch).
     package static func threat(_ group: DisagreementGroup) -> Threat {
         let threats = group.representative.edits.compactMap { edit -> Threat? in
             if edit == "baseline" || edit == FuzzInputGenerator.staleHash { return nil }
@@ -95,7 +97,9 @@ package enum CampaignReport {
             return Threat.signedEdit
         }
         let made = Threat.combined(threats)
-        if made.attacker == .signer, let replayed = Threat.replayed(for: group.verdict.codes) {
+        if made.attacker == .signer, group.kind == .acceptedWhatRcptRejects,
+            let replayed = Threat.replayed(for: group.verdict.codes)
+        {
             return replayed
         }
         return made

@@ -90,7 +90,10 @@ package struct ConformanceReport: Sendable {
                         : gate.allowedEntries.contains(first.name)
                             ? "accepted (reported: --allow-entry)"
                             : "accepted (reported, not gated: --fail-on \(first.concern.rawValue) fails on them)")
-                    + ": " + Self.cause(first)
+                    + ": "
+                    + (group.allSatisfy { Self.markerEntries.contains($0.name) }
+                        ? Self.cause(first)
+                        : Self.cause(first, byName: false))
                 out += "\n" + (gate.fails(first) ? style.red(heading) : style.yellow(heading)) + "\n"
                 // Who could make it and the readers it would fool: said once for a run of entries that share them.
                 var said: (threat: String?, readers: String?) = (nil, nil)
@@ -262,7 +265,22 @@ package struct ConformanceReport: Sendable {
 
     /// Why a failure matters, from its class and the group of the entry (the catalogue's groups, a findings folder's
     /// disagreement classes).
-    package static func cause(_ result: ConformanceResult) -> String {
+    /// The entries whose only difference from Apple's chain is a marker extension: a validator that pins the root
+    /// and accepts them checks the chain but not Apple's certificate policy.
+    static let markerEntries: Set<String> = [
+        "leaf-marker-stripped", "intermediate-marker-stripped", "decoy-intermediate-with-marker",
+        "leaf-marker-missing", "intermediate-marker-missing",
+    ]
+
+    /// Why a failure matters; `byName` lets an entry whose name says more than its group speak for itself (a marker
+    /// entry: the chain is checked, Apple's policy is not).
+    package static func cause(_ result: ConformanceResult, byName: Bool = true) -> String {
+        if byName, result.resultClass == .acceptedBad, result.concern == .security,
+            markerEntries.contains(result.name)
+        {
+            return
+                "your validator checks the chain to the trusted root but not Apple's marker extensions (1.2.840.113635.100.6.11.1 on the signing certificate, 1.2.840.113635.100.6.2.1 on the WWDR intermediate): any developer's certificate from Apple's WWDR CA then signs what it likes"
+        }
         switch result.resultClass {
         case .crashed where result.attacker == .signer, .timedOut where result.attacker == .signer:
             return

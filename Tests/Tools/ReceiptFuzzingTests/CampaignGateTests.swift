@@ -1,4 +1,6 @@
 import ReceiptConformance
+import ReceiptMutation
+import ReceiptSuite
 import Testing
 
 @testable import ReceiptFuzzing
@@ -32,5 +34,19 @@ struct CampaignGateTests {
             .acceptedWhatRcptRejects, edit: "catalogue:foreign-ca", codes: ["chain-invalid"], valid: false,
             outcome: .accepted)
         #expect(CampaignGate().fails(forged))
+    }
+
+    /// A crash on a signer's shape is the signer's to cause, whatever rcpt refuses the input for besides: a
+    /// reviewer's trial saw a crash on `attribute-two-fields` labelled a replay (security) for its incidental
+    /// bundle-id-mismatch. An acceptance of what rcpt refuses for another app stays a replay.
+    @Test func aCrashIsLabelledByTheEditsThatMadeIt() {
+        let crash = Self.group(
+            .crashed, edit: "catalogue:attribute-two-fields", codes: ["attribute-field-count", "bundle-id-mismatch"],
+            valid: false, outcome: .crashed(signal: 11))
+        #expect(CampaignReport.threat(crash).attacker == .signer)
+        let accepted = Self.group(
+            .acceptedWhatRcptRejects, edit: "catalogue:attribute-two-fields", codes: ["bundle-id-mismatch"],
+            valid: false, outcome: .accepted)
+        #expect(CampaignReport.threat(accepted).attacker == .replay)
     }
 }
