@@ -30,6 +30,12 @@ extension Resolver {
                 ? "auto-renew is off: ends at \(MillisecondUTC.text(ends))" : "renews at \(MillisecondUTC.text(ends))"
         } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
             (state, reason) = (.expired, "auto-renew was off")
+        } else if let ends = renewal.renewalDate {
+            // Its period ended with auto-renew on (or not stated): it renewed or failed, and nothing here says which.
+            (state, reason) = (
+                .unknown,
+                "the renewal info's period ended at its renewalDate \(MillisecondUTC.text(ends)) with auto-renew on: whether it renewed is not stated; add the subscription's transactions"
+            )
         } else {
             // Older renewal info dates no period; nothing says whether the subscription still runs.
             (state, reason) = (
@@ -82,9 +88,9 @@ extension Resolver {
     /// How far `word`, on `current`'s subscription, speaks of the time. Every status is a snapshot of the moment it
     /// was signed. One that grants service, signed while `current`'s period ran, holds to that period's
     /// expiresDate; signed in a billing grace period, while the grace does (as the subscription's renewal info dates
-    /// it); signed after `current` expired, it tells of a later period the documents lack, whose end is unknown, so
-    /// it holds only at its signing. Billing retry ends 60 days after the expiry at the latest. The others (expired,
-    /// revoked) hold.
+    /// it, and no longer than billing retry); signed after `current` expired, it tells of a later period the documents
+    /// lack, whose end is unknown, so it holds only at its signing. Billing retry ends 60 days after the expiry at the
+    /// latest. The others (expired, revoked) hold.
     func reach(_ word: SubscriptionStatusFact, current: TransactionFact) -> StatusReach {
         let signed = word.evidence.signedDate ?? Int64.min
         switch word.state {
@@ -99,7 +105,10 @@ extension Resolver {
         if word.state == .gracePeriod, let original = current.originalTransactionID,
             let graceEnds = (renewals[original] ?? []).compactMap(\.gracePeriodExpiresDate).max()
         {
-            return at < graceEnds ? .holds : .ended
+            // A grace period lies inside billing retry, which ends 60 days after the expiry at the latest (a red
+            // team's trial: a gracePeriodExpiresDate in 2032 held in 2026).
+            return at < graceEnds && Self.stillRetrying(expired: current.expiresDate ?? signed, at: at)
+                ? .holds : .ended
         }
         return at <= signed ? .holds : .unknownAfterSigning
     }
@@ -147,6 +156,7 @@ extension Resolver {
             (renewal.evidence.signedDate ?? Int64.min) > at && Self.speaks(renewal, of: current)
                 && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
                 && (renewal.gracePeriodExpiresDate.map { $0 > at && $0 > expires } ?? false)
+                && Self.stillRetrying(expired: expires, at: at)
         }.min { lhs, rhs in
             (lhs.evidence.trust == .verified ? 0 : 1, lhs.evidence.signedDate ?? Int64.max)
                 < (rhs.evidence.trust == .verified ? 0 : 1, rhs.evidence.signedDate ?? Int64.max)

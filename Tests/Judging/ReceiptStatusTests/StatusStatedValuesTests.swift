@@ -335,6 +335,45 @@ struct StatusStatedValuesTests {
         let life = try Self.receipt(cancelled: L.at(9), yearlyBought: L.at(10))
         #expect(Self.product(life, Self.monthly, at: L.at(11))?.state == .revoked)
     }
+
+    /// Renewal info alone whose renewalDate has passed with auto-renew on says so: a red team's trial read "the
+    /// renewal info dates no period (no renewalDate)" beside a renewalDate.
+    @Test func renewalInfoAlonePastItsRenewalDateSaysTheDate() throws {
+        var life = Lifecycle()
+        life.add(
+            "renewal.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", signed: L.at(29),
+                renewal: try L.renewal(
+                    original: "100", product: Self.monthly, renewalDate: L.at(30), signed: L.at(29))))
+        let state = Self.product(life, Self.monthly, at: L.at(45))
+        #expect(state?.state == .unknown)
+        #expect(state?.reason?.contains("renewalDate 2024-01-31T00:00:00Z") == true)
+        #expect(state?.reason?.contains("no renewalDate") == false)
+    }
+
+    /// A billing grace period lies inside billing retry, which ends 60 days after the expiry: a red team's trial had
+    /// a gracePeriodExpiresDate years ahead grant service two years on.
+    @Test func aGracePeriodEndsWithBillingRetryAtTheLatest() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "fail.json",
+            try L.notification(
+                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: L.at(30),
+                transaction: try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                    signed: L.at(30)),
+                renewal: try L.renewal(
+                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(2000), signed: L.at(30)),
+                status: 4))
+        #expect(Self.product(life, Self.monthly, at: L.at(40))?.state == .gracePeriod)
+        let later = Self.product(life, Self.monthly, at: L.at(100))
+        #expect(later?.grantsService == false, "\(String(describing: later))")
+    }
 }
 
 /// The parts of a compact JWS, for tests that edit a signed payload and sign it again.
@@ -346,4 +385,5 @@ enum JWSPart {
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
         return Data(base64Encoded: text).map { String(decoding: $0, as: UTF8.self) }
     }
+
 }
