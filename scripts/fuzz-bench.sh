@@ -2,8 +2,8 @@
 # The planted-bug benchmark (issue #40): do the harnesses find bugs? Each patch in Fuzz/planted/ (listed with its
 # harnesses in Fuzz/planted/bugs.tsv) plants one guarded crash in rcpt's code, reachable by a crafted input and
 # triggered by no committed seed. For each bug, a copy of the sources (Fuzz/.build-bench/tree, synced from the working
-# tree, so uncommitted changes to a harness or mutator count) gets the patch, builds the bug's harnesses (ASan, as
-# scripts/fuzz.sh builds them) and fuzzes them from the committed seeds, dictionaries and options for up to --time
+# tree, so uncommitted changes to a harness or mutator count) gets the patch, builds the bug's harnesses (in the
+# build their campaigns run in, fuzz_flavour: ASan, the fast build for jws-verify) and fuzzes them from the committed seeds, dictionaries and options for up to --time
 # seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
 # time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
 #
@@ -30,6 +30,7 @@ mkdir -p "$TREE" "$WORK/runs"
 export SWIFT_BACKTRACE=enable=no
 # Allocation stacks 5 frames deep (ASan's default, 30, unwinds on every malloc: a quarter of jws-verify's time).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:malloc_context_size=5}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export RCPT_FUZZ_KEYS=$ROOT/Corpus/fuzz/keys RCPT_FUZZ_JWS_KEYS=$ROOT/Corpus/fuzz/keys-jws
 "$ROOT/scripts/bootstrap.sh"
 # shellcheck source=scripts/fuzz-options.sh
@@ -55,13 +56,23 @@ sync_tree() {
     fi
 }
 
+# binary_of HARNESS: the harness as its campaigns run it (fuzz_flavour: ASan, or the fast build for jws-verify).
+scratch_of() { if [ "$(fuzz_flavour "$1")" = undefined ]; then echo "$SCRATCH-fast"; else echo "$SCRATCH"; fi; }
+binary_of() { echo "$(scratch_of "$1")/release/$1"; }
+
 build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/fuzz.sh builds them
-    local harness
-    fuzz_build_stamp "$SCRATCH" "${FUZZ_ASAN_BUILD_FLAGS[@]}"
-    rm -f "$SCRATCH/release.yaml"
+    local harness scratch flags
     for harness in "$@"; do
-        if ! nice -n 10 swift build --package-path "$TREE/Fuzz" --scratch-path "$SCRATCH" -c release \
-            "${FUZZ_ASAN_BUILD_FLAGS[@]}" --product "$harness" \
+        scratch=$(scratch_of "$harness")
+        if [ "$(fuzz_flavour "$harness")" = undefined ]; then
+            flags=("${FUZZ_FAST_BUILD_FLAGS[@]}")
+        else
+            flags=("${FUZZ_ASAN_BUILD_FLAGS[@]}")
+        fi
+        fuzz_build_stamp "$scratch" "${flags[@]}"
+        rm -f "$scratch/release.yaml"
+        if ! nice -n 10 swift build --package-path "$TREE/Fuzz" --scratch-path "$scratch" -c release \
+            "${flags[@]}" --product "$harness" \
             >"$WORK/runs/build-$harness.log" 2>&1; then
             echo "fuzz-bench: building $harness failed ($WORK/runs/build-$harness.log)" >&2
             grep -E "error:" "$WORK/runs/build-$harness.log" | head -5 >&2
@@ -77,9 +88,9 @@ fuzz() {
     rm -rf "$corpus" && mkdir -p "$corpus"
     flags=(-max_total_time="$seconds" -seed="$seed" -timeout=5 -rss_limit_mb=2048
            -artifact_prefix="$WORK/runs/$bug-$harness-" -print_final_stats=1)
-    mapfile -t -O ${#flags[@]} flags < <(fuzz_option_flags "$harness" "$SCRATCH/release/$harness" "$WORK/words-$bug")
+    mapfile -t -O ${#flags[@]} flags < <(fuzz_option_flags "$harness" "$(binary_of "$harness")" "$WORK/words-$bug")
     started=$(date +%s.%N)
-    "$SCRATCH/release/$harness" "${flags[@]}" "$corpus" "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 || status=$?
+    "$(binary_of "$harness")" "${flags[@]}" "$corpus" "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 || status=$?
     local elapsed; elapsed=$(echo "$(date +%s.%N) - $started" | bc)
     if [ "$status" -ne 0 ] && grep -q "planted bug: $bug" "$log"; then
         echo "$elapsed found" >"$WORK/runs/$bug-$harness.result"
@@ -91,7 +102,7 @@ fuzz() {
 # The seeds alone must not trigger the bug (else it measures nothing).
 seeds_trigger() {
     local bug=$1 harness=$2 log=$WORK/runs/$1-$2.seeds.log
-    "$SCRATCH/release/$harness" -runs=0 -max_len=24576 "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 && return 1
+    "$(binary_of "$harness")" -runs=0 -max_len=24576 "$ROOT/Corpus/fuzz/$harness" >"$log" 2>&1 && return 1
     grep -q "planted bug: $bug" "$log"
 }
 

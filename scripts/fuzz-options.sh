@@ -9,6 +9,29 @@
 # runs after ASan, traces no inline shadow test: jws-verify +8–12 % execs per CPU-second, but the planted-bug
 # benchmark showed no gain (9 of 9, median 12.2 s; ber-length 81.7 s, date-leap-offset 35.1 s, slower than before).
 FUZZ_ASAN_BUILD_FLAGS=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+# The fast build (scripts/fuzz.sh --ubsan): libFuzzer's coverage without ASan, and clang's UBSan on the C compiled
+# into the harnesses (the COpenSSL shim). swiftc has no UBSan on Linux; Swift code traps on out-of-bounds access,
+# overflow and unwrap in every build.
+FUZZ_FAST_BUILD_FLAGS=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=undefined
+                       -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined)
+# The harnesses whose campaigns (scripts/fuzz.sh HARNESS, the planted-bug benchmark, scripts/fuzz-speed.sh) run in
+# the fast build unless --asan asks otherwise. jws-verify's findings are wrong verdicts its oracles see (a token
+# re-signed, a claim read otherwise), not memory errors, and under ASan it spends half its time in ASan (its shadow
+# tests traced as comparisons, its allocator): issue #40 asks it to be fast. The code it runs is Swift, which traps
+# on every out-of-bounds access in any build; the reading code under it is fuzzed under ASan by `jws` and
+# `classifier`; `--ci` builds every harness with ASan and replays Corpus/regressions/ through jws-verify so.
+FUZZ_FAST_HARNESSES=(jws-verify)
+
+# fuzz_flavour HARNESS [FORCED]: the build a campaign of HARNESS runs in: FORCED (address or undefined) when given,
+# else undefined for the fast harnesses and address for the others.
+fuzz_flavour() {
+    local harness
+    [ -n "${2:-}" ] && { echo "$2"; return; }
+    for harness in "${FUZZ_FAST_HARNESSES[@]}"; do
+        [ "$harness" = "$1" ] && { echo undefined; return; }
+    done
+    echo address
+}
 # ASan at run time. A 64 MB quarantine (ASan's default is 256 MB): twice, 8–9 minutes into a campaign on a loaded
 # machine, recycling the full default quarantine inside one free() took over a second and libFuzzer reported a
 # timeout on inputs that replay in 50 ms. Smaller batches recycle sooner and faster; use-after-free detection keeps

@@ -18,7 +18,8 @@
 # The JWS harnesses instead (issue #40 asks jws-verify for 10× the 150–170 exec/s it had): for `jws` and
 # `jws-verify`, replay (the committed seeds through the harness, no mutation: the harness's own cost per input) and
 # fuzz (libFuzzer's exec/s over S seconds with the harness's options, its dictionary and harvested words, and its
-# structure-aware mutator, as scripts/fuzz.sh runs it).
+# structure-aware mutator, as scripts/fuzz.sh runs it). jws-verify's campaigns run in the fast build (no ASan,
+# fuzz_flavour in scripts/fuzz-options.sh): it is measured in that build and under ASan beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -82,23 +83,38 @@ fuzz_rate() {
 }
 
 if [ $jws -eq 1 ]; then
-    printf '%-12s %-8s %14s\n' harness measure "per second"
+    # Each harness in the build its campaigns run in (fuzz_flavour: jws-verify in the fast one), and under ASan
+    # beside it when that differs, so both figures come from one run.
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    scripts/fuzz.sh build --ubsan >/dev/null
+    FAST_BIN=${FUZZ_SCRATCH_FAST:-$ROOT/Fuzz/.build-ubsan}/release
+    printf '%-12s %-9s %-8s %14s\n' harness build measure "per second"
     for harness in jws jws-verify; do
-        max_len=$(fuzz_option "$harness" max_len 4096)
-        empty=$(mktemp -d)
-        startup=$(replay_seconds "$BIN/$harness" "$empty" "$max_len")
-        count=$(find "Corpus/fuzz/$harness" -type f | wc -l)
-        total=$(replay_seconds "$BIN/$harness" "Corpus/fuzz/$harness" "$max_len")
-        printf '%-12s %-8s %14.0f   (%d seeds × %d passes, inputs/s)\n' "$harness" replay \
-            "$(echo "$passes * $count / ($total - $startup)" | bc -l)" "$count" "$passes"
-        scratch=$(mktemp -d)
-        # shellcheck disable=SC2046  # one flag per line
-        rate=$("$BIN/$harness" -seed=1 -max_total_time="$seconds" -print_final_stats=1 \
-            $(fuzz_option_flags "$harness" "$BIN/$harness" "$WORK/words") "$scratch" "Corpus/fuzz/$harness" 2>&1 \
-            | sed -n 's/^stat::average_exec_per_sec: *//p')
-        printf '%-12s %-8s %14s   (%d s, exec/s)\n' "$harness" fuzz "$rate" "$seconds"
-        rm -rf "$empty" "$scratch"
+        builds=address
+        [ "$(fuzz_flavour "$harness")" = undefined ] && builds="undefined address"
+        for build in $builds; do
+            binary=$BIN/$harness
+            [ "$build" = undefined ] && binary=$FAST_BIN/$harness
+            label=$build
+            [ "$build" = undefined ] && label=fast
+            [ "$build" = "$(fuzz_flavour "$harness")" ] && label="$label*"
+            max_len=$(fuzz_option "$harness" max_len 4096)
+            empty=$(mktemp -d)
+            startup=$(replay_seconds "$binary" "$empty" "$max_len")
+            count=$(find "Corpus/fuzz/$harness" -type f | wc -l)
+            total=$(replay_seconds "$binary" "Corpus/fuzz/$harness" "$max_len")
+            printf '%-12s %-9s %-8s %14.0f   (%d seeds × %d passes, inputs/s)\n' "$harness" "$label" replay \
+                "$(echo "$passes * $count / ($total - $startup)" | bc -l)" "$count" "$passes"
+            scratch=$(mktemp -d)
+            # shellcheck disable=SC2046  # one flag per line
+            rate=$("$binary" -seed=1 -max_total_time="$seconds" -print_final_stats=1 \
+                $(fuzz_option_flags "$harness" "$binary" "$WORK/words-$build") "$scratch" "Corpus/fuzz/$harness" \
+                2>&1 | sed -n 's/^stat::average_exec_per_sec: *//p')
+            printf '%-12s %-9s %-8s %14s   (%d s, exec/s)\n' "$harness" "$label" fuzz "$rate" "$seconds"
+            rm -rf "$empty" "$scratch"
+        done
     done
+    echo "(* the build the harness's campaigns run in: scripts/fuzz.sh, the planted-bug benchmark)"
     exit 0
 fi
 

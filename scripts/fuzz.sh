@@ -2,8 +2,9 @@
 # Builds and runs rcpt's libFuzzer harnesses (the Fuzz/ package). See Fuzz/README.md.
 #
 #   scripts/fuzz.sh build [--ubsan]                   build every harness (ASan by default; --ubsan: see below)
-#   scripts/fuzz.sh [HARNESS...|all] [--time S | --runs N] [--ubsan] [--no-build]
-#                                                     fuzz one, several or all harnesses, one after another
+#   scripts/fuzz.sh [HARNESS...|all] [--time S | --runs N] [--asan|--ubsan] [--no-build]
+#                                                     fuzz one, several or all harnesses, one after another, each
+#                                                     in its own build (jws-verify's is the fast one, see below)
 #   scripts/fuzz.sh --regressions [--ubsan]           replay Corpus/regressions/ through every harness
 #   scripts/fuzz.sh --merge [HARNESS...]              shrink the working corpora to the inputs that add coverage
 #   scripts/fuzz.sh --minimize CRASH [--harness H]    minimise a crashing input (harness taken from its name)
@@ -29,7 +30,8 @@ TIMEOUT_SECONDS=1
 MEMORY_MB=2048
 CI_BURST_SECONDS=${FUZZ_CI_BURST_SECONDS:-12}
 
-sanitizer=address
+# The build: address (ASan), undefined (the fast build), or "" for each harness's own (fuzz_flavour).
+sanitizer=""
 mode=fuzz
 time_budget=""
 runs=""
@@ -39,12 +41,13 @@ minimize_harness=""
 selected=()
 replay_files=()
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         build) mode=build ;;
         --ubsan) sanitizer=undefined ;;
+        --asan) sanitizer=address ;;
         --time) time_budget=${2:?--time needs seconds}; shift ;;
         --runs) runs=${2:?--runs needs a count}; shift ;;
         --no-build) build=0 ;;
@@ -67,19 +70,23 @@ done
 
 # shellcheck source=scripts/fuzz-options.sh
 . "$ROOT/scripts/fuzz-options.sh"
-# FUZZ_SCRATCH picks another build folder (e.g. to rebuild while a campaign runs from the default one).
-if [ "$sanitizer" = address ]; then
-    SCRATCH=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build}
-    SWIFT_SANITIZE=("${FUZZ_ASAN_BUILD_FLAGS[@]}")
-else
-    # swiftc has no UndefinedBehaviorSanitizer on Linux (-sanitize=undefined is rejected), and Swift code traps on
-    # overflow, bounds and unwrap errors in every build. This flavour runs without ASan (faster, for those traps)
-    # and puts clang's UBSan on the C code compiled into the harnesses (the COpenSSL shim's inline functions).
-    SCRATCH=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build-ubsan}
-    SWIFT_SANITIZE=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=undefined
-                    -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined)
-fi
-BIN=$SCRATCH/release
+# use_flavour address|undefined: the build folder, binaries and flags of that build. FUZZ_SCRATCH picks another
+# build folder (e.g. to rebuild while a campaign runs from the default one).
+use_flavour() {
+    FLAVOUR=$1
+    if [ "$1" = address ]; then
+        SCRATCH=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build}
+        SWIFT_SANITIZE=("${FUZZ_ASAN_BUILD_FLAGS[@]}")
+    else
+        # Without ASan (faster; Swift's own traps on overflow, bounds and unwrap errors stay), with clang's UBSan on
+        # the C code compiled into the harnesses (the COpenSSL shim's inline functions).
+        SCRATCH=${FUZZ_SCRATCH:-$ROOT/Fuzz/.build-ubsan}
+        SWIFT_SANITIZE=("${FUZZ_FAST_BUILD_FLAGS[@]}")
+    fi
+    BIN=$SCRATCH/release
+}
+# Every mode but a campaign builds and runs one flavour: ASan unless --ubsan (--ci always ASan).
+use_flavour "${sanitizer:-address}"
 
 # The Swift runtime's own crash backtracer fights the sanitizers; libFuzzer prints the stack instead.
 export SWIFT_BACKTRACE=enable=no
@@ -102,7 +109,7 @@ done
 build_harnesses() {
     local products=("$@") product started
     started=$(date +%s)
-    echo "fuzz.sh: building ${products[*]} ($sanitizer sanitizer) in ${SCRATCH#$ROOT/}"
+    echo "fuzz.sh: building ${products[*]} (${FLAVOUR/undefined/fast: no ASan, UBSan on C} build) in ${SCRATCH#$ROOT/}"
     "$ROOT/scripts/bootstrap.sh"
     fuzz_build_stamp "$SCRATCH" "${SWIFT_SANITIZE[@]}"
     # SwiftPM does not re-plan a build when a source file is added to the path dependency (the main package), so
@@ -138,7 +145,7 @@ common_flags() {  # common_flags HARNESS [--words]: --words adds the binary's co
     printf '%s\n' "${flags[@]}"
 }
 
-declare -A RESULT EXECS COVERAGE CORPUS SECONDS_RUN
+declare -A RESULT EXECS COVERAGE CORPUS SECONDS_RUN BUILT_WITH
 FAILED=0
 
 # What a harness run comes to (the summary's result column), each named once here: ok, or what went wrong.
@@ -212,11 +219,13 @@ fuzz_one() {
 
 print_summary() {
     echo
-    printf '%-14s %-8s %10s %8s %16s %8s\n' harness result "exec/s" cov corpus seconds
-    local harness
+    printf '%-14s %-8s %10s %8s %16s %8s %s\n' harness result "exec/s" cov corpus seconds build
+    local harness build
     for harness in "$@"; do
-        printf '%-14s %-8s %10s %8s %16s %8s\n' "$harness" "${RESULT[$harness]:-?}" "${EXECS[$harness]:--}" \
-            "${COVERAGE[$harness]:--}" "${CORPUS[$harness]:--}" "${SECONDS_RUN[$harness]:--}"
+        build=${BUILT_WITH[$harness]:-$FLAVOUR}
+        printf '%-14s %-8s %10s %8s %16s %8s %s\n' "$harness" "${RESULT[$harness]:-?}" "${EXECS[$harness]:--}" \
+            "${COVERAGE[$harness]:--}" "${CORPUS[$harness]:--}" "${SECONDS_RUN[$harness]:--}" \
+            "${build/undefined/fast}"
     done
 }
 
@@ -259,9 +268,21 @@ case "$mode" in
         build_harnesses "${HARNESSES[@]}" "${BASELINES[@]}" "${TEMPLATES[@]}"
         ;;
     fuzz)
-        [ "$build" = 1 ] && build_harnesses "${selected[@]}"
         [ -z "$time_budget" ] && [ -z "$runs" ] && time_budget=60
-        for harness in "${selected[@]}"; do fuzz_one "$harness" "$time_budget" "$runs"; done
+        # Each harness in its own build (fuzz_flavour: jws-verify in the fast one), unless --asan or --ubsan.
+        for flavour in address undefined; do
+            group=()
+            for harness in "${selected[@]}"; do
+                [ "$(fuzz_flavour "$harness" "$sanitizer")" = "$flavour" ] && group+=("$harness")
+            done
+            [ ${#group[@]} -eq 0 ] && continue
+            use_flavour "$flavour"
+            [ "$build" = 1 ] && build_harnesses "${group[@]}"
+            for harness in "${group[@]}"; do
+                BUILT_WITH[$harness]=$flavour
+                fuzz_one "$harness" "$time_budget" "$runs"
+            done
+        done
         print_summary "${selected[@]}"
         [ "$FAILED" = 0 ] && echo "fuzz.sh: no crash, leak, timeout or OOM"
         ;;
@@ -314,6 +335,7 @@ case "$mode" in
         ;;
     ci)
         started=$(date +%s)
+        use_flavour "${sanitizer:-address}"
         WORK=$(mktemp -d "${TMPDIR:-/tmp}/rcpt-fuzz-ci.XXXX")
         build_harnesses "${HARNESSES[@]}" "${TEMPLATES[@]}"
         replay_regressions
