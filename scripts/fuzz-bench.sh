@@ -7,19 +7,23 @@
 # seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
 # time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
 #
-#   scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N]
+#   scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan]
+#
+# --asan builds every harness with ASan, jws-verify too (to compare its fast build with it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 seconds=120
 only=""
 seed=1
+forced=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --time) seconds=$2; shift ;;
         --only) only=$2; shift ;;
         --seed) seed=$2; shift ;;
-        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N]" >&2; exit 2 ;;
+        --asan) forced=address ;;
+        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -57,14 +61,14 @@ sync_tree() {
 }
 
 # binary_of HARNESS: the harness as its campaigns run it (fuzz_flavour: ASan, or the fast build for jws-verify).
-scratch_of() { if [ "$(fuzz_flavour "$1")" = undefined ]; then echo "$SCRATCH-fast"; else echo "$SCRATCH"; fi; }
+scratch_of() { if [ "$(fuzz_flavour "$1" "$forced")" = undefined ]; then echo "$SCRATCH-fast"; else echo "$SCRATCH"; fi; }
 binary_of() { echo "$(scratch_of "$1")/release/$1"; }
 
 build() {  # build HARNESS…: the harnesses from the patched copy, as scripts/fuzz.sh builds them
     local harness scratch flags
     for harness in "$@"; do
         scratch=$(scratch_of "$harness")
-        if [ "$(fuzz_flavour "$harness")" = undefined ]; then
+        if [ "$(fuzz_flavour "$harness" "$forced")" = undefined ]; then
             flags=("${FUZZ_FAST_BUILD_FLAGS[@]}")
         else
             flags=("${FUZZ_ASAN_BUILD_FLAGS[@]}")

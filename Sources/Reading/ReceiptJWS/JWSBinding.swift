@@ -64,6 +64,18 @@ public struct JWSBinding: Sendable, Hashable {
         public var text: String
         public var path: String
         package var jsonOffset: Int
+        /// Whether the value is a JSON number (its text as written: `1234`, `1234.0`, `1.234e3`).
+        package var isNumber = false
+
+        /// Whether the value is the whole number `expected` (its decimal digits): a number's text read exactly, so
+        /// `1234.0` and `1.234e3` are 1234 as Apple's libraries decode them (Swift's JSONDecoder into Int64, Python's
+        /// `==`); a string is compared as written.
+        package func isWholeNumber(_ expected: String) -> Bool {
+            guard isNumber, text != expected else { return text == expected }
+            guard case .success(let number) = MillisecondDate.read(text), !number.hasFraction, !number.isNegative
+            else { return false }
+            return String(number.milliseconds) == expected
+        }
 
         /// The member `name` of `object` in `document` as a bound value (a string's text, any other value as
         /// written), its path `prefix` + `name`; nil when there is no such member or it is null.
@@ -72,7 +84,9 @@ public struct JWSBinding: Sendable, Hashable {
             // A null member is absent, as Apple's libraries read it (its type finding says so).
             guard let node = document.member(name, of: object), document.nodes[node].kind != .null else { return nil }
             let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
-            return Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start)
+            var value = Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start)
+            value.isNumber = document.nodes[node].kind == .number
+            return value
         }
 
         /// The value as a carrier sees it: its path under the carried token's.

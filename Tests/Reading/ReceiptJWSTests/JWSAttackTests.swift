@@ -269,3 +269,26 @@ struct JWSAttackTests {
         }
     }
 }
+
+/// `appAppleId` written as `1234.0` or `1.234e3` is 1234, as Apple's libraries decode it (Swift's JSONDecoder into
+/// Int64, Python's `==`): a red team's trial saw `app-apple-id-mismatch … is 1234.0, expected 1234`. A string, or a
+/// number with a fraction, is not the app's id.
+@Suite("appAppleId read as a number")
+struct AppAppleIDNumberTests {
+    @Test(arguments: [
+        ("1234", true), ("1234.0", true), ("1.234e3", true), ("12340E-1", true), ("\"1234\"", true),
+        ("1234.5", false), ("\"1234.0\"", false), ("-1234", false), ("1235", false),
+    ])
+    func anAppAppleIdIsTheNumberItSpells(written: String, matches: Bool) throws {
+        let signer = try JWSFixtures.signer()
+        let payload =
+            #"{"receiptType":"Production","bundleId":"com.example.app","appAppleId":\#(written),"#
+            + #""applicationVersion":"1","environment":"Production","signedDate":\#(JWSFixtures.signedDate)}"#
+        let expectations = Expectations(bundleID: "com.example.app", appAppleID: "1234", environment: .production)
+        let codes = JWSFixtures.codes(
+            JWSFixtures.inspect(
+                try signer.sign(payload: Array(payload.utf8)), options: JWSFixtures.options(expectations: expectations))
+        )
+        #expect(codes.contains("app-apple-id-mismatch") == !matches, "\(written): \(codes)")
+    }
+}

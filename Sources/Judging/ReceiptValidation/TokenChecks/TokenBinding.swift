@@ -90,7 +90,7 @@ struct TokenBinding: TokenCheck {
         }
         if let expected = expectations.appAppleID, binding.carriesAppAppleID {
             if let actual = binding.appAppleID {
-                if actual.text != expected {
+                if !actual.isWholeNumber(expected) {
                     findings.append(
                         Finding(
                             .appAppleIdMismatch, at: at(actual),
