@@ -143,11 +143,12 @@ package struct CustomerStatus: Sendable {
         status.question = question
         for group in groups {
             let members = group.members.map { counted[$0] }
-            let (transactions, conflicts) = Self.decided(members.flatMap(\.transactions), at: at)
+            let statements = members.flatMap(\.transactions)
+            let (transactions, conflicts) = Self.decided(statements, at: at)
             status.conflicts += conflicts
             let resolver = Resolver(
                 app: group.app, at: at, transactions: transactions,
-                renewals: members.flatMap(\.renewals), statuses: members.flatMap(\.statuses))
+                renewals: members.flatMap(\.renewals), statuses: members.flatMap(\.statuses), statements: statements)
             status.products += resolver.products()
         }
         return .success(status)

@@ -37,9 +37,13 @@ struct Resolver {
         var purchased: Int64
     }
 
+    /// When each subscription (by original transaction id) was last spoken of by any statement of its transactions,
+    /// decided or not (a history fetched later restates a transaction another document states).
+    let lastSigned: [String: Int64]
+
     init(
         app: StatusApp, at: Int64, transactions: [TransactionFact], renewals: [RenewalFact],
-        statuses: [SubscriptionStatusFact] = []
+        statuses: [SubscriptionStatusFact] = [], statements: [TransactionFact] = []
     ) {
         self.app = app
         self.at = at
@@ -48,49 +52,12 @@ struct Resolver {
         self.renewals = Self.indexed(renewals, by: \.originalTransactionID)
         self.statuses = Self.indexed(statuses, by: \.originalTransactionID)
         changes = Self.changes(of: transactions)
-    }
-
-    /// For each transaction's (subscription, product, purchase), the first purchase at or after it of another product
-    /// of the same subscription: from the latest purchase back, keeping the earliest purchase seen and the earliest
-    /// of any other product.
-    static func changes(of transactions: [TransactionFact]) -> [ChangeKey: Change] {
-        var chains: [String: [(product: String, purchased: Int64)]] = [:]
-        for fact in transactions where fact.kind == .autoRenewableSubscription {
-            guard let purchased = fact.purchaseDate else { continue }
-            chains[chainKey(fact), default: []].append((fact.productID, purchased))
+        var lastSigned: [String: Int64] = [:]
+        for fact in statements + transactions {
+            guard let original = fact.originalTransactionID, let signed = fact.evidence.signedDate else { continue }
+            lastSigned[original] = max(lastSigned[original] ?? Int64.min, signed)
         }
-        var changes: [ChangeKey: Change] = [:]
-        for (chain, entries) in chains {
-            let sorted = entries.sorted { $0.purchased > $1.purchased }
-            // The earliest purchase seen so far (at or after the current one) and the earliest of another product.
-            var first: (product: String, purchased: Int64)?
-            var second: (product: String, purchased: Int64)?
-            var index = 0
-            while index < sorted.count {
-                // Purchases at the same instant are seen together: "at or after" includes them.
-                var end = index
-                while end < sorted.count, sorted[end].purchased == sorted[index].purchased { end += 1 }
-                for entry in sorted[index..<end] {
-                    if first == nil || entry.purchased <= (first?.purchased ?? Int64.max) {
-                        if let previous = first, previous.product != entry.product { second = previous }
-                        first = entry
-                    } else if entry.product != first?.product,
-                        second == nil || entry.purchased < (second?.purchased ?? Int64.max)
-                    {
-                        second = entry
-                    }
-                }
-                for entry in sorted[index..<end] {
-                    let other = first?.product != entry.product ? first : second
-                    if let other {
-                        changes[ChangeKey(chain: chain, product: entry.product, purchased: entry.purchased)] =
-                            Change(date: other.purchased, product: other.product)
-                    }
-                }
-                index = end
-            }
-        }
-        return changes
+        self.lastSigned = lastSigned
     }
 
     func products() -> [ProductStatus] {
@@ -337,8 +304,16 @@ struct Resolver {
                 main = status(current, .expired, reason: "the transaction has no expiresDate")
             } else if since?.autoRenewOn == false {
                 main = status(current, .expired, reason: "auto-renew was off")
-            } else {
+            } else if spokeSinceExpiry(current, chain: chain) {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
+            } else {
+                // Nothing about the subscription was signed after its expiry: it renewed, failed or ended, and no
+                // document says which (a support engineer's trial: "I paid" answered EXPIRED).
+                main = status(
+                    current, .unknown,
+                    reason:
+                        "whether it renewed at its expiresDate is not known: no document about the subscription was signed after it (give the transaction history or the subscription's status)"
+                )
             }
             // Service went on through a billing grace period that has passed: it ended then, not at the expiry.
             if main.state == .expired, let grace = since?.gracePeriodExpiresDate, let expires = current.expiresDate,

@@ -129,7 +129,7 @@ extension JWSMutationCatalogue {
         guard context.binding.kind == .transaction else {
             throw MutationError(
                 .notApplicable,
-                "the input is a \(context.binding.kind.rawValue), and a notification carries a transaction as signedTransactionInfo"
+                "made from a transaction: it builds a notification around one (the input is a \(context.binding.kind.rawValue); give a transaction, such as a notification's signedTransactionInfo token, to have it made)"
             )
         }
         let binding = context.binding

@@ -151,7 +151,10 @@ public enum JWSMutationCatalogue {
             "transaction-id-beyond-2-53", layer: "payload", .reject, finding: .jwsClaimType,
             "transactionId as a number above 2^53, which JavaScript rounds to another id"
         ) { context in
-            try context.signed(
+            guard JWSMutationContext.value(of: "transactionId", in: context.payload) != nil else {
+                throw MutationError(.notApplicable, "the payload has no transactionId")
+            }
+            return try context.signed(
                 payload: JWSMutationContext.setting("transactionId", to: "9007199254740993", in: context.payload))
         },
         Mutation(

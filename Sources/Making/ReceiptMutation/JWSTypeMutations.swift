@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+import ReceiptJWS
 import ReceiptSuite
 
 extension JWSMutationCatalogue {
@@ -37,7 +38,16 @@ extension JWSMutationCatalogue {
             ("revocation-reason-as-string", "revocationReason", #""1""#, "revocationReason as a string"),
         ].map { name, claim, value, summary in
             Mutation(name, layer: "payload", .reject, finding: .jwsClaimType, summary) { context in
-                try context.signed(payload: JWSMutationContext.setting(claim, to: value, in: context.payload))
+                // A transaction's claims: on another kind that does not carry the claim, nothing reads it there (a
+                // reviewer's trial: 14 such entries on a notification were noise).
+                guard
+                    context.binding.kind == .transaction
+                        || JWSMutationContext.value(of: claim, in: context.payload) != nil
+                else {
+                    throw MutationError(
+                        .notApplicable, "the payload (\(context.binding.kind.rawValue)) does not carry \(claim)")
+                }
+                return try context.signed(payload: JWSMutationContext.setting(claim, to: value, in: context.payload))
             }
         } + [
             // Apple's libraries read a null claim as absent: a warning (valid) unless --strict.

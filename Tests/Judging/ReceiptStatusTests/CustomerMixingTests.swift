@@ -25,8 +25,8 @@ struct CustomerMixingTests {
         life.add(
             "mine.jws",
             try L.transaction("400", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
-        // Alone, the customer's own subscription has expired by day 40.
-        #expect(Self.products(life, at: L.at(40)).map(\.state) == [.expired])
+        // Alone, the customer's own subscription has ended by day 40 (whether it renewed is not known).
+        #expect(Self.products(life, at: L.at(40)).map(\.state) == [.unknown])
         // Another account's subscription of the same group, another product, active on day 40.
         life.add(
             "theirs.jws",
@@ -89,5 +89,46 @@ struct CustomerMixingTests {
             $0.originalTransactionID == "700" || $0.originalTransactionID == "800"
         }
         #expect(shared.map { !$0.otherCustomers.isEmpty } ?? true)
+    }
+}
+
+/// A subscription's period that ended with nothing signed about it since: it renewed, failed or ended, and the
+/// documents do not say which (a support engineer's trial: "I paid but the app says I'm not subscribed" was answered
+/// EXPIRED from a renewal notification alone). A statement signed after the expiry that shows no renewal says it
+/// expired.
+@Suite("Status: an ended period with nothing said since")
+struct EndedPeriodTests {
+    typealias L = Lifecycle
+    static let monthly = "com.example.lifecycle.monthly"
+
+    @Test func isUnknownUntilAStatementSignedSinceShowsNoRenewal() throws {
+        var life = Lifecycle()
+        life.add(
+            "renewed.json",
+            try L.notification(
+                "DID_RENEW", signed: L.at(30),
+                transaction: try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60),
+                    signed: L.at(30)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(30))))
+        guard case .success(let first) = life.status(at: L.at(70)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(first.products.first?.state == .unknown)
+        #expect(first.products.first?.reason?.contains("give the transaction history") == true)
+        // The history fetched on day 75 lists no renewal: it expired.
+        life.add(
+            "history.json",
+            L.history([
+                try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60),
+                    signed: L.at(75))
+            ]))
+        guard case .success(let later) = life.status(at: L.at(70)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(later.products.first?.state == .expired)
     }
 }
