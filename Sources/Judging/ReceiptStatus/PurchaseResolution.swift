@@ -13,10 +13,32 @@ extension Resolver {
         }
     }
 
+    /// A consumable's purchase refunded in part (`revocationType` REFUND_PRORATED, a `revocationPercentage` below
+    /// 100 %) as two: the units kept, never revoked, and the units refunded (rounded up), revoked. Apple's
+    /// percentage is of the whole transaction, in milliunits. Any other purchase as it is.
+    static func splitProrated(_ fact: TransactionFact) -> [TransactionFact] {
+        guard fact.revocationDate != nil, fact.revocationType == "REFUND_PRORATED",
+            let share = fact.revocationPercentage, share < 100_000, let quantity = fact.quantity
+        else { return [fact] }
+        let (product, overflow) = quantity.multipliedReportingOverflow(by: share)
+        guard !overflow else { return [fact] }
+        let refunded = (product + 99_999) / 100_000
+        var kept = fact
+        (kept.revocationDate, kept.revocationReason, kept.revocationType, kept.quantity) = (
+            nil, nil, nil, quantity - refunded
+        )
+        var gone = fact
+        gone.quantity = refunded
+        return [kept, gone].filter { ($0.quantity ?? 0) > 0 }
+    }
+
     /// A product that does not renew: consumed or owned while any purchase of it stands, else refunded or revoked.
-    func purchase(_ facts: [TransactionFact]) -> ProductStatus? {
+    func purchase(_ stated: [TransactionFact]) -> ProductStatus? {
         // The most specific kind any statement gives (a JWS transaction names it; a receipt record cannot).
-        let kind = facts.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
+        let kind = stated.map(\.kind).first { $0 != .inAppPurchase } ?? .inAppPurchase
+        // A consumable refunded in part keeps the units not refunded (a support engineer's trial: 500 gems, 40 %
+        // refunded, read as all 500 refunded).
+        let facts = kind == .consumable ? stated.flatMap(Self.splitProrated) : stated
         let standing = facts.filter { !revoked($0) }
         if kind == .unstated, let last = newest(facts) {
             var unknown = status(

@@ -60,7 +60,7 @@ struct Lifecycle {
         _ id: String, original: String? = nil, product: String,
         type: String = "Auto-Renewable Subscription", purchased: Int64, expires: Int64? = nil,
         group: String? = "21000001", revoked: Int64? = nil, reason: Int64? = nil,
-        revocationType: String? = nil,
+        revocationType: String? = nil, revocationPercentage: Int64? = nil,
         upgraded: Bool = false, familyShared: Bool = false, quantity: Int64 = 1, signed: Int64,
         by authority: TestCertificateAuthority? = jwsAuthority
     ) throws -> String {
@@ -74,6 +74,7 @@ struct Lifecycle {
                 ("inAppOwnershipType", .text(familyShared ? "FAMILY_SHARED" : "PURCHASED")),
                 ("signedDate", .number(signed)), ("revocationDate", revoked.map(Claim.number)),
                 ("revocationReason", reason.map(Claim.number)), ("revocationType", revocationType.map(Claim.text)),
+                ("revocationPercentage", revocationPercentage.map(Claim.number)),
                 ("isUpgraded", upgraded ? .flag(true) : nil),
                 ("environment", .text("Sandbox")), ("transactionReason", .text("PURCHASE")),
                 ("storefront", .text("USA")),

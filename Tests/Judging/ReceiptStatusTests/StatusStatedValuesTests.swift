@@ -376,6 +376,26 @@ struct StatusStatedValuesTests {
         let later = Self.product(life, Self.monthly, at: L.at(100))
         #expect(later?.grantsService == false, "\(String(describing: later))")
     }
+
+    /// A consumable refunded in part keeps the units not refunded: Apple's revocationPercentage is the share of the
+    /// transaction refunded, in milliunits (a support engineer's trial: 500 gems, 40 % refunded, read as all 500).
+    @Test func aProratedRefundOfConsumablesKeepsTheRest() throws {
+        var life = Lifecycle()
+        life.add(
+            "bought.jws",
+            try L.transaction(
+                "1", product: Self.coins, type: "Consumable", purchased: L.at(1), quantity: 500, signed: L.at(1)))
+        life.add(
+            "refund.jws",
+            try L.transaction(
+                "1", product: Self.coins, type: "Consumable", purchased: L.at(1), revoked: L.at(5), reason: 0,
+                revocationType: "REFUND_PRORATED", revocationPercentage: 40_000, quantity: 500, signed: L.at(5)))
+        let state = Self.product(life, Self.coins, at: L.at(6))
+        #expect(state?.state == .consumed)
+        #expect(state?.quantity == 300)
+        #expect(state?.reason?.contains("×200 more refunded") == true, "\(state?.reason ?? "")")
+        #expect(Self.product(life, Self.coins, at: L.at(4))?.quantity == 500)
+    }
 }
 
 /// The parts of a compact JWS, for tests that edit a signed payload and sign it again.

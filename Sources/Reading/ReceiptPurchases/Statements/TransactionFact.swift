@@ -17,6 +17,8 @@ package struct TransactionFact: Sendable, Hashable {
     package var revocationReason: String?
     /// Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`), when given.
     package var revocationType: String?
+    /// Apple's `revocationPercentage`: the share refunded or revoked, in milliunits (0 to 100 000), when given.
+    package var revocationPercentage: Int64?
     package var isUpgraded: Bool
     package var isFamilyShared: Bool
     /// Units bought: 1 when the statement gives none; nil when it states a quantity that is not a whole number from
@@ -31,7 +33,8 @@ package struct TransactionFact: Sendable, Hashable {
     package init(
         productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
         subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
-        revocationReason: String? = nil, revocationType: String? = nil, isUpgraded: Bool = false,
+        revocationReason: String? = nil, revocationType: String? = nil, revocationPercentage: Int64? = nil,
+        isUpgraded: Bool = false,
         isFamilyShared: Bool = false, quantity: Int64? = 1, evidence: StatusEvidence
     ) {
         self.productID = productID
@@ -44,6 +47,7 @@ package struct TransactionFact: Sendable, Hashable {
         self.revocationDate = revocationDate
         self.revocationReason = revocationReason
         self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
         self.isUpgraded = isUpgraded
         self.isFamilyShared = isFamilyShared
         self.quantity = quantity
@@ -83,7 +87,11 @@ extension TransactionFact {
             subscriptionGroup: claims.identifier("subscriptionGroupIdentifier"),
             purchaseDate: claims.milliseconds("purchaseDate"), expiresDate: claims.milliseconds("expiresDate"),
             revocationDate: isUpgraded && reason == nil ? nil : claims.milliseconds("revocationDate"),
-            revocationReason: reason, revocationType: claims.string("revocationType"), isUpgraded: isUpgraded,
+            revocationReason: reason, revocationType: claims.string("revocationType"),
+            revocationPercentage: claims.integer("revocationPercentage").flatMap {
+                (0...100_000).contains($0) ? $0 : nil
+            },
+            isUpgraded: isUpgraded,
             isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
             quantity: Self.units(claims.integer("quantity"), isStated: claims.isStated("quantity")),
             evidence: evidence)
