@@ -121,13 +121,14 @@ struct RecordChecks {
                 findings.append(Finding(.purchaseAfterCreation, at: offset, ""))
             }
         }
-        if let quantityEntry = field(1701), table.kind(quantityEntry) == .integer {
-            let quantity = table.number(quantityEntry)
-            if !Self.quantityRange.contains(quantity) {
+        // An INTEGER past 64 bits is out of range too, never skipped (a red team's trial: quantity 2^64 was valid).
+        if let entry = field(1701), table.kind(entry) == .integer || table.kind(entry) == .largeInteger {
+            let quantity = table.kind(entry) == .integer ? table.number(entry) : nil
+            if !(quantity.map(Self.quantityRange.contains) ?? false) {
                 findings.append(
                     Finding(
                         .quantityOutOfRange, at: offset,
-                        "quantity is \(quantity), outside \(Self.quantityRange.lowerBound)–\(Self.quantityRange.upperBound)"
+                        "quantity is \(quantity.map { String($0) } ?? "an INTEGER beyond 64 bits"), outside \(Self.quantityRange.lowerBound)–\(Self.quantityRange.upperBound)"
                     ))
             }
         }

@@ -163,6 +163,16 @@ enum InAppMutations {
                 workspace.blueprint.editFirstRecord { set(&$0, .integer(1701, quantity)) }
             }
         }
+        + [
+            Mutation(
+                "quantity-beyond-64-bits", .inApp, layer: "record", expected: .reject, finding: .quantityOutOfRange,
+                "the first record's quantity is 2^64, an INTEGER no 64-bit reader holds (one that wraps reads 0)"
+            ) { workspace in
+                // 02 09 01 00 … 00: 2^64, minimal DER.
+                let value: [UInt8] = [0x02, 0x09, 0x01] + [UInt8](repeating: 0, count: 8)
+                workspace.blueprint.editFirstRecord { set(&$0, AttributeSpec(type: 1701, value: value)) }
+            }
+        ]
         + [("two", Int64(2)), ("minus-one", -1)].map { label, flag in
             Mutation(
                 "trial-flag-\(label)", .inApp, layer: "record", expected: .reject,

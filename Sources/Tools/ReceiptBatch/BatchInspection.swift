@@ -116,8 +116,16 @@ package struct BatchInspection: Sendable {
                 }
                 guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { continue }
                 let entries = DirectoryListing.entries(argument) ?? []
-                for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
-                    pending.append(((argument as NSString).appendingPathComponent(entry.name), true, entry.isRegular))
+                for entry in entries.sorted(by: { $0.name < $1.name }) {
+                    let path = (argument as NSString).appendingPathComponent(entry.name)
+                    // A hidden entry is said, never passed over in silence (a red team's trial: a forged
+                    // `.forged.receipt` beside a genuine one, and the batch said "1 read, 1 valid", exit 0).
+                    guard !entry.name.hasPrefix(".") else {
+                        skipped.append(
+                            Skipped(path: path, reason: "hidden (its name starts with '.'): name it to read it"))
+                        continue
+                    }
+                    pending.append((path, true, entry.isRegular))
                 }
             } else if fromDirectory, type == 0, hasDocumentExtension(argument) {
                 // A link named as a receipt or a JWS whose file is gone: judged (unreadable, exit 2), never passed

@@ -46,4 +46,19 @@ struct BatchExpansionTests {
             #expect(BatchInspection.expand(paths).paths == paths)
         }
     }
+
+    /// A hidden entry of a directory is said, never passed over in silence (a red team's trial: a forged
+    /// `.forged.receipt` beside a genuine one, and the batch said "1 read, 1 valid"); named, it is read.
+    @Test("a hidden file in a directory is listed as skipped; named, it is read")
+    func hiddenEntriesAreSaid() throws {
+        try Self.withFiles { directory in
+            let hidden = directory.appendingPathComponent(".forged.jws")
+            try Data("eyJ.not.a.token".utf8).write(to: hidden)
+            let expanded = BatchInspection.expand([directory.path])
+            #expect(expanded.paths.count == 2)
+            #expect(expanded.skipped.map(\.path) == [hidden.path])
+            #expect(expanded.skipped.first?.reason.contains("hidden") == true)
+            #expect(BatchInspection.expand([hidden.path]).paths == [hidden.path])
+        }
+    }
 }
