@@ -43,11 +43,17 @@ package enum ResponseComparison {
     /// Members of `receipt` that depend on the request, not the receipt.
     package static let requestTime: Set<String> = ["request_date", "request_date_ms", "request_date_pst"]
 
-    /// Compares A with B under `options` (only the `response` layer applies).
-    package static func compare(_ a: ResponseInput, _ b: ResponseInput, options: DiffOptions = DiffOptions())
-        -> DiffResult
-    {
+    /// Compares A with B under `options`: their verdicts as `rcpt verify` gives them, when given (`verdicts`: each
+    /// side's inspection; two inputs verify judges differently are never equal, a red team's trial found a response
+    /// whose `latest_receipt` signature was broken "equal" to the genuine one), then the `response` layer.
+    package static func compare(
+        _ a: ResponseInput, _ b: ResponseInput, verdicts: (a: Inspection, b: Inspection)? = nil,
+        options: DiffOptions = DiffOptions()
+    ) -> DiffResult {
         var sink = ChangeSink(options: options)
+        if let verdicts, options.compares(.verification) {
+            VerdictComparison.compare(verdicts.a, verdicts.b, into: &sink)
+        }
         if options.compares(.response) {
             compareObjects(
                 a.document, a.document.root, b.document, b.document.root, path: DiffPath("response"),

@@ -171,9 +171,13 @@ struct Diff: ParsableCommand {
             }
             return ResponseInput(name: display, verifyReceiptForm: document, of: inspection)
         }
+        // Each side's verdict as `rcpt verify` gives it: a response's signed receipt and the decoding beside it.
+        func verdict(_ bytes: [UInt8]) -> Inspection {
+            Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: inspectionOptions)
+        }
         let result = ResponseComparison.compare(
             try side(bytesA, responseA, file: options.fileA, name: "A"),
-            try side(bytesB, responseB, file: options.fileB, name: "B"),
+            try side(bytesB, responseB, file: options.fileB, name: "B"), verdicts: (verdict(bytesA), verdict(bytesB)),
             options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
         return render(result)
     }

@@ -79,6 +79,27 @@ struct DiffCLITests {
         #expect(result.stdout.hasSuffix("equal\n") || result.stdout.contains("\nequal ("), "\(result.stdout)")
     }
 
+    /// A verifyReceipt response whose `latest_receipt` no longer verifies is never equal to the genuine one, nor to
+    /// the receipt it was sent (a red team's trial: both were "equal", exit 0, while verify judged them apart).
+    @Test func responsesVerifyJudgesApartAreNeverEqual() throws {
+        let pair = "Tests/Judging/ReceiptVerifyReceiptTests/Pairs/griddiary-sandbox-autorenew-2016/"
+        let genuine = Fixtures.bytes(pair + "response.json")
+        var response = try #require(try JSONSerialization.jsonObject(with: Data(genuine)) as? [String: Any])
+        let receipt = try #require(response["latest_receipt"] as? String)
+        var der = try #require(Data(base64Encoded: receipt))
+        der[der.count - 10] ^= 0x01  // inside the signature, the last element of the SignedData
+        response["latest_receipt"] = der.base64EncodedString()
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: broken) }
+        try JSONSerialization.data(withJSONObject: response).write(to: broken)
+        for other in [pair + "response.json", pair + "receipt.b64"] {
+            let result = try CLI.run(["diff", other, broken.path])
+            #expect(result.status == 1, "\(other): \(result.stdout)")
+            #expect(result.stdout.contains("verdict.valid"), "\(other): \(result.stdout)")
+        }
+        #expect(try CLI.run(["diff", pair + "receipt.b64", pair + "response.json"]).status == 0)
+    }
+
     @Test func jsonSaysEqualExactlyWhenTheExitCodeIsZero() throws {
         for (arguments, status) in [([Self.sandbox, Self.sandbox], Int32(0)), ([Self.old, Self.new], Int32(1))] {
             let result = try CLI.run(["diff", "--root", Self.root, "--format", "json", "--compact"] + arguments)
