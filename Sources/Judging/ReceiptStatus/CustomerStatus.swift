@@ -95,6 +95,12 @@ package struct CustomerStatus: Sendable {
                 use = .notCounted
                 problem = problem ?? ErrorCode.noBundleId.rawValue
                 note = "its transactions name no app (no bundleId)"
+            } else if let expires = document.expires, expires <= at {
+                // An expired receipt (a Volume Purchase licence revoked or lapsed) grants nothing from then on.
+                use = .notCounted
+                problem = problem ?? FindingCode.receiptExpired.rawValue
+                note =
+                    "the receipt expired at \(MillisecondUTC.text(expires)) (expiration_date): its purchases count only before"
             } else {
                 use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
             }

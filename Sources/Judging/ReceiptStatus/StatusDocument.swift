@@ -52,6 +52,9 @@ package struct StatusDocument: Sendable {
     package var unsignedRenewals: [RenewalFact] = []
     /// The app Apple's unsigned decoding names.
     package var unsignedApp: StatusApp?
+    /// A receipt's `expiration_date` (a Volume Purchase licence), in milliseconds: Apple says to compare it with the
+    /// current date, so its facts count only before it.
+    package var expires: Int64?
 
     /// The facts of `document`, read from `input` (the document's bytes as the classifier found them: the whole file,
     /// or the text a response was pasted in) at `offset` (where they stand in the file; nil when the classifier
@@ -152,6 +155,7 @@ package struct StatusDocument: Sendable {
             appAppleID: receipt.first(.appItemID)?.integer.flatMap { $0 == 0 ? nil : String($0) },
             environment: environment)
         let created = receipt.creationDate?.millisecondsSinceEpoch
+        expires = receipt.first(.expirationDate)?.date?.millisecondsSinceEpoch
         var records: [TransactionFact] = []
         for (index, record) in receipt.inAppRecords.enumerated() {
             let evidence = StatusEvidence(

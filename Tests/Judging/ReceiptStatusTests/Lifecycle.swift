@@ -133,7 +133,7 @@ struct Lifecycle {
 
     /// A receipt of the app, created at `created`, with one in-app record per `records` entry (the names of the
     /// receipt's fields), signed by the TEST-ONLY receipt CA.
-    static func receipt(created: Int64, records: [[(String, Claim)]]) throws -> [UInt8] {
+    static func receipt(created: Int64, expires: Int64? = nil, records: [[(String, Claim)]]) throws -> [UInt8] {
         func date(_ milliseconds: Int64) -> String { "\"" + MillisecondUTC.text(milliseconds) + "\"" }
         let inApp = records.map { record in
             "{"
@@ -150,7 +150,8 @@ struct Lifecycle {
             #"{"receipt_type":"ProductionSandbox","app_item_id":0,"bundle_id":\#(JSONWriter.literal(bundleID)),"#
             + #""application_version":"42","opaque_value":"c1675e0bb980a575a89661fec08aa83b","#
             + #""sha1_hash":"63f1ee08469ccdac9ff735ab278a84ba6d1c170c","receipt_creation_date":\#(date(created)),"#
-            + #""original_purchase_date":\#(date(start)),"original_application_version":"1.0","in_app":[\#(inApp)]}"#
+            + #""original_purchase_date":\#(date(start)),"original_application_version":"1.0","#
+            + (expires.map { #""expiration_date":\#(date($0)),"# } ?? "") + #""in_app":[\#(inApp)]}"#
         return try TestReceipts.signed(payload: try ReceiptSpec.blueprint(fromJSON: Array(spec.utf8)).payload)
     }
 

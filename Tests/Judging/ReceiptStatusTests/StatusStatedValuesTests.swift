@@ -396,6 +396,31 @@ struct StatusStatedValuesTests {
         #expect(state?.reason?.contains("×200 more refunded") == true, "\(state?.reason ?? "")")
         #expect(Self.product(life, Self.coins, at: L.at(4))?.quantity == 500)
     }
+
+    /// A receipt past its expiration_date (a Volume Purchase licence) grants nothing from then: Apple says to compare
+    /// it with the current date (a red team's trial: an expired receipt still granted, exit 0).
+    @Test func anExpiredReceiptIsNotCountedAfterItsExpiry() throws {
+        var life = Lifecycle()
+        life.add(
+            "vpp.receipt",
+            bytes: try L.receipt(
+                created: L.at(1), expires: L.at(20),
+                records: [
+                    [
+                        ("quantity", .number(1)), ("product_id", .text(Self.yearly)), ("transaction_id", .text("5")),
+                        ("original_transaction_id", .text("5")), ("purchase_date", .number(L.at(1))),
+                        ("expires_date", .number(L.at(400))),
+                    ]
+                ]))
+        #expect(Self.product(life, Self.yearly, at: L.at(10))?.state == .active)
+        guard case .success(let later) = life.status(at: L.at(30)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(later.products.isEmpty)
+        #expect(later.documents.first?.use == .notCounted)
+        #expect(later.documents.first?.problem == "receipt-expired")
+    }
 }
 
 /// The parts of a compact JWS, for tests that edit a signed payload and sign it again.
