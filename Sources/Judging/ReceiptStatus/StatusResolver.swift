@@ -304,6 +304,17 @@ struct Resolver {
                 main = status(current, .expired, reason: "the transaction has no expiresDate")
             } else if since?.autoRenewOn == false {
                 main = status(current, .expired, reason: "auto-renew was off")
+            } else if let word = laterGrantingWord(current) {
+                // Apple said after this period that the subscription granted service: a later period existed, and
+                // whether it had begun by the time is not known (a support engineer's trial: a REFUND of an earlier
+                // period with status 1 read EXPIRED before it, ACTIVE at it).
+                let signed = word.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+                main = status(
+                    current, .unknown,
+                    reason:
+                        "Apple signed status \(word.code) (\(word.state.rawValue)) at \(signed): a later period whose transaction is not among the documents; whether it had begun by this time is not known (give the transaction history)"
+                )
+                main.evidence.insert(word.evidence, at: 0)
             } else if spokeSinceExpiry(current, chain: chain) {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
             } else {

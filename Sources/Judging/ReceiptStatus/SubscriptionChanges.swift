@@ -46,6 +46,16 @@ extension Resolver {
         return changes
     }
 
+    /// Apple's word, signed after `current`'s period ended, that the subscription granted service then (status 1 or
+    /// 4): it tells of a later period (the earliest such).
+    func laterGrantingWord(_ current: TransactionFact) -> SubscriptionStatusFact? {
+        guard let expires = current.expiresDate, let original = current.originalTransactionID else { return nil }
+        return (statuses[original] ?? []).filter { word in
+            word.state.grantsService && (word.evidence.signedDate.map { $0 > expires } ?? false)
+                && (word.evidence.trust == .verified || current.evidence.trust != .verified)
+        }.min { ($0.evidence.signedDate ?? Int64.max) < ($1.evidence.signedDate ?? Int64.max) }
+    }
+
     /// Whether a statement about `current`'s subscription was signed after its expiry (a transaction of it, its
     /// renewal info, Apple's word on its status): the documents then know of any renewal by that time, and show none.
     func spokeSinceExpiry(_ current: TransactionFact, chain: [TransactionFact]) -> Bool {

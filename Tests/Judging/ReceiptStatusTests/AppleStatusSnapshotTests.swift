@@ -30,6 +30,24 @@ struct AppleStatusSnapshotTests {
         return life
     }
 
+    /// Apple's status 1 signed after a period ended (a REFUND of that period, whose later period is not among the
+    /// documents) tells of a later period: before its signing the state is unknown, never EXPIRED (a support
+    /// engineer's trial: expired, then active, then unknown).
+    @Test func aGrantingStatusSignedAfterAPeriodTellsOfALaterOne() throws {
+        var life = try Self.firstMonth()
+        life.add(
+            "refund.json",
+            try L.notification(
+                "REFUND", signed: L.at(40),
+                transaction: try L.transaction(
+                    "101", original: "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30),
+                    revoked: L.at(39), reason: 1, signed: L.at(40)),
+                status: 1))
+        #expect(Self.state(life, at: L.at(35)) == .unknown)
+        #expect(Self.state(life, at: L.at(40)) == .active)
+        #expect(Self.state(life, at: L.at(50)) == .unknown)
+    }
+
     /// DID_RENEW with status 1, signed inside the period it renewed: active to that period's end, not after.
     @Test func aStatusSignedInAPeriodEndsWithIt() throws {
         var life = Lifecycle()
