@@ -252,6 +252,8 @@ package struct CustomerStatus: Sendable {
                 winner = refund
             }
             let chosen = winner  // the statement taken, before what others add to it
+            // The statement a revocation taken from another comes from: the evidence of that claim.
+            var revocationSource: TransactionFact?
             if winner.revocationDate == nil, let refund = later.last,
                 refund.revocationDate.map({ $0 > at }) ?? false
             {
@@ -260,6 +262,7 @@ package struct CustomerStatus: Sendable {
                 winner.revocationDate = refund.revocationDate
                 winner.revocationReason = refund.revocationReason
                 winner.revocationType = refund.revocationType
+                revocationSource = refund
             }
             // What the chosen statement does not state (a receipt's record names no kind of product that does not
             // renew, nor its subscription group) is taken from the others: never left out for want of a word.
@@ -281,7 +284,10 @@ package struct CustomerStatus: Sendable {
                         StatusConflict(
                             transactionID: winner.transactionID ?? "(none)", productID: winner.productID,
                             claim: difference.claim,
-                            used: .init(value: difference.used, evidence: winner.evidence),
+                            used: .init(
+                                value: difference.used,
+                                evidence: difference.claim == "revocation"
+                                    ? revocationSource?.evidence ?? winner.evidence : winner.evidence),
                             overruled: .init(value: difference.overruled, evidence: other.evidence)))
                 }
             }

@@ -338,7 +338,15 @@ struct Resolver {
         {
             main = overruled(main, by: word, current: current)
         }
-        if let renewal {
+        // Renewal info of another product signed before this one was bought speaks of that product's period, not
+        // this one's (a support engineer's trial: renewal info from before an upgrade to yearly invented a
+        // downgrade back to monthly).
+        let stale =
+            renewal.map { renewal in
+                renewal.productID.map { $0 != current.productID } ?? false
+                    && (renewal.evidence.signedDate ?? Int64.min) < (current.purchaseDate ?? Int64.min)
+            } ?? true
+        if let renewal, !stale {
             main.evidence.append(renewal.evidence)
             main.autoRenew = renewal.autoRenewOn
             // The product of the next billing period: only for a subscription that is to renew.

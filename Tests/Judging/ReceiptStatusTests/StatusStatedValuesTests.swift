@@ -421,6 +421,52 @@ struct StatusStatedValuesTests {
         #expect(later.documents.first?.use == .notCounted)
         #expect(later.documents.first?.problem == "receipt-expired")
     }
+
+    /// Renewal info of the product a subscription was upgraded from, signed before the upgrade, speaks of that
+    /// product's period: it names no renewal of the new one (a support engineer's trial: "renews to monthly" after an
+    /// upgrade to yearly).
+    @Test func renewalInfoFromBeforeAnUpgradeSaysNothingOfTheNewProduct() throws {
+        var life = Lifecycle()
+        life.add(
+            "monthly.json",
+            try L.notification(
+                "SUBSCRIBED", "INITIAL_BUY", signed: L.at(0),
+                transaction: try L.transaction(
+                    "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)),
+                renewal: try L.renewal(original: "100", product: Self.monthly, signed: L.at(0))))
+        life.add(
+            "yearly.jws",
+            try L.transaction(
+                "101", original: "100", product: Self.yearly, purchased: L.at(15), expires: L.at(380), signed: L.at(15))
+        )
+        let yearly = Self.product(life, Self.yearly, at: L.at(20))
+        #expect(yearly?.state == .active)
+        #expect(yearly?.renewsTo == nil)
+        #expect(yearly?.autoRenew == nil)
+    }
+
+    /// A refund taken from a later statement is credited to it in the conflicts (a support engineer's trial: the
+    /// refund date was credited to a document that does not state it, and the REFUND was never named).
+    @Test func aRefundTakenFromALaterStatementIsCreditedToIt() throws {
+        var life = Lifecycle()
+        for (name, signed) in [("a.jws", L.at(1)), ("b.jws", L.at(2))] {
+            life.add(
+                name,
+                try L.transaction(
+                    "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: signed))
+        }
+        life.add(
+            "refund.jws",
+            try L.transaction(
+                "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(9), reason: 1,
+                signed: L.at(10)))
+        guard case .success(let status) = life.status(at: L.at(5)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        let conflict = status.conflicts.first { $0.claim == "revocation" }
+        #expect(conflict?.used.evidence.document == "refund.jws", "\(status.conflicts)")
+    }
 }
 
 /// The parts of a compact JWS, for tests that edit a signed payload and sign it again.
