@@ -112,6 +112,9 @@ package struct CustomerStatus: Sendable {
             if note == nil, use == .counted || use == .countedUnverified, !states {
                 note = "it states no purchase or renewal"
             }
+            // What the reader said of a document it could not read: what to do (paste one document, join a token
+            // broken over lines), not only a code (a support engineer's trial).
+            if note == nil, use == .unreadable { note = document.readMessage }
             var documentUse = DocumentUse(
                 name: document.name, description: document.description, isValid: document.isValid,
                 problem: problem, app: document.app, use: use,

@@ -42,6 +42,8 @@ package struct StatusDocument: Sendable {
     package var isReadable: Bool
     /// Why it does not verify (the first error's code), or why it could not be read.
     package var problem: String?
+    /// Why it could not be read, in the reader's words (what to do about it): said beside the code.
+    package var readMessage: String?
     package var app: StatusApp
     package var transactions: [TransactionFact] = []
     package var renewals: [RenewalFact] = []
@@ -65,6 +67,7 @@ package struct StatusDocument: Sendable {
         isReadable = false
         description = "unreadable"
         problem = document.readError.map { $0.code } ?? document.findings.first { $0.severity == .error }?.code
+        readMessage = document.readError?.message
         app = StatusApp()
         let trust: StatusEvidence.Trust = document.isValid ? .verified : .unverified
         if let inspection = document.receipt {

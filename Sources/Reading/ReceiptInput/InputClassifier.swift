@@ -207,13 +207,28 @@ public enum InputClassifier {
         if let error, error.kind == .notAReceipt {
             let preview = String(decoding: input.prefix(40), as: UTF8.self).filter { !$0.isNewline }
             classified.refusal = InputError(
-                error.kind, "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor)
+                error.kind,
+                "not a receipt or a JWS: the input is text (\"\(preview)\"), and " + lookedFor + brokenTokenHint(input))
         } else if let error {
             classified.refusal = InputError(error.kind, error.message + "; " + lookedFor, at: error.offset)
         } else {
             classified.refusal = InputError(.jsonNoReceiptData, "the input is JSON, but " + lookedFor)
         }
         return classified
+    }
+
+    /// What to do when the text holds a token broken over lines at places no wrapping explains (a mail client's,
+    /// a chat's): its characters from `eyJ` on, white space left out, have a token's shape (a support engineer's
+    /// trial: "not-a-receipt" with no hint).
+    static func brokenTokenHint(_ input: [UInt8]) -> String {
+        let start = Array("eyJ".utf8)
+        guard let at = input.indices.first(where: { input[$0...].starts(with: start) }) else { return "" }
+        let joined = input[at...].filter { !ByteSet.whitespace.contains($0) }
+        guard input[at...].contains(where: ByteSet.whitespace.contains), JWSText.looksLikeToken(joined) else {
+            return ""
+        }
+        return
+            "; from offset \(at) it holds what looks like a token broken over lines: join its lines into one and give that"
     }
 
     /// The members that make a JSON document the receipt reader's to read or name (a verifyReceipt request or

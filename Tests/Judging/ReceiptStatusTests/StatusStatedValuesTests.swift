@@ -467,6 +467,21 @@ struct StatusStatedValuesTests {
         let conflict = status.conflicts.first { $0.claim == "revocation" }
         #expect(conflict?.used.evidence.document == "refund.jws", "\(status.conflicts)")
     }
+
+    /// A document that could not be read says why in the reader's words, not only a code (a support engineer's
+    /// trial: "UNREADABLE … input-ambiguous", and nothing on what to do).
+    @Test func anUnreadableDocumentSaysWhatToDo() throws {
+        let one = try L.subscribed("100", product: Self.monthly)
+        let two = try L.subscribed("200", product: Self.yearly)
+        var life = Lifecycle()
+        life.add("pasted.txt", "INFO " + one + "\nINFO " + two + "\n")
+        guard case .success(let status) = life.status(at: L.at(1)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(status.documents.first?.use == .unreadable)
+        #expect(status.documents.first?.note?.contains("paste the one you mean") == true, "\(status.documents)")
+    }
 }
 
 /// The parts of a compact JWS, for tests that edit a signed payload and sign it again.

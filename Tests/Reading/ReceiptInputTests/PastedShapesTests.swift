@@ -138,6 +138,19 @@ struct PastedShapesTests {
         }
     }
 
+    /// A token broken over lines at places no wrapping explains, after a label, is refused with what to do (a
+    /// support engineer's trial: "not-a-receipt" and no hint).
+    @Test func aTokenBrokenAtIrregularPlacesIsNamed() {
+        let token = String(decoding: Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let cut = token.index(token.startIndex, offsetBy: 600)
+        let text = "token:\n" + token[..<cut] + "\n" + token[cut...] + "\n"
+        let classified = InputClassifier.classify(Array(text.utf8))
+        #expect(
+            classified.refusal?.message.contains("token broken over lines") == true,
+            "\(classified.refusal?.message ?? "read")")
+    }
+
     /// A refusal on purpose is never dug past: a verifyReceipt body naming receipt-data twice stays refused.
     @Test func aDeliberateRefusalStands() {
         let b = Data(Fixtures.realReceipt(Fixtures.sandboxReceipt)).base64EncodedString()
