@@ -63,6 +63,9 @@ public enum JWSInspector {
         var signer: Certificate?
         var binding: JWSBinding
         var trusted: Bool
+        /// When the carrier was judged (seconds): what a token it carries states of its purchase is said as of then,
+        /// the time the carrier speaks of, not the token's own older signing.
+        var evaluatedAt: Int64?
     }
 
     /// The chain verifications of one inspection: the tokens of one document usually share one chain, which is then
@@ -103,7 +106,10 @@ public enum JWSInspector {
         // Nested tokens: verified the same way when this token is trusted; bound to what this token is bound to.
         let nested = token.nested.map {
             verify(
-                $0, carrier: Carrier(signer: judgement.signer, binding: binding, trusted: judgement.isTrusted),
+                $0,
+                carrier: Carrier(
+                    signer: judgement.signer, binding: binding, trusted: judgement.isTrusted,
+                    evaluatedAt: judgement.carrier?.evaluatedAt ?? judgement.evaluatedAt),
                 options: options, cache: cache)
         }
         if binding.kind == .notification { judgement.findings += siblingAgreement(nested, at: judgement.payloadStart) }

@@ -174,6 +174,24 @@ struct PurchaseFactsTests {
         #expect(after.isEmpty)
     }
 
+    /// A notification's transaction, signed before it, is judged as of the notification: a DID_FAIL_TO_RENEW signed
+    /// after the expiry does not call its transaction active (a support engineer's trial: "active at 2024-06-01" of
+    /// a notification signed on 07-01).
+    @Test func aCarriedTransactionIsJudgedAsOfItsCarrier() throws {
+        let signer = try JWSFixtures.signer()
+        // Signed when bought (100 s before the notification), expiring 10 s before the notification.
+        let expiring = JWSFixtures.transaction(extra: #","expiresDate":1717243190000"#)
+            .replacingOccurrences(of: "\"signedDate\":\(JWSFixtures.signedDate)", with: "\"signedDate\":1717243100000")
+        let transaction = try signer.sign(payload: Array(expiring.utf8))
+        let notification = try signer.sign(
+            payload: Array(
+                #"{"notificationType":"DID_FAIL_TO_RENEW","notificationUUID":"00000000-0000-4000-8000-000000000002","data":{"bundleId":"com.example.app","environment":"Sandbox","signedTransactionInfo":"\#(transaction)"},"version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#
+                    .utf8))
+        let nested = try #require(JWSFixtures.inspect(notification).tokens.first?.nested.first)
+        #expect(nested.findings.contains { $0.code == "subscription-expired" }, "\(nested.findings.map(\.code))")
+        #expect(!nested.findings.contains { $0.code == "subscription-active" })
+    }
+
     /// A REFUND notification's transaction states the refund (it used to say nothing but a signature warning),
     /// dated before the notification's signing, when the facts are judged.
     @Test func aRefundNotificationSaysTheRefund() throws {
