@@ -171,13 +171,17 @@ struct Diff: ParsableCommand {
             }
             return ResponseInput(name: display, verifyReceiptForm: document, of: inspection)
         }
-        // Each side's verdict as `rcpt verify` gives it: a response's signed receipt and the decoding beside it.
+        // Each side's verdict as `rcpt verify` gives it: a response's signed receipt (`latest_receipt`) and the
+        // decoding beside it. A response without one holds Apple's decoding alone, nothing signed to judge: then
+        // only the content is compared.
         func verdict(_ bytes: [UInt8]) -> Inspection {
             Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: inspectionOptions)
         }
+        let verdicts = (verdict(bytesA), verdict(bytesB))
         let result = ResponseComparison.compare(
             try side(bytesA, responseA, file: options.fileA, name: "A"),
-            try side(bytesB, responseB, file: options.fileB, name: "B"), verdicts: (verdict(bytesA), verdict(bytesB)),
+            try side(bytesB, responseB, file: options.fileB, name: "B"),
+            verdicts: verdicts.0.readError == nil && verdicts.1.readError == nil ? verdicts : nil,
             options: DiffOptions(layers: Set(options.only), encoding: options.encoding, ignore: patterns))
         return render(result)
     }
