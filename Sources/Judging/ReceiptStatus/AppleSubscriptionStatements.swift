@@ -4,6 +4,26 @@ import ReceiptPurchases
 /// (no transaction of its subscription among the documents) and a notification's `data.status`, Apple's own word on
 /// the subscription's state.
 extension Resolver {
+    /// The subscriptions known only from their renewal info, each in the state its newest renewal info states
+    /// (`renewalOnly`). Beside a subscription of the same product that the documents hold transactions of, one is
+    /// another customer's: renewal info names no ownership, so only it is held back (a red team's trial had another
+    /// customer's renewal info granted, and this customer's own expired subscription gone from the answer).
+    func renewalOnlySubscriptions() -> [ProductStatus] {
+        var found: [ProductStatus] = []
+        let known = Set(all.compactMap(\.originalTransactionID))
+        for original in Set(renewals.keys).subtracting(known).sorted() {
+            guard let renewal = renewal(of: original), var status = renewalOnly(renewal) else { continue }
+            let products = Set([renewal.productID, renewal.autoRenewProductID].compactMap { $0 })
+            status.otherCustomers = Array(
+                Set(
+                    all.filter { $0.kind == .autoRenewableSubscription && products.contains($0.productID) }
+                        .compactMap(\.originalTransactionID)
+                ).sorted().prefix(CustomerMixing.shownLimit))
+            found.append(status)
+        }
+        return found
+    }
+
     /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
     /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
     /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew

@@ -61,15 +61,22 @@ struct Resolver {
     }
 
     func products() -> [ProductStatus] {
+        let mixed = CustomerMixing.otherCustomers(in: all)
         var best: [String: ProductStatus] = [:]
-        func offer(_ status: ProductStatus) {
+        func offer(_ offered: ProductStatus) {
+            var status = offered
+            if status.kind == .autoRenewableSubscription, let original = status.originalTransactionID,
+                status.otherCustomers.isEmpty
+            {
+                status.otherCustomers = mixed[original] ?? []
+            }
             guard let known = best[status.productID] else {
                 best[status.productID] = status
                 return
             }
-            // One entry per product: the one that grants service, else the newest.
-            if (status.state.grantsService ? 1 : 0, status.purchaseDate ?? Int64.min)
-                > (known.state.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min)
+            // One entry per product: the one to be granted, else the newest.
+            if (status.grantsService ? 1 : 0, status.purchaseDate ?? Int64.min)
+                > (known.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min)
             {
                 best[status.productID] = status
             }
@@ -80,19 +87,8 @@ struct Resolver {
         for facts in Self.grouped(transactions.filter { $0.kind != .autoRenewableSubscription }, by: \.productID) {
             if let status = purchase(facts) { offer(status) }
         }
-        // A subscription known only from its renewal info: the state that renewal info states.
-        let known = Set(all.compactMap(\.originalTransactionID))
-        for original in Set(renewals.keys).subtracting(known).sorted() {
-            if let renewal = renewal(of: original), let status = renewalOnly(renewal) { offer(status) }
-        }
-        let mixed = CustomerMixing.otherCustomers(in: all)
-        return best.keys.sorted().compactMap { product in
-            guard var status = best[product] else { return nil }
-            if status.kind == .autoRenewableSubscription, let original = status.originalTransactionID {
-                status.otherCustomers = mixed[original] ?? []
-            }
-            return status
-        }
+        renewalOnlySubscriptions().forEach(offer)
+        return best.keys.sorted().compactMap { best[$0] }
     }
 
     /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
@@ -315,6 +311,8 @@ struct Resolver {
                         "Apple signed status \(word.code) (\(word.state.rawValue)) at \(signed): a later period whose transaction is not among the documents; whether it had begun by this time is not known (give the transaction history)"
                 )
                 main.evidence.insert(word.evidence, at: 0)
+            } else if let renewed = renewedLater(current) {
+                main = renewed
             } else if spokeSinceExpiry(current, chain: chain) {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")
             } else {

@@ -55,6 +55,57 @@ struct CustomerMixingTests {
         #expect(product?.otherCustomers == ["400"])
     }
 
+    /// Another customer's renewal info (another original of the product, no transaction of it) is never granted,
+    /// and this customer's own subscription stays in the answer (a red team's trial: it was granted, and the
+    /// customer's expired subscription vanished).
+    @Test func anotherCustomersRenewalInfoIsNotGranted() throws {
+        var life = Lifecycle()
+        life.add(
+            "mine.jws",
+            try L.transaction("600", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "theirs.json",
+            try L.notification(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", signed: L.at(35),
+                renewal: try L.renewal(original: "800", product: Self.monthly, renewalDate: L.at(65), signed: L.at(35)))
+        )
+        let products = Self.products(life, at: L.at(40))
+        #expect(products.allSatisfy { !$0.grantsService }, "\(products)")
+        #expect(products.first?.originalTransactionID == "600")
+    }
+
+    /// Originals that one receipt holds together are one account's: a receipt is signed for one, and names no
+    /// ownership, so a family's record sits beside the customer's own (a red team's trial: not granted). A family
+    /// member who changes family gets another original after the first ended: one customer.
+    @Test func oneReceiptAndOneFamilyMembersHistoryAreOneCustomer() throws {
+        func record(_ id: String, _ from: Int64, _ to: Int64) -> [(String, L.Claim)] {
+            [
+                ("quantity", .number(1)), ("product_id", .text(Self.monthly)), ("transaction_id", .text(id)),
+                ("original_transaction_id", .text(id)), ("purchase_date", .number(from)),
+                ("expires_date", .number(to)),
+            ]
+        }
+        var receipt = Lifecycle()
+        receipt.add(
+            "a.receipt",
+            bytes: try L.receipt(
+                created: L.at(35), records: [record("1000", L.at(0), L.at(30)), record("3000", L.at(31), L.at(61))]))
+        #expect(Self.products(receipt, at: L.at(40)).first?.grantsService == true)
+        var family = Lifecycle()
+        family.add(
+            "first.jws",
+            try L.transaction(
+                "400", product: Self.monthly, purchased: L.at(0), expires: L.at(30), revoked: L.at(20), reason: 0,
+                familyShared: true, signed: L.at(20)))
+        family.add(
+            "second.jws",
+            try L.transaction(
+                "500", product: Self.monthly, purchased: L.at(25), expires: L.at(55), familyShared: true,
+                signed: L.at(25)))
+        let shared = Self.products(family, at: L.at(31))
+        #expect(shared.first?.grantsService == true, "\(shared)")
+    }
+
     @Test func oneCustomersRenewalsUpgradesAndFamilySharingAreOneCustomer() throws {
         var life = Lifecycle()
         // Renewals and an upgrade keep the original; a Family-Shared subscription of the group is the family's.
@@ -125,6 +176,19 @@ struct EndedPeriodTests {
                     "101", original: "100", product: Self.monthly, purchased: L.at(30), expires: L.at(60),
                     signed: L.at(75))
             ]))
+        // Renewal info signed after the period's end dating a later purchase: it renewed; whether the later period
+        // had begun at a time before the signing is not known (a red team's trial: EXPIRED).
+        var renewed = Lifecycle()
+        renewed.add("renewed.json", bytes: life.documents[0].bytes)
+        renewed.add(
+            "renewal.jws",
+            try L.renewal(original: "100", product: Self.monthly, renewalDate: L.at(90), signed: L.at(65)))
+        guard case .success(let between) = renewed.status(at: L.at(62)) else {
+            Issue.record("mixed apps")
+            return
+        }
+        #expect(between.products.first?.state == .unknown)
+        #expect(between.products.first?.reason?.contains("later purchase") == true)
         guard case .success(let later) = life.status(at: L.at(70)) else {
             Issue.record("mixed apps")
             return

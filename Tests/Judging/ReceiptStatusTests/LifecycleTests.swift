@@ -608,8 +608,8 @@ struct LifecycleTests {
         #expect(renewed?.endedDate == L.at(60))
         #expect(renewed?.autoRenew == false)
         #expect(renewed?.reason?.hasPrefix("renewed: renewal info signed") == true)
-        // Before the renewal info was signed the subscription may have lapsed: not said to be active.
-        #expect(Self.product(life, monthly, at: L.at(32))?.state == .expired)
+        // Before the renewal info was signed the subscription may have lapsed: not said to be active, nor expired.
+        #expect(Self.product(life, monthly, at: L.at(32))?.state == .unknown)
         // After its renewalDate, expired.
         #expect(Self.product(life, monthly, at: L.at(61))?.state == .expired)
         // Renewal info that speaks of a failure (billing retry), or of another product, dates no renewal of this one:

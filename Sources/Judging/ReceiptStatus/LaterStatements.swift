@@ -1,7 +1,8 @@
 import ReceiptPurchases
 
-/// When a subscription moved from one product to another (an upgrade, a downgrade or a crossgrade), worked out once
-/// for every transaction, and whether anything about a subscription was said after its period ended.
+/// What statements after a subscription's period say of it: the product it moved to (an upgrade, a downgrade or a
+/// crossgrade, worked out once for every transaction), a later purchase renewal info dates, Apple's word that it
+/// still granted service, or nothing at all (then whether it renewed is not known).
 extension Resolver {
     /// For each transaction's (subscription, product, purchase), the first purchase at or after it of another product
     /// of the same subscription: from the latest purchase back, keeping the earliest purchase seen and the earliest
@@ -51,15 +52,56 @@ extension Resolver {
     func laterGrantingWord(_ current: TransactionFact) -> SubscriptionStatusFact? {
         guard let expires = current.expiresDate, let original = current.originalTransactionID else { return nil }
         return (statuses[original] ?? []).filter { word in
-            word.state.grantsService && (word.evidence.signedDate.map { $0 > expires } ?? false)
+            // Active: a grace period (4) speaks of the failed renewal of this period, not of a later one.
+            word.state == .active && (word.evidence.signedDate.map { $0 > expires } ?? false)
                 && (word.evidence.trust == .verified || current.evidence.trust != .verified)
         }.min { ($0.evidence.signedDate ?? Int64.max) < ($1.evidence.signedDate ?? Int64.max) }
     }
 
-    /// Whether a statement about `current`'s subscription was signed after its expiry (a transaction of it, its
-    /// renewal info, Apple's word on its status): the documents then know of any renewal by that time, and show none.
+    /// Renewal info of `current`'s product, signed after its period ended and speaking of no failure, whose
+    /// `renewalDate` (when the most recent purchase expires) is after that period: a later purchase existed (the one
+    /// that runs latest).
+    func laterRenewal(_ current: TransactionFact) -> RenewalFact? {
+        guard let expires = current.expiresDate, let original = current.originalTransactionID else { return nil }
+        return (renewals[original] ?? []).filter { renewal in
+            (renewal.evidence.signedDate.map { $0 > expires } ?? false)
+                && (renewal.renewalDate.map { $0 > expires } ?? false) && !renewal.isInBillingRetry
+                && renewal.expirationIntent == nil && renewal.productID.map { $0 == current.productID } ?? true
+                && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
+        }.max { ($0.renewalDate ?? Int64.min) < ($1.renewalDate ?? Int64.min) }
+    }
+
+    /// `current`'s subscription when renewal info signed after its period ended dates a later purchase
+    /// (`laterRenewal`): `unknown` before that purchase expires (it renewed; whether the later period had begun by the
+    /// time is not known: a red team's trial had it EXPIRED), `expired` after it with auto-renew off; nil otherwise.
+    func renewedLater(_ current: TransactionFact) -> ProductStatus? {
+        guard let later = laterRenewal(current), let ends = later.renewalDate else { return nil }
+        let signed = later.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+        var found: ProductStatus
+        if ends > at {
+            found = status(
+                current, .unknown,
+                reason:
+                    "renewal info signed \(signed) says a later purchase expires at \(MillisecondUTC.text(ends)); whether it had begun by this time is not known (give the transaction history)"
+            )
+        } else if later.autoRenewOn == false {
+            found = status(
+                current, .expired,
+                reason: "auto-renew was off: renewal info signed \(signed) says the later purchase expired then")
+            found.endedDate = ends
+        } else {
+            return nil
+        }
+        found.evidence.append(later.evidence)
+        return found
+    }
+
+    /// Whether a statement about `current`'s subscription was signed after its last known period ended (its own, or
+    /// the later one renewal info dates): a transaction of it, its renewal info, Apple's word on its status. The
+    /// documents then know of any renewal by that time, and show none.
     func spokeSinceExpiry(_ current: TransactionFact, chain: [TransactionFact]) -> Bool {
-        guard let expires = current.expiresDate else { return true }
+        guard let own = current.expiresDate else { return true }
+        let expires = max(own, laterRenewal(current)?.renewalDate ?? Int64.min)
         let original = current.originalTransactionID ?? ""
         let dates =
             chain.compactMap(\.evidence.signedDate) + (renewals[original] ?? []).compactMap(\.evidence.signedDate)
