@@ -26,7 +26,8 @@ public struct CustomerEntitlements: Sendable, Hashable {
     public var active: [Entitlement] { products.filter(\.grantsService) }
 }
 
-/// The state of one product: Apple's subscription states, and owned, consumed or refunded for what does not renew.
+/// The state of one product: Apple's subscription states, owned, consumed or refunded for what does not renew, or
+/// unknown where the documents state none.
 public struct EntitlementState: AppleValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -39,6 +40,9 @@ public struct EntitlementState: AppleValue {
     public static let owned = EntitlementState(rawValue: PurchaseState.owned.rawValue)
     public static let consumed = EntitlementState(rawValue: PurchaseState.consumed.rawValue)
     public static let refunded = EntitlementState(rawValue: PurchaseState.refunded.rawValue)
+    /// The documents state none: a period ended with nothing about the subscription signed since (it renewed,
+    /// failed or ended), renewal info alone that dates no period, a type Apple does not name. Never granted.
+    public static let unknown = EntitlementState(rawValue: PurchaseState.unknown.rawValue)
 }
 
 /// One product's state at the time, with the facts it rests on.
