@@ -52,6 +52,13 @@ public enum InputClassifier {
         return bytes[first...].starts(with: Array("eyJ".utf8)) || bytes[first] == UInt8(ascii: "{")
     }
 
+    /// The layer of a token's or a JSON document's text encoded once more in base64 (`decoded`, the text inside).
+    static func base64Layer(_ decoded: [UInt8]) -> PastedDocument {
+        PastedDocument(
+            inner: decoded, phrase: "was base64 of a token's or a JSON document's text (decoded)", offset: 0,
+            isSlice: false)
+    }
+
     /// The text inside `text` when `text` is base64 (no dot in it) of a document the JWS reader reads whole: a
     /// token, a notification body, an API response.
     static func encodedDocument(_ text: [UInt8]) -> [UInt8]? {
@@ -98,10 +105,10 @@ public enum InputClassifier {
             // Base64 of a notification body or an API response (`{"` encodes to `eyJ`, as a token's header does)
             // reads as a token cut short to one part; the document inside is the next layer.
             if case .failure? = recognised, layer < maximumLayers, let inner = Self.encodedDocument(text) {
-                findings.append(
-                    Finding(.inputRepaired, at: 0, "was base64 of a token's or a JSON document's text (decoded)"))
+                let step = Self.base64Layer(inner)
+                findings.append(Finding(.inputRepaired, at: step.offset, FindingMessage(step.phrase)))
                 offset = nil
-                text = inner
+                text = step.inner
                 continue
             }
             if let read = recognised {
@@ -140,10 +147,7 @@ public enum InputClassifier {
                 if next == nil, layer < maximumLayers, !receiptInside, text.first != 0x30,
                     let decoded = Base64.decode(text), Self.isEncodedDocumentText(decoded)
                 {
-                    next = .layer(
-                        PastedDocument(
-                            inner: decoded, phrase: "was base64 of a token's or a JSON document's text (decoded)",
-                            offset: 0, isSlice: false))
+                    next = .layer(Self.base64Layer(decoded))
                 }
                 if next == nil {
                     switch decodedInput {
