@@ -37,7 +37,6 @@ enum SignerVerifier {
         guard let content = signedData.encapsulatedContent, !content.isDetached else {
             return ([], findings)
         }
-        func contentDigest(_ algorithm: DigestAlgorithm) -> [UInt8]? { digests.digest(algorithm) }
         for (index, signer) in signedData.signers.enumerated() {
             var result = SignerVerification(
                 signerIndex: index, certificateIndex: nil, digestAlgorithm: nil,
@@ -59,9 +58,13 @@ enum SignerVerifier {
                         .digestAlgorithmNotDeclared, at: signer.digestAlgorithm.offset,
                         "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
             }
-            guard let certificateIndex = matchCertificate(signer.identifier, receipt: receipt),
-                let certificate = certificates[certificateIndex]
-            else {
+            // The certificates it names, each distinct encoding once (a copy of the leaf is no second leaf).
+            let candidates = distinct(
+                matchingCertificates(signer.identifier, receipt: receipt, certificates: certificates).filter {
+                    $0 < certificates.count && certificates[$0] != nil
+                },
+                in: receipt)
+            guard let firstCandidate = candidates.first else {
                 result.signature = .invalid(reason: "the signer's certificate is not in the receipt")
                 findings.append(
                     Finding(
@@ -69,64 +72,39 @@ enum SignerVerifier {
                         "\(place) names a certificate that the receipt does not carry"))
                 continue
             }
-            result.certificateIndex = certificateIndex
-            switch SignatureAlgorithmPolicy.check(
-                signer.signatureAlgorithm, digest: algorithm,
-                key: certificate.keyAlgorithm, place: place)
-            {
-            case .failure(let finding):
-                findings.append(finding)
-                result.signature =
-                    finding.kind == .signatureAlgorithmUnsupported
-                    ? .unsupported(reason: finding.message) : .invalid(reason: finding.message)
-                continue
-            case .success(let scheme):
-                result.scheme = scheme
-            }
-            let signature = receipt.bytes[signer.signature]
-            guard let digest = contentDigest(algorithm) else {
-                result.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
-                continue
-            }
-            if let signedAttributes = signer.signedAttributes {
-                findings += SignedAttributeChecks.check(
-                    signedAttributes, contentType: content.contentType,
-                    bytes: receipt.bytes, place: place)
-                result.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
-                if result.messageDigest != .matches {
-                    let what =
-                        result.messageDigest == .missing
-                        ? "has no single messageDigest attribute"
-                        : "messageDigest does not match the content"
-                    findings.append(
-                        Finding(
-                            .messageDigestMismatch, at: signedAttributes.encoding.lowerBound,
-                            "\(place): \(what)"))
-                    result.signature = .invalid(reason: "signed attributes \(what)")
-                    continue
+            // Each certificate the identifier names is tried in turn; the first one the signature verifies with is
+            // the signer's (the chain is then built from it). The outcome with the first is kept when none does.
+            var chosen: (index: Int, outcome: SignerOutcome)?
+            for candidate in candidates {
+                guard let certificate = certificates[candidate] else { continue }
+                let outcome = verifyOne(
+                    signer, certificate: certificate, algorithm: algorithm, content: content, digests: digests,
+                    receipt: receipt, place: place)
+                if chosen == nil { chosen = (candidate, outcome) }
+                if outcome.signature == .valid {
+                    chosen = (candidate, outcome)
+                    break
                 }
-                let signedBytes = signedAttributes.signedBytes(in: receipt.bytes)
-                result.signature = SignatureVerifier.verify(
-                    signature: signature, over: [signedBytes[...]],
-                    digest: algorithm, certificate: certificate)
-            } else {
-                result.signature = SignatureVerifier.verify(
-                    signature: signature, digestValue: digest,
-                    digest: algorithm, certificate: certificate)
             }
-            switch result.signature {
-            case .valid:
-                break
-            case .invalid(let reason):
+            let index = chosen?.index ?? firstCandidate
+            result.certificateIndex = index
+            if let outcome = chosen?.outcome {
+                result.scheme = outcome.scheme
+                result.messageDigest = outcome.messageDigest
+                result.signature = outcome.signature
+                findings += outcome.findings
+            }
+            if candidates.count > 1 {
+                let positions = candidates.map { "[\($0)]" }.joined(separator: ", ")
+                let outcome =
+                    result.signature == .valid
+                    ? "the signature verifies with [\(index)]"
+                    : "the signature verifies with none of them"
                 findings.append(
                     Finding(
-                        .signatureInvalid, at: signer.signature.lowerBound,
-                        "\(place): the signature does not verify: \(reason)"))
-            case .unsupported(let reason):
-                findings.append(
-                    Finding(
-                        .signatureUnsupported, at: signer.signature.lowerBound,
-                        "\(place): cannot verify: \(reason)"))
+                        .signerCertificateAmbiguous, at: signer.offset,
+                        "\(place) names \(candidates.count) certificates (\(positions)) by one issuer and serial number: a CA issues a serial once, so all but one were added after signing, which anyone can do; \(outcome), and validators that take the first or verify with one and chain another disagree"
+                    ))
             }
         }
         if signedData.signers.count > 1 {
@@ -139,17 +117,123 @@ enum SignerVerifier {
         return (results, findings)
     }
 
-    /// The embedded certificate whose issuer and serial number equal the signer identifier's, byte for byte.
-    static func matchCertificate(_ identifier: SignerIdentifier, receipt: Receipt) -> Int? {
-        guard case .issuerAndSerialNumber(let issuer, let serial) = identifier else { return nil }
-        let bytes = receipt.bytes
-        return receipt.signedData.certificates.first { certificate in
-            guard let certificateIssuer = certificate.issuer, let certificateSerial = certificate.serialNumber else {
-                return false
+    /// What verifying one SignerInfo with one certificate gave.
+    struct SignerOutcome {
+        var signature: SignatureCheck = .invalid(reason: "not verified")
+        var scheme: String?
+        var messageDigest: MessageDigestCheck?
+        var findings: [Finding] = []
+    }
+
+    /// Verifies `signer`'s signature with `certificate`: the algorithm policy, the signed attributes and the
+    /// signature itself.
+    static func verifyOne(
+        _ signer: SignerInfo, certificate: Certificate, algorithm: DigestAlgorithm,
+        content: EncapsulatedContent, digests: ContentDigests, receipt: Receipt, place: String
+    ) -> SignerOutcome {
+        var outcome = SignerOutcome()
+        switch SignatureAlgorithmPolicy.check(
+            signer.signatureAlgorithm, digest: algorithm,
+            key: certificate.keyAlgorithm, place: place)
+        {
+        case .failure(let finding):
+            outcome.findings.append(finding)
+            outcome.signature =
+                finding.kind == .signatureAlgorithmUnsupported
+                ? .unsupported(reason: finding.message) : .invalid(reason: finding.message)
+            return outcome
+        case .success(let scheme):
+            outcome.scheme = scheme
+        }
+        let signature = receipt.bytes[signer.signature]
+        guard let digest = digests.digest(algorithm) else {
+            outcome.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
+            return outcome
+        }
+        if let signedAttributes = signer.signedAttributes {
+            outcome.findings += SignedAttributeChecks.check(
+                signedAttributes, contentType: content.contentType,
+                bytes: receipt.bytes, place: place)
+            outcome.messageDigest = messageDigestCheck(signedAttributes, digest: digest, bytes: receipt.bytes)
+            if outcome.messageDigest != .matches {
+                let what =
+                    outcome.messageDigest == .missing
+                    ? "has no single messageDigest attribute"
+                    : "messageDigest does not match the content"
+                outcome.findings.append(
+                    Finding(
+                        .messageDigestMismatch, at: signedAttributes.encoding.lowerBound,
+                        "\(place): \(what)"))
+                outcome.signature = .invalid(reason: "signed attributes \(what)")
+                return outcome
             }
-            return bytes[certificateIssuer].elementsEqual(bytes[issuer])
-                && bytes[certificateSerial].elementsEqual(bytes[serial])
-        }?.index
+            let signedBytes = signedAttributes.signedBytes(in: receipt.bytes)
+            outcome.signature = SignatureVerifier.verify(
+                signature: signature, over: [signedBytes[...]],
+                digest: algorithm, certificate: certificate)
+        } else {
+            outcome.signature = SignatureVerifier.verify(
+                signature: signature, digestValue: digest,
+                digest: algorithm, certificate: certificate)
+        }
+        switch outcome.signature {
+        case .valid:
+            break
+        case .invalid(let reason):
+            outcome.findings.append(
+                Finding(
+                    .signatureInvalid, at: signer.signature.lowerBound,
+                    "\(place): the signature does not verify: \(reason)"))
+        case .unsupported(let reason):
+            outcome.findings.append(
+                Finding(
+                    .signatureUnsupported, at: signer.signature.lowerBound,
+                    "\(place): cannot verify: \(reason)"))
+        }
+        return outcome
+    }
+
+    /// `indexes` of embedded certificates without those whose encoding an earlier one has.
+    static func distinct(_ indexes: [Int], in receipt: Receipt) -> [Int] {
+        let embedded = receipt.signedData.certificates
+        var kept: [Int] = []
+        for index in indexes where index < embedded.count {
+            let bytes = receipt.bytes[embedded[index].encoding]
+            if !kept.contains(where: { receipt.bytes[embedded[$0].encoding].elementsEqual(bytes) }) {
+                kept.append(index)
+            }
+        }
+        return kept
+    }
+
+    /// The embedded certificates the signer identifier names, in the order the receipt carries them: those whose
+    /// issuer and serial number equal the identifier's byte for byte; else, as OpenSSL matches them, those whose
+    /// issuer Name is the same compared canonically (a red team's trial: a Name re-encoded with UTF8String was "a
+    /// certificate the receipt does not carry"), or whose subjectKeyIdentifier is the one named.
+    static func matchingCertificates(
+        _ identifier: SignerIdentifier, receipt: Receipt, certificates: [Certificate?]
+    ) -> [Int] {
+        let bytes = receipt.bytes
+        let embedded = receipt.signedData.certificates
+        func decoded(_ certificate: EmbeddedCertificate) -> Certificate? {
+            certificate.index < certificates.count ? certificates[certificate.index] : nil
+        }
+        switch identifier {
+        case .issuerAndSerialNumber(let issuer, let serial):
+            let exact = embedded.filter { certificate in
+                guard let certificateIssuer = certificate.issuer, let certificateSerial = certificate.serialNumber
+                else { return false }
+                return bytes[certificateIssuer].elementsEqual(bytes[issuer])
+                    && bytes[certificateSerial].elementsEqual(bytes[serial])
+            }
+            if !exact.isEmpty { return exact.map(\.index) }
+            return embedded.filter { decoded($0)?.isNamed(issuer: bytes[issuer], serial: bytes[serial]) ?? false }
+                .map(\.index)
+        case .subjectKeyIdentifier(let identifier):
+            return embedded.filter { certificate in
+                decoded(certificate)?.subjectKeyIdentifier.map { $0[...].elementsEqual(bytes[identifier]) } ?? false
+            }.map(\.index)
+        }
     }
 
     /// Whether the one messageDigest attribute, with one value, holds `digest`.

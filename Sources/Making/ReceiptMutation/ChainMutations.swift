@@ -6,7 +6,7 @@ import ReceiptSuite
 
 /// Flaws in who signed: foreign and self-signed signers, missing certificates, markers, validity.
 enum ChainMutations {
-    static let all: [Mutation] = basics + policy
+    static let all: [Mutation] = basics + decoys + policy
 
     /// Who signed: foreign and self-signed signers, missing certificates, markers, validity.
     static let basics: [Mutation] = [
@@ -225,35 +225,6 @@ enum ChainMutations {
             try resignWithLeaf(&workspace, "Receipt Signing with EKU TEST-ONLY", serial: 51) {
                 $0.extendedKeyUsage = "codeSigning"
             }
-        },
-        Mutation(
-            "decoy-intermediate-with-marker", .chain, layer: "chain", expected: .reject,
-            finding: .intermediateMarkerMissing,
-            "the path's intermediate lacks the WWDR marker; a decoy with its subject and the marker is embedded first"
-        ) {
-            workspace in
-            let authority = workspace.kit.authority
-            guard let intermediateKey = authority.intermediateKey else {
-                throw MutationError(.noIntermediate, "the CA has no intermediate")
-            }
-            let name = "Developer Relations CA (decoy target) TEST-ONLY"
-            let unmarked = try issue(
-                name: name, serial: 52, window: authority.root, key: intermediateKey,
-                issuer: authority.root, issuerKey: authority.rootKey, marker: nil, isCA: true)
-            let decoyKey = workspace.kit.foreign.leafKey
-            let decoy = try issue(
-                name: name, serial: 53, window: authority.root, key: decoyKey, issuer: nil,
-                issuerKey: decoyKey, marker: TestCertificateAuthority.intermediateMarkerOID,
-                isCA: true)
-            let leaf = try issue(
-                name: "Receipt Signing under unmarked CA TEST-ONLY", serial: 54,
-                window: authority.leaf, key: authority.leafKey, issuer: unmarked,
-                issuerKey: intermediateKey, marker: TestCertificateAuthority.leafMarkerOID,
-                isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, decoy, unmarked, authority.root]))
         },
         Mutation(
             "leaf-key-1024", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,

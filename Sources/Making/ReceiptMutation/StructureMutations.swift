@@ -95,6 +95,19 @@ enum StructureMutations {
                 workspace.blueprint.payloadOverride = payload
             },
             Mutation(
+                "payload-second-set", .structure, layer: "payload", expected: .reject,
+                finding: .payloadTrailingBytes,
+                "a second attribute SET, holding another bundle id, follows the payload inside the signed content"
+            ) { workspace in
+                // SET { SEQUENCE { INTEGER 2, INTEGER 1, OCTET STRING { UTF8String } } }, short lengths throughout.
+                let text = Array("com.attacker.app".utf8)
+                let value = [0x0C, UInt8(text.count)] + text
+                let attribute = [0x02, 0x01, 0x02, 0x02, 0x01, 0x01, 0x04, UInt8(value.count)] + value
+                let sequence = [0x30, UInt8(attribute.count)] + attribute
+                workspace.blueprint.payloadOverride =
+                    workspace.blueprint.payload + [0x31, UInt8(sequence.count)] + sequence
+            },
+            Mutation(
                 "payload-application-tag", .structure, layer: "payload", expected: .reject,
                 finding: .payloadNotSet, "the payload SET is tagged [APPLICATION 17]"
             ) { workspace in

@@ -77,12 +77,17 @@ extension Threat {
         if let replay = receiptReplays[name] { return replay }
         if name == "baseline" { return Threat(.replay, .security, "the input itself, re-signed: genuine") }
         if !signatureValid { return Threat(.anyone, .security, unsignedReceipt) }
-        if ["leaf-marker-stripped", "intermediate-marker-stripped", "decoy-intermediate-with-marker"].contains(name) {
+        if [
+            "leaf-marker-stripped", "intermediate-marker-stripped", "decoy-intermediate-with-marker",
+            "decoy-marked-leaf-first",
+        ].contains(name) {
             return Threat(.anyone, .security, developerCertificate)
         }
         if let signer = receiptSignerOutsidePayload[name] { return signer }
         if let harmless = receiptHarmlessOutsideContent[name] { return harmless }
-        if ["foreign-ca", "self-signed-leaf"].contains(name) { return Threat(.anyone, .security, ownChain) }
+        if ["foreign-ca", "self-signed-leaf", "genuine-chain-before-self-signed-signer"].contains(name) {
+            return Threat(.anyone, .security, ownChain)
+        }
         if name == "storekit-certificate-on-production" || name == "storekit-signed-production" {
             return Threat(
                 .anyone, .security,
@@ -130,6 +135,10 @@ extension Threat {
                 readers:
                     "most JSON readers (Python's json, JavaScript's JSON.parse) take the last copy, some the first; rcpt refuses both"
             ),
+            "decoy-leaf-before-genuine": Threat(
+                .anyone, .robustness,
+                "the certificates set is not signed, and the signature verifies with the genuine leaf that follows the decoy: a verifier that verifies and chains that one reads what Apple signed",
+                readers: "OpenSSL's cms -verify takes the first certificate of the name and fails; rcpt refuses it"),
             "signed-attributes-not-der": Threat(
                 .anyone, .robustness,
                 "the signature covers the signed attributes in DER order, so anyone can reorder them on a genuine receipt; their values, and the content, are Apple's",

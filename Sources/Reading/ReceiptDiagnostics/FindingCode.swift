@@ -23,6 +23,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case noSigner = "no-signer"
     case multipleSigners = "multiple-signers"
     case signerCertificateMissing = "signer-certificate-missing"
+    case signerCertificateAmbiguous = "signer-certificate-ambiguous"
     case signatureUnsupportedDigest = "signature-unsupported-digest"
     case digestAlgorithmNotDeclared = "digest-algorithm-not-declared"
     case signatureAlgorithmMismatch = "signature-algorithm-mismatch"

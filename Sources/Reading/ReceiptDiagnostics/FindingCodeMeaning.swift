@@ -6,7 +6,8 @@ extension FindingCode {
         switch self {
         case .bindingRequired, .trailingBytes, .pkcs7ExtraContent, .containerLimitExceeded, .certificateUndecodable,
             .crlUndecodable, .contentTypeNotData, .contentDetached, .noSigner, .multipleSigners,
-            .signerCertificateMissing, .signatureUnsupportedDigest, .digestAlgorithmNotDeclared,
+            .signerCertificateMissing, .signerCertificateAmbiguous, .signatureUnsupportedDigest,
+            .digestAlgorithmNotDeclared,
             .signatureAlgorithmMismatch, .signatureAlgorithmKeyMismatch, .signatureAlgorithmUnsupported,
             .signedAttributesNotDer, .signedAttributeDuplicate, .signedAttributeValueCount,
             .contentTypeAttributeMissing, .contentTypeAttributeMismatch, .messageDigestMismatch, .signatureInvalid,
@@ -25,9 +26,9 @@ extension FindingCode {
             .jwsX5cOrder, .jwsClaimType, .jwsLimitExceeded, .jwsSignedDateInFuture, .appAppleIdMismatch,
             .jwsNestedInvalid,
             .jwsTokenUnreadable, .jwsDateUnusable, .jwsX5cEncoding, .jwsCertificateWeakDigest, .jwsBindingMismatch,
-            .jwsKindMismatch, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable:
+            .jwsKindMismatch, .jwsNestedUnverified, .jwsDeviceMismatch, .jwsDeviceUnverifiable, .payloadTrailingBytes:
             return .error
-        case .pkcs7ExtraAlgorithmFields, .signerExtendedKeyUsage, .noCreationDate, .payloadTrailingBytes,
+        case .pkcs7ExtraAlgorithmFields, .signerExtendedKeyUsage, .noCreationDate,
             .attributeValueConstructed, .recordEmpty, .valueUnexpectedType, .berNonMinimalInteger, .jwsBase64urlPadding,
             .jwsBase64urlTrailingBits, .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
             .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced:
@@ -60,7 +61,8 @@ extension FindingCode {
             .certificateUndecodable, .crlUndecodable, .contentTypeNotData, .contentDetached, .jwsBase64urlPadding,
             .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jwsLimitExceeded, .jwsTokenUnreadable:
             return .container
-        case .noSigner, .multipleSigners, .signerCertificateMissing, .signatureUnsupportedDigest,
+        case .noSigner, .multipleSigners, .signerCertificateMissing, .signerCertificateAmbiguous,
+            .signatureUnsupportedDigest,
             .digestAlgorithmNotDeclared, .signatureAlgorithmMismatch, .signatureAlgorithmKeyMismatch,
             .signatureAlgorithmUnsupported, .signedAttributesNotDer, .signedAttributeDuplicate,
             .signedAttributeValueCount, .contentTypeAttributeMissing, .contentTypeAttributeMismatch,
@@ -95,7 +97,7 @@ extension FindingCode {
                 "pasted text was repaired before decoding (quotes, byte order mark, percent-escapes, spaces that were +)"
         case .bindingRequired:
             return
-                "--require-binding: no bundle id (in Production, no app Apple id) was expected, so any app's genuine document would pass"
+                "--require-binding: no bundle id (in Production, no app Apple id) or environment was expected, so any app's genuine document, or this app's Sandbox one, would pass"
         case .trailingBytes:
             return "bytes follow the ContentInfo, outside the signature"
         case .pkcs7ExtraContent:
@@ -118,6 +120,8 @@ extension FindingCode {
             return "more than one SignerInfo: validators disagree on which counts"
         case .signerCertificateMissing:
             return "the SignerInfo names a certificate the receipt does not carry"
+        case .signerCertificateAmbiguous:
+            return "the SignerInfo's issuer and serial number name more than one carried certificate"
         case .signatureUnsupportedDigest:
             return "the digest algorithm is not SHA-1 or SHA-2"
         case .digestAlgorithmNotDeclared:
@@ -221,7 +225,7 @@ extension FindingCode {
         case .payloadNotSet:
             return "the payload is not a SET"
         case .payloadTrailingBytes:
-            return "bytes follow the payload SET inside the content"
+            return "bytes follow the payload SET inside the signed content: readers that read on disagree"
         case .attributeNotSequence:
             return "an attribute is not a SEQUENCE"
         case .attributeFieldCount:

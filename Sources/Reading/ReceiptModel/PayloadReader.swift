@@ -132,7 +132,8 @@ public enum PayloadReader {
             decoder.note(
                 Finding(
                     .payloadTrailingBytes, at: absolute(outer.end),
-                    "\(range.upperBound - outer.end) bytes follow the attribute SET in the content"))
+                    "\(range.upperBound - outer.end) bytes follow the attribute SET in the signed content: a reader that reads on takes what they hold (a second SET's attributes, another bundle id) and one that stops does not, as a duplicated attribute divides them"
+                ))
         }
         if outer.tag == .sequence {
             decoder.note(

@@ -24,6 +24,17 @@ struct RealReceiptVerificationTests {
         }
     }
 
+    /// A genuine receipt whose SignerInfo names its certificate another way RFC 5652 allows (subjectKeyIdentifier)
+    /// or with its issuer Name re-encoded: OpenSSL finds the certificate, and so does rcpt (a red team's trial: "names
+    /// a certificate the receipt does not carry").
+    @Test(arguments: ["ski-sid.receipt", "issuer-reencoded-sid.receipt"])
+    func theSignersCertificateIsFoundAsOpenSSLFindsIt(_ name: String) throws {
+        let inspection = try Inspect.apple(Fixtures.bytes("Corpus/receipts-altered/" + name))
+        #expect(inspection.verification?.signature == .valid)
+        #expect(inspection.verification?.chain == .valid)
+        #expect(Inspect.errors(inspection).isEmpty, "\(Inspect.errors(inspection))")
+    }
+
     @Test func xcodeReceiptIsRejectedWithoutTheStoreKitRoot() throws {
         let inspection = try Inspect.apple(Fixtures.realReceipt(Fixtures.xcodeReceipt))
         #expect(inspection.verification?.signature == .valid)

@@ -34,6 +34,7 @@ struct OpenSSLAgreementTests {
         "signature-algorithm-ecdsa-on-rsa-key": "it refuses an ECDSA algorithm for an RSA key",
         "signature-algorithm-dsa": "it refuses a DSA algorithm for an RSA key",
         "signature-algorithm-unknown": "it cannot verify an algorithm it does not know",
+        "decoy-leaf-before-genuine": "it verifies with the first certificate of the signer's issuer and serial",
     ]
 
     /// Mutations `rcpt verify` rejects that `openssl cms -verify -CAfile root.pem -purpose any` accepts: what a
@@ -49,6 +50,7 @@ struct OpenSSLAgreementTests {
         "leaf-marker-stripped": "it knows nothing of Apple's marker extensions",
         "intermediate-marker-stripped": "it knows nothing of Apple's marker extensions",
         "decoy-intermediate-with-marker": "it knows nothing of Apple's marker extensions",
+        "decoy-marked-leaf-first": "it knows nothing of Apple's marker extensions",
         "leaf-issued-by-root": "any path to the anchor will do",
         "marked-leaf-issued-by-root": "any path to the anchor will do",
         "signer-is-intermediate": "any path to the anchor will do, and a CA may sign",
