@@ -10,6 +10,7 @@
 #           shows 2000000000000101 upgraded
 #   day 50  DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED
 #   day 55  REFUND of .pro (revocationReason 1)
+#   day 406 EXPIRED/VOLUNTARY of .yearly (expirationIntent 1: the customer turned auto-renew off)
 # Usage: scripts/status-lifecycle.sh OUT-DIR. `rcpt status --root <CA>/root.pem --at DATE OUT-DIR` then tells what
 # the customer owned at any date. ECDSA signatures are randomised: a rerun changes signatures, nothing else.
 set -euo pipefail
@@ -40,9 +41,9 @@ transaction() {
     [ "$4" = "Auto-Renewable Subscription" ] && group="\"subscriptionGroupIdentifier\":\"21000001\","
     sign "{\"transactionId\":\"$1\",\"originalTransactionId\":\"$2\",\"bundleId\":\"$app\",\"productId\":\"$app.$3\",$group\"purchaseDate\":$(d "$5"),\"originalPurchaseDate\":$(d "$5"),$expires\"quantity\":${QUANTITY:-1},\"type\":\"$4\",\"inAppOwnershipType\":\"PURCHASED\",\"signedDate\":$(d "$7"),\"environment\":\"Sandbox\",\"transactionReason\":\"PURCHASE\",\"storefront\":\"USA\",\"price\":4990,\"currency\":\"USD\"${8:-}}"
 }
-# renewal ORIGINAL PRODUCT AUTO-RENEW-PRODUCT AUTO-RENEW-STATUS SIGNED-DAY
+# renewal ORIGINAL PRODUCT AUTO-RENEW-PRODUCT AUTO-RENEW-STATUS SIGNED-DAY [EXTRA-CLAIMS]
 renewal() {
-    sign "{\"originalTransactionId\":\"$1\",\"autoRenewProductId\":\"$app.$3\",\"productId\":\"$app.$2\",\"autoRenewStatus\":$4,\"isInBillingRetryPeriod\":false,\"signedDate\":$(d "$5"),\"environment\":\"Sandbox\",\"recentSubscriptionStartDate\":$(d 0)}"
+    sign "{\"originalTransactionId\":\"$1\",\"autoRenewProductId\":\"$app.$3\",\"productId\":\"$app.$2\",\"autoRenewStatus\":$4,\"isInBillingRetryPeriod\":false,\"signedDate\":$(d "$5"),\"environment\":\"Sandbox\",\"recentSubscriptionStartDate\":$(d 0)${6:-}}"
 }
 # notification FILE TYPE SUBTYPE SIGNED-DAY TRANSACTION-JWS RENEWAL-JWS
 notification() {
@@ -51,7 +52,7 @@ notification() {
     [ -n "$5" ] && data="$data,\"signedTransactionInfo\":\"$5\""
     [ -n "$6" ] && data="$data,\"signedRenewalInfo\":\"$6\""
     local token
-    token=$(sign "{\"notificationType\":\"$2\",$subtype\"notificationUUID\":\"00000000-0000-4000-8000-0000000000$4\",\"data\":{$data},\"version\":\"2.0\",\"signedDate\":$(d "$4")}")
+    token=$(sign "{\"notificationType\":\"$2\",$subtype\"notificationUUID\":\"00000000-0000-4000-8000-$(printf '%012d' $((10#$4)))\",\"data\":{$data},\"version\":\"2.0\",\"signedDate\":$(d "$4")}")
     printf '{"signedPayload":"%s"}\n' "$token" >"$out/$1"
 }
 # history FILE TRANSACTION-JWS…
@@ -83,4 +84,7 @@ notification 07-auto-renew-off.json DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLE
     "$(renewal 2000000000000100 yearly yearly 0 50)"
 notification 08-refund-pro.json REFUND - 55 \
     "$(transaction 2000000000000200 2000000000000200 pro Non-Consumable 2 - 55 ",\"revocationDate\":$(d 55),\"revocationReason\":1")" ""
+notification 09-expired.json EXPIRED VOLUNTARY 406 \
+    "$(transaction 2000000000000102 2000000000000100 yearly "$sub" 40 406 406)" \
+    "$(renewal 2000000000000100 yearly yearly 0 406 ",\"expirationIntent\":1")"
 echo "status-lifecycle: $(ls "$out" | wc -l) documents in $out" >&2

@@ -11,14 +11,19 @@ extension Resolver {
     func renewalOnlySubscriptions() -> [ProductStatus] {
         var found: [ProductStatus] = []
         let known = Set(all.compactMap(\.originalTransactionID))
+        // Each product's subscriptions, indexed once (a scan per renewal info was quadratic: a hostile-bytes trial's
+        // verifyReceipt body of 30 000 records took over a minute).
+        var originalsByProduct: [String: Set<String>] = [:]
+        for fact in all where fact.kind == .autoRenewableSubscription {
+            if let original = fact.originalTransactionID {
+                originalsByProduct[fact.productID, default: []].insert(original)
+            }
+        }
         for original in Set(renewals.keys).subtracting(known).sorted() {
             guard let renewal = renewal(of: original), var status = renewalOnly(renewal) else { continue }
             let products = Set([renewal.productID, renewal.autoRenewProductID].compactMap { $0 })
-            status.otherCustomers = Array(
-                Set(
-                    all.filter { $0.kind == .autoRenewableSubscription && products.contains($0.productID) }
-                        .compactMap(\.originalTransactionID)
-                ).sorted().prefix(CustomerMixing.shownLimit))
+            let others = products.reduce(into: Set<String>()) { $0.formUnion(originalsByProduct[$1] ?? []) }
+            status.otherCustomers = Array(others.sorted().prefix(CustomerMixing.shownLimit))
             found.append(status)
         }
         return found
@@ -27,7 +32,8 @@ extension Resolver {
     /// The state of a subscription no transaction of which is among the documents, as its newest renewal info
     /// signed by the time states it: in billing retry or its grace period; expired with Apple's `expirationIntent`;
     /// active until its `renewalDate` (the end of the period it was signed in); expired after that with auto-renew
-    /// off; unknown when it states none of these. Nil when it names no product.
+    /// off when signed after it; unknown when it states none of these, or billing retry or auto-renew off long
+    /// before the time (either may have changed since). Nil when it names no product.
     func renewalOnly(_ renewal: RenewalFact) -> ProductStatus? {
         guard let product = renewal.productID ?? renewal.autoRenewProductID else { return nil }
         let state: ProductStatus.State
@@ -39,17 +45,28 @@ extension Resolver {
                 inGrace
                 ? "the renewal failed; service continues in the billing grace period"
                 : "the renewal failed; the App Store is retrying to bill"
+        } else if renewal.isInBillingRetry {
+            // The newest renewal info was signed in the retry: whether it recovered is not stated.
+            (state, reason) = (
+                .unknown,
+                "the App Store retries a failed renewal for at most 60 days; they have passed, and no document signed since says whether it recovered (give the transaction history or the subscription's status)"
+            )
         } else if let intent = renewal.expirationIntent {
             (state, reason) = (.expired, intent)
-        } else if renewal.isInBillingRetry {
-            (state, reason) = (.expired, "the App Store retries a failed renewal for at most 60 days; they have passed")
         } else if let ends = renewal.renewalDate, ends > at {
             state = .active
             reason =
                 renewal.autoRenewOn == false
                 ? "auto-renew is off: ends at \(MillisecondUTC.text(ends))" : "renews at \(MillisecondUTC.text(ends))"
-        } else if renewal.renewalDate != nil, renewal.autoRenewOn == false {
-            (state, reason) = (.expired, "auto-renew was off")
+        } else if let ends = renewal.renewalDate, renewal.autoRenewOn == false {
+            // Said before the period ended, auto-renew off may have been turned back on.
+            (state, reason) =
+                (renewal.evidence.signedDate ?? Int64.min) >= ends
+                ? (.expired, "auto-renew was off")
+                : (
+                    .unknown,
+                    "auto-renew was off when the renewal info was signed: the subscription ended at \(MillisecondUTC.text(ends)) unless the customer turned auto-renew back on before then, and no document signed since says (give the transaction history or the subscription's status)"
+                )
         } else if let ends = renewal.renewalDate {
             // Its period ended with auto-renew on (or not stated): it renewed or failed, and nothing here says which.
             (state, reason) = (
@@ -109,7 +126,7 @@ extension Resolver {
     /// was signed. One that grants service, signed while `current`'s period ran, holds to that period's
     /// expiresDate; signed in a billing grace period, while the grace does (as the subscription's renewal info dates
     /// it, and no longer than billing retry); signed after `current` expired, it tells of a later period the documents
-    /// lack, whose end is unknown, so it holds only at its signing. Billing retry ends 60 days after the expiry at the
+    /// lack, whose end is unknown unless renewal info dates it, so it holds only at its signing. Billing retry ends 60 days after the expiry at the
     /// latest. The others (expired, revoked) hold.
     func reach(_ word: SubscriptionStatusFact, current: TransactionFact) -> StatusReach {
         let signed = word.evidence.signedDate ?? Int64.min
@@ -122,6 +139,9 @@ extension Resolver {
             break
         }
         if let expires = current.expiresDate, signed < expires { return at < expires ? .holds : .ended }
+        // Renewal info signed by the time dates the later period Apple spoke of past it: the word holds through
+        // it (a support engineer's trial: status 1 beside renewal info dating March made "active" unknown).
+        if word.state == .active, laterPeriod(of: current) != nil { return .holds }
         if word.state == .gracePeriod, let original = current.originalTransactionID,
             let graceEnds = (renewals[original] ?? []).compactMap(\.gracePeriodExpiresDate).max()
         {

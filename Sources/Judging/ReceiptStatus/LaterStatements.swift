@@ -98,14 +98,57 @@ extension Resolver {
 
     /// Whether a statement about `current`'s subscription was signed after its last known period ended (its own, or
     /// the later one renewal info dates): a transaction of it, its renewal info, Apple's word on its status. The
-    /// documents then know of any renewal by that time, and show none.
+    /// documents then know of any renewal by that time, and show none. A page of a history that says more pages
+    /// follow is no such statement: the renewal may stand on a later page.
     func spokeSinceExpiry(_ current: TransactionFact, chain: [TransactionFact]) -> Bool {
         guard let own = current.expiresDate else { return true }
-        let expires = max(own, laterRenewal(current)?.renewalDate ?? Int64.min)
+        return spoke(after: max(own, laterRenewal(current)?.renewalDate ?? Int64.min), of: current, chain: chain)
+    }
+
+    /// Whether a statement about `current`'s subscription (as `spokeSinceExpiry` counts them) was signed after
+    /// `instant`.
+    func spoke(after instant: Int64, of current: TransactionFact, chain: [TransactionFact]) -> Bool {
         let original = current.originalTransactionID ?? ""
         let dates =
-            chain.compactMap(\.evidence.signedDate) + (renewals[original] ?? []).compactMap(\.evidence.signedDate)
+            chain.filter { !$0.evidence.fromPartialPage }.compactMap(\.evidence.signedDate)
+            + (renewals[original] ?? []).compactMap(\.evidence.signedDate)
             + (statuses[original] ?? []).compactMap(\.evidence.signedDate) + [lastSigned[original] ?? Int64.min]
-        return dates.contains { $0 > expires }
+        return dates.contains { $0 > instant }
+    }
+
+    /// `current`'s subscription when renewal info put it in billing retry and the 60 days of retry have passed:
+    /// `expired` when a statement signed after them shows no recovery, else `unknown` (the retry may have succeeded:
+    /// a support engineer's trial had it EXPIRED from a statement signed at the failure).
+    func retryEnded(_ current: TransactionFact, since: RenewalFact, chain: [TransactionFact]) -> ProductStatus {
+        let expires = current.expiresDate ?? Int64.min
+        let (end, overflow) = expires.addingReportingOverflow(Self.billingRetryLimit)
+        let retryEnd = overflow ? Int64.max : end
+        if spoke(after: retryEnd, of: current, chain: chain) {
+            return status(
+                current, .expired,
+                reason: "the App Store retries a failed renewal for at most 60 days; they have passed")
+        }
+        let signed = since.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+        return status(
+            current, .unknown,
+            reason:
+                "renewal info signed \(signed) says the App Store was retrying to bill; it retries until \(MillisecondUTC.text(retryEnd)) at the latest, and no document signed since says whether it recovered (give the transaction history or the subscription's status)"
+        )
+    }
+
+    /// `current`'s subscription, expired by the time, when renewal info said auto-renew was off: `expired` when
+    /// that (or any statement) was signed after the expiry, else `unknown` (the customer may have turned auto-renew
+    /// back on before it: a support engineer's trial).
+    func autoRenewOff(_ current: TransactionFact, since: RenewalFact, chain: [TransactionFact]) -> ProductStatus {
+        if spokeSinceExpiry(current, chain: chain) {
+            return status(current, .expired, reason: "auto-renew was off")
+        }
+        let signed = since.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
+        let expires = current.expiresDate.map { MillisecondUTC.text($0) } ?? "(no expiresDate)"
+        return status(
+            current, .unknown,
+            reason:
+                "auto-renew was off when renewal info was signed, \(signed): it expired at \(expires) unless the customer turned auto-renew back on before then, and no document signed since says (give the transaction history or the subscription's status)"
+        )
     }
 }

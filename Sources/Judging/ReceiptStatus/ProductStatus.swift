@@ -37,6 +37,12 @@ package struct ProductStatus: Sendable, Hashable {
     /// original transaction id through renewals, upgrades and resubscribing, so these documents are of more than one
     /// customer (a replay of another customer's genuine token), and the state answers for none of them.
     package var otherCustomers: [String] = []
+    /// Whether the transaction it rests on is shared by Family Sharing (`inAppOwnershipType` FAMILY_SHARED): the
+    /// service is the purchaser's, and ends when they stop sharing or their subscription ends.
+    package var familyShared = false
+    /// What a support engineer acts on beside the state: the offer it was bought with, a price increase awaiting
+    /// consent, a refund request Apple asked consumption information for (`StatusNotes`).
+    package var notes: [String] = []
 
     /// Whether any fact it rests on is not verified (added by `--include-unverified`).
     package var restsOnUnverified: Bool { evidence.contains { $0.trust != .verified } }

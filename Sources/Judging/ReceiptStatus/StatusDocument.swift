@@ -88,14 +88,17 @@ package struct StatusDocument: Sendable {
                 : kinds.count == 1
                     ? kinds[0]
                     : Set(kinds).count == 1 ? "\(kinds.count) × \(kinds[0])" : "\(kinds.count) tokens"
-            // A page of a history with more after it: what it lacks may change the answer (a red team's trial).
-            if isReadable, Self.saysMorePages(input) {
-                description += " (a page: hasMore, the pages after it are not among the documents)"
-            }
             for token in inspection.tokens {
                 read(
                     token, path: token.path, offset: offset.flatMap { Self.add($0, token.offset) }, notification: nil,
                     trust: trust)
+            }
+            // A page of a history with more after it: what it lacks may change the answer (a red team's trial), and
+            // what it holds never shows that no renewal followed (a support engineer's trial had it EXPIRED).
+            if isReadable, Self.saysMorePages(input) {
+                description += " (a page: hasMore, the pages after it are not among the documents)"
+                for index in transactions.indices { transactions[index].evidence.fromPartialPage = true }
+                for index in renewals.indices { renewals[index].evidence.fromPartialPage = true }
             }
         }
     }

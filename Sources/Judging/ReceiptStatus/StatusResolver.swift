@@ -38,7 +38,8 @@ struct Resolver {
     }
 
     /// When each subscription (by original transaction id) was last spoken of by any statement of its transactions,
-    /// decided or not (a history fetched later restates a transaction another document states).
+    /// decided or not (a history fetched later restates a transaction another document states), a page that says
+    /// more follow left out.
     let lastSigned: [String: Int64]
 
     init(
@@ -53,7 +54,7 @@ struct Resolver {
         self.statuses = Self.indexed(statuses, by: \.originalTransactionID)
         changes = Self.changes(of: transactions)
         var lastSigned: [String: Int64] = [:]
-        for fact in statements + transactions {
+        for fact in statements + transactions where !fact.evidence.fromPartialPage {
             guard let original = fact.originalTransactionID, let signed = fact.evidence.signedDate else { continue }
             lastSigned[original] = max(lastSigned[original] ?? Int64.min, signed)
         }
@@ -88,7 +89,12 @@ struct Resolver {
             if let status = purchase(facts) { offer(status) }
         }
         renewalOnlySubscriptions().forEach(offer)
-        return best.keys.sorted().compactMap { best[$0] }
+        let statements = Dictionary(grouping: all.filter { signedByTheTime($0.evidence) }, by: \.productID)
+        return best.keys.sorted().compactMap { best[$0] }.map { product in
+            var noted = product
+            noted.notes = notes(for: product, statements: statements[product.productID] ?? [])
+            return noted
+        }
     }
 
     /// A subscription's key: its original transaction id (a receipt record without one stands alone by product).
@@ -202,7 +208,7 @@ struct Resolver {
             expiresDate: fact.expiresDate, revocationDate: revocation,
             endedDate: state.grantsService ? nil : revocation ?? fact.expiresDate,
             gracePeriodExpiresDate: nil, autoRenew: nil, renewsTo: nil, quantity: nil, reason: reason,
-            evidence: [fact.evidence])
+            evidence: [fact.evidence], familyShared: fact.isFamilyShared)
     }
 
     /// The newest renewal info about the subscription `original` signed by the time (a verified one before any
@@ -290,16 +296,14 @@ struct Resolver {
                     main = status(
                         current, .billingRetry, reason: "the renewal failed; the App Store is retrying to bill")
                 }
+            } else if let since, since.isInBillingRetry {
+                main = retryEnded(current, since: since, chain: chain)
             } else if let intent = since?.expirationIntent {
                 main = status(current, .expired, reason: intent)
-            } else if since?.isInBillingRetry == true {
-                main = status(
-                    current, .expired,
-                    reason: "the App Store retries a failed renewal for at most 60 days; they have passed")
             } else if current.expiresDate == nil {
                 main = status(current, .expired, reason: "the transaction has no expiresDate")
-            } else if since?.autoRenewOn == false {
-                main = status(current, .expired, reason: "auto-renew was off")
+            } else if let since, since.autoRenewOn == false {
+                main = autoRenewOff(current, since: since, chain: chain)
             } else if let word = laterGrantingWord(current) {
                 // Apple said after this period that the subscription granted service: a later period existed, and
                 // whether it had begun by the time is not known (a support engineer's trial: a REFUND of an earlier
@@ -324,17 +328,25 @@ struct Resolver {
                         "whether it renewed at its expiresDate is not known: no document about the subscription was signed after it (give the transaction history or the subscription's status)"
                 )
             }
-            // Service went on through a billing grace period that has passed: it ended then, not at the expiry.
-            if main.state == .expired, let grace = since?.gracePeriodExpiresDate, let expires = current.expiresDate,
-                grace > expires, grace <= at, main.revocationDate == nil
+            // Service went on through a billing grace period that has passed: it ended then, not at the expiry (a
+            // support engineer's trial: billing retry after a grace period said "since" the expiry, 16 days early).
+            if main.state == .expired || main.state == .billingRetry, let grace = since?.gracePeriodExpiresDate,
+                let expires = current.expiresDate, grace > expires, grace <= at, main.revocationDate == nil
             {
                 main.endedDate = grace
+                main.gracePeriodExpiresDate = grace
+                main.reason =
+                    (main.reason.map { $0 + "; " } ?? "")
+                    + "service continued in the billing grace period until \(MillisecondUTC.text(grace))"
             }
         }
-        if let word = appleStatus(of: current),
-            word.state != main.state || reach(word, current: current) == .unknownAfterSigning
-        {
-            main = overruled(main, by: word, current: current)
+        if let word = appleStatus(of: current) {
+            if word.state != main.state || reach(word, current: current) == .unknownAfterSigning {
+                main = overruled(main, by: word, current: current)
+            } else {
+                // Apple's word agrees: it is evidence too.
+                main.evidence.append(word.evidence)
+            }
         }
         // Renewal info of another product signed before this one was bought speaks of that product's period, not
         // this one's (a support engineer's trial: renewal info from before an upgrade to yearly invented a
@@ -357,34 +369,6 @@ struct Resolver {
         if main.subscriptionGroup == nil {
             main.subscriptionGroup = chain.lazy.compactMap(\.subscriptionGroup).first
         }
-        var states = [main]
-        // The products this subscription moved away from: expired from the purchase of the product it moved to.
-        for facts in Self.grouped(chain.filter { $0.productID != current.productID }, by: \.productID) {
-            guard let last = newest(facts) else { continue }
-            var moved: ProductStatus
-            if revoked(last) {
-                moved = status(last, .revoked, reason: Self.revocationReason(last))
-            } else {
-                // The product the subscription moved to next (not its latest, when it moved more than once).
-                let change = self.change(last)
-                let next = change?.product ?? current.productID
-                if upgraded(last) {
-                    moved = status(last, .expired, reason: "upgraded to " + next)
-                } else if let change, let expires = last.expiresDate, change.date > expires {
-                    // Bought after the old product had expired: a lapse, then a new subscription, not a change.
-                    moved = status(
-                        last, .expired,
-                        reason:
-                            "expired; the subscription resumed with \(next) at \(MillisecondUTC.text(change.date)), "
-                            + "after a gap (a resubscription, not a change of plan)")
-                } else {
-                    moved = status(last, .expired, reason: "the subscription changed to " + next)
-                }
-                moved.endedDate = [last.expiresDate, change?.date].compactMap { $0 }.min()
-            }
-            moved.subscriptionGroup = moved.subscriptionGroup ?? main.subscriptionGroup
-            states.append(moved)
-        }
-        return states
+        return [main] + movedAway(chain, current: current, main: main)
     }
 }

@@ -34,8 +34,12 @@ package enum StatusReport {
                 product.originalTransactionID.flatMap { $0 == product.transactionID ? nil : "original \($0)" },
                 product.subscriptionGroup.map { "group \($0)" },
                 product.purchaseDate.map { "purchased \(MillisecondUTC.text($0))" },
+                // Whose it is (a support engineer's trial: a family member's subscription read as the customer's).
+                product.familyShared
+                    ? "shared by a family member (FAMILY_SHARED): the purchaser's to keep or end" : nil,
             ].compactMap { $0 }
             if !identity.isEmpty { out += "  " + TerminalText.safe(identity.joined(separator: ", ")) + "\n" }
+            for note in product.notes { out += "  " + style.yellow("note") + " " + TerminalText.safe(note) + "\n" }
             for (index, evidence) in product.evidence.enumerated() {
                 out += (index == 0 ? "  evidence " : "           ") + evidenceText(evidence, style: style) + "\n"
             }
@@ -271,6 +275,10 @@ package enum StatusReport {
             json.member("renews_to", product.renewsTo)
             json.member("quantity", product.quantity)
             json.member("verified", !product.restsOnUnverified)
+            json.member("family_shared", product.familyShared)
+            json.array("notes") { json in
+                for note in product.notes { json.string(note) }
+            }
             json.array("other_customers") { json in
                 for original in product.otherCustomers { json.string(original) }
             }

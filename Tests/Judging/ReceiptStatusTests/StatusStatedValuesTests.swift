@@ -123,11 +123,20 @@ struct StatusStatedValuesTests {
         #expect(Self.product(backward, pro, at: L.at(4))?.transactionID == "401")
     }
 
-    /// Billing retry ends: the App Store retries a failed renewal for at most 60 days after the expiry.
+    /// Billing retry ends: the App Store retries a failed renewal for at most 60 days after the expiry. Whether it
+    /// recovered is known only from a statement signed after them (a support engineer's trial: EXPIRED from the
+    /// failure's renewal info alone, where a recovery was possible).
     @Test func billingRetryEndsAfterSixtyDays() throws {
-        let life = try L.failedRenewal(product: Self.monthly)
+        var life = try L.failedRenewal(product: Self.monthly)
         #expect(Self.product(life, Self.monthly, at: L.at(33))?.state == .gracePeriod)
         #expect(Self.product(life, Self.monthly, at: L.at(80))?.state == .billingRetry)
+        let open = Self.product(life, Self.monthly, at: L.at(95))
+        #expect(open?.state == .unknown)
+        #expect(open?.reason?.contains("whether it recovered") == true)
+        // Renewal info signed after the 60 days, still in retry: it did not recover.
+        life.add(
+            "later.jws",
+            try L.renewal(original: "100", product: Self.monthly, billingRetry: true, signed: L.at(92)))
         let ended = Self.product(life, Self.monthly, at: L.at(95))
         #expect(ended?.state == .expired)
         #expect(ended?.reason?.contains("60 days") == true)
@@ -137,7 +146,34 @@ struct StatusStatedValuesTests {
             "renewal.jws",
             try L.renewal(original: "100", product: Self.monthly, billingRetry: true, signed: L.at(30)))
         #expect(Self.product(alone, Self.monthly, at: L.at(80))?.state == .billingRetry)
-        #expect(Self.product(alone, Self.monthly, at: L.at(95))?.state == .expired)
+        #expect(Self.product(alone, Self.monthly, at: L.at(95))?.state == .unknown)
+    }
+
+    /// Billing retry after a grace period: service ended when the grace period did, not at the expiry (a support
+    /// engineer's trial: "since" the expiry, 16 days early, the grace period never named).
+    @Test func billingRetryAfterGraceDatesTheEndAtTheGrace() throws {
+        let life = try L.failedRenewal(product: Self.monthly)
+        let retrying = Self.product(life, Self.monthly, at: L.at(40))
+        #expect(retrying?.state == .billingRetry)
+        #expect(retrying?.endedDate == L.at(36))
+        #expect(retrying?.gracePeriodExpiresDate == L.at(36))
+    }
+
+    /// Auto-renew off said before the expiry: after it, whether the customer turned it back on is not known until a
+    /// statement signed after the expiry (a support engineer's trial: EXPIRED from renewal info of a month before).
+    @Test func autoRenewOffBeforeTheExpiryLeavesAfterItUnknown() throws {
+        var life = Lifecycle()
+        life.add(
+            "t.jws",
+            try L.transaction(
+                "100", product: Self.monthly, purchased: L.at(0), expires: L.at(30), signed: L.at(0)))
+        life.add(
+            "off.jws", try L.renewal(original: "100", product: Self.monthly, autoRenew: false, signed: L.at(10)))
+        #expect(Self.product(life, Self.monthly, at: L.at(20))?.state == .active)
+        #expect(Self.product(life, Self.monthly, at: L.at(40))?.state == .unknown)
+        life.add(
+            "after.jws", try L.renewal(original: "100", product: Self.monthly, autoRenew: false, signed: L.at(35)))
+        #expect(Self.product(life, Self.monthly, at: L.at(40))?.state == .expired)
     }
 
     /// Another app's token inside this app's API response, counted with `--include-unverified`, was listed as this

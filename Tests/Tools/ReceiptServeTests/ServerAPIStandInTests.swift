@@ -30,7 +30,7 @@ struct ServerAPIStandInTests {
     func carriedTokens() throws {
         let documents = try ServerAPIDocuments(folder: Fixtures.url("Corpus/status").path)
         #expect(documents.skipped == ["PROVENANCE.md"])
-        #expect(documents.transactions.count == 9)
+        #expect(documents.transactions.count == 10)
         #expect(!documents.renewals.isEmpty)
         let standIn = try AppleStandInTests.standIn(documents: documents)
         for transaction in documents.transactions {

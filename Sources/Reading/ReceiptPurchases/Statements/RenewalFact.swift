@@ -13,6 +13,8 @@ package struct RenewalFact: Sendable, Hashable {
     package var gracePeriodExpiresDate: Int64?
     package var renewalDate: Int64?
     package var evidence: StatusEvidence
+    /// Whether a price increase that needs the customer's consent awaits it (`priceIncreaseStatus` 0).
+    package var priceIncreasePending = false
 
     package init(
         originalTransactionID: String?, productID: String?, autoRenewProductID: String?, autoRenewOn: Bool?,
@@ -43,6 +45,7 @@ extension RenewalFact {
             isInBillingRetry: claims.bool("isInBillingRetryPeriod") == true,
             gracePeriodExpiresDate: claims.milliseconds("gracePeriodExpiresDate"),
             renewalDate: claims.milliseconds("renewalDate"), evidence: evidence)
+        priceIncreasePending = claims.integer("priceIncreaseStatus") == 0
     }
 
     /// What an entry of Apple's verifyReceipt `pending_renewal_info` states: the object `entry` of `json`.

@@ -28,6 +28,9 @@ package struct StatusEvidence: Sendable, Hashable {
     /// The notification that carried the fact (`REFUND`, `DID_FAIL_TO_RENEW/GRACE_PERIOD`), when one did.
     package var notification: String?
     package var trust: Trust
+    /// Read from a page of an App Store Server API history that says more pages follow (`hasMore`): it tells what
+    /// it holds, never that nothing else happened (the pages after it may hold a renewal).
+    package var fromPartialPage = false
 
     package init(
         document: String, path: String, offset: Int?, kind: String, signedDate: Int64?,

@@ -25,6 +25,8 @@ package struct TransactionFact: Sendable, Hashable {
     /// 1 up (0, negative, past 2^63, not a number): unknown, never taken for 1.
     package var quantity: Int64?
     package var evidence: StatusEvidence
+    /// The offer it was bought with, in Apple's words: `INTRODUCTORY_OFFER FREE_TRIAL`, `OFFER_CODE "SPRING"`.
+    package var offer: String?
 
     /// The milliseconds in one unit of the statement's dates: 1 000 for a receipt's record (whole seconds), 1 for a
     /// JWS or Apple's JSON (milliseconds).
@@ -95,6 +97,11 @@ extension TransactionFact {
             isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
             quantity: Self.units(claims.integer("quantity"), isStated: claims.isStated("quantity")),
             evidence: evidence)
+        offer = claims.enumeration("offerType").map { type in
+            ([type]
+                + [claims.string("offerDiscountType"), claims.string("offerIdentifier").map { "\"\($0)\"" }]
+                .compactMap { $0 }).joined(separator: " ")
+        }
     }
 
     /// What a receipt's in-app record states. Its dates are whole seconds (years 1 to 9999: their milliseconds never
