@@ -37,6 +37,8 @@ public struct BindingScope: Sendable, Hashable {
     /// What an expectation must name for the document to be bound to an app: the bundle id, and in Production the
     /// app Apple id (as Apple's verifier insists on being configured with it).
     public var required: [Part]
+    /// Whether the document names its environment (so that `--environment` can check it).
+    public var carriesEnvironment = true
 
     /// Whether the document was bound to an app: every required part was expected, and the document carries an
     /// app's identity (its bundle id or app Apple id) that was checked.
@@ -63,12 +65,26 @@ public struct BindingScope: Sendable, Hashable {
         let required: [Part] = production ? [.bundleID, .appAppleID] : [.bundleID]
         return BindingScope(
             checked: checked, unchecked: Part.allCases.filter { !checked.contains($0) },
-            notCarried: Part.allCases.filter { given.contains($0) && !carried.contains($0) }, required: required)
+            notCarried: Part.allCases.filter { given.contains($0) && !carried.contains($0) }, required: required,
+            carriesEnvironment: carried.contains(.environment))
     }
 
-    /// The error `--require-binding` makes of a check bound to no app.
+    /// The error `--require-binding` makes of a check bound to no app, or to no environment where the document
+    /// names one (a Sandbox document of the app is free to any TestFlight tester: Apple's verifier always checks
+    /// the environment, a red team's trial).
     package func requiredFindings(_ options: InspectionOptions, document: String) -> [Finding] {
-        guard options.requiresBinding, !isBound else { return [] }
+        guard options.requiresBinding else { return [] }
+        guard !isBound else {
+            guard unchecked.contains(.environment), !notCarried.contains(.environment), carriesEnvironment else {
+                return []
+            }
+            return [
+                Finding(
+                    .bindingRequired, at: nil,
+                    "--require-binding: no environment was expected, so this app's genuine Sandbox \(document) (any TestFlight tester gets one free) would pass in Production; pass --environment"
+                )
+            ]
+        }
         guard !missing.isEmpty else {
             return [
                 Finding(

@@ -59,13 +59,16 @@ public enum InputClassifier {
             isSlice: false)
     }
 
-    /// The text inside `text` when `text` is base64 (no dot in it) of a document the JWS reader reads whole: a
-    /// token, a notification body, an API response.
+    /// The text inside `text` when `text` is base64 (no dot in it) of a document the JWS reader reads whole (a
+    /// token, a notification body, an API response) or of a verifyReceipt body or response.
     static func encodedDocument(_ text: [UInt8]) -> [UInt8]? {
-        guard !text.contains(UInt8(ascii: ".")), let decoded = Base64.decode(text), isEncodedDocumentText(decoded),
-            case .success? = JWSInput.recognise(decoded)
+        guard !text.contains(UInt8(ascii: ".")), let decoded = Base64.decode(text), isEncodedDocumentText(decoded)
         else { return nil }
-        return decoded
+        if case .success? = JWSInput.recognise(decoded) { return decoded }
+        // A verifyReceipt body or response (a hostile-bytes trial's base64 of {"receipt-data": …} read as a token
+        // cut short).
+        let first = decoded.first { !ByteSet.whitespace.contains($0) }
+        return first == UInt8(ascii: "{") && mentionsReceiptMember(decoded) ? decoded : nil
     }
 
     /// Classifies `input`. `forced` is `--input-format`: a receipt format makes it a receipt (unless it is plainly a

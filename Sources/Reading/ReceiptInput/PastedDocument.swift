@@ -87,7 +87,8 @@ struct PastedDocument {
             if let found, found.value != value {
                 let paths = document.paths()
                 return .ambiguous(
-                    "the JSON holds two documents, at \(paths[found.node]) and \(paths[node]): paste the one you mean")
+                    "the JSON holds more than one document (at \(paths[found.node]), at \(paths[node])): paste the one you mean, or give each its own file"
+                )
             }
             if found == nil { found = (node, value) }
         }

@@ -31,7 +31,7 @@ extension PastedDocument {
         // team's trial: `A\n.B` took A and left out B, a REFUND notification, and status said OWNED).
         if let second = find(text, from: Self.pastSeparators(text, from: first.end)), second.inner != first.inner {
             return .ambiguous(
-                "the text holds two documents, \(first.what) at offset \(first.start) and \(second.what) at offset \(second.start): paste the one you mean"
+                "the text holds more than one document (\(first.what) at offset \(first.start), \(second.what) at offset \(second.start)): paste the one you mean, or give each its own file (status and verify take many)"
             )
         }
         // No progress when the document is the whole text: its reader has already said no.

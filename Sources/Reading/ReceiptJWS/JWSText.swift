@@ -65,14 +65,18 @@ public enum JWSText {
 
     /// Whether `text` has a compact JWS's shape: base64url characters (either alphabet, padding allowed) in two or
     /// more dot-separated parts, the first of which decodes to a JSON object's start (`{`, after JSON white space:
-    /// `eyJ` is `{"`, `ewo` is `{` and a line break, `eyAi` is `{ "`).
+    /// `eyJ` is `{"`, `ewo` is `{` and a line break, `eyAi` is `{ "`; also after a byte order mark, or an array's).
     package static func hasTokenShape<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
         let counted = text.withContiguousStorageIfAvailable(dotsIfTokenCharacters) ?? dotsIfTokenCharacters(Array(text))
         guard let (dots, firstDot) = counted, dots >= 2, firstDot >= 2 else { return false }
         let firstPart = Array(text.prefix(min(firstDot, 8)))
         let whole = firstPart.prefix(firstPart.count / 4 * 4 == 0 ? firstPart.count : firstPart.count / 4 * 4)
         guard case .success(let decoded) = Base64Codec.decode(whole, skippingWhitespace: false) else { return false }
-        return decoded.bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+        // A byte order mark or an array where the object goes is a token with a header its reader refuses, at an
+        // offset (a red team's trial: it was "not a receipt or a JWS").
+        let bytes = decoded.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(decoded.bytes.dropFirst(3)) : decoded.bytes
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// `text` cut at every dot (a compact token's parts, empty ones kept), as `split(separator:)` with

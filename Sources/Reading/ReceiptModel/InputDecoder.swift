@@ -189,7 +189,9 @@ public enum InputDecoder {
         var body: [UInt8] = []
         var outside: [UInt8] = []
         var inside = false
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        // `isNewline`: "\r\n" is one Character, equal to neither "\n" nor "\r" (a hostile-bytes trial's CRLF PEM
+        // was "unterminated").
+        for line in text.split(whereSeparator: { $0.isNewline }) {
             let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("-----BEGIN") {
                 inside = true

@@ -163,10 +163,17 @@ package struct BatchInspection: Sendable {
 
     /// Whether a file in a directory holds a receipt or a JWS, as the one classifier finds them (pasted text
     /// around them included). A file beyond `classifiedSize` is taken as it is: its reader judges it.
-    static func looksLikeReceipt(_ path: String) -> Bool {
+    package static func looksLikeReceipt(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return true }
         defer { try? handle.close() }
-        let head = [UInt8](handle.readData(ofLength: classifiedSize + 1))
+        // The throwing read: a file that fails to read (an I/O error, /proc/self/mem) is taken, and its reader says
+        // why (the non-throwing one trapped: a hostile-bytes trial's SIGILL).
+        let head: [UInt8]
+        do {
+            head = [UInt8](try handle.read(upToCount: classifiedSize + 1) ?? Data())
+        } catch {
+            return true
+        }
         guard head.count <= classifiedSize else { return true }
         return InputClassifier.classify(head).holdsDocuments
     }

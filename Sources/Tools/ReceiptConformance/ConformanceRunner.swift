@@ -370,7 +370,7 @@ package enum ConformanceRunner {
         let size = (try? handle.seekToEnd()) ?? 0
         let start = size > UInt64(bytes) ? size - UInt64(bytes) : 0
         try? handle.seek(toOffset: start)
-        var text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        var text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
         if start > 0, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -5,7 +5,7 @@
 package enum UncaughtException {
     /// The runtime whose uncaught-exception report `stderr` holds (`Python traceback`, `Go panic` …), or nil.
     package static func runtime(in stderr: String) -> String? {
-        let lines = stderr.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" })
+        let lines = stderr.split(omittingEmptySubsequences: true, whereSeparator: { $0.isNewline })
         func anyLine(_ test: (Substring) -> Bool) -> Bool { lines.contains(where: test) }
         if stderr.contains("Traceback (most recent call last):") { return "Python traceback" }
         if stderr.contains("Exception in thread \"") { return "JVM uncaught exception" }

@@ -34,7 +34,7 @@ struct ExpectationOptions: ParsableArguments {
     @Flag(
         name: .customLong("require-binding"),
         help:
-            "Judge a check bound to no app invalid (binding-required): without --bundle-id (and, for a Production document, --app-apple-id) any app's genuine document passes; for CI."
+            "Judge a check bound to no app or environment invalid (binding-required): without --bundle-id (and, for a Production document, --app-apple-id) any app's genuine document passes, and without --environment this app's Sandbox documents, free to any TestFlight tester; for CI."
     )
     var requireBinding = false
 
@@ -58,7 +58,14 @@ struct ExpectationOptions: ParsableArguments {
     var expectations: Expectations {
         Expectations(
             bundleID: bundleID, appVersion: appVersion, deviceID: deviceID.flatMap(Expectations.parseDeviceID),
-            appAppleID: appAppleID, environment: environment)
+            appAppleID: appAppleID.map(Self.digitsOfNumber), environment: environment)
+    }
+
+    /// A decimal number's digits without leading zeros: `--app-apple-id 0690661663` is the app 690661663 (a red
+    /// team's trial: "app_item_id is 690661663, expected 0690661663").
+    static func digitsOfNumber(_ digits: String) -> String {
+        let significant = digits.drop { $0 == "0" }
+        return significant.isEmpty ? "0" : String(significant)
     }
 
     /// The arguments that give these expectations again, for a reproduction line.

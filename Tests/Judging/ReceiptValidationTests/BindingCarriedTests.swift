@@ -32,11 +32,27 @@ struct BindingCarriedTests {
 
     @Test func aNotificationBindsTheRenewalInfoItCarries() throws {
         let inspection = try Self.jws(
+            "gopay-notif-DID_RENEW-sandbox.jws",
+            Expectations(bundleID: "com.audaos.audarecorder", environment: .sandbox), requiresBinding: true)
+        let scope = try #require(inspection.binding)
+        #expect(scope.isBound && scope.checked == [.bundleID, .environment] && scope.notCarried.isEmpty)
+        #expect(inspection.isValid, "\(inspection.findings.map(\.code))")
+    }
+
+    /// Bound to the app but to no environment: this app's Sandbox documents, free to any TestFlight tester, pass a
+    /// Production check, so --require-binding asks for --environment too (a red team's trial; Apple's verifier
+    /// always checks it).
+    @Test func requireBindingAsksForTheEnvironment() throws {
+        let inspection = try Self.jws(
             "gopay-notif-DID_RENEW-sandbox.jws", Expectations(bundleID: "com.audaos.audarecorder"),
             requiresBinding: true)
-        let scope = try #require(inspection.binding)
-        #expect(scope.isBound && scope.checked == [.bundleID] && scope.notCarried.isEmpty)
-        #expect(inspection.isValid, "\(inspection.findings.map(\.code))")
+        #expect(inspection.binding?.isBound == true)
+        #expect(!inspection.isValid)
+        let finding = inspection.findings.first { $0.code == FindingCode.bindingRequired.rawValue }
+        #expect(finding?.message.contains("pass --environment") == true)
+        let unrequired = try Self.jws(
+            "gopay-notif-DID_RENEW-sandbox.jws", Expectations(bundleID: "com.audaos.audarecorder"))
+        #expect(unrequired.isValid)
     }
 
     @Test func aTransactionCarriesNoAppAppleID() throws {

@@ -47,6 +47,20 @@ struct BatchExpansionTests {
         }
     }
 
+    #if os(Linux)
+        /// A directory entry that fails to read (an I/O error) is taken, for its reader to say why, never a trap (a
+        /// hostile-bytes trial: /proc/self/mem linked into a directory killed the batch with SIGILL).
+        @Test("an entry that fails to read is taken, not trapped on")
+        func anEntryThatFailsToRead() throws {
+            try Self.withFiles { directory in
+                let link = directory.appendingPathComponent("procmem")
+                try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/proc/self/mem")
+                #expect(BatchInspection.looksLikeReceipt(link.path))
+                #expect(BatchInspection.expand([directory.path]).paths.count == 3)
+            }
+        }
+    #endif
+
     /// A hidden entry of a directory is said, never passed over in silence (a red team's trial: a forged
     /// `.forged.receipt` beside a genuine one, and the batch said "1 read, 1 valid"); named, it is read.
     @Test("a hidden file in a directory is listed as skipped; named, it is read")

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptJWS
 import ReceiptModel
 import ReceiptSigning
@@ -186,6 +187,28 @@ struct JWSAttackTests {
         #expect(!inspection.isValid)
         let codes = (inspection.readError.map { [$0.code] } ?? []) + JWSFixtures.codes(inspection)
         #expect(codes.contains { $0.hasPrefix(code) }, "\(text): \(codes)")
+    }
+
+    /// x5c longer than rcpt reads is said with its true length (a red team's trial: 20 and 900 were "16").
+    @Test func anX5cTooLongToReadIsSaidWithItsLength() throws {
+        let signer = try JWSFixtures.signer()
+        let long = JWSSigner(key: signer.key, chain: signer.chain + Array(repeating: signer.chain[0], count: 17))
+        let inspection = JWSFixtures.inspect(try long.sign(payload: Array(JWSFixtures.transaction().utf8)))
+        #expect(!inspection.isValid)
+        let length = inspection.tokens.flatMap(\.findings).filter { $0.code == "jws-x5c-length" }
+        #expect(length.count == 1)
+        #expect(length.first?.message.contains("x5c holds 20 certificates") == true, "\(length.map(\.message))")
+    }
+
+    /// A header with a byte order mark, or an array for a header, is a token its reader refuses at an offset, not
+    /// "not a receipt or a JWS" (a red team's trial).
+    @Test(arguments: [("\u{FEFF}{\"alg\":\"ES256\"}", "jws-header-not-json"), ("[1]", "jws-header-not-object")])
+    func aHeaderOfAnotherShapeIsATokensFault(_ header: String, _ code: String) {
+        let text = Self.b64(header) + "." + Self.b64(JWSFixtures.transaction()) + ".AAAA"
+        let classified = InputClassifier.classify(Array(text.utf8))
+        #expect(classified.kind == .jws)
+        let inspection = JWSFixtures.inspect(text)
+        #expect(inspection.readError?.code == code, "\(String(describing: inspection.readError))")
     }
 
     @Test func chainAttacksAreRefused() throws {

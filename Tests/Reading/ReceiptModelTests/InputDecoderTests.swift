@@ -61,6 +61,15 @@ struct InputDecoderTests {
         #expect(decoded.format == .pem)
     }
 
+    /// Windows line endings: "\r\n" is one Character in Swift, so a split on "\n" or "\r" never cut the lines (a
+    /// hostile-bytes trial: "the PEM block has no matching -----END line").
+    @Test func decodesPEMWithWindowsLineEndings() throws {
+        let pem = "-----BEGIN PKCS7-----\r\n" + Base64.encode(receipt) + "\r\n-----END PKCS7-----\r\n"
+        let decoded = try InputDecoder.decode(Array(pem.utf8)).get()
+        #expect(decoded.bytes == receipt)
+        #expect(decoded.format == .pem)
+    }
+
     static let rejected: [(String, String)] = [
         ("", "input-empty"),
         // White space alone is no document: it was once read as binary and refused for not starting with 0x30.

@@ -92,6 +92,13 @@ package enum PastedShapes {
             ("a word after a space", b + " abcd\n"),
             ("a blank line, then a signature", wrapped(b, every: 76) + "\n\nThanks,\nBob\n"),
             ("the same base64 twice, on two lines", b + "\n" + b + "\n"),
+            // A hostile-bytes trial: PEM saved on Windows was "unterminated"; base64 of a request body was "a token
+            // cut short".
+            (
+                "PEM, CRLF",
+                "-----BEGIN PKCS7-----\r\n" + wrapped(b, every: 64, separator: "\r\n") + "\r\n-----END PKCS7-----\r\n"
+            ),
+            ("base64 of a verifyReceipt request", Data(#"{"receipt-data":"\#(b)"}"#.utf8).base64EncodedString()),
         ]
         return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
     }

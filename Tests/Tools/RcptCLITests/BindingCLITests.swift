@@ -53,6 +53,18 @@ struct BindingCLITests {
         #expect(!batch.stdout.contains("not bound"))
     }
 
+    /// An app's Apple id is a number: leading zeros name the same app (a red team's trial: 0690661663 was "a
+    /// mismatch" with app_item_id 690661663).
+    @Test func anAppAppleIDWithLeadingZerosIsTheSameNumber() throws {
+        let receipt = "Corpus/receipts/kvitto-receipt.receipt"
+        let padded = try CLI.run([
+            "verify", "--bundle-id", "com.apple.dt.Xcode", "--app-apple-id", "0497799835", receipt,
+        ])
+        #expect(padded.status == 0, "\(padded.stdout)")
+        let other = try CLI.run(["verify", "--bundle-id", "com.apple.dt.Xcode", "--app-apple-id", "497799836", receipt])
+        #expect(other.status == 1)
+    }
+
     /// Apple's verifier is configured for Production only with the app's Apple id: a bundle id alone does not bind a
     /// Production document.
     @Test func aProductionDocumentNeedsTheAppAppleIDToo() throws {
@@ -74,8 +86,15 @@ struct BindingCLITests {
             "verify", "--require-binding", "--bundle-id", "com.jrjj.keysns", Self.productionToken,
         ])
         #expect(production.status == 1)
-        let bound = try CLI.run([
+        // Bound to the app, not to an environment: this app's Sandbox tokens would pass a Production gate.
+        let noEnvironment = try CLI.run([
             "verify", "--require-binding", "--bundle-id", "Com.VoiceRecording.Telephone", Self.sandboxToken,
+        ])
+        #expect(noEnvironment.status == 1)
+        #expect(noEnvironment.stdout.contains("pass --environment"), "\(noEnvironment.stdout)")
+        let bound = try CLI.run([
+            "verify", "--require-binding", "--bundle-id", "Com.VoiceRecording.Telephone", "--environment", "Sandbox",
+            Self.sandboxToken,
         ])
         #expect(bound.status == 0, "\(bound.stdout)")
         // A CI report reproduces the run with the flag.

@@ -16,6 +16,9 @@ import ReceiptPurchases
 struct TokenCertificates: TokenCheck {
     private static let byHeader = SharedCache<SampledBytes, [Result<Certificate, CryptoError>]>(capacity: 256)
 
+    /// The x5c elements read: Apple's chains have three.
+    static let maximumRead = 16
+
     /// Forgets every header's certificates (tests judge with a cold cache so).
     static func removeAll() { byHeader.removeAll() }
 
@@ -54,9 +57,18 @@ struct TokenCertificates: TokenCheck {
                 ]
             )
         }
-        let elements = header.children(of: array).prefix(16)
+        let all = header.children(of: array)
+        let elements = all.prefix(Self.maximumRead)
         let texts = elements.map { header.nodes[$0].kind == .string ? (header.string($0) ?? "") : header.text($0) }
         var findings: [Finding] = []
+        if all.count > Self.maximumRead {
+            // Said with the true count (a red team's trial: 20 and 900 certificates were both "16").
+            findings.append(
+                Finding(
+                    .jwsX5cLength, at: offset,
+                    "x5c holds \(all.count) certificates, more than the \(Self.maximumRead) rcpt reads; Apple's holds leaf, WWDR intermediate and root"
+                ))
+        }
         var certificates: [Result<Certificate, CryptoError>] = []
         for (index, node) in elements.enumerated() {
             guard header.nodes[node].kind == .string else {

@@ -53,7 +53,9 @@ struct TokenChain: TokenCheck {
         // Apple's chains are exactly leaf, intermediate, root; its libraries refuse any other length. A self-signed
         // (Xcode) signer is judged by the signing policy.
         let count = judgement.certificates.count
-        if verified.certificates.count > 1 && count != 3 {
+        if verified.certificates.count > 1 && count != 3
+            && !judgement.findings.contains(where: { $0.kind == .jwsX5cLength })
+        {
             judgement.findings.append(
                 Finding(
                     .jwsX5cLength, at: at,
