@@ -100,7 +100,13 @@ extension Resolver {
     /// then is `unknown` (`overruled`).
     func appleStatus(of current: TransactionFact) -> SubscriptionStatusFact? {
         guard let original = current.originalTransactionID else { return nil }
-        let since = current.evidence.signedDate ?? Int64.min
+        // Apple's word speaks for the time it was signed: newer renewal info of the subscription supersedes it (a
+        // red team's trial: a grace period's status 4 outweighed renewal info signed later saying the customer
+        // cancelled, unless the transaction happened to be re-signed after it).
+        let since = max(
+            current.evidence.signedDate ?? Int64.min,
+            renewal(of: original).flatMap { $0.evidence.trust == .verified ? $0.evidence.signedDate : nil }
+                ?? Int64.min)
         return (statuses[original] ?? []).filter { word in
             guard let signed = word.evidence.signedDate, signed <= at, signed >= since else { return false }
             if word.evidence.trust != .verified && current.evidence.trust == .verified { return false }

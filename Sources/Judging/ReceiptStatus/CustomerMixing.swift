@@ -5,8 +5,9 @@ import ReceiptPurchases
 /// resubscribing; Family Sharing gives a family member one more (`FAMILY_SHARED`, another original). So two
 /// originals of one group (or of one product, where a receipt's record names no group), both bought, are two
 /// customers' subscriptions: a replay of another customer's genuine token beside this customer's, or documents
-/// gathered from two accounts. Two shared ones are two customers' only while both run (a member who changes family,
-/// or whose purchaser changes, gets another original after the first ended). Originals that one receipt holds
+/// gathered from two accounts. Shared ones never are: a member of a family where two purchasers share one group
+/// holds both at once (Apple's subscription statuses list every one of a group; a red team's trial had a genuine
+/// member "another customer's"), and one who changes family gets another original. Originals that one receipt holds
 /// together are one account's (a receipt is signed for one; it names no ownership, so a family's record sits beside
 /// the customer's own). `appAccountToken` is not used: an app sets it as it likes (some make one per
 /// purchase), so two tokens are not two customers.
@@ -19,9 +20,6 @@ enum CustomerMixing {
         var group: String?
         var products: Set<String> = []
         var shared = false
-        /// When it began and ended (a revocation, else the latest expiry; nil: not ended).
-        var start = Int64.max
-        var end: Int64? = Int64.min
         /// The receipts holding a record of it.
         var receipts: Set<String> = []
     }
@@ -36,27 +34,19 @@ enum CustomerMixing {
             if subscription.group == nil { subscription.group = fact.subscriptionGroup }
             subscription.products.insert(fact.productID)
             subscription.shared = subscription.shared || fact.isFamilyShared
-            subscription.start = min(subscription.start, fact.purchaseDate ?? Int64.min)
-            let end = fact.revocationDate ?? fact.expiresDate
-            subscription.end = subscription.end.flatMap { known in end.map { max(known, $0) } }
             if fact.evidence.kind == "receipt-record" { subscription.receipts.insert(fact.evidence.document) }
             subscriptions[original] = subscription
         }
+        // The bought subscriptions of each group and product (shared ones are never another customer's).
         var sharing: [String: Set<String>] = [:]
-        for (original, subscription) in subscriptions {
-            let ownership = subscription.shared ? "shared " : "bought "
-            if let group = subscription.group { sharing[ownership + "group " + group, default: []].insert(original) }
-            for product in subscription.products {
-                sharing[ownership + "product " + product, default: []].insert(original)
-            }
+        for (original, subscription) in subscriptions where !subscription.shared {
+            if let group = subscription.group { sharing["group " + group, default: []].insert(original) }
+            for product in subscription.products { sharing["product " + product, default: []].insert(original) }
         }
-        /// Whether `a` and `b` cannot be one customer's.
+        /// Whether `a` and `b` cannot be one customer's: no receipt holds both.
         func apart(_ a: String, _ b: String) -> Bool {
-            guard let x = subscriptions[a], let y = subscriptions[b], x.receipts.isDisjoint(with: y.receipts) else {
-                return false
-            }
-            guard x.shared else { return true }
-            return x.start < (y.end ?? Int64.max) && y.start < (x.end ?? Int64.max)
+            guard let x = subscriptions[a], let y = subscriptions[b] else { return false }
+            return x.receipts.isDisjoint(with: y.receipts)
         }
         var others: [String: Set<String>] = [:]
         for originals in sharing.values where originals.count > 1 {

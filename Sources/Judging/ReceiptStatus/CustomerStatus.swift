@@ -22,6 +22,9 @@ package struct CustomerStatus: Sendable {
     package var products: [ProductStatus]
     package var conflicts: [StatusConflict]
     package var documents: [DocumentUse]
+    /// The options that would bind the answer and were not given (`--bundle-id`, `--environment`): without them
+    /// another app's documents, or this app's free Sandbox ones, count (set by the command).
+    package var unboundBy: [String] = []
 
     /// How one document was used.
     package struct DocumentUse: Sendable, Hashable {

@@ -179,6 +179,9 @@ package enum StatusReport {
                 json.member("schema", schema)
                 json.member("at", MillisecondUTC.text(status.at))
                 json.member("question", status.question.rawValue)
+                json.array("unbound_by") { json in
+                    for option in status.unboundBy { json.string(option) }
+                }
                 json.array("apps") { json in
                     for app in status.apps { json.object { json in writeApp(app, to: &json) } }
                 }

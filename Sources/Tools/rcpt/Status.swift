@@ -190,13 +190,21 @@ struct Status: ParsableCommand {
                     Console.write(StatusReport.refusal(mixed, at: time, message: message, pretty: !style.compact))
                 }
                 throw CommandFailure.usage(message)
-            case .success(let status):
+            case .success(var status):
+                status.unboundBy = [
+                    expected.bundleID == nil ? "--bundle-id" : nil, expected.environment == nil ? "--environment" : nil,
+                ].compactMap { $0 }
                 switch format {
                 case .text:
                     Console.write(StatusReport.text(status, style: style.text))
                     if expected.bundleID == nil, !status.products.isEmpty {
                         Console.write(
                             "\nnot bound to an app: any app's genuine documents count — pass --bundle-id and --environment (and --app-apple-id in Production)\n"
+                        )
+                    } else if expected.environment == nil, !status.products.isEmpty {
+                        // A red team's trial: a free TestFlight purchase was ACTIVE, exit 0, with no word of it.
+                        Console.write(
+                            "\nnot bound to an environment: this app's Sandbox documents, free to any TestFlight tester, count as its Production ones — pass --environment\n"
                         )
                     }
                 case .json: Console.write(StatusReport.json(status, pretty: !style.compact))

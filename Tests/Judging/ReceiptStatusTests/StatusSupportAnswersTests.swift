@@ -61,6 +61,20 @@ struct StatusSupportAnswersTests {
         #expect(product?.evidence.contains { $0.kind == "notification-status" } == true)
     }
 
+    /// Apple's word is a snapshot: renewal info signed after it supersedes it (a red team's trial: a grace period's
+    /// status 4 outweighed later renewal info saying the customer cancelled, unless the transaction happened to be
+    /// re-signed later: one set of facts, two judgements).
+    @Test func newerRenewalInfoSupersedesApplesOlderWord() throws {
+        var life = try L.failedRenewal(product: Self.monthly, status: 4)
+        #expect(Self.product(life, Self.monthly, at: L.at(34))?.state == .gracePeriod)
+        life.add(
+            "cancelled.jws",
+            try L.renewal(original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(33)))
+        let cancelled = Self.product(life, Self.monthly, at: L.at(34))
+        #expect(cancelled?.state == .expired)
+        #expect(cancelled?.grantsService == false)
+    }
+
     /// A family member's subscription is marked so: the service is the purchaser's.
     @Test func aFamilySharedSubscriptionIsMarked() throws {
         var life = Lifecycle()

@@ -107,6 +107,14 @@ struct StatusCLITests {
         let unbound = try CLI.run(["status", "--root", Self.root, "--at", "2024-03-01", corpus])
         #expect(unbound.status == 0)
         #expect(unbound.stdout.contains("not bound to an app: any app's genuine documents count"), "\(unbound)")
+        // Bound to the app, not to an environment: this app's free Sandbox documents count (a red team's trial: a
+        // TestFlight purchase was ACTIVE, exit 0, with no word of it).
+        let app = ["--root", Self.root, "--at", "2024-03-01", "--bundle-id", "com.example.rcpt.status"]
+        let noEnvironment = try CLI.run(["status"] + app + [corpus])
+        #expect(noEnvironment.stdout.contains("not bound to an environment"), "\(noEnvironment)")
+        #expect(try Self.products(app + [corpus]).document["unbound_by"] as? [String] == ["--environment"])
+        let bothBound = try Self.products(app + ["--environment", "Sandbox", corpus])
+        #expect(bothBound.document["unbound_by"] as? [String] == [])
     }
 
     @Test func exitCodesAndRefusals() throws {
