@@ -46,6 +46,21 @@ enum ChainMutations {
             workspace.setText(0, "Production")
         },
         Mutation(
+            "storekit-certificate-on-xcode-type", .chain, layer: "chain", expected: .reject,
+            finding: .chainInvalid,
+            "an \"Xcode\" receipt signed by a self-signed StoreKit-style test certificate: a validator that takes Xcode receipts with their own certificate accepts anyone's"
+        ) { workspace in
+            let key = workspace.kit.authority.leafKey
+            let certificate = try issue(
+                name: "StoreKit TEST-ONLY", serial: 46, window: workspace.kit.authority.leaf,
+                key: key, issuer: nil, issuerKey: key, marker: nil, isCA: true)
+            workspace.signWith(
+                ReceiptSigner(
+                    signingCertificate: certificate, key: key,
+                    embeddedCertificates: [certificate]))
+            workspace.setText(0, "Xcode")
+        },
+        Mutation(
             "certificates-missing-leaf", .chain, layer: "chain", expected: .reject,
             finding: .signerCertificateMissing, signatureValid: false,
             "the signing certificate is left out of the certificates set"

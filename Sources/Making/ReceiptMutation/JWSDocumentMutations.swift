@@ -121,6 +121,35 @@ extension JWSMutationCatalogue {
             #"{"signedPayload":"\#(try context.signed())","signedPayload":"\#(try forged(context))"}"#
         },
         Mutation(
+            "document-duplicate-signed-payload-forged-first", layer: "document", .reject,
+            finding: .jsonDuplicateKey, signatureValid: false,
+            "signedPayload twice, a forgery first and the genuine last: a validator that verifies the copy JSON.parse keeps and reads the first accepts it"
+        ) { context in
+            #"{"signedPayload":"\#(try forged(context))","signedPayload":"\#(try context.signed())"}"#
+        },
+        Mutation(
+            "document-duplicate-transaction-info", layer: "document", .reject, finding: .jsonDuplicateKey,
+            signatureValid: false,
+            "a transaction-info response naming signedTransactionInfo twice: the genuine first, a forgery last"
+        ) { context in
+            guard context.binding.kind == .transaction else {
+                throw MutationError(.notApplicable, "signedTransactionInfo holds a transaction")
+            }
+            return
+                #"{"signedTransactionInfo":"\#(try context.signed())","signedTransactionInfo":"\#(try forged(context))"}"#
+        },
+        Mutation(
+            "document-duplicate-transaction-info-forged-first", layer: "document", .reject,
+            finding: .jsonDuplicateKey, signatureValid: false,
+            "signedTransactionInfo twice, a forgery first and the genuine last"
+        ) { context in
+            guard context.binding.kind == .transaction else {
+                throw MutationError(.notApplicable, "signedTransactionInfo holds a transaction")
+            }
+            return
+                #"{"signedTransactionInfo":"\#(try forged(context))","signedTransactionInfo":"\#(try context.signed())"}"#
+        },
+        Mutation(
             "document-duplicate-escaped-name", layer: "document", .reject, finding: .jsonDuplicateKey,
             signatureValid: false, "the second signedPayload's name written with a \\u escape"
         ) { context in

@@ -112,6 +112,25 @@ extension JWSMutationCatalogue {
             return parts[0] + "." + parts[1] + "." + b64(raw)
         },
         Mutation(
+            "xcode-environment-forged", layer: "signature", .reject, finding: .signatureInvalid,
+            signatureValid: false,
+            "environment changed to Xcode after signing (and any expiry to 2100), the signature kept: Apple's libraries check no signature in the Xcode environment, so a validator that retries with an Xcode verifier accepts a forgery"
+        ) { context in
+            let payload = context.payload
+            guard JWSMutationContext.value(of: "environment", in: payload) != nil else {
+                throw MutationError(.notApplicable, "the payload states no environment")
+            }
+            var edited = JWSMutationContext.setting("environment", to: #""Xcode""#, in: payload)
+            if JWSMutationContext.value(of: "receiptType", in: edited) != nil {
+                edited = JWSMutationContext.setting("receiptType", to: #""Xcode""#, in: edited)
+            }
+            if JWSMutationContext.value(of: "expiresDate", in: edited) != nil {
+                edited = JWSMutationContext.setting("expiresDate", to: "4102444800000", in: edited)
+            }
+            let parts = JWSMutationContext.parts(try context.signed())
+            return parts[0] + "." + b64(edited) + "." + parts[2]
+        },
+        Mutation(
             "payload-changed-after-signing", layer: "signature", .reject, finding: .signatureInvalid,
             signatureValid: false,
             "the expiry moved to 2100 after signing (without one, the signing date by 1 ms), the signature kept: only the signature tells"

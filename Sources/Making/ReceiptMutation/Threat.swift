@@ -88,7 +88,9 @@ extension Threat {
         if ["foreign-ca", "self-signed-leaf", "genuine-chain-before-self-signed-signer"].contains(name) {
             return Threat(.anyone, .security, ownChain)
         }
-        if name == "storekit-certificate-on-production" || name == "storekit-signed-production" {
+        if [
+            "storekit-certificate-on-production", "storekit-signed-production", "storekit-certificate-on-xcode-type",
+        ].contains(name) {
             return Threat(
                 .anyone, .security,
                 "Xcode signs StoreKit test receipts with a certificate of its own on any Mac: anyone can make one")

@@ -152,6 +152,10 @@ public enum InputClassifier {
                 {
                     next = .layer(Self.base64Layer(decoded))
                 }
+                // Text saved as UTF-16 reads as binary: its UTF-8 is the next layer.
+                if next == nil, layer < maximumLayers, let step = PastedDocument.utf16Layer(text) {
+                    next = .layer(step)
+                }
                 if next == nil {
                     switch decodedInput {
                     case .success(let decoded):

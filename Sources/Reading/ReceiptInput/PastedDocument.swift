@@ -53,6 +53,66 @@ struct PastedDocument {
         return embedded(text)
     }
 
+    // MARK: - UTF-16
+
+    /// The layer of UTF-16 text (`utf16Decoded`), decoded to UTF-8.
+    static func utf16Layer(_ text: [UInt8]) -> PastedDocument? {
+        utf16Decoded(text).map {
+            PastedDocument(
+                inner: $0, phrase: "decoded UTF-16 text (as Windows tools save it) to UTF-8", offset: 0, isSlice: false)
+        }
+    }
+
+    /// `text` as UTF-8, when it is UTF-16 text: a byte order mark (FF FE, FE FF), or none and every other byte of
+    /// its start NUL beside printable ASCII (PowerShell's `>` writes UTF-16; a hostile-bytes trial found the receipt
+    /// inside never read). Nil for anything else, or for text that does not decode to printable text.
+    static func utf16Decoded(_ text: [UInt8]) -> [UInt8]? {
+        guard text.count >= 8, text.count % 2 == 0 else { return nil }
+        var littleEndian: Bool
+        var start = 0
+        if text[0] == 0xFF && text[1] == 0xFE {
+            (littleEndian, start) = (true, 2)
+        } else if text[0] == 0xFE && text[1] == 0xFF {
+            (littleEndian, start) = (false, 2)
+        } else {
+            let head = text.prefix(64)
+            let evens = stride(from: 0, to: head.count, by: 2).map { head[$0] }
+            let odds = stride(from: 1, to: head.count, by: 2).map { head[$0] }
+            func printable(_ bytes: [UInt8]) -> Bool {
+                bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            }
+            if odds.allSatisfy({ $0 == 0 }) && printable(evens) {
+                littleEndian = true
+            } else if evens.allSatisfy({ $0 == 0 }) && printable(odds) {
+                littleEndian = false
+            } else {
+                return nil
+            }
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity((text.count - start) / 2)
+        var index = start
+        while index + 1 < text.count {
+            let (low, high) = littleEndian ? (text[index], text[index + 1]) : (text[index + 1], text[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        var scalars = String.UnicodeScalarView()
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                // Text, not binary read as UTF-16: control characters other than white space refuse it.
+                guard scalar.value >= 0x20 || scalar == "\n" || scalar == "\r" || scalar == "\t" else { return nil }
+                scalars.append(scalar)
+            case .emptyInput: break decoding
+            case .error: return nil
+            }
+        }
+        return Array(String(scalars).utf8)
+    }
+
     // MARK: - JSON
 
     /// `text` read as JSON, when it is JSON (after white space and a byte order mark).

@@ -47,7 +47,8 @@ struct ThreatTests {
         for name in [
             "foreign-ca", "self-signed-leaf", "storekit-certificate-on-production",
             "certificates-missing-intermediate", "leaf-marker-stripped", "intermediate-marker-stripped",
-            "signature-algorithm-pss", "econtent-second-octet-string",
+            "signature-algorithm-pss", "econtent-second-octet-string", "storekit-certificate-on-xcode-type",
+            "decoy-marked-leaf-first", "genuine-chain-before-self-signed-signer",
         ] {
             #expect(Self.receipt(name)?.attacker == .anyone, "\(name)")
             #expect(Self.receipt(name)?.concern == .security, "\(name)")

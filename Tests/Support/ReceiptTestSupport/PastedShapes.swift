@@ -100,7 +100,9 @@ package enum PastedShapes {
             ),
             ("base64 of a verifyReceipt request", Data(#"{"receipt-data":"\#(b)"}"#.utf8).base64EncodedString()),
         ]
-        return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) }
+        // PowerShell's `>` saves text as UTF-16LE with a byte order mark (a hostile-bytes trial).
+        let utf16 = [UInt8]([0xFF, 0xFE]) + Array(b.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        return [("DER", der)] + shapes.map { ($0.0, Array($0.1.utf8)) } + [("UTF-16LE with a byte order mark", utf16)]
     }
 
     /// The member Apple's documents hold a token of `token`'s kind in, told from its payload's claims as rcpt tells
