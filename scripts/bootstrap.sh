@@ -3,7 +3,11 @@
 # (libssl-dev) and pkg-config; the tz database (tzdata), the independent reference the Pacific-time tests of
 # --format verifyreceipt compare with. Swift 6 and the local SwiftPM package mirror come with the machine.
 # Idempotent and quiet when everything is present.
+# --build: only what building rcpt needs (scripts/rcpt, scripts/release.sh): no test peers from PyPI or Debian, so a
+# release builds offline (a CI trial: the release build aborted where PyPI was out of reach).
 set -euo pipefail
+build_only=0
+[ "${1:-}" = "--build" ] && build_only=1
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "bootstrap: swift is not on PATH; rcpt needs Swift 6 (see README.md)" >&2
@@ -16,6 +20,8 @@ if ! pkg-config --exists openssl 2>/dev/null; then
     $SUDO apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libssl-dev pkg-config >&2
 fi
+
+[ $build_only -eq 1 ] && exit 0
 
 if [ ! -e /usr/share/zoneinfo/America/Los_Angeles ]; then
     echo "bootstrap: installing tzdata" >&2

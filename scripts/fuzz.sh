@@ -41,7 +41,7 @@ minimize_harness=""
 selected=()
 replay_files=()
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
         --harness) minimize_harness=${2:?--harness needs a name}; shift ;;
         --replay) mode=replay ;;
         --ci) mode=ci ;;
-        -h|--help) usage ;;
+        -h|--help) usage 0 ;;
         all) selected=("${HARNESSES[@]}") ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; usage ;;
         *)
@@ -346,7 +346,10 @@ case "$mode" in
             echo "fuzz.sh: no crash, leak, timeout or OOM"
             rm -rf "$WORK"
         else
-            echo "fuzz.sh: FAILED; reproducers and logs are in $WORK"
+            # Kept where a CI job uploads them from (.github/workflows/ci.yml: out/fuzz-findings).
+            mkdir -p "$ROOT/out/fuzz-findings"
+            cp -r "$WORK/artifacts" "$WORK/logs" "$ROOT/out/fuzz-findings/" 2>/dev/null || true
+            echo "fuzz.sh: FAILED; reproducers and logs are in $WORK, copied to out/fuzz-findings/"
         fi
         ;;
 esac

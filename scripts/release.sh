@@ -6,7 +6,7 @@
 #   rcpt=$(scripts/release.sh | tail -1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+scripts/bootstrap.sh --build
 # Foundation's networking (conformance --target), linked statically, asks for -lcurl: libcurl stays a shared library
 # of the system (libcurl4, which the toolchain's own FoundationNetworking needs too). Without the -dev package there is
 # no libcurl.so to link against, so one is made beside the build, pointing at the runtime's libcurl.so.4.

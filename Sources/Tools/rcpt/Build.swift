@@ -117,7 +117,7 @@ struct Build: ParsableCommand {
             throw CommandFailure.usage("signing failed: \(error.message)")
         }
         guard FileManager.default.createFile(atPath: output, contents: Data((token + "\n").utf8)) else {
-            throw CommandFailure.unreadable("cannot write \(output)")
+            throw CommandFailure.unreadable("cannot write \(output): \(InputFiles.whyUnwritable(output))")
         }
         Console.error("wrote \(output): a \(token.utf8.count)-character JWS signed by \(authority.leaf.subject)")
         return 0
@@ -165,7 +165,7 @@ struct Build: ParsableCommand {
                 throw CommandFailure.usage("signing failed: \(error.message)")
             }
             guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw CommandFailure.unreadable("cannot write \(output)")
+                throw CommandFailure.unreadable("cannot write \(output): \(InputFiles.whyUnwritable(output))")
             }
             let records = blueprint.attributes.filter { $0.type == 17 }.count
             Console.error("wrote \(output): \(bytes.count) bytes, \(records) in-app records")

@@ -36,6 +36,19 @@ enum InputFiles {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
+    /// Why a file could not be written at `path`, for the message: it is a directory, its folder does not exist,
+    /// or the folder is not writable (a CI trial: "cannot write seeds/baseline.receipt" with no reason).
+    static func whyUnwritable(_ path: String) -> String {
+        if isDirectory(path) { return "it is a directory" }
+        let folder = (path as NSString).deletingLastPathComponent
+        let shown = folder.isEmpty ? "." : folder
+        if !folder.isEmpty, !isDirectory(folder) { return "its folder \(TerminalText.safe(shown)) does not exist" }
+        if !FileManager.default.isWritableFile(atPath: shown) {
+            return "its folder \(TerminalText.safe(shown)) is not writable"
+        }
+        return "the file could not be created"
+    }
+
     /// Whether `files` are more than one input: several paths, or a directory.
     static func areSeveral(_ files: [String]) -> Bool { files.count > 1 || files.contains(where: isDirectory) }
 

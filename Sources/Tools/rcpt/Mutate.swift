@@ -147,7 +147,7 @@ struct Mutate: ParsableCommand {
     /// Writes one mutated input and says so.
     func write(_ bytes: [UInt8], to output: String, _ name: String, expected: ExpectedVerdict) throws(MutationError) {
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-            throw MutationError(.writeFailed, "cannot write \(output)")
+            throw MutationError(.writeFailed, "cannot write \(output): \(InputFiles.whyUnwritable(output))")
         }
         Console.error("wrote \(output): \(name) (expected: \(expected.rawValue))")
     }

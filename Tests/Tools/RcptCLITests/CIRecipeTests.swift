@@ -49,12 +49,15 @@ struct CIRecipeTests {
         ]
         // The test CA the recipe expects committed.
         #expect(try Self.run("rcpt ca init tests/testca", environment: environment, in: directory).0 == 0)
-        // Five minutes in CI; a short campaign here.
+        // A fixed campaign on a pull request (the same inputs every time), five minutes exploring on a push; a
+        // short campaign here.
+        #expect(workflow.contains(#"budget="--seed 1 --runs 2000""#))
+        #expect(workflow.contains(#"budget="--seed $GITHUB_RUN_NUMBER --time 300""#))
         // Its own exit status, not the step's bookkeeping of it (the step keeps the SARIF only when one was written).
         #expect(fuzz.hasSuffix(" || status=$?"), "\(fuzz)")
-        let short = fuzz.replacingOccurrences(of: "--time 300", with: "--runs 80 --timeout 600")
+        let short = fuzz.replacingOccurrences(of: "$budget", with: "--seed 1 --runs 80 --timeout 600")
             .replacingOccurrences(of: " || status=$?", with: "")
-        #expect(!short.contains("--time 300"), "the recipe's campaign length changed: \(fuzz)")
+        #expect(!short.contains("$budget"), "the recipe's campaign changed: \(fuzz)")
         let fuzzed = try Self.run(short, environment: environment, in: directory)
         #expect(fuzzed.0 == 0, "\(short)\n\(fuzzed.1.suffix(800))")
         let sarif = try Data(contentsOf: directory.appendingPathComponent("fuzz.sarif.part"))
