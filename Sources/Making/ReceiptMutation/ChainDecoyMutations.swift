@@ -32,14 +32,8 @@ extension ChainMutations {
             "signed by a self-signed certificate of another key, embedded after the genuine leaf, intermediate and root"
         ) { workspace in
             let key = workspace.kit.foreign.leafKey
-            let certificate = try issue(
-                name: "Self-Signed Receipt Signing TEST-ONLY", serial: 45,
-                window: workspace.kit.authority.leaf, key: key, issuer: nil, issuerKey: key,
-                marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: certificate, key: key,
-                    embeddedCertificates: workspace.kit.authority.embeddedChain + [certificate]))
+            let certificate = try selfSignedLeaf(serial: 45, key: key, window: workspace.kit.authority.leaf)
+            workspace.signWith(certificate, key: key, embedding: workspace.kit.authority.embeddedChain + [certificate])
         },
         Mutation(
             "decoy-marked-leaf-first", .chain, layer: "chain", expected: .reject, finding: .leafMarkerMissing,
@@ -53,10 +47,7 @@ extension ChainMutations {
             let signer = try issue(
                 name: "Developer Signing without marker TEST-ONLY", serial: 44, window: authority.leaf,
                 key: key, issuer: intermediate, issuerKey: intermediateKey, marker: nil, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: signer, key: key,
-                    embeddedCertificates: [authority.leaf, signer, intermediate, authority.root]))
+            workspace.signWith(signer, key: key, embedding: [authority.leaf, signer, intermediate, authority.root])
         },
         Mutation(
             "decoy-intermediate-with-marker", .chain, layer: "chain", expected: .reject,
@@ -82,10 +73,7 @@ extension ChainMutations {
                 window: authority.leaf, key: authority.leafKey, issuer: unmarked,
                 issuerKey: intermediateKey, marker: TestCertificateAuthority.leafMarkerOID,
                 isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, decoy, unmarked, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, decoy, unmarked, authority.root])
         },
     ]
 }

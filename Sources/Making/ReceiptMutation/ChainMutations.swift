@@ -21,44 +21,22 @@ enum ChainMutations {
             "signed by a self-signed certificate for the leaf's key, embedded alone"
         ) { workspace in
             let key = workspace.kit.authority.leafKey
-            let certificate = try issue(
-                name: "Self-Signed Receipt Signing TEST-ONLY", serial: 40,
-                window: workspace.kit.authority.leaf, key: key, issuer: nil, issuerKey: key,
-                marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: certificate, key: key,
-                    embeddedCertificates: [certificate]))
+            let certificate = try selfSignedLeaf(serial: 40, key: key, window: workspace.kit.authority.leaf)
+            workspace.signWith(certificate, key: key, embedding: [certificate])
         },
         Mutation(
             "storekit-certificate-on-production", .chain, layer: "chain", expected: .reject,
             finding: .chainInvalid,
             "a \"Production\" receipt signed by a self-signed StoreKit-style test certificate"
         ) { workspace in
-            let key = workspace.kit.authority.leafKey
-            let certificate = try issue(
-                name: "StoreKit TEST-ONLY", serial: 41, window: workspace.kit.authority.leaf,
-                key: key, issuer: nil, issuerKey: key, marker: nil, isCA: true)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: certificate, key: key,
-                    embeddedCertificates: [certificate]))
-            workspace.setText(0, "Production")
+            try signWithStoreKitCertificate(&workspace, serial: 41, saying: "Production")
         },
         Mutation(
             "storekit-certificate-on-xcode-type", .chain, layer: "chain", expected: .reject,
             finding: .chainInvalid,
             "an \"Xcode\" receipt signed by a self-signed StoreKit-style test certificate: a validator that takes Xcode receipts with their own certificate accepts anyone's"
         ) { workspace in
-            let key = workspace.kit.authority.leafKey
-            let certificate = try issue(
-                name: "StoreKit TEST-ONLY", serial: 46, window: workspace.kit.authority.leaf,
-                key: key, issuer: nil, issuerKey: key, marker: nil, isCA: true)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: certificate, key: key,
-                    embeddedCertificates: [certificate]))
-            workspace.setText(0, "Xcode")
+            try signWithStoreKitCertificate(&workspace, serial: 46, saying: "Xcode")
         },
         Mutation(
             "certificates-missing-leaf", .chain, layer: "chain", expected: .reject,
@@ -111,10 +89,7 @@ enum ChainMutations {
                 name: "Receipt Signing without marker TEST-ONLY", serial: 42, window: authority.leaf,
                 key: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey,
                 marker: nil, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, intermediate, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
         },
         Mutation(
             "intermediate-marker-stripped", .chain, layer: "chain", expected: .reject,
@@ -133,10 +108,7 @@ enum ChainMutations {
                 name: "Receipt Signing under unmarked CA TEST-ONLY", serial: 44, window: authority.leaf,
                 key: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey,
                 marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, intermediate, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
         },
         Mutation(
             "leaf-expired-at-creation", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
@@ -168,10 +140,7 @@ enum ChainMutations {
                 name: "Receipt Signing under the root TEST-ONLY", serial: 47, window: authority.leaf,
                 key: authority.leafKey, issuer: authority.root, issuerKey: authority.rootKey,
                 marker: nil, isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, authority.root])
         },
         Mutation(
             "marked-leaf-issued-by-root", .chain, layer: "chain", expected: .reject,
@@ -184,10 +153,7 @@ enum ChainMutations {
                 window: authority.leaf, key: authority.leafKey, issuer: authority.root,
                 issuerKey: authority.rootKey, marker: TestCertificateAuthority.leafMarkerOID,
                 isCA: false)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, authority.root])
         },
         Mutation(
             "signer-is-intermediate", .chain, layer: "chain", expected: .reject,
@@ -198,10 +164,7 @@ enum ChainMutations {
             guard let intermediate = authority.intermediate, let key = authority.intermediateKey else {
                 throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: intermediate, key: key,
-                    embeddedCertificates: [intermediate, authority.root]))
+            workspace.signWith(intermediate, key: key, embedding: [intermediate, authority.root])
         },
         Mutation(
             "signer-is-root", .chain, layer: "chain", expected: .reject, finding: .signerKeyUsage,
@@ -211,10 +174,7 @@ enum ChainMutations {
             guard authority.intermediate != nil else {
                 throw MutationError(.notApplicable, "the CA's signer is its root already (a StoreKit shape)")
             }
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: authority.root, key: authority.rootKey,
-                    embeddedCertificates: [authority.root]))
+            workspace.signWith(authority.root, key: authority.rootKey, embedding: [authority.root])
         },
         Mutation(
             "signer-is-ca", .chain, layer: "chain", expected: .reject, finding: .signerIsCa,
@@ -269,10 +229,7 @@ enum ChainMutations {
             let leaf = try Certificate.issue(
                 leafRequest(authority, name: "Receipt Signing (SHA-1) TEST-ONLY", serial: 57),
                 subjectKey: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey, digest: .sha1)
-            workspace.signWith(
-                ReceiptSigner(
-                    signingCertificate: leaf, key: authority.leafKey,
-                    embeddedCertificates: [leaf, intermediate, authority.root]))
+            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
         },
     ]
 
@@ -305,10 +262,7 @@ enum ChainMutations {
         let leaf = try Certificate.issue(
             request, subjectKey: key, issuer: intermediate, issuerKey: intermediateKey,
             digest: .sha256)
-        workspace.signWith(
-            ReceiptSigner(
-                signingCertificate: leaf, key: key,
-                embeddedCertificates: [leaf, intermediate, authority.root]))
+        workspace.signWith(leaf, key: key, embedding: [leaf, intermediate, authority.root])
     }
 
     /// Re-signs with a leaf for the same key whose validity is `from`–`to`, issued by the CA's intermediate.
@@ -327,10 +281,7 @@ enum ChainMutations {
         let leaf = try Certificate.issue(
             request, subjectKey: authority.leafKey, issuer: intermediate,
             issuerKey: intermediateKey, digest: .sha256)
-        workspace.signWith(
-            ReceiptSigner(
-                signingCertificate: leaf, key: authority.leafKey,
-                embeddedCertificates: [leaf, intermediate, authority.root]))
+        workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
     }
 
     /// A TEST-ONLY certificate for `key`, valid as long as `window`, with or without a marker extension.
@@ -343,6 +294,28 @@ enum ChainMutations {
             notAfter: window.notAfter, isCertificateAuthority: isCA,
             extraExtensions: marker.map { [($0, false, [0x05, 0x00])] } ?? [])
         return try Certificate.issue(request, subjectKey: key, issuer: issuer, issuerKey: issuerKey, digest: .sha256)
+    }
+
+    /// A self-signed receipt-signing certificate (with the leaf marker) for `key`: anyone's own chain.
+    static func selfSignedLeaf(serial: UInt64, key: PrivateKey, window: Certificate) throws -> Certificate {
+        try issue(
+            name: "Self-Signed Receipt Signing TEST-ONLY", serial: serial, window: window, key: key, issuer: nil,
+            issuerKey: key, marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
+    }
+
+    /// Re-signs with a self-signed StoreKit-style certificate (anyone can make one, as Xcode does on any Mac) and
+    /// sets the environment attribute (type 0) to `environment`.
+    static func signWithStoreKitCertificate(
+        _ workspace: inout MutationWorkspace, serial: UInt64, saying environment: String
+    )
+        throws
+    {
+        let key = workspace.kit.authority.leafKey
+        let certificate = try issue(
+            name: "StoreKit TEST-ONLY", serial: serial, window: workspace.kit.authority.leaf, key: key, issuer: nil,
+            issuerKey: key, marker: nil, isCA: true)
+        workspace.signWith(certificate, key: key, embedding: [certificate])
+        workspace.setText(0, environment)
     }
 
     static func subject(_ commonName: String) -> [(attribute: String, value: String)] {

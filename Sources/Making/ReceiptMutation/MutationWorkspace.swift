@@ -100,6 +100,11 @@ package struct MutationWorkspace: Sendable {
     /// Re-signs with another signer (a foreign CA, a self-signed certificate).
     package mutating func signWith(_ signer: ReceiptSigner) { self.signer = signer }
 
+    /// Signs with `certificate` and its `key`, carrying `embedding` as the certificates set.
+    package mutating func signWith(_ certificate: Certificate, key: PrivateKey, embedding: [Certificate]) {
+        signer = ReceiptSigner(signingCertificate: certificate, key: key, embeddedCertificates: embedding)
+    }
+
     /// Adds a container builder tweak.
     package mutating func tweak(_ edit: @escaping @Sendable (inout SignedDataBuilder) -> Void) {
         builderTweaks.append(edit)

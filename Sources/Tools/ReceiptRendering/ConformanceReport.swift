@@ -289,7 +289,9 @@ package struct ConformanceReport: Sendable {
         default:
             out +=
                 "Nothing else can be judged: check the validator's options (its trust root, bundle id, version and "
-                + "device; a mutation suite's manifest.json suggests a command line).\n"
+                + "device; a mutation suite's manifest.json suggests a command line). A validator that also judges "
+                + "entitlement refuses a seed whose purchases have expired: the suite judges verification, so make it "
+                + "from a seed with a current purchase, or point it at the validator's verification step.\n"
         }
         out += style.dim("file:      ") + TerminalText.safe(result.file) + "\n"
         out += style.dim("reproduce: ") + TerminalText.safe(result.command) + "\n"
