@@ -129,6 +129,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case jwsX5cLength = "jws-x5c-length"
     case jwsX5cOrder = "jws-x5c-order"
     case jwsClaimType = "jws-claim-type"
+    case jwsClaimValueUndocumented = "jws-claim-value-undocumented"
     case jwsLimitExceeded = "jws-limit-exceeded"
     case jwsNestedSignerDiffers = "jws-nested-signer-differs"
     case jwsSignedDateMissing = "jws-signed-date-missing"

@@ -31,7 +31,8 @@ extension FindingCode {
         case .pkcs7ExtraAlgorithmFields, .signerExtendedKeyUsage, .noCreationDate,
             .attributeValueConstructed, .recordEmpty, .valueUnexpectedType, .berNonMinimalInteger, .jwsBase64urlPadding,
             .jwsBase64urlTrailingBits, .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
-            .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced:
+            .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced,
+            .jwsClaimValueUndocumented:
             return .warning
         case .inputRepaired, .subscriptionActive, .subscriptionExpired, .subscriptionNotStarted, .purchaseCancelled,
             .purchaseFamilyShared,
@@ -78,7 +79,8 @@ extension FindingCode {
         case .payloadNotSet, .payloadTrailingBytes, .attributeNotSequence, .attributeFieldCount,
             .attributeTypeNotInteger, .attributeTypeOutOfRange, .attributeVersionNotInteger,
             .attributeValueNotOctetString, .attributeValueConstructed, .attributeMalformed, .recordNotSet, .recordEmpty,
-            .recordMalformed, .jsonDuplicateKey, .jsonUnsafeInteger, .jwsClaimType, .jwsDateUnusable:
+            .recordMalformed, .jsonDuplicateKey, .jsonUnsafeInteger, .jwsClaimType, .jwsClaimValueUndocumented,
+            .jwsDateUnusable:
             return .payload
         case .valueNotAsn1, .valueUnexpectedType, .valueInvalidUtf8, .valueInvalidAscii, .valueInvalidDate,
             .valueInvalidInteger, .valueFlagOutOfRange, .valueEmbeddedNul:
@@ -318,6 +320,9 @@ extension FindingCode {
                 "x5c[1] is not the leaf's issuer: the chain verifies only through a later certificate (RFC 7515 orders x5c; Apple's libraries refuse it)"
         case .jwsClaimType:
             return "a claim Apple defines has another JSON type (a transactionId as a number, a quantity as a string …)"
+        case .jwsClaimValueUndocumented:
+            return
+                "an environment, type, ownership or reason Apple does not document (\"production\"): readers disagree on it"
         case .jwsLimitExceeded:
             return
                 "JWS nested deeper than three levels, or more than 64 in one payload: the ones beyond are not verified"

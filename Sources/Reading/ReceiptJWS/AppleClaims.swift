@@ -69,6 +69,10 @@ public enum AppleClaims {
 
     static func quoted(_ text: String) -> String { "\"\(text)\"" }
 
+    /// The enumerations whose undocumented values are said (`jws-claim-value-undocumented`): the ones a verdict or a
+    /// state turns on. Notification types and subtypes are left out: Apple adds new ones.
+    static let checkedValues: Set<String> = ["environment", "type", "inAppOwnershipType", "transactionReason"]
+
     /// A finding for every claim at the top level or in a notification's `data` (`summary`,
     /// `externalPurchaseToken`, `appData`) whose JSON type is not Apple's, and for every date claim whose number is
     /// not a usable date.
@@ -86,7 +90,20 @@ public enum AppleClaims {
                 let kind = payload.nodes[child].kind
                 let expected: String
                 if strings.contains(name) {
-                    guard kind != .string else { continue }
+                    guard kind != .string else {
+                        // A value Apple does not document: only the signing key's holder writes one, and readers
+                        // split on it (a red team's trial: "production" passed unremarked).
+                        if checkedValues.contains(name), let documented = enumerations[name],
+                            let value = payload.string(child), !documented.contains(quoted(value))
+                        {
+                            findings.append(
+                                Finding(
+                                    .jwsClaimValueUndocumented, at: offset(payload.nodes[child].start),
+                                    "\(prefix)\(name) is \(quoted(String(value.prefix(40)))), a value Apple does not document (\(documented.joined(separator: ", "))): a reader that compares without case, or takes an unknown value for one it knows, reads another document",
+                                    fields: [FindingField("path", prefix + name)]))
+                        }
+                        continue
+                    }
                     expected = "a string"
                 } else if numbers.contains(name) {
                     guard kind != .number else {

@@ -211,6 +211,19 @@ struct JWSAttackTests {
         #expect(inspection.readError?.code == code, "\(String(describing: inspection.readError))")
     }
 
+    /// A value Apple does not document, where a verdict or a state turns on the claim, is said (a red team's trial:
+    /// "production" passed unremarked); a documented one, escaped or not, is not.
+    @Test func anUndocumentedClaimValueIsSaid() throws {
+        let signer = try JWSFixtures.signer()
+        let lower = JWSFixtures.transaction().replacingOccurrences(of: #""Sandbox""#, with: #""production""#)
+        let said = JWSFixtures.inspect(try signer.sign(payload: Array(lower.utf8)))
+        #expect(said.isValid)
+        #expect(JWSFixtures.codes(said).contains("jws-claim-value-undocumented"), "\(JWSFixtures.codes(said))")
+        let escaped = JWSFixtures.transaction().replacingOccurrences(of: #""Sandbox""#, with: #""\u0053andbox""#)
+        let documented = JWSFixtures.inspect(try signer.sign(payload: Array(escaped.utf8)))
+        #expect(!JWSFixtures.codes(documented).contains("jws-claim-value-undocumented"))
+    }
+
     @Test func chainAttacksAreRefused() throws {
         let signer = try JWSFixtures.signer()
         let payload = Array(JWSFixtures.transaction().utf8)
