@@ -279,7 +279,19 @@ extension Threat {
         "application-version-other": Threat(
             .replay, .policy, "a genuine app transaction of another version of the app"),
         "document-two-genuine-tokens": Threat(.replay, .security, "two genuine tokens in one document"),
+        "document-duplicate-signed-payload-forged-first": Threat(
+            .anyone, .robustness, forgedFirst, readers: lastCopyReaders),
+        "document-duplicate-transaction-info-forged-first": Threat(
+            .anyone, .robustness, forgedFirst, readers: lastCopyReaders),
     ]
+
+    /// A member named twice, the forgery first: the readers most servers use keep the genuine last copy, so a
+    /// validator that verifies the copy it reads is not fooled (Apple's library behind a Python webhook accepts it,
+    /// safely); one that verifies one copy and reads the other is.
+    static let forgedFirst =
+        "anyone can name a member twice around a genuine token; a validator is fooled only when what it verifies and what it reads are different copies"
+    static let lastCopyReaders =
+        "Python's json, JavaScript's JSON.parse and Go's encoding/json keep the last copy (the genuine one here); a reader that keeps the first reads the forgery"
 
     /// The readers a signed token shape would set against each other.
     static func jwsReaders(name: String) -> String? {
