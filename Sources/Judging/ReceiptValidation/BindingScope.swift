@@ -75,9 +75,7 @@ public struct BindingScope: Sendable, Hashable {
     package func requiredFindings(_ options: InspectionOptions, document: String) -> [Finding] {
         guard options.requiresBinding else { return [] }
         guard !isBound else {
-            guard unchecked.contains(.environment), !notCarried.contains(.environment), carriesEnvironment else {
-                return []
-            }
+            guard carriesEnvironment, !checked.contains(.environment) else { return [] }
             return [
                 Finding(
                     .bindingRequired, at: nil,

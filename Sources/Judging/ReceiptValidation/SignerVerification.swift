@@ -58,13 +58,12 @@ enum SignerVerifier {
                         .digestAlgorithmNotDeclared, at: signer.digestAlgorithm.offset,
                         "\(place) digests with \(algorithm.rawValue), which SignedData.digestAlgorithms does not list"))
             }
-            // The certificates it names, each distinct encoding once (a copy of the leaf is no second leaf).
+            // The certificates it names and carries decoded, each distinct encoding once (a copy of the leaf is no
+            // second leaf).
             let candidates = distinct(
-                matchingCertificates(signer.identifier, receipt: receipt, certificates: certificates).filter {
-                    $0 < certificates.count && certificates[$0] != nil
-                },
-                in: receipt)
-            guard let firstCandidate = candidates.first else {
+                matchingCertificates(signer.identifier, receipt: receipt, certificates: certificates), in: receipt
+            ).compactMap { index in index < certificates.count ? certificates[index].map { (index, $0) } : nil }
+            guard let first = candidates.first else {
                 result.signature = .invalid(reason: "the signer's certificate is not in the receipt")
                 findings.append(
                     Finding(
@@ -72,38 +71,33 @@ enum SignerVerifier {
                         "\(place) names a certificate that the receipt does not carry"))
                 continue
             }
-            // Each certificate the identifier names is tried in turn; the first one the signature verifies with is
-            // the signer's (the chain is then built from it). The outcome with the first is kept when none does.
-            var chosen: (index: Int, outcome: SignerOutcome)?
-            for candidate in candidates {
-                guard let certificate = certificates[candidate] else { continue }
-                let outcome = verifyOne(
+            // Each is tried in turn; the first the signature verifies with is the signer's (the chain is then built
+            // from it). The outcome with the first is kept when none does.
+            func outcome(_ certificate: Certificate) -> SignerOutcome {
+                verifyOne(
                     signer, certificate: certificate, algorithm: algorithm, content: content, digests: digests,
                     receipt: receipt, place: place)
-                if chosen == nil { chosen = (candidate, outcome) }
-                if outcome.signature == .valid {
-                    chosen = (candidate, outcome)
-                    break
-                }
             }
-            let index = chosen?.index ?? firstCandidate
-            result.certificateIndex = index
-            if let outcome = chosen?.outcome {
-                result.scheme = outcome.scheme
-                result.messageDigest = outcome.messageDigest
-                result.signature = outcome.signature
-                findings += outcome.findings
+            var chosen = (index: first.0, outcome: outcome(first.1))
+            for (index, certificate) in candidates.dropFirst() where chosen.outcome.signature != .valid {
+                let tried = outcome(certificate)
+                if tried.signature == .valid { chosen = (index, tried) }
             }
+            result.certificateIndex = chosen.index
+            result.scheme = chosen.outcome.scheme
+            result.messageDigest = chosen.outcome.messageDigest
+            result.signature = chosen.outcome.signature
+            findings += chosen.outcome.findings
             if candidates.count > 1 {
-                let positions = candidates.map { "[\($0)]" }.joined(separator: ", ")
-                let outcome =
+                let positions = candidates.map { "[\($0.0)]" }.joined(separator: ", ")
+                let verdict =
                     result.signature == .valid
-                    ? "the signature verifies with [\(index)]"
+                    ? "the signature verifies with [\(chosen.index)]"
                     : "the signature verifies with none of them"
                 findings.append(
                     Finding(
                         .signerCertificateAmbiguous, at: signer.offset,
-                        "\(place) names \(candidates.count) certificates (\(positions)) by one issuer and serial number: a CA issues a serial once, so all but one were added after signing, which anyone can do; \(outcome), and validators that take the first or verify with one and chain another disagree"
+                        "\(place) names \(candidates.count) certificates (\(positions)) by one issuer and serial number: a CA issues a serial once, so all but one were added after signing, which anyone can do; \(verdict), and validators that take the first or verify with one and chain another disagree"
                     ))
             }
         }

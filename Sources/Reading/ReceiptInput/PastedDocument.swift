@@ -74,20 +74,21 @@ struct PastedDocument {
             (littleEndian, start) = (true, 2)
         } else if text[0] == 0xFE && text[1] == 0xFF {
             (littleEndian, start) = (false, 2)
+        } else if text[1] == 0 || text[0] == 0 {
+            // No mark: the first 32 units are ASCII, the NUL on one side (nothing is read of other input: this runs
+            // on every document the classifier reads).
+            littleEndian = text[1] == 0
+            let (zero, letter) = littleEndian ? (1, 0) : (0, 1)
+            var unit = 0
+            while unit < min(text.count, 64) {
+                let byte = text[unit + letter]
+                guard text[unit + zero] == 0,
+                    byte >= 0x20 && byte < 0x7F || byte == 0x0A || byte == 0x0D || byte == 0x09
+                else { return nil }
+                unit += 2
+            }
         } else {
-            let head = text.prefix(64)
-            let evens = stride(from: 0, to: head.count, by: 2).map { head[$0] }
-            let odds = stride(from: 1, to: head.count, by: 2).map { head[$0] }
-            func printable(_ bytes: [UInt8]) -> Bool {
-                bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-            }
-            if odds.allSatisfy({ $0 == 0 }) && printable(evens) {
-                littleEndian = true
-            } else if evens.allSatisfy({ $0 == 0 }) && printable(odds) {
-                littleEndian = false
-            } else {
-                return nil
-            }
+            return nil
         }
         var units: [UInt16] = []
         units.reserveCapacity((text.count - start) / 2)

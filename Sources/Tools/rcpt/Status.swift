@@ -197,11 +197,11 @@ struct Status: ParsableCommand {
                 switch format {
                 case .text:
                     Console.write(StatusReport.text(status, style: style.text))
-                    if expected.bundleID == nil, !status.products.isEmpty {
+                    if status.unboundBy.contains("--bundle-id"), !status.products.isEmpty {
                         Console.write(
                             "\nnot bound to an app: any app's genuine documents count — pass --bundle-id and --environment (and --app-apple-id in Production)\n"
                         )
-                    } else if expected.environment == nil, !status.products.isEmpty {
+                    } else if status.unboundBy.contains("--environment"), !status.products.isEmpty {
                         // A red team's trial: a free TestFlight purchase was ACTIVE, exit 0, with no word of it.
                         Console.write(
                             "\nnot bound to an environment: this app's Sandbox documents, free to any TestFlight tester, count as its Production ones — pass --environment\n"
