@@ -6,8 +6,9 @@ import PackageDescription
 /// `swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address`.
 ///
 /// One executable per entry point; `FuzzSupport` (no dependencies), `FuzzModelSupport`, `FuzzSigningSupport` (the
-/// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`) and `FuzzJWSSupport` (the JWS
-/// harnesses' structure-aware mutator) hold shared helpers.
+/// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`), `FuzzMutationSupport` (libFuzzer's
+/// mutator and dictionary), `FuzzBERMutator` (the receipt harnesses' custom mutator and crossover: a harness that
+/// links it has them) and `FuzzJWSSupport` (the JWS harnesses' structure-aware mutator) hold shared helpers.
 /// `baseline-*` parse the same inputs with swift-asn1, only to compare speed. `fuzz-corpus` is an ordinary tool
 /// (built without sanitizers) that writes the seeds and dictionaries.
 func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "rcpt") }
@@ -18,15 +19,16 @@ let parsing = rcpt("ReceiptParsing")
 let inspection = rcpt("ReceiptInspection")
 
 let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
-    ("attributes", ["FuzzModelSupport", parsing]),
-    ("in-app", ["FuzzModelSupport", parsing]),
-    ("ber", [parsing]),
-    ("pkcs7", [parsing]),
+    // The receipt readers, with a mutator of the BER structure (linking FuzzBERMutator gives it).
+    ("attributes", ["FuzzModelSupport", "FuzzBERMutator", parsing]),
+    ("in-app", ["FuzzModelSupport", "FuzzBERMutator", parsing]),
+    ("ber", ["FuzzBERMutator", parsing]),
+    ("pkcs7", ["FuzzBERMutator", parsing]),
     ("dump", [parsing, inspection, rcpt("ReceiptOutput")]),
     // The date parser, with a mutator of the date's fields (ReceiptMutation's DateTextMutator).
-    ("dates", [parsing, rcpt("ReceiptForging")]),
-    ("differential", ["FuzzModelSupport", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
-    ("verify", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    ("dates", ["FuzzMutationSupport", parsing, rcpt("ReceiptForging")]),
+    ("differential", ["FuzzModelSupport", "FuzzBERMutator", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
+    ("verify", ["FuzzSigningSupport", "FuzzMutationSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", ["FuzzJWSSupport", parsing]),
     ("jws-verify", ["FuzzJWSSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("classifier", [parsing]),
@@ -45,7 +47,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzSupport"),
-        .target(name: "FuzzJWSSupport", dependencies: [parsing, rcpt("ReceiptForging")]),
+        .target(name: "FuzzMutationSupport", dependencies: [parsing, rcpt("ReceiptForging")]),
+        .target(name: "FuzzBERMutator", dependencies: ["FuzzMutationSupport", rcpt("ReceiptForging")]),
+        .target(name: "FuzzJWSSupport", dependencies: ["FuzzMutationSupport", parsing, rcpt("ReceiptForging")]),
         .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", parsing]),
         .target(
             name: "FuzzSigningSupport",

@@ -1,4 +1,4 @@
-import Foundation
+import FuzzMutationSupport
 import FuzzSupport
 import ReceiptBuilding
 import ReceiptModel
@@ -45,28 +45,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's own mutator, which writes into `data` (capacity `maxSize`) and returns the new size.
-@_silgen_name("LLVMFuzzerMutate")
-func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
-
 /// Edits of the date's fields (`DateTextMutator`: the numbers the parser compares with written into a field's
 /// digits or, as minutes, into the offset) six times in ten; libFuzzer's byte mutations otherwise.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
     var random = SplitMix64(seed: UInt64(seed))
-    if size > 0, random.next() % 10 < 6 {
+    return LibFuzzer.customMutate(data, size, maxSize, random: &random, percent: 60) { random, input in
         var mutator = DateTextMutator(seed: random.next())
         mutator.numbers = DatesHarness.numbers
-        if let output = mutator.mutate(Array(UnsafeBufferPointer(start: data, count: size))), !output.isEmpty,
-            output.count <= maxSize
-        {
-            output.withUnsafeBufferPointer { buffer in
-                if let base = buffer.baseAddress { data.update(from: base, count: buffer.count) }
-            }
-            return output.count
-        }
+        return mutator.mutate(input)
     }
-    return libFuzzerMutate(data, size, maxSize)
 }
 
 /// The UTC instants RFC 3339 can write: 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, in milliseconds.
@@ -76,8 +64,5 @@ enum DatesHarness {
 
     /// The numbers of the dictionary libFuzzer was given (`-dict=`: the committed one and the words the parser's
     /// code compares with), read once.
-    static let numbers = DateTextMutator.numbers(
-        LibFuzzerDictionary.entries(arguments: CommandLine.arguments) { path in
-            FileManager.default.contents(atPath: path).map { Array($0) }
-        })
+    static let numbers = DateTextMutator.numbers(LibFuzzer.dictionary)
 }

@@ -1,3 +1,4 @@
+import FuzzMutationSupport
 import ReceiptBuilding
 import ReceiptCrypto
 import ReceiptDiagnostics
@@ -93,8 +94,15 @@ struct VerifyMutator {
         }
         var payload: [UInt8]
         let blueprint = try? ReceiptBlueprint.of(receipt)
-        let strategy = below(8)
-        if var blueprint, !blueprint.attributes.isEmpty, strategy > 0 {
+        let strategy = below(9)
+        if strategy == 8 {
+            // The payload's structure and values edited (INTEGERs set to compared numbers, inside records too).
+            payload = []
+            for segment in content.segments { payload += receipt.bytes[segment] }
+            var mutator = ASN1StructureMutator.forLibFuzzer(seed: random.next())
+            guard let edited = mutator.mutate(payload) else { return nil }
+            payload = edited
+        } else if var blueprint, !blueprint.attributes.isEmpty, strategy > 0 {
             switch strategy {
             case 1...4: editValue(&blueprint)
             case 5: editRecord(&blueprint)

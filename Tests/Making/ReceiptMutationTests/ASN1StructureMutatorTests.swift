@@ -1,0 +1,120 @@
+import ReceiptASN1
+import ReceiptTestSupport
+import Testing
+
+@testable import ReceiptMutation
+
+/// The BER structure mutator reads a buffer as an editable tree that writes back to the same bytes, reaches values
+/// inside OCTET STRINGs (an in-app record's attributes inside the SignedData), writes the numbers a reader compares
+/// with and lengths in every form, and leaves what is not BER to byte mutation.
+@Suite("BER structure mutator")
+struct ASN1StructureMutatorTests {
+    static let receipt = Fixtures.realReceipt(Fixtures.xcodeReceipt)
+
+    static func outputs(_ input: [UInt8], numbers: [Int64] = [], count: Int = 3_000) -> [[UInt8]] {
+        (0..<count).compactMap { seed in
+            var mutator = ASN1StructureMutator(seed: UInt64(seed))
+            mutator.numbers = numbers
+            return mutator.mutate(input)
+        }
+    }
+
+    /// Whether `bytes` hold an attribute `SEQUENCE { INTEGER type, INTEGER version, OCTET STRING { INTEGER value } }`.
+    static func holdsAttribute(_ bytes: [UInt8], type: [UInt8], value: [UInt8]) -> Bool {
+        let head: [UInt8] = [0x02, UInt8(type.count)] + type + [0x02, 0x01]
+        let tail: [UInt8] = [0x04, UInt8(value.count + 2), 0x02, UInt8(value.count)] + value
+        guard bytes.count >= head.count + 1 + tail.count else { return false }
+        for start in 0...(bytes.count - head.count - 1 - tail.count)
+        where bytes[start..<(start + head.count)].elementsEqual(head)
+            && bytes[(start + head.count + 1)..<(start + head.count + 1 + tail.count)].elementsEqual(tail)
+        {
+            return true
+        }
+        return false
+    }
+
+    @Test("an untouched tree writes the bytes it was read from: BER indefinite lengths, non-minimal long forms")
+    func roundTrip() throws {
+        let tree = try #require(ASN1EditTree(Self.receipt))
+        #expect(tree.encoded() == Self.receipt)
+        let nonMinimal: [UInt8] = [
+            0x30, 0x83, 0x00, 0x00, 0x05, 0x02, 0x03, 0x01, 0x00, 0x01, 0x31, 0x80, 0x05, 0x00, 0, 0,
+        ]
+        #expect(ASN1EditTree(nonMinimal)?.encoded() == nonMinimal)
+        #expect(Self.receipt.first == 0x30 && Self.receipt[1] == 0x80, "the fixture is BER with an indefinite length")
+    }
+
+    @Test("values inside OCTET STRINGs are reached: an in-app record's quantity set to a compared number")
+    func reachesRecordValues() throws {
+        let tree = try #require(ASN1EditTree(Self.receipt))
+        #expect(tree.nodes.count > 200, "the payload inside eContent and the records inside it are opened")
+        #expect(Self.holdsAttribute(Self.receipt, type: [0x06, 0xA5], value: [0x01]), "a quantity of 1")
+        let outputs = Self.outputs(Self.receipt, numbers: [99])
+        #expect(outputs.contains { Self.holdsAttribute($0, type: [0x06, 0xA5], value: [0x63]) })
+    }
+
+    @Test("lengths are written in long form of one to four octets, and indefinite")
+    func lengthForms() {
+        let input: [UInt8] = [0x30, 0x07, 0x02, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05]
+        let outputs = Self.outputs(input, count: 2_000)
+        #expect(outputs.contains { $0.starts(with: [0x30, 0x0A, 0x02, 0x83, 0x00, 0x00, 0x05]) })
+        #expect(outputs.contains { $0.starts(with: [0x30, 0x84, 0x00, 0x00, 0x00, 0x07]) })
+        #expect(outputs.contains { $0 == [0x30, 0x80] + input[2...] + [0, 0] })
+    }
+
+    @Test("every edit's output stays bounded, and most read as BER again")
+    func editsStayBounded() {
+        var current = Self.receipt
+        var readable = 0
+        for seed in 0..<400 {
+            var mutator = ASN1StructureMutator(seed: UInt64(seed))
+            guard let output = mutator.mutate(current) else {
+                current = Self.receipt
+                continue
+            }
+            #expect(output.count <= 4 * Self.receipt.count + 1_024)
+            if (try? ASN1Tree.read(output)) != nil { readable += 1 }
+            current = output.count > 2 * Self.receipt.count ? Self.receipt : output
+        }
+        #expect(readable > 200)
+    }
+
+    @Test("crossover gives one input an element of the other")
+    func crossover() {
+        let first: [UInt8] = [0x31, 0x06, 0x02, 0x01, 0x07, 0x02, 0x01, 0x08]
+        let second: [UInt8] = [0x30, 0x04, 0x0C, 0x02, 0x68, 0x69]
+        let crossed = (0..<200).compactMap { seed -> [UInt8]? in
+            var mutator = ASN1StructureMutator(seed: UInt64(seed))
+            return mutator.crossover(first, second)
+        }
+        #expect(crossed.contains([0x31, 0x07, 0x02, 0x01, 0x07, 0x0C, 0x02, 0x68, 0x69]))
+        #expect(crossed.allSatisfy { (try? ASN1Tree.read($0)) != nil })
+    }
+
+    @Test("what is not BER is left to byte mutation")
+    func notBER() {
+        for input: [UInt8] in [[], [0x30], [0x30, 0x05, 0x02], Array("MIIT".utf8), [0x02, 0x01, 0x05, 0xFF]] {
+            var mutator = ASN1StructureMutator(seed: 1)
+            #expect(mutator.mutate(input) == nil)
+        }
+    }
+
+    @Test("INTEGERs are written in their fewest two's complement octets and read back")
+    func integers() {
+        for value in ASN1StructureMutator.edges + [99, 1701, -330] {
+            let octets = ASN1StructureMutator.integerOctets(value)
+            #expect(ASN1StructureMutator.integerValue(octets) == value)
+            #expect(octets.count == 1 || !(octets[0] == 0 && octets[1] < 0x80), "\(value)")
+        }
+        #expect(ASN1StructureMutator.integerOctets(128) == [0x00, 0x80])
+        #expect(ASN1StructureMutator.integerOctets(-129) == [0xFF, 0x7F])
+    }
+
+    @Test("a dictionary's words are sorted into numbers and texts")
+    func words() {
+        let entries = LibFuzzerDictionary.entries(Array("a=\"99\"\nb=\"-5\"\nc=\"quantity\"\nd=\"\\x01\\x02\"\n".utf8))
+        let words = ASN1StructureMutator.words(entries)
+        #expect(words.numbers == [99, -5])
+        #expect(words.texts == [Array("quantity".utf8)])
+    }
+}
