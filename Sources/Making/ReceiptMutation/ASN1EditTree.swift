@@ -18,19 +18,19 @@ struct ASN1EditTree: Sendable {
     }
 
     struct Node: Sendable {
-        var identifier: [UInt8]
+        /// Where the identifier and the content octets of an element without children lie in `source`, until an
+        /// edit gives them octets of their own.
+        var identifierRange: Range<Int>
+        var contentRange: Range<Int>
+        var identifierOverride: [UInt8]?
+        var contentOverride: [UInt8]?
         var lengthForm: LengthForm
         /// Added to the true length when it is written: a length that lies (0 for every element read).
         var lengthDelta = 0
-        /// The content octets of an element without children.
-        var content: [UInt8] = []
         /// The elements inside, in order; nil for an element whose content is octets.
         var children: [Int]?
         /// The element this one sits in (nil for an outermost one). Edits that graft keep it true.
         var parent: Int?
-
-        var isInteger: Bool { identifier == [0x02] && children == nil }
-        var isConstructedTag: Bool { identifier.first.map { $0 & 0x20 != 0 } ?? false }
     }
 
     static let maximumNodes = 4096
@@ -38,73 +38,119 @@ struct ASN1EditTree: Sendable {
     /// Deeper than any tree read here can be (64 levels a read, four reads): a guard against a graft cycle.
     static let maximumWriteDepth = 300
 
+    /// The buffer the tree was read from.
+    let source: [UInt8]
     var nodes: [Node] = []
     var roots: [Int] = []
 
     /// The tree of `bytes`, or nil when they are not one or more BER elements filling the buffer.
     init?(_ bytes: [UInt8]) {
-        guard let roots = read(bytes, parent: nil, encapsulation: 0) else { return nil }
+        source = bytes
+        guard !bytes.isEmpty else { return nil }
+        var roots: [Int]?
+        bytes.withUnsafeBufferPointer { buffer in
+            roots = read(buffer, 0..<buffer.count, parent: nil, encapsulation: 0)
+        }
+        guard let roots else { return nil }
         self.roots = roots
     }
 
-    /// Reads `bytes` as elements under `parent`; their indices, or nil (nothing added) when they do not read.
-    private mutating func read(_ bytes: [UInt8], parent: Int?, encapsulation: Int) -> [Int]? {
-        let budget = Self.maximumNodes - nodes.count
-        guard budget > 0, !bytes.isEmpty,
-            let tree = try? ASN1Tree.read(bytes, rules: .ber, limits: ASN1Limits(maximumNodes: budget))
-        else { return nil }
+    /// Reads `range` of `buffer` as elements under `parent`: their indices, or nil (nothing added) when the range
+    /// does not read as BER elements that fill it.
+    private mutating func read(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, parent: Int?, encapsulation: Int
+    ) -> [Int]? {
         let first = nodes.count
+        let budget = Self.maximumNodes - first
+        guard budget > 0, !range.isEmpty else { return nil }
+        var reader = ASN1BufferReader(
+            buffer, state: ASN1ReadState(rules: .ber, limits: ASN1Limits(maximumNodes: budget)))
         var tops: [Int] = []
-        var open: [(index: Int, depth: Int)] = []
-        for node in tree.nodes {
-            while let last = open.last, last.depth >= node.depth { open.removeLast() }
-            let header = Array(bytes[node.offset..<node.contentStart])
-            let identifierCount = Self.identifierLength(header)
-            let lengthForm: LengthForm
-            if node.isIndefiniteLength {
-                lengthForm = .indefinite
-            } else if identifierCount < header.count, header[identifierCount] & 0x80 != 0 {
-                lengthForm = .long(Int(header[identifierCount] & 0x7F))
-            } else {
-                lengthForm = .minimal
+        var stack: [(cursor: ASN1Cursor, owner: Int?)] = [
+            (ASN1Cursor(position: range.lowerBound, end: range.upperBound, depth: 0), nil)
+        ]
+        do {
+            while var top = stack.popLast() {
+                guard let node = try reader.next(&top.cursor) else { continue }
+                stack.append(top)
+                let index = nodes.count
+                nodes.append(element(node, buffer, parent: top.owner ?? parent))
+                if let owner = top.owner {
+                    nodes[owner].children?.append(index)
+                } else {
+                    tops.append(index)
+                }
+                if node.tag.isConstructed { stack.append((reader.children(of: node), index)) }
             }
-            let index = nodes.count
-            let owner = open.last?.index ?? parent
-            var element = Node(
-                identifier: Array(header.prefix(identifierCount)), lengthForm: lengthForm, parent: owner)
-            if node.tag.isConstructed {
-                element.children = []
-            } else {
-                element.content = Array(bytes[node.contentRange])
-            }
-            nodes.append(element)
-            if let holder = open.last?.index {
-                nodes[holder].children?.append(index)
-            } else {
-                tops.append(index)
-            }
-            if node.tag.isConstructed { open.append((index, node.depth)) }
+        } catch {
+            nodes.removeSubrange(first...)
+            return nil
         }
         // OCTET STRINGs whose content reads as elements hold them (attribute values, records, eContent).
         guard encapsulation < Self.maximumEncapsulation else { return tops }
-        for index in first..<nodes.count where nodes[index].identifier == [0x04] && nodes[index].children == nil {
-            let content = nodes[index].content
-            guard let lead = content.first,
-                lead == 0x30 || lead == 0x31 || lead == 0x02 || lead == 0x0C || lead == 0x16,
-                let inner = read(content, parent: index, encapsulation: encapsulation + 1)
+        for index in first..<nodes.count where nodes[index].children == nil && isOctetString(index) {
+            let content = nodes[index].contentRange
+            guard let lead = content.first.map({ buffer[$0] }), Self.encapsulatedLeads.contains(lead),
+                let inner = read(buffer, content, parent: index, encapsulation: encapsulation + 1)
             else { continue }
             nodes[index].children = inner
-            nodes[index].content = []
         }
         return tops
     }
 
+    /// First octets of content that may be elements: SEQUENCE, SET, INTEGER, UTF8String, IA5String.
+    static let encapsulatedLeads: Set<UInt8> = [0x30, 0x31, 0x02, 0x0C, 0x16]
+
+    /// The edit tree's element for a node read from `buffer`.
+    private func element(_ node: ASN1Node, _ buffer: UnsafeBufferPointer<UInt8>, parent: Int?) -> Node {
+        let identifierEnd = node.offset + Self.identifierLength(buffer, node.offset..<node.contentStart)
+        let lengthForm: LengthForm
+        if node.isIndefiniteLength {
+            lengthForm = .indefinite
+        } else if identifierEnd < node.contentStart, buffer[identifierEnd] & 0x80 != 0 {
+            lengthForm = .long(Int(buffer[identifierEnd] & 0x7F))
+        } else {
+            lengthForm = .minimal
+        }
+        return Node(
+            identifierRange: node.offset..<identifierEnd,
+            contentRange: node.tag.isConstructed ? node.contentStart..<node.contentStart : node.contentRange,
+            lengthForm: lengthForm, children: node.tag.isConstructed ? [] : nil, parent: parent)
+    }
+
     /// The number of identifier octets at the start of `header` (high-tag-number form included).
-    static func identifierLength(_ header: [UInt8]) -> Int {
-        guard let first = header.first, first & 0x1F == 0x1F else { return min(1, header.count) }
-        var count = 1
-        while count < header.count, header[count] & 0x80 != 0 { count += 1 }
-        return min(count + 1, header.count)
+    static func identifierLength(_ buffer: UnsafeBufferPointer<UInt8>, _ header: Range<Int>) -> Int {
+        guard let first = header.first, buffer[first] & 0x1F == 0x1F else { return min(1, header.count) }
+        var position = first + 1
+        while position < header.upperBound, buffer[position] & 0x80 != 0 { position += 1 }
+        return min(position + 1, header.upperBound) - first
+    }
+
+    /// An element's identifier octets.
+    func identifier(_ index: Int) -> ArraySlice<UInt8> {
+        nodes[index].identifierOverride.map { $0[...] } ?? source[nodes[index].identifierRange]
+    }
+
+    /// The content octets of an element without children.
+    func content(_ index: Int) -> ArraySlice<UInt8> {
+        nodes[index].contentOverride.map { $0[...] } ?? source[nodes[index].contentRange]
+    }
+
+    /// Whether the element is a primitive INTEGER (`02`).
+    func isInteger(_ index: Int) -> Bool { nodes[index].children == nil && identifier(index).elementsEqual([0x02]) }
+
+    /// Whether the element's identifier is an OCTET STRING's (`04`).
+    func isOctetString(_ index: Int) -> Bool { identifier(index).elementsEqual([0x04]) }
+
+    /// Whether the element's identifier says constructed.
+    func isConstructedTag(_ index: Int) -> Bool { identifier(index).first.map { $0 & 0x20 != 0 } ?? false }
+
+    /// `index` with its identifier and content as octets of its own, for a tree that does not hold `source`.
+    func detached(_ index: Int) -> Node {
+        var node = nodes[index]
+        node.identifierOverride = Array(identifier(index))
+        node.contentOverride = Array(content(index))
+        return node
     }
 
     /// Whether `ancestor` is `index` or holds it.
@@ -136,29 +182,57 @@ struct ASN1EditTree: Sendable {
 
     /// The buffer the tree now stands for.
     func encoded() -> [UInt8] {
+        var sizes = [Int](repeating: -1, count: nodes.count)
+        var total = 0
+        for root in roots { total += size(root, &sizes, depth: 0) }
         var out: [UInt8] = []
-        for root in roots { write(root, into: &out, depth: 0) }
+        out.reserveCapacity(total)
+        for root in roots { write(root, sizes, into: &out, depth: 0) }
         return out
     }
 
-    private func write(_ index: Int, into out: inout [UInt8], depth: Int) {
-        guard depth < Self.maximumWriteDepth else { return }
+    /// The content length of `index` (its children's encodings, or its octets), memoised in `sizes`.
+    private func size(_ index: Int, _ sizes: inout [Int], depth: Int) -> Int {
+        guard depth < Self.maximumWriteDepth else { return 0 }
+        if sizes[index] < 0 {
+            var length = 0
+            if let children = nodes[index].children {
+                for child in children {
+                    let inner = size(child, &sizes, depth: depth + 1)
+                    length &+= identifier(child).count &+ header(child, inner).count &+ inner &+ trailer(child)
+                }
+            } else {
+                length = content(index).count
+            }
+            sizes[index] = length
+        }
+        return sizes[index]
+    }
+
+    /// The length octets an element of `contentLength` is written with (`80` for an indefinite one).
+    private func header(_ index: Int, _ contentLength: Int) -> [UInt8] {
         let node = nodes[index]
-        var content = node.content
-        if let children = node.children {
-            content = []
-            for child in children { write(child, into: &content, depth: depth + 1) }
+        if case .indefinite = node.lengthForm, isConstructedTag(index) { return [0x80] }
+        let (length, overflow) = contentLength.addingReportingOverflow(node.lengthDelta)
+        return Self.length(overflow ? contentLength : max(0, length), form: node.lengthForm)
+    }
+
+    /// The end-of-contents octets after an indefinite element's content.
+    private func trailer(_ index: Int) -> Int {
+        if case .indefinite = nodes[index].lengthForm, isConstructedTag(index) { return 2 }
+        return 0
+    }
+
+    private func write(_ index: Int, _ sizes: [Int], into out: inout [UInt8], depth: Int) {
+        guard depth < Self.maximumWriteDepth else { return }
+        out.append(contentsOf: identifier(index))
+        out.append(contentsOf: header(index, max(0, sizes[index])))
+        if let children = nodes[index].children {
+            for child in children { write(child, sizes, into: &out, depth: depth + 1) }
+        } else {
+            out.append(contentsOf: content(index))
         }
-        out.append(contentsOf: node.identifier)
-        if case .indefinite = node.lengthForm, node.isConstructedTag {
-            out.append(0x80)
-            out.append(contentsOf: content)
-            out.append(contentsOf: [0, 0])
-            return
-        }
-        let (length, overflow) = content.count.addingReportingOverflow(node.lengthDelta)
-        out.append(contentsOf: Self.length(overflow ? content.count : max(0, length), form: node.lengthForm))
-        out.append(contentsOf: content)
+        if trailer(index) > 0 { out.append(contentsOf: [0, 0]) }
     }
 
     /// The length octets of `length` in `form`.

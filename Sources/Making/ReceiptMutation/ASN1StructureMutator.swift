@@ -67,7 +67,8 @@ public struct ASN1StructureMutator: Sendable {
             return nil
         }
         let offset = tree.nodes.count
-        for var node in other.nodes {
+        for index in other.nodes.indices {
+            var node = other.detached(index)
             node.children = node.children?.map { $0 + offset }
             node.parent = node.parent.map { $0 + offset }
             tree.nodes.append(node)
@@ -81,13 +82,13 @@ public struct ASN1StructureMutator: Sendable {
     /// An INTEGER (half the time one inside an OCTET STRING: an attribute's value) set to a compared number, an
     /// edge, or its neighbour; one time in eight written with a redundant leading octet or as nine octets.
     private mutating func setInteger(_ tree: inout ASN1EditTree) {
-        let integers = tree.nodes.indices.filter { tree.nodes[$0].isInteger }
+        let integers = tree.nodes.indices.filter { tree.isInteger($0) }
         let wrapped = integers.filter { index in
-            tree.nodes[index].parent.map { tree.nodes[$0].identifier == [0x04] } ?? false
+            tree.nodes[index].parent.map { tree.isOctetString($0) } ?? false
         }
         let pool = !wrapped.isEmpty && below(2) == 0 ? wrapped : integers
         guard let index = pick(pool) else { return editContent(&tree) }
-        let current = Self.integerValue(tree.nodes[index].content)
+        let current = Self.integerValue(tree.content(index))
         let value: Int64
         switch below(10) {
         case 0..<5 where !numbers.isEmpty: value = numbers[below(numbers.count)]
@@ -100,7 +101,7 @@ public struct ASN1StructureMutator: Sendable {
         case 1: octets = [0x01] + [UInt8](repeating: 0, count: 8)
         default: break
         }
-        tree.nodes[index].content = octets
+        tree.nodes[index].contentOverride = octets
     }
 
     /// An element's length written minimally, in long form with 1–4 octets, or (constructed) indefinite.
@@ -108,7 +109,7 @@ public struct ASN1StructureMutator: Sendable {
         guard let index = pick(Array(tree.nodes.indices)) else { return }
         switch below(6) {
         case 0: tree.nodes[index].lengthForm = .minimal
-        case 1 where tree.nodes[index].isConstructedTag: tree.nodes[index].lengthForm = .indefinite
+        case 1 where tree.isConstructedTag(index): tree.nodes[index].lengthForm = .indefinite
         default: tree.nodes[index].lengthForm = .long(1 + below(4))
         }
     }
@@ -116,19 +117,20 @@ public struct ASN1StructureMutator: Sendable {
     /// A leaf's content through the byte mutator, or a dictionary word, its length kept true.
     private mutating func editContent(_ tree: inout ASN1EditTree) {
         guard let index = pick(tree.nodes.indices.filter { tree.nodes[$0].children == nil }) else { return }
-        let content = tree.nodes[index].content
+        var content = Array(tree.content(index))
         if !texts.isEmpty, below(3) == 0 {
-            tree.nodes[index].content = texts[below(texts.count)]
+            content = texts[below(texts.count)]
         } else if let mutateBytes {
-            tree.nodes[index].content = mutateBytes(content)
+            content = mutateBytes(content)
         } else if !content.isEmpty {
-            tree.nodes[index].content[below(content.count)] ^= UInt8(truncatingIfNeeded: 1 << below(8))
+            content[below(content.count)] ^= UInt8(truncatingIfNeeded: 1 << below(8))
         }
+        tree.nodes[index].contentOverride = content
     }
 
     private mutating func setIdentifier(_ tree: inout ASN1EditTree) {
         guard let index = pick(Array(tree.nodes.indices)) else { return }
-        tree.nodes[index].identifier = Self.identifiers[below(Self.identifiers.count)]
+        tree.nodes[index].identifierOverride = Self.identifiers[below(Self.identifiers.count)]
     }
 
     /// An element removed (never the last outermost one), or repeated beside itself, or swapped with a sibling.
@@ -166,7 +168,7 @@ public struct ASN1StructureMutator: Sendable {
     // MARK: - Numbers
 
     /// The value of an INTEGER's content octets (two's complement; the low 64 bits of a longer one).
-    static func integerValue(_ octets: [UInt8]) -> Int64 {
+    static func integerValue(_ octets: ArraySlice<UInt8>) -> Int64 {
         guard let first = octets.first else { return 0 }
         var value: Int64 = first & 0x80 != 0 ? -1 : 0
         for octet in octets { value = (value << 8) | Int64(octet) }
