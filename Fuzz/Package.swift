@@ -24,14 +24,14 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("in-app", ["FuzzModelSupport", "FuzzBERMutator", parsing]),
     ("ber", ["FuzzBERMutator", parsing]),
     ("pkcs7", ["FuzzBERMutator", parsing]),
-    ("dump", [parsing, inspection, rcpt("ReceiptOutput")]),
+    ("dump", ["FuzzBERMutator", parsing, inspection, rcpt("ReceiptOutput")]),
     // The date parser, with a mutator of the date's fields (ReceiptMutation's DateTextMutator).
     ("dates", ["FuzzMutationSupport", parsing, rcpt("ReceiptForging")]),
     ("differential", ["FuzzModelSupport", "FuzzBERMutator", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
     ("verify", ["FuzzSigningSupport", "FuzzMutationSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", ["FuzzJWSSupport", parsing]),
     ("jws-verify", ["FuzzJWSSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
-    ("classifier", [parsing]),
+    ("classifier", ["FuzzBERMutator", parsing]),
     // A template for users' own harnesses (finds its planted bug by design: built, never run by --ci).
     ("example-validator", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptFuzzing")]),
     ("baseline-attributes", [swiftASN1]),

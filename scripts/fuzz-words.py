@@ -6,6 +6,9 @@ machine words, so its first 8 bytes are such a constant; an integer is one. Prin
 as text, integers as their decimal digits. Written after the committed dictionary, as one libFuzzer dictionary, which
 libFuzzer and the JWS harnesses' structure-aware mutator (which reads -dict) both draw from.
 
+A number compared as a 64-bit integer is written `int64_<n>` (the others `cmp_<n>`): an INTEGER read from a
+receipt is compared so, a byte of an encoding is not, and the BER structure mutator draws INTEGER values from these.
+
 A word compared next after a name in the same function (`name == "kid", value == "rcpt-1"`; `name == "quantity",
 text == "4242"`) is likely that member's value: such a word is written as `value_of_<name>_<n>="<word>"`, an entry
 libFuzzer reads like any other (it ignores entry names) and the structure-aware mutator puts at that member.
@@ -81,19 +84,23 @@ NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]+")
 
 
 def words(found):
-    """The distinct words, in order, and (name, word) for each word compared next after a name in its function."""
-    seen, pairs, previous = [], [], {}
+    """The distinct words, in order; (name, word) for each word compared next after a name in its function; and the
+    numbers compared as 64-bit integers somewhere (an Int64 read from the input is compared so, a byte or a tag is
+    not)."""
+    seen, pairs, previous, wide = [], [], {}, set()
     for function, width, value in found:
         current = word(width, value)
         if current is None:
             continue
         if current not in seen:
             seen.append(current)
+        if width == 8 and re.fullmatch(rb"-?\d+", current):
+            wide.add(current)
         name = previous.get(function)
         if name is not None and current != name and (name, current) not in pairs:
             pairs.append((name, current))
         previous[function] = current if NAME.fullmatch(current) else None
-    return seen, pairs
+    return seen, pairs, wide
 
 
 def escaped(word):
@@ -112,19 +119,20 @@ def main():
     binary, committed, output = arguments
     text = open(committed).read() if committed != "-" else ""
     tool = shutil.which("llvm-objdump") or shutil.which("objdump")
-    harvested, pairs = [], []
+    harvested, pairs, wide = [], [], set()
     if disassembly is not None:
-        harvested, pairs = words(operands(disassembly))
+        harvested, pairs, wide = words(operands(disassembly))
     elif tool:
         result = subprocess.run([tool, "-d", "--no-show-raw-insn", binary], capture_output=True, text=True)
         if result.returncode == 0:
-            harvested, pairs = words(operands(result.stdout))
+            harvested, pairs, wide = words(operands(result.stdout))
     with open(output, "w") as out:
         out.write(text)
         out.write("# %d words the code compares with, harvested from %s by scripts/fuzz-words.py\n"
                   % (len(harvested), binary.rsplit("/", 1)[-1]))
         for number, found in enumerate(harvested):
-            out.write('cmp_%d="%s"\n' % (number, escaped(found)))
+            # A number compared as a 64-bit integer is named int64_N: the BER mutator draws INTEGER values from them.
+            out.write('%s_%d="%s"\n' % ("int64" if found in wide else "cmp", number, escaped(found)))
         for number, (name, found) in enumerate(pairs):
             out.write('value_of_%s_%d="%s"\n' % (name.decode(), number, escaped(found)))
 

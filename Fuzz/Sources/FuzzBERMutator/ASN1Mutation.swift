@@ -17,7 +17,8 @@ public func customCrossOver(
 }
 
 /// What the receipt harnesses' `LLVMFuzzerCustomMutator` and `LLVMFuzzerCustomCrossOver` do: edits of the BER
-/// structure and values (`ASN1StructureMutator`: INTEGERs set to the numbers the code compares with, lengths in
+/// structure and values — or, for input that is not BER, of the longest base64 text in it (`Base64TextMutator`: its
+/// padding, last quantum, line breaks and alphabet, or the BER it encodes) — (`ASN1StructureMutator`: INTEGERs set to the numbers the code compares with, lengths in
 /// another form, leaves through libFuzzer's mutator with their lengths kept true, elements removed, repeated or
 /// grafted, inside OCTET STRINGs too) half the time, libFuzzer's byte mutator otherwise.
 public enum ASN1Mutation {
@@ -28,7 +29,15 @@ public enum ASN1Mutation {
         var random = SplitMix64(seed: UInt64(seed))
         return LibFuzzer.customMutate(data, size, maxSize, random: &random, percent: structuralShare) { random, input in
             var mutator = ASN1StructureMutator.forLibFuzzer(seed: random.next())
-            return mutator.mutate(input)
+            if let output = mutator.mutate(input) { return output }
+            // Not BER: base64 text (a pasted receipt), its shape or the BER it encodes edited.
+            var text = Base64TextMutator(seed: random.next())
+            let inner = ASN1StructureMutator.forLibFuzzer(seed: random.next())
+            text.mutateDecoded = { bytes in
+                var decoded = inner
+                return decoded.mutate(bytes)
+            }
+            return text.mutate(input)
         }
     }
 

@@ -5,8 +5,7 @@ extension ASN1StructureMutator {
     /// through libFuzzer's own byte mutator.
     public static func forLibFuzzer(seed: UInt64) -> ASN1StructureMutator {
         var mutator = ASN1StructureMutator(seed: seed)
-        mutator.numbers = libFuzzerWords.numbers
-        mutator.texts = libFuzzerWords.texts
+        mutator.use(libFuzzerWords)
         mutator.mutateBytes = LibFuzzer.mutateBytes
         return mutator
     }

@@ -94,8 +94,8 @@ struct VerifyMutator {
         }
         var payload: [UInt8]
         let blueprint = try? ReceiptBlueprint.of(receipt)
-        let strategy = below(9)
-        if strategy == 8 {
+        let strategy = below(10)
+        if strategy >= 8 {
             // The payload's structure and values edited (INTEGERs set to compared numbers, inside records too).
             payload = []
             for segment in content.segments { payload += receipt.bytes[segment] }

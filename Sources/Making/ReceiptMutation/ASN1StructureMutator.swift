@@ -12,6 +12,9 @@ public struct ASN1StructureMutator: Sendable {
     private var random: SplitMix64
     /// Numbers the code compares with (a libFuzzer dictionary's numeric words), drawn as INTEGER values.
     public var numbers: [Int64] = []
+    /// The numbers it compares 64-bit integers with (`int64_` words of `scripts/fuzz-words.py`: what an INTEGER read
+    /// from the input is compared with, where a byte of an encoding is not): drawn first when there are any.
+    public var integers: [Int64] = []
     /// Words the code compares with, drawn as a leaf's content.
     public var texts: [[UInt8]] = []
     /// A leaf's content through a byte mutator (libFuzzer's, in a harness); when nil, one byte is flipped.
@@ -19,18 +22,33 @@ public struct ASN1StructureMutator: Sendable {
 
     public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    /// The numeric and the other printable words of a libFuzzer dictionary.
-    public static func words(_ entries: [LibFuzzerDictionary.Entry]) -> (numbers: [Int64], texts: [[UInt8]]) {
-        var numbers: [Int64] = []
-        var texts: [[UInt8]] = []
+    /// A libFuzzer dictionary's words as the mutator draws them: numbers, numbers compared as 64-bit integers, and
+    /// the other printable words.
+    public struct Words: Sendable {
+        public var numbers: [Int64] = []
+        public var integers: [Int64] = []
+        public var texts: [[UInt8]] = []
+    }
+
+    /// The words of a libFuzzer dictionary.
+    public static func words(_ entries: [LibFuzzerDictionary.Entry]) -> Words {
+        var words = Words()
         for entry in entries where !entry.word.isEmpty && entry.word.count <= 64 {
             if let number = Int64(String(decoding: entry.word, as: UTF8.self)) {
-                numbers.append(number)
+                words.numbers.append(number)
+                if entry.name.hasPrefix("int64_") { words.integers.append(number) }
             } else if entry.word.allSatisfy({ (0x20..<0x7F).contains($0) }) {
-                texts.append(entry.word)
+                words.texts.append(entry.word)
             }
         }
-        return (numbers, texts)
+        return words
+    }
+
+    /// The mutator drawing from `words`.
+    public mutating func use(_ words: Words) {
+        numbers = words.numbers
+        integers = words.integers
+        texts = words.texts
     }
 
     /// Values at the edges integer readers have.
@@ -49,13 +67,14 @@ public struct ASN1StructureMutator: Sendable {
     /// `input` with one edit, or nil when it does not read as BER.
     public mutating func mutate(_ input: [UInt8]) -> [UInt8]? {
         guard var tree = ASN1EditTree(input), !tree.nodes.isEmpty else { return nil }
-        switch below(16) {
-        case 0..<5: setInteger(&tree)
-        case 5, 6: setLengthForm(&tree)
-        case 7, 8, 9: editContent(&tree)
-        case 10: setIdentifier(&tree)
-        case 11, 12: removeOrRepeat(&tree)
-        case 13, 14: graft(&tree, targets: tree.nodes.indices, sources: tree.nodes.indices)
+        // INTEGERs carry a receipt's meaning (types, quantities, versions): half the edits.
+        switch below(20) {
+        case 0..<10: setInteger(&tree)
+        case 10, 11: setLengthForm(&tree)
+        case 12, 13, 14: editContent(&tree)
+        case 15: setIdentifier(&tree)
+        case 16, 17: removeOrRepeat(&tree)
+        case 18: graft(&tree, targets: tree.nodes.indices, sources: tree.nodes.indices)
         default: lieAboutLength(&tree)
         }
         return tree.encoded()
@@ -79,19 +98,24 @@ public struct ASN1StructureMutator: Sendable {
 
     // MARK: - Edits
 
-    /// An INTEGER (half the time one inside an OCTET STRING: an attribute's value) set to a compared number, an
-    /// edge, or its neighbour; one time in eight written with a redundant leading octet or as nine octets.
+    /// An INTEGER set to a compared number, an edge, or its neighbour; one time in eight written with a redundant
+    /// leading octet or as nine octets. Three times in four the INTEGER is an attribute's value, its type drawn first
+    /// (so a quantity is as likely as any other type, however many records hold one).
     private mutating func setInteger(_ tree: inout ASN1EditTree) {
-        let integers = tree.nodes.indices.filter { tree.isInteger($0) }
-        let wrapped = integers.filter { index in
-            tree.nodes[index].parent.map { tree.isOctetString($0) } ?? false
+        let groups = Self.valuesByType(tree)
+        let chosen: Int?
+        if !groups.isEmpty, below(4) != 0 {
+            let group = groups[below(groups.count)]
+            chosen = group[below(group.count)]
+        } else {
+            chosen = pick(tree.nodes.indices.filter { tree.isInteger($0) })
         }
-        let pool = !wrapped.isEmpty && below(2) == 0 ? wrapped : integers
-        guard let index = pick(pool) else { return editContent(&tree) }
+        guard let index = chosen else { return editContent(&tree) }
         let current = Self.integerValue(tree.content(index))
+        let compared = !integers.isEmpty && below(4) != 0 ? integers : numbers
         let value: Int64
         switch below(10) {
-        case 0..<5 where !numbers.isEmpty: value = numbers[below(numbers.count)]
+        case 0..<5 where !compared.isEmpty: value = compared[below(compared.count)]
         case 0..<8: value = Self.edges[below(Self.edges.count)]
         default: value = below(2) == 0 ? current &+ 1 : current &- 1
         }
@@ -102,6 +126,27 @@ public struct ASN1StructureMutator: Sendable {
         default: break
         }
         tree.nodes[index].contentOverride = octets
+    }
+
+    /// The INTEGERs inside attributes' OCTET STRINGs (`SEQUENCE { INTEGER type, …, OCTET STRING { INTEGER } }`),
+    /// grouped by the attribute's type, in the order the types first appear.
+    static func valuesByType(_ tree: ASN1EditTree) -> [[Int]] {
+        var groups: [[Int]] = []
+        var position: [ArraySlice<UInt8>: Int] = [:]
+        for index in tree.nodes.indices where tree.isInteger(index) {
+            guard let holder = tree.nodes[index].parent, tree.isOctetString(holder),
+                let attribute = tree.nodes[holder].parent, let type = tree.nodes[attribute].children?.first,
+                type != holder, tree.isInteger(type)
+            else { continue }
+            let key = tree.content(type)
+            if let slot = position[key] {
+                groups[slot].append(index)
+            } else {
+                position[key] = groups.count
+                groups.append([index])
+            }
+        }
+        return groups
     }
 
     /// An element's length written minimally, in long form with 1–4 octets, or (constructed) indefinite.

@@ -79,6 +79,18 @@ struct ASN1StructureMutatorTests {
         #expect(readable > 200)
     }
 
+    @Test("attribute values are grouped by their attribute's type, in order")
+    func valuesByType() throws {
+        // SET { SEQ { 1701, 1, OCTET STRING { 1 } }, SEQ { 1702, 1, OCTET STRING { 5 } }, SEQ { 1701, 1, { 2 } } }
+        func attribute(_ type: [UInt8], _ value: UInt8) -> [UInt8] {
+            [0x30, 0x0C, 0x02, 0x02] + type + [0x02, 0x01, 0x01, 0x04, 0x03, 0x02, 0x01, value]
+        }
+        let content = attribute([0x06, 0xA5], 1) + attribute([0x06, 0xA6], 5) + attribute([0x06, 0xA5], 2)
+        let tree = try #require(ASN1EditTree([0x31, UInt8(content.count)] + content))
+        let groups = ASN1StructureMutator.valuesByType(tree)
+        #expect(groups.map { $0.map { Array(tree.content($0)) } } == [[[1], [2]], [[5]]])
+    }
+
     @Test("crossover gives one input an element of the other")
     func crossover() {
         let first: [UInt8] = [0x31, 0x06, 0x02, 0x01, 0x07, 0x02, 0x01, 0x08]
@@ -112,9 +124,11 @@ struct ASN1StructureMutatorTests {
 
     @Test("a dictionary's words are sorted into numbers and texts")
     func words() {
-        let entries = LibFuzzerDictionary.entries(Array("a=\"99\"\nb=\"-5\"\nc=\"quantity\"\nd=\"\\x01\\x02\"\n".utf8))
+        let entries = LibFuzzerDictionary.entries(
+            Array("a=\"99\"\nint64_1=\"-5\"\nc=\"quantity\"\nd=\"\\x01\\x02\"\n".utf8))
         let words = ASN1StructureMutator.words(entries)
         #expect(words.numbers == [99, -5])
+        #expect(words.integers == [-5])
         #expect(words.texts == [Array("quantity".utf8)])
     }
 }

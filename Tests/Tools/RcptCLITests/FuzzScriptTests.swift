@@ -24,8 +24,9 @@ struct FuzzScriptTests {
 }
 
 /// `scripts/fuzz-words.py` reads the words a harness compares with from its disassembly: a string literal's first
-/// machine word as text, an integer as digits, through a register move; the word compared next after a name as that
-/// member's value; a zeroed argument and one-digit numbers as nothing.
+/// machine word as text, an integer as digits (named int64_N when compared as a 64-bit integer), through a register
+/// move; the word compared next after a name as that member's value; a zeroed argument and one-digit numbers as
+/// nothing.
 @Suite("Words harvested from a harness's comparisons")
 struct FuzzWordsTests {
     @Test func operandsOfConstantComparisonsBecomeWordsAndPairs() throws {
@@ -49,6 +50,10 @@ struct FuzzWordsTests {
               546510:      \tmovabsq\t$0x7974697469746e61, %rdi
               54651a:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
 
+            0000000000546600 <$s12ReceiptModel12RecordChecksV5check>:
+              54661f:      \tmovl\t$0x3e9, %edi
+              546624:      \tcallq\t0x336020 <__sanitizer_cov_trace_const_cmp8>
+
             """
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rcpt-words-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -70,7 +75,27 @@ struct FuzzWordsTests {
         #expect(
             entries == [
                 #"header_kid="\"kid\":""#, #"cmp_0="kid""#, #"cmp_1="rcpt-1""#, #"cmp_2="4242""#,
-                #"cmp_3="antitity""#, #"value_of_kid_0="rcpt-1""#,
+                #"cmp_3="antitity""#, #"int64_4="1001""#, #"value_of_kid_0="rcpt-1""#,
             ], "\(written)")
+    }
+}
+
+/// The planted-bug benchmark runs on demand in GitHub Actions: the workflow passes its inputs as flags the script
+/// takes, and the script refuses a flag it does not know with its usage (exit 2) before building anything.
+@Suite("The planted-bug benchmark on demand")
+struct FuzzBenchWorkflowTests {
+    @Test func theWorkflowPassesFlagsTheScriptTakes() throws {
+        let workflow = try String(contentsOf: Fixtures.url(".github/workflows/fuzz-bench.yml"), encoding: .utf8)
+        #expect(workflow.contains("workflow_dispatch:"))
+        #expect(workflow.contains("scripts/fuzz-bench.sh \"$@\""))
+        let (status, usage) = try CLI.process(
+            "/bin/bash", [Fixtures.url("scripts/fuzz-bench.sh").path, "--no-such-flag"])
+        #expect(status == 2, "\(usage)")
+        for flag in ["--time", "--seed", "--only"] {
+            #expect(workflow.contains("\(flag) \""), "the workflow passes \(flag)")
+            #expect(usage.contains("[\(flag) "), "fuzz-bench.sh takes \(flag): \(usage)")
+        }
+        let bugs = try String(contentsOf: Fixtures.url("Fuzz/planted/bugs.tsv"), encoding: .utf8)
+        #expect(bugs.split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 9)
     }
 }
