@@ -103,7 +103,8 @@ struct ASN1EditTree: Sendable {
 
     /// The edit tree's element for a node read from `buffer`.
     private func element(_ node: ASN1Node, _ buffer: UnsafeBufferPointer<UInt8>, parent: Int?) -> Node {
-        let identifierEnd = node.offset + Self.identifierLength(buffer, node.offset..<node.contentStart)
+        let identifierEnd = min(
+            node.offset + ASN1Reencoder.identifierLength(source, at: node.offset), node.contentStart)
         let lengthForm: LengthForm
         if node.isIndefiniteLength {
             lengthForm = .indefinite
@@ -116,14 +117,6 @@ struct ASN1EditTree: Sendable {
             identifierRange: node.offset..<identifierEnd,
             contentRange: node.tag.isConstructed ? node.contentStart..<node.contentStart : node.contentRange,
             lengthForm: lengthForm, children: node.tag.isConstructed ? [] : nil, parent: parent)
-    }
-
-    /// The number of identifier octets at the start of `header` (high-tag-number form included).
-    static func identifierLength(_ buffer: UnsafeBufferPointer<UInt8>, _ header: Range<Int>) -> Int {
-        guard let first = header.first, buffer[first] & 0x1F == 0x1F else { return min(1, header.count) }
-        var position = first + 1
-        while position < header.upperBound, buffer[position] & 0x80 != 0 { position += 1 }
-        return min(position + 1, header.upperBound) - first
     }
 
     /// An element's identifier octets.
@@ -235,21 +228,12 @@ struct ASN1EditTree: Sendable {
         if trailer(index) > 0 { out.append(contentsOf: [0, 0]) }
     }
 
-    /// The length octets of `length` in `form`.
+    /// The length octets of `length` in `form`: a long form keeps as many octets as it was read with (or was given).
     static func length(_ length: Int, form: LengthForm) -> [UInt8] {
-        var octets: [UInt8] = []
-        var rest = length
-        repeat {
-            octets.insert(UInt8(truncatingIfNeeded: rest), at: 0)
-            rest >>= 8
-        } while rest > 0
-        if case .long(let count) = form, count > octets.count, count <= 8 {
-            octets.insert(contentsOf: [UInt8](repeating: 0, count: count - octets.count), at: 0)
-        } else if length < 0x80, case .long = form {
-            // Long form even where short would do: the octets as they are.
-        } else if length < 0x80 {
-            return [UInt8(length)]
-        }
-        return [0x80 | UInt8(octets.count)] + octets
+        let minimal = ASN1Writer.lengthOctets(length)
+        guard case .long(let count) = form else { return minimal }
+        let significant = minimal.count == 1 ? minimal : Array(minimal.dropFirst())
+        let padding = max(0, min(count, 126) - significant.count)
+        return [0x80 | UInt8(significant.count + padding)] + [UInt8](repeating: 0, count: padding) + significant
     }
 }

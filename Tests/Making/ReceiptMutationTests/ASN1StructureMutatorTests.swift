@@ -41,6 +41,8 @@ struct ASN1StructureMutatorTests {
             0x30, 0x83, 0x00, 0x00, 0x05, 0x02, 0x03, 0x01, 0x00, 0x01, 0x31, 0x80, 0x05, 0x00, 0, 0,
         ]
         #expect(ASN1EditTree(nonMinimal)?.encoded() == nonMinimal)
+        let nineOctets: [UInt8] = [0x04, 0x89] + [UInt8](repeating: 0, count: 8) + [0x02, 0xAA, 0xBB]
+        #expect(ASN1EditTree(nineOctets)?.encoded() == nineOctets, "a length read with nine octets keeps them")
         #expect(Self.receipt.first == 0x30 && Self.receipt[1] == 0x80, "the fixture is BER with an indefinite length")
     }
 
