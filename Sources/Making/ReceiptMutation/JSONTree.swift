@@ -96,6 +96,8 @@ public indirect enum JSONTree: Sendable, Hashable {
     /// the objects (where members are added and removed).
     public struct Places: Sendable {
         public var memberScalars: [Int] = []
+        /// The name of the member holding each of `memberScalars` (as written).
+        public var memberNames: [[UInt8]] = []
         public var nestedTokens: [Int] = []
         public var objects: [Int] = []
     }
@@ -103,23 +105,24 @@ public indirect enum JSONTree: Sendable, Hashable {
     public var places: Places {
         var places = Places()
         var next = 0
-        collectPlaces(into: &places, next: &next, isMember: false)
+        collectPlaces(into: &places, next: &next, member: nil)
         return places
     }
 
-    private func collectPlaces(into places: inout Places, next: inout Int, isMember: Bool) {
+    private func collectPlaces(into places: inout Places, next: inout Int, member: [UInt8]?) {
         let place = next
         next += 1
         switch self {
         case .scalar:
-            guard isMember else { return }
+            guard let member else { return }
             places.memberScalars.append(place)
+            places.memberNames.append(member)
             if let content = stringContent, JWSReader.looksLikeCompactJWS(content) { places.nestedTokens.append(place) }
         case .array(let elements):
-            for element in elements { element.collectPlaces(into: &places, next: &next, isMember: false) }
+            for element in elements { element.collectPlaces(into: &places, next: &next, member: nil) }
         case .object(let members):
             places.objects.append(place)
-            for member in members { member.value.collectPlaces(into: &places, next: &next, isMember: true) }
+            for member in members { member.value.collectPlaces(into: &places, next: &next, member: member.name) }
         }
     }
 

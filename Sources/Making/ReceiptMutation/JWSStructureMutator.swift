@@ -135,14 +135,22 @@ public struct JWSStructureMutator {
     // MARK: - Edits
 
     /// One edit at a value: two times in eight a nested token (when there is one: edited inside), four a member's
-    /// scalar (what code compares), one an object (its members), one any value.
+    /// scalar (what code compares; one time in three one whose values Apple enumerates, where readers branch), one
+    /// an object (its members), one any value.
     mutating func edit(_ tree: inout JSONTree, depth: Int) {
         let places = tree.places
         let roll = below(8)
         let nested = depth < Self.maximumDepth ? places.nestedTokens : []
+        var scalars = places.memberScalars
+        if roll >= 2 || nested.isEmpty, roll < 6, below(3) == 0 {
+            let enumerated = zip(places.memberScalars, places.memberNames).filter { _, name in
+                Self.memberValues[String(decoding: name, as: UTF8.self)] != nil
+            }
+            if !enumerated.isEmpty { scalars = enumerated.map(\.0) }
+        }
         let choices =
             roll < 2 && !nested.isEmpty
-            ? nested : roll < 6 ? places.memberScalars : roll == 6 ? places.objects : []
+            ? nested : roll < 6 ? scalars : roll == 6 ? places.objects : []
         let index = choices.isEmpty ? below(tree.count) : choices[below(choices.count)]
         var mutator = self
         tree.update(at: index) { value, name in mutator.edit(value: &value, of: name, depth: depth) }

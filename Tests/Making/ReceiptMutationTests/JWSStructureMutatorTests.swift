@@ -46,6 +46,24 @@ struct JWSStructureMutatorTests {
         #expect(JSONTree(Array("{".utf8)) == nil)
     }
 
+    /// A member whose values Apple enumerates is where readers branch: its scalar is picked more often than one
+    /// that is not enumerated (one time in three the pick is among the enumerated ones alone).
+    @Test func enumeratedMembersAreEditedMoreOften() {
+        let members = (0..<20).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
+        let document = Array("{\"environment\":\"Sandbox\",\(members)}".utf8)
+        var environment = 0
+        var other = 0
+        for seed in 0..<3000 {
+            var mutator = JWSStructureMutator(seed: UInt64(seed))
+            guard let output = mutator.mutate(document), let tree = try? JSONDocument.read(output) else { continue }
+            if tree.member("environment", of: tree.root).map({ tree.string($0) != "Sandbox" }) ?? true {
+                environment += 1
+            }
+            if tree.member("m7", of: tree.root).map({ tree.text($0) != "7" }) ?? true { other += 1 }
+        }
+        #expect(environment > 3 * other, "environment \(environment), m7 \(other)")
+    }
+
     @Test func editsReachTheMeaningOfAToken() throws {
         let transaction = Self.tokens[0]
         var seen: Set<String> = []
