@@ -17,13 +17,17 @@ public enum LibFuzzer {
 
     /// `bytes` through libFuzzer's own mutator (with room to grow by 16 bytes): what brings the operands of the
     /// code's comparisons into a decoded value.
-    @Sendable public static func mutateBytes(_ bytes: [UInt8]) -> [UInt8] {
-        var buffer = bytes + [UInt8](repeating: 0, count: 16)
+    @Sendable public static func mutateBytes(_ bytes: [UInt8]) -> [UInt8] { mutateBytes(bytes, room: 16) }
+
+    /// `bytes` through libFuzzer's own mutator, free to grow by up to `room` bytes.
+    public static func mutateBytes(_ bytes: [UInt8], room: Int) -> [UInt8] {
+        let capacity = max(bytes.count + max(room, 0), 1)
+        var buffer = bytes + [UInt8](repeating: 0, count: capacity - bytes.count)
         let size = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
             guard let base = pointer.baseAddress else { return 0 }
-            return libFuzzerMutate(base, bytes.count, pointer.count)
+            return libFuzzerMutate(base, bytes.count, capacity)
         }
-        return Array(buffer.prefix(min(size, buffer.count)))
+        return Array(buffer.prefix(min(size, capacity)))
     }
 
     /// The entries of the dictionary libFuzzer was given (`-dict=`: the committed one and the words the harness's

@@ -7,11 +7,6 @@ import ReceiptMutation
 import ReceiptPKCS7
 import ReceiptSigning
 
-/// libFuzzer's own mutator (byte flips, inserts, dictionary entries, …), which writes into `data` (capacity
-/// `maxSize`) and returns the new size.
-@_silgen_name("LLVMFuzzerMutate")
-func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
-
 /// The structure-aware mutator: one of
 /// - a catalogue mutation (`MutationCatalogue.all`, chosen at random), which re-signs with the TEST-ONLY kit;
 /// - a payload edit (`VerifyMutator.editPayload`): the receipt decoded, its payload or one attribute value (or one
@@ -32,17 +27,13 @@ public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ ma
         if output == nil, roll < VerifyMutator.catalogueShare + VerifyMutator.payloadShare {
             output = mutator.editPayload(input).map { ($0, .payloadEdit) }
         }
-        if let output, !output.bytes.isEmpty, output.bytes.count <= maxSize {
-            output.bytes.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                data.update(from: base, count: buffer.count)
-            }
+        if let output, LibFuzzer.write(output.bytes, to: data, maxSize: maxSize) {
             VerifyStatistics.count(output.strategy)
             return output.bytes.count
         }
     }
     VerifyStatistics.count(.plain)
-    return libFuzzerMutate(data, size, maxSize)
+    return LibFuzzer.mutate(data, size, maxSize)
 }
 
 /// The strategies of `customMutator`, deterministic for a seed.
@@ -129,13 +120,7 @@ struct VerifyMutator {
 
     /// Runs libFuzzer's mutator over `bytes`, letting them grow by up to `room` bytes.
     mutating func mutate(_ bytes: inout [UInt8], room: Int) {
-        let capacity = max(bytes.count + room, 1)
-        var buffer = bytes + [UInt8](repeating: 0, count: capacity - bytes.count)
-        let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-            guard let base = pointer.baseAddress else { return 0 }
-            return libFuzzerMutate(base, bytes.count, capacity)
-        }
-        bytes = Array(buffer.prefix(min(count, capacity)))
+        bytes = LibFuzzer.mutateBytes(bytes, room: room)
     }
 
     /// One top-level attribute's value bytes mutated.
