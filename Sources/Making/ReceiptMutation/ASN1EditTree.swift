@@ -7,16 +7,6 @@ import ReceiptASN1
 /// container. Bounded: at most `maximumNodes` elements and `maximumEncapsulation` levels of OCTET STRINGs read
 /// inside one another; what does not read as BER is no tree (nil), left to byte mutation.
 struct ASN1EditTree: Sendable {
-    /// How an element's length is written.
-    enum LengthForm: Sendable, Hashable {
-        /// Short form below 128, else the fewest long-form octets.
-        case minimal
-        /// Long form with this many octets (1...4), or the fewest that hold the length when more are needed.
-        case long(Int)
-        /// `0x80`, the content, then `00 00` (BER; constructed elements only, else written minimal).
-        case indefinite
-    }
-
     struct Node: Sendable {
         /// Where the identifier and the content octets of an element without children lie in `source`, until an
         /// edit gives them octets of their own.
@@ -24,7 +14,7 @@ struct ASN1EditTree: Sendable {
         var contentRange: Range<Int>
         var identifierOverride: [UInt8]?
         var contentOverride: [UInt8]?
-        var lengthForm: LengthForm
+        var lengthForm: ASN1LengthForm
         /// Added to the true length when it is written: a length that lies (0 for every element read).
         var lengthDelta = 0
         /// The elements inside, in order; nil for an element whose content is octets.
@@ -105,11 +95,11 @@ struct ASN1EditTree: Sendable {
     private func element(_ node: ASN1Node, _ buffer: UnsafeBufferPointer<UInt8>, parent: Int?) -> Node {
         let identifierEnd = min(
             node.offset + ASN1Reencoder.identifierLength(source, at: node.offset), node.contentStart)
-        let lengthForm: LengthForm
+        let lengthForm: ASN1LengthForm
         if node.isIndefiniteLength {
             lengthForm = .indefinite
         } else if identifierEnd < node.contentStart, buffer[identifierEnd] & 0x80 != 0 {
-            lengthForm = .long(Int(buffer[identifierEnd] & 0x7F))
+            lengthForm = .long(octets: Int(buffer[identifierEnd] & 0x7F))
         } else {
             lengthForm = .minimal
         }
@@ -192,7 +182,7 @@ struct ASN1EditTree: Sendable {
             if let children = nodes[index].children {
                 for child in children {
                     let inner = size(child, &sizes, depth: depth + 1)
-                    length &+= identifier(child).count &+ header(child, inner).count &+ inner &+ trailer(child)
+                    length &+= identifier(child).count &+ headerCount(child, inner) &+ inner &+ trailer(child)
                 }
             } else {
                 length = content(index).count
@@ -205,15 +195,21 @@ struct ASN1EditTree: Sendable {
     /// The length octets an element of `contentLength` is written with (`80` for an indefinite one).
     private func header(_ index: Int, _ contentLength: Int) -> [UInt8] {
         let node = nodes[index]
-        if case .indefinite = node.lengthForm, isConstructedTag(index) { return [0x80] }
         let (length, overflow) = contentLength.addingReportingOverflow(node.lengthDelta)
-        return Self.length(overflow ? contentLength : max(0, length), form: node.lengthForm)
+        return node.lengthForm.octets(
+            for: overflow ? contentLength : max(0, length), constructed: isConstructedTag(index))
+    }
+
+    /// How many octets `header(index, contentLength)` has.
+    private func headerCount(_ index: Int, _ contentLength: Int) -> Int {
+        let (length, overflow) = contentLength.addingReportingOverflow(nodes[index].lengthDelta)
+        return nodes[index].lengthForm.count(
+            for: overflow ? contentLength : max(0, length), constructed: isConstructedTag(index))
     }
 
     /// The end-of-contents octets after an indefinite element's content.
     private func trailer(_ index: Int) -> Int {
-        if case .indefinite = nodes[index].lengthForm, isConstructedTag(index) { return 2 }
-        return 0
+        nodes[index].lengthForm.isIndefinite(constructed: isConstructedTag(index)) ? 2 : 0
     }
 
     private func write(_ index: Int, _ sizes: [Int], into out: inout [UInt8], depth: Int) {
@@ -228,12 +224,4 @@ struct ASN1EditTree: Sendable {
         if trailer(index) > 0 { out.append(contentsOf: [0, 0]) }
     }
 
-    /// The length octets of `length` in `form`: a long form keeps as many octets as it was read with (or was given).
-    static func length(_ length: Int, form: LengthForm) -> [UInt8] {
-        let minimal = ASN1Writer.lengthOctets(length)
-        guard case .long(let count) = form else { return minimal }
-        let significant = minimal.count == 1 ? minimal : Array(minimal.dropFirst())
-        let padding = max(0, min(count, 126) - significant.count)
-        return [0x80 | UInt8(significant.count + padding)] + [UInt8](repeating: 0, count: padding) + significant
-    }
 }

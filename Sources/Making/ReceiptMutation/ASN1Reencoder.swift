@@ -4,18 +4,9 @@ import ReceiptASN1
 /// every primitive content byte: indefinite lengths, non-minimal lengths, chunked strings. Used on the test CA's own
 /// output, whose depth is small; the recursion is bounded by `ASN1Limits.default.maximumDepth`.
 enum ASN1Reencoder {
-    /// The length form to write for one element.
-    enum LengthForm {
-        case minimal
-        /// Long form padded with `extraOctets` leading zero octets.
-        case nonMinimal(extraOctets: Int)
-        /// Indefinite (constructed elements only; primitives fall back to minimal).
-        case indefinite
-    }
-
     /// What to do with one element.
     struct Plan {
-        var length: LengthForm = .minimal
+        var length: ASN1LengthForm = .minimal
         /// Rewrite the children too (false copies the content as it is).
         var descend = true
         /// For a primitive OCTET STRING: split the content into constructed segments of this size.
@@ -71,19 +62,9 @@ enum ASN1Reencoder {
             content = Array(bytes[node.contentRange])
         }
         out += identifier
-        switch choice.length {
-        case .indefinite where node.tag.isConstructed:
-            out += [0x80] + content + [0x00, 0x00]
-            return
-        case .nonMinimal(let extra):
-            let minimal = ASN1Writer.lengthOctets(content.count)
-            let significant = minimal.count == 1 ? [minimal[0]] : Array(minimal.dropFirst())
-            let octets = Array(repeating: UInt8(0), count: max(1, extra)) + significant
-            out += [0x80 | UInt8(truncatingIfNeeded: octets.count)] + octets
-        case .minimal, .indefinite:
-            out += ASN1Writer.lengthOctets(content.count)
-        }
+        out += choice.length.octets(for: content.count, constructed: node.tag.isConstructed)
         out += content
+        if choice.length.isIndefinite(constructed: node.tag.isConstructed) { out += [0x00, 0x00] }
     }
 
     /// The number of identifier octets at `offset`.

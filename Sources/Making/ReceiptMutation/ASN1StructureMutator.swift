@@ -155,7 +155,7 @@ public struct ASN1StructureMutator: Sendable {
         switch below(6) {
         case 0: tree.nodes[index].lengthForm = .minimal
         case 1 where tree.isConstructedTag(index): tree.nodes[index].lengthForm = .indefinite
-        default: tree.nodes[index].lengthForm = .long(1 + below(4))
+        default: tree.nodes[index].lengthForm = .long(octets: 1 + below(4))
         }
     }
 

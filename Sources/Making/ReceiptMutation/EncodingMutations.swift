@@ -42,7 +42,7 @@ enum EncodingMutations {
             workspace in
             workspace.reencodeContainer { node, ancestors in
                 ASN1Reencoder.Plan(
-                    length: .nonMinimal(extraOctets: 1),
+                    length: .padded(extraOctets: 1),
                     descend: !SignedLayout.keepsContent(node, ancestors: ancestors))
             }
         },
@@ -51,7 +51,7 @@ enum EncodingMutations {
             finding: .berNonMinimalLength,
             "every length inside the payload is in long form with a leading zero octet (re-signed)"
         ) { workspace in
-            try workspace.reencodePayload { _, _ in ASN1Reencoder.Plan(length: .nonMinimal(extraOctets: 1)) }
+            try workspace.reencodePayload { _, _ in ASN1Reencoder.Plan(length: .padded(extraOctets: 1)) }
         },
         Mutation(
             "ber-indefinite-payload", .encoding, layer: "payload", expected: .accept,

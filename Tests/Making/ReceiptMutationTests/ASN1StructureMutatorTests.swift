@@ -64,6 +64,31 @@ struct ASN1StructureMutatorTests {
         #expect(outputs.contains { $0 == [0x30, 0x80] + input[2...] + [0, 0] })
     }
 
+    @Test("a length form's octets: minimal, long with so many octets, padded, indefinite; counted without making them")
+    func lengthFormOctets() {
+        #expect(ASN1LengthForm.minimal.octets(for: 5, constructed: false) == [0x05])
+        #expect(ASN1LengthForm.minimal.octets(for: 300, constructed: false) == [0x82, 0x01, 0x2C])
+        #expect(ASN1LengthForm.long(octets: 3).octets(for: 5, constructed: false) == [0x83, 0, 0, 0x05])
+        #expect(ASN1LengthForm.long(octets: 1).octets(for: 300, constructed: false) == [0x82, 0x01, 0x2C])
+        #expect(ASN1LengthForm.padded(extraOctets: 1).octets(for: 5, constructed: false) == [0x82, 0, 0x05])
+        #expect(ASN1LengthForm.padded(extraOctets: 1).octets(for: 300, constructed: true) == [0x83, 0, 0x01, 0x2C])
+        #expect(ASN1LengthForm.indefinite.octets(for: 5, constructed: true) == [0x80])
+        #expect(ASN1LengthForm.indefinite.octets(for: 5, constructed: false) == [0x05], "a primitive is minimal")
+        let forms: [ASN1LengthForm] = [
+            .minimal, .indefinite, .long(octets: 1), .long(octets: 4), .long(octets: 200), .padded(extraOctets: 0),
+            .padded(extraOctets: 2), .padded(extraOctets: 300),
+        ]
+        for form in forms {
+            for length in [0, 1, 127, 128, 255, 256, 65_535, 65_536, Int(Int32.max), Int.max] {
+                for constructed in [false, true] {
+                    #expect(
+                        form.count(for: length, constructed: constructed)
+                            == form.octets(for: length, constructed: constructed).count, "\(form) \(length)")
+                }
+            }
+        }
+    }
+
     @Test("every edit's output stays bounded, and most read as BER again")
     func editsStayBounded() {
         var current = Self.receipt
