@@ -21,7 +21,7 @@ let inspection = rcpt("ReceiptInspection")
 let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     // The receipt readers, with a mutator of the BER structure (linking FuzzBERMutator gives it).
     ("attributes", ["FuzzModelSupport", "FuzzBERMutator", parsing]),
-    ("in-app", ["FuzzModelSupport", "FuzzBERMutator", parsing]),
+    ("in-app", ["FuzzModelSupport", "FuzzBERMutator", parsing, inspection]),
     ("ber", ["FuzzBERMutator", parsing]),
     ("pkcs7", ["FuzzBERMutator", parsing]),
     ("dump", ["FuzzBERMutator", parsing, inspection, rcpt("ReceiptOutput")]),

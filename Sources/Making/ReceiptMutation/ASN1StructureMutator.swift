@@ -98,24 +98,32 @@ public struct ASN1StructureMutator: Sendable {
 
     // MARK: - Edits
 
-    /// An INTEGER set to a compared number, an edge, or its neighbour; one time in eight written with a redundant
-    /// leading octet or as nine octets. Three times in four the INTEGER is an attribute's value, its type drawn first
-    /// (so a quantity is as likely as any other type, however many records hold one).
+    /// An INTEGER set to a compared number (one time in four its neighbour: a range's bound compared with `<=` is
+    /// crossed one past it), an edge, or its own neighbour; one time in eight written with a redundant leading octet
+    /// or as nine octets. Three times in four the INTEGER is an attribute's value, its type drawn first (so a quantity
+    /// is as likely as any other type, however many records hold one).
     private mutating func setInteger(_ tree: inout ASN1EditTree) {
-        let groups = Self.valuesByType(tree)
-        let chosen: Int?
-        if !groups.isEmpty, below(4) != 0 {
-            let group = groups[below(groups.count)]
-            chosen = group[below(group.count)]
-        } else {
-            chosen = pick(tree.nodes.indices.filter { tree.isInteger($0) })
+        var chosen: Int?
+        if below(4) != 0 {
+            let groups = Self.valuesByType(tree)
+            if !groups.isEmpty {
+                let group = groups[below(groups.count)]
+                chosen = group[below(group.count)]
+            }
         }
+        if chosen == nil { chosen = pick(tree.nodes.indices.filter { tree.isInteger($0) }) }
         guard let index = chosen else { return editContent(&tree) }
         let current = Self.integerValue(tree.content(index))
         let compared = !integers.isEmpty && below(4) != 0 ? integers : numbers
         let value: Int64
         switch below(10) {
-        case 0..<5 where !compared.isEmpty: value = compared[below(compared.count)]
+        case 0..<5 where !compared.isEmpty:
+            let word = compared[below(compared.count)]
+            switch below(8) {
+            case 0: value = word &+ 1
+            case 1: value = word &- 1
+            default: value = word
+            }
         case 0..<8: value = Self.edges[below(Self.edges.count)]
         default: value = below(2) == 0 ? current &+ 1 : current &- 1
         }

@@ -134,22 +134,22 @@ public struct JWSStructureMutator {
 
     // MARK: - Edits
 
-    /// One edit at a value: two times in eight a nested token (when there is one: edited inside), four a member's
-    /// scalar (what code compares; one time in three one whose values Apple enumerates, where readers branch), one
-    /// an object (its members), one any value.
+    /// One edit at a value: three times in eight a nested token (when there is one: edited inside — a notification's
+    /// facts are in its transaction and renewal tokens), three a member's scalar (what code compares; one time in two
+    /// one whose values Apple enumerates, where readers branch), one an object (its members), one any value.
     mutating func edit(_ tree: inout JSONTree, depth: Int) {
         let places = tree.places
         let roll = below(8)
         let nested = depth < Self.maximumDepth ? places.nestedTokens : []
         var scalars = places.memberScalars
-        if roll >= 2 || nested.isEmpty, roll < 6, below(3) == 0 {
+        if roll >= 3 || nested.isEmpty, roll < 6, below(2) == 0 {
             let enumerated = zip(places.memberScalars, places.memberNames).filter { _, name in
                 Self.memberValues[String(decoding: name, as: UTF8.self)] != nil
             }
             if !enumerated.isEmpty { scalars = enumerated.map(\.0) }
         }
         let choices =
-            roll < 2 && !nested.isEmpty
+            roll < 3 && !nested.isEmpty
             ? nested : roll < 6 ? scalars : roll == 6 ? places.objects : []
         let index = choices.isEmpty ? below(tree.count) : choices[below(choices.count)]
         var mutator = self

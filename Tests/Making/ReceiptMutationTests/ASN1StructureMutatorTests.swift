@@ -55,6 +55,17 @@ struct ASN1StructureMutatorTests {
         #expect(outputs.contains { Self.holdsAttribute($0, type: [0x06, 0xA5], value: [0x63]) })
     }
 
+    @Test("a compared number's neighbours are written too: a range's bound crossed one past it")
+    func comparedNeighbours() {
+        let outputs = Self.outputs(Self.receipt, numbers: [1000])
+        let quantity: [UInt8] = [0x06, 0xA5]
+        let written = { (value: [UInt8]) in outputs.filter { Self.holdsAttribute($0, type: quantity, value: value) } }
+        #expect(!written([0x03, 0xE8]).isEmpty, "the number itself, 1000")
+        #expect(!written([0x03, 0xE9]).isEmpty, "one past it, 1001")
+        #expect(!written([0x03, 0xE7]).isEmpty, "one before it, 999")
+        #expect(written([0x03, 0xE8]).count > written([0x03, 0xE9]).count, "the number itself most often")
+    }
+
     @Test("lengths are written in long form of one to four octets, and indefinite")
     func lengthForms() {
         let input: [UInt8] = [0x30, 0x07, 0x02, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05]
