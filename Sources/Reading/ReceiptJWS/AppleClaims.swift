@@ -13,7 +13,8 @@ public enum AppleClaims {
         "transactionReason", "offerIdentifier", "appAccountToken", "currency", "autoRenewProductId",
         "notificationType", "subtype", "notificationUUID", "version", "bundleVersion", "receiptType",
         "applicationVersion", "originalApplicationVersion", "deviceVerification", "deviceVerificationNonce",
-        "signedTransactionInfo", "signedRenewalInfo", "appTransactionId", "originalPlatform",
+        "signedTransactionInfo", "signedRenewalInfo", "appTransactionId", "originalPlatform", "revocationType",
+        "offerDiscountType", "offerPeriod", "consumptionRequestReason", "externalPurchaseId", "requestIdentifier",
     ]
     /// Claims Apple sends as JSON numbers.
     public static let numbers: Set<String> = [
@@ -21,12 +22,13 @@ public enum AppleClaims {
         "revocationReason", "offerType", "appAppleId", "autoRenewStatus", "expirationIntent",
         "gracePeriodExpiresDate", "priceIncreaseStatus", "recentSubscriptionStartDate", "renewalDate",
         "renewalPrice", "price", "status", "receiptCreationDate", "requestDate", "preorderDate",
+        "revocationPercentage", "failedCount", "succeededCount", "tokenCreationDate", "versionExternalIdentifier",
     ]
     /// The number claims that are dates, in milliseconds since 1970: each must read exactly (`MillisecondDate`).
     public static let dates: Set<String> = [
         "signedDate", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate",
         "gracePeriodExpiresDate", "recentSubscriptionStartDate", "renewalDate", "receiptCreationDate", "requestDate",
-        "preorderDate",
+        "preorderDate", "tokenCreationDate",
     ]
     /// Date claims whose absence grants service: before 1970 one is an error (`jws-date-unusable`), as readers
     /// split on it between a date then and none. Other dates may be (Xcode dates an app transaction's
@@ -57,6 +59,11 @@ public enum AppleClaims {
             "INITIAL_BUY", "RESUBSCRIBE", "DOWNGRADE", "UPGRADE", "AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED",
             "VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "GRACE_PERIOD", "PENDING", "ACCEPTED", "BILLING_RECOVERY",
             "PRODUCT_NOT_FOR_SALE", "SUMMARY", "FAILURE", "UNREPORTED",
+        ].map(quoted),
+        "revocationType": ["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"].map(quoted),
+        "offerDiscountType": ["FREE_TRIAL", "ONE_TIME", "PAY_AS_YOU_GO", "PAY_UP_FRONT"].map(quoted),
+        "consumptionRequestReason": [
+            "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
         ].map(quoted),
         "offerType": ["1", "2", "3", "4"],
         "revocationReason": ["0", "1"],
