@@ -12,7 +12,7 @@ ROOT=${SRC:+$SRC/rcpt}
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 OUT=${OUT:?set OUT to the folder the harnesses go to}
 SANITIZER=${SANITIZER:-address}
-HARNESSES="attributes in-app ber pkcs7 dump dates differential verify jws jws-verify classifier"
+HARNESSES="attributes in-app ber pkcs7 dump dates differential verify jws jws-verify status classifier"
 
 if command -v precompile_swift >/dev/null 2>&1; then
     . precompile_swift

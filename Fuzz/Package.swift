@@ -8,7 +8,8 @@ import PackageDescription
 /// One executable per entry point; `FuzzSupport` (no dependencies), `FuzzModelSupport`, `FuzzSigningSupport` (the
 /// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`), `FuzzMutationSupport` (libFuzzer's
 /// mutator and dictionary), `FuzzBERMutator` (the receipt harnesses' custom mutator and crossover: a harness that
-/// links it has them) and `FuzzJWSSupport` (the JWS harnesses' structure-aware mutator) hold shared helpers.
+/// links it has them), `FuzzJWSSupport` (the JWS harnesses' structure-aware mutator) and `FuzzResigningMutator` (the
+/// custom mutator of the harnesses that verify tokens, re-signing with the TEST-ONLY JWS chain) hold shared helpers.
 /// `baseline-*` parse the same inputs with swift-asn1, only to compare speed. `fuzz-corpus` is an ordinary tool
 /// (built without sanitizers) that writes the seeds and dictionaries.
 func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "rcpt") }
@@ -30,7 +31,9 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("differential", ["FuzzModelSupport", "FuzzBERMutator", parsing, inspection, rcpt("ReceiptForging"), swiftASN1]),
     ("verify", ["FuzzSigningSupport", "FuzzMutationSupport", parsing, inspection, rcpt("ReceiptForging")]),
     ("jws", ["FuzzJWSSupport", parsing]),
-    ("jws-verify", ["FuzzJWSSupport", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    ("jws-verify", ["FuzzResigningMutator", "FuzzSigningSupport", parsing, inspection, rcpt("ReceiptForging")]),
+    // What a customer owns, through the public library, from tokens the same mutator re-signs.
+    ("status", ["FuzzResigningMutator", rcpt("Rcpt")]),
     ("classifier", ["FuzzBERMutator", parsing]),
     // A template for users' own harnesses (finds its planted bug by design: built, never run by --ci).
     ("example-validator", ["FuzzSigningSupport", parsing, inspection, rcpt("ReceiptFuzzing")]),
@@ -51,6 +54,10 @@ let package = Package(
         .target(name: "FuzzBERMutator", dependencies: ["FuzzMutationSupport", rcpt("ReceiptForging")]),
         .target(name: "FuzzJWSSupport", dependencies: ["FuzzMutationSupport", parsing, rcpt("ReceiptForging")]),
         .target(name: "FuzzModelSupport", dependencies: ["FuzzSupport", parsing]),
+        .target(
+            name: "FuzzResigningMutator",
+            dependencies: ["FuzzJWSSupport", "FuzzSigningSupport", parsing, rcpt("ReceiptForging")]
+        ),
         .target(
             name: "FuzzSigningSupport",
             dependencies: [parsing, inspection, rcpt("ReceiptForging")]

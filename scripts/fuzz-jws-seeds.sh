@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Writes the seeds of the JWS harnesses (Corpus/fuzz/jws/, Corpus/fuzz/jws-verify/) with the rcpt CLI: the public
-# samples of Corpus/jws/, and every JWS mutation of a transaction and of a notification signed by the TEST-ONLY
-# chain of Corpus/fuzz/keys-jws/ (bundle id com.example.rcpt.fuzz, the jws-verify harness's expectation).
+# Writes the seeds of the JWS harnesses (Corpus/fuzz/jws/, Corpus/fuzz/jws-verify/, Corpus/fuzz/status/) with the
+# rcpt CLI: the public samples of Corpus/jws/, every JWS mutation of a transaction and of a notification signed by
+# the TEST-ONLY chain of Corpus/fuzz/keys-jws/ (bundle id com.example.rcpt.fuzz, the jws-verify harness's
+# expectation), and for `status` one customer's documents in Sandbox (a monthly subscription renewed, its renewal
+# info, a grace period, a refunded and a family-shared non-consumable, consumables; a notification, its body and a
+# transaction-history response carrying them).
 # ECDSA signatures are randomised: a rerun changes the signed seeds' signatures, nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +34,26 @@ done
 for file in Corpus/jws/*.jws Corpus/jws/*.json; do cp "$file" "Corpus/fuzz/jws/sample-$(basename "$file")"; done
 printf '{"signedPayload":"%s"}' "$(tr -d '\n' <"$scratch/notification.jws")" >Corpus/fuzz/jws/body-notification.json
 printf '{"signedTransactions":["%s","%s"],"hasMore":false}' "$inner" "$inner" >Corpus/fuzz/jws/body-history.json
-echo "fuzz-jws-seeds: $(ls Corpus/fuzz/jws | wc -l) jws seeds, $(ls Corpus/fuzz/jws-verify | wc -l) jws-verify seeds"
+
+# status: one customer's documents (TEST-ONLY signed), dated around 2024-06-15, the harness's evaluation time.
+sign() { echo "$2" | "$RCPT" build --jws - --ca "$KEYS" -o "Corpus/fuzz/status/$1.jws" 2>/dev/null; }
+rm -rf Corpus/fuzz/status
+mkdir -p Corpus/fuzz/status
+app='"bundleId":"com.example.rcpt.fuzz","environment":"Sandbox","signedDate":1717243200000'
+store='"inAppOwnershipType":"PURCHASED","storefront":"USA","storefrontId":"143441"'
+sign tx-sub "{\"transactionId\":\"2000000000000011\",\"originalTransactionId\":\"2000000000000010\",\"webOrderLineItemId\":\"2000000000000012\",$app,\"productId\":\"com.example.rcpt.fuzz.monthly\",\"subscriptionGroupIdentifier\":\"20000001\",\"purchaseDate\":1717243100000,\"originalPurchaseDate\":1714564700000,\"expiresDate\":1719835100000,\"quantity\":1,\"type\":\"Auto-Renewable Subscription\",$store,\"transactionReason\":\"RENEWAL\",\"price\":9990,\"currency\":\"USD\"}"
+renewal='"originalTransactionId":"2000000000000010","productId":"com.example.rcpt.fuzz.monthly","autoRenewStatus":1,"environment":"Sandbox","signedDate":1717243200000,"recentSubscriptionStartDate":1714564700000'
+sign renewal "{$renewal,\"autoRenewProductId\":\"com.example.rcpt.fuzz.yearly\",\"renewalDate\":1719835100000,\"renewalPrice\":99990,\"currency\":\"USD\"}"
+sign renewal-grace "{$renewal,\"autoRenewProductId\":\"com.example.rcpt.fuzz.monthly\",\"isInBillingRetryPeriod\":true,\"gracePeriodExpiresDate\":1718409700000,\"expirationIntent\":2,\"renewalDate\":1717243100000}"
+lifetime='"productId":"com.example.rcpt.fuzz.lifetime","purchaseDate":1717000000000,"quantity":1,"type":"Non-Consumable","transactionReason":"PURCHASE","storefront":"USA","storefrontId":"143441"'
+sign tx-refunded "{\"transactionId\":\"2000000000000021\",\"originalTransactionId\":\"2000000000000021\",$app,$lifetime,\"originalPurchaseDate\":1717000000000,\"inAppOwnershipType\":\"PURCHASED\",\"revocationDate\":1717200000000,\"revocationReason\":0}"
+sign tx-family "{\"transactionId\":\"2000000000000041\",\"originalTransactionId\":\"2000000000000040\",$app,$lifetime,\"originalPurchaseDate\":1716000000000,\"inAppOwnershipType\":\"FAMILY_SHARED\"}"
+sign tx-consumable "{\"transactionId\":\"2000000000000031\",\"originalTransactionId\":\"2000000000000031\",$app,\"productId\":\"com.example.rcpt.fuzz.coins\",\"purchaseDate\":1717000000000,\"originalPurchaseDate\":1717000000000,\"quantity\":3,\"type\":\"Consumable\",$store,\"transactionReason\":\"PURCHASE\"}"
+token() { tr -d '\n' <"Corpus/fuzz/status/$1.jws"; }
+sign notification-did-renew "{\"notificationType\":\"DID_RENEW\",\"notificationUUID\":\"00000000-0000-4000-8000-000000000011\",\"data\":{\"bundleId\":\"com.example.rcpt.fuzz\",\"bundleVersion\":\"1\",\"environment\":\"Sandbox\",\"signedTransactionInfo\":\"$(token tx-sub)\",\"signedRenewalInfo\":\"$(token renewal)\",\"status\":1},\"version\":\"2.0\",\"signedDate\":1717243300000}"
+printf '{"signedPayload":"%s"}' "$(token notification-did-renew)" >Corpus/fuzz/status/notification-body.json
+printf '{"revision":"r1","bundleId":"com.example.rcpt.fuzz","environment":"Sandbox","hasMore":false,"signedTransactions":["%s","%s","%s"]}' \
+    "$(token tx-sub)" "$(token tx-refunded)" "$(token tx-consumable)" >Corpus/fuzz/status/history-response.json
+cp Corpus/fuzz/jws-verify/transaction-baseline.jws Corpus/fuzz/status/
+echo "fuzz-jws-seeds: $(ls Corpus/fuzz/jws | wc -l) jws seeds, $(ls Corpus/fuzz/jws-verify | wc -l) jws-verify seeds," \
+    "$(ls Corpus/fuzz/status | wc -l) status seeds"

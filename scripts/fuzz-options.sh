@@ -15,12 +15,13 @@ FUZZ_ASAN_BUILD_FLAGS=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
 FUZZ_FAST_BUILD_FLAGS=(--sanitize=fuzzer -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=undefined
                        -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined)
 # The harnesses whose campaigns (scripts/fuzz.sh HARNESS, the planted-bug benchmark, scripts/fuzz-speed.sh) run in
-# the fast build unless --asan asks otherwise. jws-verify's findings are wrong verdicts its oracles see (a token
-# re-signed, a claim read otherwise), not memory errors, and under ASan it spends half its time in ASan (its shadow
-# tests traced as comparisons, its allocator): issue #40 asks it to be fast. The code it runs is Swift, which traps
-# on every out-of-bounds access in any build; the reading code under it is fuzzed under ASan by `jws` and
-# `classifier`; `--ci` builds every harness with ASan and replays Corpus/regressions/ through jws-verify so.
-FUZZ_FAST_HARNESSES=(jws-verify)
+# the fast build unless --asan asks otherwise: jws-verify, and status (the same tokens, judged for what a customer
+# owns). Their findings are wrong verdicts their oracles see (a token re-signed, a claim read otherwise), not memory
+# errors, and under ASan jws-verify spends half its time in ASan (its shadow tests traced as comparisons, its
+# allocator): issue #40 asks it to be fast. The code they run is Swift, which traps on every out-of-bounds access in
+# any build; the reading code under them is fuzzed under ASan by `jws` and `classifier`; `--ci` builds every harness
+# with ASan and replays Corpus/regressions/ through them so.
+FUZZ_FAST_HARNESSES=(jws-verify status)
 
 # fuzz_flavour HARNESS [FORCED]: the build a campaign of HARNESS runs in: FORCED (address or undefined) when given,
 # else undefined for the fast harnesses and address for the others.

@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify jws jws-verify classifier)
+HARNESSES=(attributes in-app ber pkcs7 dump dates differential verify jws jws-verify status classifier)
 BASELINES=(baseline-attributes baseline-ber)
 # Templates for users' own harnesses: built (so they keep compiling), never fuzzed by --ci (example-validator
 # finds its planted bug by design).

@@ -68,7 +68,7 @@ enum Dictionaries {
         return [
             ("attributes", attributes), ("in-app", inApp), ("ber", ber), ("pkcs7", pkcs7), ("dump", dump),
             ("dates", dateTokens()), ("differential", differential), ("verify", verify),
-            ("jws", jwsTokens()), ("jws-verify", jwsTokens()),
+            ("jws", jwsTokens()), ("jws-verify", jwsTokens()), ("status", jwsTokens()),
         ]
     }
 

@@ -21,6 +21,7 @@ enum Harnesses {
         ("verify", 10240),
         ("jws", 24576),
         ("jws-verify", 24576),
+        ("status", 24576),
     ]
 
     static func maxLen(_ harness: String) -> Int { maximumLength.first { $0.name == harness }?.maxLen ?? 4096 }

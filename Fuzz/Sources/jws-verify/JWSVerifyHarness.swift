@@ -1,3 +1,4 @@
+import FuzzResigningMutator
 import FuzzSigningSupport
 import FuzzSupport
 import ReceiptCrypto
@@ -59,24 +60,12 @@ struct JWSVerifySetup: Sendable {
 
     static let shared: JWSVerifySetup? = try? load()
 
-    static var problem: String {
-        do {
-            _ = try load()
-            return "no problem"
-        } catch {
-            return
-                "cannot load the TEST-ONLY JWS keys: \(error) (set \(FuzzKeys.jwsEnvironmentVariable) to Corpus/fuzz/keys-jws)"
-        }
-    }
+    static var problem: String { ResigningKit.problem }
 
     static func load() throws -> JWSVerifySetup {
-        guard let keys = FuzzKeys.locateJWS() else {
-            throw CryptoError(
-                .keyDecodeFailed,
-                message: "no folder with root.pem in $\(FuzzKeys.jwsEnvironmentVariable), "
-                    + "\(FuzzKeys.jwsBesideBinary)/ beside the binary or \(FuzzKeys.jwsInRepository) above it")
+        guard let kit = ResigningKit.shared, let keys = ResigningKit.directory else {
+            throw CryptoError(.keyDecodeFailed, message: ResigningKit.problem)
         }
-        let kit = try MutationKit.load(from: keys, deviceID: [])
         let options = InspectionOptions(
             anchors: try FuzzKeys.anchors(in: keys), time: .signed,
             expectations: Expectations(bundleID: bundleID), now: now)

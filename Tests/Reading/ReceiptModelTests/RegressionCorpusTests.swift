@@ -28,7 +28,7 @@ struct RegressionCorpusTests {
     @Test func regressionInputsAreNamedForTheirHarness() {
         let harnesses = [
             "attributes", "in-app", "ber", "pkcs7", "dump", "dates", "differential", "verify", "jws",
-            "jws-verify", "classifier",
+            "jws-verify", "status", "classifier",
         ]
         for (name, _) in Self.inputs {
             #expect(harnesses.contains { name.hasPrefix($0 + "-") }, "\(name) does not start with a harness name")
