@@ -7,9 +7,15 @@
 # seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
 # time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
 #
-#   scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan]
+# Each bug has a proof: Fuzz/planted/proofs/BUG.HARNESS, an input that reaches it through HARNESS. Before a bug is
+# fuzzed, its proof must crash the patched harness with the bug's message (else the row says "bad-proof": the plant
+# is not reachable as written); its seeds must not (else "in-seeds": the bug measures nothing).
+#
+#   scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan] [--proofs]
 #
 # --asan builds every harness with ASan, jws-verify too (to compare its fast build with it).
+# --proofs checks the proofs only, without fuzzing: each crashes its patched harness with its bug's message, and
+# none crashes the harnesses built from the unpatched tree (a proof shows the plant, not another failure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -17,13 +23,16 @@ seconds=120
 only=""
 seed=1
 forced=""
+proofs_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --time) seconds=$2; shift ;;
         --only) only=$2; shift ;;
         --seed) seed=$2; shift ;;
         --asan) forced=address ;;
-        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan]" >&2; exit 2 ;;
+        --proofs) proofs_only=1 ;;
+        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan] [--proofs]" >&2
+           exit 2 ;;
     esac
     shift
 done
@@ -110,8 +119,26 @@ seeds_trigger() {
     grep -q "planted bug: $bug" "$log"
 }
 
+# proofs_of BUG: the bug's proof files (Fuzz/planted/proofs/BUG.HARNESS).
+proofs_of() { find "$ROOT/Fuzz/planted/proofs" -maxdepth 1 -type f -name "$1.*" 2>/dev/null | sort; }
+
+# proof_holds BUG: whether every proof of BUG crashes its harness (built from the patched tree) with the bug's
+# message, and there is at least one.
+proof_holds() {
+    local bug=$1 proof harness log=$WORK/runs/$1.proof.log any=0
+    while IFS= read -r proof; do
+        [ -n "$proof" ] || continue
+        any=1
+        harness=${proof##*/$bug.}
+        "$(binary_of "$harness")" -runs=1 "$proof" >"$log" 2>&1 && return 1
+        grep -q "planted bug: $bug" "$log" || return 1
+    done < <(proofs_of "$bug")
+    [ $any -eq 1 ]
+}
+
 sync_tree
 declare -a times=()
+declare -a proven=()
 found=0
 total=0
 printf '%-24s %-22s %-8s %s\n' bug harness result seconds
@@ -128,6 +155,16 @@ while IFS=$'\t' read -r bug harnesses what; do
         continue
     fi
     patch -s -R -p1 -d "$TREE" <"$ROOT/Fuzz/planted/$bug.patch"
+    if ! proof_holds "$bug"; then
+        printf '%-24s %-22s %-8s %s\n' "$bug" "$harnesses" "bad-proof" "-"
+        times+=(inf)
+        continue
+    fi
+    proven+=("$bug")
+    if [ $proofs_only -eq 1 ]; then
+        printf '%-24s %-22s %-8s %s\n' "$bug" "$harnesses" "proof-ok" "-"
+        continue
+    fi
     invalid=0
     for harness in $harnesses; do
         if seeds_trigger "$bug" "$harness"; then invalid=1; fi
@@ -157,6 +194,23 @@ while IFS=$'\t' read -r bug harnesses what; do
     times+=("$best")
     echo "  ($what)"
 done <"$ROOT/Fuzz/planted/bugs.tsv"
+
+if [ $proofs_only -eq 1 ]; then
+    # Unpatched, no proof crashes its harness: what it shows is the plant.
+    status=0
+    for bug in "${proven[@]}"; do
+        while IFS= read -r proof; do
+            harness=${proof##*/$bug.}
+            build "$harness" || exit 1
+            if ! "$(binary_of "$harness")" -runs=1 "$proof" >"$WORK/runs/$bug.unpatched.log" 2>&1; then
+                echo "fuzz-bench: the proof of $bug crashes $harness unpatched ($WORK/runs/$bug.unpatched.log)" >&2
+                status=1
+            fi
+        done < <(proofs_of "$bug")
+    done
+    echo "proofs: ${#proven[@]} of $total reach their plant; unpatched, $([ $status -eq 0 ] && echo none || echo some) crash"
+    exit $status
+fi
 
 median=$(printf '%s\n' "${times[@]}" | sed 's/^inf$/999999/' | sort -g | awk '
     { v[NR] = $1 } END { if (NR == 0) { print "-"; exit }

@@ -97,5 +97,27 @@ struct FuzzBenchWorkflowTests {
         }
         let bugs = try String(contentsOf: Fixtures.url("Fuzz/planted/bugs.tsv"), encoding: .utf8)
         #expect(bugs.split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 9)
+        #expect(usage.contains("[--proofs]"), "fuzz-bench.sh checks the proofs on its own: \(usage)")
+    }
+
+    /// Every planted bug has its patch and a proof (an input that reaches it) named for one of the harnesses that
+    /// fuzz it; `scripts/fuzz-bench.sh --proofs` replays them (a build per harness: too slow for a test).
+    @Test func everyBugHasAPatchAndAProofForOneOfItsHarnesses() throws {
+        let bugs = try String(contentsOf: Fixtures.url("Fuzz/planted/bugs.tsv"), encoding: .utf8)
+        let proofs = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("Fuzz/planted/proofs").path)
+        for line in bugs.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t").map(String.init)
+            guard fields.count == 3 else {
+                Issue.record("bugs.tsv: \(line) is not name, harnesses, what")
+                continue
+            }
+            let (bug, harnesses) = (fields[0], fields[1].split(separator: " ").map(String.init))
+            #expect(FileManager.default.fileExists(atPath: Fixtures.url("Fuzz/planted/\(bug).patch").path), "\(bug)")
+            let own = proofs.filter { $0.hasPrefix(bug + ".") }
+            #expect(!own.isEmpty, "\(bug) has no proof in Fuzz/planted/proofs/")
+            for proof in own {
+                #expect(harnesses.contains(String(proof.dropFirst(bug.count + 1))), "\(proof): not one of \(harnesses)")
+            }
+        }
     }
 }
