@@ -9,7 +9,7 @@ import PackageDescription
 /// TEST-ONLY keys and the expectations of `verify`, shared with `fuzz-corpus`), `FuzzMutationSupport` (libFuzzer's
 /// mutator and dictionary), `FuzzBERMutator` (the receipt harnesses' custom mutator and crossover: a harness that
 /// links it has them), `FuzzJWSSupport` (the JWS harnesses' structure-aware mutator) and `FuzzResigningMutator` (the
-/// custom mutator of the harnesses that verify tokens, re-signing with the TEST-ONLY JWS chain) hold shared helpers.
+/// custom mutation of the harnesses that verify tokens, re-signing with the TEST-ONLY JWS chain) hold shared helpers.
 /// `baseline-*` parse the same inputs with swift-asn1, only to compare speed. `fuzz-corpus` is an ordinary tool
 /// (built without sanitizers) that writes the seeds and dictionaries.
 func rcpt(_ name: String) -> Target.Dependency { .product(name: name, package: "rcpt") }

@@ -10,15 +10,18 @@ public enum StructureMutation {
     public static let structuralShare: UInt64 = 70
 
     /// `data` mutated in place; the new size. `extra` is tried first when given (a harness's own catalogue).
+    /// `percent`: the share of structural edits; `documented`: the structural edits mostly write documented values
+    /// (`JWSStructureMutator.prefersDocumentedValues`).
     public static func mutate(
         _ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, seed: UInt32, kit: MutationKit?,
+        percent: UInt64 = structuralShare, documented: Bool = false,
         extra: ((inout SplitMix64, [UInt8]) -> [UInt8]?)? = nil
     ) -> Int {
         var random = SplitMix64(seed: UInt64(seed))
-        return LibFuzzer.customMutate(data, size, maxSize, random: &random, percent: structuralShare) {
-            random, input in
+        return LibFuzzer.customMutate(data, size, maxSize, random: &random, percent: percent) { random, input in
             if let output = extra?(&random, input) { return output }
             var mutator = mutator(seed: random.next(), kit: kit)
+            mutator.prefersDocumentedValues = documented
             return mutator.mutate(input)
         }
     }
@@ -26,14 +29,17 @@ public enum StructureMutation {
     /// A member of one input's payload given to the other's; a splice of the two when neither is a token.
     public static func crossover(
         _ first: UnsafePointer<UInt8>, _ firstSize: Int, _ second: UnsafePointer<UInt8>, _ secondSize: Int,
-        _ out: UnsafeMutablePointer<UInt8>, _ maxOutSize: Int, seed: UInt32, kit: MutationKit?
+        _ out: UnsafeMutablePointer<UInt8>, _ maxOutSize: Int, seed: UInt32, kit: MutationKit?,
+        documented: Bool = false
     ) -> Int {
         let a = Array(UnsafeBufferPointer(start: first, count: firstSize))
         let b = Array(UnsafeBufferPointer(start: second, count: secondSize))
         var mutator = mutator(seed: UInt64(seed), kit: kit)
+        mutator.prefersDocumentedValues = documented
         // With a custom crossover, libFuzzer picks it for half of all mutations: one time in two it edits the first
         // input instead, so the edits of a token's meaning are not halved.
-        let crossed = seed & 1 == 0 ? mutator.mutate(a) : mutator.crossover(a, b)
+        // Documented values preferred: no member from elsewhere (a duplicate name, a claim of another kind).
+        let crossed = seed & 1 == 0 || documented ? mutator.mutate(a) : mutator.crossover(a, b)
         if let crossed, LibFuzzer.write(crossed, to: out, maxSize: maxOutSize) {
             return crossed.count
         }

@@ -23,6 +23,11 @@ public struct JWSStructureMutator {
     /// Words the code compares with (a fuzzer's dictionary: `LibFuzzerDictionary`), drawn as whole values and names,
     /// so a value the code looks for is put where it looks.
     public var words = Words([])
+    /// Whether edits mostly keep a document one Apple could have signed, for harnesses that judge what verified
+    /// documents mean (`status`): a member's scalar is edited where an object's members or any value would be, and
+    /// three times in four set to a value its member is documented with (its enumeration, a number for a number
+    /// claim); the other edits stay free, to reach the checks that refuse the rest.
+    public var prefersDocumentedValues = false
 
     public init(seed: UInt64, signer: JWSSigner? = nil) {
         random = SplitMix64(seed: seed)
@@ -94,8 +99,9 @@ public struct JWSStructureMutator {
     mutating func mutateToken(_ text: ArraySlice<UInt8>, depth: Int) -> [UInt8]? {
         let parts = JWSText.parts(text)
         guard parts.count == 3 else { return nil }
-        // The header is Apple's fixed shape and 4 KB of x5c: edited one time in four.
-        let editsHeader = below(4) == 0
+        // The header is Apple's fixed shape and 4 KB of x5c: edited one time in four (in sixteen when documents are to
+        // stay ones Apple could sign).
+        let editsHeader = below(prefersDocumentedValues ? 16 : 4) == 0
         guard case .success(let decoded) = Base64URL.decode(parts[editsHeader ? 0 : 1]),
             var tree = JSONTree(decoded.bytes)
         else { return nil }
@@ -141,8 +147,10 @@ public struct JWSStructureMutator {
         let places = tree.places
         let roll = below(8)
         let nested = depth < Self.maximumDepth ? places.nestedTokens : []
+        // Documented values preferred: a member's scalar instead of an object's members or any value.
+        let edge = prefersDocumentedValues ? 8 : 6
         var scalars = places.memberScalars
-        if roll >= 3 || nested.isEmpty, roll < 6, below(2) == 0 {
+        if roll >= 3 || nested.isEmpty, roll < edge, below(2) == 0 {
             let enumerated = zip(places.memberScalars, places.memberNames).filter { _, name in
                 Self.memberValues[String(decoding: name, as: UTF8.self)] != nil
             }
@@ -150,7 +158,7 @@ public struct JWSStructureMutator {
         }
         let choices =
             roll < 3 && !nested.isEmpty
-            ? nested : roll < 6 ? scalars : roll == 6 ? places.objects : []
+            ? nested : roll < edge ? scalars : roll == 6 ? places.objects : []
         let index = choices.isEmpty ? below(tree.count) : choices[below(choices.count)]
         var mutator = self
         tree.update(at: index) { value, name in mutator.edit(value: &value, of: name, depth: depth) }
@@ -181,6 +189,10 @@ public struct JWSStructureMutator {
             }
             value = .array(elements)
         case .scalar(let text):
+            if prefersDocumentedValues, name != nil, below(4) != 0 {
+                value = self.value(for: name)
+                return
+            }
             switch below(mutateBytes == nil ? 6 : 8) {
             case 0: value = randomValue()
             case 1, 2, 3: value = self.value(for: name)

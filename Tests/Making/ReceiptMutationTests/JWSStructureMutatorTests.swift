@@ -46,6 +46,33 @@ struct JWSStructureMutatorTests {
         #expect(JSONTree(Array("{".utf8)) == nil)
     }
 
+    /// For the harnesses that judge what verified documents mean (`status`), edits mostly keep a document one Apple
+    /// could sign: the header as it was, claims of Apple's types, every enumerated claim a documented value, no name
+    /// twice.
+    @Test func preferringDocumentedValuesKeepsDocumentsApplesShape() {
+        let header = Self.tokens[0].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)[0]
+        func clean(_ documented: Bool) -> Int {
+            var count = 0
+            for seed in 0..<1500 {
+                var mutator = JWSStructureMutator(seed: UInt64(seed))
+                mutator.prefersDocumentedValues = documented
+                guard let output = mutator.mutate(Self.tokens[0]), output.starts(with: header + [UInt8(ascii: ".")]),
+                    let payload = Self.payload(output), payload.duplicateKeys.isEmpty,
+                    AppleClaims.typeFindings(payload, offset: { $0 }).isEmpty
+                else { continue }
+                let documentedValues = AppleClaims.enumerations.allSatisfy { name, values in
+                    guard let member = payload.member(name, of: payload.root) else { return true }
+                    return values.contains(payload.text(member))
+                }
+                if documentedValues { count += 1 }
+            }
+            return count
+        }
+        let (documented, free) = (clean(true), clean(false))
+        #expect(documented > 900, "\(documented) of 1 500 edits keep Apple's shape")
+        #expect(documented * 4 > free * 5, "documented \(documented), free \(free)")
+    }
+
     /// A member whose values Apple enumerates is where readers branch: its scalar is picked more often than one
     /// that is not enumerated (one time in three the pick is among the enumerated ones alone).
     @Test func enumeratedMembersAreEditedMoreOften() {
