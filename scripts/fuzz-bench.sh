@@ -3,8 +3,8 @@
 # harnesses in Fuzz/planted/bugs.tsv) plants one guarded crash in rcpt's code, reachable by a crafted input and
 # triggered by no committed seed. For each bug, a copy of the sources (Fuzz/.build-bench/tree, synced from the working
 # tree, so uncommitted changes to a harness or mutator count) gets the patch, builds the bug's harnesses (in the
-# build their campaigns run in, fuzz_flavour: ASan, the fast build for jws-verify) and fuzzes them from the committed seeds, dictionaries and options for up to --time
-# seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
+# build their campaigns run in, fuzz_flavour: ASan, the fast build for jws-verify and status) and fuzzes them from
+# the committed seeds, dictionaries and options for up to --time seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
 # time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
 #
 # Each bug has a proof: Fuzz/planted/proofs/BUG.HARNESS, an input that reaches it through HARNESS. Before a bug is
@@ -15,7 +15,8 @@
 #
 # --asan builds every harness with ASan, jws-verify too (to compare its fast build with it).
 # --proofs checks the proofs only, without fuzzing: each crashes its patched harness with its bug's message, and
-# none crashes the harnesses built from the unpatched tree (a proof shows the plant, not another failure).
+# none crashes the harnesses built from the unpatched tree (a proof shows the plant, not another failure); exit 1
+# when a bug's proof fails either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -69,7 +70,8 @@ sync_tree() {
     fi
 }
 
-# binary_of HARNESS: the harness as its campaigns run it (fuzz_flavour: ASan, or the fast build for jws-verify).
+# binary_of HARNESS: the harness as its campaigns run it (fuzz_flavour: ASan, or the fast build for jws-verify and
+# status).
 scratch_of() { if [ "$(fuzz_flavour "$1" "$forced")" = undefined ]; then echo "$SCRATCH-fast"; else echo "$SCRATCH"; fi; }
 binary_of() { echo "$(scratch_of "$1")/release/$1"; }
 
@@ -129,7 +131,7 @@ proof_holds() {
     while IFS= read -r proof; do
         [ -n "$proof" ] || continue
         any=1
-        harness=${proof##*/$bug.}
+        harness=${proof##*/"$bug".}
         "$(binary_of "$harness")" -runs=1 "$proof" >"$log" 2>&1 && return 1
         grep -q "planted bug: $bug" "$log" || return 1
     done < <(proofs_of "$bug")
@@ -197,19 +199,20 @@ done <"$ROOT/Fuzz/planted/bugs.tsv"
 
 if [ $proofs_only -eq 1 ]; then
     # Unpatched, no proof crashes its harness: what it shows is the plant.
-    status=0
-    for bug in "${proven[@]}"; do
+    crashed=0
+    for bug in ${proven[@]+"${proven[@]}"}; do
         while IFS= read -r proof; do
-            harness=${proof##*/$bug.}
+            harness=${proof##*/"$bug".}
             build "$harness" || exit 1
             if ! "$(binary_of "$harness")" -runs=1 "$proof" >"$WORK/runs/$bug.unpatched.log" 2>&1; then
                 echo "fuzz-bench: the proof of $bug crashes $harness unpatched ($WORK/runs/$bug.unpatched.log)" >&2
-                status=1
+                crashed=1
             fi
         done < <(proofs_of "$bug")
     done
-    echo "proofs: ${#proven[@]} of $total reach their plant; unpatched, $([ $status -eq 0 ] && echo none || echo some) crash"
-    exit $status
+    echo "proofs: ${#proven[@]} of $total reach their plant; unpatched, $([ $crashed -eq 0 ] && echo none || echo some) crash"
+    [ ${#proven[@]} -eq "$total" ] && [ $crashed -eq 0 ]
+    exit $?
 fi
 
 median=$(printf '%s\n' "${times[@]}" | sed 's/^inf$/999999/' | sort -g | awk '

@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh build [--ubsan]                   build every harness (ASan by default; --ubsan: see below)
 #   scripts/fuzz.sh [HARNESS...|all] [--time S | --runs N] [--asan|--ubsan] [--no-build]
 #                                                     fuzz one, several or all harnesses, one after another, each
-#                                                     in its own build (jws-verify's is the fast one, see below)
+#                                                     in its own build (jws-verify's and status's are the fast
+#                                                     one, see below)
 #   scripts/fuzz.sh --regressions [--ubsan]           replay Corpus/regressions/ through every harness
 #   scripts/fuzz.sh --merge [HARNESS...]              shrink the working corpora to the inputs that add coverage
 #   scripts/fuzz.sh --minimize CRASH [--harness H]    minimise a crashing input (harness taken from its name)
@@ -269,7 +270,7 @@ case "$mode" in
         ;;
     fuzz)
         [ -z "$time_budget" ] && [ -z "$runs" ] && time_budget=60
-        # Each harness in its own build (fuzz_flavour: jws-verify in the fast one), unless --asan or --ubsan.
+        # Each harness in its own build (fuzz_flavour: jws-verify and status in the fast one), unless --asan or --ubsan.
         for flavour in address undefined; do
             group=()
             for harness in "${selected[@]}"; do

@@ -6,9 +6,9 @@ import Rcpt
 /// Input bytes (a token, a notification body, an API response: what `jws-verify` reads, from its seeds, with its
 /// re-signing mutator) → what the customer owns, through the library a backend adopts
 /// (`AppStoreVerifier.entitlements`, the judgement of `rcpt status`), with the TEST-ONLY JWS root as the only root.
-/// Oracles: a document that `verify` refuses is never counted and grants nothing (a false "owns" is a false
-/// "valid"); a document counted is one `verify` accepts (one input, one judgement); a document left out says why; the
-/// same document given twice states nothing more than once (the same products in the same states; checked on one
+/// Oracles: a document counted is one whose inspection is valid, and one that grants anything is one `verify` accepts
+/// (a false "owns" is a false "valid"); a document left out says why; the same document given twice states nothing
+/// more than once (the same products in the same states, resting on the same transactions and dates; checked on one
 /// input in four, as it costs two inspections more).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -16,14 +16,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let verifier = StatusHarness.verifier else { Fuzz.fail("status", StatusHarness.problem) }
     let once = verifier.entitlements(of: [bytes], at: StatusHarness.date)
     let counted = !once.notCounted.contains { $0.index == 0 }
-    // Counted, or granting anything: verify must accept it (what it refuses is never counted and grants nothing).
-    if counted || !once.products.isEmpty {
+    // Counted: its inspection is valid (a valid payload of no kind Apple signs is counted too, stating nothing, and
+    // `verify` has no model for it). Granting anything: `verify` accepts it.
+    if counted, !verifier.inspect(bytes).isValid {
+        Fuzz.fail("status", "a document whose inspection is not valid was counted", input: bytes)
+    }
+    if !once.products.isEmpty {
         do {
             _ = try verifier.verify(bytes)
         } catch {
             Fuzz.fail(
                 "status",
-                "a document verify refuses (\(error)) was counted: "
+                "a document verify refuses (\(error)) grants "
                     + "\(once.products.map { "\($0.productId) \($0.state.rawValue)" })", input: bytes)
         }
     }
@@ -66,12 +70,16 @@ enum StatusHarness {
             roots: .certificates([Array(root)]), chainTime: .signed, now: date)
     }
 
-    /// Each product's state and the facts it rests on, without where they stand (which document, at what offset).
-    static func states(_ entitlements: CustomerEntitlements) -> [Entitlement] {
+    /// Each product's judgement: its state, whether it grants service, the transaction it rests on and its dates
+    /// (not the wording of its reason, nor where its facts stand: a fact with no transaction id is kept per document,
+    /// so a consumable's refunded units given twice are counted twice in the reason's text).
+    static func states(_ entitlements: CustomerEntitlements) -> [String] {
         entitlements.products.map { product in
-            var bare = product
-            bare.evidence = []
-            return bare
+            [
+                product.productId, product.state.rawValue, String(product.grantsService),
+                product.transactionId ?? "-", product.expiresDate.map { "\($0.timeIntervalSince1970)" } ?? "-",
+                product.revocationDate.map { "\($0.timeIntervalSince1970)" } ?? "-",
+            ].joined(separator: " ")
         }
     }
 }

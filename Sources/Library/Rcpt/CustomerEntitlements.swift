@@ -123,7 +123,8 @@ public struct EntitlementConflict: Sendable, Hashable {
 
 extension AppStoreVerifier {
     /// What the customer owns at `date`, from `documents` (receipts, transactions, renewal info, notifications, API
-    /// responses, in any order): each is verified as `verify` verifies it, and only those that verify count.
+    /// responses, in any order): each is inspected as `inspect` inspects it, and only those it finds valid count (a
+    /// valid payload of no kind Apple signs counts, stating nothing).
     public func entitlements(of documents: [[UInt8]], at date: Date = Date()) -> CustomerEntitlements {
         var options = self.options
         options.digestsInput = false

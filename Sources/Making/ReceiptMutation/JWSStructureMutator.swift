@@ -24,9 +24,10 @@ public struct JWSStructureMutator {
     /// so a value the code looks for is put where it looks.
     public var words = Words([])
     /// Whether edits mostly keep a document one Apple could have signed, for harnesses that judge what verified
-    /// documents mean (`status`): a member's scalar is edited where an object's members or any value would be, and
-    /// three times in four set to a value its member is documented with (its enumeration, a number for a number
-    /// claim); the other edits stay free, to reach the checks that refuse the rest.
+    /// documents mean (`status`): a member's scalar is edited where any value would be, three times in four set to
+    /// what its member is compared with (`value(for:)`: mostly its documented values, else a dictionary word, a near
+    /// miss, a number for a number claim), and the header edited one time in sixteen; the other edits stay free, to
+    /// reach the checks that refuse the rest.
     public var prefersDocumentedValues = false
 
     public init(seed: UInt64, signer: JWSSigner? = nil) {
@@ -147,10 +148,11 @@ public struct JWSStructureMutator {
         let places = tree.places
         let roll = below(8)
         let nested = depth < Self.maximumDepth ? places.nestedTokens : []
-        // Documented values preferred: a member's scalar instead of an object's members or any value.
-        let edge = prefersDocumentedValues ? 8 : 6
+        // Documented values preferred: a member's scalar instead of any value (an object's members are still edited:
+        // a claim added, removed or renamed).
+        let picksScalar = roll < 6 || (prefersDocumentedValues && roll == 7)
         var scalars = places.memberScalars
-        if roll >= 3 || nested.isEmpty, roll < edge, below(2) == 0 {
+        if roll >= 3 || nested.isEmpty, picksScalar, below(2) == 0 {
             let enumerated = zip(places.memberScalars, places.memberNames).filter { _, name in
                 Self.memberValues[String(decoding: name, as: UTF8.self)] != nil
             }
@@ -158,7 +160,7 @@ public struct JWSStructureMutator {
         }
         let choices =
             roll < 3 && !nested.isEmpty
-            ? nested : roll < edge ? scalars : roll == 6 ? places.objects : []
+            ? nested : picksScalar ? scalars : roll == 6 ? places.objects : []
         let index = choices.isEmpty ? below(tree.count) : choices[below(choices.count)]
         var mutator = self
         tree.update(at: index) { value, name in mutator.edit(value: &value, of: name, depth: depth) }

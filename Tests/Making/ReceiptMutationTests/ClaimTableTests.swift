@@ -14,7 +14,7 @@ struct ClaimTableTests {
         "Sources/Reading/ReceiptJWS", "Sources/Reading/ReceiptPurchases", "Sources/Judging", "Sources/Library",
     ]
 
-    @Test("every claim the code reads is a name the mutator writes")
+    @Test("every claim the code reads through a claims accessor is a name the mutator writes")
     func everyClaimReadIsInTheTable() throws {
         let read =
             #/\b(?:claims|summary)\.(?:string|integer|value|number|bool|boolean|milliseconds|date|object)\("([a-z][A-Za-z0-9]+)"/#

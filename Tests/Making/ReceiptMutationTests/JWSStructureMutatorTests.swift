@@ -74,7 +74,7 @@ struct JWSStructureMutatorTests {
     }
 
     /// A member whose values Apple enumerates is where readers branch: its scalar is picked more often than one
-    /// that is not enumerated (one time in three the pick is among the enumerated ones alone).
+    /// that is not enumerated (one time in two the pick is among the enumerated ones alone).
     @Test func enumeratedMembersAreEditedMoreOften() {
         let members = (0..<20).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
         let document = Array("{\"environment\":\"Sandbox\",\(members)}".utf8)
