@@ -194,17 +194,19 @@ struct ASN1EditTree: Sendable {
 
     /// The length octets an element of `contentLength` is written with (`80` for an indefinite one).
     private func header(_ index: Int, _ contentLength: Int) -> [UInt8] {
-        let node = nodes[index]
-        let (length, overflow) = contentLength.addingReportingOverflow(node.lengthDelta)
-        return node.lengthForm.octets(
-            for: overflow ? contentLength : max(0, length), constructed: isConstructedTag(index))
+        nodes[index].lengthForm.octets(for: statedLength(index, contentLength), constructed: isConstructedTag(index))
     }
 
     /// How many octets `header(index, contentLength)` has.
     private func headerCount(_ index: Int, _ contentLength: Int) -> Int {
+        nodes[index].lengthForm.count(for: statedLength(index, contentLength), constructed: isConstructedTag(index))
+    }
+
+    /// The length an element's header states: its content's, plus the lie an edit told (never below zero; the true
+    /// length when the lie overflows).
+    private func statedLength(_ index: Int, _ contentLength: Int) -> Int {
         let (length, overflow) = contentLength.addingReportingOverflow(nodes[index].lengthDelta)
-        return nodes[index].lengthForm.count(
-            for: overflow ? contentLength : max(0, length), constructed: isConstructedTag(index))
+        return overflow ? contentLength : max(0, length)
     }
 
     /// The end-of-contents octets after an indefinite element's content.
