@@ -38,8 +38,8 @@ public enum StructureMutation {
         mutator.prefersDocumentedValues = documented
         // With a custom crossover, libFuzzer picks it for half of all mutations: one time in two it edits the first
         // input instead, so the edits of a token's meaning are not halved.
-        // Documented values preferred: no member from elsewhere (a duplicate name, a claim of another kind).
-        let crossed = seed & 1 == 0 || documented ? mutator.mutate(a) : mutator.crossover(a, b)
+        // Documented values preferred, a member from the other input takes the place of the one of its name.
+        let crossed = seed & 1 == 0 ? mutator.mutate(a) : mutator.crossover(a, b)
         if let crossed, LibFuzzer.write(crossed, to: out, maxSize: maxOutSize) {
             return crossed.count
         }

@@ -238,6 +238,47 @@ struct JWSStructureMutatorTests {
             payload.children(of: payload.root).count == (Self.payload(Self.tokens[0])?.children(of: 0).count ?? 0) + 1)
     }
 
+    @Test func aDocumentedCrossoverPutsAMemberInThePlaceOfItsName() throws {
+        let transaction = try #require(Self.payload(Self.tokens[0]))
+        let renewal = try #require(Self.payload(Self.tokens[1]))
+        let names = { (document: JSONDocument) in
+            Set(document.children(of: document.root).compactMap { document.key($0) })
+        }
+        var replaced = 0
+        var added = 0
+        for seed in 0..<64 as Range<UInt64> {
+            var mutator = JWSStructureMutator(seed: seed)
+            mutator.prefersDocumentedValues = true
+            let crossed = mutator.crossover(Self.tokens[0], Self.tokens[1])
+            let payload = try #require(crossed.flatMap(Self.payload))
+            // Never a duplicate name; every member of the input kept, at most one more, from the other input.
+            #expect(payload.duplicateKeys.isEmpty)
+            #expect(names(payload).isSuperset(of: names(transaction)))
+            let count = payload.children(of: payload.root).count
+            let before = transaction.children(of: transaction.root).count
+            if count == before + 1 {
+                let new = try #require(names(payload).subtracting(names(transaction)).first)
+                #expect(names(renewal).contains(new))
+                added += 1
+            } else {
+                #expect(count == before)
+                let changed = names(transaction).filter { name in
+                    payload.member(name, of: payload.root).map { payload.text($0) }
+                        != transaction.member(name, of: transaction.root).map { transaction.text($0) }
+                }
+                #expect(changed.count == 1)
+                if let name = changed.first {
+                    #expect(
+                        payload.member(name, of: payload.root).map { payload.text($0) }
+                            == renewal.member(name, of: renewal.root).map { renewal.text($0) })
+                    replaced += 1
+                }
+            }
+        }
+        #expect(replaced > 32)
+        #expect(added > 4)
+    }
+
     @Test(arguments: [[], Array("a.b".utf8), Array("{".utf8), Array("x.y.z".utf8), [UInt8](repeating: 0x2E, count: 9)])
     func inputThatIsNoTokenIsLeftToTheByteMutator(_ input: [UInt8]) {
         var mutator = JWSStructureMutator(seed: 1)
