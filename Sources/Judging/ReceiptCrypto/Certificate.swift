@@ -4,7 +4,8 @@ import ReceiptDiagnostics
 
 /// A decoded X.509 certificate: an owned OpenSSL `X509` plus its fields, read once at decode time.
 ///
-/// Immutable after init, so it is safe to share across threads. Every field is derived from the original bytes
+/// Immutable after init but for the verification contexts it keeps for its key (`VerificationContexts`, thread safe),
+/// so it is safe to share across threads. Every field is derived from the original bytes
 /// passed to `init(derEncoded:)`, which are kept verbatim in `derEncoded`.
 public final class Certificate: @unchecked Sendable {
     /// The owned OpenSSL certificate; freed in deinit.
@@ -48,6 +49,8 @@ public final class Certificate: @unchecked Sendable {
     /// Whether the bytes it was decoded from are what OpenSSL encodes it to (i2d_X509): false for a BER length or
     /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
     package let isDistinguishedEncoding: Bool
+    /// Its key set up for verification, kept between the signatures it checks (the one state that changes).
+    let verificationContexts = VerificationContexts()
 
     /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
     public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {

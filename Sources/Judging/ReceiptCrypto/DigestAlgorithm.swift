@@ -54,14 +54,22 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    /// OpenSSL's built-in method for this algorithm (never nil with the default provider loaded).
+    /// OpenSSL's method for this algorithm, fetched once per process from the default provider (never nil with it
+    /// loaded). `EVP_sha256()` and its kind are fetched again implicitly at every use: about 0.4 µs a digest.
     var evpMD: OpaquePointer? {
         switch self {
-        case .sha1: EVP_sha1()
-        case .sha224: EVP_sha224()
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
+        case .sha1: Self.fetchedSHA1
+        case .sha224: Self.fetchedSHA224
+        case .sha256: Self.fetchedSHA256
+        case .sha384: Self.fetchedSHA384
+        case .sha512: Self.fetchedSHA512
         }
     }
+
+    // Fetched methods are never freed: they live as long as the process, and OpenSSL may use them from any thread.
+    private nonisolated(unsafe) static let fetchedSHA1 = EVP_MD_fetch(nil, "SHA1", nil)
+    private nonisolated(unsafe) static let fetchedSHA224 = EVP_MD_fetch(nil, "SHA224", nil)
+    private nonisolated(unsafe) static let fetchedSHA256 = EVP_MD_fetch(nil, "SHA256", nil)
+    private nonisolated(unsafe) static let fetchedSHA384 = EVP_MD_fetch(nil, "SHA384", nil)
+    private nonisolated(unsafe) static let fetchedSHA512 = EVP_MD_fetch(nil, "SHA512", nil)
 }

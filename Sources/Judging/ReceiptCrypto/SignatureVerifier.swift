@@ -3,7 +3,8 @@ import COpenSSL
 /// Verification of RSA PKCS#1 v1.5 and ECDSA signatures against a certificate's public key.
 public enum SignatureVerifier {
     /// Verifies `signature` over the concatenation of `message` with the certificate's public key and `digest`
-    /// (RSA PKCS#1 v1.5 for RSA keys, ECDSA for EC keys; EVP_DigestVerifyInit/Update per part/Final).
+    /// (RSA PKCS#1 v1.5 for RSA keys, ECDSA for EC keys): the message hashed, then verified as
+    /// `verify(signature:digestValue:digest:certificate:)` verifies.
     /// Never throws: a malformed signature or key is `.invalid` with a reason; an unknown key type is `.unsupported`.
     public static func verify(
         signature: ArraySlice<UInt8>,
@@ -11,32 +12,18 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate, signature: signature) { key in
-            guard let md = digest.evpMD, let context = EVP_MD_CTX_new() else {
-                return .invalid(reason: reason("cannot create a verification context"))
-            }
-            defer { EVP_MD_CTX_free(context) }
-            guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else {
-                return .invalid(reason: reason("EVP_DigestVerifyInit failed for \(digest.rawValue)"))
-            }
-            for part in message where !part.isEmpty {
-                let updated = part.withUnsafeBytes { buffer in
-                    EVP_DigestVerifyUpdate(context, buffer.baseAddress, buffer.count)
-                }
-                guard updated == 1 else {
-                    return .invalid(reason: reason("EVP_DigestVerifyUpdate failed"))
-                }
-            }
-            return outcome(
-                signature.withUnsafeBufferPointer { buffer in
-                    EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
-                })
+        switch Digest.compute(message, algorithm: digest) {
+        case .success(let digestValue):
+            return verify(signature: signature, digestValue: digestValue, digest: digest, certificate: certificate)
+        case .failure(let error):
+            return .invalid(reason: "cannot hash the signed message: \(error.message)")
         }
     }
 
     /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
     /// shared by every signer that hashes the same content): RSA PKCS#1 v1.5 (the DigestInfo is checked) for RSA
-    /// keys, ECDSA for EC keys. Never throws, like `verify(signature:over:digest:certificate:)`.
+    /// keys, ECDSA for EC keys, with a context the certificate keeps for its key (`VerificationContexts`). Never
+    /// throws, like `verify(signature:over:digest:certificate:)`.
     public static func verify(
         signature: ArraySlice<UInt8>,
         digestValue: [UInt8],
@@ -44,23 +31,23 @@ public enum SignatureVerifier {
         certificate: Certificate
     ) -> SignatureCheck {
         withKey(of: certificate, signature: signature) { key in
-            guard digestValue.count == digest.outputLength, let md = digest.evpMD,
-                let context = EVP_PKEY_CTX_new(key, nil)
+            guard digestValue.count == digest.outputLength,
+                let result = certificate.verificationContexts.verify(
+                    key: key, digest: digest,
+                    { context in
+                        signature.withUnsafeBufferPointer { signatureBuffer in
+                            digestValue.withUnsafeBufferPointer { digestBuffer in
+                                EVP_PKEY_verify(
+                                    context, signatureBuffer.baseAddress, signatureBuffer.count,
+                                    digestBuffer.baseAddress,
+                                    digestBuffer.count)
+                            }
+                        }
+                    })
             else {
-                return .invalid(reason: reason("cannot create a verification context"))
-            }
-            defer { EVP_PKEY_CTX_free(context) }
-            guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
                 return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
             }
-            return outcome(
-                signature.withUnsafeBufferPointer { signatureBuffer in
-                    digestValue.withUnsafeBufferPointer { digestBuffer in
-                        EVP_PKEY_verify(
-                            context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
-                            digestBuffer.count)
-                    }
-                })
+            return outcome(result)
         }
     }
 
