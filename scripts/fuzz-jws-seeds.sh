@@ -3,8 +3,8 @@
 # rcpt CLI: the public samples of Corpus/jws/, every JWS mutation of a transaction and of a notification signed by
 # the TEST-ONLY chain of Corpus/fuzz/keys-jws/ (bundle id com.example.rcpt.fuzz, the jws-verify harness's
 # expectation), and for `status` one customer's documents in Sandbox (a monthly subscription renewed, its renewal
-# info, a grace period, a refunded and a family-shared non-consumable, consumables; a notification, its body and a
-# transaction-history response carrying them).
+# info, a grace period, a refunded and a family-shared non-consumable, consumables; a document of every other kind
+# the status code tells apart; a notification, its body and a transaction-history response carrying them).
 # ECDSA signatures are randomised: a rerun changes the signed seeds' signatures, nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +48,16 @@ sign renewal-grace "{$renewal,\"autoRenewProductId\":\"com.example.rcpt.fuzz.mon
 lifetime='"productId":"com.example.rcpt.fuzz.lifetime","purchaseDate":1717000000000,"quantity":1,"type":"Non-Consumable","transactionReason":"PURCHASE","storefront":"USA","storefrontId":"143441"'
 sign tx-refunded "{\"transactionId\":\"2000000000000021\",\"originalTransactionId\":\"2000000000000021\",$app,$lifetime,\"originalPurchaseDate\":1717000000000,\"inAppOwnershipType\":\"PURCHASED\",\"revocationDate\":1717200000000,\"revocationReason\":0}"
 sign tx-family "{\"transactionId\":\"2000000000000041\",\"originalTransactionId\":\"2000000000000040\",$app,$lifetime,\"originalPurchaseDate\":1716000000000,\"inAppOwnershipType\":\"FAMILY_SHARED\"}"
+# A document of every kind the status code tells apart: sharing ended (reason 0, no revocationType, as older documents
+# say it), a family revocation typed, a prorated refund of a consumable, an upgrade, an introductory offer, a
+# subscription that will not renew, one that has expired.
+sign tx-family-revoked "{\"transactionId\":\"2000000000000051\",\"originalTransactionId\":\"2000000000000050\",$app,$lifetime,\"originalPurchaseDate\":1716000000000,\"inAppOwnershipType\":\"FAMILY_SHARED\",\"revocationDate\":1717100000000,\"revocationReason\":0}"
+sign tx-family-revoke-typed "{\"transactionId\":\"2000000000000061\",\"originalTransactionId\":\"2000000000000060\",$app,$lifetime,\"originalPurchaseDate\":1716000000000,\"inAppOwnershipType\":\"FAMILY_SHARED\",\"revocationDate\":1717100000000,\"revocationReason\":0,\"revocationType\":\"FAMILY_REVOKE\"}"
+sign tx-consumable-prorated "{\"transactionId\":\"2000000000000071\",\"originalTransactionId\":\"2000000000000071\",$app,\"productId\":\"com.example.rcpt.fuzz.coins\",\"purchaseDate\":1717000000000,\"originalPurchaseDate\":1717000000000,\"quantity\":4,\"type\":\"Consumable\",$store,\"transactionReason\":\"PURCHASE\",\"revocationDate\":1717100000000,\"revocationReason\":1,\"revocationType\":\"REFUND_PRORATED\",\"revocationPercentage\":50000}"
+sign tx-upgraded "{\"transactionId\":\"2000000000000013\",\"originalTransactionId\":\"2000000000000010\",\"webOrderLineItemId\":\"2000000000000014\",$app,\"productId\":\"com.example.rcpt.fuzz.monthly\",\"subscriptionGroupIdentifier\":\"20000001\",\"purchaseDate\":1717243100000,\"originalPurchaseDate\":1714564700000,\"expiresDate\":1719835100000,\"quantity\":1,\"type\":\"Auto-Renewable Subscription\",$store,\"transactionReason\":\"RENEWAL\",\"isUpgraded\":true,\"revocationDate\":1717300000000}"
+sign tx-offer "{\"transactionId\":\"2000000000000081\",\"originalTransactionId\":\"2000000000000080\",\"webOrderLineItemId\":\"2000000000000082\",$app,\"productId\":\"com.example.rcpt.fuzz.yearly\",\"subscriptionGroupIdentifier\":\"20000002\",\"purchaseDate\":1717243100000,\"originalPurchaseDate\":1717243100000,\"expiresDate\":1717847900000,\"quantity\":1,\"type\":\"Auto-Renewable Subscription\",$store,\"transactionReason\":\"PURCHASE\",\"offerType\":1,\"offerDiscountType\":\"FREE_TRIAL\",\"price\":0,\"currency\":\"USD\"}"
+sign renewal-off "{\"originalTransactionId\":\"2000000000000080\",\"productId\":\"com.example.rcpt.fuzz.yearly\",\"autoRenewProductId\":\"com.example.rcpt.fuzz.yearly\",\"autoRenewStatus\":0,\"expirationIntent\":1,\"priceIncreaseStatus\":0,\"environment\":\"Sandbox\",\"signedDate\":1717243200000,\"recentSubscriptionStartDate\":1717243100000,\"renewalDate\":1717847900000}"
+sign tx-expired "{\"transactionId\":\"2000000000000091\",\"originalTransactionId\":\"2000000000000090\",\"webOrderLineItemId\":\"2000000000000092\",$app,\"productId\":\"com.example.rcpt.fuzz.weekly\",\"subscriptionGroupIdentifier\":\"20000003\",\"purchaseDate\":1714000000000,\"originalPurchaseDate\":1714000000000,\"expiresDate\":1714604800000,\"quantity\":1,\"type\":\"Auto-Renewable Subscription\",$store,\"transactionReason\":\"PURCHASE\"}"
 sign tx-consumable "{\"transactionId\":\"2000000000000031\",\"originalTransactionId\":\"2000000000000031\",$app,\"productId\":\"com.example.rcpt.fuzz.coins\",\"purchaseDate\":1717000000000,\"originalPurchaseDate\":1717000000000,\"quantity\":3,\"type\":\"Consumable\",$store,\"transactionReason\":\"PURCHASE\"}"
 token() { tr -d '\n' <"Corpus/fuzz/status/$1.jws"; }
 sign notification-did-renew "{\"notificationType\":\"DID_RENEW\",\"notificationUUID\":\"00000000-0000-4000-8000-000000000011\",\"data\":{\"bundleId\":\"com.example.rcpt.fuzz\",\"bundleVersion\":\"1\",\"environment\":\"Sandbox\",\"signedTransactionInfo\":\"$(token tx-sub)\",\"signedRenewalInfo\":\"$(token renewal)\",\"status\":1},\"version\":\"2.0\",\"signedDate\":1717243300000}"
