@@ -25,18 +25,35 @@ only=""
 seed=1
 forced=""
 proofs_only=0
+usage() {
+    echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan] [--proofs]${1:+ ($1)}" >&2
+    exit 2
+}
 while [ $# -gt 0 ]; do
     case "$1" in
-        --time) seconds=$2; shift ;;
-        --only) only=$2; shift ;;
-        --seed) seed=$2; shift ;;
+        --time|--only|--seed)
+            [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
+            case "$1" in
+                --time) seconds=$2 ;;
+                --only) only=$2 ;;
+                --seed) seed=$2 ;;
+            esac
+            shift ;;
         --asan) forced=address ;;
         --proofs) proofs_only=1 ;;
-        *) echo "usage: scripts/fuzz-bench.sh [--time S] [--only BUG[,BUG…]] [--seed N] [--asan] [--proofs]" >&2
-           exit 2 ;;
+        *) usage "unknown option $1" ;;
     esac
     shift
 done
+[[ $seconds =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || usage "--time takes a whole number of seconds"
+[[ $seed =~ ^[0-9]+$ ]] || usage "--seed takes a whole number"
+# Every bug --only names is one Fuzz/planted/bugs.tsv lists (a misspelt name would run nothing and say 0 of 0).
+if [ -n "$only" ]; then
+    IFS=, read -r -a named <<<"$only"
+    for bug in "${named[@]}"; do
+        cut -f1 Fuzz/planted/bugs.tsv | grep -qxF -- "$bug" || usage "no planted bug $bug in Fuzz/planted/bugs.tsv"
+    done
+fi
 WORK=${FUZZ_BENCH_WORK:-$ROOT/Fuzz/.build-bench}
 TREE=$WORK/tree
 SCRATCH=$WORK/build
