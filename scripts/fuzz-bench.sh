@@ -46,12 +46,13 @@ while [ $# -gt 0 ]; do
     shift
 done
 [[ $seconds =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || usage "--time takes a whole number of seconds"
-[[ $seed =~ ^[0-9]+$ ]] || usage "--seed takes a whole number"
+# libFuzzer takes -seed=0 for "draw one": a run that could not be repeated.
+[[ $seed =~ ^[0-9]+$ ]] && [ "$seed" -gt 0 ] || usage "--seed takes a whole number from 1"
 # Every bug --only names is one Fuzz/planted/bugs.tsv lists (a misspelt name would run nothing and say 0 of 0).
 if [ -n "$only" ]; then
     IFS=, read -r -a named <<<"$only"
     for bug in "${named[@]}"; do
-        cut -f1 Fuzz/planted/bugs.tsv | grep -qxF -- "$bug" || usage "no planted bug $bug in Fuzz/planted/bugs.tsv"
+        grep -v '^#' Fuzz/planted/bugs.tsv | cut -f1 | grep -qxF -- "$bug" || usage "no planted bug $bug in Fuzz/planted/bugs.tsv"
     done
 fi
 WORK=${FUZZ_BENCH_WORK:-$ROOT/Fuzz/.build-bench}

@@ -38,8 +38,11 @@ public enum StructureMutation {
         mutator.prefersDocumentedValues = documented
         // With a custom crossover, libFuzzer picks it for half of all mutations: one time in two it edits the first
         // input instead, so the edits of a token's meaning are not halved.
-        // Documented values preferred, a member from the other input takes the place of the one of its name.
-        let crossed = seed & 1 == 0 ? mutator.mutate(a) : mutator.crossover(a, b)
+        // Documented values preferred, a member from the other input takes the place of the one of its name; when it
+        // has none to give, the first input is edited (a splice of the bytes would break its signature).
+        let crossed =
+            seed & 1 == 0
+            ? mutator.mutate(a) : mutator.crossover(a, b) ?? (documented ? mutator.mutate(a) : nil)
         if let crossed, LibFuzzer.write(crossed, to: out, maxSize: maxOutSize) {
             return crossed.count
         }

@@ -50,7 +50,7 @@ public final class Certificate: @unchecked Sendable {
     /// another non-canonical encoding OpenSSL's reader accepts, which DER-only readers (Apple's) refuse.
     package let isDistinguishedEncoding: Bool
     /// Its key set up for verification, kept between the signatures it checks (the one state that changes).
-    let verificationContexts = VerificationContexts()
+    let verificationContexts: VerificationContexts
 
     /// Decodes one DER certificate (d2i_X509) that must span exactly all of `derEncoded`.
     public init(derEncoded: ArraySlice<UInt8>) throws(CryptoError) {
@@ -120,6 +120,7 @@ public final class Certificate: @unchecked Sendable {
                 : X509_get_key_usage(parsed) & UInt32(KU_DIGITAL_SIGNATURE) != 0
             self.hasExtendedKeyUsage = flags & UInt32(EXFLAG_XKUSAGE) != 0
             self.isDistinguishedEncoding = Self.isDistinguished(parsed, bytes)
+            self.verificationContexts = VerificationContexts(key: X509_get0_pubkey(parsed))
         } catch {
             X509_free(parsed)
             throw error

@@ -1,11 +1,12 @@
 import ReceiptCaching
 
-/// Certificates decoded once per distinct encoding, for the whole process: every token of an App Store era carries
-/// the same two or three certificates and every receipt of an era the same chain, and decoding one with OpenSSL 3
-/// (its public key through the provider machinery) costs more than verifying a token's own signature. Bounded (the
-/// least recently used forgotten), thread safe. A `Certificate` is immutable and entirely derived from its bytes, so
-/// the one decoded earlier is the one decoding would give: sharing it changes nothing a reader sees. A failure is
-/// never kept (the next decode fails again, with the same error).
+/// Certificates decoded once per distinct encoding, for the whole process: every token of an App Store era carries the
+/// same two or three certificates and every receipt of an era the same chain, and decoding one with OpenSSL 3 (its
+/// public key through the provider machinery) costs more than verifying a token's own signature. Bounded (the least
+/// recently used forgotten), thread safe. A `Certificate`'s fields are entirely derived from its bytes (the key it
+/// keeps set up for verification gives every signature the verdict a fresh one would), so the one decoded earlier is
+/// the one decoding would give: sharing it changes nothing a reader sees. A failure is never kept (the next decode
+/// fails again, with the same error).
 package final class CertificateCache: Sendable {
     /// The cache the inspectors use.
     package static let shared = CertificateCache(capacity: 512)

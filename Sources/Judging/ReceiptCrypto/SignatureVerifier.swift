@@ -30,10 +30,10 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate, signature: signature) { key in
+        withKey(of: certificate, signature: signature) { _ in
             guard digestValue.count == digest.outputLength,
                 let result = certificate.verificationContexts.verify(
-                    key: key, digest: digest,
+                    digest: digest,
                     { context in
                         signature.withUnsafeBufferPointer { signatureBuffer in
                             digestValue.withUnsafeBufferPointer { digestBuffer in

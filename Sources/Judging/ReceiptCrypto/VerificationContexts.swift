@@ -14,20 +14,31 @@ final class VerificationContexts: @unchecked Sendable {
     /// Idle contexts a digest keeps at most: one a thread verifying at once is enough.
     static let capacity = 16
 
+    /// The key every context verifies with (a reference of the pool's own), nil when the certificate has none.
+    private let key: OpaquePointer?
     private let idle = Mutex<[DigestAlgorithm: [Context]]>([:])
+
+    /// The contexts of `key` (a certificate's public key; the pool takes a reference to it).
+    init(key: OpaquePointer?) {
+        if let key, EVP_PKEY_up_ref(key) == 1 {
+            self.key = key
+        } else {
+            self.key = nil
+        }
+    }
 
     /// An idle EVP_PKEY_CTX, owned by the pool; only the thread that takes it out uses it.
     private struct Context: @unchecked Sendable {
         let pointer: OpaquePointer
     }
 
-    /// The result of `body` with a context for `key` set up to verify `digest` signatures (EVP_PKEY_verify_init and
-    /// the signature digest), or nil when OpenSSL cannot set one up. `body` returns OpenSSL's verify result: 1 valid,
-    /// 0 a mismatch, anything else an error (the context is then freed).
-    func verify(key: OpaquePointer, digest: DigestAlgorithm, _ body: (OpaquePointer) -> Int32) -> Int32? {
-        guard let context = take(digest) ?? Self.context(key: key, digest: digest).map(Context.init) else {
-            return nil
-        }
+    /// The result of `body` with a context for the key set up to verify `digest` signatures (EVP_PKEY_verify_init
+    /// and the signature digest), or nil when there is no key or OpenSSL cannot set one up. `body` returns OpenSSL's
+    /// verify result: 1 valid, 0 a mismatch, anything else an error (the context is then freed).
+    func verify(digest: DigestAlgorithm, _ body: (OpaquePointer) -> Int32) -> Int32? {
+        guard let key,
+            let context = take(digest) ?? Self.context(key: key, digest: digest).map(Context.init)
+        else { return nil }
         let result = body(context.pointer)
         guard result == 0 || result == 1 else {
             EVP_PKEY_CTX_free(context.pointer)
@@ -64,5 +75,6 @@ final class VerificationContexts: @unchecked Sendable {
     deinit {
         let contexts = idle.withLock { idle in idle.values.flatMap { $0 } }
         for context in contexts { EVP_PKEY_CTX_free(context.pointer) }
+        if let key { EVP_PKEY_free(key) }
     }
 }

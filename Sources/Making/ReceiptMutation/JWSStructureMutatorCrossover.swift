@@ -23,7 +23,8 @@ extension JWSStructureMutator {
             }
         }
         let sharesName = below(4) != 0
-        return transformJSON(of: input[...]) { tree in
+        var offers = false
+        let crossed = transformJSON(of: input[...]) { tree in
             guard case .object(var own) = tree else { return }
             // A member the input has with another value, or one it lacks.
             let values = Dictionary(own.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -32,6 +33,7 @@ extension JWSStructureMutator {
                 return sharesName && value != member.value
             }
             guard !offered.isEmpty else { return }
+            offers = true
             let member = offered[Int(position % UInt64(offered.count))]
             if let index = own.firstIndex(where: { $0.name == member.name }) {
                 own[index].value = member.value
@@ -40,6 +42,8 @@ extension JWSStructureMutator {
             }
             tree = .object(own)
         }
+        // Nothing to give (the same values, no member the input lacks): nil, so the caller edits the input instead.
+        return offers ? crossed : nil
     }
 
     /// The JSON a token's payload or a document holds, for a crossover's donor.

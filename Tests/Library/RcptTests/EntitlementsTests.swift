@@ -30,6 +30,24 @@ struct EntitlementsTests {
         #expect(after.active.isEmpty)
     }
 
+    /// The `status` fuzz harness's seeds (`Corpus/fuzz/status/`) are documents its verifier counts: the harness keeps
+    /// no document left out in its corpus, so a seed that stopped counting (a key that expired, a claim a check now
+    /// refuses) would be dropped without a word.
+    @Test func everySeedOfTheStatusHarnessIsCounted() throws {
+        let root = Fixtures.bytes("Corpus/fuzz/keys-jws/root.pem")
+        let verifier = try AppStoreVerifier(
+            bundleId: "com.example.rcpt.fuzz", appAppleId: nil, environment: .sandbox, roots: .certificates([root]),
+            chainTime: .signed, now: Self.date("2024-06-15T00:00:00Z"))
+        let folder = Fixtures.url("Corpus/fuzz/status")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count >= 17)
+        for name in names {
+            let status = verifier.entitlements(
+                of: [Fixtures.bytes("Corpus/fuzz/status/\(name)")], at: Self.date("2024-06-15T00:00:00Z"))
+            #expect(status.notCounted.isEmpty, "\(name): \(status.notCounted.map(\.reason))")
+        }
+    }
+
     @Test func anotherAppsDocumentIsNotCounted() throws {
         let verifier = try AppStoreVerifier(bundleId: "com.audaos.audarecorder", appAppleId: nil, environment: .sandbox)
         let status = verifier.entitlements(of: Self.documents, at: Self.date("2022-03-04T09:45:00Z"))

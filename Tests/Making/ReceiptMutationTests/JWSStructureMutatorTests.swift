@@ -267,6 +267,11 @@ struct JWSStructureMutatorTests {
                         != transaction.member(name, of: transaction.root).map { transaction.text($0) }
                 }
                 #expect(changed.count == 1)
+                // In the place of the member of its name: the members' order kept.
+                let order = { (document: JSONDocument) in
+                    document.children(of: document.root).compactMap { document.key($0) }
+                }
+                #expect(order(payload) == order(transaction))
                 if let name = changed.first {
                     #expect(
                         payload.member(name, of: payload.root).map { payload.text($0) }
