@@ -230,6 +230,10 @@ package struct StatusDocument: Sendable {
         trust: StatusEvidence.Trust
     ) {
         let binding = token.binding
+        // A payload of no kind Apple signs states nothing, nor do the tokens it carries: Apple's verifier decodes a
+        // payload as one type and reads nothing inside one it cannot type, and `verify` refuses it (a fuzzer's find:
+        // a genuine notification carried in a signed payload of no kind granted its subscription).
+        guard binding.kind != .unknown else { return }
         // A token that names another app than its document (another app's transaction in an API response) states
         // nothing about this app's customer, nor do the tokens it carries: counted unverified, it would put another
         // app's product under this one.

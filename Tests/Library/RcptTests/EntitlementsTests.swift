@@ -34,10 +34,7 @@ struct EntitlementsTests {
     /// no document left out in its corpus, so a seed that stopped counting (a key that expired, a claim a check now
     /// refuses) would be dropped without a word.
     @Test func everySeedOfTheStatusHarnessIsCounted() throws {
-        let root = Fixtures.bytes("Corpus/fuzz/keys-jws/root.pem")
-        let verifier = try AppStoreVerifier(
-            bundleId: "com.example.rcpt.fuzz", appAppleId: nil, environment: .sandbox, roots: .certificates([root]),
-            chainTime: .signed, now: Self.date("2024-06-15T00:00:00Z"))
+        let verifier = try Self.statusHarnessVerifier()
         let folder = Fixtures.url("Corpus/fuzz/status")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.count >= 17)
@@ -46,6 +43,40 @@ struct EntitlementsTests {
                 of: [Fixtures.bytes("Corpus/fuzz/status/\(name)")], at: Self.date("2024-06-15T00:00:00Z"))
             #expect(status.notCounted.isEmpty, "\(name): \(status.notCounted.map(\.reason))")
         }
+    }
+
+    /// The `status` fuzz harness's verifier: its TEST-ONLY root, app and time.
+    static func statusHarnessVerifier() throws -> AppStoreVerifier {
+        try AppStoreVerifier(
+            bundleId: "com.example.rcpt.fuzz", appAppleId: nil, environment: .sandbox,
+            roots: .certificates([Fixtures.bytes("Corpus/fuzz/keys-jws/root.pem")]), chainTime: .signed,
+            now: date("2024-06-15T00:00:00Z"))
+    }
+
+    /// The `status` harness's oracles over its saved regressions: a document counted is one whose inspection is
+    /// valid, and one that grants anything is one `verify` accepts.
+    @Test func theStatusHarnessRegressionsKeepItsOracles() throws {
+        let verifier = try Self.statusHarnessVerifier()
+        let folder = Fixtures.url("Corpus/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("status-") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let bytes = Fixtures.bytes("Corpus/regressions/\(name)")
+            let status = verifier.entitlements(of: [bytes], at: Self.date("2024-06-15T00:00:00Z"))
+            if status.notCounted.isEmpty { #expect(verifier.inspect(bytes).isValid, "\(name)") }
+            if !status.products.isEmpty { #expect(throws: Never.self, "\(name)") { try verifier.verify(bytes) } }
+        }
+    }
+
+    /// A genuine notification inside a signed payload of no kind Apple signs (a fuzzer's find): `verify` refuses it,
+    /// so what a customer owns takes nothing from it — it is counted, stating nothing, as a payload of no kind is.
+    @Test func aTokenCarriedByAPayloadOfNoKindGrantsNothing() throws {
+        let verifier = try Self.statusHarnessVerifier()
+        let bytes = Fixtures.bytes("Corpus/regressions/status-notification-in-a-payload-of-no-kind.bin")
+        #expect(throws: VerificationFailure.self) { try verifier.verify(bytes) }
+        let status = verifier.entitlements(of: [bytes], at: Self.date("2024-06-15T00:00:00Z"))
+        #expect(status.products.isEmpty)
+        #expect(status.notCounted.isEmpty)
     }
 
     @Test func anotherAppsDocumentIsNotCounted() throws {
