@@ -4,8 +4,9 @@
 # triggered by no committed seed. For each bug, a copy of the sources (Fuzz/.build-bench/tree, synced from the working
 # tree, so uncommitted changes to a harness or mutator count) gets the patch, builds the bug's harnesses (in the
 # build their campaigns run in, fuzz_flavour: ASan, the fast build for jws-verify and status) and fuzzes them from
-# the committed seeds, dictionaries and options for up to --time seconds each, side by side. Prints, per bug, whether and how fast it was found; then found/total and the median
-# time-to-find (a bug not found counts as never). Figures, never a test; run it on a quiet machine.
+# the committed seeds, dictionaries and options for up to --time seconds each, side by side. Prints, per bug,
+# whether and how fast it was found; then found/total and the median time-to-find (a bug not found counts as
+# never). Figures, never a test; run it on a quiet machine.
 #
 # Each bug has a proof: Fuzz/planted/proofs/BUG.HARNESS, an input that reaches it through HARNESS. Before a bug is
 # fuzzed, its proof must crash the patched harness with the bug's message (else the row says "bad-proof": the plant

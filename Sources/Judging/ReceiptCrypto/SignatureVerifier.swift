@@ -12,56 +12,63 @@ public enum SignatureVerifier {
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        switch Digest.compute(message, algorithm: digest) {
-        case .success(let digestValue):
-            return verify(signature: signature, digestValue: digestValue, digest: digest, certificate: certificate)
-        case .failure(let error):
-            return .invalid(reason: "cannot hash the signed message: \(error.message)")
+        whenUsable(certificate, signature) {
+            switch Digest.compute(message, algorithm: digest) {
+            case .success(let digestValue):
+                return verified(signature, digestValue: digestValue, digest: digest, certificate: certificate)
+            case .failure(let error):
+                return .invalid(reason: "cannot hash the signed message: \(error.message)")
+            }
         }
     }
 
     /// Verifies `signature` over a message whose `digest` hash is `digestValue` (computed once by the caller and
     /// shared by every signer that hashes the same content): RSA PKCS#1 v1.5 (the DigestInfo is checked) for RSA
-    /// keys, ECDSA for EC keys, with a context the certificate keeps for its key (`VerificationContexts`). Never
-    /// throws, like `verify(signature:over:digest:certificate:)`.
+    /// keys, ECDSA for EC keys. Never throws, like `verify(signature:over:digest:certificate:)`.
     public static func verify(
         signature: ArraySlice<UInt8>,
         digestValue: [UInt8],
         digest: DigestAlgorithm,
         certificate: Certificate
     ) -> SignatureCheck {
-        withKey(of: certificate, signature: signature) { _ in
-            guard digestValue.count == digest.outputLength,
-                let result = certificate.verificationContexts.verify(
-                    digest: digest,
-                    { context in
-                        signature.withUnsafeBufferPointer { signatureBuffer in
-                            digestValue.withUnsafeBufferPointer { digestBuffer in
-                                EVP_PKEY_verify(
-                                    context, signatureBuffer.baseAddress, signatureBuffer.count,
-                                    digestBuffer.baseAddress,
-                                    digestBuffer.count)
-                            }
-                        }
-                    })
-            else {
-                return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
-            }
-            return outcome(result)
+        whenUsable(certificate, signature) {
+            verified(signature, digestValue: digestValue, digest: digest, certificate: certificate)
         }
     }
 
-    /// Runs `body` with the certificate's RSA or EC key, the certificate kept alive and OpenSSL's error queue
-    /// cleared before and after; the check that stops verification before it starts when there is no such key or
-    /// no signature.
-    private static func withKey(
-        of certificate: Certificate, signature: ArraySlice<UInt8>, _ body: (OpaquePointer) -> SignatureCheck
+    /// The verification of a digest, with a context the certificate keeps for its key (`VerificationContexts`).
+    private static func verified(
+        _ signature: ArraySlice<UInt8>, digestValue: [UInt8], digest: DigestAlgorithm, certificate: Certificate
+    ) -> SignatureCheck {
+        guard digestValue.count == digest.outputLength,
+            let result = certificate.verificationContexts.verify(
+                digest: digest,
+                { context in
+                    signature.withUnsafeBufferPointer { signatureBuffer in
+                        digestValue.withUnsafeBufferPointer { digestBuffer in
+                            EVP_PKEY_verify(
+                                context, signatureBuffer.baseAddress, signatureBuffer.count, digestBuffer.baseAddress,
+                                digestBuffer.count)
+                        }
+                    }
+                })
+        else {
+            return .invalid(reason: reason("cannot set up verification with \(digest.rawValue)"))
+        }
+        return outcome(result)
+    }
+
+    /// Runs `body` when the certificate has an RSA or EC key and there is a signature, the certificate kept alive and
+    /// OpenSSL's error queue cleared before and after; else the check that stops verification before it starts
+    /// (before any hashing).
+    private static func whenUsable(
+        _ certificate: Certificate, _ signature: ArraySlice<UInt8>, _ body: () -> SignatureCheck
     ) -> SignatureCheck {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         return withExtendedLifetime(certificate) {
             switch usableKey(certificate.x509, certificate.keyAlgorithm, signature: signature) {
-            case .success(let key): return body(key)
+            case .success: return body()
             case .failure(let refusal): return refusal.check
             }
         }

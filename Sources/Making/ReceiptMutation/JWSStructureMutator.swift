@@ -59,18 +59,16 @@ public struct JWSStructureMutator {
     // MARK: - Tokens and documents
 
     /// `input` with `transform` applied to its JSON: a document's tree, or a token's payload (re-encoded, and
-    /// re-signed with a signer).
-    func transformJSON(of input: ArraySlice<UInt8>, _ transform: (inout JSONTree) -> Void) -> [UInt8]? {
+    /// re-signed with a signer); nil when `transform` says it changed nothing (no token signed for nothing).
+    func transformJSON(of input: ArraySlice<UInt8>, _ transform: (inout JSONTree) -> Bool) -> [UInt8]? {
         if input.first == UInt8(ascii: "{") {
-            guard var tree = JSONTree(Array(input)) else { return nil }
-            transform(&tree)
+            guard var tree = JSONTree(Array(input)), transform(&tree) else { return nil }
             return tree.bytes
         }
         let parts = JWSText.parts(input)
         guard parts.count == 3, case .success(let payload) = Base64URL.decode(parts[1]),
-            var tree = JSONTree(payload.bytes)
+            var tree = JSONTree(payload.bytes), transform(&tree)
         else { return nil }
-        transform(&tree)
         return token(header: parts[0], payload: tree.bytes, signature: parts[2])
     }
 

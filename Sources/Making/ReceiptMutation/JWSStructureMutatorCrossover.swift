@@ -17,23 +17,24 @@ extension JWSStructureMutator {
         guard prefersDocumentedValues else {
             let member = members[below(members.count)]
             return transformJSON(of: input[...]) { tree in
-                guard case .object(var own) = tree else { return }
+                // Not an object: the input as it was (re-signed), as before the documented crossover existed.
+                guard case .object(var own) = tree else { return true }
                 own.insert(member, at: Int(position % UInt64(own.count + 1)))
                 tree = .object(own)
+                return true
             }
         }
         let sharesName = below(4) != 0
-        var offers = false
-        let crossed = transformJSON(of: input[...]) { tree in
-            guard case .object(var own) = tree else { return }
+        // Nothing to give (the same values, no member the input lacks): nil, so the caller edits the input instead.
+        return transformJSON(of: input[...]) { tree in
+            guard case .object(var own) = tree else { return false }
             // A member the input has with another value, or one it lacks.
             let values = Dictionary(own.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
             let offered = members.filter { member in
                 guard let value = values[member.name] else { return !sharesName && !member.name.isEmpty }
                 return sharesName && value != member.value
             }
-            guard !offered.isEmpty else { return }
-            offers = true
+            guard !offered.isEmpty else { return false }
             let member = offered[Int(position % UInt64(offered.count))]
             if let index = own.firstIndex(where: { $0.name == member.name }) {
                 own[index].value = member.value
@@ -41,9 +42,8 @@ extension JWSStructureMutator {
                 own.append(member)
             }
             tree = .object(own)
+            return true
         }
-        // Nothing to give (the same values, no member the input lacks): nil, so the caller edits the input instead.
-        return offers ? crossed : nil
     }
 
     /// The JSON a token's payload or a document holds, for a crossover's donor.
