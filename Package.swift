@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "ReceiptValidationTests",
             dependencies: [
-                "ReceiptDiagnostics",
+                "ReceiptDiagnostics", "ReceiptInput",
                 "ReceiptASN1", "ReceiptPKCS7", "ReceiptModel", "ReceiptCrypto", "ReceiptBuilding", "ReceiptSigning",
                 "ReceiptValidation",
                 "ReceiptTestSupport",

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptASN1
+import ReceiptInput
 import ReceiptModel
 import ReceiptPKCS7
 
@@ -36,7 +37,11 @@ public struct InspectionOptions: Sendable {
     public var expectations: Expectations
     /// When subscriptions are judged active or expired; nil: at the chain's evaluation time.
     package var statusTime: EvaluationTime?
-    package var inputFormat: InputFormat?
+    /// `--input-format`: what every input is read as (a receipt wrapper, or a JWS), whichever command and however
+    /// many inputs; nil: the classifier decides.
+    package var forcedFormat: ForcedFormat?
+    /// The receipt wrapper `forcedFormat` names, if it names one.
+    package var inputFormat: InputFormat? { forcedFormat?.receiptFormat }
     public var limits: ASN1Limits
     /// Bounds on the SignedData's repeated parts (signers, certificates, CRLs, digest algorithms).
     package var containerLimits: ContainerLimits = .default
@@ -78,7 +83,7 @@ public struct InspectionOptions: Sendable {
         self.now = now
         self.time = time
         self.expectations = expectations
-        self.inputFormat = inputFormat
+        self.forcedFormat = inputFormat.map { .receipt($0) }
         self.limits = limits
     }
 }

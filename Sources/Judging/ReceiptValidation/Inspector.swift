@@ -9,7 +9,7 @@ public enum Inspector {
 
     /// `input` classified and inspected by the reader of the kind found in it.
     public static func inspect(_ input: [UInt8], options: InspectionOptions) -> Inspection {
-        inspect(InputClassifier.classify(input), input: input, options: options)
+        inspect(InputClassifier.classify(input, forced: options.forcedFormat), input: input, options: options)
     }
 
     /// An input the classifier has read, inspected by the reader of the kind it found.

@@ -74,10 +74,10 @@ public enum InputClassifier {
     /// Classifies `input`. `forced` is `--input-format`: a receipt format makes it a receipt (unless it is plainly a
     /// JWS, which is said), `jws` a JWS.
     public static func classify(_ input: [UInt8], forced: ForcedFormat? = nil) -> ClassifiedInput {
-        switch forced {
-        case .jws:
-            return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [])
-        case .receipt(let format):
+        if let forced {
+            guard let format = forced.receiptFormat else {
+                return ClassifiedInput(kind: .jws, bytes: input, offset: 0, findings: [])
+            }
             if let read = JWSInput.recognise(input, json: nil) {
                 return ClassifiedInput(
                     kind: .jws, bytes: input, offset: 0,
@@ -88,8 +88,6 @@ public enum InputClassifier {
                     ], jws: read)
             }
             return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
-        case nil:
-            break
         }
         if input.first == 0x30 {
             var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
@@ -296,4 +294,10 @@ public enum InputClassifier {
 public enum ForcedFormat: Sendable, Hashable {
     case receipt(InputFormat)
     case jws
+
+    /// The receipt wrapper forced, or nil when the input is forced to be a JWS.
+    public var receiptFormat: InputFormat? {
+        guard case .receipt(let format) = self else { return nil }
+        return format
+    }
 }

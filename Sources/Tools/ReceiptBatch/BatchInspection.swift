@@ -259,7 +259,7 @@ package struct BatchInspection: Sendable {
                 line(nil, path), Outcome(kind: nil, verdict: .unreadable("cannot read the file: \(unreadable.reason)"))
             )
         }
-        let classified = InputClassifier.classify(input, forced: options.inputFormat.map { ForcedFormat.receipt($0) })
+        let classified = InputClassifier.classify(input, forced: options.forcedFormat)
         let inspection = Inspector.inspect(classified, input: input, options: options)
         let output = line(inspection, path)
         func outcome(_ verdict: Outcome.Verdict) -> ([UInt8], Outcome) {

@@ -175,7 +175,7 @@ struct Diff: ParsableCommand {
         // decoding beside it. A response without one holds Apple's decoding alone, nothing signed to judge: then
         // only the content is compared.
         func verdict(_ bytes: [UInt8]) -> Inspection {
-            Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: inspectionOptions)
+            Inspector.inspect(bytes, options: inspectionOptions)
         }
         let verdicts = (verdict(bytesA), verdict(bytesB))
         let result = ResponseComparison.compare(

@@ -63,7 +63,7 @@ struct JudgingOptions: ParsableArguments {
 
     /// What `bytes` hold, from the one classifier (`InputClassifier`), with --input-format as its force.
     func classify(_ bytes: [UInt8]) -> ClassifiedInput {
-        InputClassifier.classify(bytes, forced: inputFormat.map { $0 == .jws ? .jws : .receipt($0.format ?? .binary) })
+        InputClassifier.classify(bytes, forced: inputFormat?.forced)
     }
 
     /// Inspection options from these flags and `expectations`.
@@ -71,7 +71,7 @@ struct JudgingOptions: ParsableArguments {
         var options = try trust.inspectionOptions()
         options.time = evaluationTime
         options.expectations = expectations
-        options.inputFormat = inputFormat?.format ?? nil
+        options.forcedFormat = inputFormat?.forced
         options.statusTime = statusAt.flatMap(EvaluationTime.init(argument:))
         options.strict = strict
         return options

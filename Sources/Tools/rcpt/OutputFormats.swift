@@ -92,14 +92,14 @@ enum InputFormatArgument: String, ExpressibleByArgument, CaseIterable {
     case binary
     case jsonRequest = "json-request"
 
-    /// The receipt wrapper, or nil for `jws` (Apple's JWS, read by the JWS reader).
-    var format: InputFormat? {
+    /// What the classifier is told the input is: a receipt in its wrapper, or Apple's JWS.
+    var forced: ForcedFormat {
         switch self {
-        case .der, .ber, .binary: return .binary
-        case .base64: return .base64
-        case .pem: return .pem
-        case .json, .jsonRequest: return .jsonRequest
-        case .jws: return nil
+        case .der, .ber, .binary: return .receipt(.binary)
+        case .base64: return .receipt(.base64)
+        case .pem: return .receipt(.pem)
+        case .json, .jsonRequest: return .receipt(.jsonRequest)
+        case .jws: return .jws
         }
     }
 

@@ -1,4 +1,5 @@
 import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptModel
 import ReceiptPKCS7
 import ReceiptTestSupport
@@ -22,6 +23,24 @@ struct RealReceiptVerificationTests {
             #expect(verification.anchor == "CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US")
             #expect(verification.path.count == 3)
         }
+    }
+
+    /// `--input-format` travels in the options, so every entry point that inspects bytes forces the same reading: a
+    /// receipt forced to be a JWS is a JWS that does not read, a receipt forced as DER is the receipt.
+    @Test func theOptionsForcedFormatIsTheClassifiersForce() throws {
+        let bytes = Fixtures.realReceipt("kvitto-sandboxReceipt.receipt")
+        var options = InspectionOptions(anchors: try TrustAnchors.appleRoot())
+        #expect(Inspector.inspect(bytes, options: options).isValid)
+        options.forcedFormat = .jws
+        let forcedJWS = Inspector.inspect(bytes, options: options)
+        #expect(forcedJWS.kind == .jws)
+        #expect(!forcedJWS.isValid)
+        options.forcedFormat = .receipt(.binary)
+        #expect(Inspector.inspect(bytes, options: options).isValid)
+        options.forcedFormat = .receipt(.base64)
+        #expect(!Inspector.inspect(bytes, options: options).isValid)
+        #expect(
+            InspectionOptions(anchors: try TrustAnchors.appleRoot(), inputFormat: .pem).forcedFormat == .receipt(.pem))
     }
 
     /// A genuine receipt whose SignerInfo names its certificate another way RFC 5652 allows (subjectKeyIdentifier)

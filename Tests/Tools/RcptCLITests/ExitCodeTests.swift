@@ -277,6 +277,23 @@ struct ExitCodeTests {
         #expect(result.status == status, "\(format): \(result)")
     }
 
+    /// One input, one judgement: `--input-format` forces the same reading on a file named alone and on the same file
+    /// found in a directory (the batch read a receipt forced as a JWS as a receipt, and called it valid).
+    @Test(arguments: [("jws", 2), ("der", 0), ("base64", 2)])
+    func inputFormatForcesAFileAndItsDirectoryAlike(_ format: String, _ status: Int32) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rcpt-forced-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a.receipt")
+        try Data(contentsOf: URL(fileURLWithPath: Self.sandbox)).write(to: file)
+        let alone = try CLI.run(["verify", "--format", "jsonl", "--input-format", format, file.path])
+        let found = try CLI.run(["verify", "--format", "jsonl", "--input-format", format, directory.path])
+        #expect(alone.status == status, "\(format): \(alone)")
+        #expect(found.status == status, "\(format): \(found)")
+        #expect(alone.stdout == found.stdout, "\(format)")
+    }
+
     @Test func verdictsSayWhyAndWhatToDo() throws {
         let today = try CLI.run(["verify", "--at", "now", "Corpus/receipts/tpinappreceipt-sandbox-g5.receipt"])
         #expect(today.status == 1)
