@@ -185,32 +185,28 @@ public enum ASN1Primitives {
         return hex(bytes[range])
     }
 
-    /// Lowercase hexadecimal of a slice (the concrete, fast path).
-    public static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+    /// Lowercase hexadecimal of a slice.
+    public static func hex(_ bytes: ArraySlice<UInt8>) -> String { bytes.withUnsafeBufferPointer(hex(buffer:)) }
+
+    /// Lowercase hexadecimal of `bytes`.
+    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bytes.withContiguousStorageIfAvailable(hex(buffer:)) ?? Array(bytes).withUnsafeBufferPointer(hex(buffer:))
+    }
+
+    /// The one hexadecimal writer: two digits a byte, straight into the string's storage.
+    private static func hex(buffer bytes: UnsafeBufferPointer<UInt8>) -> String {
         let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { output in
             digits.withUTF8Buffer { table in
                 var position = 0
                 for byte in bytes {
-                    buffer[position] = table[Int(byte >> 4)]
-                    buffer[position + 1] = table[Int(byte & 0x0F)]
+                    output[position] = table[Int(byte >> 4)]
+                    output[position + 1] = table[Int(byte & 0x0F)]
                     position += 2
                 }
             }
             return bytes.count * 2
         }
-    }
-
-    /// Lowercase hexadecimal of `bytes`.
-    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The value of one hexadecimal digit (either case), or nil: the one digit reader of every module (JSON's

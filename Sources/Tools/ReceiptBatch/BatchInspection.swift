@@ -155,11 +155,21 @@ package struct BatchInspection: Sendable {
     /// Whether the file's name says it holds a receipt or a JWS (`.receipt`, `.der`, `.jws` …): such a file is
     /// judged whatever it holds, so a corrupted receipt is reported unreadable, never skipped as not a receipt.
     static func hasDocumentExtension(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return ["receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64"]
-            .contains(name[name.index(after: dot)...].lowercased())
+        // The last component of the path, trailing slashes aside, read as UTF-8: no array of components, no
+        // grapheme breaking (a directory scan asks this of every file).
+        let slash = UInt8(ascii: "/")
+        var name = path.utf8[...]
+        while name.count > 1, name.last == slash { name = name.dropLast() }
+        if let last = name.lastIndex(of: slash) { name = name[name.index(after: last)...] }
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return false }
+        let suffix = name[name.index(after: dot)...]
+        return suffix.count <= 7 && documentExtensions.contains(String(Substring(suffix)).lowercased())
     }
+
+    /// The extensions `hasDocumentExtension` knows, lowercase.
+    private static let documentExtensions: Set<String> = [
+        "receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64",
+    ]
 
     /// Whether a file in a directory holds a receipt or a JWS, as the one classifier finds them (pasted text
     /// around them included). A file beyond `classifiedSize` is taken as it is: its reader judges it.

@@ -1,7 +1,8 @@
 import Foundation
-import ReceiptBatch
 import ReceiptTestSupport
 import Testing
+
+@testable import ReceiptBatch
 
 /// What a batch reads from its arguments: a file named twice, or named and found in a directory named too, is one
 /// document (`rcpt status a.jws a.jws` said "from 2 of 2 documents" and listed it twice).
@@ -17,6 +18,20 @@ struct BatchExpansionTests {
             try Data(token).write(to: directory.appendingPathComponent(name))
         }
         try body(directory)
+    }
+
+    @Test("a file's name says it holds a document by its last extension, any case, whatever its directories")
+    func documentExtensions() {
+        for path in [
+            "a.receipt", "dir.d/a.JWS", "/x/y/z.p7m", "b.Base64", "a.tar.jwt", "dir/a.der/", "ünïcode/é.ber",
+        ] {
+            #expect(BatchInspection.hasDocumentExtension(path), "\(path)")
+        }
+        for path in [
+            "", "/", "a", ".jws", "dir/.jws", "a.jws.txt", "a.json", "dir.jws/a", "a.", "a.receipts", "a.jwsé",
+        ] {
+            #expect(!BatchInspection.hasDocumentExtension(path), "\(path)")
+        }
     }
 
     @Test("a file named twice, under two spellings, is read once")
