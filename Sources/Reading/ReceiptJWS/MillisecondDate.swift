@@ -34,6 +34,28 @@ package struct MillisecondDate: Sendable, Hashable {
 
     /// Reads a JSON number's text exactly.
     package static func read<Text: StringProtocol>(_ text: Text) -> Result<MillisecondDate, Problem> {
+        if let milliseconds = plainDigits(text.utf8) {
+            return .success(MillisecondDate(milliseconds: milliseconds, isNegative: false, hasFraction: false))
+        }
+        return readInGeneral(text)
+    }
+
+    /// The form Apple writes, one to fifteen ASCII digits and nothing else (below 10^15, so within ±2^53), read
+    /// without allocating; nil for any other text, which `readInGeneral` reads to the same value.
+    static func plainDigits(_ utf8: some Sequence<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        var count = 0
+        for byte in utf8 {
+            let digit = byte &- 0x30
+            guard digit < 10, count < 15 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            count &+= 1
+        }
+        return count > 0 ? value : nil
+    }
+
+    /// Reads any JSON number's text exactly: sign, fraction and exponent.
+    static func readInGeneral<Text: StringProtocol>(_ text: Text) -> Result<MillisecondDate, Problem> {
         let bytes = Array(text.utf8)
         guard bytes.count <= maximumLength else { return .failure(.tooLong) }
         var index = 0

@@ -3,12 +3,13 @@ import ReceiptASN1
 import ReceiptCrypto
 import ReceiptDiagnostics
 import ReceiptJSON
-import ReceiptJWS
 import ReceiptModel
 import ReceiptSigning
 import ReceiptTestSupport
 import ReceiptValidation
 import Testing
+
+@testable import ReceiptJWS
 
 /// The rules that close the false "valid" verdicts of the JWS red team (issue #20): the same text gets the same
 /// judgement in a file and in a JSON token position, dates are read exactly or refused, each kind is bound where
@@ -175,6 +176,32 @@ struct JWSAirtightTests {
         #expect(read("NaN") == nil)
         #expect(read("") == nil)
         #expect((try? MillisecondDate.read("-0").get().isNegative) == true)
+    }
+
+    /// The allocation-free reading of plain digits gives exactly what the general reading gives, and leaves every
+    /// other text to it: leading zeros, 1 to 20 digits, signs, fractions, exponents and stray bytes.
+    @Test func plainDigitsReadAsTheGeneralReadingDoes() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "00", "000000000000000", "999999999999999", "1000000000000000", "0999999999999999"]
+        texts += ["-1", "+1", "1.0", "1e3", " 1", "1 ", "١٢", "12a", "", "-", "0x10"]
+        for length in 1...20 {
+            for _ in 0..<50 {
+                texts.append(
+                    String((0..<length).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) }))
+            }
+        }
+        for text in texts {
+            if let plain = MillisecondDate.plainDigits(text.utf8) {
+                #expect(text.utf8.count <= 15, "\(text)")
+                #expect(
+                    MillisecondDate.readInGeneral(text)
+                        == .success(MillisecondDate(milliseconds: plain, isNegative: false, hasFraction: false)),
+                    "\(text)")
+            }
+            #expect(MillisecondDate.read(text) == MillisecondDate.readInGeneral(text), "\(text)")
+        }
+        #expect(MillisecondDate.plainDigits("1717243200000".utf8) == 1_717_243_200_000)
+        #expect(MillisecondDate.plainDigits("1e3".utf8) == nil)
     }
 
     /// A signedDate that is present but no date makes the token invalid, whatever else is right: it is never
