@@ -200,7 +200,10 @@ enum ContainerDifferential {
                 disagree(bytes, "OpenSSL accepts SignedData, ours rejects", ours, theirs)
             }
             let content = ours.signedData.encapsulatedContent
-            guard content?.contentType == theirs.encapsulatedContentType else {
+            // OpenSSL writes no text for an OBJECT IDENTIFIER of more than 586 content octets (OBJ_obj2txt, since
+            // CVE-2023-2650): nothing to compare ours with then.
+            guard content?.contentType == theirs.encapsulatedContentType || theirs.encapsulatedContentType == nil
+            else {
                 disagree(bytes, "eContentType differs", ours, theirs)
             }
             let ourContent = content?.octetString == nil ? nil : content.map { joined($0.segments, bytes) }

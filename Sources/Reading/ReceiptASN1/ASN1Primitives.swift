@@ -114,7 +114,10 @@ public enum ASN1Primitives {
         }
     }
 
-    /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding.
+    /// An OBJECT IDENTIFIER in dotted form, or nil when the content is not a valid encoding (empty, an arc that
+    /// starts with 0x80, a last arc cut short). An arc may be any size, as X.690 and OpenSSL allow: one beyond 64
+    /// bits is written in decimal when the content is at most `longestDecimalObjectIdentifier` octets, else in
+    /// hexadecimal (`0x…`), since its decimal digits cost time quadratic in its length.
     public static func objectIdentifier(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= bytes.count,
             bytes[range.upperBound - 1] & 0x80 == 0
@@ -124,29 +127,44 @@ public enum ASN1Primitives {
         var text: [UInt8] = []
         text.reserveCapacity(range.count * 3 + 4)
         var value: UInt64 = 0
+        var isLarge = false
+        var arcStart = range.lowerBound
         var startOfArc = true
         var isFirstArc = true
         for index in range {
             let octet = bytes[index]
-            if startOfArc && octet == 0x80 { return nil }
-            guard value <= (UInt64.max >> 7) else { return nil }
+            if startOfArc {
+                if octet == 0x80 { return nil }
+                arcStart = index
+            }
+            if value > (UInt64.max >> 7) { isLarge = true }
             value = value << 7 | UInt64(octet & 0x7F)
             startOfArc = octet & 0x80 == 0
             guard startOfArc else { continue }
-            if isFirstArc {
+            if !isFirstArc { text.append(UInt8(ascii: ".")) }
+            if isLarge {
+                // Beyond 2^64, so past 80: the first arc is 2 and the second the rest.
+                if isFirstArc { text += Array("2.".utf8) }
+                let arc = ObjectIdentifierArc(septets: bytes[arcStart...index], minus: isFirstArc ? 80 : 0)
+                text += range.count <= longestDecimalObjectIdentifier ? arc.decimal : arc.hexadecimal
+            } else if isFirstArc {
                 let top: UInt64 = value < 40 ? 0 : value < 80 ? 1 : 2
                 appendDecimal(top, to: &text)
                 text.append(UInt8(ascii: "."))
                 appendDecimal(value - top * 40, to: &text)
-                isFirstArc = false
             } else {
-                text.append(UInt8(ascii: "."))
                 appendDecimal(value, to: &text)
             }
             value = 0
+            isLarge = false
+            isFirstArc = false
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The longest OBJECT IDENTIFIER content whose arcs beyond 64 bits are written in decimal: OpenSSL's limit for
+    /// writing one as text at all (`OBJ_obj2txt`, since CVE-2023-2650).
+    public static let longestDecimalObjectIdentifier = 586
 
     /// Appends the decimal digits of `value`.
     private static func appendDecimal(_ value: UInt64, to text: inout [UInt8]) {

@@ -34,6 +34,42 @@ struct ASN1WriterTests {
         #expect(ASN1Primitives.objectIdentifier(content, 0..<content.count) == dotted)
     }
 
+    /// Arcs of any size, as X.690 and OpenSSL allow: beyond 64 bits exactly in decimal (OpenSSL's digits), and in
+    /// hexadecimal once the identifier is longer than OpenSSL writes as text, so writing one stays linear.
+    @Test(arguments: [
+        ("2a81ffffffffffffffff7f", "1.2.18446744073709551615"),
+        ("2a82808080808080808000", "1.2.18446744073709551616"),
+        (
+            "6086489e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e016503040201",
+            "2.16.840.156995432573021559791788235466182401.101.3.4.2.1"
+        ),
+        ("9e9e9e9e9e9e9e9e9e9e01", "2.35696628531928026812081"),
+        ("8180808080808080808000", "2.1180591620717411303344"),
+        ("2a8180808080808080808000", "1.2.1180591620717411303424"),
+    ])
+    func readsArcsBeyond64Bits(_ hex: String, _ dotted: String) {
+        let bytes = Fixtures.hex(hex)
+        #expect(ASN1Primitives.objectIdentifier(bytes, 0..<bytes.count) == dotted)
+    }
+
+    @Test func writesAHugeArcOfALongIdentifierInHexadecimal() throws {
+        let content: [UInt8] = [0x2a] + [UInt8](repeating: 0x9e, count: 600) + [0x01]
+        let dotted = try #require(ASN1Primitives.objectIdentifier(content, 0..<content.count))
+        #expect(dotted.hasPrefix("1.2.0x1e3c78f1e3c78f"))
+        #expect(dotted.hasSuffix("1e3c78f01"))
+        #expect(dotted.count == 1_058)
+        // An arc of 200 000 octets in a hostile document: read (in hexadecimal, 350 000 digits), never a hang.
+        let hostile: [UInt8] = [0x2a] + [UInt8](repeating: 0xff, count: 200_000) + [0x7f]
+        let written = try #require(ASN1Primitives.objectIdentifier(hostile, 0..<hostile.count))
+        #expect(written.hasPrefix("1.2.0x7fffff") && written.dropFirst(7).allSatisfy { $0 == "f" })
+        #expect(written.count == 6 + (200_001 * 7 + 3) / 4)
+        // At OpenSSL's limit the same arc is still written in decimal.
+        let limit: [UInt8] = [0x2a] + [UInt8](repeating: 0x9e, count: 584) + [0x01]
+        let decimal = try #require(ASN1Primitives.objectIdentifier(limit, 0..<limit.count))
+        #expect(decimal.hasPrefix("1.2.12335301748974242205020701307676665935"))
+        #expect(decimal.dropFirst(4).allSatisfy { $0.isNumber })
+    }
+
     @Test func rejectsMalformedObjectIdentifiers() {
         for hex in ["", "2a86", "2a802a"] {
             let bytes = Fixtures.hex(hex)

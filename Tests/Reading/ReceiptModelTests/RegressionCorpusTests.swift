@@ -102,6 +102,17 @@ struct RegressionCorpusTests {
         #expect(result.findings.contains { $0.code == "pkcs7-extra-content" && $0.message.contains("Encapsulated") })
     }
 
+    @Test func anObjectIdentifierArcBeyond64BitsIsRead() {
+        // The signer's digestAlgorithm 2.16.840.<an arc of 16 octets>.101.3.4.2.1: a valid encoding OpenSSL reads
+        // (and writes as text with the same digits); ours refused the whole SignedData as unreadable.
+        let bytes = Fixtures.bytes("Corpus/regressions/differential-oid-arc-beyond-64-bits.bin")
+        let result = SignedDataReader.read(bytes)
+        #expect(result.error == nil)
+        #expect(
+            result.signedData.signers.first?.digestAlgorithm.oid
+                == "2.16.840.156995432573021559791788235466182401.101.3.4.2.1")
+    }
+
     @Test func aUTCYearBeyondFourDigitsIsWrittenAsItIs() {
         // A valid local time whose UTC instant is in year 10000: the UTC form cannot be RFC 3339 (see Fuzz/README.md).
         let bytes = Fixtures.bytes("Corpus/regressions/dates-utc-year-10000.bin")
