@@ -1,8 +1,8 @@
 /// Bytes as a dictionary key that hashes fast: by their count and a few samples — 16 bytes at a quarter, half and
 /// three quarters of the way and the last 32 (a certificate's signature, a token header's last certificate) — and
 /// compared in full, eight bytes at a time. Keys that share the samples only collide, which costs a comparison,
-/// never a wrong answer; the caches that use it are bounded, so even inputs made to collide cost a few hundred
-/// comparisons at most.
+/// never a wrong answer; a cache keeps at most `LeastRecentlyUsed.keysPerHash` keys of one hash, so even inputs made
+/// to collide cost a few comparisons a lookup.
 package struct SampledBytes: Hashable, Sendable {
     package let bytes: [UInt8]
 

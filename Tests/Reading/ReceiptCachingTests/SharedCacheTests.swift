@@ -42,6 +42,51 @@ struct SharedCacheTests {
         #expect(colliding[SampledBytes(base)] == 1)
     }
 
+    /// A key whose every value hashes alike: the worst a hostile input can make of a sampled hash.
+    struct Colliding: Hashable, Sendable {
+        var id: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+
+    @Test("at most keysPerHash entries share a hash; one forgotten makes room for another")
+    func collidingKeysAreBounded() {
+        var entries = LeastRecentlyUsed<Colliding, Int>(capacity: 8)
+        for id in 0..<10 { entries.set(Colliding(id: id), id) }
+        let limit = LeastRecentlyUsed<Colliding, Int>.keysPerHash
+        #expect(entries.count == limit)
+        for id in 0..<limit { #expect(entries.value(Colliding(id: id)) == id) }
+        #expect(entries.value(Colliding(id: limit)) == nil)
+        entries.set(Colliding(id: 0), 100)  // an entry kept is updated, whatever the limit
+        #expect(entries.value(Colliding(id: 0)) == 100)
+        // Full of other keys, the colliding ones are forgotten one by one; each makes room for another.
+        var small = LeastRecentlyUsed<Colliding, Int>(capacity: 1)
+        small.set(Colliding(id: 1), 1)
+        small.set(Colliding(id: 2), 2)
+        #expect(small.count == 1)
+        #expect(small.value(Colliding(id: 2)) == 2)
+        for id in 3..<20 { small.set(Colliding(id: id), id) }
+        #expect(small.value(Colliding(id: 19)) == 19)
+        small.removeAll()
+        for id in 0..<10 { entries.set(Colliding(id: 100 + id), id) }
+        #expect(entries.count <= limit)
+    }
+
+    @Test("headers alike at every sample are kept a few at most, and each is still found by its own bytes")
+    func sampledCollisionsAreBounded() {
+        let cache = SharedCache<SampledBytes, Int>(capacity: 256)
+        let base = [UInt8](repeating: 0x41, count: 4000)
+        for index in 0..<200 {
+            var bytes = base
+            bytes[2100 + index] = 0x42  // between the samples
+            _ = cache.value(SampledBytes(bytes), else: { index })
+        }
+        #expect(cache.count == LeastRecentlyUsed<SampledBytes, Int>.keysPerHash)
+        var first = base
+        first[2100] = 0x42
+        #expect(cache.value(SampledBytes(first)) == 0)
+        #expect(cache.value(SampledBytes(base)) == nil)
+    }
+
     @Test("one value per key from many threads; make runs only on a miss, and a nil is not kept")
     func shared() async {
         let cache = SharedCache<Int, Int>(capacity: 64)
