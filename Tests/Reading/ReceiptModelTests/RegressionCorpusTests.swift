@@ -113,6 +113,16 @@ struct RegressionCorpusTests {
                 == "2.16.840.156995432573021559791788235466182401.101.3.4.2.1")
     }
 
+    @Test func aConstructedSignatureIsReportedWhereItStands() {
+        // Legal BER that OpenSSL joins; ours reads the primitive form only and says so at the element (Fuzz/README,
+        // deliberate difference 14), never misreading the segments' headers as signature bytes.
+        let bytes = Fixtures.bytes("Corpus/regressions/differential-constructed-signature.bin")
+        let error = SignedDataReader.read(bytes).error
+        #expect(error?.kind == .pkcs7UnexpectedElement)
+        #expect(error?.offset == 732)
+        #expect(error?.message.hasPrefix("expected primitive OCTET STRING for the signature") == true)
+    }
+
     @Test func aUTCYearBeyondFourDigitsIsWrittenAsItIs() {
         // A valid local time whose UTC instant is in year 10000: the UTC form cannot be RFC 3339 (see Fuzz/README.md).
         let bytes = Fixtures.bytes("Corpus/regressions/dates-utc-year-10000.bin")
