@@ -163,7 +163,7 @@ package struct BatchInspection: Sendable {
         if let last = name.lastIndex(of: slash) { name = name[name.index(after: last)...] }
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return false }
         let suffix = name[name.index(after: dot)...]
-        return suffix.count <= 7 && documentExtensions.contains(String(Substring(suffix)).lowercased())
+        return documentExtensions.contains(String(Substring(suffix)).lowercased())
     }
 
     /// The extensions `hasDocumentExtension` knows, lowercase.
