@@ -51,7 +51,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for crl in signed.crls { check.range(crl, "CRL") }
     for signer in signed.signers {
         check.offset(signer.offset, "SignerInfo")
-        check.range(signer.signature, "signature")
+        check.range(signer.signatureString.encodingRange, "signature")
+        for segment in signer.signatureSegments { check.range(segment, "signature segment") }
         if let attributes = signer.signedAttributes {
             check.range(attributes.encoding, "signed attributes")
             for attribute in attributes.attributes {

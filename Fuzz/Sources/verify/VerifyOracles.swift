@@ -126,7 +126,7 @@ struct VerifyOracles {
                 let digest = result.digestAlgorithm
             else { continue }
             let check = SignatureVerifier.verify(
-                signature: receipt.bytes[signer.signature], over: [signed[...]],
+                signature: signer.signature(in: receipt.bytes), over: [signed[...]],
                 digest: digest, certificate: leaf)
             guard check == .valid else {
                 fail(

@@ -139,7 +139,7 @@ enum SignerVerifier {
         case .success(let scheme):
             outcome.scheme = scheme
         }
-        let signature = receipt.bytes[signer.signature]
+        let signature = signer.signature(in: receipt.bytes)
         guard let digest = digests.digest(algorithm) else {
             outcome.signature = .unsupported(reason: "OpenSSL cannot compute \(algorithm.rawValue) here")
             return outcome
@@ -176,12 +176,12 @@ enum SignerVerifier {
         case .invalid(let reason):
             outcome.findings.append(
                 Finding(
-                    .signatureInvalid, at: signer.signature.lowerBound,
+                    .signatureInvalid, at: signer.signatureOffset,
                     "\(place): the signature does not verify: \(reason)"))
         case .unsupported(let reason):
             outcome.findings.append(
                 Finding(
-                    .signatureUnsupported, at: signer.signature.lowerBound,
+                    .signatureUnsupported, at: signer.signatureOffset,
                     "\(place): cannot verify: \(reason)"))
         }
         return outcome

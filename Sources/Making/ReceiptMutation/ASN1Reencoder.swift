@@ -3,9 +3,9 @@ import ReceiptASN1
 /// Rewrites the headers of a well-formed encoding in other legal (or deliberately illegal) forms while keeping
 /// every primitive content byte: indefinite lengths, non-minimal lengths, chunked strings. Used on the test CA's own
 /// output, whose depth is small; the recursion is bounded by `ASN1Limits.default.maximumDepth`.
-enum ASN1Reencoder {
+package enum ASN1Reencoder {
     /// What to do with one element.
-    struct Plan {
+    package struct Plan {
         var length: ASN1LengthForm = .minimal
         /// Rewrite the children too (false copies the content as it is).
         var descend = true
@@ -16,7 +16,7 @@ enum ASN1Reencoder {
     }
 
     /// `bytes` rewritten element by element as `plan` says; nil when they are not well-formed BER.
-    static func rewrite(_ bytes: [UInt8], plan: (ASN1Node, _ ancestors: [ASN1Tag]) -> Plan) -> [UInt8]? {
+    package static func rewrite(_ bytes: [UInt8], plan: (ASN1Node, _ ancestors: [ASN1Tag]) -> Plan) -> [UInt8]? {
         var reader = ASN1Reader(bytes)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

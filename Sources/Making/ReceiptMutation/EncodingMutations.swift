@@ -6,7 +6,7 @@ import ReceiptPKCS7
 import ReceiptSuite
 
 /// BER forms validators must read, and broken lengths and markers they must not.
-enum EncodingMutations {
+package enum EncodingMutations {
     static let all: [Mutation] = [
         Mutation(
             "ber-indefinite-lengths", .encoding, layer: "container", expected: .accept,
@@ -33,6 +33,13 @@ enum EncodingMutations {
             "the content is split into 64-byte segments, each nested two constructed levels deep"
         ) { workspace in
             workspace.reencodeContainer(chunkContent(size: 64, nesting: 2))
+        },
+        Mutation(
+            "ber-chunked-signature", .encoding, layer: "container", expected: .accept,
+            finding: .berConstructedString,
+            "the signature OCTET STRING is split into 64-byte segments of a constructed one (BER; OpenSSL joins them)"
+        ) { workspace in
+            workspace.reencodeContainer(chunkSignature(size: 64))
         },
         Mutation(
             "ber-non-minimal-lengths-container", .encoding, layer: "container", expected: .accept,
@@ -176,6 +183,23 @@ enum EncodingMutations {
                 plan.chunkNesting = nesting
             }
             plan.descend = !SignedLayout.keepsContent(node, ancestors: ancestors)
+            return plan
+        }
+    }
+
+    /// Splits each SignerInfo's signature into segments of `size`; the SignerInfos' other fields and the
+    /// certificates are copied as they are.
+    package static func chunkSignature(size: Int) -> @Sendable (ASN1Node, [ASN1Tag]) -> ASN1Reencoder.Plan {
+        { node, ancestors in
+            var plan = ASN1Reencoder.Plan()
+            // ContentInfo > [0] > SignedData > signerInfos SET > SignerInfo > a field.
+            if ancestors.count == 5, ancestors[3] == .set {
+                plan.descend = false
+                if node.tag == .octetString { plan.chunkSize = size }
+            } else {
+                let setOfSignedData = ancestors.count == 3 && node.tag == .set
+                plan.descend = setOfSignedData || !SignedLayout.keepsContent(node, ancestors: ancestors)
+            }
             return plan
         }
     }

@@ -28,10 +28,9 @@ enum SignatureMutations {
             "one bit of the RSA signature is flipped"
         ) { workspace in
             workspace.afterSigning { bytes, random in
-                guard let signature = try SignedLayout.read(bytes).signers.first?.signature, !signature.isEmpty else {
-                    throw MutationError(.noSignature, "the receipt has no signature")
-                }
-                let index = signature.lowerBound + Int(random.next() % UInt64(signature.count))
+                let offsets = try SignedLayout.read(bytes).signers.first?.signatureSegments.flatMap { $0 } ?? []
+                guard !offsets.isEmpty else { throw MutationError(.noSignature, "the receipt has no signature") }
+                let index = offsets[Int(random.next() % UInt64(offsets.count))]
                 bytes[index] ^= UInt8(1 << (random.next() % 8))
             }
         },

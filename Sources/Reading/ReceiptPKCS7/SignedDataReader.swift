@@ -263,16 +263,7 @@ public enum SignedDataReader {
                     "expected OCTET STRING for the eContent, found \(octets.tag.name)")
             }
             content.octetString = octets
-            do {
-                let segments = try reader.stringSegments(of: octets)
-                content.segments = segments
-                if octets.tag.isConstructed {
-                    var walk = reader.children(of: octets)
-                    while let segment = try reader.next(&walk) { anomalies.note(segment) }
-                }
-            } catch {
-                throw PKCS7Error(error, while: "the eContent segments")
-            }
+            content.segments = try segments(of: octets, "the eContent segments")
             signedData.encapsulatedContent = content
             if let extra = try next(&inner, "the eContent") {
                 unsignedAddition(
@@ -324,7 +315,17 @@ public enum SignedDataReader {
                 element = following
             }
             let signatureAlgorithm = try algorithm(element, "the SignerInfo signatureAlgorithm")
-            let signatureNode = try required(&cursor, .octetString, "the signature", in: node)
+            guard let signatureNode = try next(&cursor, "the signature") else {
+                throw PKCS7Error(
+                    .pkcs7MissingElement, at: node.offset,
+                    "the signature is missing: the element at \(node.offset) ends too early")
+            }
+            guard signatureNode.tag.tagClass == .universal, signatureNode.tag.number == 4 else {
+                throw PKCS7Error(
+                    .pkcs7UnexpectedElement, at: signatureNode.offset,
+                    "expected OCTET STRING for the signature, found \(signatureNode.tag.name)")
+            }
+            let signatureSegments = try segments(of: signatureNode, "the signature's segments")
             var unsigned: [CMSAttribute]?
             var trailing = try next(&cursor, "SignerInfo")
             if let attributesNode = trailing, attributesNode.tag == .context(1, constructed: true) {
@@ -339,8 +340,23 @@ public enum SignedDataReader {
                 offset: node.offset, length: node.encodedLength,
                 version: ASN1Primitives.int64(bytes, versionNode.contentRange),
                 identifier: identifier, digestAlgorithm: digest, signedAttributes: signedAttributes,
-                signatureAlgorithm: signatureAlgorithm, signature: signatureNode.contentRange,
-                unsignedAttributes: unsigned)
+                signatureAlgorithm: signatureAlgorithm, signatureString: signatureNode,
+                signatureSegments: signatureSegments, unsignedAttributes: unsigned)
+        }
+
+        /// The primitive segments whose concatenation is the content of `octets`, an OCTET STRING: itself, or in
+        /// BER's constructed form its segments, each noted as an encoding anomaly.
+        mutating func segments(of octets: ASN1Node, _ context: String) throws(PKCS7Error) -> [Range<Int>] {
+            do {
+                let segments = try reader.stringSegments(of: octets)
+                if octets.tag.isConstructed {
+                    var walk = reader.children(of: octets)
+                    while let segment = try reader.next(&walk) { anomalies.note(segment) }
+                }
+                return segments
+            } catch {
+                throw PKCS7Error(error, while: context)
+            }
         }
 
         /// The attributes in `container`; `isDER` becomes false when a header is not DER, the attributes are not in

@@ -61,7 +61,22 @@ public struct SignerInfo: Sendable, Hashable {
     public var digestAlgorithm: AlgorithmIdentifier
     public var signedAttributes: SignedAttributes?
     package var signatureAlgorithm: AlgorithmIdentifier
-    /// The signature OCTET STRING's content range.
-    public var signature: Range<Int>
+    /// The signature OCTET STRING element.
+    public var signatureString: ASN1Node
+    /// The primitive segments whose concatenation is the signature, in order: one, unless the string is written in
+    /// BER's constructed form, which OpenSSL joins (the signature is not signed: anyone may re-encode it so).
+    public var signatureSegments: [Range<Int>]
     public var unsignedAttributes: [CMSAttribute]?
+
+    /// Where the signature's first octet stands (the element's content, when it has none).
+    public var signatureOffset: Int { signatureSegments.first?.lowerBound ?? signatureString.contentStart }
+
+    /// The signature's octets in `bytes`, the buffer it was read from: the segments joined.
+    public func signature(in bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let inBounds = signatureSegments.filter { $0.lowerBound >= 0 && $0.upperBound <= bytes.count }
+        if inBounds.count == 1, let only = inBounds.first { return bytes[only] }
+        var joined: [UInt8] = []
+        for segment in inBounds { joined.append(contentsOf: bytes[segment]) }
+        return joined[...]
+    }
 }

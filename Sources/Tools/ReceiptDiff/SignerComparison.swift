@@ -44,7 +44,7 @@ enum SignerComparison {
                     "signatureAlgorithm", .word(signer.signatureAlgorithm.name),
                     signer.signatureAlgorithm.offset
                 ))
-            fields.append(("signature", slice(bytes, signer.signature), signer.signature.lowerBound))
+            fields.append(("signature", .bytes(signer.signature(in: bytes)), signer.signatureOffset))
             let verified = inspection.signers.first { $0.signerIndex == index }
             let certificate = verified?.certificateIndex.flatMap { $0 < fingerprints.count ? fingerprints[$0] : nil }
             fields.append(

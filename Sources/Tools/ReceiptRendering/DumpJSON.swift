@@ -190,7 +190,7 @@ public enum DumpJSON {
                     writeCMSAttributes(
                         "signedAttributes", signer.signedAttributes?.attributes, bytes: bytes,
                         to: &json)
-                    json.member("signature", ASN1Primitives.hex(bytes, signer.signature))
+                    json.member("signature", ASN1Primitives.hex(signer.signature(in: bytes)))
                     writeCMSAttributes("unsignedAttributes", signer.unsignedAttributes, bytes: bytes, to: &json)
                     json.member("certificateIndex", result?.certificateIndex)
                     json.member("messageDigest", result?.messageDigest?.rawValue)

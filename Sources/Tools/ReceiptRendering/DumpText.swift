@@ -156,7 +156,7 @@ public struct DumpText {
             if let attributes = signer.signedAttributes {
                 out += row("signed attributes", attributes.attributes.map(\.name).joined(separator: ", "))
             }
-            out += row("signature", preview(bytes[signer.signature]))
+            out += row("signature", preview(signer.signature(in: bytes)))
             if let result = results.first(where: { $0.signerIndex == index }) {
                 out += row("certificate", result.certificateIndex.map { "[\($0)]" } ?? style.red("not found"))
                 if let digest = result.messageDigest { out += row("messageDigest", digest.rawValue) }

@@ -94,7 +94,7 @@ struct RealReceiptVerificationTests {
         let bytes = Fixtures.realReceipt(Fixtures.sandboxReceipt)
         let signer = try #require(Receipt.read(bytes).signedData.signers.first)
         var flipped = bytes
-        flipped[signer.signature.lowerBound + 7] ^= 0x80
+        flipped[signer.signatureOffset + 7] ^= 0x80
         let inspection = try Inspect.apple(flipped)
         #expect(inspection.verification?.signature == .invalid)
     }

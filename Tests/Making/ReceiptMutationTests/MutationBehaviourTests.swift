@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptModel
 import ReceiptMutation
@@ -117,5 +118,26 @@ struct MutationBehaviourTests {
         }
         let truncated = Array(Fixtures.realReceipt(Fixtures.sandboxReceipt).prefix(900))
         #expect(throws: MutationError.self) { _ = try mutation.apply(to: truncated, kit: kit, seed: 1) }
+    }
+}
+
+/// What the catalogue's container re-encodings do to receipts Apple signed, whose signatures they keep.
+@Suite struct GenuineReencodingTests {
+    @Test func aSignatureInSegmentsVerifiesAsTheOneItWas() throws {
+        // BER lets the SignerInfo's signature be a constructed OCTET STRING; OpenSSL joins the segments. The
+        // signature is not signed, so anyone can write a genuine receipt's so: the verdict must not change.
+        for name in Fixtures.realReceiptNames where !Fixtures.isXcodeReceipt(name) {
+            let bytes = Fixtures.realReceipt(name)
+            let chunked = try #require(
+                ASN1Reencoder.rewrite(bytes, plan: EncodingMutations.chunkSignature(size: 64)), "\(name)")
+            let signer = try #require(Receipt.read(chunked).signedData.signers.first, "\(name)")
+            #expect(signer.signatureString.tag.isConstructed, "\(name)")
+            #expect(signer.signatureSegments.count > 1, "\(name)")
+            let genuine = try Inspect.apple(bytes)
+            let reencoded = try Inspect.apple(chunked)
+            #expect(reencoded.verification?.signature == .valid, "\(name)")
+            #expect(reencoded.isValid == genuine.isValid, "\(name)")
+            #expect(reencoded.findings.contains { $0.code == "ber-constructed-string" }, "\(name)")
+        }
     }
 }

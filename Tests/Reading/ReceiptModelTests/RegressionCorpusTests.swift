@@ -113,14 +113,23 @@ struct RegressionCorpusTests {
                 == "2.16.840.156995432573021559791788235466182401.101.3.4.2.1")
     }
 
-    @Test func aConstructedSignatureIsReportedWhereItStands() {
-        // Legal BER that OpenSSL joins; ours reads the primitive form only and says so at the element (Fuzz/README,
-        // deliberate difference 14), never misreading the segments' headers as signature bytes.
+    @Test func aConstructedSignatureIsReadAsItsSegmentsJoined() throws {
+        // Legal BER that OpenSSL joins; ours stopped at the element and called the input unreadable. Now the
+        // segments are the signature, never the segments' headers, and the constructed form is an encoding anomaly.
         let bytes = Fixtures.bytes("Corpus/regressions/differential-constructed-signature.bin")
-        let error = SignedDataReader.read(bytes).error
-        #expect(error?.kind == .pkcs7UnexpectedElement)
-        #expect(error?.offset == 732)
-        #expect(error?.message.hasPrefix("expected primitive OCTET STRING for the signature") == true)
+        let result = SignedDataReader.read(bytes)
+        #expect(result.error == nil)
+        let signer = try #require(result.signedData.signers.first)
+        #expect(signer.signatureString.offset == 732)
+        #expect(signer.signatureString.tag.isConstructed)
+        #expect(signer.signatureSegments == [738..<1356])
+        #expect(signer.signatureOffset == 738)
+        #expect(Array(signer.signature(in: bytes)) == Array(bytes[738..<1356]))
+        // The eContent at 52 and the signature: both counted.
+        #expect(
+            result.findings.contains {
+                $0.code == "ber-constructed-string" && $0.message.contains("2 elements use a constructed string")
+            })
     }
 
     @Test func aUTCYearBeyondFourDigitsIsWrittenAsItIs() {

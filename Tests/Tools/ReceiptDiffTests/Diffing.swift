@@ -61,7 +61,7 @@ enum Diffing {
             signerIssuer: Array(bytes[issuer]), signerSerial: Array(bytes[serial]),
             digestAlgorithmOID: signer.digestAlgorithm.oid,
             signatureAlgorithmOID: signer.signatureAlgorithm.oid, layout: .der)
-        let signature = Array(bytes[signer.signature])
+        let signature = Array(signer.signature(in: bytes))
         return builder.build(digest: { _ in [] }, sign: { _ in signature })
     }
 }
