@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptASN1
 import ReceiptDiagnostics
 import ReceiptInput
 import ReceiptJWS
@@ -134,8 +135,8 @@ package struct BatchInspection: Sendable {
             } else if fromDirectory, type != S_IFREG {
                 skipped.append(
                     Skipped(path: argument, reason: "not a regular file (a pipe, a device, a socket or a broken link)"))
-            } else if fromDirectory, !hasDocumentExtension(argument), !looksLikeReceipt(argument) {
-                skipped.append(Skipped(path: argument, reason: "its content is clearly not a receipt or a JWS"))
+            } else if fromDirectory, !hasDocumentExtension(argument), let reason = reasonToPassOver(argument) {
+                skipped.append(Skipped(path: argument, reason: reason))
             } else {
                 if type == S_IFREG {
                     if fromDirectory, !named.isEmpty, listedRegular == true { _ = stat(argument, &status) }
@@ -171,10 +172,12 @@ package struct BatchInspection: Sendable {
         "receipt", "der", "ber", "p7", "p7s", "p7m", "pkcs7", "jws", "jwt", "b64", "base64",
     ]
 
-    /// Whether a file in a directory holds a receipt or a JWS, as the one classifier finds them (pasted text
-    /// around them included). A file beyond `classifiedSize` is taken as it is: its reader judges it.
-    package static func looksLikeReceipt(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+    /// Why a file found in a directory, its name no document's, is passed over: it is empty (or white space: a lock
+    /// file, a placeholder), or it holds no receipt or JWS as the one classifier finds them (pasted text around them
+    /// included). Nil when it is taken: it may hold one, it is beyond `classifiedSize` (its reader judges it), or it
+    /// fails to read (its reader says why).
+    package static func reasonToPassOver(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         // The throwing read: a file that fails to read (an I/O error, /proc/self/mem) is taken, and its reader says
         // why (the non-throwing one trapped: a hostile-bytes trial's SIGILL).
@@ -182,10 +185,13 @@ package struct BatchInspection: Sendable {
         do {
             head = [UInt8](try handle.read(upToCount: classifiedSize + 1) ?? Data())
         } catch {
-            return true
+            return nil
         }
-        guard head.count <= classifiedSize else { return true }
-        return InputClassifier.classify(head).holdsDocuments
+        guard head.count <= classifiedSize else { return nil }
+        if head.allSatisfy(ByteSet.whitespace.contains) {
+            return "empty (or only white space): no receipt or JWS in it"
+        }
+        return InputClassifier.classify(head).holdsDocuments ? nil : "its content is clearly not a receipt or a JWS"
     }
 
     /// The largest directory entry the classifier reads to decide whether it is a candidate.

@@ -70,11 +70,30 @@ struct BatchExpansionTests {
             try Self.withFiles { directory in
                 let link = directory.appendingPathComponent("procmem")
                 try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/proc/self/mem")
-                #expect(BatchInspection.looksLikeReceipt(link.path))
+                #expect(BatchInspection.reasonToPassOver(link.path) == nil)
                 #expect(BatchInspection.expand([directory.path]).paths.count == 3)
             }
         }
     #endif
+
+    /// An empty file found in a directory, its name no document's, is passed over as holding nothing (a lock file
+    /// made `rcpt verify /tmp` exit 2); named, or named as a document, it is judged (unreadable).
+    @Test("an empty or blank file in a directory is skipped as empty, unless its name says it is a document")
+    func emptyEntriesArePassedOver() throws {
+        try Self.withFiles { directory in
+            let empty = directory.appendingPathComponent("x.lock")
+            let blank = directory.appendingPathComponent("notes")
+            let emptyReceipt = directory.appendingPathComponent("empty.receipt")
+            try Data().write(to: empty)
+            try Data(" \n\t\r\n".utf8).write(to: blank)
+            try Data().write(to: emptyReceipt)
+            let expanded = BatchInspection.expand([directory.path])
+            #expect(expanded.paths.contains(emptyReceipt.path))
+            #expect(Set(expanded.skipped.map(\.path)) == [empty.path, blank.path])
+            #expect(expanded.skipped.allSatisfy { $0.reason.hasPrefix("empty") })
+            #expect(BatchInspection.expand([empty.path]).paths == [empty.path])
+        }
+    }
 
     /// A hidden entry of a directory is said, never passed over in silence (a red team's trial: a forged
     /// `.forged.receipt` beside a genuine one, and the batch said "1 read, 1 valid"); named, it is read.
