@@ -13,6 +13,7 @@ import ReceiptValidation
 /// `rcpt build`: make a signed receipt.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Build a signed receipt with a TEST-ONLY CA, from a JSON spec or synthetic data.",
         discussion: """
             SPEC is the `receipt` object of `rcpt dump --format json` (or the whole document), from a file or - \

@@ -21,6 +21,7 @@ struct CertificateAuthority: ParsableCommand {
     /// `rcpt ca init DIR`.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create a TEST-ONLY CA shaped like Apple's receipt signing chain.",
             discussion: """
                 Writes root.pem, intermediate.pem, leaf.pem and leaf.key (PEM, usable by the OpenSSL CLI) plus \

@@ -8,6 +8,7 @@ import ReceiptSuite
 /// `rcpt conformance`: run a validator against a mutation suite.
 struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conformance",
         abstract: "Run a receipt validator on a mutation suite and report what it accepted.",
         discussion: """
             The validator is a shell command run by /bin/sh in its own process group: {} is replaced by each \

@@ -13,6 +13,7 @@ import ReceiptVerifyReceipt
 /// `rcpt diff`: compare two receipts, field by field and layer by layer.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two receipts, field by field and layer by layer.",
         discussion: """
             Compares what dump shows of receipts A and B: input, container, certificates, signers, verification \

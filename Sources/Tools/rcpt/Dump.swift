@@ -9,6 +9,7 @@ import ReceiptVerifyReceipt
 /// `rcpt dump`: show everything in a receipt, or in many as JSON Lines.
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Show everything in a receipt: container, certificates, signers, verification and every attribute.",
         discussion: """
             Malformed input is shown as far as it could be read, followed by the error and its byte offset.

@@ -14,6 +14,7 @@ import ReceiptValidation
 /// `rcpt mutate`: build malformed and re-signed receipts from the catalogue.
 struct Mutate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "mutate",
         abstract: "Build malformed, expired and re-signed receipts from a named catalogue.",
         discussion: """
             Each mutation re-signs the input's content with the TEST-ONLY CA made by `rcpt ca init` (so it exercises \

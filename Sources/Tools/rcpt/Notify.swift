@@ -9,6 +9,7 @@ import ReceiptJWS
 /// `rcpt notify URL DOCUMENT…`: App Store Server Notifications posted to a webhook as Apple posts them.
 struct Notify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "notify",
         abstract: "Post App Store Server Notifications to a webhook, as Apple does, and show each answer.",
         discussion: """
             Each DOCUMENT is posted to URL as the App Store posts a notification: {"signedPayload": "<token>"}, \

@@ -9,6 +9,7 @@ import ReceiptValidation
 /// `rcpt report`: a self-contained HTML page of one receipt or JWS, to look at rather than read.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract:
             "Write a self-contained HTML report of a receipt or JWS: the structure beside its bytes, the verdict, findings on the bytes, certificate validity and a purchase timeline.",
         discussion: """

@@ -13,6 +13,7 @@ import ReceiptVerifyReceipt
 /// of each of their answers.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Stand in for Apple's verifyReceipt and App Store Server API, to test a backend from the other side.",
         discussion: """
             Serves, on loopback: POST /verifyReceipt (production) and POST /sandbox/verifyReceipt, answered as \

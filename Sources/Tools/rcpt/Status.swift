@@ -12,6 +12,7 @@ import Synchronization
 /// `rcpt status`: what a customer owns at a time, from the signed documents given.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "What a customer owns at a time: every product's state, from any mix of receipts and Apple's JWS.",
         discussion: """
             Reads receipts, StoreKit 2 transactions and renewal info, server notifications, App Store Server API \

@@ -13,6 +13,7 @@ import Synchronization
 /// `rcpt verify`: a verdict on a receipt.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Check a receipt's signature, certificate chain and content, and give a verdict.",
         discussion: """
             The signature must verify over the content and the signer's certificate must chain to a trusted root \
