@@ -223,9 +223,10 @@ enum SignerVerifier {
             if !exact.isEmpty { return exact.map(\.index) }
             return embedded.filter { decoded($0)?.isNamed(issuer: bytes[issuer], serial: bytes[serial]) ?? false }
                 .map(\.index)
-        case .subjectKeyIdentifier(let identifier):
+        case .subjectKeyIdentifier(let segments):
+            let identifier = ASN1Primitives.joined(segments, in: bytes)
             return embedded.filter { certificate in
-                decoded(certificate)?.subjectKeyIdentifier.map { $0[...].elementsEqual(bytes[identifier]) } ?? false
+                decoded(certificate)?.subjectKeyIdentifier.map { $0[...].elementsEqual(identifier) } ?? false
             }.map(\.index)
         }
     }

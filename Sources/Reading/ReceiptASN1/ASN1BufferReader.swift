@@ -195,18 +195,24 @@ public struct ASN1BufferReader {
     // MARK: - Constructed strings
 
     /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
-    /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
-    package mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
+    /// (possibly nested) constructed one. Each segment must carry the string's universal tag: its own, or for an
+    /// IMPLICIT-tagged string (`[0] IMPLICIT OCTET STRING`) the `universal` one it stands for.
+    package mutating func stringSegments(of node: ASN1Node, universal: UInt64? = nil) throws(ASN1Error)
+        -> [Range<Int>]
+    {
         guard node.tag.isConstructed else { return [node.contentRange] }
+        let segmentTag =
+            universal.map { ASN1Tag(.universal, number: $0, constructed: false) }
+            ?? node.tag.withConstructed(false)
         var segments: [Range<Int>] = []
         var stack: [ASN1Cursor] = [children(of: node)]
         while var cursor = stack.popLast() {
             guard let child = try next(&cursor) else { continue }
             stack.append(cursor)
-            guard child.tag.tagClass == .universal, child.tag.number == node.tag.number else {
+            guard child.tag.tagClass == .universal, child.tag.number == segmentTag.number else {
                 throw ASN1Error(
                     .asn1InvalidStringSegment, at: child.offset,
-                    "\(child.tag.name) inside a constructed \(node.tag.withConstructed(false).name)")
+                    "\(child.tag.name) inside a constructed \(segmentTag.name)")
             }
             if child.tag.isConstructed {
                 stack.append(children(of: child))

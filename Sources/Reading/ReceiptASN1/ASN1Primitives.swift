@@ -198,6 +198,16 @@ public enum ASN1Primitives {
     }
 
     /// Lowercase hexadecimal of the bytes in `range`.
+    /// The octets of a string read in `segments` of `bytes` (`ASN1Reader.stringSegments`), joined; a segment outside
+    /// `bytes` is left out. One segment is a slice of `bytes`, not a copy.
+    package static func joined(_ segments: [Range<Int>], in bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let inBounds = segments.filter { $0.lowerBound >= 0 && $0.upperBound <= bytes.count }
+        if inBounds.count == 1, let only = inBounds.first { return bytes[only] }
+        var joined: [UInt8] = []
+        for segment in inBounds { joined.append(contentsOf: bytes[segment]) }
+        return joined[...]
+    }
+
     public static func hex(_ bytes: [UInt8], _ range: Range<Int>) -> String {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return "" }
         return hex(bytes[range])

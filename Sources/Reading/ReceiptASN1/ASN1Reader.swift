@@ -86,9 +86,12 @@ public struct ASN1Reader: Sendable {
     // MARK: - Constructed strings
 
     /// The primitive segments holding a string's content, in order: one for a primitive string, every leaf of a
-    /// (possibly nested) constructed one. Each segment must carry the string's own universal tag.
-    package mutating func stringSegments(of node: ASN1Node) throws(ASN1Error) -> [Range<Int>] {
-        try withBufferReader { (engine) throws(ASN1Error) in try engine.stringSegments(of: node) }
+    /// (possibly nested) constructed one. Each segment must carry the string's universal tag: its own, or for an
+    /// IMPLICIT-tagged string (`[0] IMPLICIT OCTET STRING`) the `universal` one it stands for.
+    package mutating func stringSegments(of node: ASN1Node, universal: UInt64? = nil) throws(ASN1Error)
+        -> [Range<Int>]
+    {
+        try withBufferReader { (engine) throws(ASN1Error) in try engine.stringSegments(of: node, universal: universal) }
     }
 }
 

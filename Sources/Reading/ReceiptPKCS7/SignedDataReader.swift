@@ -287,8 +287,9 @@ public enum SignedDataReader {
                 let issuer = try required(&sidCursor, .sequence, "the signer's issuer", in: sidNode)
                 let serial = try required(&sidCursor, .integer, "the signer's serial number", in: sidNode)
                 identifier = .issuerAndSerialNumber(issuer: issuer.encodingRange, serialNumber: serial.contentRange)
-            } else if sidNode.tag == .context(0, constructed: false) {
-                identifier = .subjectKeyIdentifier(sidNode.contentRange)
+            } else if sidNode.tag.tagClass == .contextSpecific, sidNode.tag.number == 0 {
+                identifier = .subjectKeyIdentifier(
+                    try segments(of: sidNode, universal: 4, "the subjectKeyIdentifier's segments"))
             } else {
                 throw PKCS7Error(
                     .pkcs7UnexpectedElement, at: sidNode.offset,
@@ -344,11 +345,20 @@ public enum SignedDataReader {
                 signatureSegments: signatureSegments, unsignedAttributes: unsigned)
         }
 
-        /// The primitive segments whose concatenation is the content of `octets`, an OCTET STRING: itself, or in
-        /// BER's constructed form its segments, each noted as an encoding anomaly.
-        mutating func segments(of octets: ASN1Node, _ context: String) throws(PKCS7Error) -> [Range<Int>] {
+        /// The primitive segments whose concatenation is the content of `octets`, an OCTET STRING (or one
+        /// IMPLICIT-tagged, whose segments carry the `universal` tag): itself, or in BER's constructed form its
+        /// segments, each noted as an encoding anomaly.
+        mutating func segments(of octets: ASN1Node, universal: UInt64? = nil, _ context: String) throws(PKCS7Error)
+            -> [Range<Int>]
+        {
             do {
-                let segments = try reader.stringSegments(of: octets)
+                let segments = try reader.stringSegments(of: octets, universal: universal)
+                // An IMPLICIT-tagged string's header cannot say it is one: its constructed form is noted here.
+                if octets.tag.isConstructed, !octets.anomalies.contains(.constructedString) {
+                    var marked = octets
+                    marked.anomalies = [.constructedString]
+                    anomalies.note(marked)
+                }
                 if octets.tag.isConstructed {
                     var walk = reader.children(of: octets)
                     while let segment = try reader.next(&walk) { anomalies.note(segment) }

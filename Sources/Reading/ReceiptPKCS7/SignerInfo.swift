@@ -5,7 +5,15 @@ import ReceiptASN1
 public enum SignerIdentifier: Sendable, Hashable {
     /// Ranges of the issuer Name's whole encoding and the serial INTEGER's content.
     case issuerAndSerialNumber(issuer: Range<Int>, serialNumber: Range<Int>)
-    case subjectKeyIdentifier(Range<Int>)
+    /// The primitive segments whose concatenation is the identifier: one, unless the `[0]` is written in BER's
+    /// constructed form (which OpenSSL joins: the identifier is not signed, anyone may re-encode it so).
+    case subjectKeyIdentifier([Range<Int>])
+
+    /// The subject key identifier's octets in `bytes`, the buffer it was read from (nil for an issuer and serial).
+    public func subjectKeyIdentifier(in bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard case .subjectKeyIdentifier(let segments) = self else { return nil }
+        return ASN1Primitives.joined(segments, in: bytes)
+    }
 }
 
 /// `Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF AttributeValue }` (RFC 5652 §5.3).
@@ -73,10 +81,6 @@ public struct SignerInfo: Sendable, Hashable {
 
     /// The signature's octets in `bytes`, the buffer it was read from: the segments joined.
     public func signature(in bytes: [UInt8]) -> ArraySlice<UInt8> {
-        let inBounds = signatureSegments.filter { $0.lowerBound >= 0 && $0.upperBound <= bytes.count }
-        if inBounds.count == 1, let only = inBounds.first { return bytes[only] }
-        var joined: [UInt8] = []
-        for segment in inBounds { joined.append(contentsOf: bytes[segment]) }
-        return joined[...]
+        ASN1Primitives.joined(signatureSegments, in: bytes)
     }
 }

@@ -35,8 +35,12 @@ enum SignerComparison {
                 let name = DistinguishedName.render(bytes, issuer) ?? "(unreadable name) " + hex(bytes, issuer)
                 fields.append(("issuer", .word(name), issuer.lowerBound))
                 fields.append(("serial", .word(serialHex(bytes, serial)), serial.lowerBound))
-            case .subjectKeyIdentifier(let identifier):
-                fields.append(("subjectKeyIdentifier", slice(bytes, identifier), identifier.lowerBound))
+            case .subjectKeyIdentifier(let segments):
+                fields.append(
+                    (
+                        "subjectKeyIdentifier", .bytes(ASN1Primitives.joined(segments, in: bytes)),
+                        segments.first?.lowerBound ?? signer.offset
+                    ))
             }
             fields.append(("digestAlgorithm", .word(signer.digestAlgorithm.name), signer.digestAlgorithm.offset))
             fields.append(

@@ -182,8 +182,9 @@ public enum DumpJSON {
                     case .issuerAndSerialNumber(let issuer, let serial):
                         json.member("issuer", DistinguishedName.render(bytes, issuer))
                         json.member("serial", SignerText.serialHex(bytes, serial))
-                    case .subjectKeyIdentifier(let identifier):
-                        json.member("subjectKeyIdentifier", ASN1Primitives.hex(bytes, identifier))
+                    case .subjectKeyIdentifier(let segments):
+                        json.member(
+                            "subjectKeyIdentifier", ASN1Primitives.hex(ASN1Primitives.joined(segments, in: bytes)))
                     }
                     json.member("digestAlgorithm", signer.digestAlgorithm.name)
                     json.member("signatureAlgorithm", signer.signatureAlgorithm.name)

@@ -148,8 +148,8 @@ public struct DumpText {
             case .issuerAndSerialNumber(let issuer, let serial):
                 out += row("issuer", TerminalText.safe(DistinguishedName.render(bytes, issuer) ?? "(unreadable name)"))
                 out += row("serial", SignerText.serialHex(bytes, serial))
-            case .subjectKeyIdentifier(let identifier):
-                out += row("key identifier", ASN1Primitives.hex(bytes, identifier))
+            case .subjectKeyIdentifier(let segments):
+                out += row("key identifier", ASN1Primitives.hex(ASN1Primitives.joined(segments, in: bytes)))
             }
             out += row("digest", signer.digestAlgorithm.name)
             out += row("signature algorithm", signer.signatureAlgorithm.name)

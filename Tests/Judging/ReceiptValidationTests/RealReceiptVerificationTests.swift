@@ -44,14 +44,22 @@ struct RealReceiptVerificationTests {
     }
 
     /// A genuine receipt whose SignerInfo names its certificate another way RFC 5652 allows (subjectKeyIdentifier)
-    /// or with its issuer Name re-encoded: OpenSSL finds the certificate, and so does rcpt (a red team's trial: "names
-    /// a certificate the receipt does not carry").
-    @Test(arguments: ["ski-sid.receipt", "issuer-reencoded-sid.receipt"])
+    /// or with its issuer Name re-encoded, or writes its identifier or its signature in BER's constructed form:
+    /// OpenSSL verifies each, and so does rcpt (a red team's trial: "names a certificate the receipt does not
+    /// carry"; a differential fuzzing find: a constructed signature was "unreadable").
+    @Test(arguments: [
+        "ski-sid.receipt", "issuer-reencoded-sid.receipt", "ski-sid-constructed.receipt",
+        "signature-constructed.receipt",
+    ])
     func theSignersCertificateIsFoundAsOpenSSLFindsIt(_ name: String) throws {
         let inspection = try Inspect.apple(Fixtures.bytes("Corpus/receipts-altered/" + name))
         #expect(inspection.verification?.signature == .valid)
         #expect(inspection.verification?.chain == .valid)
         #expect(Inspect.errors(inspection).isEmpty, "\(Inspect.errors(inspection))")
+        #expect(inspection.isValid)
+        if name.hasSuffix("-constructed.receipt") {
+            #expect(Inspect.has(inspection, "ber-constructed-string"), "\(Inspect.codes(inspection))")
+        }
     }
 
     @Test func xcodeReceiptIsRejectedWithoutTheStoreKitRoot() throws {

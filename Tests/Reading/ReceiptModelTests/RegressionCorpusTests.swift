@@ -132,6 +132,16 @@ struct RegressionCorpusTests {
             })
     }
 
+    @Test func aConstructedSubjectKeyIdentifierTakesOctetStringSegmentsOnly() {
+        // `a0 05 30 00 02 01 01`: a constructed [0] whose segments are a SEQUENCE and an INTEGER. OpenSSL joins
+        // segments of any tag (Fuzz/README, deliberate difference 7); X.690 allows OCTET STRING segments only, and
+        // ours, which reads a constructed [0] now, stops at the first other one.
+        let bytes = Fixtures.bytes("Corpus/regressions/differential-constructed-subject-key-identifier.bin")
+        let error = SignedDataReader.read(bytes).error
+        #expect(error?.kind == .asn1InvalidStringSegment)
+        #expect(error?.offset == 46)
+    }
+
     @Test func aUTCYearBeyondFourDigitsIsWrittenAsItIs() {
         // A valid local time whose UTC instant is in year 10000: the UTC form cannot be RFC 3339 (see Fuzz/README.md).
         let bytes = Fixtures.bytes("Corpus/regressions/dates-utc-year-10000.bin")
