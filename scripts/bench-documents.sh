@@ -36,14 +36,17 @@ rsa=$(echo "$speed" | awk -F: '/^\+F2:/ && $3 == 2048 { printf "%.0f", $5 }')
 echo "Floor (openssl speed, one core): ECDSA P-256 verify ${p256}/s, RSA-2048 verify ${rsa}/s"
 echo
 
-copies() {  # copies DIR N FILE...: N files in DIR, the FILEs in turn
-    local dir=$1 n=$2; shift 2
-    mkdir -p "$dir"
-    local files=("$@") i=0
-    while [ $i -lt "$n" ]; do
-        cp "${files[$((i % ${#files[@]}))]}" "$dir/$i-$(basename "${files[$((i % ${#files[@]}))]}")"
-        i=$((i + 1))
-    done
+copies() {  # copies DIR N FILE...: N files in DIR, the FILEs in turn (one process: a cp a file took minutes)
+    python3 - "$@" <<'PY'
+import os, sys
+directory, count, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+os.makedirs(directory, exist_ok=True)
+contents = [open(path, "rb").read() for path in files]
+for index in range(count):
+    which = index % len(files)
+    with open(os.path.join(directory, "%d-%s" % (index, os.path.basename(files[which]))), "wb") as out:
+        out.write(contents[which])
+PY
 }
 tokens=("$root"/Corpus/jws/gopay-*.jws "$root"/Corpus/jws/goiap-*.jws "$root"/Corpus/jws/imdhemy-notif-TEST-sandbox.jws)
 receipts=()
