@@ -99,12 +99,6 @@ package struct BatchInspection: Sendable {
             let type =
                 listedRegular == true ? S_IFREG : stat(argument, &status) == 0 ? status.st_mode & S_IFMT : 0
             if type == S_IFDIR {
-                // Said, so that documents in it are not passed over in silence (a newcomer's `verify Corpus/receipts`
-                // never mentioned the two broken receipts in its `malformed/`).
-                guard !fromDirectory || recursive else {
-                    skipped.append(Skipped(path: argument, reason: "a subdirectory, not read (--recursive reads it)"))
-                    continue
-                }
                 // A link to a directory found in the tree is not followed (as `grep -r` does not): it leads out of
                 // the tree the user named, to documents of another customer or case. One named as an argument is.
                 var own = stat()
@@ -113,6 +107,12 @@ package struct BatchInspection: Sendable {
                         Skipped(
                             path: argument,
                             reason: "a link to a directory, not followed (name the directory to read it)"))
+                    continue
+                }
+                // Said, so that documents in it are not passed over in silence (a newcomer's `verify Corpus/receipts`
+                // never mentioned the two broken receipts in its `malformed/`).
+                guard !fromDirectory || recursive else {
+                    skipped.append(Skipped(path: argument, reason: "a subdirectory, not read (--recursive reads it)"))
                     continue
                 }
                 guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { continue }

@@ -67,7 +67,8 @@ struct Dump: ParsableCommand {
             throw ValidationError("--format html writes the report page of one input (as rcpt report does)")
         }
         if InputFiles.areSeveral(files) && format != .jsonl && !(brief && format == .text) {
-            throw ValidationError("several inputs are dumped with --format jsonl, or --brief (a block each)")
+            let what = files.count == 1 ? "a directory holds several inputs: they are" : "several inputs are"
+            throw ValidationError("\(what) dumped with --format jsonl, or --brief (a block each)")
         }
         if format == .jsonl && files.contains("-") {
             throw ValidationError("--format jsonl reads files and directories, not standard input")

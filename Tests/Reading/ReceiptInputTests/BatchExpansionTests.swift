@@ -95,6 +95,22 @@ struct BatchExpansionTests {
         }
     }
 
+    /// A link to a directory found in a scan is said to be a link never followed, with or without --recursive: a
+    /// trial was told "--recursive reads it", and --recursive did not.
+    @Test("a link to a directory in a scan is said as a link, recursive or not")
+    func directoryLinksAreSaidAsLinks() throws {
+        try Self.withFiles { directory in
+            let link = directory.appendingPathComponent("elsewhere")
+            try FileManager.default.createSymbolicLink(
+                atPath: link.path, withDestinationPath: FileManager.default.temporaryDirectory.path)
+            for recursive in [false, true] {
+                let skipped = BatchInspection.expand([directory.path], recursive: recursive).skipped
+                #expect(skipped.map(\.path) == [link.path])
+                #expect(skipped.first?.reason.hasPrefix("a link to a directory, not followed") == true)
+            }
+        }
+    }
+
     /// A hidden entry of a directory is said, never passed over in silence (a red team's trial: a forged
     /// `.forged.receipt` beside a genuine one, and the batch said "1 read, 1 valid"); named, it is read.
     @Test("a hidden file in a directory is listed as skipped; named, it is read")
