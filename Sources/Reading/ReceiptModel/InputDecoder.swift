@@ -56,10 +56,20 @@ public enum InputDecoder {
             // Damaged on the way (percent-escapes, + turned into spaces): base64 has no space inside a line, so
             // the repaired text is tried first, and taken when it decodes to one whole element (a decoder that
             // skips the spaces would read other bytes, which an indefinite length cannot tell apart).
-            for repaired in PastedText.repairBase64(text) {
+            let readings = PastedText.repairBase64(text)
+            for repaired in readings {
                 // A repair is taken only when its bytes add up to one element that is DER throughout.
                 if let bytes = Base64.decode(repaired.text), PastedText.isWholeElement(bytes),
                     Base64Damage.structuralBreak(bytes) == nil
+                {
+                    return found(bytes, .base64, repaired.repairs)
+                }
+            }
+            // Or to such an element with bytes after it: a receipt with trailing bytes, judged as the same bytes are
+            // raw or in any other wrapping (a trial: the spaces read as gaps gave "truncated" instead).
+            for repaired in readings {
+                if let bytes = Base64.decode(repaired.text), let end = PastedText.wholeElementEnd(bytes),
+                    end < bytes.count, Base64Damage.structuralBreak(Array(bytes[..<end])) == nil
                 {
                     return found(bytes, .base64, repaired.repairs)
                 }

@@ -116,13 +116,21 @@ enum PastedText {
         return header.contentStart.addingReportingOverflow(length) == (bytes.count, false)
     }
 
+    /// Where the definite-length SEQUENCE that `bytes` start with ends, when it ends within them.
+    static func wholeElementEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.first == 0x30, let header = Base64Damage.header(bytes, at: 0), let length = header.length else {
+            return nil
+        }
+        let (end, overflow) = header.contentStart.addingReportingOverflow(length)
+        return !overflow && end <= bytes.count ? end : nil
+    }
+
     /// Whether `bytes` start with one whole DER/BER element, a SEQUENCE, whatever follows it: a receipt with bytes
     /// after it is still a receipt (its reader reports the trailing bytes), as the same bytes given raw are.
     static func startsWithWholeElement(_ bytes: [UInt8]) -> Bool {
         guard bytes.first == 0x30, let header = Base64Damage.header(bytes, at: 0) else { return false }
-        guard let length = header.length else { return isWholeElement(bytes) }
-        let (end, overflow) = header.contentStart.addingReportingOverflow(length)
-        return !overflow && end <= bytes.count
+        guard header.length != nil else { return isWholeElement(bytes) }
+        return wholeElementEnd(bytes) != nil
     }
 
     /// What a JSON or text document that is not a receipt is, with what to do instead; nil when it looks like none.

@@ -158,6 +158,24 @@ struct PastedInputTests {
         #expect(withRuns > 0)
     }
 
+    /// The same with bytes after a receipt of definite length (as Apple writes them): the repair is taken, and the
+    /// receipt's reader reports the trailing bytes, as it does for the bytes raw (the spaces read as gaps gave
+    /// "truncated" instead).
+    @Test func putsBackPlusSignsBeforeTrailingBytes() throws {
+        var tried = 0
+        for name in Fixtures.realReceiptNames {
+            let withTrailing = Fixtures.realReceipt(name) + [0x05, 0x00]
+            let base64 = Base64.encode(withTrailing)
+            guard withTrailing[1] != 0x80, base64.contains("+") else { continue }
+            tried += 1
+            let result = try Self.decoded(base64.replacingOccurrences(of: "+", with: " "))
+            let same = result.bytes == withTrailing
+            #expect(same, "\(name)")
+            #expect(result.repairs.contains { $0.contains("put back") }, "\(name): \(result.repairs)")
+        }
+        #expect(tried > 5)
+    }
+
     @Test func cleanBase64NeedsNoRepair() throws {
         #expect(try Self.decoded(Self.base64).repairs.isEmpty)
         #expect(try InputDecoder.decode(Self.receipt).get().repairs.isEmpty)
