@@ -42,7 +42,7 @@ extension ReportDocument {
             if let node = tree.node(spanning: signer.offset..<(signer.offset + signer.length)) {
                 tree.relabel(node, labels.id("SignerInfo [\(index)]"))
             }
-            if let node = tree.node(startingAt: signer.signatureOffset, within: signer.signatureString.encodingRange) {
+            if let node = tree.node(spanning: signer.signatureString.encodingRange) {
                 tree.relabel(node, labels.id("signature"))
             }
         }

@@ -37,6 +37,20 @@ struct ReportCLITests {
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The tree names the container's parts, the signature included, whether it is written primitive or in BER's
+    /// constructed form (the label was looked for at the content's first byte, where no element starts).
+    @Test(arguments: [
+        "Corpus/receipts/tpinappreceipt-production.receipt", "Corpus/receipts-altered/signature-constructed.receipt",
+    ])
+    func theTreeNamesTheSignature(_ file: String) throws {
+        let (html, status) = try Self.page(file)
+        #expect(status == 0)
+        let labels = try Self.data(html)["labels"] as? [String] ?? []
+        for label in ["SignerInfo [0]", "signature", "eContent: the receipt payload"] {
+            #expect(labels.contains(label), "\(file): \(label) not in \(labels.prefix(40))")
+        }
+    }
+
     /// The timeline draws what the signed document states: Apple's unsigned decoding beside it (a verifyReceipt
     /// response's `receipt`, anyone's to edit) once drew a forged lifetime purchase as the receipt's own.
     @Test func theTimelineDrawsOnlySignedStatements() throws {
@@ -252,7 +266,7 @@ struct ReportCLITests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.receipt")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         // Unreadable input: exit 2, and the page still shows the error.
         let (page, status) = try Self.page(empty.path)
         #expect(status == 2)
