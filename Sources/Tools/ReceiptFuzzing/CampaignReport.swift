@@ -81,11 +81,16 @@ package enum CampaignReport {
     }
 
     /// Who could make a group's inputs and what accepting them costs: from the catalogue entries its representative
-    /// was made with (a payload or claim edit is the signer's), unless the validator accepted what rcpt refuses for
-    /// another app, device or version, which a genuine document replayed would be refused for too. A crash, hang or
-    /// error stays the edits' own: a replay of another app's document does not make a signer's shape (a reviewer's
-    /// trial: a crash on `attribute-two-fields` was labelled a replay for its incidental bundle-id-mismatch).
+    /// was made with, as `mutate` and `conformance` label the same input. A random payload or claim edit is the
+    /// signer's, unless the validator accepted what rcpt refuses for another app, device or version: a genuine
+    /// document replayed would be refused for that too. A crash, hang or error stays the edits' own: a replay of
+    /// another app's document does not make a signer's shape (a reviewer's trial: a crash on `attribute-two-fields`
+    /// was labelled a replay for its incidental bundle-id-mismatch; another's: accepting `bundle-id-as-integer` was
+    /// a replay, security, here and signer, robustness in `conformance`).
     package static func threat(_ group: DisagreementGroup) -> Threat {
+        let edits = group.representative.edits.filter { $0 != "baseline" && $0 != FuzzInputGenerator.staleHash }
+        let fromCatalogue =
+            !edits.isEmpty && edits.allSatisfy { $0.hasPrefix("catalogue:") || $0.hasPrefix("jws-catalogue:") }
         let threats = group.representative.edits.compactMap { edit -> Threat? in
             if edit == "baseline" || edit == FuzzInputGenerator.staleHash { return nil }
             if edit.hasPrefix("catalogue:") {
@@ -97,7 +102,7 @@ package enum CampaignReport {
             return Threat.signedEdit
         }
         let made = Threat.combined(threats)
-        if made.attacker == .signer, group.kind == .acceptedWhatRcptRejects,
+        if !fromCatalogue, made.attacker == .signer, group.kind == .acceptedWhatRcptRejects,
             let replayed = Threat.replayed(for: group.verdict.codes)
         {
             return replayed

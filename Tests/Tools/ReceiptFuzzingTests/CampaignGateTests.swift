@@ -38,15 +38,24 @@ struct CampaignGateTests {
 
     /// A crash on a signer's shape is the signer's to cause, whatever rcpt refuses the input for besides: a
     /// reviewer's trial saw a crash on `attribute-two-fields` labelled a replay (security) for its incidental
-    /// bundle-id-mismatch. An acceptance of what rcpt refuses for another app stays a replay.
-    @Test func aCrashIsLabelledByTheEditsThatMadeIt() {
+    /// bundle-id-mismatch. An acceptance of a catalogue entry is labelled as the catalogue labels it, as
+    /// `conformance` does (a trial: `bundle-id-as-integer` accepted was a replay, security, here and signer,
+    /// robustness there); of a random edit rcpt refuses for another app, a replay.
+    @Test func aGroupIsLabelledByTheEditsThatMadeIt() throws {
         let crash = Self.group(
             .crashed, edit: "catalogue:attribute-two-fields", codes: ["attribute-field-count", "bundle-id-mismatch"],
             valid: false, outcome: .crashed(signal: 11))
         #expect(CampaignReport.threat(crash).attacker == .signer)
-        let accepted = Self.group(
-            .acceptedWhatRcptRejects, edit: "catalogue:attribute-two-fields", codes: ["bundle-id-mismatch"],
-            valid: false, outcome: .accepted)
-        #expect(CampaignReport.threat(accepted).attacker == .replay)
+        for name in ["attribute-two-fields", "bundle-id-as-integer", "other-bundle-id"] {
+            let entry = try #require(MutationCatalogue.named(name))
+            let accepted = Self.group(
+                .acceptedWhatRcptRejects, edit: "catalogue:\(name)", codes: ["bundle-id-mismatch"], valid: false,
+                outcome: .accepted)
+            #expect(CampaignReport.threat(accepted) == entry.threat, "\(name)")
+        }
+        let random = Self.group(
+            .acceptedWhatRcptRejects, edit: "payload:value type=2", codes: ["bundle-id-mismatch"], valid: false,
+            outcome: .accepted)
+        #expect(CampaignReport.threat(random).attacker == .replay)
     }
 }
