@@ -26,11 +26,16 @@ public struct ClassifiedInput: Sendable {
     /// differently (a form field or JSON name given twice). The input is then unreadable, whatever is in it.
     public var refusal: InputError?
 
+    /// Whether nothing could be read from the input, yet it shows a document's traces: a notification or a token
+    /// cut short (a JSON string or text that starts as a token does, `eyJ`), or a verifyReceipt body broken.
+    public var showsDamagedDocument = false
+
     /// Whether the input holds a document to judge: one was found, or several were (refused as ambiguous), or one
-    /// damaged (base64 with misread characters) — each judged unreadable wherever the input stands: a directory scan
-    /// never passes over it as holding nothing (a trial's damaged `<pre>`-wrapped receipt was skipped, exit 0).
+    /// damaged (base64 with misread characters, a notification cut short) — each judged unreadable wherever the
+    /// input stands: a directory scan never passes over it as holding nothing (a trial's damaged `<pre>`-wrapped
+    /// receipt was skipped, exit 0; another's truncated REFUND notification was, and `status` said "owned").
     public var holdsDocuments: Bool {
-        isDocument || refusal?.kind == .inputAmbiguous || refusal?.kind == .base64Damaged
+        isDocument || showsDamagedDocument || refusal?.kind == .inputAmbiguous || refusal?.kind == .base64Damaged
     }
 }
 
@@ -211,6 +216,7 @@ public enum InputClassifier {
             return classified
         }
         var classified = ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
+        classified.showsDamagedDocument = showsDocumentTraces(input)
         let lookedFor =
             "no DER, base64 or PEM receipt, verifyReceipt body, JWS, notification or API response was found in it (nor in its JSON strings, form fields, URL-encoding or the text around them)"
         if let error, error.kind == .notAReceipt {
@@ -224,6 +230,15 @@ public enum InputClassifier {
             classified.refusal = InputError(.jsonNoReceiptData, "the input is JSON, but " + lookedFor)
         }
         return classified
+    }
+
+    /// Whether text in which no document could be read still shows one's traces: a JSON string that starts as a
+    /// token (`"eyJ`, the encoding of `{"`), a verifyReceipt member, or text that is a token's start alone (`eyJ` and
+    /// base64url letters, cut before its first dot).
+    static func showsDocumentTraces(_ input: [UInt8]) -> Bool {
+        if TextCheck.contains(input, #""eyJ"#) || mentionsReceiptMember(input) { return true }
+        let text = input[PastedDocument.trim(input)]
+        return text.count >= 16 && text.starts(with: Array("eyJ".utf8)) && text.allSatisfy(ByteSet.base64URL.contains)
     }
 
     /// What to do when the text holds a token broken over lines at places no wrapping explains (a mail client's,

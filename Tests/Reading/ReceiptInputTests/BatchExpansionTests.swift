@@ -95,6 +95,28 @@ struct BatchExpansionTests {
         }
     }
 
+    /// A document cut short is judged (unreadable), never passed over as holding nothing: a trial cut a REFUND
+    /// notification to 300 bytes in a customer's folder, the scan skipped it, and `status` said the product was owned
+    /// (exit 0). Text that only looks like JSON or prose is still passed over.
+    @Test("a notification or a token cut short in a directory is judged; other broken text is skipped")
+    func damagedDocumentsAreJudged() throws {
+        try Self.withFiles { directory in
+            let notification = Fixtures.bytes("Corpus/status/08-refund-pro.json")
+            let token = Fixtures.bytes("Corpus/jws/gopay-txn-2000000004047119-sandbox.jws")
+            let cut = [
+                ("refund.json", Array(notification.prefix(300))), ("token.txt", Array(token.prefix(200))),
+                ("body.json", Array(#"{"receipt-data":"MIIT"#.utf8)),
+            ]
+            let other = [("package.json", Array(#"{"name": "x", "version":"#.utf8)), ("notes", Array("hello".utf8))]
+            for (name, bytes) in cut + other { try Data(bytes).write(to: directory.appendingPathComponent(name)) }
+            let expanded = BatchInspection.expand([directory.path])
+            for (name, _) in cut {
+                #expect(expanded.paths.contains(directory.appendingPathComponent(name).path), "\(name)")
+            }
+            #expect(Set(expanded.skipped.map(\.path)) == Set(other.map { directory.appendingPathComponent($0.0).path }))
+        }
+    }
+
     /// A link to a directory found in a scan is said to be a link never followed, with or without --recursive: a
     /// trial was told "--recursive reads it", and --recursive did not.
     @Test("a link to a directory in a scan is said as a link, recursive or not")
