@@ -133,7 +133,13 @@ enum NIOHTTPExchange {
         }
 
         func errorCaught(context: ChannelHandlerContext, error: Error) {
-            state.finish(.failed(error is HTTPParserError ? "not an HTTP answer" : "connection failed: \(error)"))
+            guard error is HTTPParserError else { return state.finish(.failed("connection failed: \(error)")) }
+            // After a status line, the answer broke off: a body shorter than its Content-Length (the server
+            // closed early) or bytes that are not HTTP (a trial was told "not an HTTP answer" of an HTTP 200).
+            state.finish(
+                .failed(
+                    status.map { "an HTTP \($0) answer cut short (the body broke off after \(body.count) bytes)" }
+                        ?? "not an HTTP answer"))
         }
     }
 }

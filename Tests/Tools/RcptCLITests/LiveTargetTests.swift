@@ -187,6 +187,16 @@ struct LiveTargetTests {
         #expect(baseline["detail"] as? String == "errored (not an HTTP answer)", "\(baseline)")
     }
 
+    /// An answer whose body breaks off is no verdict, and says what it was: a trial was told "not an HTTP answer"
+    /// of an HTTP 200 that sent 5 of its 100 bytes.
+    @Test func anAnswerCutShortIsNoVerdictAndSaysSo() throws {
+        let backend = try Backend(["close-in-body"])
+        defer { backend.stop() }
+        let notified = try CLI.run(["notify", "--timeout", "600", backend.url, "Corpus/jws/\(Self.notification)"])
+        #expect(notified.status == 1, "\(notified)")
+        #expect(notified.stdout.contains("an HTTP 200 answer cut short"), "\(notified.stdout)")
+    }
+
     /// A compressed answer is not inflated (rcpt asks for none): 64 MiB of zeros in 64 KiB of gzip is read as the
     /// 64 KiB that came (a trial's gzip bomb took 4.6 GB and ran past the timeout).
     @Test func aCompressedAnswerIsTheBytesThatCame() throws {

@@ -187,6 +187,12 @@ def make_handler(mode, arguments):
                 self.wfile.flush()
                 self.close_connection = True
                 return
+            if mode == "close-in-body":  # an HTTP 200 whose body ends 95 bytes before its Content-Length says
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello")
+                self.wfile.flush()
+                self.close_connection = True
+                return
             if mode == "echo-authorization":  # the Authorization header the request carried, as the body
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 answer = (self.headers.get("Authorization") or "none").encode()
