@@ -71,15 +71,20 @@ struct Resolver {
             {
                 status.otherCustomers = mixed[original] ?? []
             }
-            guard let known = best[status.productID] else {
-                best[status.productID] = status
+            // One entry per product: the one to be granted, else the newest. Where the documents mix customers'
+            // subscriptions of it, one per customer, so each one's state stands beside the other's (a trial saw
+            // this customer's expired subscription vanish behind another customer's active one).
+            let key =
+                status.otherCustomers.isEmpty
+                ? status.productID : status.productID + " original " + (status.originalTransactionID ?? "")
+            guard let known = best[key] else {
+                best[key] = status
                 return
             }
-            // One entry per product: the one to be granted, else the newest.
             if (status.grantsService ? 1 : 0, status.purchaseDate ?? Int64.min)
                 > (known.grantsService ? 1 : 0, known.purchaseDate ?? Int64.min)
             {
-                best[status.productID] = status
+                best[key] = status
             }
         }
         for chain in Self.grouped(transactions.filter { $0.kind == .autoRenewableSubscription }, by: Self.chainKey) {

@@ -48,11 +48,17 @@ struct CustomerMixingTests {
         life.add(
             "theirs.jws",
             try L.transaction("401", product: Self.monthly, purchased: L.at(35), expires: L.at(65), signed: L.at(35)))
-        let product = Self.products(life, at: L.at(40)).first
-        #expect(product?.state == .active)
-        #expect(product?.transactionID == "401")
-        #expect(product?.grantsService == false)
-        #expect(product?.otherCustomers == ["400"])
+        // Each customer's subscription is shown, neither granted: this customer's own ended one does not vanish
+        // behind the other's active one (a trial's support engineer saw only the other customer's).
+        let products = Self.products(life, at: L.at(40))
+        #expect(products.map(\.originalTransactionID) == ["400", "401"])
+        #expect(products.allSatisfy { $0.productID == Self.monthly && !$0.grantsService })
+        let theirs = products.last
+        #expect(theirs?.state == .active)
+        #expect(theirs?.transactionID == "401")
+        #expect(theirs?.otherCustomers == ["400"])
+        #expect(products.first?.otherCustomers == ["401"])
+        #expect(products.first?.state != .active)
     }
 
     /// Another customer's renewal info (another original of the product, no transaction of it) is never granted,
