@@ -212,6 +212,7 @@ package struct StatusDocument: Sendable {
             var upgraded = record
             upgraded.revocationDate = nil
             upgraded.isUpgraded = true
+            upgraded.upgradeDate = cancelled
             return upgraded
         }
     }

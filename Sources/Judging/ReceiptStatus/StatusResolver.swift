@@ -134,9 +134,9 @@ struct Resolver {
     func changeDate(_ fact: TransactionFact) -> Int64? { change(fact)?.date }
 
     /// Whether `fact` was upgraded by the time: it says `isUpgraded`, and the product it was upgraded to was bought
-    /// by then (or is not among the documents, so the statement is all there is).
+    /// by then, or the statement dates the upgrade by then (or neither is known, so the statement is all there is).
     func upgraded(_ fact: TransactionFact) -> Bool {
-        fact.isUpgraded && (changeDate(fact).map { $0 <= at } ?? true)
+        fact.isUpgraded && ((changeDate(fact) ?? fact.upgradeDate).map { $0 <= at } ?? true)
     }
 
     /// Whether `fact` was refunded or revoked from Family Sharing by the time.
@@ -247,17 +247,21 @@ struct Resolver {
             // The product it was upgraded to grants the service, and its transaction is not among the documents.
             // Once a signed statement says `isUpgraded`, this product no longer does (as verify's purchase-upgraded
             // says): granting it would let a customer who had the new product refunded show the old one alone.
-            let stated = current.evidence.signedDate.map { $0 <= at } ?? true
+            // Stated by then, or dated by then (a history fetched later dates the upgrade before it was signed).
+            let stated =
+                (current.evidence.signedDate.map { $0 <= at } ?? true)
+                || (current.upgradeDate.map { $0 <= at } ?? false)
             main = status(
                 current, stated || !unexpired ? .expired : .active,
                 reason: stated
                     ? "upgraded to another product of its group, whose transaction is not among the documents: this one no longer grants service, and whether that one does is not known (give the transaction history)"
                     : "upgraded to another product of its group after this time, by a statement signed later (give the transaction history)"
             )
-            // Its upgrade is not dated: it ended by the statement's signing, if not at its expiry before.
+            // It ended at the upgrade's date where the statement gives one, else by the statement's signing, if not
+            // at its expiry before.
             if stated {
                 main.endedDate =
-                    current.revocationDate.flatMap { $0 <= at ? $0 : nil }
+                    current.upgradeDate.flatMap { $0 <= at ? $0 : nil }
                     ?? [current.evidence.signedDate, current.expiresDate].compactMap { $0 }.min()
             }
         } else if unexpired {
@@ -271,6 +275,12 @@ struct Resolver {
             } else if current.isUpgraded, let change = change(current) {
                 (main.endedDate, main.reason) = (
                     change.date, "upgraded to \(change.product) at \(MillisecondUTC.text(change.date))"
+                )
+            } else if current.isUpgraded, let upgrade = current.upgradeDate, upgrade < current.expiresDate ?? Int64.max
+            {
+                (main.endedDate, main.reason) = (
+                    upgrade,
+                    "upgraded to another product of its group at \(MillisecondUTC.text(upgrade)), stated later"
                 )
             }
         } else {

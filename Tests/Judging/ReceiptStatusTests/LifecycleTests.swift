@@ -450,6 +450,26 @@ struct LifecycleTests {
         #expect(upgraded?.reason?.hasPrefix("upgraded to another product of its group") == true)
         // Before the statement was signed, the upgrade may not have happened: the period's own dates decide.
         #expect(Self.product(partial, basic, at: L.at(11))?.state == .active)
+        // Unless the statement dates the upgrade (a revocationDate with no reason): it had happened by then, and
+        // the product ended at that date (a trial: "ACTIVE … upgraded after this time", granted, at day 11 of a
+        // history that dates the upgrade day 10; later "EXPIRED since" the signing, day 12).
+        var dated = Lifecycle()
+        dated.add(
+            "history.json",
+            L.history([
+                try L.transaction(
+                    "930", product: basic, purchased: L.at(0), expires: L.at(30), revoked: L.at(10), upgraded: true,
+                    signed: L.at(12))
+            ]))
+        let datedUpgrade = Self.product(dated, basic, at: L.at(11))
+        #expect(datedUpgrade?.state == .expired)
+        #expect(datedUpgrade?.grantsService == false)
+        #expect(datedUpgrade?.endedDate == L.at(10))
+        #expect(datedUpgrade?.revocationDate == nil)
+        #expect(Self.product(dated, basic, at: L.at(20))?.endedDate == L.at(10))
+        let beforeDated = Self.product(dated, basic, at: L.at(9))
+        #expect(beforeDated?.state == .active)
+        #expect(beforeDated?.endedDate == L.at(10))
         // The history with both, asked about a time before the upgrade it dates: active until the upgrade, not until
         // its own expiry (status said "ACTIVE until" day 30 beside a history showing it ended at day 10).
         var history = Lifecycle()

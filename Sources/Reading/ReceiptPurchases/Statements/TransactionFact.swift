@@ -20,6 +20,9 @@ package struct TransactionFact: Sendable, Hashable {
     /// Apple's `revocationPercentage`: the share refunded or revoked, in milliunits (0 to 100 000), when given.
     package var revocationPercentage: Int64?
     package var isUpgraded: Bool
+    /// When the upgrade took effect, where the statement dates it: an upgraded transaction's revocationDate (a
+    /// receipt's cancellation_date) with no reason.
+    package var upgradeDate: Int64?
     package var isFamilyShared: Bool
     /// Units bought: 1 when the statement gives none; nil when it states a quantity that is not a whole number from
     /// 1 up (0, negative, past 2^63, not a number): unknown, never taken for 1.
@@ -36,7 +39,7 @@ package struct TransactionFact: Sendable, Hashable {
         productID: String, kind: ProductKind, transactionID: String?, originalTransactionID: String?,
         subscriptionGroup: String? = nil, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?,
         revocationReason: String? = nil, revocationType: String? = nil, revocationPercentage: Int64? = nil,
-        isUpgraded: Bool = false,
+        isUpgraded: Bool = false, upgradeDate: Int64? = nil,
         isFamilyShared: Bool = false, quantity: Int64? = 1, evidence: StatusEvidence
     ) {
         self.productID = productID
@@ -51,6 +54,7 @@ package struct TransactionFact: Sendable, Hashable {
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
         self.isUpgraded = isUpgraded
+        self.upgradeDate = upgradeDate
         self.isFamilyShared = isFamilyShared
         self.quantity = quantity
         self.evidence = evidence
@@ -94,6 +98,7 @@ extension TransactionFact {
                 (0...100_000).contains($0) ? $0 : nil
             },
             isUpgraded: isUpgraded,
+            upgradeDate: isUpgraded && reason == nil ? claims.milliseconds("revocationDate") : nil,
             isFamilyShared: claims.string("inAppOwnershipType") == "FAMILY_SHARED",
             quantity: Self.units(claims.integer("quantity"), isStated: claims.isStated("quantity")),
             evidence: evidence)
@@ -151,6 +156,7 @@ extension TransactionFact {
             revocationReason: reason.flatMap(Int64.init)
                 .flatMap { AppleEnumeration.name(of: "revocationReason", value: $0) },
             isUpgraded: isUpgraded,
+            upgradeDate: isUpgraded && reason == nil ? json.milliseconds("cancellation_date", in: entry) : nil,
             isFamilyShared: json.text("in_app_ownership_type", in: entry) == "FAMILY_SHARED",
             quantity: Self.units(
                 json.text("quantity", in: entry).flatMap(Int64.init), isStated: json.text("quantity", in: entry) != nil),
