@@ -58,15 +58,17 @@ public enum SignedDataReader {
             }
         }
 
-        mutating func required(_ cursor: inout ASN1Cursor, _ tag: ASN1Tag, _ context: String, in parent: ASN1Node)
-            throws(PKCS7Error) -> ASN1Node
-        {
+        /// The next element, which must carry `tag` (or, with `eitherForm`, its tag in either form: a string BER may
+        /// write constructed).
+        mutating func required(
+            _ cursor: inout ASN1Cursor, _ tag: ASN1Tag, _ context: String, in parent: ASN1Node, eitherForm: Bool = false
+        ) throws(PKCS7Error) -> ASN1Node {
             guard let node = try next(&cursor, context) else {
                 throw PKCS7Error(
                     .pkcs7MissingElement, at: parent.offset,
                     "\(context) is missing: the element at \(parent.offset) ends too early")
             }
-            try expect(node, tag, context)
+            try expect(node, eitherForm ? tag.withConstructed(node.tag.isConstructed) : tag, context)
             return node
         }
 
@@ -316,16 +318,7 @@ public enum SignedDataReader {
                 element = following
             }
             let signatureAlgorithm = try algorithm(element, "the SignerInfo signatureAlgorithm")
-            guard let signatureNode = try next(&cursor, "the signature") else {
-                throw PKCS7Error(
-                    .pkcs7MissingElement, at: node.offset,
-                    "the signature is missing: the element at \(node.offset) ends too early")
-            }
-            guard signatureNode.tag.tagClass == .universal, signatureNode.tag.number == 4 else {
-                throw PKCS7Error(
-                    .pkcs7UnexpectedElement, at: signatureNode.offset,
-                    "expected OCTET STRING for the signature, found \(signatureNode.tag.name)")
-            }
+            let signatureNode = try required(&cursor, .octetString, "the signature", in: node, eitherForm: true)
             let signatureSegments = try segments(of: signatureNode, "the signature's segments")
             var unsigned: [CMSAttribute]?
             var trailing = try next(&cursor, "SignerInfo")
@@ -353,13 +346,11 @@ public enum SignedDataReader {
         {
             do {
                 let segments = try reader.stringSegments(of: octets, universal: universal)
-                // An IMPLICIT-tagged string's header cannot say it is one: its constructed form is noted here.
-                if octets.tag.isConstructed, !octets.anomalies.contains(.constructedString) {
+                if octets.tag.isConstructed {
+                    // An IMPLICIT-tagged string's header cannot say it is one: its constructed form is noted here.
                     var marked = octets
                     marked.anomalies = [.constructedString]
-                    anomalies.note(marked)
-                }
-                if octets.tag.isConstructed {
+                    if !octets.anomalies.contains(.constructedString) { anomalies.note(marked) }
                     var walk = reader.children(of: octets)
                     while let segment = try reader.next(&walk) { anomalies.note(segment) }
                 }
