@@ -70,100 +70,14 @@ package struct CustomerStatus: Sendable {
         }
     }
 
-    /// The status at `at` (milliseconds) from `documents`, in the order given.
+    /// The status at `at` (milliseconds) from `documents`, in the order given (a `Collector` that takes them all).
     package static func resolve(
         _ documents: [StatusDocument], at: Int64, includeUnverified: Bool = false,
         perApp: Bool = false, question: Question = .entitled
     ) -> Result<CustomerStatus, MixedApps> {
-        // What a server could have known then: the statements signed by then (one without a signing time never is).
-        func known<Fact>(_ facts: [Fact], _ evidence: (Fact) -> StatusEvidence) -> [Fact] {
-            guard question == .knownThen else { return facts }
-            return facts.filter { fact in evidence(fact).signedDate.map { $0 <= at } ?? false }
-        }
-        var uses: [DocumentUse] = []
-        var counted:
-            [(
-                app: StatusApp, transactions: [TransactionFact], renewals: [RenewalFact],
-                statuses: [SubscriptionStatusFact]
-            )] = []
-        for document in documents {
-            var problem = document.problem
-            var note: String?
-            let use: DocumentUse.Use
-            if !document.isReadable {
-                // A verifyReceipt response without its receipt still holds Apple's (unsigned) decoding.
-                use = document.unsignedApp == nil ? .unreadable : includeUnverified ? .countedUnverified : .notCounted
-            } else if !document.transactions.isEmpty, document.app.bundleID == nil {
-                // A transaction that names no app could be any app's: never counted.
-                use = .notCounted
-                problem = problem ?? ErrorCode.noBundleId.rawValue
-                note = "its transactions name no app (no bundleId)"
-            } else if let expires = document.expires, expires <= at {
-                // An expired receipt (a Volume Purchase licence revoked or lapsed) grants nothing from then on.
-                use = .notCounted
-                problem = problem ?? FindingCode.receiptExpired.rawValue
-                note =
-                    "the receipt expired at \(MillisecondUTC.text(expires)) (expiration_date): its purchases count only before"
-            } else {
-                use = document.isValid ? .counted : includeUnverified ? .countedUnverified : .notCounted
-            }
-            // Apple's unsigned decoding counts only when asked, and when it names its app (else it would join every app).
-            let unsignedCounted =
-                includeUnverified && document.unsignedApp?.bundleID != nil
-                && !(document.unsignedTransactions.isEmpty && document.unsignedRenewals.isEmpty)
-            let states = !document.transactions.isEmpty || !document.renewals.isEmpty || unsignedCounted
-            if note == nil, use == .counted || use == .countedUnverified, !states {
-                note = "it states no purchase or renewal"
-            }
-            // What the reader said of a document it could not read: what to do (paste one document, join a token
-            // broken over lines), not only a code (a support engineer's trial).
-            if note == nil, use == .unreadable { note = document.readMessage }
-            var documentUse = DocumentUse(
-                name: document.name, description: document.description, isValid: document.isValid,
-                problem: problem, app: document.app, use: use,
-                unsignedCounted: unsignedCounted, hasUnsigned: document.unsignedApp != nil,
-                note: note)
-            documentUse.isUnsignedOnly = !document.isReadable && document.unsignedApp != nil
-            if unsignedCounted { documentUse.unsignedApp = document.unsignedApp }
-            uses.append(documentUse)
-            if document.isReadable, use == .counted || use == .countedUnverified {
-                counted.append(
-                    (
-                        document.app, known(document.transactions, \.evidence), known(document.renewals, \.evidence),
-                        known(document.statuses, \.evidence)
-                    ))
-            }
-            if unsignedCounted, let app = document.unsignedApp {
-                counted.append(
-                    (
-                        app, known(document.unsignedTransactions, \.evidence),
-                        known(document.unsignedRenewals, \.evidence), []
-                    ))
-            }
-        }
-        // One app and one environment, unless a status per app was asked for.
-        let groups = Self.group(
-            counted.map(\.app),
-            subscriptions: counted.map { member in
-                Set(
-                    member.transactions.compactMap(\.originalTransactionID)
-                        + member.renewals.compactMap(\.originalTransactionID)
-                        + member.statuses.compactMap(\.originalTransactionID))
-            })
-        if groups.count > 1 && !perApp { return .failure(MixedApps(documents: uses)) }
-        var status = CustomerStatus(at: at, apps: groups.map(\.app), products: [], conflicts: [], documents: uses)
-        status.question = question
-        for group in groups {
-            let members = group.members.map { counted[$0] }
-            let statements = members.flatMap(\.transactions)
-            let (transactions, conflicts) = Self.decided(statements, at: at)
-            status.conflicts += conflicts
-            let resolver = Resolver(
-                app: group.app, at: at, transactions: transactions,
-                renewals: members.flatMap(\.renewals), statuses: members.flatMap(\.statuses), statements: statements)
-            status.products += resolver.products()
-        }
-        return .success(status)
+        var collector = Collector(at: at, includeUnverified: includeUnverified, question: question)
+        for document in documents { collector.add(document) }
+        return collector.resolve(perApp: perApp)
     }
 
     /// The apps of `apps` (in order), each with the indices of the documents about it. A document that names no
@@ -237,8 +151,7 @@ package struct CustomerStatus: Sendable {
         /// order, whatever order the documents were given in.
         func ordered(_ a: TransactionFact, _ b: TransactionFact) -> Bool {
             if before(a, b) != before(b, a) { return before(a, b) }
-            return (a.evidence.document, a.evidence.path, a.evidence.offset ?? -1)
-                < (b.evidence.document, b.evidence.path, b.evidence.offset ?? -1)
+            return a.evidence.placedBefore(b.evidence)
         }
         var decided: [TransactionFact] = []
         var conflicts: [StatusConflict] = []

@@ -128,17 +128,20 @@ extension AppStoreVerifier {
     public func entitlements(of documents: [[UInt8]], at date: Date = Date()) -> CustomerEntitlements {
         var options = self.options
         options.digestsInput = false
-        let read = documents.enumerated().map { index, bytes in
-            StatusDocument(name: String(index), document: Inspector.inspect(bytes, options: options), input: bytes)
-        }
         // Milliseconds, held to the years 1 to 9999 (a time past them is judged at their edge, never trapped on).
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         let years = MillisecondUTC.years1To9999
         let at =
             milliseconds.isNaN
             ? 0 : Int64(min(max(milliseconds, Double(years.lowerBound)), Double(years.upperBound - 1)))
-        // Every counted document verified against one app and environment; `perApp` never refuses a mix.
-        guard case .success(let status) = CustomerStatus.resolve(read, at: at, perApp: true) else {
+        // Each document taken as it is read (none held after it), every counted one verified against one app and
+        // environment; `perApp` never refuses a mix.
+        var collector = CustomerStatus.Collector(at: at)
+        for (index, bytes) in documents.enumerated() {
+            collector.add(
+                StatusDocument(name: String(index), document: Inspector.inspect(bytes, options: options), input: bytes))
+        }
+        guard case .success(let status) = collector.resolve(perApp: true) else {
             return CustomerEntitlements(
                 date: date, products: [], conflicts: [],
                 notCounted: documents.indices.map {

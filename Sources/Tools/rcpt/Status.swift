@@ -125,17 +125,26 @@ struct Status: ParsableCommand {
         return shown + " [not ASCII: " + named.joined(separator: ", ") + (foreign.count > 4 ? ", …" : "") + "]"
     }
 
-    /// The facts of every file in `paths`, in their order, read on every core (each document is inspected as `rcpt
-    /// verify` inspects it); the files that could not be loaded, with why.
-    static func read(_ paths: [String], options: InspectionOptions)
-        -> (documents: [StatusDocument], unloadable: [(path: String, reason: String)])
+    /// Every file in `paths` read on every core (each document is inspected as `rcpt verify` inspects it) and
+    /// taken by `collector` in their order as soon as the ones before it are, so that only the documents read ahead
+    /// of their turn are held; the files that could not be loaded, with why.
+    static func collect(_ paths: [String], options: InspectionOptions, into collector: inout CustomerStatus.Collector)
+        -> [(path: String, reason: String)]
     {
-        let slots = Mutex([StatusDocument?](repeating: nil, count: paths.count))
-        let failures = Mutex([Int: String]())
+        struct Fold: Sendable {
+            var collector: CustomerStatus.Collector
+            /// Documents read before their turn, by index.
+            var waiting: [Int: StatusDocument] = [:]
+            var next = 0
+            var failures: [Int: String] = [:]
+        }
+        let fold = Mutex(Fold(collector: collector))
+        fold.withLock { $0.collector.expect(paths.count) }
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let path = paths[index]
             let name = InputFiles.displayName(path)
             let document: StatusDocument
+            var failure: String?
             switch InputFiles.load(path) {
             case .success(let input):
                 let classified = InputClassifier.classify(input)
@@ -143,17 +152,22 @@ struct Status: ParsableCommand {
                 // The document as the classifier found it (a response pasted with a ticket's text around it).
                 document = StatusDocument(
                     name: name, document: inspection, input: classified.bytes, offset: classified.offset)
-            case .failure(let failure):
-                failures.withLock { $0[index] = failure.reason }
-                document = StatusDocument(unreadable: name, problem: failure.reason)
+            case .failure(let unloadable):
+                failure = unloadable.reason
+                document = StatusDocument(unreadable: name, problem: unloadable.reason)
             }
-            slots.withLock { $0[index] = document }
+            fold.withLock { fold in
+                if let failure { fold.failures[index] = failure }
+                fold.waiting[index] = document
+                while let ready = fold.waiting.removeValue(forKey: fold.next) {
+                    fold.collector.add(ready)
+                    fold.next += 1
+                }
+            }
         }
-        let failed = failures.withLock { $0 }
-        return (
-            slots.withLock { $0.compactMap { $0 } },
-            failed.keys.sorted().compactMap { index in failed[index].map { (paths[index], $0) } }
-        )
+        let folded = fold.withLock { $0 }
+        collector = folded.collector
+        return folded.failures.keys.sorted().compactMap { index in folded.failures[index].map { (paths[index], $0) } }
     }
 
     func run() throws {
@@ -165,17 +179,14 @@ struct Status: ParsableCommand {
             options.digestsInput = false
             let expanded = try InputFiles.documents(
                 in: try InputFiles.orStandardInput(documents.files), recursive: recursive)
-            let read = Self.read(expanded.paths, options: options)
-            for (path, reason) in read.unloadable {
+            var collector = CustomerStatus.Collector(
+                at: time, includeUnverified: includeUnverified, question: knownAt ? .knownThen : .entitled)
+            let unloadable = Self.collect(expanded.paths, options: options, into: &collector)
+            for (path, reason) in unloadable {
                 Console.error("unreadable \(TerminalText.safe(InputFiles.displayName(path))): \(reason)")
             }
-            let documents = read.documents
-            let unreadable =
-                !read.unloadable.isEmpty || documents.contains { !$0.isReadable && $0.unsignedApp == nil }
-            switch CustomerStatus.resolve(
-                documents, at: time, includeUnverified: includeUnverified, perApp: perApp,
-                question: knownAt ? .knownThen : .entitled)
-            {
+            let unreadable = !unloadable.isEmpty || collector.uses.contains { $0.use == .unreadable }
+            switch collector.resolve(perApp: perApp) {
             case .failure(let mixed):
                 let message =
                     "the documents are about different apps or environments; give one app's documents, or --per-app for a status per app:\n"
