@@ -12,7 +12,8 @@ import ReceiptPKCS7
 /// - **StoreKit (Xcode)**: the signer is itself a trust anchor — a self-signed certificate passed with `--root`,
 ///   never the built-in Apple Root CA — its keyUsage (if any) allows digitalSignature, and the receipt's
 ///   environment attribute (type 0) is exactly "Xcode". Xcode's own StoreKit certificate is a self-signed CA with
-///   a Code Signing extendedKeyUsage; both are allowed in this shape only.
+///   a Code Signing extendedKeyUsage; both are allowed in this shape only. A path of any length that ends at a
+///   root restricting its purposes (an extendedKeyUsage, as StoreKit's) is held to the same environment.
 enum SigningPolicy {
     static let leafMarker = "1.2.840.113635.100.6.11.1"
     static let intermediateMarker = "1.2.840.113635.100.6.2.1"
@@ -48,6 +49,18 @@ enum SigningPolicy {
                     ))
             }
             return findings
+        }
+        // A root that restricts its purposes (Xcode's StoreKit certificate: code signing) is no App Store root, whose
+        // roots restrict none. Anyone can sign with the StoreKit key Xcode ships, so a certificate it issued, with
+        // Apple's markers copied onto it, is a StoreKit signer too: valid only on Xcode's documents (a red team's
+        // trial: a Production receipt signed two levels below the StoreKit certificate passed as --root was valid).
+        if let anchor = path.last, anchor.hasExtendedKeyUsage, !isBuiltInAnchor(anchor), environment != "Xcode" {
+            let shown = environment.map { "\"\($0)\"" } ?? "absent"
+            findings.append(
+                Finding(
+                    .storekitSignerOnAppStoreReceipt, at: offset(anchor) ?? signerOffset,
+                    "the path ends at \(anchor.subject), a root that restricts its purposes (extendedKeyUsage) as Xcode's StoreKit certificate does, and this \(what)'s environment is \(shown): what such a root vouches for is only valid on Xcode's documents (environment \"Xcode\")"
+                ))
         }
         if path.count != 3 {
             let shape =

@@ -18,7 +18,9 @@ public enum MutationCatalogue {
 
     /// The entries only a StoreKit-shaped CA (`rcpt ca init --shape storekit`) makes: with Apple's shape they are
     /// not applicable, and another entry covers what they test.
-    package static let storeKitOnly: Set<String> = ["storekit-signed-production"]
+    package static let storeKitOnly: Set<String> = [
+        "storekit-signed-production", "storekit-issued-chain-production",
+    ]
 
     /// The receipt mutation named `name`.
     public static func named(_ name: String) -> Mutation? { all.first { $0.name == name } }

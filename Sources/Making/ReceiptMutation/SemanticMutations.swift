@@ -132,6 +132,31 @@ enum SemanticMutations {
                 }
                 workspace.setText(0, "Production")
             },
+            Mutation(
+                "storekit-issued-chain-production", .semantics, layer: "chain", expected: .reject,
+                finding: .storekitSignerOnAppStoreReceipt,
+                "saying Production, signed by a leaf the StoreKit-shaped CA issued through an intermediate, both with Apple's markers: an App Store-shaped path that ends at the StoreKit certificate"
+            ) { workspace in
+                let authority = workspace.kit.authority
+                guard authority.intermediate == nil else {
+                    throw MutationError(
+                        .notApplicable,
+                        "needs a StoreKit-shaped CA (rcpt ca init --shape storekit), whose key issues the path")
+                }
+                // Two keys already at hand (generating RSA keys here would slow every suite): the foreign CA's for
+                // the intermediate, the StoreKit certificate's own for the leaf.
+                let intermediateKey = workspace.kit.foreign.leafKey
+                let intermediate = try ChainMutations.issue(
+                    name: "Worldwide Developer Relations TEST-ONLY", serial: 61, window: authority.root,
+                    key: intermediateKey, issuer: authority.root, issuerKey: authority.rootKey,
+                    marker: TestCertificateAuthority.intermediateMarkerOID, isCA: true)
+                let leaf = try ChainMutations.issue(
+                    name: "Receipt Signing TEST-ONLY", serial: 62, window: authority.root, key: authority.leafKey,
+                    issuer: intermediate, issuerKey: intermediateKey, marker: TestCertificateAuthority.leafMarkerOID,
+                    isCA: false)
+                workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate])
+                workspace.setText(0, "Production")
+            },
         ]
         + ["Production", "ProductionSandbox", "Sandbox", "Xcode", ""].map { environment in
             Mutation(

@@ -90,6 +90,7 @@ extension Threat {
         }
         if [
             "storekit-certificate-on-production", "storekit-signed-production", "storekit-certificate-on-xcode-type",
+            "storekit-issued-chain-production",
         ].contains(name) {
             return Threat(
                 .anyone, .security,

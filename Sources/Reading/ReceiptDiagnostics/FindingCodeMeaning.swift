@@ -159,7 +159,8 @@ extension FindingCode {
         case .intermediateMarkerMissing:
             return "the path's intermediate lacks Apple's WWDR marker extension"
         case .storekitSignerOnAppStoreReceipt:
-            return "a self-signed StoreKit-style signer on a receipt whose environment is not Xcode"
+            return
+                "a StoreKit-style signer, or a path ending at a StoreKit-style root, on a document whose environment is not Xcode"
         case .signerIsCa:
             return "the signer certificate is a CA"
         case .signerKeyUsage:

@@ -230,6 +230,50 @@ struct VerifyHardeningTests {
         #expect(inspection.findings.contains { $0.code == "storekit-signer-on-app-store-receipt" } == !valid)
     }
 
+    /// A red team's trial: whoever holds the StoreKit key (Xcode ships it) issues an intermediate and a leaf under
+    /// it with Apple's markers copied; with the StoreKit certificate trusted for local testing, that App Store-shaped
+    /// path signed a Production receipt rcpt called valid.
+    @Test(arguments: [("Xcode", true), ("Production", false), ("Sandbox", false)])
+    func aPathEndingAtAStoreKitRootIsValidOnlyForXcodeReceipts(_ environment: String, _ valid: Bool) throws {
+        let storeKit = try TestCertificateAuthority.generate(
+            shape: .storeKit, notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, label: "storekit")
+        func issue(
+            _ name: String, serial: UInt64, key: PrivateKey, by issuer: Certificate, _ issuerKey: PrivateKey,
+            marker: String, isCA: Bool
+        ) throws -> Certificate {
+            try Certificate.issue(
+                CertificateRequest(
+                    subject: [("O", "rcpt TEST-ONLY"), ("CN", name)], serialNumber: serial,
+                    notBefore: TestReceipts.longAgo, notAfter: TestReceipts.farFuture, isCertificateAuthority: isCA,
+                    extraExtensions: [(marker, false, [0x05, 0x00])]),
+                subjectKey: key, issuer: issuer, issuerKey: issuerKey, digest: .sha256)
+        }
+        let intermediateKey = try PrivateKey.generateRSA(bits: 2048)
+        let leafKey = try PrivateKey.generateRSA(bits: 2048)
+        let intermediate = try issue(
+            "WWDR-like TEST-ONLY", serial: 7, key: intermediateKey, by: storeKit.root, storeKit.rootKey,
+            marker: TestCertificateAuthority.intermediateMarkerOID, isCA: true)
+        let leaf = try issue(
+            "Receipt Signing TEST-ONLY", serial: 8, key: leafKey, by: intermediate, intermediateKey,
+            marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
+        let chain = TestCertificateAuthority(
+            root: storeKit.root, rootKey: storeKit.rootKey, intermediate: intermediate,
+            intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
+        var attributes = SyntheticReceipt().attributes()
+        attributes.removeAll { $0.type == 0 }
+        attributes.append(.utf8(0, environment))
+        let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes), by: chain)
+        // Apple's root trusted beside StoreKit's changes nothing: the path ends at StoreKit's.
+        let inspection = ReceiptInspector.inspect(
+            bytes,
+            options: InspectionOptions(
+                anchors: TrustAnchors([storeKit.root, try TrustAnchors.appleRoot().certificates[0]])))
+        #expect(inspection.verification?.chain == .valid)
+        #expect(inspection.verification?.path.count == 3)
+        #expect(inspection.isValid == valid, "\(environment): \(Inspect.errors(inspection))")
+        #expect(inspection.findings.contains { $0.code == "storekit-signer-on-app-store-receipt" } == !valid)
+    }
+
     @Test func realXcodeReceiptsFitTheStoreKitShape() throws {
         let anchors = try TrustAnchors.load(files: [Fixtures.url("Corpus/certs/StoreKitTestCertificate.cer").path])
         for name in Fixtures.realReceiptNames where Fixtures.isXcodeReceipt(name) {
