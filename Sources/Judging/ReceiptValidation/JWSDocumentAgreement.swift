@@ -90,18 +90,20 @@ extension JWSInspector {
     /// the environment: an API response or a notification body is about one app in one environment.
     static func documentAgreement(_ document: JSONDocument, tokens: [JWSVerification], offset: Int) -> [Finding] {
         var sources: [(String, JWSBinding.Value, Int)] = []
+        // Names compared as Go and .NET compare them, without regard to case: a red team's trial named another app
+        // in `BundleId` beside the tokens, unseen.
         var objects = [(document.root, "")]
-        for name in JWSBinding.notificationObjects {
-            if let node = document.member(name, of: document.root), document.nodes[node].kind == .object {
-                objects.append((node, name + "."))
+        let notificationObjects = Set(JWSBinding.notificationObjects.map(JWSText.folded))
+        for node in document.children(of: document.root) where document.nodes[node].kind == .object {
+            if let key = document.key(node), notificationObjects.contains(JWSText.folded(key)) {
+                objects.append((node, key + "."))
             }
         }
         for (object, prefix) in objects {
             for name in ["bundleId", "appAppleId", "environment"] {
-                guard let value = JWSBinding.Value.member(name, of: object, in: document, prefix: prefix) else {
-                    continue
+                for value in JWSBinding.Value.members(named: name, of: object, in: document, prefix: prefix) {
+                    sources.append((name, value, offset + value.jsonOffset))
                 }
-                sources.append((name, value, offset + value.jsonOffset))
             }
         }
         for token in tokens {

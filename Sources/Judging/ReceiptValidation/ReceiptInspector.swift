@@ -104,9 +104,12 @@ public enum ReceiptInspector {
             kind: .receipt)
         if options.checksContent {
             let statusTime = options.statusTime.map { $0.resolve(signed: created, now: options.clock).seconds }
+            // The receipt's expiration_date is compared with the current date (Apple), unless a time was named.
+            let pinned: Int64? = options.time == .signed ? nil : resolved.seconds
             inspection.findings += ReceiptChecks.check(
                 receipt, expectations: options.expectations,
                 at: resolved.seconds, statusAt: statusTime ?? resolved.seconds,
+                expiryAt: statusTime ?? pinned ?? options.clock,
                 now: options.clock, streamed: streamed, responseDecoding: responseDecoding)
         }
         return inspection

@@ -21,7 +21,8 @@ extension FindingCode {
             .attributeFieldCount, .attributeTypeNotInteger, .attributeTypeOutOfRange, .attributeVersionNotInteger,
             .attributeValueNotOctetString, .attributeMalformed, .recordNotSet, .recordMalformed, .valueNotAsn1,
             .valueInvalidUtf8, .valueInvalidAscii, .valueInvalidDate, .valueInvalidInteger, .valueFlagOutOfRange,
-            .valueEmbeddedNul, .jwsBase64urlAlphabet, .jsonDuplicateKey, .jwsAlgorithmNotEs256, .jwsCriticalHeader,
+            .valueEmbeddedNul, .jwsBase64urlAlphabet, .jwsBase64urlTrailingBits, .jsonDuplicateKey,
+            .jwsAlgorithmNotEs256, .jwsCriticalHeader,
             .jwsHeaderUnsupported, .jwsSignatureLength, .jwsSignatureDer, .jwsKeyNotP256, .jwsX5cMissing, .jwsX5cLength,
             .jwsX5cOrder, .jwsClaimType, .jwsLimitExceeded, .jwsSignedDateInFuture, .appAppleIdMismatch,
             .jwsNestedInvalid,
@@ -30,7 +31,7 @@ extension FindingCode {
             return .error
         case .pkcs7ExtraAlgorithmFields, .signerExtendedKeyUsage, .noCreationDate,
             .attributeValueConstructed, .recordEmpty, .valueUnexpectedType, .berNonMinimalInteger, .jwsBase64urlPadding,
-            .jwsBase64urlTrailingBits, .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
+            .jsonUnsafeInteger, .jwsKeyReferenceHeader, .jwsSignatureHighS,
             .jwsNestedSignerDiffers, .jwsSignedDateMissing, .jwsTokenSurrounded, .jwsNotBoundToApp, .jwsClaimMisplaced,
             .jwsClaimValueUndocumented:
             return .warning
@@ -280,11 +281,13 @@ extension FindingCode {
         case .berUnsortedSet:
             return "a SET OF not in DER order"
         case .jwsBase64urlPadding:
-            return "a JWS part is padded with '=': RFC 7515 base64url has no padding, and strict readers refuse it"
+            return
+                "a JWS part is padded with '=': RFC 7515 base64url has no padding; padding base64 does not write is refused by Apple's libraries (an error)"
         case .jwsBase64urlAlphabet:
             return "a JWS part uses '+' or '/' (standard base64): readers disagree on whether it is the same token"
         case .jwsBase64urlTrailingBits:
-            return "a JWS part's last character carries bits decoding drops: a second spelling of the same bytes"
+            return
+                "a JWS part's last character carries bits decoding drops: a second spelling of the same bytes, refused by Apple's libraries"
         case .jsonDuplicateKey:
             return
                 "a JSON object names a member twice: JSON.parse, Python and Foundation take the last copy, others the first"

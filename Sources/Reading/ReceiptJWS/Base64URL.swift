@@ -11,6 +11,9 @@ public enum Base64URL {
         package var standardAlphabet: Int?
         /// The last character carries bits that decoding drops (a second spelling of the same bytes).
         package var nonZeroTrailingBits: Bool = false
+        /// The padding is not what base64 writes (the text a multiple of four characters, one or two `=`): a strict
+        /// reader, as Apple's libraries' JWT reader, refuses it.
+        package var irregularPadding: Bool = false
 
         package var isEmpty: Bool { padding == nil && standardAlphabet == nil && !nonZeroTrailingBits }
     }
@@ -24,7 +27,8 @@ public enum Base64URL {
                 decoded.bytes,
                 Anomalies(
                     padding: decoded.paddingOffset, standardAlphabet: decoded.standardOffset,
-                    nonZeroTrailingBits: decoded.nonZeroTrailingBits)
+                    nonZeroTrailingBits: decoded.nonZeroTrailingBits,
+                    irregularPadding: decoded.paddingCount > 0 && (text.count % 4 != 0 || decoded.paddingCount > 2))
             )
         }
     }

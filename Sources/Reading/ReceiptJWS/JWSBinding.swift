@@ -42,12 +42,14 @@ public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
 
     /// The kind Apple's documents hold in the member `member` (a server verifies what it finds there as that kind,
     /// and Apple's verifier refuses a token of another): nil for a member that names no kind.
+    /// The name is compared as Go and .NET compare member names, without regard to case (`JWSText.folded`): a red
+    /// team's trial put a notification in `SignedTransactions`, a transaction in `ſignedPayload`.
     package static func expected(at member: String?) -> JWSPayloadKind? {
-        switch member {
-        case "signedPayload": return .notification
-        case "signedTransactionInfo", "signedTransactions", "signedTransaction": return .transaction
-        case "signedRenewalInfo": return .renewalInfo
-        case "signedAppTransactionInfo", "signedAppTransaction": return .appTransaction
+        switch member.map(JWSText.folded) {
+        case "signedpayload": return .notification
+        case "signedtransactioninfo", "signedtransactions", "signedtransaction": return .transaction
+        case "signedrenewalinfo": return .renewalInfo
+        case "signedapptransactioninfo", "signedapptransaction": return .appTransaction
         default: return nil
         }
     }
@@ -82,7 +84,24 @@ public struct JWSBinding: Sendable, Hashable {
         package static func member(_ name: String, of object: Int, in document: JSONDocument, prefix: String) -> Value?
         {
             // A null member is absent, as Apple's libraries read it (its type finding says so).
-            guard let node = document.member(name, of: object), document.nodes[node].kind != .null else { return nil }
+            document.member(name, of: object).flatMap { at($0, named: name, in: document, prefix: prefix) }
+        }
+
+        /// Every member of `object` whose name is `name` to a reader that ignores case (`JWSText.folded`:
+        /// `BundleId`, `ENVIRONMENT`), as bound values under the names as written; null members left out.
+        package static func members(named name: String, of object: Int, in document: JSONDocument, prefix: String)
+            -> [Value]
+        {
+            let wanted = JWSText.folded(name)
+            return document.children(of: object).compactMap { node in
+                guard let key = document.key(node), JWSText.folded(key) == wanted else { return nil }
+                return at(node, named: key, in: document, prefix: prefix)
+            }
+        }
+
+        /// The value of `node`, the member `name`, as a bound value; nil when it is null.
+        private static func at(_ node: Int, named name: String, in document: JSONDocument, prefix: String) -> Value? {
+            guard document.nodes[node].kind != .null else { return nil }
             let text = document.nodes[node].kind == .string ? (document.string(node) ?? "") : document.text(node)
             var value = Value(text: text, path: prefix + name, jsonOffset: document.nodes[node].start)
             value.isNumber = document.nodes[node].kind == .number

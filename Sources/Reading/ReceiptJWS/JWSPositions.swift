@@ -63,7 +63,10 @@ package enum JWSPositions {
             let keyIsTokenMember =
                 written.map { JWSText.isTokenMember(written: $0, unescaped: { document.key(index) }) } ?? false
             if entry.kind == .array || entry.kind == .object {
-                let holder = entry.kind == .array && keyIsTokenMember ? document.key(index) : nil
+                // An array in a token member's array holds what it holds (`signedTransactions: [[token]]`, which a
+                // reader that flattens takes as transactions).
+                let inherited = written == nil ? stack.last?.member : nil
+                let holder = entry.kind == .array ? (keyIsTokenMember ? document.key(index) : inherited) : nil
                 stack.append((index, holder))
                 continue
             }

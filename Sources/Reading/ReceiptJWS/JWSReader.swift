@@ -183,10 +183,17 @@ public enum JWSReader {
         var findings: [Finding] = []
         let name = part.rawValue
         if let offset = anomalies.padding {
+            // Padding as base64 writes it is read by Apple's libraries (a warning); any other, refused by them, an
+            // error (a red team's trial: `=` or `===` after a genuine signature was valid).
             findings.append(
-                Finding(
-                    .jwsBase64urlPadding, at: start + offset, "the JWS \(name) ends in '=' padding",
-                    fields: [FindingField("part", name)]))
+                anomalies.irregularPadding
+                    ? Finding(
+                        .jwsBase64urlPadding, severity: .error, at: start + offset,
+                        "the JWS \(name) ends in padding base64 does not write (the part is not a multiple of four characters with one or two '='): Apple's libraries refuse it",
+                        fields: [FindingField("part", name)])
+                    : Finding(
+                        .jwsBase64urlPadding, at: start + offset, "the JWS \(name) ends in '=' padding",
+                        fields: [FindingField("part", name)]))
         }
         if let offset = anomalies.standardAlphabet {
             findings.append(
@@ -199,7 +206,7 @@ public enum JWSReader {
             findings.append(
                 Finding(
                     .jwsBase64urlTrailingBits, at: start,
-                    "the JWS \(name)'s last character has bits set that decoding drops",
+                    "the JWS \(name)'s last character has bits set that decoding drops: a second spelling of the same bytes, which Apple's libraries refuse",
                     fields: [FindingField("part", name)]))
         }
         return findings

@@ -167,6 +167,29 @@ struct SyntheticReceiptVerificationTests {
         #expect(Inspect.codes(wrong).contains("hash-mismatch"), "\(Inspect.codes(wrong))")
     }
 
+    /// A volume purchase licence that expired after the receipt was made: Apple compares expiration_date with the
+    /// current date, so it is expired now, not at the creation date the chain is judged at (a red team's trial:
+    /// `verify` said valid where `status` refused it). A named time, --status-at or a pinned --at, judges it then.
+    @Test func aLicenceIsJudgedExpiredByTheCurrentDate() throws {
+        var attributes = SyntheticReceipt().attributes()  // created 2024-06-01T12:00:00Z
+        attributes.append(.ia5(21, "2024-09-01T00:00:00Z"))
+        let bytes = try TestReceipts.signed(payload: PayloadBuilder.attributeSet(attributes))
+        let now = try Inspect.testCA(bytes)
+        #expect(Inspect.codes(now).contains("receipt-expired"), "\(Inspect.codes(now))")
+        #expect(!now.isValid)
+        #expect(now.verification?.evaluatedAt == 1_717_243_200)  // the chain still at the creation date
+        let root = try #require(TestReceipts.authority?.root)
+        var options = InspectionOptions(anchors: TrustAnchors([root]))
+        options.statusTime = EvaluationTime(argument: "2024-07-01")
+        let during = ReceiptInspector.inspect(bytes, options: options)
+        #expect(!Inspect.codes(during).contains("receipt-expired"), "\(Inspect.codes(during))")
+        #expect(during.isValid, "\(Inspect.errors(during))")
+        let pinned = try Inspect.testCA(bytes, time: try #require(EvaluationTime(argument: "2024-07-01")))
+        #expect(!Inspect.codes(pinned).contains("receipt-expired"), "\(Inspect.codes(pinned))")
+        let pinnedAfter = try Inspect.testCA(bytes, time: try #require(EvaluationTime(argument: "2024-10-01")))
+        #expect(Inspect.codes(pinnedAfter).contains("receipt-expired"), "\(Inspect.codes(pinnedAfter))")
+    }
+
     @Test(arguments: ReceiptChecksCase.all)
     func flagsContentProblems(_ testCase: ReceiptChecksCase) throws {
         var attributes = SyntheticReceipt().attributes()

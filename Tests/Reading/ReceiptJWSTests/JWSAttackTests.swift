@@ -162,8 +162,29 @@ struct JWSAttackTests {
     @Test func encodingAnomaliesAreFindings() throws {
         let signer = try JWSFixtures.signer()
         let token = try signer.sign(payload: Array(JWSFixtures.transaction().utf8))
+        // The padding base64 writes is read by Apple's libraries: a warning. Any other, and a last character whose
+        // dropped bits are set (a second spelling of the same signature), they refuse: errors (a red team's trial).
         let padded = JWSFixtures.inspect(token + "==")
         #expect(JWSFixtures.codes(padded).contains("jws-base64url-padding"))
+        #expect(padded.isValid, "\(JWSFixtures.codes(padded))")
+        for irregular in ["=", "===", "===="] {
+            let inspection = JWSFixtures.inspect(token + irregular)
+            #expect(!inspection.isValid, "\(irregular)")
+            #expect(
+                inspection.tokens.flatMap(\.findings).contains {
+                    $0.code == "jws-base64url-padding" && $0.severity == .error
+                } || inspection.readError != nil,
+                "\(irregular): \(JWSFixtures.codes(inspection))")
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(token.last.flatMap { alphabet.firstIndex(of: $0) })
+        #expect(last & 0x0F == 0)  // 64 bytes in 86 characters: the last one's four low bits are dropped
+        let respelled = JWSFixtures.inspect(String(token.dropLast()) + String(alphabet[last | 1]))
+        #expect(!respelled.isValid)
+        #expect(
+            respelled.tokens.flatMap(\.findings).contains {
+                $0.code == "jws-base64url-trailing-bits" && $0.severity == .error
+            })
         // The standard alphabet, signed as such: the signature verifies over those characters, yet it is refused.
         let header = Base64URL.encode(signer.header())
         var payload = Base64URL.encode(Array((JWSFixtures.transaction(extra: #","x":"\#u{FFFF}>>>""#)).utf8))

@@ -7,8 +7,10 @@ struct ReceiptContent {
     let receipt: Receipt
     let payload: ReceiptPayload
     let expectations: Expectations
-    /// The chain's evaluation time: the receipt's own expiry is judged then.
+    /// The chain's evaluation time.
     let evaluatedAt: Int64
+    /// When the receipt's own expiration_date is judged: Apple compares it with the current date.
+    let expiryAt: Int64
     /// When subscriptions are judged active or expired.
     let statusAt: Int64
     let now: Int64
@@ -33,21 +35,23 @@ enum ReceiptChecks {
         ExpectedValues(),  // the bundle id, version, environment, app id and device expected
         ResponseDecodingAgreement(),  // a verifyReceipt response's unsigned decoding names the signed receipt's app
         CreationDateCheck(),  // a date, not in the future, not before the app's original purchase
-        ReceiptExpiry(),  // expired at the evaluation time, or before its creation
+        ReceiptExpiry(),  // expired by the current time (or --status-at, or a pinned --at), or before its creation
         InAppRecordChecks(),  // every in-app record, at the status time
     ]
 
-    /// `time`: the chain's evaluation time (the receipt's expiry is judged then); `statusAt`: when subscriptions
-    /// are judged active or expired. `streamed`: the record checks the reading pass ran, if it ran them.
-    /// `responseDecoding`: what the verifyReceipt response the receipt came in says of it, unsigned.
+    /// `time`: the chain's evaluation time; `statusAt`: when subscriptions are judged active or expired;
+    /// `expiryAt`: when the receipt's own expiration_date is (nil: at `time`). `streamed`: the record checks the
+    /// reading pass ran, if it ran them. `responseDecoding`: what the verifyReceipt response the receipt came in says
+    /// of it, unsigned.
     static func check(
-        _ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64,
+        _ receipt: Receipt, expectations: Expectations, at time: Int64, statusAt: Int64, expiryAt: Int64? = nil,
         now: Int64, streamed: StreamedRecordChecks? = nil, responseDecoding: VerifyReceiptDecoding? = nil
     ) -> [Finding] {
         guard let payload = receipt.payload, receipt.error == nil else { return [] }
         let content = ReceiptContent(
             receipt: receipt, payload: payload, expectations: expectations, evaluatedAt: time,
-            statusAt: statusAt, now: now, streamed: streamed, responseDecoding: responseDecoding)
+            expiryAt: expiryAt ?? time, statusAt: statusAt, now: now, streamed: streamed,
+            responseDecoding: responseDecoding)
         return all.flatMap { $0.findings(content) }
     }
 }
