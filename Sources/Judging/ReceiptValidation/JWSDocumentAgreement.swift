@@ -93,9 +93,9 @@ extension JWSInspector {
         // Names compared as Go and .NET compare them, without regard to case: a red team's trial named another app
         // in `BundleId` beside the tokens, unseen.
         var objects = [(document.root, "")]
-        let notificationObjects = Set(JWSBinding.notificationObjects.map(JWSText.folded))
+        let notificationObjects = Set(JWSBinding.notificationObjects.map(JSONDocument.caseFolded))
         for node in document.children(of: document.root) where document.nodes[node].kind == .object {
-            if let key = document.key(node), notificationObjects.contains(JWSText.folded(key)) {
+            if let key = document.key(node), notificationObjects.contains(JSONDocument.caseFolded(key)) {
                 objects.append((node, key + "."))
             }
         }

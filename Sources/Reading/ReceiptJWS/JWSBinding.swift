@@ -42,10 +42,10 @@ public enum JWSPayloadKind: String, Sendable, Hashable, CaseIterable {
 
     /// The kind Apple's documents hold in the member `member` (a server verifies what it finds there as that kind,
     /// and Apple's verifier refuses a token of another): nil for a member that names no kind.
-    /// The name is compared as Go and .NET compare member names, without regard to case (`JWSText.folded`): a red
+    /// The name is compared as Go and .NET compare member names, without regard to case (`JSONDocument.caseFolded`): a red
     /// team's trial put a notification in `SignedTransactions`, a transaction in `ſignedPayload`.
     package static func expected(at member: String?) -> JWSPayloadKind? {
-        switch member.map(JWSText.folded) {
+        switch member.map(JSONDocument.caseFolded) {
         case "signedpayload": return .notification
         case "signedtransactioninfo", "signedtransactions", "signedtransaction": return .transaction
         case "signedrenewalinfo": return .renewalInfo
@@ -87,14 +87,14 @@ public struct JWSBinding: Sendable, Hashable {
             document.member(name, of: object).flatMap { at($0, named: name, in: document, prefix: prefix) }
         }
 
-        /// Every member of `object` whose name is `name` to a reader that ignores case (`JWSText.folded`:
+        /// Every member of `object` whose name is `name` to a reader that ignores case (`JSONDocument.caseFolded`:
         /// `BundleId`, `ENVIRONMENT`), as bound values under the names as written; null members left out.
         package static func members(named name: String, of object: Int, in document: JSONDocument, prefix: String)
             -> [Value]
         {
-            let wanted = JWSText.folded(name)
+            let wanted = JSONDocument.caseFolded(name)
             return document.children(of: object).compactMap { node in
-                guard let key = document.key(node), JWSText.folded(key) == wanted else { return nil }
+                guard let key = document.key(node), JSONDocument.caseFolded(key) == wanted else { return nil }
                 return at(node, named: key, in: document, prefix: prefix)
             }
         }

@@ -1,4 +1,5 @@
 import ReceiptASN1
+import ReceiptJSON
 
 /// The one rule for where a compact JWS stands in text someone handed over: a whole input file, or a string in JSON
 /// (a notification body's `signedPayload`, an API response's `signedTransactions[3]`, a claim of a payload). The same
@@ -92,20 +93,11 @@ public enum JWSText {
         return parts
     }
 
-    /// A member name as a reader that ignores case compares it: lower case, with the two letters outside ASCII whose
-    /// case folds into it read as theirs (`ſ` U+017F as `s`, the Kelvin sign U+212A as `k`), as Go's `EqualFold`
-    /// matches `ſignedPayload` to a field tagged `signedPayload`.
-    package static func folded(_ name: String) -> String {
-        let lowered = name.lowercased()
-        guard !lowered.utf8.allSatisfy({ $0 < 0x80 }) else { return lowered }
-        return String(String.UnicodeScalarView(lowered.unicodeScalars.map { $0 == "\u{017F}" ? "s" : $0 }))
-    }
-
     /// Whether a JSON member names a token position: any member whose name starts `signed` in any case
     /// (`signedPayload`, `signedTransactionInfo`, `signedTransactions`' elements; `SignedPayload` and
     /// `signed_payload` too: Go and .NET match member names without regard to case) but `signedDate`, a number.
     package static func isTokenMember(_ name: String) -> Bool {
-        let lowered = folded(name)
+        let lowered = JSONDocument.caseFolded(name)
         return lowered.count > 6 && lowered.hasPrefix("signed") && lowered != "signeddate"
     }
 

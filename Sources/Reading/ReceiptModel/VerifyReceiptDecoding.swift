@@ -36,15 +36,13 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
         ]
         for (node, key) in Self.members(of: document.root, in: document) {
             switch key {
-            case "receipt" where document.nodes[node].kind == .object:
-                for (member, name) in Self.members(of: node, in: document) {
-                    guard let field = named[name], let text = Self.text(member, in: document) else { continue }
-                    // Named as written (`Receipt.Bundle_Id`), so the reader finds the copy that disagrees.
-                    let spelled = [node, member].map { document.key($0) ?? "" }.joined(separator: ".")
-                    claims.append(
-                        Claim(
-                            member: spelled, field: field, text: text, signed: text,
-                            offset: Self.offset(member, in: document)))
+            case "receipt":
+                // An array of receipts too: a reader that takes `receipt[0]`, or compares loosely, reads it.
+                let objects =
+                    document.nodes[node].kind == .array
+                    ? document.children(of: node).filter { document.nodes[$0].kind == .object } : [node]
+                for object in objects where document.nodes[object].kind == .object {
+                    claims += Self.receiptClaims(of: object, in: document, named: named)
                 }
             case "environment":
                 // Apple answers from the environment the receipt is of: `Sandbox` for a `ProductionSandbox` receipt.
@@ -65,6 +63,21 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
             }
         }
         guard !claims.isEmpty || refusal != nil else { return nil }
+    }
+
+    /// The claims of one `receipt` object: its `bundle_id`, `app_item_id` and `receipt_type` in any case. A value
+    /// of another JSON type than a string or a number (`["com.example.app"]`, which JavaScript's `==` takes for the
+    /// string) is a claim as written, which no attribute's text agrees with (a red team's trial: it went unchecked).
+    static func receiptClaims(of node: Int, in document: JSONDocument, named: [String: ReceiptField]) -> [Claim] {
+        Self.members(of: node, in: document).compactMap { member, name in
+            guard let field = named[name], document.nodes[member].kind != .null else { return nil }
+            let text = Self.text(member, in: document) ?? document.text(member)
+            // Named as written (`Receipt.Bundle_Id`), so the reader finds the copy that disagrees.
+            let spelled = [node, member].map { document.key($0) ?? "" }.joined(separator: ".")
+            return Claim(
+                member: spelled.hasPrefix(".") ? "receipt[]" + spelled : spelled, field: field, text: text,
+                signed: text, offset: Self.offset(member, in: document))
+        }
     }
 
     /// Every member of the object `node`, with its name case folded.

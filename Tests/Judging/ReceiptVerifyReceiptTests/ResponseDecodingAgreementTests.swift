@@ -44,6 +44,31 @@ struct ResponseDecodingAgreementTests {
         }
     }
 
+    /// A red team's trial: another app's bundle id in an array (`["com.victim"] == "com.victim"` in JavaScript), or
+    /// the decoding as an array of receipts, went unchecked, valid.
+    @Test(
+        "a decoding of another JSON type, or an array of decodings, is compared too",
+        arguments: [0, 1, 2])
+    func anotherShape(shape: Int) throws {
+        var response = try Self.response()
+        let receipt = try #require(response["receipt"] as? [String: Any])
+        var other = receipt
+        other["bundle_id"] = "com.attacker.other"
+        switch shape {
+        case 0:
+            other["bundle_id"] = ["com.attacker.other"]
+            response["receipt"] = other
+        case 1: response["receipt"] = [other]
+        default: response["receipt"] = [receipt, other]
+        }
+        let inspection = try Self.inspect(response)
+        #expect(!inspection.isValid, "shape \(shape)")
+        #expect(inspection.findings.contains { $0.kind == .responseDecodingMismatch }, "shape \(shape)")
+        // The genuine decoding alone, as an array, agrees.
+        response["receipt"] = [receipt]
+        #expect(try Self.inspect(response).isValid)
+    }
+
     @Test(
         "a decoding naming another app, app item id or receipt type is an error at the signed attribute",
         arguments: ["bundle_id", "app_item_id", "receipt_type"])
