@@ -268,8 +268,8 @@ struct PastedDocument {
 
     /// The field of a form body (`receipt-data=…&password=…`, `signedPayload=…`) that holds the document, read on
     /// the raw body (its fields are decoded one by one later, so an escaped `&` or `=` never splits a field). A
-    /// field a server reads (`receipt-data`, `signed…`) is the one taken, whatever the others hold; a field given
-    /// twice with different values, or two fields holding different documents, are ambiguous.
+    /// field a server reads (`receipt-data`, `signed…`, its name percent-decoded as a server decodes it) is the one
+    /// taken; a field given twice with different values, or two fields holding different documents, are ambiguous.
     static func formField(_ text: [UInt8], _ trimmed: Range<Int>) -> Outcome {
         let body = text[trimmed]
         guard body.contains(UInt8(ascii: "=")), !body.contains(0x0A), !body.contains(0x0D),
@@ -286,7 +286,10 @@ struct PastedDocument {
                 pair[..<equals].allSatisfy(ByteSet.formKey.contains)
             else { return .none }
             guard fields.count < mostFormFields else { return .none }
-            fields.append((String(decoding: pair[..<equals], as: UTF8.self), equals + 1, Array(pair[(equals + 1)...])))
+            // The name as a server decodes it (`receipt%2Ddata` is `receipt-data`, `+` a space).
+            let name = Array(pair[..<equals]).map { $0 == UInt8(ascii: "+") ? 0x20 : $0 }
+            let key = String(decoding: percentDecoded(name) ?? name, as: UTF8.self)
+            fields.append((key, equals + 1, Array(pair[(equals + 1)...])))
             start = end + 1
         }
         return decide(fields, body)
@@ -304,10 +307,13 @@ struct PastedDocument {
             }
             seen[key] = field.value
         }
+        // The field a server reads is the one taken; any other that holds a document too must hold the same one,
+        // as in a JSON body (a red team's trial: a second receipt in another field went unread, valid).
         let served = fields.filter { isDocumentField($0.key) }
-        let candidates =
-            served.isEmpty
-            ? fields.filter { $0.value.count >= shortestDocument && holdsDocument($0.value) } : served
+        let holding = fields.filter {
+            !isDocumentField($0.key) && $0.value.count >= shortestDocument && holdsDocument($0.value)
+        }
+        let candidates = served + holding
         guard let chosen = candidates.first else { return .none }
         if candidates.contains(where: { $0.value != chosen.value }) {
             return .ambiguous(

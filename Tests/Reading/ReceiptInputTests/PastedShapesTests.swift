@@ -249,6 +249,16 @@ struct ClassifierAmbiguityTests {
             #"{"receipt":"\#(g)","receipt":"-----BEGIN PKCS7-----\n\#(f)\n-----END PKCS7-----"}"#
         ),
         ("two JSON strings holding documents", #"{"a":"\#(g)","b":"\#(f)"}"#),
+        // A field name percent-encoded is the field a server decodes; a document in any other field, as in JSON,
+        // must be the same one (a red team's trial: both forms read the first receipt, valid).
+        (
+            "a form field given twice, once percent-encoded",
+            "receipt-data=\(PastedShapes.percentEncoded(g))&receipt%2Ddata=\(PastedShapes.percentEncoded(f))"
+        ),
+        (
+            "another receipt in another form field",
+            "receipt-data=\(PastedShapes.percentEncoded(g))&note=\(PastedShapes.percentEncoded(f))"
+        ),
         // A second token after a line break and a dot, a `<br>` and a dot, or mail quoting: left out, it was a
         // REFUND notification status never saw (a red team's trial, session 28: OWNED, exit 0).
         ("a second token after a line break and a dot", "\(token)\n.\(forgedToken)\n"),
