@@ -201,6 +201,18 @@ public enum InputDecoder {
         var inside = false
         // `isNewline`: "\r\n" is one Character, equal to neither "\n" nor "\r" (a hostile-bytes trial's CRLF PEM
         // was "unterminated").
+        /// A line outside the blocks that is not all base64: its runs of base64 characters, apart (a label before a
+        /// document, `receipt-data: MII…`, keeps the document: a red team's trial had it read past, valid).
+        func outsideWords(_ line: Substring) {
+            outside.append(UInt8(ascii: " "))
+            for byte in line.utf8 { outside.append(ByteSet.pastedBase64.contains(byte) ? byte : UInt8(ascii: " ")) }
+            outside.append(UInt8(ascii: " "))
+        }
+        /// What follows a BEGIN or END marker's closing dashes on its line.
+        func afterMarker(_ line: Substring) -> Substring {
+            guard let close = line.dropFirst(5).firstRange(of: "-----") else { return "" }
+            return line[close.upperBound...]
+        }
         for line in text.split(whereSeparator: { $0.isNewline }) {
             let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("-----BEGIN") {
@@ -211,6 +223,7 @@ public enum InputDecoder {
             if trimmed.hasPrefix("-----END") {
                 if inside { blocks.append(body) }
                 inside = false
+                outsideWords(afterMarker(trimmed))
                 continue
             }
             if inside {
@@ -218,7 +231,7 @@ public enum InputDecoder {
             } else if !trimmed.isEmpty, trimmed.utf8.allSatisfy(ByteSet.pastedBase64.contains) {
                 outside += Array(trimmed.utf8)
             } else {
-                outside.append(UInt8(ascii: " "))
+                outsideWords(trimmed)
             }
         }
         guard let first = blocks.first else {

@@ -61,6 +61,25 @@ struct InputDecoderTests {
         #expect(decoded.format == .pem)
     }
 
+    /// Outside a PEM block, another receipt on a labelled line or on the END marker's own line is a second document
+    /// (a red team's trial: the label, or the marker, made the whole line read past, and the block was valid); a
+    /// label before the same receipt's base64 is not.
+    @Test(arguments: [false, true])
+    func anotherReceiptBesideAPEMBlockIsAmbiguous(onTheEndLine: Bool) throws {
+        var other = receipt
+        other[0x60] ^= 0x01
+        func text(_ beside: [UInt8]) -> [UInt8] {
+            let block = "-----BEGIN PKCS7-----\n" + Base64.encode(receipt) + "\n-----END PKCS7-----"
+            return Array((block + (onTheEndLine ? " " : "\nreceipt-data: ") + Base64.encode(beside) + "\n").utf8)
+        }
+        guard case .failure(let error) = InputDecoder.decode(text(other)) else {
+            Issue.record("read as one receipt")
+            return
+        }
+        #expect(error.kind == .inputAmbiguous, "\(error)")
+        #expect(try InputDecoder.decode(text(receipt)).get().bytes == receipt)
+    }
+
     /// Windows line endings: "\r\n" is one Character in Swift, so a split on "\n" or "\r" never cut the lines (a
     /// hostile-bytes trial: "the PEM block has no matching -----END line").
     @Test func decodesPEMWithWindowsLineEndings() throws {
