@@ -175,7 +175,11 @@ public struct JWSBinding: Sendable, Hashable {
             for name in ["bundleId", "appAppleId", "environment"] {
                 if let found = value(name, in: root, prefix: "") { binding.misplaced.append(found) }
             }
-            let present = notificationObjects.compactMap { name in payload.member(name, of: root).map { (name, $0) } }
+            // A null member is absent, as Apple's libraries read it (`"data": null` beside a summary: a red team's
+            // trial had it refused where Apple's verifier accepts it).
+            let present = notificationObjects.compactMap { name in
+                payload.member(name, of: root).flatMap { payload.nodes[$0].kind == .null ? nil : (name, $0) }
+            }
             if present.count > 1 {
                 let names = present.map(\.0).joined(separator: " and ")
                 binding.conflicts.append(

@@ -233,6 +233,26 @@ struct JWSAirtightTests {
         #expect(valid, "\(codes)")
     }
 
+    /// A notification's `data` (or `summary`) that is null is absent, as Apple's libraries read it: `"data": null`
+    /// beside a summary binds the notification to the summary's app (a red team's trial: refused as carrying both,
+    /// where Apple's verifier accepts it).
+    @Test(arguments: [
+        #""data":null,"summary":{"bundleId":"com.example.app","environment":"Sandbox"}"#,
+        #""summary":null,"data":{"bundleId":"com.example.app","environment":"Sandbox"}"#,
+    ])
+    func aNullNotificationObjectIsAbsent(_ objects: String) throws {
+        let signer = try JWSFixtures.signer()
+        let payload =
+            #"{"notificationType":"RENEWAL_EXTENSION","notificationUUID":"00000000-0000-4000-8000-000000000001","#
+            + objects + #","version":"2.0","signedDate":\#(JWSFixtures.signedDate)}"#
+        let inspection = JWSFixtures.inspect(
+            try signer.sign(payload: Array(payload.utf8)),
+            options: JWSFixtures.options(
+                expectations: Expectations(bundleID: "com.example.app", environment: .sandbox)))
+        #expect(inspection.isValid, "\(JWSFixtures.codes(inspection))")
+        #expect(!JWSFixtures.codes(inspection).contains("jws-binding-mismatch"))
+    }
+
     /// A date claim before 1970 is no date Apple writes, and readers split on it: JavaScript and Apple's libraries
     /// date a revocation of -1 in 1969 (revoked), a reader taking dates below 1 for none reads it as absent
     /// (active). It is an error, never read as absent in silence (a trial's revocationDate -1 was valid, and
