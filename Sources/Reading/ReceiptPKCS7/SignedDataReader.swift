@@ -149,7 +149,8 @@ public enum SignedDataReader {
             guard !bytes.isEmpty else {
                 throw PKCS7Error(.pkcs7EmptyInput, at: 0, "the input is empty")
             }
-            guard bytes[0] == 0x30 else {
+            // 0x3F: a universal tag in the long form (a SEQUENCE so written, as OpenSSL reads it; a red team's trial).
+            guard bytes[0] == 0x30 || bytes[0] == 0x3F else {
                 let first = String(bytes[0], radix: 16)
                 throw PKCS7Error(
                     .pkcs7NotContentInfo, at: 0,

@@ -140,4 +140,18 @@ struct MutationBehaviourTests {
             #expect(reencoded.findings.contains { $0.code == "ber-constructed-string" }, "\(name)")
         }
     }
+
+    /// The outer SEQUENCE's tag in the long form (`3F 10`), as OpenSSL reads it: the same verdict, the anomaly noted
+    /// (a red team's trial: refused as no ContentInfo, though the same form anywhere inside was read).
+    @Test func anOuterTagInTheLongFormReadsAsTheReceipt() throws {
+        for name in Fixtures.realReceiptNames where !Fixtures.isXcodeReceipt(name) {
+            let bytes = Fixtures.realReceipt(name)
+            let longTag = [0x3F, 0x10] + bytes.dropFirst()
+            let genuine = try Inspect.apple(bytes)
+            let reencoded = try Inspect.apple(longTag)
+            #expect(reencoded.verification?.signature == .valid, "\(name)")
+            #expect(reencoded.isValid == genuine.isValid, "\(name)")
+            #expect(reencoded.findings.contains { $0.code == "ber-non-minimal-tag" && $0.offset == 0 }, "\(name)")
+        }
+    }
 }
