@@ -16,18 +16,24 @@ public enum EvaluationTime: Sendable, Hashable {
         case "now": self = .now
         default:
             if argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-                guard let milliseconds = Self.milliseconds(argument) else { return nil }
-                let seconds = milliseconds / 1000
-                guard case .success(let date) = ReceiptDate.parse(ReceiptDate.format(epochSeconds: seconds)) else {
-                    return nil
-                }
-                self = .date(date)
+                guard let milliseconds = Self.milliseconds(argument),
+                    let instant = Self.instant(milliseconds: milliseconds)
+                else { return nil }
+                self = instant
                 return
             }
             let text = argument.count == 10 ? argument + "T00:00:00Z" : argument
             guard case .success(let date) = ReceiptDate.parse(text) else { return nil }
             self = .date(date)
         }
+    }
+
+    /// The time `milliseconds` after 1970 (before it when negative), to the second: what `status --at` names, for
+    /// the receipt checks judged then (a licence's expiration_date); nil outside the years ReceiptDate writes.
+    package static func instant(milliseconds: Int64) -> EvaluationTime? {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        guard case .success(let date) = ReceiptDate.parse(ReceiptDate.format(epochSeconds: seconds)) else { return nil }
+        return .date(date)
     }
 
     /// The epoch milliseconds an argument of digits gives (12 to 15 digits: 1973 to 33658, as verifyReceipt's `_ms`

@@ -134,6 +134,8 @@ extension AppStoreVerifier {
         let at =
             milliseconds.isNaN
             ? 0 : Int64(min(max(milliseconds, Double(years.lowerBound)), Double(years.upperBound - 1)))
+        // What is judged at a time of the document's own (a licence's expiration_date) is judged at `date`.
+        options.statusTime = EvaluationTime.instant(milliseconds: at)
         // Each document taken as it is read (none held after it), every counted one verified against one app and
         // environment; `perApp` never refuses a mix.
         var collector = CustomerStatus.Collector(at: at)

@@ -92,6 +92,19 @@ public enum InputClassifier {
                             "--input-format \(format.rawValue) is for receipts, and the input is a JWS: read as a JWS")
                     ], jws: read)
             }
+            // Base64 forced, of a token or a notification body: the wrapping taken off, the JWS read (a trial's
+            // `--input-format base64` of a token was "not base64").
+            if format == .base64, let inner = Self.encodedDocument(Array(input[PastedDocument.trim(input)])),
+                let read = JWSInput.recognise(inner, json: nil)
+            {
+                return ClassifiedInput(
+                    kind: .jws, bytes: inner, offset: nil,
+                    findings: [
+                        Finding(
+                            .inputRepaired, at: 0, "--input-format base64 holds a JWS's text: decoded and read as a JWS"
+                        )
+                    ], jws: read)
+            }
             return ClassifiedInput(kind: .receipt, bytes: input, offset: 0, findings: [])
         }
         if input.first == 0x30 {

@@ -177,6 +177,8 @@ struct Status: ParsableCommand {
             options.expectations = expected.expectations
             options.requiresBinding = expected.requireBinding
             options.digestsInput = false
+            // What is judged at a time of the document's own (a licence's expiration_date) is judged at --at.
+            options.statusTime = EvaluationTime.instant(milliseconds: time)
             let expanded = try InputFiles.documents(
                 in: try InputFiles.orStandardInput(documents.files), recursive: recursive)
             var collector = CustomerStatus.Collector(

@@ -185,13 +185,15 @@ struct Lifecycle {
         at time: Int64, includeUnverified: Bool = false, question: CustomerStatus.Question = .entitled
     ) -> Result<CustomerStatus, CustomerStatus.MixedApps> {
         CustomerStatus.resolve(
-            Self.read(documents), at: time, includeUnverified: includeUnverified, question: question)
+            Self.read(documents, at: time), at: time, includeUnverified: includeUnverified, question: question)
     }
 
-    static func read(_ documents: [(name: String, bytes: [UInt8])]) -> [StatusDocument] {
+    /// The documents read as `rcpt status --at time` reads them (nil: no time named, as a library caller reads one).
+    static func read(_ documents: [(name: String, bytes: [UInt8])], at time: Int64? = nil) -> [StatusDocument] {
         var options = InspectionOptions(
             anchors: TrustAnchors([jwsAuthority?.root, TestReceipts.authority?.root].compactMap { $0 }))
         options.digestsInput = false
+        options.statusTime = time.flatMap(EvaluationTime.instant(milliseconds:))
         return documents.map { document in
             let classified = InputClassifier.classify(document.bytes)
             let inspection = Inspector.inspect(classified, input: document.bytes, options: options)

@@ -43,6 +43,25 @@ struct RealReceiptVerificationTests {
             InspectionOptions(anchors: try TrustAnchors.appleRoot(), inputFormat: .pem).forcedFormat == .receipt(.pem))
     }
 
+    /// `--input-format base64` of a token's text (a trial: "not base64"): the base64 is taken off and the JWS read,
+    /// as detection reads it; base64 of a receipt stays a receipt.
+    @Test func forcedBase64OfATokenIsReadAsTheToken() throws {
+        let token = Fixtures.bytes("Corpus/jws/gopay-txn-2000000184445477-sandbox.jws")
+        let encoded = Array(Base64.encode(token).utf8) + [0x0A]
+        var options = InspectionOptions(anchors: try TrustAnchors.appleRootG3())
+        options.forcedFormat = .receipt(.base64)
+        let forced = Inspector.inspect(encoded, options: options)
+        #expect(forced.kind == .jws)
+        #expect(forced.isValid, "\(forced.findings.map(\.code))")
+        options.forcedFormat = nil
+        #expect(Inspector.inspect(encoded, options: options).isValid)
+        let receipt = Array(Base64.encode(Fixtures.realReceipt("kvitto-sandboxReceipt.receipt")).utf8)
+        options = InspectionOptions(anchors: try TrustAnchors.appleRoot())
+        options.forcedFormat = .receipt(.base64)
+        let forcedReceipt = Inspector.inspect(receipt, options: options)
+        #expect(forcedReceipt.kind == .receipt && forcedReceipt.isValid)
+    }
+
     /// A genuine receipt whose SignerInfo names its certificate another way RFC 5652 allows (subjectKeyIdentifier)
     /// or with its issuer Name re-encoded, or writes its identifier or its signature in BER's constructed form:
     /// OpenSSL verifies each, and so does rcpt (a red team's trial: "names a certificate the receipt does not
