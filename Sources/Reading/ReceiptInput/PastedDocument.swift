@@ -175,6 +175,22 @@ struct PastedDocument {
     /// The most fields a form body people paste has; a longer one is not taken for a form.
     static let mostFormFields = 1_024
 
+    /// The receipt a form field's value is base64 of (percent-escaped or not, `+` turned to spaces or not): the
+    /// bytes from its first whole DER element on; nil for any other value.
+    static func receiptBytes(_ value: [UInt8]) -> [UInt8]? {
+        let body = Array(value[trim(value)])
+        let decodedText = percentDecoded(body) ?? body
+        guard decodedText.count >= 64 else { return nil }
+        for candidate in [decodedText, decodedText.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }] {
+            if case .success(let decoded) = Base64Codec.decode(candidate, skippingWhitespace: true),
+                decoded.bytes.first == 0x30, InputDecoder.startsWithWholeElement(decoded.bytes)
+            {
+                return decoded.bytes
+            }
+        }
+        return nil
+    }
+
     /// Whether a string (a JSON value, a form field) holds a document: JSON, a token, a PEM block, or base64 (either
     /// alphabet, wrapped or not, percent-escaped or not) of one whole DER element, whatever bytes follow it (the
     /// receipt reader reports them, as for the same bytes given raw).
@@ -307,13 +323,24 @@ struct PastedDocument {
             }
             seen[key] = field.value
         }
-        // The field a server reads is the one taken; any other that holds a document too must hold the same one,
-        // as in a JSON body (a red team's trial: a second receipt in another field went unread, valid).
+        // The field a server reads is the one taken; any other that holds a receipt too must hold the same one (a
+        // red team's trial: a second receipt in another field went unread, valid). Only a receipt's base64 counts
+        // there, compared decoded: JSON metadata, a login token or the same receipt encoded another way beside it
+        // are what real forms carry (a reviewer's trial).
         let served = fields.filter { isDocumentField($0.key) }
-        let holding = fields.filter {
-            !isDocumentField($0.key) && $0.value.count >= shortestDocument && holdsDocument($0.value)
+        let chosenReceipt = served.first.flatMap { receiptBytes($0.value) }
+        let otherReceipt = fields.contains { field in
+            !isDocumentField(field.key) && field.value.count >= shortestDocument
+                && receiptBytes(field.value).map { $0 != chosenReceipt } == true
         }
-        let candidates = served + holding
+        if otherReceipt {
+            return .ambiguous(
+                "the form's fields hold different receipts (\(served.first?.key ?? "receipt-data") and another): paste the one you mean"
+            )
+        }
+        let candidates =
+            served.isEmpty
+            ? fields.filter { $0.value.count >= shortestDocument && holdsDocument($0.value) } : served
         guard let chosen = candidates.first else { return .none }
         if candidates.contains(where: { $0.value != chosen.value }) {
             return .ambiguous(

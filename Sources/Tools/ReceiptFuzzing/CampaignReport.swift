@@ -88,10 +88,15 @@ package enum CampaignReport {
     /// was labelled a replay for its incidental bundle-id-mismatch; another's: accepting `bundle-id-as-integer` was
     /// a replay, security, here and signer, robustness in `conformance`).
     package static func threat(_ group: DisagreementGroup) -> Threat {
-        let edits = group.representative.edits.filter { $0 != "baseline" && $0 != FuzzInputGenerator.staleHash }
+        threat(group.kind, group.representative, group.verdict)
+    }
+
+    /// The threat of one input of a group of `kind`, with `rcpt verify`'s `verdict` on it.
+    static func threat(_ kind: Disagreement, _ input: GeneratedInput, _ verdict: ReferenceVerdict) -> Threat {
+        let edits = input.edits.filter { $0 != "baseline" && $0 != FuzzInputGenerator.staleHash }
         let fromCatalogue =
             !edits.isEmpty && edits.allSatisfy { $0.hasPrefix("catalogue:") || $0.hasPrefix("jws-catalogue:") }
-        let threats = group.representative.edits.compactMap { edit -> Threat? in
+        let threats = input.edits.compactMap { edit -> Threat? in
             if edit == "baseline" || edit == FuzzInputGenerator.staleHash { return nil }
             if edit.hasPrefix("catalogue:") {
                 return MutationCatalogue.named(String(edit.dropFirst(10)))?.threat ?? Threat.signedEdit
@@ -102,8 +107,8 @@ package enum CampaignReport {
             return Threat.signedEdit
         }
         let made = Threat.combined(threats)
-        if !fromCatalogue, made.attacker == .signer, group.kind == .acceptedWhatRcptRejects,
-            let replayed = Threat.replayed(for: group.verdict.codes)
+        if !fromCatalogue, made.attacker == .signer, kind == .acceptedWhatRcptRejects,
+            let replayed = Threat.replayed(for: verdict.codes)
         {
             return replayed
         }

@@ -44,50 +44,6 @@ public struct ReferenceVerdict: Sendable, Hashable {
     package var groupCode: String { codes.first ?? (isValid ? "valid" : "unreadable") }
 }
 
-/// One group of disagreements: a class and what it is grouped by — for a wrong acceptance, `rcpt verify`'s finding
-/// code; for a wrong rejection, the edit that made the input; for a crash, hang or error, its cause (the edit that made the input, and the signal, exception or exit) —
-/// how many inputs fell in it, when it was first hit, and the smallest representative (fewest edits of its seed,
-/// then fewest bytes).
-package struct DisagreementGroup: Sendable {
-    package var kind: Disagreement
-    package var code: String
-    package var count: Int
-    package var representative: GeneratedInput
-    package var verdict: ReferenceVerdict
-    package var run: ValidatorRun
-    /// The input (counted from 1) and the seconds into the campaign at which the group was first hit.
-    package var firstInput: Int = 0
-    package var firstSeconds: Double = 0
-
-    package var key: String { kind.rawValue + "/" + code }
-
-    /// What a group of `kind` is named by for `input`, with `verdict` and `run`: a wrong verdict by rcpt's finding
-    /// code; a crash, hang or error by its cause — the edits that made the input (`payload:nesting`,
-    /// `catalogue:foreign-ca`; an edit's detail left out) and how it ended (`SIGSEGV`, `Python traceback`,
-    /// `timeout`, `exit 3`).
-    package static func code(
-        _ kind: Disagreement, input: GeneratedInput, verdict: ReferenceVerdict,
-        run: ValidatorRun
-    ) -> String {
-        switch kind {
-        case .acceptedWhatRcptRejects: return verdict.groupCode
-        case .rejectedWhatRcptAccepts:
-            // rcpt found nothing wrong, so no finding explains the refusal (a warning that happens to be there, such
-            // as a high-S signature, least of all): the edit that made the input does, with a claim's value left out.
-            let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }.map { edit in
-                edit.hasPrefix("jws-payload:set ")
-                    ? String(edit.split(separator: "=", maxSplits: 1).first ?? Substring(edit)) : edit
-            }
-            return edits.isEmpty ? "seed" : edits.joined(separator: " then ")
-        case .crashed, .timedOut, .errored:
-            // The stale device hash a payload edit may keep never explains a crash or a hang: left out of the name.
-            let edits = input.edits.filter { $0 != FuzzInputGenerator.staleHash }
-                .map { edit in String(edit.split(separator: " ", maxSplits: 1).first ?? Substring(edit)) }
-            return (edits.isEmpty ? "seed" : edits.joined(separator: " then ")) + " (" + run.outcome.ending + ")"
-        }
-    }
-}
-
 /// A seed re-signed unchanged, `rcpt verify`'s verdict on it, and the validator's run: what the campaign stands on.
 package struct SeedBaseline: Sendable {
     package var input: GeneratedInput
@@ -285,7 +241,7 @@ package struct ValidatorCampaign {
                 let key = kind.rawValue + "/" + code
                 if var group = groups[key] {
                     group.count += 1
-                    if Self.smaller(round[index], than: group.representative) {
+                    if group.prefers(round[index], verdict: verdicts[index]) {
                         group.representative = round[index]
                         group.verdict = verdicts[index]
                         group.run = run
@@ -320,6 +276,7 @@ package struct ValidatorCampaign {
                 // The same disagreement: for a wrong acceptance the same finding code; for a wrong rejection the
                 // same class; for a crash, hang or error the same ending (a SIGSEGV never gives way to a traceback).
                 if Self.classify(run.outcome, reference: verdict) == group.kind,
+                    !group.graver(than: component, verdict: verdict),
                     byVerdict
                         ? verdict.groupCode == group.code
                         : group.kind == .rejectedWhatRcptAccepts || run.outcome.ending == group.run.outcome.ending
@@ -351,7 +308,7 @@ package struct ValidatorCampaign {
                 known.firstInput = group.firstInput
                 known.firstSeconds = group.firstSeconds
             }
-            if Self.smaller(group.representative, than: known.representative) {
+            if known.prefers(group.representative, verdict: group.verdict) {
                 known.representative = group.representative
                 known.verdict = group.verdict
                 known.run = group.run

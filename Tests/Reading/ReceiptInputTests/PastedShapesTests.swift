@@ -383,6 +383,17 @@ struct ClassifierAmbiguityTests {
             PastedShapes.wrapped(g, every: 76).split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n")
         ),
         ("a form with '+' become spaces", "receipt-data=\(g.replacingOccurrences(of: "+", with: " "))&password=x"),
+        // What real forms carry beside the receipt is no second document (a reviewer's trial: JSON metadata, a
+        // login token and the same receipt encoded another way were "different documents").
+        (
+            "a form with JSON metadata and a login token",
+            "receipt-data=\(PastedShapes.percentEncoded(g))&context=%7B%22user%22%3A42%7D&product_ids=[\"a\",\"b\"]"
+                + "&id_token=\(forgedToken)"
+        ),
+        (
+            "a form with the receipt again, encoded otherwise",
+            "receipt-data=\(PastedShapes.percentEncoded(g))&receipt=\(g)"
+        ),
         // JSON of no document in the text is text around the document, not a second one (session 27: a log line's
         // object, or `{"other":1}` after a notification body, made the input "two documents").
         ("a log line's JSON before a token", #"{"level":"info","msg":"verify"} token: \#(token)"#),
