@@ -100,15 +100,9 @@ enum ChainMutations {
             guard let intermediateKey = authority.intermediateKey else {
                 throw MutationError(.noIntermediate, "the CA has no intermediate")
             }
-            let intermediate = try issue(
-                name: "Developer Relations CA without marker TEST-ONLY", serial: 43,
-                window: authority.root, key: intermediateKey, issuer: authority.root,
-                issuerKey: authority.rootKey, marker: nil, isCA: true)
-            let leaf = try issue(
-                name: "Receipt Signing under unmarked CA TEST-ONLY", serial: 44, window: authority.leaf,
-                key: authority.leafKey, issuer: intermediate, issuerKey: intermediateKey,
-                marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
-            workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
+            try signThroughIntermediate(
+                &workspace, named: "Developer Relations CA without marker TEST-ONLY", serial: 43, key: intermediateKey,
+                marker: nil, leaf: "Receipt Signing under unmarked CA TEST-ONLY", window: authority.leaf)
         },
         Mutation(
             "leaf-expired-at-creation", .chain, layer: "chain", expected: .reject, finding: .chainInvalid,
@@ -282,6 +276,24 @@ enum ChainMutations {
             request, subjectKey: authority.leafKey, issuer: intermediate,
             issuerKey: intermediateKey, digest: .sha256)
         workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate, authority.root])
+    }
+
+    /// Re-signs with the CA's leaf key under a marked leaf `leaf` (valid as long as `window`, serial `serial + 1`)
+    /// that an intermediate `name` for `key`, issued by the CA's root, issues; the certificates set holds the leaf,
+    /// the intermediate and, with `embeddingRoot`, the root.
+    static func signThroughIntermediate(
+        _ workspace: inout MutationWorkspace, named name: String, serial: UInt64, key: PrivateKey, marker: String?,
+        leaf leafName: String, window: Certificate, embeddingRoot: Bool = true
+    ) throws {
+        let authority = workspace.kit.authority
+        let intermediate = try issue(
+            name: name, serial: serial, window: authority.root, key: key, issuer: authority.root,
+            issuerKey: authority.rootKey, marker: marker, isCA: true)
+        let leaf = try issue(
+            name: leafName, serial: serial + 1, window: window, key: authority.leafKey, issuer: intermediate,
+            issuerKey: key, marker: TestCertificateAuthority.leafMarkerOID, isCA: false)
+        workspace.signWith(
+            leaf, key: authority.leafKey, embedding: [leaf, intermediate] + (embeddingRoot ? [authority.root] : []))
     }
 
     /// A TEST-ONLY certificate for `key`, valid as long as `window`, with or without a marker extension.

@@ -145,16 +145,10 @@ enum SemanticMutations {
                 }
                 // Two keys already at hand (generating RSA keys here would slow every suite): the foreign CA's for
                 // the intermediate, the StoreKit certificate's own for the leaf.
-                let intermediateKey = workspace.kit.foreign.leafKey
-                let intermediate = try ChainMutations.issue(
-                    name: "Worldwide Developer Relations TEST-ONLY", serial: 61, window: authority.root,
-                    key: intermediateKey, issuer: authority.root, issuerKey: authority.rootKey,
-                    marker: TestCertificateAuthority.intermediateMarkerOID, isCA: true)
-                let leaf = try ChainMutations.issue(
-                    name: "Receipt Signing TEST-ONLY", serial: 62, window: authority.root, key: authority.leafKey,
-                    issuer: intermediate, issuerKey: intermediateKey, marker: TestCertificateAuthority.leafMarkerOID,
-                    isCA: false)
-                workspace.signWith(leaf, key: authority.leafKey, embedding: [leaf, intermediate])
+                try ChainMutations.signThroughIntermediate(
+                    &workspace, named: "Worldwide Developer Relations TEST-ONLY", serial: 61,
+                    key: workspace.kit.foreign.leafKey, marker: TestCertificateAuthority.intermediateMarkerOID,
+                    leaf: "Receipt Signing TEST-ONLY", window: authority.root, embeddingRoot: false)
                 workspace.setText(0, "Production")
             },
         ]

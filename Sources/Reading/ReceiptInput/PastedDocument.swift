@@ -176,14 +176,19 @@ struct PastedDocument {
     static let mostFormFields = 1_024
 
     /// The receipt a form field's value is base64 of (percent-escaped or not, `+` turned to spaces or not): the
-    /// bytes from its first whole DER element on; nil for any other value.
+    /// bytes from its first whole DER element on, when that element is a SEQUENCE; nil for any other value.
     static func receiptBytes(_ value: [UInt8]) -> [UInt8]? {
         let body = Array(value[trim(value)])
-        let decodedText = percentDecoded(body) ?? body
-        guard decodedText.count >= 64 else { return nil }
-        for candidate in [decodedText, decodedText.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }] {
+        return base64Element(percentDecoded(body) ?? body).flatMap { $0.first == 0x30 ? $0 : nil }
+    }
+
+    /// The bytes `text` is base64 of (as it is, then with spaces read as the `+` a form decoder turned into them),
+    /// when they start with one whole DER element; nil for shorter text or any other.
+    private static func base64Element(_ text: [UInt8]) -> [UInt8]? {
+        guard text.count >= 64 else { return nil }
+        for candidate in [text, text.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }] {
             if case .success(let decoded) = Base64Codec.decode(candidate, skippingWhitespace: true),
-                decoded.bytes.first == 0x30, InputDecoder.startsWithWholeElement(decoded.bytes)
+                InputDecoder.startsWithWholeElement(decoded.bytes)
             {
                 return decoded.bytes
             }
@@ -203,16 +208,7 @@ struct PastedDocument {
         if body.starts(with: Array("-----BEGIN".utf8)) { return true }
         let decodedText = percentDecoded(Array(body)) ?? Array(body)
         if decodedText.first == UInt8(ascii: "{") || JWSText.looksLikeToken(decodedText) { return true }
-        guard decodedText.count >= 64 else { return false }
-        // As it is, then with spaces read as the '+' a form decoder turned into them.
-        for candidate in [decodedText, decodedText.map { $0 == 0x20 ? UInt8(ascii: "+") : $0 }] {
-            if case .success(let decoded) = Base64Codec.decode(candidate, skippingWhitespace: true),
-                InputDecoder.startsWithWholeElement(decoded.bytes)
-            {
-                return true
-            }
-        }
-        return false
+        return base64Element(decodedText) != nil
     }
 
     // MARK: - URL-encoding and form bodies

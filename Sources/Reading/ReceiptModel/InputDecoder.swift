@@ -199,8 +199,6 @@ public enum InputDecoder {
         var body: [UInt8] = []
         var outside: [UInt8] = []
         var inside = false
-        // `isNewline`: "\r\n" is one Character, equal to neither "\n" nor "\r" (a hostile-bytes trial's CRLF PEM
-        // was "unterminated").
         /// A line outside the blocks that is not all base64: its runs of base64 characters, apart (a label before a
         /// document, `receipt-data: MII…`, keeps the document: a red team's trial had it read past, valid).
         func outsideWords(_ line: Substring) {
@@ -213,6 +211,8 @@ public enum InputDecoder {
             guard let close = line.dropFirst(5).firstRange(of: "-----") else { return "" }
             return line[close.upperBound...]
         }
+        // `isNewline`: "\r\n" is one Character, equal to neither "\n" nor "\r" (a hostile-bytes trial's CRLF PEM
+        // was "unterminated").
         for line in text.split(whereSeparator: { $0.isNewline }) {
             let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("-----BEGIN") {

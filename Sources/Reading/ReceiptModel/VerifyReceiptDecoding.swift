@@ -12,10 +12,11 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
     package struct Claim: Sendable, Hashable {
         package var member: String
         package var field: ReceiptField
-        /// The member's text (a string's, or a number as written).
+        /// The member's text (a string's, or a number as written; the first characters of a value of another type).
         package var text: String
-        /// The signed attribute's text it states (`ProductionSandbox` for the environment `Sandbox`).
-        package var signed: String
+        /// The signed attribute's text it states (`ProductionSandbox` for the environment `Sandbox`); nil for a value
+        /// of another JSON type, which states none.
+        package var signed: String?
         package var offset: Int
     }
 
@@ -38,11 +39,13 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
             switch key {
             case "receipt":
                 // An array of receipts too: a reader that takes `receipt[0]`, or compares loosely, reads it.
+                let spelled = document.key(node) ?? key
                 let objects =
                     document.nodes[node].kind == .array
-                    ? document.children(of: node).filter { document.nodes[$0].kind == .object } : [node]
-                for object in objects where document.nodes[object].kind == .object {
-                    claims += Self.receiptClaims(of: object, in: document, named: named)
+                    ? document.children(of: node).enumerated().map { ($1, "\(spelled)[\($0)]") }
+                    : [(node, spelled)]
+                for (object, path) in objects where document.nodes[object].kind == .object {
+                    claims += Self.receiptClaims(of: object, at: path, in: document, named: named)
                 }
             case "environment":
                 // Apple answers from the environment the receipt is of: `Sandbox` for a `ProductionSandbox` receipt.
@@ -65,19 +68,30 @@ package struct VerifyReceiptDecoding: Sendable, Hashable {
         guard !claims.isEmpty || refusal != nil else { return nil }
     }
 
-    /// The claims of one `receipt` object: its `bundle_id`, `app_item_id` and `receipt_type` in any case. A value
-    /// of another JSON type than a string or a number (`["com.example.app"]`, which JavaScript's `==` takes for the
-    /// string) is a claim as written, which no attribute's text agrees with (a red team's trial: it went unchecked).
-    static func receiptClaims(of node: Int, in document: JSONDocument, named: [String: ReceiptField]) -> [Claim] {
+    /// The claims of one `receipt` object, at `path` as written (`Receipt`, `receipt[1]`): its `bundle_id`,
+    /// `app_item_id` and `receipt_type` in any case. A value of another JSON type than a string or a number
+    /// (`["com.example.app"]`, which JavaScript's `==` takes for the string) is a claim no attribute agrees with,
+    /// shown by its first characters (a red team's trial: it went unchecked).
+    static func receiptClaims(of node: Int, at path: String, in document: JSONDocument, named: [String: ReceiptField])
+        -> [Claim]
+    {
         Self.members(of: node, in: document).compactMap { member, name in
             guard let field = named[name], document.nodes[member].kind != .null else { return nil }
-            let text = Self.text(member, in: document) ?? document.text(member)
+            let text = Self.text(member, in: document)
             // Named as written (`Receipt.Bundle_Id`), so the reader finds the copy that disagrees.
-            let spelled = [node, member].map { document.key($0) ?? "" }.joined(separator: ".")
             return Claim(
-                member: spelled.hasPrefix(".") ? "receipt[]" + spelled : spelled, field: field, text: text,
-                signed: text, offset: Self.offset(member, in: document))
+                member: "\(path).\(document.key(member) ?? name)", field: field,
+                text: text ?? Self.opening(member, in: document), signed: text,
+                offset: Self.offset(member, in: document))
         }
+    }
+
+    /// The first characters of a value as written, for a message: a hostile value can be megabytes long.
+    static func opening(_ node: Int, in document: JSONDocument) -> String {
+        let range = document.nodes[node].start..<document.nodes[node].end
+        let shown = 40
+        let head = String(decoding: document.bytes[range].prefix(shown), as: UTF8.self)
+        return range.count > shown ? head + "…" : head
     }
 
     /// Every member of the object `node`, with its name case folded.

@@ -63,10 +63,25 @@ struct ResponseDecodingAgreementTests {
         }
         let inspection = try Self.inspect(response)
         #expect(!inspection.isValid, "shape \(shape)")
-        #expect(inspection.findings.contains { $0.kind == .responseDecodingMismatch }, "shape \(shape)")
+        let finding = try #require(inspection.findings.first { $0.kind == .responseDecodingMismatch })
+        // Named by where it stands: the second decoding of an array is `receipt[1]`.
+        let member = ["receipt.bundle_id", "receipt[0].bundle_id", "receipt[1].bundle_id"][shape]
+        #expect(finding.fields.contains { $0.name == "member" && $0.value == member }, "shape \(shape)")
         // The genuine decoding alone, as an array, agrees.
         response["receipt"] = [receipt]
         #expect(try Self.inspect(response).isValid)
+    }
+
+    /// A hostile value can be megabytes long: the message shows its first characters.
+    @Test("a decoding of another JSON type is shown by its first characters")
+    func longValue() throws {
+        let long = Array(repeating: "com.attacker.other", count: 10_000)
+        let inspection = try Self.inspect(try Self.edited("bundle_id", long))
+        let finding = try #require(inspection.findings.first { $0.kind == .responseDecodingMismatch })
+        #expect(finding.message.count < 1_000)
+        #expect(finding.message.contains("[\"com.attacker.other\""))
+        // The same string in an array agrees with nothing either.
+        #expect(!(try Self.inspect(try Self.edited("bundle_id", ["com.sumiapp.GridDiary"]))).isValid)
     }
 
     @Test(

@@ -14,11 +14,17 @@ struct ResponseDecodingAgreement: ReceiptCheck {
             guard let attribute = content.payload.first(claim.field) else { return nil }
             let signed = attribute.text ?? attribute.integer.map(String.init)
             let agrees =
-                signed == claim.signed
-                || (attribute.integer != nil && Int64(claim.signed) == attribute.integer)
+                claim.signed != nil
+                && (signed == claim.signed
+                    || (attribute.integer != nil && claim.signed.flatMap { Int64($0) } == attribute.integer))
             guard !agrees else { return nil }
             let said = signed.map { "\"\($0)\"" } ?? "a value of another kind"
-            let means = claim.signed == claim.text ? "" : " (a receipt type of \"\(claim.signed)\")"
+            let means =
+                switch claim.signed {
+                case nil: " (not a string: a reader that compares loosely takes it for one)"
+                case claim.text: ""
+                case let type?: " (a receipt type of \"\(type)\")"
+                }
             return Finding(
                 .responseDecodingMismatch, at: attribute.offset,
                 "the verifyReceipt response's unsigned \(claim.member) (at offset \(claim.offset) of the response) is \"\(claim.text)\"\(means), the signed latest_receipt's \(Self.name(claim.field)) is \(said): the response was put together around another receipt (anyone can), and a reader of it takes another app's or environment's purchases",
