@@ -322,13 +322,16 @@ struct PastedDocument {
         // The field a server reads is the one taken; any other that holds a receipt too must hold the same one (a
         // red team's trial: a second receipt in another field went unread, valid). Only a receipt's base64 counts
         // there, compared decoded: JSON metadata, a login token or the same receipt encoded another way beside it
-        // are what real forms carry (a reviewer's trial).
+        // are what real forms carry (a reviewer's trial). Without such a field, the fields holding a document are
+        // the candidates below, and differing ones are ambiguous there.
         let served = fields.filter { isDocumentField($0.key) }
         let chosenReceipt = served.first.flatMap { receiptBytes($0.value) }
-        let otherReceipt = fields.contains { field in
-            !isDocumentField(field.key) && field.value.count >= shortestDocument
-                && receiptBytes(field.value).map { $0 != chosenReceipt } == true
-        }
+        let otherReceipt =
+            !served.isEmpty
+            && fields.contains { field in
+                !isDocumentField(field.key) && field.value.count >= shortestDocument
+                    && receiptBytes(field.value).map { $0 != chosenReceipt } == true
+            }
         if otherReceipt {
             return .ambiguous(
                 "the form's fields hold different receipts (\(served.first?.key ?? "receipt-data") and another): paste the one you mean"

@@ -62,8 +62,13 @@ extension PastedDocument {
     /// The first document in `text` from `start`, or the damage that keeps one from being read.
     static func find(_ text: [UInt8], from start: Int) -> Found? {
         var index = start
-        // Each `{` tried costs a scan to its closing brace: the first few are tried, so the work stays linear.
-        var objectsTried = 0
+        // Every `{` and `[` is tried as the start of a JSON body: a document inside one is read with it, whatever
+        // came before (a red team's trial: the fifth object of a log line was never tried, and a response's
+        // refusals went unseen). A JSON value that holds no document has none inside either: no opening in it is
+        // tried again. An opening that closes nowhere costs a scan to the end: the scans share a budget linear in
+        // the text, and a document found after an opening left untried is refused rather than read bare.
+        var budget = JSONOpenings(text)
+        var misreadLookedAt = start
         while index < text.count {
             let byte = text[index]
             let boundary = index == start || !ByteSet.compactJWS.contains(text[index - 1])
@@ -79,23 +84,24 @@ extension PastedDocument {
                     let quoted = quotePrefix(text, before: index).map {
                         " quoted with \"\(String(decoding: $0, as: UTF8.self))\""
                     }
-                    return Found(inner: inner, what: "a JWS" + (quoted ?? ""), start: index, end: end)
+                    return budget.checked(Found(inner: inner, what: "a JWS" + (quoted ?? ""), start: index, end: end))
                 }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
             }
-            if byte == UInt8(ascii: "{"), objectsTried < 4 {
-                objectsTried += 1
-                if let end = closingBrace(text, from: index), holdsDocument(json: Array(text[index..<end])) {
-                    return Found(inner: Array(text[index..<end]), what: "a JSON document", start: index, end: end)
-                }
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), let end = budget.document(at: index) {
+                return Found(inner: Array(text[index..<end]), what: "a JSON document", start: index, end: end)
             }
             if boundary, byte == UInt8(ascii: "M"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "I") {
                 let segments = run(text, from: index, allowed: ByteSet.urlEncodedStandardBase64.contains)
-                let misread = Base64Damage.misreadCharacters(
-                    text, from: index, quote: quotePrefix(text, before: index))
-                if let damage = Base64Damage.misread(misread), let last = segments.last {
-                    return Found(inner: [], what: "base64", start: index, end: last.end, damage: damage)
+                // One look a block: a later `MI` inside a block already looked at starts a part of it (short
+                // lines of `MI…` each looked to the end of the text, a red team's quadratic trial).
+                if index >= misreadLookedAt {
+                    let misread = Base64Damage.misreadScan(text, from: index, quote: quotePrefix(text, before: index))
+                    misreadLookedAt = misread.end
+                    if let damage = Base64Damage.misread(misread.characters), let last = segments.last {
+                        return Found(inner: [], what: "base64", start: index, end: last.end, damage: damage)
+                    }
                 }
                 if let (inner, start, end, whole) = bestBase64(segments) {
                     let quoted = quotePrefix(text, before: start).map {
@@ -103,7 +109,7 @@ extension PastedDocument {
                     }
                     var found = Found(inner: inner, what: "base64" + (quoted ?? ""), start: start, end: end)
                     found.isWholeBlock = whole && start == segments.first?.start && end == segments.last?.end
-                    return found
+                    return budget.checked(found)
                 }
                 index = max(index + 1, segments.last?.end ?? index + 1)
                 continue
@@ -131,11 +137,10 @@ extension PastedDocument {
         return index
     }
 
-    /// Whether `bytes` are JSON that is, or holds, a document: a notification body, an API response, a verifyReceipt
+    /// Whether `bytes`, read as `document`, are JSON that is, or holds, a document: a notification body, an API response, a verifyReceipt
     /// body or response, or JSON with a document in one of its strings. JSON of anything else in the text (a log
     /// line's `{"level":"info"}`, `{"other":1}`) is text around the document, not a second one.
-    static func holdsDocument(json bytes: [UInt8]) -> Bool {
-        guard let document = try? JSONDocument.read(bytes) else { return false }
+    static func holdsDocument(json bytes: [UInt8], _ document: JSONDocument) -> Bool {
         if JWSInput.recognise(bytes, json: document) != nil { return true }
         if InputClassifier.readerMembers.contains(where: { TextCheck.contains(bytes, $0) }) { return true }
         switch jsonString(document, base: 0) {

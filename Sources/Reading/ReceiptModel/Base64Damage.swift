@@ -15,8 +15,15 @@ package enum Base64Damage {
     package static func misreadCharacters(
         _ text: [UInt8], from start: Int, quote: ArraySlice<UInt8>? = nil
     ) -> [(offset: Int, character: String)] {
+        misreadScan(text, from: start, quote: quote).characters
+    }
+
+    /// `misreadCharacters`, and where the block it looked at ends (a later start before it is inside the same block).
+    package static func misreadScan(
+        _ text: [UInt8], from start: Int, quote: ArraySlice<UInt8>? = nil
+    ) -> (characters: [(offset: Int, character: String)], end: Int) {
         // A receipt's base64 starts `MI` (a SEQUENCE with a long length); a token's dots are no damage.
-        guard text[start...].starts(with: [UInt8(ascii: "M"), UInt8(ascii: "I")]) else { return [] }
+        guard text[start...].starts(with: [UInt8(ascii: "M"), UInt8(ascii: "I")]) else { return ([], start) }
         var found: [(offset: Int, character: String)] = []
         var letters = 0
         var index = start
@@ -68,11 +75,11 @@ package enum Base64Damage {
                 letter(index - 1) || (lineBreak(index - 1) && letter(index - 2)),
                 letter(end) || (lineBreak(end) && letter(end + 1))
             else { break }
-            guard found.count < mostMisread else { return [] }
+            guard found.count < mostMisread else { return ([], end) }
             found.append((index, String(decoding: text[index..<end], as: UTF8.self)))
             index = end
         }
-        return letters >= 64 ? found : []
+        return (letters >= 64 ? found : [], index)
     }
 
     /// The refusal of base64 with misread characters, naming each (and the letters it may stand for).

@@ -6,9 +6,6 @@ import ReceiptJSON
 /// (names compared after unescaping, as a JSON reader would), at the top level or nested, so a body that strict
 /// readers would read differently is refused.
 struct JSONRequestBody {
-    /// The deepest nesting of objects and arrays read.
-    static let maximumDepth = 512
-
     /// A wanted member: where its name starts, and its string value (unescaped) if the value is a string.
     struct Member {
         var offset: Int
@@ -31,12 +28,14 @@ struct JSONRequestBody {
     /// Where the first member named `key` inside a nested object or array is, if there is one.
     func firstNested(_ key: String) -> Int? { nestedOffsets[key] }
 
-    /// Reads `input`; fails with an offset on malformed JSON, nesting past `maximumDepth`, or a body that is not
+    /// Reads `input`; fails with an offset on malformed JSON, nesting past `JSONLimits`'s depth, or a body that is not
     /// an object.
     static func scan(_ input: [UInt8], keys: Set<String>) -> Result<JSONRequestBody, InputError> {
         let document: JSONDocument
         do {
-            document = try JSONDocument.read(input, limits: JSONLimits(maximumDepth: maximumDepth))
+            // The limits every JSON reader of rcpt has: a body the classifier could not read as JSON (nested past
+            // its depth, a red team's trial) is no body here either, or its members would go unseen there.
+            document = try JSONDocument.read(input)
         } catch {
             return .failure(
                 InputError(
