@@ -148,8 +148,11 @@ extension Resolver {
         // Renewal info signed by the time dates the later period Apple spoke of past it: the word holds through
         // it (a support engineer's trial: status 1 beside renewal info dating March made "active" unknown).
         if word.state == .active, laterPeriod(of: current) != nil { return .holds }
+        // Only renewal info of `current`'s period dates its grace: a later period's grace is that period's (a red
+        // team's trial: a status 4 signed at this period's failure held past its grace, on a later one's).
         if word.state == .gracePeriod, let original = current.originalTransactionID,
-            let graceEnds = (renewals[original] ?? []).compactMap(\.gracePeriodExpiresDate).max()
+            let graceEnds = (renewals[original] ?? []).filter({ Self.speaks($0, of: current) })
+                .compactMap(\.gracePeriodExpiresDate).max()
         {
             // A grace period lies inside billing retry, which ends 60 days after the expiry at the latest (a red
             // team's trial: a gracePeriodExpiresDate in 2032 held in 2026).
@@ -249,9 +252,21 @@ extension Resolver {
     /// purchase expires) is not after `current`'s expiry. A later one tells of a period whose transaction is not
     /// among the documents, and its billing retry, grace period or expiration intent are that period's (a red team's
     /// trial, session 27: renewal info of April placed a subscription lapsed since February in a grace period).
-    /// Renewal info that dates no period speaks of the newest one.
+    /// Renewal info that dates no period speaks of the newest one, unless, signed after its expiry, it places the
+    /// subscription in a grace period ending more than the longest grace Apple offers after that expiry: that grace
+    /// is a later period's (a red team's trial, session 39: renewal info signed 70 days after the expiry, without a
+    /// renewalDate, put the lapsed period in a 76-day grace).
     static func speaks(_ renewal: RenewalFact, of current: TransactionFact) -> Bool {
-        guard let renewalDate = renewal.renewalDate, let expires = current.expiresDate else { return true }
-        return renewalDate <= expires
+        guard let expires = current.expiresDate else { return true }
+        if let renewalDate = renewal.renewalDate, renewalDate > expires { return false }
+        if let grace = renewal.gracePeriodExpiresDate, let signed = renewal.evidence.signedDate, signed > expires {
+            let (length, overflow) = grace.subtractingReportingOverflow(expires)
+            if overflow || length > longestGracePeriod { return false }
+        }
+        return true
     }
+
+    /// The longest billing grace period Apple offers (App Store Connect: 3, 16 or 28 days), and a day for the
+    /// clocks.
+    static let longestGracePeriod: Int64 = 29 * 86_400_000
 }

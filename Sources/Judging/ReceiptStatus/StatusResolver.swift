@@ -177,11 +177,13 @@ struct Resolver {
         return fact.isFamilyShared && fact.revocationReason != "REFUNDED_DUE_TO_ISSUE"
     }
 
-    /// The transaction of `chain` whose period runs at the time, neither refunded nor upgraded: the one that ends
-    /// last.
+    /// The transaction of `chain` whose period runs at the time, neither refunded nor upgraded, nor left for another
+    /// product by then: the one that ends last. A statement signed before an upgrade keeps the old period's expiry
+    /// (a red team's trial: a yearly upgraded to premium in February came back ACTIVE once premium expired); the
+    /// purchase of the product the subscription moved to ends it.
     func covering(_ chain: [TransactionFact]) -> TransactionFact? {
         chain.filter { fact in
-            !revoked(fact) && !fact.isUpgraded
+            !revoked(fact) && !fact.isUpgraded && (changeDate(fact).map { $0 > at } ?? true)
                 && ServicePeriod(purchased: fact.purchaseDate, expires: fact.expiresDate).grantsService(at: at)
         }.max { ($0.expiresDate ?? Int64.min) < ($1.expiresDate ?? Int64.min) }
     }
@@ -330,7 +332,7 @@ struct Resolver {
                         "Apple signed status \(word.code) (\(word.state.rawValue)) at \(signed): a later period whose transaction is not among the documents; whether it had begun by this time is not known (give the transaction history)"
                 )
                 main.evidence.insert(word.evidence, at: 0)
-            } else if let renewed = renewedLater(current) {
+            } else if let renewed = renewedLater(current) ?? laterFailure(current) {
                 main = renewed
             } else if spokeSinceExpiry(current, chain: chain) {
                 main = status(current, .expired, reason: "no renewal among the documents after its expiresDate")

@@ -108,21 +108,24 @@ struct AppleStatusSnapshotTests {
     /// Renewal info of a later period (its renewalDate, the newest purchase's expiry, after the documents' newest
     /// transaction's) speaks of that period: its grace is no grace for the transaction the documents have (a red
     /// team's trial, session 27: a subscription lapsed in February was in a 76-day grace period from renewal info
-    /// signed in April). The same renewal info about the transaction's own period places it in its grace.
+    /// signed in April). Renewal info about the transaction's own period places it in its grace; one dated to it
+    /// whose grace could not be its own (longer than Apple's longest grace), signed after its expiry, is a later
+    /// period's too (session 39).
     @Test func renewalInfoOfALaterPeriodIsNoGraceForThisOne() throws {
-        func life(renewalDate: Int64) throws -> Lifecycle {
+        func life(renewalDate: Int64, grace: Int64 = L.at(106), signed: Int64 = L.at(95)) throws -> Lifecycle {
             var life = try Self.firstMonth()
             life.add(
                 "r.jws",
                 try L.renewal(
-                    original: "100", product: Self.monthly, billingRetry: true, grace: L.at(106),
-                    renewalDate: renewalDate, signed: L.at(95)))
+                    original: "100", product: Self.monthly, billingRetry: true, grace: grace,
+                    renewalDate: renewalDate, signed: signed))
             return life
         }
         let later = try life(renewalDate: L.at(91))
         #expect(Self.state(later, at: L.at(40)) != .gracePeriod)
         #expect(Self.state(later, at: L.at(75)) != .gracePeriod)
-        let own = try life(renewalDate: L.at(30))
+        #expect(Self.state(try life(renewalDate: L.at(30)), at: L.at(40)) != .gracePeriod)
+        let own = try life(renewalDate: L.at(30), grace: L.at(58), signed: L.at(45))
         #expect(Self.state(own, at: L.at(40)) == .gracePeriod)
     }
 
