@@ -21,18 +21,14 @@ extension JWSMutationCatalogue {
                     context.payload, stating: ["bundleId": #""com.example.attacker""#], signer: context.signer,
                     depth: 0))
         },
-        Mutation(
-            "bundle-id-extended", layer: "binding", .reject, finding: .bundleIdMismatch,
+        renamingApp(
+            "bundle-id-extended",
             "a genuine document of another app whose bundleId starts with yours (yours + \".attacker\"): anyone can register such an id, and a prefix or contains check accepts it"
-        ) { context in
-            guard let bundleID = JWSMutationContext.string(of: "bundleId", in: context.payload) else {
-                throw MutationError(.notApplicable, "the payload carries no bundleId (its carrier binds it)")
-            }
-            return try context.signed(
-                payload: try JWSMutationContext.resigningNested(
-                    context.payload, stating: ["bundleId": JSONWriter.literal(bundleID + ".attacker")],
-                    signer: context.signer, depth: 0))
-        },
+        ) { $0 + ".attacker" },
+        renamingApp(
+            "bundle-id-prefixed",
+            "a genuine document of another app whose bundleId ends with yours (\"com.attacker.\" + yours): anyone can register such an id, and a suffix check accepts it"
+        ) { "com.attacker." + $0 },
         Mutation(
             "environment-other", layer: "binding", .reject, finding: .environmentMismatch,
             "a genuine document of the other environment: Production for Sandbox or Sandbox for Production, in the payload and every token it carries"
@@ -47,4 +43,20 @@ extension JWSMutationCatalogue {
                     depth: 0))
         },
     ]
+
+    /// A genuine document of another app, whose bundleId `renamed` makes from yours, in the payload and every token
+    /// it carries.
+    static func renamingApp(
+        _ name: String, _ summary: String, _ renamed: @escaping @Sendable (String) -> String
+    ) -> Mutation {
+        Mutation(name, layer: "binding", .reject, finding: .bundleIdMismatch, summary) { context in
+            guard let bundleID = JWSMutationContext.string(of: "bundleId", in: context.payload) else {
+                throw MutationError(.notApplicable, "the payload carries no bundleId (its carrier binds it)")
+            }
+            return try context.signed(
+                payload: try JWSMutationContext.resigningNested(
+                    context.payload, stating: ["bundleId": JSONWriter.literal(renamed(bundleID))],
+                    signer: context.signer, depth: 0))
+        }
+    }
 }

@@ -25,6 +25,13 @@ enum SemanticMutations {
                 try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
             },
             Mutation(
+                "bundle-id-prefixed", .semantics, layer: "attribute", expected: .reject, finding: .bundleIdMismatch,
+                "the bundle id is another app's that ends with yours (\"com.attacker.\" + yours): a suffix check accepts it"
+            ) { workspace in
+                workspace.setText(2, "com.attacker." + workspace.bundleID)
+                try workspace.blueprint.computeHash(forDevice: workspace.kit.deviceID)
+            },
+            Mutation(
                 "bundle-id-nul-suffix", .semantics, layer: "attribute", expected: .reject,
                 finding: .valueEmbeddedNul,
                 "the bundle id is followed by a NUL and a suffix (C strings see only the genuine id)"

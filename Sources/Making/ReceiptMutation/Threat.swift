@@ -138,6 +138,12 @@ extension Threat {
                 readers:
                     "most JSON readers (Python's json, JavaScript's JSON.parse) take the last copy, some the first; rcpt refuses both"
             ),
+            "certificates-missing-intermediate": Threat(
+                .anyone, .robustness,
+                "the certificates set is not signed, and Apple's intermediate is public: a verifier that brings its own builds the same chain to the trusted root over Apple's signature and content",
+                readers:
+                    "OpenSSL's cms -verify with the intermediate given (-certfile, -untrusted) takes it; rcpt, given only the root, refuses it"
+            ),
             "decoy-leaf-before-genuine": Threat(
                 .anyone, .robustness,
                 "the certificates set is not signed, and the signature verifies with the genuine leaf that follows the decoy: a verifier that verifies and chains that one reads what Apple signed",
@@ -157,8 +163,15 @@ extension Threat {
             "bundle-id-extended": Threat(
                 .replay, .security,
                 "a genuine receipt of an app whose bundle id extends yours: anyone can register one and buy in it"),
+            "bundle-id-prefixed": Threat(
+                .replay, .security,
+                "a genuine receipt of an app whose bundle id ends with yours: anyone can register one and buy in it"),
             "hash-for-other-device": Threat(
                 .replay, .security, "a genuine receipt from another device: anyone can copy one"),
+            "chain-sha1-signatures": Threat(
+                .replay, .security,
+                "Apple signed its chains with SHA-1 until 2023: a genuine receipt of those years carries one, and a validator that refuses it refuses genuine receipts"
+            ),
             "wrong-app-version": Threat(.replay, .policy, "a genuine receipt of another version of the app"),
             "receipt-expired": Threat(
                 .replay, .policy, "a genuine receipt past its expiration date: an old one replayed"),
@@ -191,7 +204,6 @@ extension Threat {
             "leaf-expired-at-creation", "leaf-not-yet-valid-at-creation", "leaf-issued-by-root",
             "marked-leaf-issued-by-root", "signer-is-intermediate", "signer-is-root", "signer-is-ca",
             "signer-key-usage-without-digital-signature", "leaf-key-1024", "signer-extended-key-usage",
-            "chain-sha1-signatures",
         ] {
             table[name] = Threat(.signer, .robustness, authorityOnly)
         }
@@ -251,6 +263,9 @@ extension Threat {
         "bundle-id-extended": Threat(
             .replay, .security,
             "a genuine document of an app whose bundle id extends yours: anyone can register one and buy in it"),
+        "bundle-id-prefixed": Threat(
+            .replay, .security,
+            "a genuine document of an app whose bundle id ends with yours: anyone can register one and buy in it"),
         "environment-other": Threat(
             .replay, .policy,
             "a genuine document of the other environment: anyone with a Sandbox tester account can make one"),
@@ -258,7 +273,11 @@ extension Threat {
         "base64url-padded": Threat(
             .anyone, .policy, "anyone can pad a genuine token's signature part; the signed text is unchanged"),
         "signature-der": Threat(
-            .anyone, .security, "anyone can re-encode a genuine signature as DER: a second token for the same claims"),
+            .anyone, .robustness,
+            "anyone can re-encode a genuine signature as DER, a second token for the same claims: a verifier that converts it back checks Apple's signature over Apple's claims (as for the high-S twin)",
+            readers:
+                "JOSE readers (Apple's library, PyJWT, jose) refuse it; a verifier built on OpenSSL's DER ECDSA takes it"
+        ),
         "x5c-foreign-chain": Threat(.anyone, .security, ownChain),
         "leaf-marker-missing": Threat(.anyone, .security, developerCertificate),
         "intermediate-marker-missing": Threat(.anyone, .security, developerCertificate),

@@ -25,7 +25,7 @@ struct ValidatorOptions: ParsableArguments {
     @Option(
         name: .customLong("reject-codes"),
         help: ArgumentHelp(
-            "Exit statuses from 1 to 255 that mean \"rejected\", comma-separated (default: any non-zero); any other non-zero status is then \"errored\".",
+            "Exit statuses from 1 to 255 that mean \"rejected\", comma-separated (default: any non-zero); any other non-zero status is then \"errored\". Not 126 or 127 (the command could not run) nor 129-192 (a shell's 128 + a signal: a crash); not with --batch, whose verdicts are lines.",
             valueName: "codes"))
     var rejectCodes: ExitStatuses?
 
@@ -66,6 +66,19 @@ struct ValidatorOptions: ParsableArguments {
         }
         guard let validator else {
             throw ValidationError("give the validator: --validator COMMAND (or --target URL for an HTTP endpoint)")
+        }
+        if let codes = rejectCodes?.statuses {
+            guard !batch else {
+                throw ValidationError(
+                    "--reject-codes names exit statuses of a validator run per input; with --batch its verdicts are lines"
+                )
+            }
+            let unusable = codes.filter { $0 == 126 || $0 == 127 || (129...192).contains($0) }.sorted()
+            guard unusable.isEmpty else {
+                throw ValidationError(
+                    "--reject-codes cannot list \(unusable.map(String.init).joined(separator: ", ")): 126 and 127 mean the command could not run, 129-192 a shell's 128 + a signal (a crash)"
+                )
+            }
         }
         if batch && validator.contains("{}") {
             throw ValidationError(

@@ -46,7 +46,7 @@ struct ThreatTests {
         }
         for name in [
             "foreign-ca", "self-signed-leaf", "storekit-certificate-on-production",
-            "certificates-missing-intermediate", "leaf-marker-stripped", "intermediate-marker-stripped",
+            "leaf-marker-stripped", "intermediate-marker-stripped",
             "signature-algorithm-pss", "econtent-second-octet-string", "storekit-certificate-on-xcode-type",
             "decoy-marked-leaf-first", "genuine-chain-before-self-signed-signer",
         ] {
@@ -62,6 +62,9 @@ struct ThreatTests {
             // Two receipt-data copies, one forged: a validator verifies the copy it reads (a reviewer's trial: a
             // careful validator reading the last copy, as Python's json does, failed the gate).
             "verify-receipt-body-duplicate-key",
+            // Apple's intermediate is public: a careful validator that brings its own builds Apple's chain (a red
+            // team's trial, session 39: an OpenSSL validator given it failed the gate).
+            "certificates-missing-intermediate",
         ] {
             #expect(Self.receipt(name)?.attacker == .anyone, "\(name)")
             #expect(Self.receipt(name)?.concern == .robustness && Self.receipt(name)?.readers != nil, "\(name)")
@@ -69,11 +72,14 @@ struct ThreatTests {
         for name in [
             "alg-none", "alg-hs256-public-key", "x5c-foreign-chain", "leaf-marker-missing", "signature-bit-flip",
             "document-token-bearer", "document-duplicate-signed-payload", "untrusted-carrier-many-nested",
-            "signature-der",
         ] {
             #expect(Self.jws(name)?.attacker == .anyone, "\(name)")
             #expect(Self.jws(name)?.concern == .security, "\(name)")
         }
+        // A DER signature re-encodes Apple's, as the high-S twin does: a verifier that converts it checks Apple's
+        // signature over Apple's claims (a red team's trial, session 39: Apple's library behind a strict DER
+        // conversion failed the gate).
+        #expect(Self.jws("signature-der")?.attacker == .anyone && Self.jws("signature-der")?.concern == .robustness)
     }
 
     /// A genuine document of another app or device is a replay, and accepting it is a security failure; another
@@ -81,15 +87,19 @@ struct ThreatTests {
     @Test func aGenuineDocumentElsewhereIsAReplay() {
         // An app whose bundle id extends yours is anyone's to register (a reviewer's trial: a validator checking the
         // bundle id by prefix passed every suite).
-        for name in ["other-bundle-id", "hash-for-other-device", "bundle-id-extended"] {
+        // Nor one whose id ends with yours (session 39: a suffix check passed every suite).
+        for name in ["other-bundle-id", "hash-for-other-device", "bundle-id-extended", "bundle-id-prefixed"] {
             #expect(Self.receipt(name)?.attacker == .replay && Self.receipt(name)?.concern == .security, "\(name)")
         }
         for name in ["wrong-app-version", "receipt-expired", "environment-sandbox"] {
             #expect(Self.receipt(name)?.attacker == .replay && Self.receipt(name)?.concern == .policy, "\(name)")
         }
         #expect(Self.jws("device-verification-other-device")?.concern == .security)
-        #expect(
-            Self.jws("bundle-id-extended")?.attacker == .replay && Self.jws("bundle-id-extended")?.concern == .security)
+        for name in ["bundle-id-extended", "bundle-id-prefixed"] {
+            #expect(Self.jws(name)?.attacker == .replay && Self.jws(name)?.concern == .security, "\(name)")
+        }
+        // SHA-1 chains are genuine receipts of before 2023: refusing one refuses a paying customer.
+        #expect(Self.receipt("chain-sha1-signatures")?.attacker == .replay)
         #expect(Self.jws("application-version-other")?.concern == .policy)
     }
 

@@ -295,4 +295,15 @@ struct GateTrialTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("leave {} out"))
     }
+
+    /// Statuses rcpt reads otherwise cannot mean "rejected", and batch verdicts are lines (a red team's trial,
+    /// session 39: `--reject-codes 130` was taken and its status reported as SIGINT; with `--batch` it was ignored).
+    @Test(arguments: [["--reject-codes", "130"], ["--reject-codes", "1,127"], ["--batch", "--reject-codes", "1"]])
+    func rejectCodesRcptCannotHonourAreUsageErrors(_ options: [String]) throws {
+        let workspace = try #require(Self.workspace)
+        let validator = options.contains("--batch") ? "my-validator" : "my-validator {}"
+        let run = try CLI.run(["conformance"] + options + ["--validator", validator, workspace.suite])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--reject-codes"), "\(run.stderr)")
+    }
 }
