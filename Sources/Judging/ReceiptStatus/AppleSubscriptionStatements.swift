@@ -258,12 +258,18 @@ extension Resolver {
     /// renewalDate, put the lapsed period in a 76-day grace).
     static func speaks(_ renewal: RenewalFact, of current: TransactionFact) -> Bool {
         guard let expires = current.expiresDate else { return true }
-        if let renewalDate = renewal.renewalDate, renewalDate > expires { return false }
+        if let renewalDate = renewal.renewalDate { return renewalDate <= expires }
         if let grace = renewal.gracePeriodExpiresDate, let signed = renewal.evidence.signedDate, signed > expires {
-            let (length, overflow) = grace.subtractingReportingOverflow(expires)
-            if overflow || length > longestGracePeriod { return false }
+            return withinLongestGrace(grace, after: expires)
         }
         return true
+    }
+
+    /// Whether a grace period ending at `grace` can have begun at `start` or after: it ends no more than Apple's
+    /// longest grace after it.
+    static func withinLongestGrace(_ grace: Int64, after start: Int64) -> Bool {
+        let (length, overflow) = grace.subtractingReportingOverflow(start)
+        return !overflow && length <= longestGracePeriod
     }
 
     /// The longest billing grace period Apple offers (App Store Connect: 3, 16 or 28 days), and a day for the

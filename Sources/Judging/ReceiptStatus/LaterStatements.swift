@@ -96,41 +96,41 @@ extension Resolver {
         return found
     }
 
-    /// Renewal info in billing retry that speaks of a later period than `current`'s (`speaks`), signed after
-    /// `current` expired: the subscription renewed after it, and a later renewal failed. Signed by the time with a
-    /// grace period past it, the time is in that grace period (the latest signed); signed after the time, whether
-    /// the later period had begun by then is not known (the earliest signed). A red team's trial: renewal info of a
-    /// later failure, without a renewalDate, was taken for this period's (a grace of 76 days), and then, when it was
-    /// not, for nothing (EXPIRED though it said the customer was in grace).
+    /// Renewal info that speaks of a later period than `current`'s (`speaks`), signed after `current` expired: the
+    /// subscription renewed after it. When the newest such signed by the time says a renewal failed and places the
+    /// time in a grace period (no longer than Apple's longest after its signing), the time is in that grace period;
+    /// newer renewal info that says otherwise (the customer cancelled) ends it. When one signed after the time says a
+    /// renewal failed, whether the later period had begun by then is not known (the earliest such). A red team's
+    /// trial: renewal info of a later failure, without a renewalDate, was taken for this period's (a grace of 76
+    /// days), and then, when it was not, for nothing (EXPIRED though it said the customer was in grace); a
+    /// reviewer's: newer renewal info saying the customer cancelled did not end that grace.
     func laterFailure(_ current: TransactionFact) -> ProductStatus? {
         guard let expires = current.expiresDate, let original = current.originalTransactionID else { return nil }
-        let failures = (renewals[original] ?? []).filter { renewal in
-            renewal.isInBillingRetry && (renewal.evidence.signedDate.map { $0 > expires } ?? false)
-                && !Self.speaks(renewal, of: current)
+        let later = (renewals[original] ?? []).filter { renewal in
+            (renewal.evidence.signedDate.map { $0 > expires } ?? false) && !Self.speaks(renewal, of: current)
                 && (renewal.evidence.trust == .verified || current.evidence.trust != .verified)
         }
-        let signedByThen = failures.filter { ($0.evidence.signedDate ?? Int64.max) <= at }
-        if let failure = signedByThen.max(by: { ($0.evidence.signedDate ?? 0) < ($1.evidence.signedDate ?? 0) }),
-            let grace = failure.gracePeriodExpiresDate, grace > at
+        func signed(_ renewal: RenewalFact) -> Int64 { renewal.evidence.signedDate ?? Int64.min }
+        if let newest = later.filter({ signed($0) <= at }).max(by: { signed($0) < signed($1) }),
+            newest.isInBillingRetry, let grace = newest.gracePeriodExpiresDate, grace > at,
+            Self.withinLongestGrace(grace, after: signed(newest))
         {
-            let signed = failure.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
             var found = status(
                 current, .gracePeriod,
                 reason:
-                    "renewal info signed \(signed) tells of a later period, whose transaction is not among the documents: its renewal failed, and service continues in the billing grace period"
+                    "renewal info signed \(MillisecondUTC.text(signed(newest))) tells of a later period, whose transaction is not among the documents: its renewal failed, and service continues in the billing grace period"
             )
             found.gracePeriodExpiresDate = grace
-            found.evidence.append(failure.evidence)
+            found.evidence.append(newest.evidence)
             return found
         }
-        let signedLater = failures.filter { ($0.evidence.signedDate ?? Int64.min) > at }
-        guard let failure = signedLater.min(by: { ($0.evidence.signedDate ?? 0) < ($1.evidence.signedDate ?? 0) })
+        guard
+            let failure = later.filter({ $0.isInBillingRetry && signed($0) > at }).min(by: { signed($0) < signed($1) })
         else { return nil }
-        let signed = failure.evidence.signedDate.map { MillisecondUTC.text($0) } ?? "(no signedDate)"
         var found = status(
             current, .unknown,
             reason:
-                "renewal info signed \(signed) tells of a later period, whose transaction is not among the documents (its renewal failed then): the subscription renewed after this one expired, and whether it had by this time is not known (give the transaction history)"
+                "renewal info signed \(MillisecondUTC.text(signed(failure))) tells of a later period, whose transaction is not among the documents (its renewal failed then): the subscription renewed after this one expired, and whether it had by this time is not known (give the transaction history)"
         )
         found.evidence.append(failure.evidence)
         return found

@@ -298,27 +298,6 @@ extension PastedDocument {
         return (inner, first.start, last.end, false)
     }
 
-    /// The offset past the `}` that closes the object opening at `start`, strings and escapes respected.
-    static func closingBrace(_ text: [UInt8], from start: Int) -> Int? {
-        var depth = 0
-        var inString = false
-        var index = start
-        while index < text.count {
-            let byte = text[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                depth -= 1
-                if depth == 0 { return index + 1 }
-            }
-            index += 1
-        }
-        return nil
-    }
 }
 
 extension ByteSet {

@@ -40,6 +40,9 @@ public struct JSONLimits: Sendable, Hashable {
     /// The largest document, in bytes.
     package var maximumSize: Int
 
+    /// The errors of a document past one of the limits (not a malformed one).
+    package static let exceeded: Set<ErrorCode> = [.jsonDepthLimit, .jsonNodeLimit, .jsonTooLarge]
+
     public init(maximumDepth: Int = 128, maximumNodes: Int = 4_000_000, maximumSize: Int = 256 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes

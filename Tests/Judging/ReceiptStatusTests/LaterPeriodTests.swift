@@ -89,6 +89,14 @@ struct LaterPeriodTests {
         let late = LifecycleTests.product(life, Self.monthly, at: L.at(105))
         #expect(late?.state == .gracePeriod, "\(late?.state.rawValue ?? "") \(late?.reason ?? "")")
         #expect(late?.gracePeriodExpiresDate == L.at(106))
+        // Newer renewal info of the later period saying the customer cancelled ends that grace (a reviewer's trial).
+        var cancelled = life
+        cancelled.add(
+            "r2.jws",
+            try L.renewal(
+                original: "100", product: Self.monthly, autoRenew: false, intent: 1, signed: L.at(102)))
+        let afterCancelling = LifecycleTests.product(cancelled, Self.monthly, at: L.at(103))
+        #expect(afterCancelling?.grantsService == false, "\(afterCancelling?.reason ?? "")")
         // A grace of this period's own length is this period's.
         var own = Lifecycle()
         own.add(

@@ -54,16 +54,44 @@ struct JSONInRunningTextTests {
         }
     }
 
+    /// A reviewer's trial: the members a reader judges after a part nested past the limit went unseen, and the
+    /// receipt was read bare (a response's status 21003: valid).
+    @Test("a response nested past the JSON depth before its receipt is refused, alone or after text")
+    func deepBeforeTheReceipt() throws {
+        let nested = String(repeating: "[", count: 130) + String(repeating: "]", count: 130)
+        let body = #"{"status":21003,"pad":\#(nested),"latest_receipt":"\#(Self.g)"}"#
+        for text in [body, "got: " + body, #"{"a":1} "# + body] {
+            #expect(try !Self.judgement(text).isEmpty, "\(text.prefix(20))")
+        }
+    }
+
+    /// A reviewer's trial: log lines cut short (an unclosed object and string each) before a genuine receipt spent
+    /// the scans' budget, and the receipt was refused.
+    @Test("log lines cut short cost their own line")
+    func truncatedLogLines() throws {
+        let cut = #"Dec 1 app[123]: {"event":"request","ctx":{"user":42,"items":[{"id":1,"note":"xxx [truncated]"#
+        let whole = #"Dec 1 app[123]: {"event":"ok","ctx":{"user":42,"items":[{"id":1}]}}"#
+        let log =
+            Array(repeating: cut, count: 30).joined(separator: "\n") + "\n"
+            + Array(repeating: whole, count: 2_000).joined(separator: "\n") + "\nreceipt-data " + Self.g + "\n"
+        #expect(try ReceiptBodyAmbiguityTests.readError(log) == nil)
+    }
+
     @Test("a form's one receipt is read in a field of any name; a second one is ambiguous")
     func formField() throws {
         #expect(try ReceiptBodyAmbiguityTests.readError("receipt=\(Self.g)&user=42") == nil)
         #expect(try ReceiptBodyAmbiguityTests.readError("receipt=\(Self.g)&other=\(Self.f)") == "input-ambiguous")
     }
 
-    @Test("a document after more unclosed openings than are followed is refused, never read bare")
+    @Test("openings a scan settles cost nothing more; past the budget, a document after them is refused")
     func unclosedOpenings() throws {
-        let text = String(repeating: "{", count: 100_000) + " " + Self.g
-        #expect(try ReceiptBodyAmbiguityTests.readError(text) == "input-ambiguous")
+        // Openings one scan settles: none closes, so none is a body, and the receipt after them is read.
+        let unclosed = String(repeating: "{", count: 100_000) + " " + Self.g
+        #expect(try ReceiptBodyAmbiguityTests.readError(unclosed) == nil)
+        // Openings each inside a string as every scan before it reads the text: each needs a scan of its own to the
+        // end, and past the budget the receipt after them is refused, never read bare.
+        let unsettled = String(repeating: "\"\"\\\"{", count: 20_000) + " " + Self.g
+        #expect(try ReceiptBodyAmbiguityTests.readError(unsettled) == "input-ambiguous")
         // Balanced log objects before it cost their own length, and the document is read.
         let log = String(repeating: #"{"level":"info","n":[1,2,3]} "#, count: 5_000) + Self.g
         #expect(try ReceiptBodyAmbiguityTests.readError(log) == nil)
