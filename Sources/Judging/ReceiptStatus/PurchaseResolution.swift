@@ -39,7 +39,15 @@ extension Resolver {
         // A consumable refunded in part keeps the units not refunded (a support engineer's trial: 500 gems, 40 %
         // refunded, read as all 500 refunded).
         let facts = kind == .consumable ? stated.flatMap(Self.splitProrated) : stated
-        let standing = facts.filter { !revoked($0) }
+        // A restore is the purchase it restores (Apple: original_transaction_id is "the original's, for a restore"):
+        // the refund of one refunds every transaction of that purchase (a red team's trial: a refunded
+        // non-consumable stayed OWNED through its restore record). Each consumable is a purchase of its own.
+        func purchase(_ fact: TransactionFact) -> String? { fact.originalTransactionID ?? fact.transactionID }
+        let refundedPurchases =
+            kind == .consumable ? [] : Set(facts.filter { revoked($0) }.compactMap(purchase))
+        let standing = facts.filter { fact in
+            !revoked(fact) && !(purchase(fact).map { refundedPurchases.contains($0) } ?? false)
+        }
         if kind == .unstated, let last = newest(facts) {
             var unknown = status(
                 last, .unknown,
@@ -80,7 +88,7 @@ extension Resolver {
             owned.kind = kind
             return owned
         }
-        guard let last = newest(facts) else { return nil }
+        guard let last = newest(facts.filter { revoked($0) }) ?? newest(facts) else { return nil }
         var gone = status(
             last, Self.isFamilyRevocation(last) ? .revoked : .refunded, reason: Self.revocationReason(last))
         gone.kind = kind

@@ -157,10 +157,12 @@ struct RecordChecks {
         }
         guard let expires, var expiresDate = table.storedDate(expires.entry) else { return }
         // A cancelled period served until its cancellation (a refund or an upgrade after the time judged at leaves
-        // the time inside it): it takes part in the product's state with that end.
+        // the time inside it): it takes part in the product's state with that end. One cancelled after its expiry
+        // served its whole period, as `rcpt status` reads it (a red team's trial: it was left out, so a refund after
+        // the period made the customer lose service earlier than a refund inside it).
         var ended = expires.seconds
-        if let cancelled {
-            guard cancelled.seconds < expires.seconds else { return }
+        let cutShort = cancelled.map { $0.seconds < expires.seconds } ?? false
+        if cutShort, let cancelled {
             guard let cancellation = table.storedDate(cancelled.entry) else { return }
             (expiresDate, ended) = (cancellation, cancelled.seconds)
         }
@@ -178,7 +180,7 @@ struct RecordChecks {
         }
         // One hash a record: the product's slot is found once and updated in place.
         let state = Latest(
-            expires: expiresDate, cancelled: cancelled != nil, purchaseSeconds: purchase?.seconds, offset: offset,
+            expires: expiresDate, cancelled: cutShort, purchaseSeconds: purchase?.seconds, offset: offset,
             transaction: transactionKey)
         if let slot = latest.slot(of: product) {
             if ended > latest.values[slot].expires.seconds { latest.values[slot] = state }

@@ -1,5 +1,11 @@
+import ReceiptCrypto
+import ReceiptDiagnostics
+import ReceiptInput
 import ReceiptPurchases
+import ReceiptSigning
 import ReceiptStatus
+import ReceiptTestSupport
+import ReceiptValidation
 import Testing
 
 /// What a red team found (session 39): statements of one period were taken for another's. An upgraded yearly came
@@ -107,5 +113,64 @@ struct LaterPeriodTests {
             try L.renewal(
                 original: "100", product: Self.monthly, billingRetry: true, grace: L.at(58), signed: L.at(40)))
         #expect(LifecycleTests.product(own, Self.monthly, at: L.at(41))?.state == .gracePeriod)
+    }
+}
+
+/// What a red team found (session 39): a restore record, its original_transaction_id the refunded purchase's, kept a
+/// refunded non-consumable OWNED.
+@Suite("Status: a restore is the purchase it restores")
+struct RestoredPurchaseTests {
+    typealias L = Lifecycle
+
+    @Test func aRefundOfThePurchaseRefundsItsRestores() throws {
+        let pro = "com.example.lifecycle.pro"
+        func record(_ id: String, cancelled: Int64? = nil) -> [(String, L.Claim)] {
+            [
+                ("quantity", .number(1)), ("product_id", .text(pro)), ("transaction_id", .text(id)),
+                ("original_transaction_id", .text("2000")), ("purchase_date", .number(L.at(4))),
+            ] + (cancelled.map { [("cancellation_date", .number($0))] } ?? [])
+        }
+        var life = Lifecycle()
+        life.add("restore.der", bytes: try L.receipt(created: L.at(31), records: [record("2001")]))
+        #expect(LifecycleTests.product(life, pro, at: L.at(40))?.state == .owned)
+        life.add("refund.der", bytes: try L.receipt(created: L.at(60), records: [record("2000", cancelled: L.at(50))]))
+        let refunded = LifecycleTests.product(life, pro, at: L.at(64))
+        #expect(refunded?.grantsService == false, "\(refunded?.state.rawValue ?? "")")
+        #expect(refunded?.state == .refunded)
+        // Before the refund, the purchase and its restore are owned.
+        #expect(LifecycleTests.product(life, pro, at: L.at(45))?.state == .owned)
+    }
+}
+
+/// What a red team found (session 39): `verify` left out a receipt's subscription period refunded after it ended, so a
+/// refund after the period made the customer lose service earlier than a refund inside it, and `status` disagreed.
+@Suite("Verify: a period refunded after it ended served it whole")
+struct RefundAfterThePeriodTests {
+    typealias L = Lifecycle
+
+    @Test(arguments: [(Int64(35), true), (Int64(20), true), (Int64(10), false)])
+    func theStateAtDay15(refundedOn day: Int64, active: Bool) throws {
+        let monthly = "com.example.lifecycle.monthly"
+        let bytes = try L.receipt(
+            created: L.at(40),
+            records: [
+                [
+                    ("quantity", .number(1)), ("product_id", .text(monthly)), ("transaction_id", .text("700")),
+                    ("original_transaction_id", .text("700")), ("purchase_date", .number(L.at(0))),
+                    ("expires_date", .number(L.at(30))), ("cancellation_date", .number(L.at(day))),
+                ]
+            ])
+        var options = InspectionOptions(anchors: TrustAnchors([TestReceipts.authority?.root].compactMap { $0 }))
+        options.statusTime = EvaluationTime.instant(milliseconds: L.at(15))
+        let inspection = Inspector.inspect(InputClassifier.classify(bytes), input: bytes, options: options)
+        let state = inspection.findings.first { $0.kind == .subscriptionActive || $0.kind == .subscriptionExpired }
+        #expect((state?.kind == .subscriptionActive) == active, "refunded day \(day): \(state?.message ?? "none")")
+        let status = LifecycleTests.product(
+            {
+                var life = Lifecycle()
+                life.add("r.der", bytes: bytes)
+                return life
+            }(), monthly, at: L.at(15))
+        #expect(status?.grantsService == active, "status, refunded day \(day)")
     }
 }
